@@ -1,0 +1,411 @@
+/*
+ * axb — solve Ax = b on multicore CPUs and NVIDIA GPUs, with a certificate
+ * of accuracy.  This is the whole public API; the CLI uses nothing else.
+ *
+ * Conventions (see docs/ARCHITECTURE.md):
+ *   - column-major storage with an explicit leading dimension (LAPACK);
+ *   - every size, leading dimension and offset is int64_t;
+ *   - every call returns an axb_status; the library never prints and never
+ *     exits; a per-handle detail message says what went wrong and where;
+ *   - pivot arrays are 1-based, as in LAPACK: row i was swapped with ipiv[i].
+ */
+#ifndef AXB_H
+#define AXB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * 0 is success.
+ * Positive values are numerical outcomes; the index (1-based pivot column or
+ * leading minor) is returned in the routine's `info` argument or the report.
+ * -1 .. -99: argument i of a typed routine is illegal (LAPACK numbering: the
+ * handle is not counted, so for axb_dgetrf(h, m, n, ...) m is argument 1).
+ * <= -100: library errors.
+ */
+typedef int axb_status;
+
+enum {
+  AXB_SUCCESS = 0,
+  AXB_ERR_SINGULAR = 1,         /* exact zero pivot U(info,info)            */
+  AXB_ERR_NOT_SPD = 2,          /* leading minor of order info not positive */
+  AXB_ERR_SMALL_PIVOT = 3,      /* unpivoted variant met a zero/tiny pivot  */
+  AXB_ERR_NO_CONVERGENCE = 4,   /* iteration stopped short of tolerance     */
+  AXB_ERR_ILL_CONDITIONED = 5,  /* solved, but rcond < eps: not trustworthy */
+  AXB_ERR_INVALID = -100,       /* bad value not tied to one argument       */
+  AXB_ERR_OUT_OF_MEMORY = -101, /* allocation failed or size overflows      */
+  AXB_ERR_IO = -102,            /* cannot open / read / write a file        */
+  AXB_ERR_PARSE = -103,         /* malformed input file                     */
+  AXB_ERR_NOT_SUPPORTED = -104, /* combination not implemented (yet)        */
+  AXB_ERR_NOT_COMPILED = -105,  /* backend not compiled into this build     */
+  AXB_ERR_NO_DEVICE = -106,     /* no usable GPU                            */
+  AXB_ERR_DEVICE = -107,        /* CUDA / device library error              */
+  AXB_ERR_INTERNAL = -108       /* a bug in axb                             */
+};
+
+/* Short, static description of a status (never NULL). */
+const char *axb_strerror(axb_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Version and build                                                        */
+/* ------------------------------------------------------------------------ */
+
+#define AXB_VERSION_MAJOR 0
+#define AXB_VERSION_MINOR 1
+#define AXB_VERSION_PATCH 0
+
+const char *axb_version(void); /* "0.1.0" */
+void axb_version_numbers(int *major, int *minor, int *patch);
+/* BLAS/LAPACK linked as comparison anchor and building block, or "none". */
+const char *axb_blas_info(void);
+
+/* ------------------------------------------------------------------------ */
+/* Handle                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef enum {
+  AXB_BACKEND_AUTO = 0, /* CUDA when compiled, a device exists and the
+                           routine is implemented there; else CPU        */
+  AXB_BACKEND_CPU = 1,  /* multicore CPU (OpenMP)                         */
+  AXB_BACKEND_CUDA = 2, /* NVIDIA GPU                                     */
+  AXB_BACKEND_REF = 3   /* sequential reference kernels: the test oracle */
+} axb_backend;
+
+typedef struct axb_handle_s *axb_handle;
+
+/* device: GPU ordinal for CUDA (ignored otherwise). AUTO resolves at
+   creation; axb_handle_backend() tells what was chosen. */
+axb_status axb_handle_create(axb_handle *h, axb_backend backend, int device);
+axb_status axb_handle_destroy(axb_handle h); /* NULL is fine */
+axb_backend axb_handle_backend(axb_handle h);
+/* Threads used by CPU kernels; 0 = all cores (the default). */
+axb_status axb_set_threads(axb_handle h, int nthreads);
+int axb_get_threads(axb_handle h);
+/* CUDA stream (a cudaStream_t) used by device work; NULL = the handle's own. */
+axb_status axb_set_stream(axb_handle h, void *stream);
+void *axb_get_stream(axb_handle h);
+/* Detail of the last failure on this handle ("" after success). */
+const char *axb_detail(axb_handle h);
+
+const char *axb_backend_name(axb_backend b);
+int axb_backend_compiled(axb_backend b); /* 1 when built in */
+/* Number of CUDA devices usable now (0 without a driver or GPU). */
+axb_status axb_cuda_device_count(int *count);
+/* Name and memory of device `dev`; buf may be NULL. */
+axb_status axb_cuda_device_info(int dev, char *name, size_t name_len,
+                                size_t *total_bytes);
+
+/* ------------------------------------------------------------------------ */
+/* Typed LAPACK-like layer (host memory), float and double                  */
+/* ------------------------------------------------------------------------ */
+
+typedef enum { AXB_LOWER = 0, AXB_UPPER = 1 } axb_uplo;
+typedef enum { AXB_NO_TRANS = 0, AXB_TRANS = 1 } axb_trans;
+typedef enum { AXB_LEFT = 0, AXB_RIGHT = 1 } axb_side;
+typedef enum { AXB_NON_UNIT = 0, AXB_UNIT = 1 } axb_diag;
+typedef enum { AXB_NORM_ONE = 0, AXB_NORM_INF = 1, AXB_NORM_MAX = 2,
+               AXB_NORM_FRO = 3 } axb_norm;
+
+/*
+ * Every routine follows its LAPACK namesake: on return *info is 0, -i for an
+ * illegal argument i, or the positive index of the failing pivot/minor; the
+ * returned status says the same thing (AXB_ERR_SINGULAR, AXB_ERR_NOT_SPD, -i,
+ * or a library error).  info may be NULL.  getrf, like LAPACK, completes the
+ * factorization when U is exactly singular.
+ */
+#define AXB_DECLARE_TYPED(T, p)                                                \
+  axb_status axb_##p##getrf(axb_handle h, int64_t m, int64_t n, T *A,         \
+                            int64_t lda, int64_t *ipiv, int64_t *info);        \
+  axb_status axb_##p##getrs(axb_handle h, axb_trans trans, int64_t n,         \
+                            int64_t nrhs, const T *A, int64_t lda,             \
+                            const int64_t *ipiv, T *B, int64_t ldb,            \
+                            int64_t *info);                                    \
+  axb_status axb_##p##gesv(axb_handle h, int64_t n, int64_t nrhs, T *A,       \
+                           int64_t lda, int64_t *ipiv, T *B, int64_t ldb,      \
+                           int64_t *info);                                     \
+  axb_status axb_##p##potrf(axb_handle h, axb_uplo uplo, int64_t n, T *A,     \
+                            int64_t lda, int64_t *info);                       \
+  axb_status axb_##p##potrs(axb_handle h, axb_uplo uplo, int64_t n,           \
+                            int64_t nrhs, const T *A, int64_t lda, T *B,       \
+                            int64_t ldb, int64_t *info);                       \
+  axb_status axb_##p##posv(axb_handle h, axb_uplo uplo, int64_t n,            \
+                           int64_t nrhs, T *A, int64_t lda, T *B, int64_t ldb, \
+                           int64_t *info);                                     \
+  /* Inverse from getrf's factors, in place. */                               \
+  axb_status axb_##p##getri(axb_handle h, int64_t n, T *A, int64_t lda,       \
+                            const int64_t *ipiv, int64_t *info);               \
+  /* B := alpha * op(A)^-1 B (LEFT) or alpha * B op(A)^-1 (RIGHT). */         \
+  axb_status axb_##p##trsm(axb_handle h, axb_side side, axb_uplo uplo,        \
+                           axb_trans trans, axb_diag diag, int64_t m,          \
+                           int64_t n, T alpha, const T *A, int64_t lda, T *B,  \
+                           int64_t ldb);                                       \
+  /* Reciprocal condition number estimate (Hager/Higham) from getrf's      \
+     factors; anorm = norm of the original A in the same norm (ONE or INF). \
+   */                                                                          \
+  axb_status axb_##p##gecon(axb_handle h, axb_norm norm, int64_t n,           \
+                            const T *LU, int64_t lda, double anorm,            \
+                            double *rcond, int64_t *info);                     \
+  /* Same from potrf's factor; anorm = 1-norm of the original A. */           \
+  axb_status axb_##p##pocon(axb_handle h, axb_uplo uplo, int64_t n,           \
+                            const T *L, int64_t lda, double anorm,             \
+                            double *rcond, int64_t *info);                     \
+  /* ---- study variants from the source documents (SEEDS.md) ---- */        \
+  /* Crout LU: Z holds L (with its diagonal) below and on the diagonal and   \
+     unit U strictly above.  ipiv != NULL: partial pivoting (rows); NULL:    \
+     none, and a zero or tiny pivot is reported as AXB_ERR_SMALL_PIVOT. */   \
+  axb_status axb_##p##getrf_crout(axb_handle h, int64_t n, T *A, int64_t lda, \
+                                  int64_t *ipiv, int64_t *info);               \
+  /* Split Crout's Z into L (n x n lower, with diagonal) and U (unit upper). \
+   */                                                                          \
+  axb_status axb_##p##crout_extract(int64_t n, const T *Z, int64_t ldz, T *L, \
+                                    int64_t ldl, T *U, int64_t ldu);           \
+  /* Gaussian elimination on [A|B] with row normalisation (unit diagonal)   \
+     and back substitution.  pivot=1: partial pivoting; pivot=0: the        \
+     original algorithm, which reports a zero/tiny pivot instead of         \
+     dividing by it.  A is destroyed; B is overwritten with X. */            \
+  axb_status axb_##p##gesv_gauss(axb_handle h, int64_t n, int64_t nrhs, T *A, \
+                                 int64_t lda, T *B, int64_t ldb, int pivot,    \
+                                 int64_t *info);                               \
+  /* Cholesky, lower, unblocked: column-wise (Crout) or row-wise            \
+     (Banachiewicz).  Only the lower triangle is referenced/written. */      \
+  axb_status axb_##p##potrf_crout(axb_handle h, int64_t n, T *A, int64_t lda, \
+                                  int64_t *info);                              \
+  axb_status axb_##p##potrf_banachiewicz(axb_handle h, int64_t n, T *A,       \
+                                         int64_t lda, int64_t *info);          \
+  /* Gauss-Jordan inverse on [A|I] with partial pivoting, in place. */       \
+  axb_status axb_##p##getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,    \
+                               int64_t *info);
+
+AXB_DECLARE_TYPED(double, d)
+AXB_DECLARE_TYPED(float, s)
+
+/* ------------------------------------------------------------------------ */
+/* Dense and sparse matrices                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef enum { AXB_F32 = 1, AXB_F64 = 2 } axb_dtype;
+typedef enum { AXB_MEM_HOST = 0, AXB_MEM_DEVICE = 1 } axb_memory;
+
+const char *axb_dtype_name(axb_dtype t);
+size_t axb_dtype_size(axb_dtype t);
+
+/* A dense column-major matrix.  The struct is plain data: wrap your own
+   array with axb_dense_wrap, or let axb_dense_create allocate one. */
+typedef struct {
+  int64_t rows, cols, ld;
+  axb_dtype dtype;
+  axb_memory mem;
+  void *data;
+  int owns; /* 1: axb_dense_destroy frees data */
+} axb_dense;
+
+axb_dense axb_dense_wrap(int64_t rows, int64_t cols, int64_t ld,
+                         axb_dtype dtype, void *data);
+/* Host allocation, zero-filled, ld = rows (>= 1). */
+axb_status axb_dense_create(axb_dense *A, int64_t rows, int64_t cols,
+                            axb_dtype dtype);
+void axb_dense_destroy(axb_dense *A);
+/* Element access by value (as double), for tools and tests. */
+double axb_dense_get(const axb_dense *A, int64_t i, int64_t j);
+void axb_dense_set(axb_dense *A, int64_t i, int64_t j, double v);
+
+/* Compressed sparse row, 0-based, 64-bit offsets and column indices;
+   columns sorted within each row, no duplicates. */
+typedef struct {
+  int64_t rows, cols, nnz;
+  axb_dtype dtype;
+  int64_t *rowptr; /* rows + 1 */
+  int64_t *colind; /* nnz */
+  void *values;    /* nnz of dtype */
+} axb_csr;
+
+axb_status axb_csr_create(axb_csr *A, int64_t rows, int64_t cols, int64_t nnz,
+                          axb_dtype dtype);
+void axb_csr_destroy(axb_csr *A);
+/* Expand to a dense matrix (allocated by the call). */
+axb_status axb_csr_to_dense(axb_handle h, const axb_csr *S, axb_dense *D);
+
+/* ------------------------------------------------------------------------ */
+/* Matrix Market and plain text I/O                                         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Readers accept Matrix Market `coordinate` (real, integer, pattern;
+ * general, symmetric, skew-symmetric) and `array` (real, integer; general,
+ * symmetric, skew-symmetric), optionally gzip-compressed (.gz), and the
+ * plain dense text format (one row per line, whitespace separated) when
+ * the file has no %%MatrixMarket banner.  Symmetric storage is expanded.
+ * Errors: AXB_ERR_IO (cannot open), AXB_ERR_PARSE (malformed, truncated,
+ * count mismatch), AXB_ERR_INVALID (index out of range, duplicate entry,
+ * NaN/Inf value, empty matrix), AXB_ERR_OUT_OF_MEMORY; the handle's detail
+ * holds "file:line: what".  h may be NULL (no detail then).
+ */
+axb_status axb_read_dense(axb_handle h, const char *path, axb_dtype dtype,
+                          axb_dense *A);
+axb_status axb_read_csr(axb_handle h, const char *path, axb_dtype dtype,
+                        axb_csr *A);
+/* Same, from a buffer in memory (name is used in messages). */
+axb_status axb_read_dense_mem(axb_handle h, const char *name, const char *buf,
+                              size_t len, axb_dtype dtype, axb_dense *A);
+axb_status axb_read_csr_mem(axb_handle h, const char *name, const char *buf,
+                            size_t len, axb_dtype dtype, axb_csr *A);
+/* Writers: dense as `array real general`, sparse as `coordinate real
+   general`; values printed with enough digits to round-trip. */
+axb_status axb_write_dense(axb_handle h, const char *path, const axb_dense *A);
+axb_status axb_write_csr(axb_handle h, const char *path, const axb_csr *A);
+
+/* ------------------------------------------------------------------------ */
+/* Generators: seeded, identical on every backend and platform              */
+/* ------------------------------------------------------------------------ */
+
+typedef enum {
+  AXB_GEN_UNIFORM = 0,     /* uniform(-1, 1)                                */
+  AXB_GEN_UNIFORM1000,     /* uniform in [-1000, 1000], no zeros            */
+  AXB_GEN_POSITIVE1000,    /* uniform in (0, 1000]                          */
+  AXB_GEN_INTEGER,         /* integers in [-100, 100]                       */
+  AXB_GEN_DIAGONAL,        /* diagonal, entries uniform in [1, 2]           */
+  AXB_GEN_UPPER,           /* upper triangular, diag in [1,2], rest (-1,1)  */
+  AXB_GEN_SPD_SHIFT,       /* (R + R^T)/2 + n I, R uniform(-1, 1)           */
+  AXB_GEN_SPD_GRAM,        /* R R^T + n I                                   */
+  AXB_GEN_DIAG_DOMINANT,   /* uniform(-1,1), |a_ii| > sum_j!=i |a_ij|       */
+  AXB_GEN_HILBERT,         /* 1 / (i + j + 1), 0-based                      */
+  AXB_GEN_COND,            /* U diag(sigma) V^T, sigma geometric 1..1/kappa */
+  AXB_GEN_POISSON2D,       /* 5-point, grid g x g, n = g^2 (sparse)         */
+  AXB_GEN_POISSON3D,       /* 7-point, grid g^3, n = g^3 (sparse)           */
+  AXB_GEN_SINGULAR,        /* uniform(-1,1) with column `col` zeroed        */
+  AXB_GEN_COUNT
+} axb_gen_kind;
+
+typedef struct {
+  axb_gen_kind kind;
+  int64_t n;      /* matrix order (for Poisson: the grid edge g)          */
+  double kappa;   /* AXB_GEN_COND: 2-norm condition number (default 1e3) */
+  int64_t col;    /* AXB_GEN_SINGULAR: 0-based zero column (default n/2) */
+  uint64_t seed;  /* default 42                                          */
+} axb_gen_spec;
+
+/* Parse "KIND:N[,key=value...]", e.g. "spd:2000", "cond:500,kappa=1e8",
+   "poisson2d:64", "uniform:1000,seed=7".  Kinds: uniform, uniform1000,
+   positive1000, integer, diagonal, upper, spd (= spd-shift), spd-gram,
+   diagdom, hilbert, cond, poisson2d, poisson3d, singular. */
+axb_status axb_gen_parse(axb_handle h, const char *text, axb_gen_spec *spec);
+const char *axb_gen_kind_name(axb_gen_kind k);
+/* Order of the generated matrix (g^2, g^3 for Poisson). */
+int64_t axb_gen_order(const axb_gen_spec *spec);
+/* Dense n x n matrix (allocated by the call); every kind, Poisson too. */
+axb_status axb_gen_dense(axb_handle h, const axb_gen_spec *spec,
+                         axb_dtype dtype, axb_dense *A);
+/* Sparse: Poisson kinds natively; dense kinds are converted. */
+axb_status axb_gen_csr(axb_handle h, const axb_gen_spec *spec, axb_dtype dtype,
+                       axb_csr *A);
+
+typedef enum {
+  AXB_RHS_ONES = 0,  /* x_true = (1,...,1), b = A x_true (row sums)    */
+  AXB_RHS_RANDOM = 1 /* x_true uniform(-1, 1) from seed, b = A x_true   */
+} axb_rhs_kind;
+/* Allocates X_true and B (n x nrhs, dtype of A); b is computed in double. */
+axb_status axb_gen_rhs(axb_handle h, const axb_dense *A, int64_t nrhs,
+                       axb_rhs_kind kind, uint64_t seed, axb_dense *X_true,
+                       axb_dense *B);
+
+/* ------------------------------------------------------------------------ */
+/* Accuracy checks (scaled residuals; pass when < 30, DESIGN.md)            */
+/* ------------------------------------------------------------------------ */
+
+/* eps used by the checks: unit roundoff, 2^-53 (double) / 2^-24 (float). */
+double axb_eps(axb_dtype t);
+/* Matrix norm of A (any dtype, host), computed in double. */
+double axb_matrix_norm(const axb_dense *A, axb_norm norm);
+/* ||P A - L U||_1 / (n ||A||_1 eps); LU and ipiv from getrf (m = n). */
+double axb_check_lu(const axb_dense *A, const axb_dense *LU,
+                    const int64_t *ipiv);
+/* ||A - L L^T||_1 / (n ||A||_1 eps) (lower) or A - U^T U (upper). */
+double axb_check_cholesky(const axb_dense *A, const axb_dense *F,
+                          axb_uplo uplo);
+/* max over columns ||b - A x||_inf / (||A||_inf ||x||_inf n eps). */
+double axb_check_solve(const axb_dense *A, const axb_dense *X,
+                       const axb_dense *B);
+/* ||I - A X||_1 / (n ||A||_1 ||X||_1 eps). */
+double axb_check_inverse(const axb_dense *A, const axb_dense *X);
+/* max over columns ||x - x_true||_inf / ||x_true||_inf. */
+double axb_forward_error(const axb_dense *X, const axb_dense *X_true);
+/* The source documents' metrics: max |P A - L U| (ipiv may be NULL for
+   an unpivoted factor) and max |A - Y| (Y = inv(inv(A)) computed by the
+   caller). */
+double axb_max_lu_diff(const axb_dense *A, const axb_dense *LU,
+                       const int64_t *ipiv);
+double axb_max_abs_diff(const axb_dense *A, const axb_dense *Y);
+
+/* ------------------------------------------------------------------------ */
+/* Descriptor-level driver                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef enum {
+  AXB_METHOD_AUTO = 0,         /* Cholesky when symmetric with positive
+                                  diagonal (LU if not SPD), else LU       */
+  AXB_METHOD_LU,               /* getrf + getrs                          */
+  AXB_METHOD_CHOLESKY,         /* potrf + potrs                          */
+  AXB_METHOD_GAUSS_JORDAN,     /* Gauss-Jordan inverse, x = inv(A) b     */
+  AXB_METHOD_LU_CROUT,         /* study variant                          */
+  AXB_METHOD_GAUSS,            /* study variant: elimination on [A|b]    */
+  AXB_METHOD_CHOLESKY_CROUT,   /* study variant: column-wise             */
+  AXB_METHOD_CHOLESKY_BANACHIEWICZ, /* study variant: row-wise           */
+  AXB_METHOD_COUNT
+} axb_method;
+
+const char *axb_method_name(axb_method m);
+/* "auto", "lu", "cholesky", "gauss-jordan", "lu-crout", "gauss",
+   "cholesky-crout", "cholesky-banachiewicz"; returns AXB_ERR_INVALID. */
+axb_status axb_method_parse(const char *name, axb_method *m);
+
+typedef struct {
+  axb_method method; /* default AUTO                                      */
+  int pivot;         /* 1 (default); 0 = no pivoting where the method
+                        allows it (gauss, lu-crout)                        */
+  int estimate_rcond; /* 1 (default): rcond in the report and the
+                         AXB_ERR_ILL_CONDITIONED verdict                   */
+} axb_solve_opts;
+
+void axb_solve_opts_default(axb_solve_opts *opts);
+
+typedef struct {
+  axb_status status;
+  axb_method method;   /* the method that produced the answer           */
+  axb_backend backend; /* the backend that ran it                        */
+  axb_dtype dtype;
+  int64_t n, nrhs;
+  int64_t info;        /* index of the failing pivot/minor, else 0      */
+  int cholesky_fell_back; /* AUTO tried Cholesky, matrix was not SPD     */
+  double t_factor, t_solve, t_transfer, t_total; /* seconds              */
+  double gflops;       /* (factor + solve flops) / (t_factor + t_solve) */
+  double backward_error; /* axb_check_solve ratio of the returned X      */
+  double rcond;        /* 1-norm reciprocal condition estimate, or -1    */
+} axb_report;
+
+/*
+ * Solve A X = B.  A is n x n and left unchanged; B (n x nrhs, same dtype,
+ * host memory) is overwritten with X.  A and B are checked for NaN/Inf
+ * first (AXB_ERR_INVALID).  report may be NULL.  Returns AXB_SUCCESS,
+ * a numerical status (the report says which pivot/minor), or
+ * AXB_ERR_ILL_CONDITIONED when X was computed but rcond < eps.
+ */
+axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
+                     const axb_solve_opts *opts, axb_report *report);
+
+/* Inverse of A into X (allocated by the caller, n x n, same dtype) with
+   AXB_METHOD_LU (getrf + getri) or AXB_METHOD_GAUSS_JORDAN. */
+axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
+                      axb_method method);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AXB_H */

@@ -1,0 +1,73 @@
+/*
+ * The backend table: kernels a backend provides, for float and double.
+ * Drivers (src/dense) check arguments and call through h->ops; kernels may
+ * assume valid arguments and n > 0.  An optimised backend starts from the
+ * reference table and overrides what it has (BLIS's context init); an entry
+ * left NULL means "not supported on this backend" (AXB_ERR_NOT_SUPPORTED).
+ * Kernels return AXB_SUCCESS, a numerical status with *info set, or a
+ * library error (out of memory, device error).
+ */
+#ifndef AXB_BACKEND_H
+#define AXB_BACKEND_H
+
+#include "axb.h"
+
+#define AXB_DECLARE_OPS(T, NAME)                                               \
+  typedef struct NAME {                                                        \
+    axb_status (*getrf)(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda, \
+                        int64_t *ipiv, int64_t *info);                         \
+    /* Apply row interchanges ipiv[k1..k2-1] (0-based positions, 1-based   \
+       values) to the n columns of A; forward=1 in increasing k. */          \
+    axb_status (*laswp)(axb_handle h, int64_t n, T *A, int64_t lda,            \
+                        int64_t k1, int64_t k2, const int64_t *ipiv,           \
+                        int forward);                                          \
+    axb_status (*trsm)(axb_handle h, axb_side side, axb_uplo uplo,             \
+                       axb_trans trans, axb_diag diag, int64_t m, int64_t n,   \
+                       T alpha, const T *A, int64_t lda, T *B, int64_t ldb);   \
+    /* C := alpha op(A) op(B) + beta C */                                     \
+    axb_status (*gemm)(axb_handle h, axb_trans ta, axb_trans tb, int64_t m,    \
+                       int64_t n, int64_t k, T alpha, const T *A, int64_t lda, \
+                       const T *B, int64_t ldb, T beta, T *C, int64_t ldc);    \
+    axb_status (*potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,          \
+                        int64_t lda, int64_t *info);                           \
+    axb_status (*getri)(axb_handle h, int64_t n, T *A, int64_t lda,            \
+                        const int64_t *ipiv, int64_t *info);                   \
+    axb_status (*getri_gj)(axb_handle h, int64_t n, T *A, int64_t lda,         \
+                           int64_t *info);                                     \
+    axb_status (*getrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,      \
+                              int64_t *ipiv, int64_t *info);                   \
+    axb_status (*gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,      \
+                             int64_t lda, T *B, int64_t ldb, int pivot,        \
+                             int64_t *info);                                   \
+    axb_status (*potrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,      \
+                              int64_t *info);                                  \
+    axb_status (*potrf_banachiewicz)(axb_handle h, int64_t n, T *A,            \
+                                     int64_t lda, int64_t *info);              \
+  } NAME;
+
+AXB_DECLARE_OPS(double, axb_ops_d)
+AXB_DECLARE_OPS(float, axb_ops_s)
+
+typedef struct axb_backend_ops {
+  const char *name;
+  axb_ops_d d;
+  axb_ops_s s;
+} axb_backend_ops;
+
+/* Tables defined by each backend. */
+extern const axb_backend_ops axb_ref_ops;
+/* Fills *ops for the CPU backend (reference entries overridden by the
+   OpenMP kernels compiled in). */
+const axb_backend_ops *axb_cpu_ops(void);
+
+/* CUDA glue (src/backend/cuda, or src/backend/stub when not compiled). */
+int axb__cuda_compiled(void);
+axb_status axb__cuda_device_count(int *count);
+axb_status axb__cuda_device_info(int dev, char *name, size_t name_len,
+                                 size_t *total_bytes);
+/* Select the device and create a stream for a handle. */
+axb_status axb__cuda_handle_init(axb_handle h);
+void axb__cuda_handle_fini(axb_handle h);
+const axb_backend_ops *axb_cuda_ops(void);
+
+#endif

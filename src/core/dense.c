@@ -1,0 +1,108 @@
+/* Dense and CSR descriptors, dtype helpers. */
+#include "core/internal.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *axb_dtype_name(axb_dtype t) {
+  return t == AXB_F32 ? "float" : t == AXB_F64 ? "double" : "unknown";
+}
+
+size_t axb_dtype_size(axb_dtype t) {
+  return t == AXB_F32 ? sizeof(float) : t == AXB_F64 ? sizeof(double) : 0;
+}
+
+axb_dense axb_dense_wrap(int64_t rows, int64_t cols, int64_t ld,
+                         axb_dtype dtype, void *data) {
+  axb_dense A = {rows, cols, ld, dtype, AXB_MEM_HOST, data, 0};
+  return A;
+}
+
+axb_status axb_dense_create(axb_dense *A, int64_t rows, int64_t cols,
+                            axb_dtype dtype) {
+  if (!A) return AXB_ERR_INVALID;
+  memset(A, 0, sizeof *A);
+  if (rows < 0 || cols < 0 || axb_dtype_size(dtype) == 0)
+    return AXB_ERR_INVALID;
+  int64_t ld = rows > 0 ? rows : 1;
+  if (cols > 0 && ld > INT64_MAX / cols) return AXB_ERR_OUT_OF_MEMORY;
+  void *p = axb__calloc(ld * cols, axb_dtype_size(dtype));
+  if (!p) return AXB_ERR_OUT_OF_MEMORY;
+  *A = axb_dense_wrap(rows, cols, ld, dtype, p);
+  A->owns = 1;
+  return AXB_SUCCESS;
+}
+
+void axb_dense_destroy(axb_dense *A) {
+  if (!A) return;
+  if (A->owns && A->mem == AXB_MEM_HOST) axb__free(A->data);
+  memset(A, 0, sizeof *A);
+}
+
+double axb_dense_get(const axb_dense *A, int64_t i, int64_t j) {
+  int64_t k = i + j * A->ld;
+  return A->dtype == AXB_F64 ? ((const double *)A->data)[k]
+                             : (double)((const float *)A->data)[k];
+}
+
+void axb_dense_set(axb_dense *A, int64_t i, int64_t j, double v) {
+  int64_t k = i + j * A->ld;
+  if (A->dtype == AXB_F64)
+    ((double *)A->data)[k] = v;
+  else
+    ((float *)A->data)[k] = (float)v;
+}
+
+int axb__dense_finite(const axb_dense *A, int64_t *bad_i, int64_t *bad_j) {
+  for (int64_t j = 0; j < A->cols; ++j)
+    for (int64_t i = 0; i < A->rows; ++i)
+      if (!isfinite(axb_dense_get(A, i, j))) {
+        if (bad_i) *bad_i = i;
+        if (bad_j) *bad_j = j;
+        return 0;
+      }
+  return 1;
+}
+
+axb_status axb_csr_create(axb_csr *A, int64_t rows, int64_t cols, int64_t nnz,
+                          axb_dtype dtype) {
+  if (!A) return AXB_ERR_INVALID;
+  memset(A, 0, sizeof *A);
+  if (rows < 0 || cols < 0 || nnz < 0 || axb_dtype_size(dtype) == 0)
+    return AXB_ERR_INVALID;
+  A->rows = rows;
+  A->cols = cols;
+  A->nnz = nnz;
+  A->dtype = dtype;
+  A->rowptr = axb__calloc(rows + 1, sizeof(int64_t));
+  A->colind = axb__calloc(nnz, sizeof(int64_t));
+  A->values = axb__calloc(nnz, axb_dtype_size(dtype));
+  if (!A->rowptr || !A->colind || !A->values) {
+    axb_csr_destroy(A);
+    return AXB_ERR_OUT_OF_MEMORY;
+  }
+  return AXB_SUCCESS;
+}
+
+void axb_csr_destroy(axb_csr *A) {
+  if (!A) return;
+  axb__free(A->rowptr);
+  axb__free(A->colind);
+  axb__free(A->values);
+  memset(A, 0, sizeof *A);
+}
+
+axb_status axb_csr_to_dense(axb_handle h, const axb_csr *S, axb_dense *D) {
+  if (!S || !D) return axb__fail(h, AXB_ERR_INVALID, "NULL matrix");
+  axb_status st = axb_dense_create(D, S->rows, S->cols, S->dtype);
+  if (st != AXB_SUCCESS)
+    return axb__fail(h, st, "cannot allocate a dense %lld x %lld matrix",
+                     (long long)S->rows, (long long)S->cols);
+  for (int64_t i = 0; i < S->rows; ++i)
+    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; ++k) {
+      double v = S->dtype == AXB_F64 ? ((const double *)S->values)[k]
+                                     : ((const float *)S->values)[k];
+      axb_dense_set(D, i, S->colind[k], v);
+    }
+  return AXB_SUCCESS;
+}

@@ -1,0 +1,92 @@
+/* Handles: backend choice, device, stream and thread count. */
+#include "core/internal.h"
+
+#include <stdlib.h>
+
+const char *axb_backend_name(axb_backend b) {
+  switch (b) {
+  case AXB_BACKEND_AUTO: return "auto";
+  case AXB_BACKEND_CPU: return "cpu";
+  case AXB_BACKEND_CUDA: return "cuda";
+  case AXB_BACKEND_REF: return "ref";
+  }
+  return "unknown";
+}
+
+int axb_backend_compiled(axb_backend b) {
+  return b == AXB_BACKEND_CUDA ? axb__cuda_compiled() : 1;
+}
+
+axb_status axb_cuda_device_count(int *count) {
+  if (!count) return AXB_ERR_INVALID;
+  return axb__cuda_device_count(count);
+}
+
+axb_status axb_cuda_device_info(int dev, char *name, size_t name_len,
+                                size_t *total_bytes) {
+  return axb__cuda_device_info(dev, name, name_len, total_bytes);
+}
+
+/* AUTO resolves to the CPU backend: the CUDA dense kernels do not exist yet
+   (issue 4), and a handle that picked CUDA would fail every solve. */
+static axb_backend resolve_auto(void) { return AXB_BACKEND_CPU; }
+
+axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
+  if (!out) return AXB_ERR_INVALID;
+  *out = NULL;
+  if (backend < AXB_BACKEND_AUTO || backend > AXB_BACKEND_REF)
+    return AXB_ERR_INVALID;
+  axb_handle h = calloc(1, sizeof *h);
+  if (!h) return AXB_ERR_OUT_OF_MEMORY;
+  h->backend = backend == AXB_BACKEND_AUTO ? resolve_auto() : backend;
+  h->device = device;
+  switch (h->backend) {
+  case AXB_BACKEND_REF: h->ops = &axb_ref_ops; break;
+  case AXB_BACKEND_CPU: h->ops = axb_cpu_ops(); break;
+  case AXB_BACKEND_CUDA: {
+    axb_status st = axb__cuda_handle_init(h);
+    if (st != AXB_SUCCESS) {
+      free(h);
+      return st;
+    }
+    h->ops = axb_cuda_ops();
+    break;
+  }
+  default: break;
+  }
+  *out = h;
+  return AXB_SUCCESS;
+}
+
+axb_status axb_handle_destroy(axb_handle h) {
+  if (!h) return AXB_SUCCESS;
+  if (h->backend == AXB_BACKEND_CUDA) axb__cuda_handle_fini(h);
+  free(h);
+  return AXB_SUCCESS;
+}
+
+axb_backend axb_handle_backend(axb_handle h) {
+  return h ? h->backend : AXB_BACKEND_AUTO;
+}
+
+axb_status axb_set_threads(axb_handle h, int nthreads) {
+  if (!h) return AXB_ERR_INVALID;
+  if (nthreads < 0)
+    return axb__fail(h, AXB_ERR_INVALID, "thread count %d is negative",
+                     nthreads);
+  h->threads = nthreads;
+  return AXB_SUCCESS;
+}
+
+int axb_get_threads(axb_handle h) { return h ? h->threads : 0; }
+
+axb_status axb_set_stream(axb_handle h, void *stream) {
+  if (!h) return AXB_ERR_INVALID;
+  if (h->backend != AXB_BACKEND_CUDA)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "a stream only applies to a CUDA handle");
+  h->stream = stream ? stream : h->own_stream;
+  return AXB_SUCCESS;
+}
+
+void *axb_get_stream(axb_handle h) { return h ? h->stream : NULL; }

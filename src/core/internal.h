@@ -1,0 +1,41 @@
+/* Internal declarations shared by the library's parts (never installed). */
+#ifndef AXB_INTERNAL_H
+#define AXB_INTERNAL_H
+
+#include "axb.h"
+#include "backend/backend.h"
+
+#include <stdarg.h>
+
+#define AXB_DETAIL_LEN 1024
+
+struct axb_handle_s {
+  axb_backend backend;          /* resolved: CPU, CUDA or REF, never AUTO */
+  int device;                   /* CUDA ordinal                           */
+  int threads;                  /* 0 = all cores                          */
+  void *stream;                 /* cudaStream_t in use                    */
+  void *own_stream;             /* stream created by the handle, or NULL  */
+  const axb_backend_ops *ops;   /* kernel table of the backend            */
+  char detail[AXB_DETAIL_LEN];  /* last failure, "" after success         */
+};
+
+/* Record a failure on h (h may be NULL) and return st, so that error paths
+   read `return axb__fail(h, AXB_ERR_X, "what %d", v);`. */
+axb_status axb__fail(axb_handle h, axb_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void axb__clear(axb_handle h);
+
+/* Allocation with overflow checks; NULL when count * size overflows or
+   malloc fails.  Memory is 64-byte aligned and zero-filled by calloc. */
+void *axb__malloc(int64_t count, size_t size);
+void *axb__calloc(int64_t count, size_t size);
+void axb__free(void *p);
+
+/* Wall-clock seconds (monotonic). */
+double axb__now(void);
+
+/* 1 when every entry of the rows x cols block is finite; else 0 and the
+   first offending (i, j) in *bad_i, *bad_j. */
+int axb__dense_finite(const axb_dense *A, int64_t *bad_i, int64_t *bad_j);
+
+#endif

@@ -1,0 +1,82 @@
+/* Status strings, detail messages, version and small utilities. */
+#include "core/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *axb_strerror(axb_status st) {
+  if (st < 0 && st > -100)
+    return "illegal argument (the detail message names it)";
+  switch (st) {
+  case AXB_SUCCESS: return "success";
+  case AXB_ERR_SINGULAR: return "matrix is singular (exact zero pivot)";
+  case AXB_ERR_NOT_SPD: return "matrix is not symmetric positive definite";
+  case AXB_ERR_SMALL_PIVOT: return "zero or tiny pivot without pivoting";
+  case AXB_ERR_NO_CONVERGENCE: return "iteration did not converge";
+  case AXB_ERR_ILL_CONDITIONED:
+    return "matrix is singular to working precision (rcond < eps)";
+  case AXB_ERR_INVALID: return "invalid input";
+  case AXB_ERR_OUT_OF_MEMORY: return "out of memory";
+  case AXB_ERR_IO: return "I/O error";
+  case AXB_ERR_PARSE: return "malformed input";
+  case AXB_ERR_NOT_SUPPORTED: return "not supported";
+  case AXB_ERR_NOT_COMPILED: return "backend not compiled in";
+  case AXB_ERR_NO_DEVICE: return "no usable GPU";
+  case AXB_ERR_DEVICE: return "device error";
+  case AXB_ERR_INTERNAL: return "internal error";
+  default: return "unknown status";
+  }
+}
+
+const char *axb_version(void) { return "0.1.0"; }
+
+void axb_version_numbers(int *major, int *minor, int *patch) {
+  if (major) *major = AXB_VERSION_MAJOR;
+  if (minor) *minor = AXB_VERSION_MINOR;
+  if (patch) *patch = AXB_VERSION_PATCH;
+}
+
+axb_status axb__fail(axb_handle h, axb_status st, const char *fmt, ...) {
+  if (h) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->detail, sizeof h->detail, fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
+
+void axb__clear(axb_handle h) {
+  if (h) h->detail[0] = '\0';
+}
+
+const char *axb_detail(axb_handle h) { return h ? h->detail : ""; }
+
+static int mul_overflows(int64_t count, size_t size) {
+  return count < 0 || (size && (uint64_t)count > (uint64_t)INT64_MAX / size);
+}
+
+void *axb__malloc(int64_t count, size_t size) {
+  if (mul_overflows(count, size)) return NULL;
+  size_t bytes = (size_t)count * size;
+  /* aligned_alloc needs a multiple of the alignment. */
+  size_t rounded = (bytes + 63) / 64 * 64;
+  if (rounded == 0) rounded = 64;
+  return aligned_alloc(64, rounded);
+}
+
+void *axb__calloc(int64_t count, size_t size) {
+  void *p = axb__malloc(count, size);
+  if (p) memset(p, 0, (size_t)count * size);
+  return p;
+}
+
+void axb__free(void *p) { free(p); }
+
+double axb__now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
