@@ -27,7 +27,7 @@ extern int test_checks;
 
 /* A status equal to `want`; prints both names and the handle detail. */
 #define CHECK_STATUS(h, got, want)                                             \
-  CHECK((got) == (want), "status %d (%s) want %d (%s); detail: %s", (got),      \
+  CHECK((got) == (want), "status %d (%s) want %d (%s); detail: %s", (got),     \
         axb_strerror(got), (want), axb_strerror(want), axb_detail(h))
 
 /* A scaled residual below the DESIGN.md threshold (and not NaN). */

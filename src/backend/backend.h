@@ -16,15 +16,15 @@
   typedef struct NAME {                                                        \
     axb_status (*getrf)(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda, \
                         int64_t *ipiv, int64_t *info);                         \
-    /* Apply row interchanges ipiv[k1..k2-1] (0-based positions, 1-based   \
-       values) to the n columns of A; forward=1 in increasing k. */          \
+    /* Apply row interchanges ipiv[k1..k2-1] (0-based positions, 1-based       \
+       values) to the n columns of A; forward=1 in increasing k. */            \
     axb_status (*laswp)(axb_handle h, int64_t n, T *A, int64_t lda,            \
                         int64_t k1, int64_t k2, const int64_t *ipiv,           \
                         int forward);                                          \
     axb_status (*trsm)(axb_handle h, axb_side side, axb_uplo uplo,             \
                        axb_trans trans, axb_diag diag, int64_t m, int64_t n,   \
                        T alpha, const T *A, int64_t lda, T *B, int64_t ldb);   \
-    /* C := alpha op(A) op(B) + beta C */                                     \
+    /* C := alpha op(A) op(B) + beta C */                                      \
     axb_status (*gemm)(axb_handle h, axb_trans ta, axb_trans tb, int64_t m,    \
                        int64_t n, int64_t k, T alpha, const T *A, int64_t lda, \
                        const T *B, int64_t ldb, T beta, T *C, int64_t ldc);    \

@@ -10,13 +10,13 @@
 #define AXB_DETAIL_LEN 1024
 
 struct axb_handle_s {
-  axb_backend backend;          /* resolved: CPU, CUDA or REF, never AUTO */
-  int device;                   /* CUDA ordinal                           */
-  int threads;                  /* 0 = all cores                          */
-  void *stream;                 /* cudaStream_t in use                    */
-  void *own_stream;             /* stream created by the handle, or NULL  */
-  const axb_backend_ops *ops;   /* kernel table of the backend            */
-  char detail[AXB_DETAIL_LEN];  /* last failure, "" after success         */
+  axb_backend backend;         /* resolved: CPU, CUDA or REF, never AUTO */
+  int device;                  /* CUDA ordinal                           */
+  int threads;                 /* 0 = all cores                          */
+  void *stream;                /* cudaStream_t in use                    */
+  void *own_stream;            /* stream created by the handle, or NULL  */
+  const axb_backend_ops *ops;  /* kernel table of the backend            */
+  char detail[AXB_DETAIL_LEN]; /* last failure, "" after success         */
 };
 
 /* Record a failure on h (h may be NULL) and return st, so that error paths

@@ -28,7 +28,8 @@
 #define AXB_FN(prefix, name) AXB_CAT3(prefix, P, name)
 
 /* Unit roundoff: 2^-53 for double, 2^-24 for float. */
-#define AXB_EPS(T) (sizeof(T) == sizeof(double) ? DBL_EPSILON / 2 : FLT_EPSILON / 2)
+#define AXB_EPS(T)                                                             \
+  (sizeof(T) == sizeof(double) ? DBL_EPSILON / 2 : FLT_EPSILON / 2)
 /* Smallest normal number, the safe minimum for reciprocals. */
 #define AXB_SAFMIN(T) (sizeof(T) == sizeof(double) ? DBL_MIN : FLT_MIN)
 

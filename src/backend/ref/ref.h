@@ -22,8 +22,8 @@
                                 int64_t lda, int64_t *info);                   \
   axb_status axb_ref_##p##getri(axb_handle h, int64_t n, T *A, int64_t lda,    \
                                 const int64_t *ipiv, int64_t *info);           \
-  axb_status axb_ref_##p##getri_gj(axb_handle h, int64_t n, T *A,              \
-                                   int64_t lda, int64_t *info);                \
+  axb_status axb_ref_##p##getri_gj(axb_handle h, int64_t n, T *A, int64_t lda, \
+                                   int64_t *info);                             \
   axb_status axb_ref_##p##getrf_crout(axb_handle h, int64_t n, T *A,           \
                                       int64_t lda, int64_t *ipiv,              \
                                       int64_t *info);                          \
