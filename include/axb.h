@@ -40,6 +40,8 @@ enum {
   AXB_ERR_SMALL_PIVOT = 3,      /* unpivoted variant met a zero/tiny pivot  */
   AXB_ERR_NO_CONVERGENCE = 4,   /* iteration stopped short of tolerance     */
   AXB_ERR_ILL_CONDITIONED = 5,  /* solved, but rcond < eps: not trustworthy */
+  AXB_ERR_INACCURATE = 6,       /* solved, but the backward error check of
+                                   the answer failed (ratio >= 30)         */
   AXB_ERR_INVALID = -100,       /* bad value not tied to one argument       */
   AXB_ERR_OUT_OF_MEMORY = -101, /* allocation failed or size overflows      */
   AXB_ERR_IO = -102,            /* cannot open / read / write a file        */
@@ -394,8 +396,11 @@ typedef struct {
  * Solve A X = B.  A is n x n and left unchanged; B (n x nrhs, same dtype,
  * host memory) is overwritten with X.  A and B are checked for NaN/Inf
  * first (AXB_ERR_INVALID).  report may be NULL.  Returns AXB_SUCCESS,
- * a numerical status (the report says which pivot/minor), or
- * AXB_ERR_ILL_CONDITIONED when X was computed but rcond < eps.
+ * a numerical status (the report says which pivot/minor),
+ * AXB_ERR_ILL_CONDITIONED when X was computed but rcond < eps, or
+ * AXB_ERR_INACCURATE when X was computed but its backward error ratio is
+ * >= 30 (both: B holds X anyway, so that the caller can inspect it).
+ * A failed factorization leaves B unchanged.
  */
 axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                      const axb_solve_opts *opts, axb_report *report);

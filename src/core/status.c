@@ -17,6 +17,8 @@ const char *axb_strerror(axb_status st) {
   case AXB_ERR_NO_CONVERGENCE: return "iteration did not converge";
   case AXB_ERR_ILL_CONDITIONED:
     return "matrix is singular to working precision (rcond < eps)";
+  case AXB_ERR_INACCURATE:
+    return "solution failed its backward error check";
   case AXB_ERR_INVALID: return "invalid input";
   case AXB_ERR_OUT_OF_MEMORY: return "out of memory";
   case AXB_ERR_IO: return "I/O error";

@@ -1,0 +1,21 @@
+# Sourced by scripts/demo.sh and scripts/test.sh: install the Debian packages
+# axb needs when they are missing (Debian 12; needs root for apt-get).
+axb_packages="cmake make gcc libc6-dev pkg-config zlib1g-dev libopenblas-dev python3"
+
+axb_setup() {
+  local missing=""
+  for p in $axb_packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+      missing="$missing $p"
+  done
+  [ -z "$missing" ] && return 0
+  echo "axb: installing missing Debian packages:$missing"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null ||
+    { echo "axb: could not install:$missing" >&2; return 1; }
+}
+
+# Number of parallel build jobs: every core.
+axb_jobs() { nproc 2>/dev/null || echo 2; }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Set up, build and run the whole test suite: `bash scripts/test.sh`.
+#   1. Release build (CUDA sources compiled when nvcc exists), all tests;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build, all tests.
+# GPU tests report "skipped" on machines without a GPU.  The last line is
+# ctest's summary of the sanitizer run; the script fails if either run fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+axb_setup || exit 1
+jobs=$(axb_jobs)
+status=0
+
+run_suite() { # name, build dir, cmake args...
+  local name=$1 dir=$2
+  shift 2
+  echo "==== axb tests: $name ===="
+  cmake -S . -B "$dir" "$@" >"$dir.configure.log" 2>&1 ||
+    { cat "$dir.configure.log"; return 1; }
+  cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1 ||
+    { tail -50 "$dir.build.log"; return 1; }
+  ctest --test-dir "$dir" -j "$jobs" --output-on-failure
+}
+
+mkdir -p build
+run_suite release build/release -DCMAKE_BUILD_TYPE=Release -DAXB_TESTS=ON || status=1
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+  run_suite sanitizers build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DAXB_SANITIZE=ON -DAXB_CUDA=OFF -DAXB_TESTS=ON || status=1
+exit $status

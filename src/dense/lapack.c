@@ -1,0 +1,71 @@
+/* The typed LAPACK-like layer: instantiates lapack_t.h for double and float. */
+#include "core/internal.h"
+#include "core/template.h"
+#include "dense/condest.h"
+
+#include <math.h>
+
+#define AXB_STR_d "axb_d"
+#define AXB_STR_s "axb_s"
+
+static int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static void set_info(int64_t *info, int64_t v) {
+  if (info) *info = v;
+}
+
+/* Illegal argument i (LAPACK numbering, the handle not counted). */
+static axb_status arg_error(axb_handle h, const char *routine, int i,
+                            const char *what, int64_t *info) {
+  set_info(info, -i);
+  return axb__fail(h, -i, "%s: argument %d is illegal (%s)", routine, i, what);
+}
+
+static axb_status not_supported(axb_handle h, const char *routine,
+                                int64_t *info) {
+  set_info(info, 0);
+  return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                   "%s is not implemented on the %s backend", routine,
+                   h->ops ? h->ops->name : axb_backend_name(h->backend));
+}
+
+/* Turn a kernel's (status, index) into the routine's result and detail. */
+static axb_status finish(axb_handle h, const char *routine, axb_status st,
+                         int64_t i, int64_t *info) {
+  switch (st) {
+  case AXB_SUCCESS: set_info(info, 0); return st;
+  case AXB_ERR_SINGULAR:
+    set_info(info, i);
+    return axb__fail(h, st,
+                     "%s: U(%lld,%lld) is exactly zero: the matrix is singular",
+                     routine, (long long)i, (long long)i);
+  case AXB_ERR_NOT_SPD:
+    set_info(info, i);
+    return axb__fail(h, st,
+                     "%s: the leading minor of order %lld is not positive "
+                     "definite",
+                     routine, (long long)i);
+  case AXB_ERR_SMALL_PIVOT:
+    set_info(info, i);
+    return axb__fail(h, st,
+                     "%s: pivot %lld is zero or tiny and pivoting is off",
+                     routine, (long long)i);
+  default:
+    set_info(info, 0);
+    if (h->detail[0] == '\0')
+      axb__fail(h, st, "%s: %s", routine, axb_strerror(st));
+    return st;
+  }
+}
+
+#define T double
+#define P d
+#include "dense/lapack_t.h"
+#undef T
+#undef P
+
+#define T float
+#define P s
+#include "dense/lapack_t.h"
+#undef T
+#undef P

@@ -1,0 +1,421 @@
+/*
+ * The typed LAPACK-like layer, written once for T = double/float (see
+ * core/template.h).  Each routine checks its arguments with LAPACK's
+ * numbering, returns early on empty input, and calls the kernels of the
+ * handle's backend table.  Solves are composed here from backend kernels
+ * (laswp, trsm), so a backend gets getrs/potrs/gesv/posv for free.
+ */
+
+#define KERNEL(h, name) ((h)->ops ? (h)->ops->P.name : NULL)
+#define PREFIX_STR AXB_CAT2(AXB_STR_, P)
+
+/* Look up kernel `name`; fail with NOT_SUPPORTED when the backend lacks it. */
+#define NEED_KERNEL(h, var, name, info)                                        \
+  __typeof__(KERNEL(h, name)) var = KERNEL(h, name);                           \
+  if (!var) return not_supported(h, PREFIX_STR #name, info);
+
+axb_status AXB_FN(axb_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
+                               int64_t lda, int64_t *ipiv, int64_t *info) {
+  const char *r = PREFIX_STR "getrf";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (m < 0) return arg_error(h, r, 1, "m < 0", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (!A && m > 0 && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, m)) return arg_error(h, r, 4, "lda < max(1, m)", info);
+  if (!ipiv && m > 0 && n > 0) return arg_error(h, r, 5, "ipiv is NULL", info);
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, k, getrf, info);
+  int64_t i = 0;
+  axb_status st = k(h, m, n, A, lda, ipiv, &i);
+  return finish(h, r, st, i, info);
+}
+
+/* Solve op(A) X = B with A = P L U from getrf.
+   No transpose: X = U^-1 L^-1 P B.  Transpose: A^T = U^T L^T P, so
+   X = P^T L^-T U^-T B (the interchanges are undone in reverse order). */
+axb_status AXB_FN(axb_, getrs)(axb_handle h, axb_trans trans, int64_t n,
+                               int64_t nrhs, const T *A, int64_t lda,
+                               const int64_t *ipiv, T *B, int64_t ldb,
+                               int64_t *info) {
+  const char *r = PREFIX_STR "getrs";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
+    return arg_error(h, r, 1, "trans", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, 3, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 4, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 5, "lda < max(1, n)", info);
+  if (!ipiv && n > 0) return arg_error(h, r, 6, "ipiv is NULL", info);
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 7, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, 8, "ldb < max(1, n)", info);
+  if (n == 0 || nrhs == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, swp, laswp, info);
+  NEED_KERNEL(h, tr, trsm, info);
+  axb_status st;
+  if (trans == AXB_NO_TRANS) {
+    st = swp(h, nrhs, B, ldb, 0, n, ipiv, 1);
+    if (!st)
+      st = tr(h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, n, nrhs, 1, A,
+              lda, B, ldb);
+    if (!st)
+      st = tr(h, AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, n, nrhs, 1, A,
+              lda, B, ldb);
+  } else {
+    st = tr(h, AXB_LEFT, AXB_UPPER, AXB_TRANS, AXB_NON_UNIT, n, nrhs, 1, A, lda,
+            B, ldb);
+    if (!st)
+      st = tr(h, AXB_LEFT, AXB_LOWER, AXB_TRANS, AXB_UNIT, n, nrhs, 1, A, lda,
+              B, ldb);
+    if (!st) st = swp(h, nrhs, B, ldb, 0, n, ipiv, 0);
+  }
+  return finish(h, r, st, 0, info);
+}
+
+axb_status AXB_FN(axb_, gesv)(axb_handle h, int64_t n, int64_t nrhs, T *A,
+                              int64_t lda, int64_t *ipiv, T *B, int64_t ldb,
+                              int64_t *info) {
+  const char *r = PREFIX_STR "gesv";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (!ipiv && n > 0) return arg_error(h, r, 5, "ipiv is NULL", info);
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 6, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, 7, "ldb < max(1, n)", info);
+  axb_status st = AXB_FN(axb_, getrf)(h, n, n, A, lda, ipiv, info);
+  if (st != AXB_SUCCESS) return st;
+  return AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, nrhs, A, lda, ipiv, B, ldb,
+                             info);
+}
+
+axb_status AXB_FN(axb_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
+                               int64_t lda, int64_t *info) {
+  const char *r = PREFIX_STR "potrf";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 1, "uplo", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (n == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, k, potrf, info);
+  int64_t i = 0;
+  axb_status st = k(h, uplo, n, A, lda, &i);
+  return finish(h, r, st, i, info);
+}
+
+/* A = L L^T: X = L^-T L^-1 B.  A = U^T U: X = U^-1 U^-T B. */
+static axb_status AXB_FN(chol_solve_, )(axb_handle h, axb_uplo uplo, int64_t n,
+                                        int64_t nrhs, const T *A, int64_t lda,
+                                        T *B, int64_t ldb) {
+  __typeof__(KERNEL(h, trsm)) tr = KERNEL(h, trsm);
+  if (!tr) return not_supported(h, PREFIX_STR "trsm", NULL);
+  axb_trans first = uplo == AXB_LOWER ? AXB_NO_TRANS : AXB_TRANS;
+  axb_trans second = uplo == AXB_LOWER ? AXB_TRANS : AXB_NO_TRANS;
+  axb_status st =
+      tr(h, AXB_LEFT, uplo, first, AXB_NON_UNIT, n, nrhs, 1, A, lda, B, ldb);
+  if (st) return st;
+  return tr(h, AXB_LEFT, uplo, second, AXB_NON_UNIT, n, nrhs, 1, A, lda, B,
+            ldb);
+}
+
+axb_status AXB_FN(axb_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
+                               int64_t nrhs, const T *A, int64_t lda, T *B,
+                               int64_t ldb, int64_t *info) {
+  const char *r = PREFIX_STR "potrs";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 1, "uplo", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, 3, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 4, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 5, "lda < max(1, n)", info);
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 6, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, 7, "ldb < max(1, n)", info);
+  if (n == 0 || nrhs == 0) return AXB_SUCCESS;
+  axb_status st = AXB_FN(chol_solve_, )(h, uplo, n, nrhs, A, lda, B, ldb);
+  return finish(h, r, st, 0, info);
+}
+
+axb_status AXB_FN(axb_, posv)(axb_handle h, axb_uplo uplo, int64_t n,
+                              int64_t nrhs, T *A, int64_t lda, T *B,
+                              int64_t ldb, int64_t *info) {
+  const char *r = PREFIX_STR "posv";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 1, "uplo", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, 3, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 4, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 5, "lda < max(1, n)", info);
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 6, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, 7, "ldb < max(1, n)", info);
+  axb_status st = AXB_FN(axb_, potrf)(h, uplo, n, A, lda, info);
+  if (st != AXB_SUCCESS) return st;
+  return AXB_FN(axb_, potrs)(h, uplo, n, nrhs, A, lda, B, ldb, info);
+}
+
+axb_status AXB_FN(axb_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
+                               const int64_t *ipiv, int64_t *info) {
+  const char *r = PREFIX_STR "getri";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  if (!ipiv && n > 0) return arg_error(h, r, 4, "ipiv is NULL", info);
+  if (n == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, k, getri, info);
+  int64_t i = 0;
+  axb_status st = k(h, n, A, lda, ipiv, &i);
+  return finish(h, r, st, i, info);
+}
+
+axb_status AXB_FN(axb_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
+                              axb_trans trans, axb_diag diag, int64_t m,
+                              int64_t n, T alpha, const T *A, int64_t lda, T *B,
+                              int64_t ldb) {
+  const char *r = PREFIX_STR "trsm";
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (side != AXB_LEFT && side != AXB_RIGHT)
+    return arg_error(h, r, 1, "side", NULL);
+  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 2, "uplo", NULL);
+  if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
+    return arg_error(h, r, 3, "trans", NULL);
+  if (diag != AXB_NON_UNIT && diag != AXB_UNIT)
+    return arg_error(h, r, 4, "diag", NULL);
+  if (m < 0) return arg_error(h, r, 5, "m < 0", NULL);
+  if (n < 0) return arg_error(h, r, 6, "n < 0", NULL);
+  int64_t k = side == AXB_LEFT ? m : n;
+  if (!A && k > 0) return arg_error(h, r, 8, "A is NULL", NULL);
+  if (lda < imax(1, k)) return arg_error(h, r, 9, "lda too small", NULL);
+  if (!B && m > 0 && n > 0) return arg_error(h, r, 10, "B is NULL", NULL);
+  if (ldb < imax(1, m)) return arg_error(h, r, 11, "ldb < max(1, m)", NULL);
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, tr, trsm, NULL);
+  axb_status st = tr(h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+  return finish(h, r, st, 0, NULL);
+}
+
+/* ---- condition estimates (Hager 1984, Higham 1988: LAPACK's xLACN2) ---- */
+
+typedef struct {
+  axb_handle h;
+  const T *F; /* factor(s) */
+  int64_t n, ld;
+  axb_uplo uplo; /* pocon */
+  T *w;          /* n work entries in T */
+} AXB_FN(condctx_, );
+
+/* x := A^-1 x or A^-T x with A = P L U; the permutation is dropped
+   because it permutes the columns (A^-1) or rows (A^-T) of the inverse,
+   which changes neither its 1-norm nor its inf-norm. */
+static axb_status AXB_FN(lu_apply_, )(void *vctx, int transpose, double *x) {
+  AXB_FN(condctx_, ) *c = vctx;
+  __typeof__(KERNEL(c->h, trsm)) tr = KERNEL(c->h, trsm);
+  for (int64_t i = 0; i < c->n; ++i)
+    c->w[i] = (T)x[i];
+  axb_status st;
+  if (!transpose) {
+    st = tr(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, c->n, 1, 1, c->F,
+            c->ld, c->w, c->n);
+    if (!st)
+      st = tr(c->h, AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, c->n, 1, 1,
+              c->F, c->ld, c->w, c->n);
+  } else {
+    st = tr(c->h, AXB_LEFT, AXB_UPPER, AXB_TRANS, AXB_NON_UNIT, c->n, 1, 1,
+            c->F, c->ld, c->w, c->n);
+    if (!st)
+      st = tr(c->h, AXB_LEFT, AXB_LOWER, AXB_TRANS, AXB_UNIT, c->n, 1, 1, c->F,
+              c->ld, c->w, c->n);
+  }
+  for (int64_t i = 0; i < c->n; ++i)
+    x[i] = (double)c->w[i];
+  return st;
+}
+
+/* x := A^-1 x with A = L L^T or U^T U (symmetric: A^-T = A^-1). */
+static axb_status AXB_FN(chol_apply_, )(void *vctx, int transpose, double *x) {
+  (void)transpose;
+  AXB_FN(condctx_, ) *c = vctx;
+  for (int64_t i = 0; i < c->n; ++i)
+    c->w[i] = (T)x[i];
+  axb_status st =
+      AXB_FN(chol_solve_, )(c->h, c->uplo, c->n, 1, c->F, c->ld, c->w, c->n);
+  for (int64_t i = 0; i < c->n; ++i)
+    x[i] = (double)c->w[i];
+  return st;
+}
+
+/* Shared body of gecon/pocon: argument checks, zero-pivot short cut, and
+   rcond = 1 / (anorm * est(||A^-1||)). */
+static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
+                                 axb_uplo uplo, axb_norm norm, int64_t n,
+                                 const T *F, int64_t lda, double anorm,
+                                 double *rcond, int64_t *info) {
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (is_chol && uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 1, "uplo", info);
+  if (!is_chol && norm != AXB_NORM_ONE && norm != AXB_NORM_INF)
+    return arg_error(h, r, 1, "norm must be ONE or INF", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (!F && n > 0) return arg_error(h, r, 3, "factor is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (!(anorm >= 0) || isinf(anorm))
+    return arg_error(h, r, 5, "anorm must be finite and >= 0", info);
+  if (!rcond) return arg_error(h, r, 6, "rcond is NULL", info);
+  *rcond = 0;
+  if (n == 0) {
+    *rcond = 1;
+    return AXB_SUCCESS;
+  }
+  if (anorm == 0) return AXB_SUCCESS;
+  /* An exactly zero or non-finite diagonal: the factor is singular. */
+  for (int64_t i = 0; i < n; ++i) {
+    T d = F[i + i * lda];
+    if (d == 0 || !isfinite(d)) return AXB_SUCCESS;
+  }
+  NEED_KERNEL(h, tr, trsm, info);
+  (void)tr;
+  AXB_FN(condctx_, ) c = {h, F, n, lda, uplo, NULL};
+  c.w = axb__malloc(n, sizeof(T));
+  double *x = axb__malloc(n, sizeof(double));
+  double *v = axb__malloc(n, sizeof(double));
+  int64_t *isgn = axb__malloc(n, sizeof(int64_t));
+  double est = 0;
+  axb_status st = AXB_ERR_OUT_OF_MEMORY;
+  if (c.w && x && v && isgn) {
+    /* ||A^-1||_inf = ||A^-T||_1: estimate with the transpose swapped. */
+    int swap = !is_chol && norm == AXB_NORM_INF;
+    st = axb__norm1_estimate(
+        n, is_chol ? AXB_FN(chol_apply_, ) : AXB_FN(lu_apply_, ), &c, swap, x,
+        v, isgn, &est);
+  }
+  axb__free(c.w);
+  axb__free(x);
+  axb__free(v);
+  axb__free(isgn);
+  if (st == AXB_ERR_OUT_OF_MEMORY)
+    return axb__fail(h, st, "%s: no memory for %lld work entries", r,
+                     (long long)n);
+  if (st) return finish(h, r, st, 0, info);
+  if (est > 0 && isfinite(est)) *rcond = (1.0 / est) / anorm;
+  return AXB_SUCCESS;
+}
+
+axb_status AXB_FN(axb_, gecon)(axb_handle h, axb_norm norm, int64_t n,
+                               const T *LU, int64_t lda, double anorm,
+                               double *rcond, int64_t *info) {
+  return AXB_FN(con_, )(h, PREFIX_STR "gecon", 0, AXB_LOWER, norm, n, LU, lda,
+                        anorm, rcond, info);
+}
+
+axb_status AXB_FN(axb_, pocon)(axb_handle h, axb_uplo uplo, int64_t n,
+                               const T *L, int64_t lda, double anorm,
+                               double *rcond, int64_t *info) {
+  return AXB_FN(con_, )(h, PREFIX_STR "pocon", 1, uplo, AXB_NORM_ONE, n, L, lda,
+                        anorm, rcond, info);
+}
+
+/* ---- study variants ---- */
+
+axb_status AXB_FN(axb_, getrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,
+                                     int64_t *ipiv, int64_t *info) {
+  const char *r = PREFIX_STR "getrf_crout";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  if (n == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, k, getrf_crout, info);
+  int64_t i = 0;
+  axb_status st = k(h, n, A, lda, ipiv, &i);
+  return finish(h, r, st, i, info);
+}
+
+/* Z = L (with diagonal) below/on the diagonal, unit U strictly above. */
+axb_status AXB_FN(axb_, crout_extract)(int64_t n, const T *Z, int64_t ldz, T *L,
+                                       int64_t ldl, T *U, int64_t ldu) {
+  if (n < 0) return -1;
+  if (!Z && n > 0) return -2;
+  if (ldz < imax(1, n)) return -3;
+  if (!L && n > 0) return -4;
+  if (ldl < imax(1, n)) return -5;
+  if (!U && n > 0) return -6;
+  if (ldu < imax(1, n)) return -7;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      T z = Z[i + j * ldz];
+      L[i + j * ldl] = i >= j ? z : 0;
+      U[i + j * ldu] = i < j ? z : (i == j ? 1 : 0);
+    }
+  return AXB_SUCCESS;
+}
+
+axb_status AXB_FN(axb_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,
+                                    int64_t lda, T *B, int64_t ldb, int pivot,
+                                    int64_t *info) {
+  const char *r = PREFIX_STR "gesv_gauss";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 5, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, 6, "ldb < max(1, n)", info);
+  if (pivot != 0 && pivot != 1) return arg_error(h, r, 7, "pivot", info);
+  if (n == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, k, gesv_gauss, info);
+  int64_t i = 0;
+  axb_status st = k(h, n, nrhs, A, lda, B, ldb, pivot, &i);
+  return finish(h, r, st, i, info);
+}
+
+/* potrf_crout, potrf_banachiewicz and getri_gj share one shape. */
+#define AXB_SQUARE_VARIANT(name)                                               \
+  axb_status AXB_FN(axb_, name)(axb_handle h, int64_t n, T * A, int64_t lda,   \
+                                int64_t * info) {                              \
+    const char *r = PREFIX_STR #name;                                          \
+    set_info(info, 0);                                                         \
+    if (!h) return AXB_ERR_INVALID;                                            \
+    axb__clear(h);                                                             \
+    if (n < 0) return arg_error(h, r, 1, "n < 0", info);                       \
+    if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);             \
+    if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);  \
+    if (n == 0) return AXB_SUCCESS;                                            \
+    NEED_KERNEL(h, k, name, info);                                             \
+    int64_t i = 0;                                                             \
+    axb_status st = k(h, n, A, lda, &i);                                       \
+    return finish(h, r, st, i, info);                                          \
+  }
+
+AXB_SQUARE_VARIANT(potrf_crout)
+AXB_SQUARE_VARIANT(potrf_banachiewicz)
+AXB_SQUARE_VARIANT(getri_gj)
+
+#undef AXB_SQUARE_VARIANT
+#undef NEED_KERNEL
+#undef PREFIX_STR
+#undef KERNEL

@@ -1,0 +1,369 @@
+/*
+ * axb_solve and axb_invert: the descriptor-level driver.
+ *
+ *   validate -> copy A (A stays intact for the residual) -> choose method
+ *   -> factor -> solve -> rcond -> backward error -> verdict
+ *
+ * Every answer is certified: the report carries the scaled residual
+ * ||b - Ax||_inf / (||A||_inf ||x||_inf n eps) of the returned X and the
+ * 1-norm reciprocal condition estimate.  A result that fails either test
+ * comes back with a positive status, never silently.
+ */
+#include "core/internal.h"
+#include "core/template.h"
+
+#include <math.h>
+#include <string.h>
+
+#define T double
+#define P d
+#define AXB_DTYPE AXB_F64
+#include "dense/solve_t.h"
+#undef T
+#undef P
+#undef AXB_DTYPE
+
+#define T float
+#define P s
+#define AXB_DTYPE AXB_F32
+#include "dense/solve_t.h"
+#undef T
+#undef P
+#undef AXB_DTYPE
+
+static const char *const method_names[AXB_METHOD_COUNT] = {
+    "auto",     "lu",    "cholesky",       "gauss-jordan",
+    "lu-crout", "gauss", "cholesky-crout", "cholesky-banachiewicz"};
+
+const char *axb_method_name(axb_method m) {
+  return m >= 0 && m < AXB_METHOD_COUNT ? method_names[m] : "unknown";
+}
+
+axb_status axb_method_parse(const char *name, axb_method *m) {
+  if (!name || !m) return AXB_ERR_INVALID;
+  for (int i = 0; i < AXB_METHOD_COUNT; ++i)
+    if (strcmp(name, method_names[i]) == 0) {
+      *m = (axb_method)i;
+      return AXB_SUCCESS;
+    }
+  return AXB_ERR_INVALID;
+}
+
+void axb_solve_opts_default(axb_solve_opts *opts) {
+  if (!opts) return;
+  opts->method = AXB_METHOD_AUTO;
+  opts->pivot = 1;
+  opts->estimate_rcond = 1;
+}
+
+/* Flop counts of the factorization and of the solve with nrhs columns. */
+static double factor_flops(axb_method m, double n) {
+  switch (m) {
+  case AXB_METHOD_CHOLESKY:
+  case AXB_METHOD_CHOLESKY_CROUT:
+  case AXB_METHOD_CHOLESKY_BANACHIEWICZ: return n * n * n / 3;
+  case AXB_METHOD_GAUSS_JORDAN: return 2 * n * n * n;
+  default: return 2 * n * n * n / 3;
+  }
+}
+
+static double solve_flops(double n, double nrhs) { return 2 * n * n * nrhs; }
+
+/* Checks shared by axb_solve and axb_invert: a square, non-empty, finite
+   host matrix. */
+static axb_status check_square(axb_handle h, const axb_dense *A,
+                               const char *what) {
+  if (!A || (!A->data && A->rows > 0 && A->cols > 0))
+    return axb__fail(h, AXB_ERR_INVALID, "%s is NULL", what);
+  if (A->dtype != AXB_F32 && A->dtype != AXB_F64)
+    return axb__fail(h, AXB_ERR_INVALID, "%s has an unknown dtype", what);
+  if (A->mem != AXB_MEM_HOST)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "%s in device memory: use the _dev routines", what);
+  if (A->rows != A->cols)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "%s is %lld x %lld: a square matrix is needed", what,
+                     (long long)A->rows, (long long)A->cols);
+  if (A->rows <= 0)
+    return axb__fail(h, AXB_ERR_INVALID, "%s is empty (%lld x %lld)", what,
+                     (long long)A->rows, (long long)A->cols);
+  if (A->ld < A->rows)
+    return axb__fail(h, AXB_ERR_INVALID, "%s has ld %lld < rows %lld", what,
+                     (long long)A->ld, (long long)A->rows);
+  return AXB_SUCCESS;
+}
+
+static axb_status check_finite(axb_handle h, const axb_dense *A,
+                               const char *what) {
+  int64_t i = 0, j = 0;
+  if (axb__dense_finite(A, &i, &j)) return AXB_SUCCESS;
+  double v = axb_dense_get(A, i, j);
+  return axb__fail(h, AXB_ERR_INVALID, "%s(%lld,%lld) is %s", what,
+                   (long long)i + 1, (long long)j + 1,
+                   isnan(v) ? "NaN" : "infinite");
+}
+
+static axb_status check_inputs(axb_handle h, const axb_dense *A,
+                               const axb_dense *B) {
+  axb_status st = check_square(h, A, "A");
+  if (st) return st;
+  if (!B || !B->data)
+    return axb__fail(h, AXB_ERR_INVALID, "B (the right-hand side) is NULL");
+  if (B->mem != AXB_MEM_HOST)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "B in device memory");
+  if (B->dtype != A->dtype)
+    return axb__fail(h, AXB_ERR_INVALID, "A is %s but B is %s",
+                     axb_dtype_name(A->dtype), axb_dtype_name(B->dtype));
+  if (B->rows != A->rows || B->cols < 1)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "B is %lld x %lld but A is %lld x %lld",
+                     (long long)B->rows, (long long)B->cols, (long long)A->rows,
+                     (long long)A->cols);
+  if (B->ld < B->rows)
+    return axb__fail(h, AXB_ERR_INVALID, "B has ld %lld < rows %lld",
+                     (long long)B->ld, (long long)B->rows);
+  if ((st = check_finite(h, A, "A"))) return st;
+  return check_finite(h, B, "B");
+}
+
+/* Exact symmetry and a positive diagonal: the cheap necessary conditions
+   for SPD that make a Cholesky attempt worth it. */
+static int looks_spd(const axb_dense *A) {
+  for (int64_t j = 0; j < A->cols; ++j) {
+    if (!(axb_dense_get(A, j, j) > 0)) return 0;
+    for (int64_t i = j + 1; i < A->rows; ++i)
+      if (axb_dense_get(A, i, j) != axb_dense_get(A, j, i)) return 0;
+  }
+  return 1;
+}
+
+/* Copy a (rows x cols, any ld) into b (ld = rows), same dtype. */
+static void copy_dense(const axb_dense *a, void *b) {
+  size_t es = axb_dtype_size(a->dtype), col = (size_t)a->rows * es;
+  for (int64_t j = 0; j < a->cols; ++j)
+    memcpy((char *)b + (size_t)j * col,
+           (const char *)a->data + (size_t)(j * a->ld) * es, col);
+}
+
+static void copy_back(const void *b, axb_dense *a) {
+  size_t es = axb_dtype_size(a->dtype), col = (size_t)a->rows * es;
+  for (int64_t j = 0; j < a->cols; ++j)
+    memcpy((char *)a->data + (size_t)(j * a->ld) * es,
+           (const char *)b + (size_t)j * col, col);
+}
+
+typedef struct {
+  void *F, *X, *W;
+  int64_t *ipiv;
+} buffers;
+
+static void free_buffers(buffers *b) {
+  axb__free(b->F);
+  axb__free(b->X);
+  axb__free(b->W);
+  axb__free(b->ipiv);
+}
+
+/* Run one method end to end on fresh copies of A and B. */
+static axb_status run_method(axb_handle h, const axb_dense *A,
+                             const axb_dense *B, axb_method m, int pivot,
+                             buffers *b, axb_report *r, int64_t *info) {
+  int64_t n = A->rows, k = B->cols;
+  copy_dense(A, b->F);
+  copy_dense(B, b->X);
+  axb_status st;
+  double t0 = axb__now();
+  if (A->dtype == AXB_F64) {
+    work_d w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0};
+    st = factor_d(&w);
+    r->t_factor = axb__now() - t0;
+    t0 = axb__now();
+    if (!st) st = apply_d(&w);
+    *info = w.info;
+  } else {
+    work_s w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0};
+    st = factor_s(&w);
+    r->t_factor = axb__now() - t0;
+    t0 = axb__now();
+    if (!st) st = apply_s(&w);
+    *info = w.info;
+  }
+  r->t_solve = axb__now() - t0;
+  return st;
+}
+
+static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
+                                 int pivot, buffers *b, double *rcond) {
+  int64_t n = A->rows;
+  double anorm = axb_matrix_norm(A, AXB_NORM_ONE);
+  if (A->dtype == AXB_F64) {
+    work_d w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0};
+    return rcond_d(&w, anorm, rcond);
+  }
+  work_s w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0};
+  return rcond_s(&w, anorm, rcond);
+}
+
+static void report_init(axb_report *r, const axb_dense *A, const axb_dense *B,
+                        axb_handle h) {
+  memset(r, 0, sizeof *r);
+  r->backend = h->backend;
+  r->dtype = A ? A->dtype : AXB_F64;
+  r->n = A ? A->rows : 0;
+  r->nrhs = B ? B->cols : 0;
+  r->rcond = -1;
+  r->backward_error = -1;
+}
+
+/* The method AUTO picks, trying Cholesky first on plausible SPD input. */
+static axb_status solve_auto(axb_handle h, const axb_dense *A,
+                             const axb_dense *B, buffers *b, axb_report *r,
+                             int64_t *info) {
+  if (looks_spd(A)) {
+    r->method = AXB_METHOD_CHOLESKY;
+    axb_status st = run_method(h, A, B, AXB_METHOD_CHOLESKY, 1, b, r, info);
+    if (st != AXB_ERR_NOT_SPD) return st;
+    r->cholesky_fell_back = 1;
+  }
+  r->method = AXB_METHOD_LU;
+  return run_method(h, A, B, AXB_METHOD_LU, 1, b, r, info);
+}
+
+static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj) {
+  if (n > 0 && (uint64_t)n > (uint64_t)INT64_MAX / (uint64_t)n) return 0;
+  b->F = axb__malloc(n * n, es);
+  b->X = axb__malloc(n * k, es);
+  b->W = gj ? axb__malloc(n * k, es) : NULL;
+  b->ipiv = axb__malloc(n, sizeof(int64_t));
+  return b->F && b->X && b->ipiv && (!gj || b->W);
+}
+
+/* Certify X: backward error of the returned answer, rcond verdict. */
+static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
+                          const axb_solve_opts *o, buffers *b, axb_report *r) {
+  axb_status st = AXB_SUCCESS;
+  if (o->estimate_rcond) {
+    st = estimate_rcond(h, A, r->method, o->pivot, b, &r->rcond);
+    if (st) return st;
+  }
+  axb_dense X = axb_dense_wrap(A->rows, B->cols, A->rows, A->dtype, b->X);
+  r->backward_error = axb_check_solve(A, &X, B);
+  double eps = axb_eps(A->dtype);
+  if (!(r->backward_error < 30))
+    return axb__fail(h, AXB_ERR_INACCURATE,
+                     "the solution's backward error ratio is %.3g (>= 30): "
+                     "the %s solve is not accurate for this matrix",
+                     r->backward_error, axb_method_name(r->method));
+  if (r->rcond >= 0 && r->rcond < eps)
+    return axb__fail(h, AXB_ERR_ILL_CONDITIONED,
+                     "rcond = %.3g is below eps = %.3g: the matrix is "
+                     "singular to working precision",
+                     r->rcond, eps);
+  return AXB_SUCCESS;
+}
+
+axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
+                     const axb_solve_opts *opts, axb_report *report) {
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  double t_start = axb__now();
+  axb_report local;
+  axb_report *r = report ? report : &local;
+  report_init(r, A, B, h);
+  axb_solve_opts o;
+  axb_solve_opts_default(&o);
+  if (opts) o = *opts;
+  axb_status st = check_inputs(h, A, B);
+  if (!st && (o.method < 0 || o.method >= AXB_METHOD_COUNT))
+    st = axb__fail(h, AXB_ERR_INVALID, "unknown method %d", (int)o.method);
+  if (!st && !o.pivot && o.method != AXB_METHOD_GAUSS &&
+      o.method != AXB_METHOD_LU_CROUT)
+    st = axb__fail(h, AXB_ERR_INVALID,
+                   "pivoting can only be turned off for the gauss and "
+                   "lu-crout methods, not %s",
+                   axb_method_name(o.method));
+  if (st) return r->status = st;
+
+  int64_t n = A->rows, k = B->cols;
+  buffers b = {0};
+  /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
+  axb_dense B0 = {0};
+  if (!allocate(&b, n, k, axb_dtype_size(A->dtype),
+                o.method == AXB_METHOD_GAUSS_JORDAN) ||
+      axb_dense_create(&B0, n, k, A->dtype)) {
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "no memory for the working copies of a %lld x %lld %s "
+                   "system (%lld right-hand sides)",
+                   (long long)n, (long long)n, axb_dtype_name(A->dtype),
+                   (long long)k);
+    goto cleanup;
+  }
+  copy_dense(B, B0.data);
+
+  int64_t info = 0;
+  if (o.method == AXB_METHOD_AUTO) {
+    st = solve_auto(h, A, &B0, &b, r, &info);
+  } else {
+    r->method = o.method;
+    st = run_method(h, A, &B0, o.method, o.pivot, &b, r, &info);
+  }
+  r->info = info;
+  if (st) goto cleanup;
+  st = certify(h, A, &B0, &o, &b, r);
+  /* X exists: hand it back even when certify found it untrustworthy. */
+  copy_back(b.X, B);
+  double t = r->t_factor + r->t_solve;
+  r->gflops = t > 0 ? (factor_flops(r->method, (double)n) +
+                       solve_flops((double)n, (double)k)) /
+                          t * 1e-9
+                    : 0;
+
+cleanup:
+  free_buffers(&b);
+  axb_dense_destroy(&B0);
+  r->t_total = axb__now() - t_start;
+  return r->status = st;
+}
+
+axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
+                      axb_method method) {
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  axb_status st = check_square(h, A, "A");
+  if (!st) st = check_finite(h, A, "A");
+  if (st) return st;
+  int64_t n = A->rows;
+  if (!X || !X->data || X->rows != n || X->cols != n || X->ld < n ||
+      X->dtype != A->dtype || X->mem != AXB_MEM_HOST)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "X must be a host %lld x %lld %s matrix", (long long)n,
+                     (long long)n, axb_dtype_name(A->dtype));
+  if (method != AXB_METHOD_LU && method != AXB_METHOD_GAUSS_JORDAN)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "inverse methods are lu and gauss-jordan, not %s",
+                     axb_method_name(method));
+  /* Copy A into X column by column (X may have a larger ld). */
+  size_t es = axb_dtype_size(A->dtype);
+  for (int64_t j = 0; j < n; ++j)
+    memcpy((char *)X->data + (size_t)(j * X->ld) * es,
+           (const char *)A->data + (size_t)(j * A->ld) * es, (size_t)n * es);
+  int64_t *ipiv = NULL;
+  if (method == AXB_METHOD_LU && !(ipiv = axb__malloc(n, sizeof *ipiv)))
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");
+  int64_t info = 0;
+  if (A->dtype == AXB_F64) {
+    double *x = X->data;
+    st = method == AXB_METHOD_LU ? axb_dgetrf(h, n, n, x, X->ld, ipiv, &info)
+                                 : axb_dgetri_gj(h, n, x, X->ld, &info);
+    if (!st && method == AXB_METHOD_LU)
+      st = axb_dgetri(h, n, x, X->ld, ipiv, &info);
+  } else {
+    float *x = X->data;
+    st = method == AXB_METHOD_LU ? axb_sgetrf(h, n, n, x, X->ld, ipiv, &info)
+                                 : axb_sgetri_gj(h, n, x, X->ld, &info);
+    if (!st && method == AXB_METHOD_LU)
+      st = axb_sgetri(h, n, x, X->ld, ipiv, &info);
+  }
+  axb__free(ipiv);
+  return st;
+}

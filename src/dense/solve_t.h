@@ -1,0 +1,132 @@
+/*
+ * The descriptor-level driver's typed steps, written once for T (see
+ * core/template.h): factor with the chosen method, solve with the factors,
+ * estimate rcond.  solve.c holds the type-independent logic.
+ */
+
+typedef struct {
+  axb_handle h;
+  axb_method method;
+  int pivot;
+  int64_t n, nrhs;
+  T *F;          /* n x n working copy of A (ld = n): factors or inverse */
+  int64_t *ipiv; /* n                                                    */
+  T *X;          /* n x nrhs: B on entry, X on exit (ld = n)             */
+  T *W;          /* n x nrhs scratch (Gauss-Jordan product), or NULL     */
+  int64_t info;
+} AXB_FN(work_, );
+
+/* Factor F in place.  GAUSS factors and solves in one sweep (on X). */
+static axb_status AXB_FN(factor_, )(AXB_FN(work_, ) * w) {
+  axb_handle h = w->h;
+  int64_t n = w->n;
+  switch (w->method) {
+  case AXB_METHOD_LU:
+    return AXB_FN(axb_, getrf)(h, n, n, w->F, n, w->ipiv, &w->info);
+  case AXB_METHOD_CHOLESKY:
+    return AXB_FN(axb_, potrf)(h, AXB_LOWER, n, w->F, n, &w->info);
+  case AXB_METHOD_CHOLESKY_CROUT:
+    return AXB_FN(axb_, potrf_crout)(h, n, w->F, n, &w->info);
+  case AXB_METHOD_CHOLESKY_BANACHIEWICZ:
+    return AXB_FN(axb_, potrf_banachiewicz)(h, n, w->F, n, &w->info);
+  case AXB_METHOD_GAUSS_JORDAN:
+    return AXB_FN(axb_, getri_gj)(h, n, w->F, n, &w->info);
+  case AXB_METHOD_LU_CROUT:
+    return AXB_FN(axb_, getrf_crout)(h, n, w->F, n, w->pivot ? w->ipiv : NULL,
+                                     &w->info);
+  case AXB_METHOD_GAUSS:
+    return AXB_FN(axb_, gesv_gauss)(h, n, w->nrhs, w->F, n, w->X, n, w->pivot,
+                                    &w->info);
+  default: return axb__fail(h, AXB_ERR_INTERNAL, "unknown method");
+  }
+}
+
+/* Crout's Z = L U with L non-unit lower and U unit upper, rows permuted by
+   ipiv when pivoting: X = U^-1 L^-1 P B. */
+static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
+  axb_handle h = w->h;
+  int64_t n = w->n, k = w->nrhs;
+  axb_status st = AXB_SUCCESS;
+  if (w->pivot) st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 1);
+  if (!st)
+    st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT,
+                            n, k, 1, w->F, n, w->X, n);
+  if (!st)
+    st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_UNIT, n,
+                            k, 1, w->F, n, w->X, n);
+  return st;
+}
+
+/* Solve with the factors; X holds B on entry. */
+static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
+  axb_handle h = w->h;
+  int64_t n = w->n, k = w->nrhs;
+  switch (w->method) {
+  case AXB_METHOD_LU:
+    return AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k, w->F, n, w->ipiv, w->X, n,
+                               NULL);
+  case AXB_METHOD_CHOLESKY:
+  case AXB_METHOD_CHOLESKY_CROUT:
+  case AXB_METHOD_CHOLESKY_BANACHIEWICZ:
+    return AXB_FN(axb_, potrs)(h, AXB_LOWER, n, k, w->F, n, w->X, n, NULL);
+  case AXB_METHOD_LU_CROUT:
+    if (!h->ops->P.laswp)
+      return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "laswp missing on backend");
+    return AXB_FN(crout_solve_, )(w);
+  case AXB_METHOD_GAUSS_JORDAN: {
+    /* X = inv(A) B: one GEMM into the scratch, then copy back. */
+    if (!h->ops->P.gemm)
+      return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "gemm missing on backend");
+    axb_status st = h->ops->P.gemm(h, AXB_NO_TRANS, AXB_NO_TRANS, n, k, n, 1,
+                                   w->F, n, w->X, n, 0, w->W, n);
+    if (!st) memcpy(w->X, w->W, (size_t)(n * k) * sizeof(T));
+    return st;
+  }
+  case AXB_METHOD_GAUSS: return AXB_SUCCESS; /* solved while factoring */
+  default: return axb__fail(h, AXB_ERR_INTERNAL, "unknown method");
+  }
+}
+
+/* 1-norm reciprocal condition estimate from the factors; -1 when the
+   method keeps no usable factors (GAUSS). */
+static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
+                                   double *rcond) {
+  axb_handle h = w->h;
+  int64_t n = w->n;
+  *rcond = -1;
+  switch (w->method) {
+  case AXB_METHOD_LU:
+    return AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, w->F, n, anorm, rcond, NULL);
+  case AXB_METHOD_CHOLESKY:
+  case AXB_METHOD_CHOLESKY_CROUT:
+  case AXB_METHOD_CHOLESKY_BANACHIEWICZ:
+    return AXB_FN(axb_, pocon)(h, AXB_LOWER, n, w->F, n, anorm, rcond, NULL);
+  case AXB_METHOD_GAUSS_JORDAN: {
+    /* The inverse is explicit: rcond = 1 / (||A||_1 ||inv(A)||_1). */
+    axb_dense Xi = axb_dense_wrap(n, n, n, AXB_DTYPE, w->F);
+    double xnorm = axb_matrix_norm(&Xi, AXB_NORM_ONE);
+    *rcond =
+        anorm > 0 && xnorm > 0 && isfinite(xnorm) ? 1.0 / (anorm * xnorm) : 0;
+    return AXB_SUCCESS;
+  }
+  case AXB_METHOD_LU_CROUT: {
+    /* Crout's L U = (L D^-1)(D U) with D = diag(L): move the diagonal to U
+       in a copy and reuse gecon, which needs unit L and non-unit U. */
+    T *G = axb__malloc(n * n, sizeof(T));
+    if (!G) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for rcond");
+    for (int64_t j = 0; j < n; ++j) {
+      T d = w->F[j + j * n];
+      for (int64_t i = 0; i < n; ++i) {
+        T z = w->F[i + j * n];
+        /* column j of L divided by l_jj; row i of U times l_ii */
+        G[i + j * n] = i > j ? z / d : (i == j ? d : z * w->F[i + i * n]);
+      }
+    }
+    axb_status st =
+        AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, G, n, anorm, rcond, NULL);
+    axb__free(G);
+    return st;
+  }
+  default: return AXB_SUCCESS;
+  }
+}
