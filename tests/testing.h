@@ -35,8 +35,14 @@ extern int test_checks;
 #define CHECK_RATIO(r, ...)                                                    \
   do {                                                                         \
     double r_ = (r);                                                           \
-    CHECK(r_ >= 0 && r_ < TEST_THRESHOLD, "ratio %.3g: " __VA_ARGS__);         \
-    (void)r_;                                                                  \
+    ++test_checks;                                                             \
+    if (!(r_ >= 0 && r_ < TEST_THRESHOLD)) {                                   \
+      ++test_failures;                                                         \
+      fprintf(stderr, "%s:%d: scaled residual %.3g not below %g: ", __FILE__,  \
+              __LINE__, r_, TEST_THRESHOLD);                                   \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+    }                                                                          \
   } while (0)
 
 /* Backend from argv[1] ("ref", "cpu", "cuda"); default ref. */

@@ -1,0 +1,242 @@
+/* axb_solve and axb_invert: every method, both precisions, the verdicts and
+   the input checks.  AXB_TEST_PER_BACKEND */
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static axb_handle h;
+
+/* Generate A from a spec and B = A x_true; returns 0 on failure. */
+static int make_system(const char *spec, axb_dtype t, int64_t nrhs,
+                       axb_dense *A, axb_dense *X, axb_dense *B) {
+  axb_gen_spec g;
+  axb_status st = axb_gen_parse(h, spec, &g);
+  if (!st) st = axb_gen_dense(h, &g, t, A);
+  if (!st) st = axb_gen_rhs(h, A, nrhs, AXB_RHS_RANDOM, 7, X, B);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  return st == AXB_SUCCESS;
+}
+
+static void free3(axb_dense *a, axb_dense *b, axb_dense *c) {
+  axb_dense_destroy(a);
+  axb_dense_destroy(b);
+  axb_dense_destroy(c);
+}
+
+/* Solve and check status, method used, backward and forward error. */
+static void solve_case(const char *spec, axb_dtype t, axb_method m,
+                       int64_t nrhs, axb_status want, axb_method want_m,
+                       double max_fwd) {
+  axb_dense A, X, B;
+  if (!make_system(spec, t, nrhs, &A, &X, &B)) return;
+  axb_solve_opts o;
+  axb_solve_opts_default(&o);
+  o.method = m;
+  axb_report r;
+  axb_status st = axb_solve(h, &A, &B, &o, &r);
+  CHECK(st == want, "%s %s %s: status %d (%s) want %d; %s", spec,
+        axb_dtype_name(t), axb_method_name(m), st, axb_strerror(st), want,
+        axb_detail(h));
+  CHECK(r.status == st, "report status %d vs %d", r.status, st);
+  CHECK(r.method == want_m, "%s: method %s want %s", spec,
+        axb_method_name(r.method), axb_method_name(want_m));
+  if (st == AXB_SUCCESS) {
+    CHECK_RATIO(r.backward_error, "%s %s %s", spec, axb_dtype_name(t),
+                axb_method_name(m));
+    /* B now holds X: the check recomputed here must agree. */
+    double fwd = axb_forward_error(&B, &X);
+    CHECK(fwd <= max_fwd, "%s %s %s: forward error %.3g > %.3g", spec,
+          axb_dtype_name(t), axb_method_name(m), fwd, max_fwd);
+    CHECK(r.n == A.rows && r.nrhs == nrhs, "report sizes");
+    CHECK(r.t_factor >= 0 && r.t_solve >= 0 && r.t_total >= r.t_factor,
+          "report times");
+    if (m != AXB_METHOD_GAUSS)
+      CHECK(r.rcond > 0 && r.rcond <= 1, "%s: rcond %.3g", spec, r.rcond);
+  }
+  free3(&A, &X, &B);
+}
+
+static void all_methods(axb_dtype t) {
+  double tol = t == AXB_F64 ? 1e-9 : 1e-2;
+  const int64_t sizes[] = {1, 2, 7, 33, 100};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
+    char spd[64], gen[64];
+    snprintf(spd, sizeof spd, "spd:%lld", (long long)sizes[i]);
+    snprintf(gen, sizeof gen, "diagdom:%lld", (long long)sizes[i]);
+    solve_case(spd, t, AXB_METHOD_AUTO, 3, AXB_SUCCESS, AXB_METHOD_CHOLESKY,
+               tol);
+    solve_case(gen, t, AXB_METHOD_AUTO, 2, AXB_SUCCESS, AXB_METHOD_LU, tol);
+    for (int m = AXB_METHOD_LU; m < AXB_METHOD_COUNT; ++m)
+      solve_case(spd, t, (axb_method)m, 2, AXB_SUCCESS, (axb_method)m, tol);
+    solve_case(gen, t, AXB_METHOD_LU_CROUT, 1, AXB_SUCCESS, AXB_METHOD_LU_CROUT,
+               tol);
+    solve_case(gen, t, AXB_METHOD_GAUSS, 1, AXB_SUCCESS, AXB_METHOD_GAUSS, tol);
+    solve_case(gen, t, AXB_METHOD_GAUSS_JORDAN, 1, AXB_SUCCESS,
+               AXB_METHOD_GAUSS_JORDAN, tol);
+  }
+  /* Random unsymmetric matrices need pivoting. */
+  solve_case("uniform:150", t, AXB_METHOD_LU, 4, AXB_SUCCESS, AXB_METHOD_LU,
+             t == AXB_F64 ? 1e-8 : 1);
+  solve_case("uniform1000:97", t, AXB_METHOD_AUTO, 1, AXB_SUCCESS,
+             AXB_METHOD_LU, t == AXB_F64 ? 1e-8 : 1);
+}
+
+/* AUTO on a symmetric matrix with positive diagonal that is not SPD falls
+   back to LU and says so. */
+static void auto_fallback(void) {
+  axb_dense A, X, B;
+  int64_t n = 40;
+  if (!make_system("spd:40", AXB_F64, 1, &A, &X, &B)) return;
+  /* Make it indefinite but keep symmetry and the positive diagonal:
+     A(0,1) = A(1,0) = 10 n exceeds sqrt(A00 A11). */
+  axb_dense_set(&A, 0, 1, 10.0 * (double)n);
+  axb_dense_set(&A, 1, 0, 10.0 * (double)n);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&X);
+  CHECK_STATUS(h, axb_gen_rhs(h, &A, 1, AXB_RHS_ONES, 1, &X, &B), AXB_SUCCESS);
+  axb_report r;
+  axb_status st = axb_solve(h, &A, &B, NULL, &r);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  CHECK(r.method == AXB_METHOD_LU && r.cholesky_fell_back == 1,
+        "fallback: method %s fell_back %d", axb_method_name(r.method),
+        r.cholesky_fell_back);
+  CHECK_RATIO(r.backward_error, "fallback");
+  /* Forcing Cholesky reports the minor. */
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&X);
+  axb_gen_rhs(h, &A, 1, AXB_RHS_ONES, 1, &X, &B);
+  axb_solve_opts o;
+  axb_solve_opts_default(&o);
+  o.method = AXB_METHOD_CHOLESKY;
+  double b0 = axb_dense_get(&B, 0, 0);
+  st = axb_solve(h, &A, &B, &o, &r);
+  CHECK_STATUS(h, st, AXB_ERR_NOT_SPD);
+  CHECK(r.info == 2, "not-SPD minor %lld want 2", (long long)r.info);
+  CHECK(axb_dense_get(&B, 0, 0) == b0, "B changed by a failed solve");
+  free3(&A, &X, &B);
+}
+
+static void singular_and_ill(void) {
+  axb_dense A, X, B;
+  axb_report r;
+  /* A zero column: exact zero pivot, B untouched. */
+  if (make_system("singular:30,col=4", AXB_F64, 1, &A, &X, &B)) {
+    axb_status st = axb_solve(h, &A, &B, NULL, &r);
+    CHECK_STATUS(h, st, AXB_ERR_SINGULAR);
+    CHECK(r.info >= 1 && r.info <= 5, "singular info %lld", (long long)r.info);
+    CHECK(strstr(axb_detail(h), "singular") != NULL, "detail: %s",
+          axb_detail(h));
+    free3(&A, &X, &B);
+  }
+  /* kappa = 1e18 in double: rcond < eps, answer returned with a verdict. */
+  if (make_system("cond:60,kappa=1e18", AXB_F64, 1, &A, &X, &B)) {
+    axb_status st = axb_solve(h, &A, &B, NULL, &r);
+    CHECK(st == AXB_ERR_ILL_CONDITIONED || st == AXB_ERR_SINGULAR,
+          "kappa 1e18: status %d (%s)", st, axb_strerror(st));
+    if (st == AXB_ERR_ILL_CONDITIONED)
+      CHECK(r.rcond < 1e-15, "rcond %.3g", r.rcond);
+    free3(&A, &X, &B);
+  }
+  /* kappa = 1e8 is fine in double, ill-conditioned in float. */
+  if (make_system("cond:60,kappa=1e8", AXB_F64, 1, &A, &X, &B)) {
+    CHECK_STATUS(h, axb_solve(h, &A, &B, NULL, &r), AXB_SUCCESS);
+    CHECK(r.rcond > 1e-10 && r.rcond < 1e-6, "rcond %.3g for kappa 1e8",
+          r.rcond);
+    free3(&A, &X, &B);
+  }
+  if (make_system("cond:60,kappa=1e8", AXB_F32, 1, &A, &X, &B)) {
+    axb_status st = axb_solve(h, &A, &B, NULL, &r);
+    CHECK(st == AXB_ERR_ILL_CONDITIONED || st == AXB_ERR_INACCURATE,
+          "float kappa 1e8: status %d (%s)", st, axb_strerror(st));
+    free3(&A, &X, &B);
+  }
+}
+
+/* The unpivoted study variants report a zero pivot instead of dividing. */
+static void no_pivot(void) {
+  double a[4] = {0, 1, 1, 0}, b[2] = {1, 2};
+  axb_dense A = axb_dense_wrap(2, 2, 2, AXB_F64, a);
+  axb_dense B = axb_dense_wrap(2, 1, 2, AXB_F64, b);
+  axb_solve_opts o;
+  axb_solve_opts_default(&o);
+  axb_report r;
+  for (int m = 0; m < 2; ++m) {
+    o.method = m ? AXB_METHOD_GAUSS : AXB_METHOD_LU_CROUT;
+    o.pivot = 0;
+    CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_SMALL_PIVOT);
+    CHECK(r.info == 1, "info %lld", (long long)r.info);
+    o.pivot = 1;
+    CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_SUCCESS);
+    CHECK(b[0] == 2 && b[1] == 1, "x = (%g, %g) want (2, 1)", b[0], b[1]);
+    b[0] = 1;
+    b[1] = 2;
+  }
+  o.method = AXB_METHOD_LU;
+  o.pivot = 0;
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+}
+
+static void bad_inputs(void) {
+  double a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {1, 1, 1};
+  axb_dense A = axb_dense_wrap(3, 2, 3, AXB_F64, a);
+  axb_dense B = axb_dense_wrap(3, 1, 3, AXB_F64, b);
+  axb_report r;
+  CHECK_STATUS(h, axb_solve(h, &A, &B, NULL, &r), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "square") != NULL, "detail %s", axb_detail(h));
+  axb_dense E = axb_dense_wrap(0, 0, 1, AXB_F64, a);
+  axb_dense E1 = axb_dense_wrap(0, 1, 1, AXB_F64, b);
+  CHECK_STATUS(h, axb_solve(h, &E, &E1, NULL, &r), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "empty") != NULL, "detail %s", axb_detail(h));
+  /* NaN and Inf are refused with their position. */
+  double s[4] = {2, 0, 0, 2};
+  axb_dense S = axb_dense_wrap(2, 2, 2, AXB_F64, s);
+  axb_dense B2 = axb_dense_wrap(2, 1, 2, AXB_F64, b);
+  s[2] = NAN;
+  CHECK_STATUS(h, axb_solve(h, &S, &B2, NULL, &r), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "A(1,2) is NaN") != NULL, "detail %s",
+        axb_detail(h));
+  s[2] = 0;
+  b[1] = INFINITY;
+  CHECK_STATUS(h, axb_solve(h, &S, &B2, NULL, &r), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "B(2,1) is infinite") != NULL, "detail %s",
+        axb_detail(h));
+  b[1] = 1;
+  /* Mismatched right-hand side and dtype. */
+  axb_dense B3 = axb_dense_wrap(3, 1, 3, AXB_F64, b);
+  CHECK_STATUS(h, axb_solve(h, &S, &B3, NULL, &r), AXB_ERR_INVALID);
+  float fb[2] = {1, 1};
+  axb_dense BF = axb_dense_wrap(2, 1, 2, AXB_F32, fb);
+  CHECK_STATUS(h, axb_solve(h, &S, &BF, NULL, &r), AXB_ERR_INVALID);
+  CHECK_STATUS(h, axb_solve(h, NULL, &B2, NULL, &r), AXB_ERR_INVALID);
+  CHECK(axb_solve(NULL, &S, &B2, NULL, NULL) == AXB_ERR_INVALID, "NULL h");
+}
+
+static void invert(axb_dtype t) {
+  axb_gen_spec g;
+  axb_dense A, X;
+  CHECK_STATUS(h, axb_gen_parse(h, "uniform:45", &g), AXB_SUCCESS);
+  CHECK_STATUS(h, axb_gen_dense(h, &g, t, &A), AXB_SUCCESS);
+  CHECK_STATUS(h, axb_dense_create(&X, 45, 45, t), AXB_SUCCESS);
+  CHECK_STATUS(h, axb_invert(h, &A, &X, AXB_METHOD_LU), AXB_SUCCESS);
+  CHECK_RATIO(axb_check_inverse(&A, &X), "getri %s", axb_dtype_name(t));
+  CHECK_STATUS(h, axb_invert(h, &A, &X, AXB_METHOD_GAUSS_JORDAN), AXB_SUCCESS);
+  CHECK_RATIO(axb_check_inverse(&A, &X), "gj %s", axb_dtype_name(t));
+  CHECK_STATUS(h, axb_invert(h, &A, &X, AXB_METHOD_CHOLESKY), AXB_ERR_INVALID);
+  axb_dense_destroy(&A);
+  axb_dense_destroy(&X);
+}
+
+int main(int argc, char **argv) {
+  h = test_handle(test_backend_arg(argc, argv));
+  all_methods(AXB_F64);
+  all_methods(AXB_F32);
+  auto_fallback();
+  singular_and_ill();
+  no_pivot();
+  bad_inputs();
+  invert(AXB_F64);
+  invert(AXB_F32);
+  axb_handle_destroy(h);
+  return test_finish("test_solve");
+}
