@@ -37,8 +37,8 @@ static axb_status finish(axb_handle h, const char *routine, axb_status st,
   case AXB_ERR_SINGULAR:
     set_info(info, i);
     return axb__fail(h, st,
-                     "%s: U(%lld,%lld) is exactly zero: the matrix is singular",
-                     routine, (long long)i, (long long)i);
+                     "%s: pivot %lld is exactly zero: the matrix is singular",
+                     routine, (long long)i);
   case AXB_ERR_NOT_SPD:
     set_info(info, i);
     return axb__fail(h, st,

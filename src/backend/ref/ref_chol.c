@@ -1,0 +1,22 @@
+/* Reference potrf, potrf_crout and potrf_banachiewicz, float and double
+   (ref_chol_t.h). */
+#include "backend/ref/ref.h"
+#include "core/internal.h"
+#include "core/template.h"
+
+#include <math.h>
+
+/* Block width of the blocked potrf. */
+#define REF_CHOL_NB 32
+
+#define T double
+#define P d
+#include "backend/ref/ref_chol_t.h"
+#undef T
+#undef P
+
+#define T float
+#define P s
+#include "backend/ref/ref_chol_t.h"
+#undef T
+#undef P

@@ -1,0 +1,20 @@
+/* Reference getrf, laswp, getri and getri_gj, float and double
+   (ref_lu_t.h). */
+#include "backend/ref/ref.h"
+#include "core/internal.h"
+#include "core/template.h"
+
+/* Panel width of the blocked LU and block width of getri. */
+#define REF_LU_NB 32
+
+#define T double
+#define P d
+#include "backend/ref/ref_lu_t.h"
+#undef T
+#undef P
+
+#define T float
+#define P s
+#include "backend/ref/ref_lu_t.h"
+#undef T
+#undef P
