@@ -274,7 +274,8 @@ typedef enum {
   AXB_GEN_POSITIVE1000,    /* uniform in (0, 1000]                          */
   AXB_GEN_INTEGER,         /* integers in [-100, 100]                       */
   AXB_GEN_DIAGONAL,        /* diagonal, entries uniform in [1, 2]           */
-  AXB_GEN_UPPER,           /* upper triangular, diag in [1,2], rest (-1,1)  */
+  AXB_GEN_UPPER,           /* upper triangular, diag in [1,2], rest
+                              uniform(-1,1)/sqrt(n) (kappa ~ n/5)          */
   AXB_GEN_SPD_SHIFT,       /* (R + R^T)/2 + n I, R uniform(-1, 1)           */
   AXB_GEN_SPD_GRAM,        /* R R^T + n I                                   */
   AXB_GEN_DIAG_DOMINANT,   /* uniform(-1,1), |a_ii| > sum_j!=i |a_ij|       */
@@ -293,6 +294,7 @@ typedef struct {
   int64_t col;    /* AXB_GEN_SINGULAR: 0-based zero column (default n/2) */
   uint64_t seed;  /* default 42                                          */
 } axb_gen_spec;
+/* Filled by hand: kappa == 0 means 1e3, col < 0 means n/2. */
 
 /* Parse "KIND:N[,key=value...]", e.g. "spd:2000", "cond:500,kappa=1e8",
    "poisson2d:64", "uniform:1000,seed=7".  Kinds: uniform, uniform1000,

@@ -1,0 +1,399 @@
+/*
+ * Accuracy checks: the scaled residuals of DESIGN.md ("Accuracy", pass when
+ * < 30) and the source documents' absolute metrics.
+ *
+ * Conventions, shared by every function of this file:
+ *
+ *   - Arithmetic is double throughout: float inputs are promoted entry by
+ *     entry in typed loops (check_t.h).  The inputs may mix dtypes (e.g. a
+ *     double A and a float factor); eps is the unit roundoff of the computed
+ *     result's dtype: LU for check_lu, F for check_cholesky, X for
+ *     check_solve, check_inverse and forward_error.
+ *   - Invalid input returns NaN, a value that fails every "ratio < 30" test
+ *     (testing.h's CHECK_RATIO wants r >= 0): a NULL or non-host matrix, an
+ *     unknown dtype or norm/uplo, a negative size, ld < rows, mismatched
+ *     dimensions, a non-square A where one is required, an ipiv entry
+ *     outside 1..n.  Failure to allocate the O(n^2) workspace also returns
+ *     NaN.
+ *   - n = 0 (or no right-hand side) returns 0: there is nothing to be wrong.
+ *   - Zero denominator (A = 0, X = 0, x_true = 0): LAPACK's convention made
+ *     symmetric: the ratio is 0 when the numerator is 0 too (an exact answer
+ *     for a zero problem) and 1/eps otherwise (a finite value far above 30).
+ *   - NaN or Inf anywhere in what a check reads gives NaN or +Inf, never a
+ *     passing value: sums carry NaN, maxima use chk_nanmax, and an infinite
+ *     denominator (an infinite norm of A or X) gives NaN.  Entries a check
+ *     does not read (the other triangle of a Cholesky A or factor) are not
+ *     looked at.
+ */
+#include "core/internal.h"
+#include "core/template.h"
+
+#include <math.h>
+#include <string.h>
+
+enum {
+  CHK_ROWS = 256, /* row block of the inf-norm (stack accumulator)      */
+  CHK_NB = 32     /* columns of W updated together in the O(n^3) loops */
+};
+
+/* max(a, b) that keeps a NaN: once a is NaN it stays NaN. */
+static double chk_nanmax(double a, double b) {
+  return (b > a || isnan(b)) ? b : a;
+}
+
+#define T double
+#define P d
+#include "core/check_t.h"
+#undef T
+#undef P
+#define T float
+#define P s
+#include "core/check_t.h"
+#undef T
+#undef P
+
+/* ---- argument checks ---------------------------------------------------- */
+
+static int dense_ok(const axb_dense *A) {
+  if (!A || A->mem != AXB_MEM_HOST) return 0;
+  if (A->dtype != AXB_F32 && A->dtype != AXB_F64) return 0;
+  if (A->rows < 0 || A->cols < 0) return 0;
+  if (A->rows == 0 || A->cols == 0) return 1;
+  return A->data != NULL && A->ld >= A->rows;
+}
+
+static int square_ok(const axb_dense *A) {
+  return dense_ok(A) && A->rows == A->cols;
+}
+
+/* A and B square of the same order. */
+static int same_square(const axb_dense *A, const axb_dense *B) {
+  return square_ok(A) && square_ok(B) && A->rows == B->rows;
+}
+
+/* LAPACK interchanges: every ipiv[i] in 1..n (NULL: no permutation). */
+static int ipiv_ok(int64_t n, const int64_t *ipiv) {
+  if (!ipiv) return 1;
+  for (int64_t i = 0; i < n; ++i)
+    if (ipiv[i] < 1 || ipiv[i] > n) return 0;
+  return 1;
+}
+
+/* ---- dtype dispatch ------------------------------------------------------ */
+
+static void copy_dense(const axb_dense *A, double *b, int64_t ldb) {
+  if (A->dtype == AXB_F64)
+    chk_dcopy(A->rows, A->cols, A->data, A->ld, b, ldb);
+  else
+    chk_scopy(A->rows, A->cols, A->data, A->ld, b, ldb);
+}
+
+/* buf := column j of A, promoted to double. */
+static void copy_col(const axb_dense *A, int64_t j, double *buf) {
+  if (A->dtype == AXB_F64)
+    chk_dcopy(A->rows, 1, (const double *)A->data + j * A->ld, A->ld, buf,
+              A->rows);
+  else
+    chk_scopy(A->rows, 1, (const float *)A->data + j * A->ld, A->ld, buf,
+              A->rows);
+}
+
+static void copy_lower(const axb_dense *A, int upper, double *b, int64_t ldb) {
+  if (A->dtype == AXB_F64)
+    chk_dcopy_lower(A->rows, A->data, A->ld, upper, b, ldb);
+  else
+    chk_scopy_lower(A->rows, A->data, A->ld, upper, b, ldb);
+}
+
+static double norm_of(const axb_dense *A, axb_norm norm) {
+  if (A->dtype == AXB_F64)
+    return chk_dnorm(A->rows, A->cols, A->data, A->ld, norm);
+  return chk_snorm(A->rows, A->cols, A->data, A->ld, norm);
+}
+
+/* W := W - A X (X double, nrhs columns). */
+static void sub_ax(const axb_dense *A, const double *x, int64_t ldx,
+                   int64_t nrhs, double *w, int64_t ldw) {
+  if (A->dtype == AXB_F64)
+    chk_dsub_ax(A->rows, A->cols, A->data, A->ld, x, ldx, nrhs, w, ldw);
+  else
+    chk_ssub_ax(A->rows, A->cols, A->data, A->ld, x, ldx, nrhs, w, ldw);
+}
+
+static void sub_lu(const axb_dense *LU, double *w, int64_t ldw) {
+  if (LU->dtype == AXB_F64)
+    chk_dsub_lu(LU->rows, LU->data, LU->ld, w, ldw);
+  else
+    chk_ssub_lu(LU->rows, LU->data, LU->ld, w, ldw);
+}
+
+/* A as a double array: A's own storage when it is double, else a promoted
+   copy in *own (to be freed).  NULL when the copy cannot be allocated. */
+static const double *as_double(const axb_dense *A, int64_t *ld, double **own) {
+  *own = NULL;
+  if (A->dtype == AXB_F64) {
+    *ld = A->ld;
+    return A->data;
+  }
+  *own = axb__malloc(A->rows * A->cols, sizeof(double));
+  if (!*own) return NULL;
+  *ld = A->rows > 0 ? A->rows : 1;
+  copy_dense(A, *own, *ld);
+  return *own;
+}
+
+/* ---- helpers on double residuals ------------------------------------------
+ */
+
+/* num / (d1 d2 s), s > 0 a fixed scale (n eps, or 1), under the file's
+   conventions: NaN or infinite factors give NaN; a zero factor gives 0 when
+   num = 0 and 1/eps otherwise.  Dividing in turn avoids underflow of the
+   product d1 d2 s. */
+static double chk_ratio(double num, double d1, double d2, double s,
+                        double eps) {
+  if (isnan(num) || isnan(d1) || isnan(d2) || isinf(d1) || isinf(d2))
+    return NAN;
+  if (d1 == 0 || d2 == 0) return num == 0 ? 0 : 1 / eps;
+  return num / d1 / d2 / s;
+}
+
+/* Upper triangle of the n x n W := transpose of its lower triangle. */
+static void mirror_lower(int64_t n, double *w) {
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j + 1; i < n; ++i)
+      w[j + i * n] = w[i + j * n];
+}
+
+/* Rows i and p of the n x n W exchanged, for i = 0.. n-1, p = ipiv[i] - 1:
+   W := P W with P the product of getrf's interchanges, applied in order. */
+static void apply_ipiv(int64_t n, const int64_t *ipiv, double *w) {
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t p = ipiv[i] - 1;
+    if (p == i) continue;
+    for (int64_t j = 0; j < n; ++j) {
+      double t = w[i + j * n];
+      w[i + j * n] = w[p + j * n];
+      w[p + j * n] = t;
+    }
+  }
+}
+
+/* W = P A - L U (n x n, ld n, allocated), or NULL when out of memory. */
+static double *lu_residual(const axb_dense *A, const axb_dense *LU,
+                           const int64_t *ipiv) {
+  int64_t n = A->rows;
+  double *w = axb__malloc(n * n, sizeof(double));
+  if (!w) return NULL;
+  copy_dense(A, w, n);
+  if (ipiv) apply_ipiv(n, ipiv, w);
+  sub_lu(LU, w, n);
+  return w;
+}
+
+/* ---- public API ------------------------------------------------------------
+ */
+
+/* Unit roundoff u = 2^-53 (double) or 2^-24 (float); NaN for another value. */
+double axb_eps(axb_dtype t) {
+  if (t == AXB_F64) return 0x1p-53;
+  if (t == AXB_F32) return 0x1p-24;
+  return NAN;
+}
+
+double axb_matrix_norm(const axb_dense *A, axb_norm norm) {
+  if (!dense_ok(A)) return NAN;
+  return norm_of(A, norm);
+}
+
+static int lu_args_ok(const axb_dense *A, const axb_dense *LU,
+                      const int64_t *ipiv) {
+  return same_square(A, LU) && ipiv_ok(A->rows, ipiv);
+}
+
+/* ||P A - L U||_1 / (n ||A||_1 eps(LU)); ipiv NULL: P = I. */
+double axb_check_lu(const axb_dense *A, const axb_dense *LU,
+                    const int64_t *ipiv) {
+  if (!lu_args_ok(A, LU, ipiv)) return NAN;
+  int64_t n = A->rows;
+  if (n == 0) return 0;
+  double *w = lu_residual(A, LU, ipiv);
+  if (!w) return NAN;
+  double resid = chk_dnorm_one(n, n, w, n);
+  axb__free(w);
+  double eps = axb_eps(LU->dtype);
+  return chk_ratio(resid, norm_of(A, AXB_NORM_ONE), 1, (double)n * eps, eps);
+}
+
+/* max_ij |(P A - L U)_ij|; ipiv NULL: P = I. */
+double axb_max_lu_diff(const axb_dense *A, const axb_dense *LU,
+                       const int64_t *ipiv) {
+  if (!lu_args_ok(A, LU, ipiv)) return NAN;
+  int64_t n = A->rows;
+  if (n == 0) return 0;
+  double *w = lu_residual(A, LU, ipiv);
+  if (!w) return NAN;
+  double diff = chk_dnorm_max(n, n, w, n);
+  axb__free(w);
+  return diff;
+}
+
+/* Lower triangle of W -= L L^T with L = F (lower) or F^T (upper); 0 when the
+   transposed copy cannot be allocated. */
+static int sub_cholesky(const axb_dense *F, axb_uplo uplo, double *w) {
+  int64_t n = F->rows;
+  if (uplo == AXB_LOWER) {
+    if (F->dtype == AXB_F64)
+      chk_dsub_llt(n, F->data, F->ld, w, n);
+    else
+      chk_ssub_llt(n, F->data, F->ld, w, n);
+    return 1;
+  }
+  double *l = axb__malloc(n * n, sizeof(double));
+  if (!l) return 0;
+  copy_lower(F, 1, l, n);
+  chk_dsub_llt(n, l, n, w, n);
+  axb__free(l);
+  return 1;
+}
+
+/*
+ * ||A - L L^T||_1 / (n ||A||_1 eps(F)) (lower) or with U^T U (upper).  A is
+ * taken symmetric: only its uplo triangle is read, as potrf does, and both
+ * norms are those of the symmetric matrices that triangle defines (the
+ * residual is symmetric too).  Only F's uplo triangle is read.
+ */
+double axb_check_cholesky(const axb_dense *A, const axb_dense *F,
+                          axb_uplo uplo) {
+  if (!same_square(A, F) || (uplo != AXB_LOWER && uplo != AXB_UPPER))
+    return NAN;
+  int64_t n = A->rows;
+  if (n == 0) return 0;
+  double *w = axb__malloc(n * n, sizeof(double));
+  if (!w) return NAN;
+  copy_lower(A, uplo == AXB_UPPER, w, n);
+  mirror_lower(n, w);
+  double anorm = chk_dnorm_one(n, n, w, n);
+  if (!sub_cholesky(F, uplo, w)) {
+    axb__free(w);
+    return NAN;
+  }
+  mirror_lower(n, w);
+  double resid = chk_dnorm_one(n, n, w, n);
+  axb__free(w);
+  double eps = axb_eps(F->dtype);
+  return chk_ratio(resid, anorm, 1, (double)n * eps, eps);
+}
+
+/* max_c ||b_c - A x_c||_inf / (||A||_inf ||x_c||_inf n eps(X)). */
+double axb_check_solve(const axb_dense *A, const axb_dense *X,
+                       const axb_dense *B) {
+  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
+  int64_t n = A->rows, nrhs = X->cols;
+  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
+  if (n == 0 || nrhs == 0) return 0;
+  double *r = axb__malloc(n * nrhs, sizeof(double)), *own = NULL;
+  int64_t ldx;
+  const double *x = r ? as_double(X, &ldx, &own) : NULL;
+  if (!x) {
+    axb__free(r);
+    return NAN;
+  }
+  copy_dense(B, r, n);
+  sub_ax(A, x, ldx, nrhs, r, n); /* r = b - A x, column by column */
+  double anorm = norm_of(A, AXB_NORM_INF), eps = axb_eps(X->dtype);
+  double worst = 0;
+  for (int64_t c = 0; c < nrhs; ++c) {
+    double rn = chk_dnorm_max(n, 1, r + c * n, n);
+    double xn = chk_dnorm_max(n, 1, x + c * ldx, ldx);
+    worst = chk_nanmax(worst, chk_ratio(rn, anorm, xn, (double)n * eps, eps));
+  }
+  axb__free(own);
+  axb__free(r);
+  return worst;
+}
+
+/* ||I - A X||_1 / (n ||A||_1 ||X||_1 eps(X)). */
+double axb_check_inverse(const axb_dense *A, const axb_dense *X) {
+  if (!same_square(A, X)) return NAN;
+  int64_t n = A->rows;
+  if (n == 0) return 0;
+  double *w = axb__calloc(n * n, sizeof(double)), *own = NULL;
+  int64_t ldx;
+  const double *x = w ? as_double(X, &ldx, &own) : NULL;
+  if (!x) {
+    axb__free(w);
+    return NAN;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    w[i + i * n] = 1;
+  sub_ax(A, x, ldx, n, w, n); /* w = I - A X */
+  double resid = chk_dnorm_one(n, n, w, n);
+  double xnorm = chk_dnorm_one(n, n, x, ldx);
+  axb__free(own);
+  axb__free(w);
+  double eps = axb_eps(X->dtype);
+  return chk_ratio(resid, norm_of(A, AXB_NORM_ONE), xnorm, (double)n * eps,
+                   eps);
+}
+
+static int same_shape(const axb_dense *A, const axb_dense *B) {
+  return dense_ok(A) && dense_ok(B) && A->rows == B->rows && A->cols == B->cols;
+}
+
+/* Column-wise scan of two same-shape matrices: for each column c, the
+   max |a_ic - b_ic| into diff[c] and max |b_ic| into bmax[c] (either may be
+   NULL).  0 when out of memory. */
+static int scan_diff(const axb_dense *A, const axb_dense *B, double *diff,
+                     double *bmax) {
+  int64_t m = A->rows;
+  double *a = axb__malloc(2 * m, sizeof(double));
+  if (!a) return 0;
+  double *b = a + m;
+  for (int64_t c = 0; c < A->cols; ++c) {
+    copy_col(A, c, a);
+    copy_col(B, c, b);
+    double d = 0, s = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      d = chk_nanmax(d, fabs(a[i] - b[i]));
+      s = chk_nanmax(s, fabs(b[i]));
+    }
+    if (diff) diff[c] = d;
+    if (bmax) bmax[c] = s;
+  }
+  axb__free(a);
+  return 1;
+}
+
+/* max_c ||x_c - x_true_c||_inf / ||x_true_c||_inf. */
+double axb_forward_error(const axb_dense *X, const axb_dense *X_true) {
+  if (!same_shape(X, X_true)) return NAN;
+  int64_t nrhs = X->cols;
+  if (X->rows == 0 || nrhs == 0) return 0;
+  double *diff = axb__malloc(2 * nrhs, sizeof(double));
+  if (!diff || !scan_diff(X, X_true, diff, diff + nrhs)) {
+    axb__free(diff);
+    return NAN;
+  }
+  double eps = axb_eps(X->dtype), worst = 0;
+  for (int64_t c = 0; c < nrhs; ++c)
+    worst = chk_nanmax(worst, chk_ratio(diff[c], diff[nrhs + c], 1, 1, eps));
+  axb__free(diff);
+  return worst;
+}
+
+/* max_ij |a_ij - y_ij|. */
+double axb_max_abs_diff(const axb_dense *A, const axb_dense *Y) {
+  if (!same_shape(A, Y)) return NAN;
+  int64_t cols = A->cols;
+  if (A->rows == 0 || cols == 0) return 0;
+  double *diff = axb__malloc(cols, sizeof(double));
+  if (!diff || !scan_diff(A, Y, diff, NULL)) {
+    axb__free(diff);
+    return NAN;
+  }
+  double worst = 0;
+  for (int64_t c = 0; c < cols; ++c)
+    worst = chk_nanmax(worst, diff[c]);
+  axb__free(diff);
+  return worst;
+}

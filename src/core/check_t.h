@@ -1,0 +1,158 @@
+/*
+ * Typed kernels of the accuracy checks, written once in terms of T (float or
+ * double) and P (d or s); check.c includes this file twice (template.h).
+ * Inputs of type T are promoted to double; every product and sum is formed
+ * in double.  Residual matrices W are double, column-major, leading
+ * dimension ldw.  NaN propagates through every kernel: sums carry it, and
+ * maxima use chk_nanmax from check.c.
+ */
+
+/* B := A (m x n), promoted to double. */
+static void AXB_FN(chk_, copy)(int64_t m, int64_t n, const T *a, int64_t lda,
+                               double *b, int64_t ldb) {
+  for (int64_t j = 0; j < n; ++j) {
+    const T *aj = a + j * lda;
+    double *bj = b + j * ldb;
+    for (int64_t i = 0; i < m; ++i)
+      bj[i] = (double)aj[i];
+  }
+}
+
+/* Lower triangle (with diagonal) of the n x n matrix B := the lower triangle
+   of A, or the transpose of A's upper triangle when upper != 0.  The strictly
+   upper part of B is not written. */
+static void AXB_FN(chk_, copy_lower)(int64_t n, const T *a, int64_t lda,
+                                     int upper, double *b, int64_t ldb) {
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j; i < n; ++i)
+      b[i + j * ldb] = (double)(upper ? a[j + i * lda] : a[i + j * lda]);
+}
+
+/* ||A||_1 = max_j sum_i |a_ij|. */
+static double AXB_FN(chk_, norm_one)(int64_t m, int64_t n, const T *a,
+                                     int64_t lda) {
+  double norm = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const T *aj = a + j * lda;
+    double s = 0;
+    for (int64_t i = 0; i < m; ++i)
+      s += fabs((double)aj[i]);
+    norm = chk_nanmax(norm, s);
+  }
+  return norm;
+}
+
+/* ||A||_inf = max_i sum_j |a_ij|, by blocks of CHK_ROWS rows so that the
+   column-major walk stays contiguous and no workspace is allocated. */
+static double AXB_FN(chk_, norm_inf)(int64_t m, int64_t n, const T *a,
+                                     int64_t lda) {
+  double norm = 0, acc[CHK_ROWS];
+  for (int64_t i0 = 0; i0 < m; i0 += CHK_ROWS) {
+    int64_t mb = m - i0 < CHK_ROWS ? m - i0 : CHK_ROWS;
+    for (int64_t i = 0; i < mb; ++i)
+      acc[i] = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const T *aj = a + i0 + j * lda;
+      for (int64_t i = 0; i < mb; ++i)
+        acc[i] += fabs((double)aj[i]);
+    }
+    for (int64_t i = 0; i < mb; ++i)
+      norm = chk_nanmax(norm, acc[i]);
+  }
+  return norm;
+}
+
+/* max_ij |a_ij|. */
+static double AXB_FN(chk_, norm_max)(int64_t m, int64_t n, const T *a,
+                                     int64_t lda) {
+  double norm = 0;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      norm = chk_nanmax(norm, fabs((double)a[i + j * lda]));
+  return norm;
+}
+
+/* ||A||_F = s sqrt(sum (a_ij / s)^2) with s = max |a_ij|: no overflow or
+   underflow of the squares. */
+static double AXB_FN(chk_, norm_fro)(int64_t m, int64_t n, const T *a,
+                                     int64_t lda) {
+  double s = AXB_FN(chk_, norm_max)(m, n, a, lda);
+  if (s == 0 || !isfinite(s)) return s;
+  double sum = 0;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      double t = (double)a[i + j * lda] / s;
+      sum += t * t;
+    }
+  return s * sqrt(sum);
+}
+
+static double AXB_FN(chk_, norm)(int64_t m, int64_t n, const T *a, int64_t lda,
+                                 axb_norm norm) {
+  switch (norm) {
+  case AXB_NORM_ONE: return AXB_FN(chk_, norm_one)(m, n, a, lda);
+  case AXB_NORM_INF: return AXB_FN(chk_, norm_inf)(m, n, a, lda);
+  case AXB_NORM_MAX: return AXB_FN(chk_, norm_max)(m, n, a, lda);
+  case AXB_NORM_FRO: return AXB_FN(chk_, norm_fro)(m, n, a, lda);
+  }
+  return NAN;
+}
+
+/* W := W - A X, A m x k (type T), X k x nrhs (double), W m x nrhs.
+   Columns of W are taken CHK_NB at a time so that a column of A is reused
+   from cache across the block. */
+static void AXB_FN(chk_, sub_ax)(int64_t m, int64_t k, const T *a, int64_t lda,
+                                 const double *x, int64_t ldx, int64_t nrhs,
+                                 double *w, int64_t ldw) {
+  for (int64_t c0 = 0; c0 < nrhs; c0 += CHK_NB) {
+    int64_t c1 = c0 + CHK_NB < nrhs ? c0 + CHK_NB : nrhs;
+    for (int64_t p = 0; p < k; ++p) {
+      const T *ap = a + p * lda;
+      for (int64_t c = c0; c < c1; ++c) {
+        double xpc = x[p + c * ldx];
+        double *wc = w + c * ldw;
+        for (int64_t i = 0; i < m; ++i)
+          wc[i] -= (double)ap[i] * xpc;
+      }
+    }
+  }
+}
+
+/* W := W - L U for getrf's combined n x n factor: L unit lower (strictly
+   below the diagonal of LU), U upper (on and above it).
+   (L U)_ic = sum_{k <= min(i,c)} l_ik u_kc, formed as column updates
+   w_c -= l_k u_kc for k <= c, with l_kk = 1. */
+static void AXB_FN(chk_, sub_lu)(int64_t n, const T *lu, int64_t ld, double *w,
+                                 int64_t ldw) {
+  for (int64_t c0 = 0; c0 < n; c0 += CHK_NB) {
+    int64_t c1 = c0 + CHK_NB < n ? c0 + CHK_NB : n;
+    for (int64_t k = 0; k < c1; ++k) {
+      const T *lk = lu + k * ld;
+      for (int64_t c = k > c0 ? k : c0; c < c1; ++c) {
+        double ukc = (double)lu[k + c * ld];
+        double *wc = w + c * ldw;
+        wc[k] -= ukc;
+        for (int64_t i = k + 1; i < n; ++i)
+          wc[i] -= (double)lk[i] * ukc;
+      }
+    }
+  }
+}
+
+/* Lower triangle of W := lower triangle of W - L L^T, L lower n x n (only its
+   lower triangle is read).  (L L^T)_ic = sum_{k <= c} l_ik l_ck for i >= c. */
+static void AXB_FN(chk_, sub_llt)(int64_t n, const T *l, int64_t ld, double *w,
+                                  int64_t ldw) {
+  for (int64_t c0 = 0; c0 < n; c0 += CHK_NB) {
+    int64_t c1 = c0 + CHK_NB < n ? c0 + CHK_NB : n;
+    for (int64_t k = 0; k < c1; ++k) {
+      const T *lk = l + k * ld;
+      for (int64_t c = k > c0 ? k : c0; c < c1; ++c) {
+        double lck = (double)lk[c];
+        double *wc = w + c * ldw;
+        for (int64_t i = c; i < n; ++i)
+          wc[i] -= (double)lk[i] * lck;
+      }
+    }
+  }
+}
