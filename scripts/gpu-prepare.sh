@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Here (no GPU): build with CUDA for sm_90 into build/gpu and unpack the
+# runtime libraries the device machine lacks (OpenBLAS, gfortran, gomp) into
+# .carry/.  Then call the device tool with carry = ["build/gpu", ".carry"]
+# and the command `bash scripts/gpu-check.sh`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DAXB_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DAXB_TESTS=ON >/dev/null
+cmake --build build/gpu -j "$(nproc)" >/dev/null
+if [ ! -d .carry/lib ]; then
+  mkdir -p .carry/deb .carry/lib
+  (cd .carry/deb && apt-get download -qq libopenblas0-pthread libgfortran5 \
+    libquadmath0 libgomp1 zlib1g)
+  for d in .carry/deb/*.deb; do dpkg -x "$d" .carry/root; done
+  find .carry/root -name '*.so*' -exec cp -P {} .carry/lib/ \;
+  # libaxb links libopenblas.so.0 only; the reference BLAS/LAPACK copies are dead weight.
+  rm -f .carry/lib/libblas.so.3 .carry/lib/liblapack.so.3
+  rm -rf .carry/deb .carry/root
+fi
+du -sh build/gpu .carry
