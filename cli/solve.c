@@ -1,0 +1,334 @@
+/* axb solve: read or generate A (and b), solve, report, write x. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  OPT_HELP = 1,
+  OPT_GEN,
+  OPT_OUT,
+  OPT_RHS,
+  OPT_NRHS,
+  OPT_SEED,
+  OPT_METHOD,
+  OPT_BACKEND,
+  OPT_DEVICE,
+  OPT_PRECISION,
+  OPT_THREADS,
+  OPT_NO_PIVOT,
+  OPT_JSON,
+  OPT_QUIET
+};
+
+static const cli_opt solve_table[] = {{"help", 'h', 0, OPT_HELP},
+                                      {"gen", 0, 1, OPT_GEN},
+                                      {"output", 'o', 1, OPT_OUT},
+                                      {"rhs", 0, 1, OPT_RHS},
+                                      {"nrhs", 0, 1, OPT_NRHS},
+                                      {"seed", 0, 1, OPT_SEED},
+                                      {"method", 'm', 1, OPT_METHOD},
+                                      {"backend", 0, 1, OPT_BACKEND},
+                                      {"device", 'd', 1, OPT_DEVICE},
+                                      {"precision", 'p', 1, OPT_PRECISION},
+                                      {"threads", 't', 1, OPT_THREADS},
+                                      {"no-pivot", 0, 0, OPT_NO_PIVOT},
+                                      {"json", 0, 0, OPT_JSON},
+                                      {"quiet", 'q', 0, OPT_QUIET},
+                                      {NULL, 0, 0, 0}};
+
+typedef struct {
+  const char *a_path, *b_path, *gen, *out, *method_name;
+  axb_method method;
+  axb_gen_spec spec;
+  axb_backend backend;
+  axb_dtype dtype;
+  int device, threads, no_pivot, json, quiet;
+  axb_rhs_kind rhs;
+  int64_t nrhs;
+  uint64_t seed;
+  const char *rhs_opt; /* an option that only applies to a generated b */
+} solve_args;
+
+static int parse_method(const char *text, axb_method *m) {
+  if (axb_method_parse(text, m) == AXB_SUCCESS) return 1;
+  cli_error("--method: '%s' is not one of auto, lu, cholesky, gauss-jordan, "
+            "lu-crout, gauss, cholesky-crout, cholesky-banachiewicz",
+            text);
+  return 0;
+}
+
+static int parse_rhs(const char *text, axb_rhs_kind *k) {
+  if (strcmp(text, "ones") == 0) {
+    *k = AXB_RHS_ONES;
+  } else if (strcmp(text, "random") == 0) {
+    *k = AXB_RHS_RANDOM;
+  } else {
+    cli_error("--rhs: '%s' is not one of ones, random", text);
+    return 0;
+  }
+  return 1;
+}
+
+/* Options that take a value; returns 1 when the value is good. */
+static int apply_value(solve_args *a, int id, const char *v) {
+  switch (id) {
+  case OPT_GEN: a->gen = v; return 1;
+  case OPT_OUT: a->out = v; return 1;
+  case OPT_RHS: a->rhs_opt = "--rhs"; return parse_rhs(v, &a->rhs);
+  case OPT_NRHS:
+    a->rhs_opt = "--nrhs";
+    return cli_parse_i64("--nrhs", v, 1, 1000000, &a->nrhs);
+  case OPT_SEED:
+    a->rhs_opt = "--seed";
+    return cli_parse_u64("--seed", v, &a->seed);
+  case OPT_METHOD: a->method_name = v; return parse_method(v, &a->method);
+  case OPT_BACKEND: return cli_parse_backend(v, &a->backend);
+  case OPT_DEVICE: return cli_parse_int("--device", v, 0, 1 << 20, &a->device);
+  case OPT_PRECISION: return cli_parse_precision(v, &a->dtype);
+  case OPT_THREADS:
+    return cli_parse_int("--threads", v, 0, 1 << 16, &a->threads);
+  default: return 1;
+  }
+}
+
+/* One scanned item; returns -1 to go on, else an exit code. */
+static int apply(solve_args *a, int id, const char *v) {
+  switch (id) {
+  case OPT_HELP: cli_help_solve(stdout); return CLI_OK;
+  case OPT_NO_PIVOT: a->no_pivot = 1; return -1;
+  case OPT_JSON: a->json = 1; return -1;
+  case OPT_QUIET: a->quiet = 1; return -1;
+  case CLI_SCAN_POSITIONAL:
+    if (!a->a_path)
+      a->a_path = v;
+    else if (!a->b_path)
+      a->b_path = v;
+    else
+      return cli_usage_error("solve", "unexpected argument '%s'", v);
+    return -1;
+  default: return apply_value(a, id, v) ? -1 : CLI_USAGE;
+  }
+}
+
+static int check_args(solve_args *a) {
+  if (a->gen && a->a_path && a->b_path)
+    return cli_usage_error("solve", "unexpected argument '%s'", a->b_path);
+  if (a->gen && a->a_path) { /* --gen SPEC b.mtx */
+    a->b_path = a->a_path;
+    a->a_path = NULL;
+  }
+  if (!a->gen && !a->a_path)
+    return cli_usage_error("solve", "give a matrix file A.mtx or --gen SPEC");
+  if (a->b_path && a->rhs_opt)
+    return cli_usage_error("solve",
+                           "%s only applies when b is generated "
+                           "(no b file given)",
+                           a->rhs_opt);
+  if (a->no_pivot && a->method != AXB_METHOD_GAUSS &&
+      a->method != AXB_METHOD_LU_CROUT)
+    return cli_usage_error("solve",
+                           "--no-pivot only applies to --method gauss and "
+                           "--method lu-crout (not %s)",
+                           a->method_name);
+  if (a->gen && !cli_parse_gen("solve", a->gen, &a->spec)) return CLI_USAGE;
+  return -1;
+}
+
+static int parse_args(int argc, char **argv, solve_args *a) {
+  cli_scan s;
+  memset(a, 0, sizeof *a);
+  a->method = AXB_METHOD_AUTO;
+  a->method_name = "auto";
+  a->backend = AXB_BACKEND_AUTO;
+  a->dtype = AXB_F64;
+  a->threads = -1;
+  a->rhs = AXB_RHS_ONES;
+  a->nrhs = 1;
+  a->seed = 42;
+  cli_scan_init(&s, argc, argv, 2, "solve");
+  for (;;) {
+    int id = cli_next_opt(&s, solve_table);
+    if (id == CLI_SCAN_END) break;
+    if (id == CLI_SCAN_ERROR) return CLI_USAGE;
+    int code = apply(a, id, s.arg);
+    if (code >= 0) return code;
+  }
+  return check_args(a);
+}
+
+/* ---- running ---- */
+
+static void set_error(cli_result *r, axb_status st, axb_handle h,
+                      const char *what) {
+  cli_error_text(r->error, sizeof r->error, st, h, what);
+  cli_error("%s", r->error);
+  r->status = st;
+}
+
+axb_status cli_run_solve(axb_handle h, const axb_dense *A, axb_dense *B,
+                         const axb_dense *X_true, const axb_solve_opts *opts,
+                         cli_result *r) {
+  axb_report *p = &r->rep;
+  memset(p, 0, sizeof *p);
+  p->rcond = -1;
+  p->backward_error = NAN;
+  axb_status st = axb_solve(h, A, B, opts, p);
+  r->status = st;
+  r->solved = st >= 0;
+  r->x_exists = st == AXB_SUCCESS || st == AXB_ERR_ILL_CONDITIONED;
+  r->threads = axb_get_threads(h);
+  p->n = A->rows;
+  p->nrhs = B->cols;
+  p->dtype = A->dtype;
+  if (!r->solved) {
+    p->backend = axb_handle_backend(h);
+    p->method = opts->method;
+  }
+  r->fwd_error = -1;
+  if (r->x_exists && X_true) r->fwd_error = axb_forward_error(B, X_true);
+  return st;
+}
+
+typedef struct {
+  axb_handle h;
+  axb_dense A, B, Xt;
+  int have_xt;
+} solve_data;
+
+static void free_data(solve_data *d) {
+  axb_dense_destroy(&d->A);
+  axb_dense_destroy(&d->B);
+  axb_dense_destroy(&d->Xt);
+  axb_handle_destroy(d->h);
+}
+
+static int load_a(const solve_args *a, solve_data *d, cli_result *r) {
+  axb_status st;
+  if (a->gen)
+    st = axb_gen_dense(d->h, &a->spec, a->dtype, &d->A);
+  else
+    st = axb_read_dense(d->h, a->a_path, a->dtype, &d->A);
+  if (st != AXB_SUCCESS) {
+    set_error(r, st, d->h, r->problem);
+    return 0;
+  }
+  r->rep.n = d->A.rows;
+  if (d->A.rows == d->A.cols && d->A.rows > 0) return 1;
+  snprintf(r->error, sizeof r->error,
+           "%s: %s: matrix is %lld x %lld, a square matrix is needed",
+           axb_strerror(AXB_ERR_INVALID), r->problem, (long long)d->A.rows,
+           (long long)d->A.cols);
+  if (d->A.rows == 0 || d->A.cols == 0)
+    snprintf(r->error, sizeof r->error, "%s: %s: matrix is empty (%lld x %lld)",
+             axb_strerror(AXB_ERR_INVALID), r->problem, (long long)d->A.rows,
+             (long long)d->A.cols);
+  cli_error("%s", r->error);
+  r->status = AXB_ERR_INVALID;
+  return 0;
+}
+
+static int load_b(const solve_args *a, solve_data *d, cli_result *r) {
+  axb_status st;
+  if (!a->b_path) {
+    st = axb_gen_rhs(d->h, &d->A, a->nrhs, a->rhs, a->seed, &d->Xt, &d->B);
+    d->have_xt = st == AXB_SUCCESS;
+    if (st != AXB_SUCCESS) set_error(r, st, d->h, "right-hand side");
+    return st == AXB_SUCCESS;
+  }
+  st = axb_read_dense(d->h, a->b_path, d->A.dtype, &d->B);
+  if (st != AXB_SUCCESS) {
+    set_error(r, st, d->h, a->b_path);
+    return 0;
+  }
+  r->rep.nrhs = d->B.cols;
+  if (d->B.rows == d->A.rows && d->B.cols > 0) return 1;
+  snprintf(r->error, sizeof r->error,
+           "%s: %s: b is %lld x %lld but A is %lld x %lld: b needs %lld rows",
+           axb_strerror(AXB_ERR_INVALID), a->b_path, (long long)d->B.rows,
+           (long long)d->B.cols, (long long)d->A.rows, (long long)d->A.cols,
+           (long long)d->A.rows);
+  cli_error("%s", r->error);
+  r->status = AXB_ERR_INVALID;
+  return 0;
+}
+
+static void solve_problem(const solve_args *a, solve_data *d, cli_result *r) {
+  axb_solve_opts o;
+  memset(&o, 0, sizeof o);
+  axb_solve_opts_default(&o);
+  o.method = a->method;
+  o.pivot = a->no_pivot ? 0 : 1;
+  axb_status st =
+      cli_run_solve(d->h, &d->A, &d->B, d->have_xt ? &d->Xt : NULL, &o, r);
+  if (st != AXB_SUCCESS) {
+    cli_error_text(r->error, sizeof r->error, st, d->h, NULL);
+    if (r->rep.info > 0 && !strstr(r->error, "pivot") &&
+        !strstr(r->error, "minor"))
+      snprintf(r->error + strlen(r->error), sizeof r->error - strlen(r->error),
+               " (index %lld)", (long long)r->rep.info);
+  } else if (!cli_certified(r)) {
+    snprintf(r->error, sizeof r->error,
+             "backward error %.3g >= 30: the answer is not certified",
+             r->rep.backward_error);
+  }
+}
+
+static int write_x(const solve_args *a, solve_data *d, cli_result *r) {
+  if (!a->out) return CLI_OK;
+  if (!r->x_exists) {
+    cli_error("no solution computed: %s not written", a->out);
+    return CLI_OK;
+  }
+  axb_status st = axb_write_dense(d->h, a->out, &d->B);
+  if (st == AXB_SUCCESS) return CLI_OK;
+  return cli_fail(st, d->h, a->out);
+}
+
+static void report(const solve_args *a, const cli_result *r) {
+  if (a->quiet) return;
+  if (a->json) {
+    cli_print_json(stdout, r);
+    fputc('\n', stdout);
+  } else if (r->solved) {
+    cli_print_report(stdout, r);
+  }
+  fflush(stdout);
+}
+
+static int run(const solve_args *a, solve_data *d, cli_result *r) {
+  axb_status st = cli_handle(&d->h, a->backend, a->device, a->threads, r->error,
+                             sizeof r->error);
+  if (st != AXB_SUCCESS) {
+    r->status = st;
+    return cli_exit_code(st);
+  }
+  if (!load_a(a, d, r) || !load_b(a, d, r)) return cli_exit_code(r->status);
+  solve_problem(a, d, r);
+  if (r->solved) report(a, r);
+  if (r->error[0]) cli_error("%s", r->error);
+  int wcode = write_x(a, d, r);
+  return wcode != CLI_OK ? wcode : cli_result_exit(r);
+}
+
+int cli_solve(int argc, char **argv) {
+  solve_args a;
+  int code = parse_args(argc, argv, &a);
+  if (code >= 0) return code;
+  solve_data d;
+  memset(&d, 0, sizeof d);
+  static cli_result r; /* large error buffer: keep it off the stack */
+  memset(&r, 0, sizeof r);
+  r.problem = a.gen ? a.gen : a.a_path;
+  r.method_asked = a.method_name;
+  r.rep.dtype = a.dtype;
+  r.rep.nrhs = a.b_path ? 0 : a.nrhs;
+  r.rep.backend = a.backend;
+  r.fwd_error = -1;
+  r.threads = a.threads > 0 ? a.threads : 0;
+  code = run(&a, &d, &r);
+  if (!r.solved) report(&a, &r);
+  free_data(&d);
+  return code;
+}
