@@ -1,0 +1,175 @@
+/*
+ * Matrix Market and plain-text I/O: the pieces shared by src/core/mmio_*.c.
+ *
+ *   mmio_lex.c     line/token cursor over a buffer, number parsing, errors,
+ *                  memory limits, C-locale guard
+ *   mmio_header.c  banner and size line (or detection of plain text)
+ *   mmio_parse.c   data sections: coordinate entries, array values, plain rows
+ *   mmio_build.c   parsed data -> axb_csr / axb_dense (sorting, symmetric
+ *                  expansion, duplicate detection)
+ *   mmio_read.c    the public readers (buffer and file, gzip through zlib)
+ *   mmio_write.c   the public writers
+ *
+ * Decisions:
+ *   - Symmetric / skew-symmetric coordinate files may give an off-diagonal
+ *     entry in either triangle; it is mirrored.  Giving both (i,j) and (j,i)
+ *     is a duplicate entry (AXB_ERR_INVALID).  A skew-symmetric diagonal
+ *     entry must be zero (it is kept as an explicit zero).
+ *   - pattern entries are 1 (and -1 for the mirror in a skew-symmetric file).
+ *   - array and plain-text input read as CSR keeps only the nonzeros;
+ *     coordinate input keeps explicit zeros.
+ *   - Every allocation that a header can ask for (dense result, CSR row
+ *     pointers, the whole input file after decompression) is refused with
+ *     AXB_ERR_OUT_OF_MEMORY when it exceeds mm_mem_limit() (physical memory,
+ *     or AXB_MMIO_MAX_BYTES when defined at compile time: the fuzz build).
+ *     Entry buffers start no larger than the input can hold and grow
+ *     geometrically, so a lying entry count costs nothing.
+ *   - Files are read whole through zlib (plain files pass through); more
+ *     than mm_mem_limit() bytes after decompression (a gzip bomb) is
+ *     AXB_ERR_OUT_OF_MEMORY, a corrupt or truncated gzip stream AXB_ERR_IO.
+ *     Writers compress when the path ends in ".gz".
+ *   - A number token longer than MM_TOKEN_MAX characters is a parse error.
+ *   - Plain text: blank lines are allowed before and after the rows, not
+ *     between them; % lines are comments anywhere.
+ */
+#ifndef AXB_MMIO_H
+#define AXB_MMIO_H
+
+#include "core/internal.h"
+
+#include <inttypes.h>
+#include <locale.h>
+#include <stddef.h>
+
+#define MM_TOKEN_MAX 256
+
+/* ---- lexer (mmio_lex.c) -------------------------------------------------- */
+
+typedef struct {
+  axb_handle h;
+  const char *name;    /* for messages: "name:line: what"              */
+  const char *p, *end; /* unread input                                  */
+  int64_t line;        /* 1-based number of the current line (0: none)  */
+  const char *lb, *le; /* current line, without its newline             */
+  const char *tp;      /* token cursor inside the current line          */
+} mm_lex;
+
+void mm_lex_init(mm_lex *L, axb_handle h, const char *name, const char *buf,
+                 size_t len);
+/* Advance to the next line; 0 at end of input. */
+int mm_next_line(mm_lex *L);
+/* Advance to the next line that is neither blank nor a % comment. */
+int mm_next_data_line(mm_lex *L);
+/* 1 when the current line is blank (only whitespace). */
+int mm_line_blank(const mm_lex *L);
+/* 1 when the current line's first non-blank character is '%'. */
+int mm_line_comment(const mm_lex *L);
+/* Next whitespace-separated token of the current line; 0 when none left. */
+int mm_token(mm_lex *L, const char **tb, size_t *tn);
+/* Bytes of input not read yet (the rest of the current line excluded). */
+size_t mm_remaining(const mm_lex *L);
+
+/* Case-insensitive comparison of a token with a NUL-terminated word. */
+int mm_token_is(const char *tb, size_t tn, const char *word);
+/* Printable, shortened copy of a token for messages (out: 48 bytes). */
+const char *mm_show(const char *tb, size_t tn, char out[48]);
+
+/* Record "name:line: what" on the handle and return st. */
+axb_status mm_fail(const mm_lex *L, axb_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+axb_status mm_fail_at(const mm_lex *L, int64_t line, axb_status st,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Integer token: PARSE when not an integer, INVALID when out of range. */
+axb_status mm_parse_int(const mm_lex *L, const char *tb, size_t tn,
+                        const char *what, int64_t *out);
+/* Value token of a real (integer_field = 0) or integer field: PARSE when not
+   a number, INVALID when NaN/Inf/overflowing, or beyond FLT_MAX for F32. */
+axb_status mm_parse_value(const mm_lex *L, const char *tb, size_t tn,
+                          int integer_field, axb_dtype dtype, double *out);
+
+/* Largest allocation a header may ask for, in bytes. */
+int64_t mm_mem_limit(void);
+/* 1 when count elements of size bytes fit within mm_mem_limit(). */
+int mm_fits(int64_t count, size_t size);
+/* AXB_ERR_OUT_OF_MEMORY with "name:line: dense R x C T needs N GiB ...". */
+axb_status mm_dense_too_big(const mm_lex *L, int64_t rows, int64_t cols,
+                            axb_dtype dtype);
+
+/* Run the parser under the "C" numeric locale (strtod, printf). */
+typedef struct {
+  locale_t saved, c;
+} mm_locale;
+void mm_locale_enter(mm_locale *lc);
+void mm_locale_leave(mm_locale *lc);
+
+/* ---- header (mmio_header.c) ---------------------------------------------- */
+
+typedef enum { MM_COORDINATE, MM_ARRAY, MM_PLAIN } mm_format;
+typedef enum { MM_REAL, MM_INTEGER, MM_PATTERN } mm_field;
+typedef enum { MM_GENERAL, MM_SYMMETRIC, MM_SKEW } mm_symmetry;
+
+typedef struct {
+  mm_format format;
+  mm_field field;
+  mm_symmetry symmetry;
+  int64_t rows, cols; /* > 0, rows * cols fits in int64 */
+  int64_t count;      /* coordinate: entries announced; array: values due */
+  int64_t size_line;  /* line of the size line */
+} mm_header;
+
+/* Banner and size line.  For a file without a %%MatrixMarket banner the
+   header says MM_PLAIN and the lexer is left at the start of the input. */
+axb_status mm_read_header(mm_lex *L, mm_header *H);
+const char *mm_symmetry_name(mm_symmetry s);
+
+/* ---- data sections (mmio_parse.c) ---------------------------------------- */
+
+typedef struct {
+  int64_t row, col; /* 0-based */
+  int64_t line;
+  double v;
+} mm_entry;
+
+typedef struct {
+  mm_entry *e;
+  int64_t n, cap;
+} mm_entries;
+
+typedef struct {
+  double *v;
+  int64_t n, cap;
+} mm_values;
+
+void mm_entries_free(mm_entries *E);
+void mm_values_free(mm_values *V);
+
+/* Exactly H->count coordinate entries, then only comments/blank lines. */
+axb_status mm_parse_coordinate(mm_lex *L, const mm_header *H, axb_dtype dtype,
+                               mm_entries *E);
+/* Exactly H->count array values (column-major; the lower triangle for
+   symmetric, the strict lower triangle for skew-symmetric). */
+axb_status mm_parse_array(mm_lex *L, const mm_header *H, axb_dtype dtype,
+                          mm_values *V);
+/* Plain text: row-major values, *rows x *cols. */
+axb_status mm_parse_plain(mm_lex *L, axb_dtype dtype, mm_values *V,
+                          int64_t *rows, int64_t *cols);
+
+/* ---- building the result (mmio_build.c) ---------------------------------- */
+
+/* Coordinate entries -> CSR (S) or dense (D), exactly one non-NULL. */
+axb_status mm_build_coordinate(const mm_lex *L, const mm_header *H,
+                               const mm_entries *E, axb_dtype dtype, axb_csr *S,
+                               axb_dense *D);
+/* Array values -> dense. */
+axb_status mm_build_array(const mm_lex *L, const mm_header *H,
+                          const mm_values *V, axb_dtype dtype, axb_dense *D);
+/* Plain row-major values -> dense. */
+axb_status mm_build_plain(const mm_lex *L, const mm_values *V, int64_t rows,
+                          int64_t cols, axb_dtype dtype, axb_dense *D);
+/* Dense -> CSR of its nonzeros. */
+axb_status mm_dense_to_csr(const mm_lex *L, const axb_dense *D, axb_dtype dtype,
+                           axb_csr *S);
+
+#endif
