@@ -244,7 +244,10 @@ axb_status axb_csr_to_dense(axb_handle h, const axb_csr *S, axb_dense *D);
  * general, symmetric, skew-symmetric) and `array` (real, integer; general,
  * symmetric, skew-symmetric), optionally gzip-compressed (.gz), and the
  * plain dense text format (one row per line, whitespace separated) when
- * the file has no %%MatrixMarket banner.  Symmetric storage is expanded.
+ * the file has no %%MatrixMarket banner.  Symmetric storage is expanded
+ * (either triangle may be given; an entry given in both is a duplicate).
+ * CSR keeps the explicit zeros of `coordinate` files and drops the zeros of
+ * `array` and plain-text input.
  * Errors: AXB_ERR_IO (cannot open), AXB_ERR_PARSE (malformed, truncated,
  * count mismatch), AXB_ERR_INVALID (index out of range, duplicate entry,
  * NaN/Inf value, empty matrix), AXB_ERR_OUT_OF_MEMORY; the handle's detail
@@ -260,7 +263,8 @@ axb_status axb_read_dense_mem(axb_handle h, const char *name, const char *buf,
 axb_status axb_read_csr_mem(axb_handle h, const char *name, const char *buf,
                             size_t len, axb_dtype dtype, axb_csr *A);
 /* Writers: dense as `array real general`, sparse as `coordinate real
-   general`; values printed with enough digits to round-trip. */
+   general`; values printed with enough digits to round-trip; a path ending
+   in .gz is written compressed; NaN/Inf values are refused (INVALID). */
 axb_status axb_write_dense(axb_handle h, const char *path, const axb_dense *A);
 axb_status axb_write_csr(axb_handle h, const char *path, const axb_csr *A);
 
