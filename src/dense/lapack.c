@@ -29,6 +29,25 @@ static axb_status not_supported(axb_handle h, const char *routine,
                    h->ops ? h->ops->name : axb_backend_name(h->backend));
 }
 
+/* The argument checks every solve shares: n, nrhs, A, lda, [ipiv,] B, ldb
+   are arguments off+1, off+2, ... (ipiv only when has_ipiv). */
+static axb_status check_system(axb_handle h, const char *r, int off, int64_t n,
+                               int64_t nrhs, const void *A, int64_t lda,
+                               const int64_t *ipiv, int has_ipiv, const void *B,
+                               int64_t ldb, int64_t *info) {
+  int i = off;
+  if (n < 0) return arg_error(h, r, i + 1, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, i + 2, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, i + 3, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, i + 4, "lda < max(1, n)", info);
+  if (has_ipiv && !ipiv && n > 0)
+    return arg_error(h, r, i + 5, "ipiv is NULL", info);
+  i += has_ipiv;
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, i + 5, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, i + 6, "ldb < max(1, n)", info);
+  return AXB_SUCCESS;
+}
+
 /* Turn a kernel's (status, index) into the routine's result and detail. */
 static axb_status finish(axb_handle h, const char *routine, axb_status st,
                          int64_t i, int64_t *info) {

@@ -45,17 +45,10 @@ axb_status AXB_FN(axb_, getrs)(axb_handle h, axb_trans trans, int64_t n,
   axb__clear(h);
   if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
     return arg_error(h, r, 1, "trans", info);
-  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
-  if (nrhs < 0) return arg_error(h, r, 3, "nrhs < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 4, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 5, "lda < max(1, n)", info);
-  if (!ipiv && n > 0) return arg_error(h, r, 6, "ipiv is NULL", info);
-  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 7, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, 8, "ldb < max(1, n)", info);
-  if (n == 0 || nrhs == 0) return AXB_SUCCESS;
+  axb_status st = check_system(h, r, 1, n, nrhs, A, lda, ipiv, 1, B, ldb, info);
+  if (st || n == 0 || nrhs == 0) return st;
   NEED_KERNEL(h, swp, laswp, info);
   NEED_KERNEL(h, tr, trsm, info);
-  axb_status st;
   if (trans == AXB_NO_TRANS) {
     st = swp(h, nrhs, B, ldb, 0, n, ipiv, 1);
     if (!st)
@@ -82,14 +75,9 @@ axb_status AXB_FN(axb_, gesv)(axb_handle h, int64_t n, int64_t nrhs, T *A,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
-  if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
-  if (!ipiv && n > 0) return arg_error(h, r, 5, "ipiv is NULL", info);
-  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 6, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, 7, "ldb < max(1, n)", info);
-  axb_status st = AXB_FN(axb_, getrf)(h, n, n, A, lda, ipiv, info);
+  axb_status st = check_system(h, r, 0, n, nrhs, A, lda, ipiv, 1, B, ldb, info);
+  if (st) return st;
+  st = AXB_FN(axb_, getrf)(h, n, n, A, lda, ipiv, info);
   if (st != AXB_SUCCESS) return st;
   return AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, nrhs, A, lda, ipiv, B, ldb,
                              info);
@@ -137,14 +125,10 @@ axb_status AXB_FN(axb_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
   axb__clear(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
-  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
-  if (nrhs < 0) return arg_error(h, r, 3, "nrhs < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 4, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 5, "lda < max(1, n)", info);
-  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 6, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, 7, "ldb < max(1, n)", info);
+  axb_status st = check_system(h, r, 1, n, nrhs, A, lda, NULL, 0, B, ldb, info);
+  if (st) return st;
   if (n == 0 || nrhs == 0) return AXB_SUCCESS;
-  axb_status st = AXB_FN(chol_solve_, )(h, uplo, n, nrhs, A, lda, B, ldb);
+  st = AXB_FN(chol_solve_, )(h, uplo, n, nrhs, A, lda, B, ldb);
   return finish(h, r, st, 0, info);
 }
 
@@ -157,13 +141,9 @@ axb_status AXB_FN(axb_, posv)(axb_handle h, axb_uplo uplo, int64_t n,
   axb__clear(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
-  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
-  if (nrhs < 0) return arg_error(h, r, 3, "nrhs < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 4, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 5, "lda < max(1, n)", info);
-  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 6, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, 7, "ldb < max(1, n)", info);
-  axb_status st = AXB_FN(axb_, potrf)(h, uplo, n, A, lda, info);
+  axb_status st = check_system(h, r, 1, n, nrhs, A, lda, NULL, 0, B, ldb, info);
+  if (st) return st;
+  st = AXB_FN(axb_, potrf)(h, uplo, n, A, lda, info);
   if (st != AXB_SUCCESS) return st;
   return AXB_FN(axb_, potrs)(h, uplo, n, nrhs, A, lda, B, ldb, info);
 }
