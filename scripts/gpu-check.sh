@@ -5,20 +5,20 @@
 # logs go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/axb-gpu-out}
-mkdir -p "$out"
+logs=$(mktemp -d)
 export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
 export AXB_MATRICES="$PWD/shared/matrices" AXB_TEST_DATA="$PWD/tests/data"
-nvidia-smi >"$out/nvidia-smi.txt" 2>&1
+nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
 pass=0 fail=0 skip=0
 run() { # name, command...
   local name=$1
   shift
-  "$@" >"$out/$name.log" 2>&1
+  "$@" >"$logs/$name.log" 2>&1
   local rc=$?
   case $rc in
   0) pass=$((pass + 1)); echo "PASS $name" ;;
   77) skip=$((skip + 1)); echo "SKIP $name" ;;
-  *) fail=$((fail + 1)); echo "FAIL $name (rc $rc)"; tail -20 "$out/$name.log" ;;
+  *) fail=$((fail + 1)); echo "FAIL $name (rc $rc)"; tail -20 "$logs/$name.log" ;;
   esac
 }
 run info build/gpu/axb info
@@ -34,6 +34,8 @@ for t in build/gpu/tests/test_*; do
   fi
 done
 run demo build/gpu/axb demo
-cat "$out/info.log" "$out/test_cuda.log"
+cat "$logs/info.log" "$logs/test_cuda.log"
+# The device tool returns at most 8 files: one archive holds every log.
+mkdir -p "$out" && tar czf "$out/gpu-check-logs.tgz" -C "$logs" .
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
