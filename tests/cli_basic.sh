@@ -3,50 +3,9 @@
 # demo, gen + solve, JSON output, -o.
 # Usage: bash cli_basic.sh /path/to/axb [/path/to/tests]
 set -u
-AXB=${1:?usage: cli_basic.sh /path/to/axb [tests dir]}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/axb-cli-basic.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
+# shellcheck source=lib_cli.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib_cli.sh"
 
-ok() {
-  pass=$((pass + 1))
-  echo "ok   $1"
-}
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL $1"
-  if [ -n "${2:-}" ]; then printf '%s\n' "$2" | head -n 25 | sed 's/^/     | /'; fi
-}
-# run CMD...: OUT = stdout + stderr, RC = exit status
-run() {
-  OUT=$("$@" 2>&1)
-  RC=$?
-}
-# check NAME WANT_RC PATTERN CMD...: exit status and (when PATTERN is not
-# empty) an extended regexp that the output must contain.
-check() {
-  local name=$1 want=$2 pat=$3
-  shift 3
-  run "$@"
-  if [ "$RC" -ne "$want" ]; then
-    bad "$name: exit $RC, want $want" "$OUT"
-  elif [ -n "$pat" ] && ! printf '%s\n' "$OUT" | grep -Eqi -- "$pat"; then
-    bad "$name: output lacks /$pat/" "$OUT"
-  else
-    ok "$name"
-  fi
-}
-# json_field FIELD < json: prints the value (null for None)
-json_field() {
-  python3 -c '
-import json, sys
-v = json.load(sys.stdin)
-for k in sys.argv[1].split("."):
-    v = v[int(k)] if isinstance(v, list) else v[k]
-print("null" if v is None else str(v).lower() if isinstance(v, bool) else v)
-' "$1"
-}
 # check_json NAME PYEXPR CMD...: stdout parses as JSON and PYEXPR (over d)
 # is true.
 check_json() {
@@ -296,5 +255,4 @@ long=$(printf 'x%.0s' $(seq 1 5000))
 [ $? -le 4 ] || { crashed=1; bad "long generator spec crashes"; }
 [ "$crashed" -eq 0 ] && ok "odd argv: every exit status is 0..4"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_finish

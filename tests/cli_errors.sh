@@ -3,39 +3,9 @@
 # messages that go with them.
 # Usage: bash cli_errors.sh /path/to/axb [/path/to/tests]
 set -u
-AXB=${1:?usage: cli_errors.sh /path/to/axb [tests dir]}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/axb-cli-errors.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
+# shellcheck source=lib_cli.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib_cli.sh"
 
-ok() {
-  pass=$((pass + 1))
-  echo "ok   $1"
-}
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL $1"
-  if [ -n "${2:-}" ]; then printf '%s\n' "$2" | head -n 25 | sed 's/^/     | /'; fi
-}
-run() {
-  OUT=$("$@" 2>&1)
-  RC=$?
-}
-# check NAME WANT_RC PATTERN CMD...: exit status and an extended regexp
-# (case-insensitive) that stdout + stderr must contain.
-check() {
-  local name=$1 want=$2 pat=$3
-  shift 3
-  run "$@"
-  if [ "$RC" -ne "$want" ]; then
-    bad "$name: exit $RC, want $want" "$OUT"
-  elif [ -n "$pat" ] && ! printf '%s\n' "$OUT" | grep -Eqi -- "$pat"; then
-    bad "$name: output lacks /$pat/" "$OUT"
-  else
-    ok "$name"
-  fi
-}
 # The message goes to stderr and starts with "axb: error: ".
 check_stderr() {
   local name=$1 pat=$2
@@ -202,5 +172,4 @@ else
   bad "missing file --json" "$js"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_finish

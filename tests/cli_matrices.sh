@@ -6,7 +6,8 @@
 # rcond/time.  Skipped (77) when $AXB_MATRICES is not a directory.
 # Usage: AXB_MATRICES=dir bash cli_matrices.sh /path/to/axb [tests dir]
 set -u
-AXB=${1:?usage: cli_matrices.sh /path/to/axb [tests dir]}
+# shellcheck source=lib_cli.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib_cli.sh"
 DIR=${AXB_MATRICES:-}
 MAX_N=${AXB_CLI_MAX_N:-3000}
 if [ -z "$DIR" ] || [ ! -d "$DIR" ]; then
@@ -17,10 +18,6 @@ if ! command -v python3 >/dev/null; then
   echo "skip: python3 is needed to read the JSON reports"
   exit 77
 fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/axb-cli-matrices.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
 skipped=0
 
 # Order of a Matrix Market file: the first line that is neither a comment
@@ -97,5 +94,4 @@ done
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" -v s="$skipped" \
   'BEGIN { printf "total %.1f s; %d skipped\n", b - a, s }'
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_finish

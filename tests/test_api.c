@@ -104,9 +104,8 @@ static void arguments(void) {
 /* Exact ||A^-1||_1 from the explicit inverse, compared with the estimate:
    the estimate is a lower bound and, on these matrices, within 3x. */
 static void condition(axb_dtype t, const char *spec) {
-  axb_gen_spec g;
   axb_dense A, F, X;
-  if (axb_gen_parse(h, spec, &g) || axb_gen_dense(h, &g, t, &A)) {
+  if (test_gen_spec(h, spec, t, &A)) {
     CHECK(0, "generator %s: %s", spec, axb_detail(h));
     return;
   }

@@ -21,25 +21,10 @@ static const char *variant_name[] = {"potrf", "potrf_crout",
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static axb_dense gen(axb_gen_kind kind, int64_t n, axb_dtype t, uint64_t seed) {
-  axb_gen_spec s = {kind, n, 0, 0, seed};
-  axb_dense A;
-  axb_status st = axb_gen_dense(h, &s, t, &A);
-  if (st != AXB_SUCCESS) {
-    fprintf(stderr, "axb_gen_dense(%s, %lld): %s; %s\n",
-            axb_gen_kind_name(kind), (long long)n, axb_strerror(st),
-            axb_detail(h));
-    exit(1);
-  }
-  return A;
-}
-
 /* Copy of A with leading dimension ld; the padding rows and the triangle
    opposite to uplo (strictly) hold NaN. */
 static axb_dense copy_tri(const axb_dense *A, int64_t ld, axb_uplo uplo) {
-  axb_dense D;
-  if (axb_dense_create(&D, ld, A->cols, A->dtype) != AXB_SUCCESS) exit(1);
-  D.rows = A->rows;
+  axb_dense D = test_alloc(A->rows, A->cols, ld, A->dtype);
   for (int64_t j = 0; j < A->cols; ++j)
     for (int64_t i = 0; i < ld; ++i) {
       const int other = uplo == AXB_LOWER ? i < j : i > j;
@@ -59,10 +44,9 @@ static int untouched(const axb_dense *D, axb_uplo uplo) {
   return 1;
 }
 
+/* Copy of A with leading dimension ld; the padding rows hold zero. */
 static axb_dense copy_plain(const axb_dense *A, int64_t ld) {
-  axb_dense D;
-  if (axb_dense_create(&D, ld, A->cols, A->dtype) != AXB_SUCCESS) exit(1);
-  D.rows = A->rows;
+  axb_dense D = test_alloc(A->rows, A->cols, ld, A->dtype);
   for (int64_t j = 0; j < A->cols; ++j)
     for (int64_t i = 0; i < A->rows; ++i)
       axb_dense_set(&D, i, j, axb_dense_get(A, i, j));
@@ -141,7 +125,7 @@ static void spd_case(axb_gen_kind kind, int64_t n, axb_dtype t, variant v,
   snprintf(what, sizeof what, "%s %s %s n=%lld %s", variant_name[v],
            uplo == AXB_LOWER ? "lower" : "upper", axb_gen_kind_name(kind),
            (long long)n, axb_dtype_name(t));
-  axb_dense A = gen(kind, n, t, 100 + (uint64_t)n);
+  axb_dense A = test_gen(h, kind, n, t, 0, 0, 100 + (uint64_t)n);
   axb_dense F = copy_tri(&A, n + 3, uplo);
   int64_t info = -1;
   axb_status st = factor(v, uplo, &F, &info);
@@ -183,7 +167,7 @@ static void spd_cases(axb_dtype t) {
    one of order k+1 is not. */
 static void not_spd_case(int64_t n, int64_t k, double bad, axb_dtype t,
                          variant v, axb_uplo uplo) {
-  axb_dense A = gen(AXB_GEN_SPD_SHIFT, n, t, 5);
+  axb_dense A = test_gen(h, AXB_GEN_SPD_SHIFT, n, t, 0, 0, 5);
   axb_dense_set(&A, k, k, bad);
   axb_dense F = copy_tri(&A, n + 1, uplo);
   int64_t info = -1;

@@ -18,44 +18,6 @@ static axb_handle h;
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static axb_dense gen(axb_gen_kind kind, int64_t n, axb_dtype t, double kappa,
-                     int64_t col, uint64_t seed) {
-  axb_gen_spec s = {kind, n, kappa, col, seed};
-  axb_dense A;
-  axb_status st = axb_gen_dense(h, &s, t, &A);
-  if (st != AXB_SUCCESS) {
-    fprintf(stderr, "axb_gen_dense(%s, %lld): %s; %s\n",
-            axb_gen_kind_name(kind), (long long)n, axb_strerror(st),
-            axb_detail(h));
-    exit(1);
-  }
-  return A;
-}
-
-/* Copy of A with leading dimension ld >= rows; the padding holds NaN. */
-static axb_dense copy_ld(const axb_dense *A, int64_t ld) {
-  axb_dense D;
-  if (axb_dense_create(&D, ld, A->cols, A->dtype) != AXB_SUCCESS) exit(1);
-  D.rows = A->rows;
-  for (int64_t j = 0; j < A->cols; ++j)
-    for (int64_t i = 0; i < ld; ++i)
-      axb_dense_set(&D, i, j, i < A->rows ? axb_dense_get(A, i, j) : NAN);
-  return D;
-}
-
-static int padding_intact(const axb_dense *D) {
-  for (int64_t j = 0; j < D->cols; ++j)
-    for (int64_t i = D->rows; i < D->ld; ++i)
-      if (!isnan(axb_dense_get(D, i, j))) return 0;
-  return 1;
-}
-
-static int64_t *new_ipiv(int64_t n) {
-  int64_t *p = calloc(n > 0 ? (size_t)n : 1, sizeof *p);
-  if (!p) exit(1);
-  return p;
-}
-
 typedef enum { BY_LU, BY_GJ } method;
 static const char *method_name[] = {"getrf+getri", "getri_gj"};
 
@@ -66,7 +28,7 @@ static axb_status invert(method m, axb_dense *X, int64_t *info) {
   if (m == BY_GJ)
     return d ? axb_dgetri_gj(h, n, X->data, ld, info)
              : axb_sgetri_gj(h, n, X->data, ld, info);
-  int64_t *ipiv = new_ipiv(n);
+  int64_t *ipiv = test_new_ipiv(n);
   axb_status st = d ? axb_dgetrf(h, n, n, X->data, ld, ipiv, info)
                     : axb_sgetrf(h, n, n, X->data, ld, ipiv, info);
   if (st == AXB_SUCCESS)
@@ -84,18 +46,18 @@ static void inverse_case(axb_gen_kind kind, int64_t n, axb_dtype t,
   char what[128];
   snprintf(what, sizeof what, "%s %s n=%lld %s kappa=%g", method_name[m],
            axb_gen_kind_name(kind), (long long)n, axb_dtype_name(t), kappa);
-  axb_dense A = gen(kind, n, t, kappa, 0, 77 + (uint64_t)n);
-  axb_dense X = copy_ld(&A, n + 2);
+  axb_dense A = test_gen(h, kind, n, t, kappa, 0, 77 + (uint64_t)n);
+  axb_dense X = test_copy_ld(&A, n + 2);
   int64_t info = -1;
   axb_status st = invert(m, &X, &info);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   CHECK(info == 0, "%s: info %lld", what, (long long)info);
   CHECK_RATIO(axb_check_inverse(&A, &X), "%s", what);
-  CHECK(padding_intact(&X), "%s: wrote outside A", what);
+  CHECK(test_padding_intact(&X), "%s: wrote outside A", what);
   if (twice && st == AXB_SUCCESS) {
     /* SEEDS.md 4's metric, made scale-free: Y = inv(inv(A)) must be an
        inverse of X = inv(A). */
-    axb_dense Y = copy_ld(&X, n);
+    axb_dense Y = test_copy_ld(&X, n);
     st = invert(m, &Y, &info);
     CHECK_STATUS(h, st, AXB_SUCCESS);
     CHECK_RATIO(axb_check_inverse(&X, &Y), "%s inv(inv(A))", what);
@@ -128,14 +90,14 @@ static void inverse_cases(axb_dtype t, method m) {
  * ------------------------------------------------- */
 
 static void singular_case(int64_t n, int64_t col, axb_dtype t, method m) {
-  axb_dense A = gen(AXB_GEN_SINGULAR, n, t, 0, col, 21);
-  axb_dense X = copy_ld(&A, n + 1);
+  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 21);
+  axb_dense X = test_copy_ld(&A, n + 1);
   int64_t info = -1;
   axb_status st = invert(m, &X, &info);
   CHECK_STATUS(h, st, AXB_ERR_SINGULAR);
   CHECK(info >= 1 && info <= col + 1, "%s n=%lld zero column %lld: info %lld",
         method_name[m], (long long)n, (long long)col, (long long)info);
-  CHECK(padding_intact(&X), "singular: wrote outside A");
+  CHECK(test_padding_intact(&X), "singular: wrote outside A");
   axb_dense_destroy(&X);
   axb_dense_destroy(&A);
 }
@@ -153,7 +115,7 @@ static void getri_zero_u(void) {
 static void needs_pivot(method m) {
   double a[4] = {0, 1, 1, 0};
   axb_dense A = axb_dense_wrap(2, 2, 2, AXB_F64, a);
-  axb_dense X = copy_ld(&A, 2);
+  axb_dense X = test_copy_ld(&A, 2);
   int64_t info = -1;
   CHECK_STATUS(h, invert(m, &X, &info), AXB_SUCCESS);
   CHECK_RATIO(axb_check_inverse(&A, &X), "%s [[0,1],[1,0]]", method_name[m]);

@@ -17,51 +17,9 @@ static axb_handle h;
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static axb_dense gen(axb_gen_kind kind, int64_t n, axb_dtype t, double kappa,
-                     int64_t col, uint64_t seed) {
-  axb_gen_spec s = {kind, n, kappa, col, seed};
-  axb_dense A;
-  axb_status st = axb_gen_dense(h, &s, t, &A);
-  if (st != AXB_SUCCESS) {
-    fprintf(stderr, "axb_gen_dense(%s, %lld): %s; %s\n",
-            axb_gen_kind_name(kind), (long long)n, axb_strerror(st),
-            axb_detail(h));
-    exit(1);
-  }
-  return A;
-}
-
-/* An uninitialised rows x cols matrix with leading dimension ld. */
-static axb_dense alloc_ld(int64_t rows, int64_t cols, int64_t ld, axb_dtype t) {
-  axb_dense D;
-  if (axb_dense_create(&D, ld, cols, t) != AXB_SUCCESS) {
-    fprintf(stderr, "out of memory\n");
-    exit(1);
-  }
-  D.rows = rows;
-  return D;
-}
-
-/* Copy of A (any leading dimension) with leading dimension ld >= rows; rows
-   rows..ld-1 hold NaN, so a kernel that reads them spoils the result. */
-static axb_dense copy_ld(const axb_dense *A, int64_t ld) {
-  axb_dense D = alloc_ld(A->rows, A->cols, ld, A->dtype);
-  for (int64_t j = 0; j < A->cols; ++j)
-    for (int64_t i = 0; i < ld; ++i)
-      axb_dense_set(&D, i, j, i < A->rows ? axb_dense_get(A, i, j) : NAN);
-  return D;
-}
-
-/* The NaN padding of copy_ld is still there. */
-static int padding_intact(const axb_dense *D) {
-  for (int64_t j = 0; j < D->cols; ++j)
-    for (int64_t i = D->rows; i < D->ld; ++i)
-      if (!isnan(axb_dense_get(D, i, j))) return 0;
-  return 1;
-}
-
 static axb_dense transpose(const axb_dense *A) {
-  axb_dense T = alloc_ld(A->cols, A->rows, A->cols > 0 ? A->cols : 1, A->dtype);
+  axb_dense T =
+      test_alloc(A->cols, A->rows, A->cols > 0 ? A->cols : 1, A->dtype);
   for (int64_t j = 0; j < A->cols; ++j)
     for (int64_t i = 0; i < A->rows; ++i)
       axb_dense_set(&T, j, i, axb_dense_get(A, i, j));
@@ -99,30 +57,24 @@ static axb_status gesv(axb_dense *A, int64_t *ipiv, axb_dense *B,
                    info);
 }
 
-static int64_t *new_ipiv(int64_t n) {
-  int64_t *p = calloc(n > 0 ? (size_t)n : 1, sizeof *p);
-  if (!p) exit(1);
-  return p;
-}
-
 /* ---- square factor and solves ----------------------------------------------
  */
 
 /* Solve A X = B (or A^T X = B) with the factors of A and judge X. */
 static void check_getrs(const axb_dense *A, const axb_dense *LU,
                         const int64_t *ipiv, axb_trans tr, const char *what) {
-  axb_dense M = tr == AXB_NO_TRANS ? copy_ld(A, A->rows) : transpose(A);
+  axb_dense M = tr == AXB_NO_TRANS ? test_copy_ld(A, A->rows) : transpose(A);
   axb_dense Xt, B;
   axb_status st = axb_gen_rhs(h, &M, 3, AXB_RHS_RANDOM, 11, &Xt, &B);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   if (st == AXB_SUCCESS) {
-    axb_dense X = copy_ld(&B, B.rows + 2);
+    axb_dense X = test_copy_ld(&B, B.rows + 2);
     int64_t info = -1;
     st = getrs(tr, LU, ipiv, &X, &info);
     CHECK_STATUS(h, st, AXB_SUCCESS);
     CHECK(info == 0, "%s: getrs info %lld", what, (long long)info);
     CHECK_RATIO(axb_check_solve(&M, &X, &B), "%s getrs trans=%d", what, tr);
-    CHECK(padding_intact(&X), "%s: getrs wrote outside B", what);
+    CHECK(test_padding_intact(&X), "%s: getrs wrote outside B", what);
     axb_dense_destroy(&X);
   }
   axb_dense_destroy(&Xt);
@@ -137,8 +89,8 @@ static void check_gesv(const axb_dense *A, double kappa, const char *what) {
   axb_status st = axb_gen_rhs(h, A, 2, AXB_RHS_RANDOM, 5, &Xt, &B);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   if (st != AXB_SUCCESS) return;
-  axb_dense F = copy_ld(A, A->rows + 1), X = copy_ld(&B, B.rows + 1);
-  int64_t *ipiv = new_ipiv(A->rows), info = -1;
+  axb_dense F = test_copy_ld(A, A->rows + 1), X = test_copy_ld(&B, B.rows + 1);
+  int64_t *ipiv = test_new_ipiv(A->rows), info = -1;
   st = gesv(&F, ipiv, &X, &info);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   CHECK(info == 0, "%s: gesv info %lld", what, (long long)info);
@@ -162,14 +114,14 @@ static void square_case(axb_gen_kind kind, int64_t n, axb_dtype t,
   char what[96];
   snprintf(what, sizeof what, "%s n=%lld %s kappa=%g", axb_gen_kind_name(kind),
            (long long)n, axb_dtype_name(t), kappa);
-  axb_dense A = gen(kind, n, t, kappa, 0, 42 + (uint64_t)n);
-  axb_dense LU = copy_ld(&A, n + 3);
-  int64_t *ipiv = new_ipiv(n), info = -1;
+  axb_dense A = test_gen(h, kind, n, t, kappa, 0, 42 + (uint64_t)n);
+  axb_dense LU = test_copy_ld(&A, n + 3);
+  int64_t *ipiv = test_new_ipiv(n), info = -1;
   axb_status st = getrf(&LU, ipiv, &info);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   CHECK(info == 0, "%s: info %lld", what, (long long)info);
   CHECK_RATIO(axb_check_lu(&A, &LU, ipiv), "%s getrf", what);
-  CHECK(padding_intact(&LU), "%s: getrf wrote outside A", what);
+  CHECK(test_padding_intact(&LU), "%s: getrf wrote outside A", what);
   int pivots_ok = 1;
   for (int64_t k = 0; k < n; ++k)
     pivots_ok &= ipiv[k] >= k + 1 && ipiv[k] <= n;
@@ -250,18 +202,18 @@ static double rect_lu_ratio(const axb_dense *A, const axb_dense *LU,
 
 static void rect_case(int64_t m, int64_t n, axb_dtype t) {
   const int64_t big = m > n ? m : n, k = m < n ? m : n;
-  axb_dense S = gen(AXB_GEN_UNIFORM, big, t, 0, 0, 7 + (uint64_t)m);
+  axb_dense S = test_gen(h, AXB_GEN_UNIFORM, big, t, 0, 0, 7 + (uint64_t)m);
   axb_dense A = axb_dense_wrap(m, n, S.ld, t, S.data); /* leading block */
-  axb_dense LU = copy_ld(&A, m + 2);
-  int64_t *ipiv = new_ipiv(k), info = -1;
+  axb_dense LU = test_copy_ld(&A, m + 2);
+  int64_t *ipiv = test_new_ipiv(k), info = -1;
   axb_status st = getrf(&LU, ipiv, &info);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   CHECK(info == 0, "%lldx%lld: info %lld", (long long)m, (long long)n,
         (long long)info);
   CHECK_RATIO(rect_lu_ratio(&A, &LU, ipiv), "getrf %lldx%lld %s", (long long)m,
               (long long)n, axb_dtype_name(t));
-  CHECK(padding_intact(&LU), "%lldx%lld: getrf wrote outside A", (long long)m,
-        (long long)n);
+  CHECK(test_padding_intact(&LU), "%lldx%lld: getrf wrote outside A",
+        (long long)m, (long long)n);
   free(ipiv);
   axb_dense_destroy(&LU);
   axb_dense_destroy(&S);
@@ -282,16 +234,16 @@ static void rect_cases(axb_dtype t) {
    completes the factorization, so P A = L U holds; gesv and getrs-free
    paths report the same. */
 static void singular_case(int64_t n, int64_t col, axb_dtype t) {
-  axb_dense A = gen(AXB_GEN_SINGULAR, n, t, 0, col, 3);
-  axb_dense LU = copy_ld(&A, n + 1);
-  int64_t *ipiv = new_ipiv(n), info = -1;
+  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 3);
+  axb_dense LU = test_copy_ld(&A, n + 1);
+  int64_t *ipiv = test_new_ipiv(n), info = -1;
   axb_status st = getrf(&LU, ipiv, &info);
   CHECK_STATUS(h, st, AXB_ERR_SINGULAR);
   CHECK(info >= 1 && info <= col + 1, "n=%lld zero column %lld: info %lld",
         (long long)n, (long long)col, (long long)info);
   CHECK_RATIO(axb_check_lu(&A, &LU, ipiv), "singular n=%lld col=%lld %s",
               (long long)n, (long long)col, axb_dtype_name(t));
-  axb_dense F = copy_ld(&A, n), B = copy_ld(&A, n); /* any n x n B */
+  axb_dense F = test_copy_ld(&A, n), B = test_copy_ld(&A, n); /* any n x n B */
   int64_t gi = -1;
   st = gesv(&F, ipiv, &B, &gi);
   CHECK_STATUS(h, st, AXB_ERR_SINGULAR);
@@ -333,9 +285,9 @@ static void pivot_ties(void) {
  * factors, where the LU check cannot pass.
  */
 static void nan_input(axb_dtype t) {
-  axb_dense A = gen(AXB_GEN_UNIFORM, 6, t, 0, 0, 9);
+  axb_dense A = test_gen(h, AXB_GEN_UNIFORM, 6, t, 0, 0, 9);
   axb_dense_set(&A, 2, 1, NAN);
-  axb_dense LU = copy_ld(&A, 6);
+  axb_dense LU = test_copy_ld(&A, 6);
   int64_t ipiv[6], info = -1;
   axb_status st = getrf(&LU, ipiv, &info);
   CHECK(st == AXB_SUCCESS || st == AXB_ERR_SINGULAR, "NaN input: status %d",

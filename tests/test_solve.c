@@ -10,9 +10,7 @@ static axb_handle h;
 /* Generate A from a spec and B = A x_true; returns 0 on failure. */
 static int make_system(const char *spec, axb_dtype t, int64_t nrhs,
                        axb_dense *A, axb_dense *X, axb_dense *B) {
-  axb_gen_spec g;
-  axb_status st = axb_gen_parse(h, spec, &g);
-  if (!st) st = axb_gen_dense(h, &g, t, A);
+  axb_status st = test_gen_spec(h, spec, t, A);
   if (!st) st = axb_gen_rhs(h, A, nrhs, AXB_RHS_RANDOM, 7, X, B);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   return st == AXB_SUCCESS;

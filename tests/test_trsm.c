@@ -12,32 +12,15 @@
  */
 #include "testing.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 static axb_handle h;
-
-static axb_dense alloc_ld(int64_t rows, int64_t cols, int64_t ld, axb_dtype t) {
-  axb_dense D;
-  if (axb_dense_create(&D, ld, cols, t) != AXB_SUCCESS) exit(1);
-  D.rows = rows;
-  return D;
-}
 
 /* The stored operand: the uplo triangle of a well-scaled triangular matrix
    (diagonal in [1, 2]: AXB_GEN_UPPER, transposed for LOWER), NaN elsewhere,
    NaN on the diagonal when it must not be read, NaN padding. */
 static axb_dense stored_a(int64_t k, axb_uplo uplo, axb_diag diag, axb_dtype t,
                           uint64_t seed) {
-  axb_gen_spec s = {AXB_GEN_UPPER, k, 0, 0, seed};
-  axb_dense U;
-  axb_status st = axb_gen_dense(h, &s, t, &U);
-  if (st != AXB_SUCCESS) {
-    fprintf(stderr, "axb_gen_dense(upper, %lld): %s\n", (long long)k,
-            axb_strerror(st));
-    exit(1);
-  }
-  axb_dense A = alloc_ld(k, k, k + 2, t);
+  axb_dense U = test_gen(h, AXB_GEN_UPPER, k, t, 0, 0, seed);
+  axb_dense A = test_alloc(k, k, k + 2, t);
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < k + 2; ++i) {
       const int in = i < k && (uplo == AXB_UPPER ? i <= j : i >= j);
@@ -55,7 +38,7 @@ static axb_dense stored_a(int64_t k, axb_uplo uplo, axb_diag diag, axb_dtype t,
 static axb_dense dense_op(const axb_dense *A, axb_uplo uplo, axb_trans tr,
                           axb_diag diag, int transposed) {
   const int64_t k = A->rows;
-  axb_dense M = alloc_ld(k, k, k > 0 ? k : 1, AXB_F64);
+  axb_dense M = test_alloc(k, k, k > 0 ? k : 1, AXB_F64);
   const int flip = (tr == AXB_TRANS) != (transposed != 0);
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < k; ++i) {
@@ -71,13 +54,9 @@ static axb_dense dense_op(const axb_dense *A, axb_uplo uplo, axb_trans tr,
 /* m x n random B (uniform(-1,1) from the generator), NaN padding. */
 static axb_dense random_b(int64_t m, int64_t n, axb_dtype t, uint64_t seed) {
   const int64_t big = m > n ? m : n;
-  axb_gen_spec s = {AXB_GEN_UNIFORM, big, 0, 0, seed};
-  axb_dense G;
-  if (axb_gen_dense(h, &s, t, &G) != AXB_SUCCESS) exit(1);
-  axb_dense B = alloc_ld(m, n, m + 3, t);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m + 3; ++i)
-      axb_dense_set(&B, i, j, i < m ? axb_dense_get(&G, i, j) : NAN);
+  axb_dense G = test_gen(h, AXB_GEN_UNIFORM, big, t, 0, 0, seed);
+  axb_dense W = axb_dense_wrap(m, n, G.ld, t, G.data); /* leading block */
+  axb_dense B = test_copy_ld(&W, m + 3);
   axb_dense_destroy(&G);
   return B;
 }
@@ -87,20 +66,13 @@ static axb_dense random_b(int64_t m, int64_t n, axb_dtype t, uint64_t seed) {
 static axb_dense scaled_copy(const axb_dense *B, double s, int transposed) {
   const int64_t r = transposed ? B->cols : B->rows;
   const int64_t c = transposed ? B->rows : B->cols;
-  axb_dense D = alloc_ld(r, c, r > 0 ? r : 1, B->dtype);
+  axb_dense D = test_alloc(r, c, r > 0 ? r : 1, B->dtype);
   for (int64_t j = 0; j < c; ++j)
     for (int64_t i = 0; i < r; ++i)
       axb_dense_set(
           &D, i, j,
           s * (transposed ? axb_dense_get(B, j, i) : axb_dense_get(B, i, j)));
   return D;
-}
-
-static int padding_intact(const axb_dense *D) {
-  for (int64_t j = 0; j < D->cols; ++j)
-    for (int64_t i = D->rows; i < D->ld; ++i)
-      if (!isnan(axb_dense_get(D, i, j))) return 0;
-  return 1;
 }
 
 static axb_status trsm(axb_side sd, axb_uplo ul, axb_trans tr, axb_diag dg,
@@ -128,11 +100,10 @@ static void one_case(axb_side sd, axb_uplo ul, axb_trans tr, axb_diag dg,
   if (alpha == 0) /* B must not be read */
     for (int64_t j = 0; j < n; ++j)
       axb_dense_set(&B, 0, j, NAN);
-  axb_dense X = alloc_ld(m, n, B.ld, t); /* B with its padding */
-  memcpy(X.data, B.data, (size_t)(B.ld * n) * axb_dtype_size(t));
+  axb_dense X = test_copy_ld(&B, B.ld); /* B with its NaN padding */
   axb_status st = trsm(sd, ul, tr, dg, alpha, &A, &X);
   CHECK_STATUS(h, st, AXB_SUCCESS);
-  CHECK(padding_intact(&X), "%s: wrote outside B", what);
+  CHECK(test_padding_intact(&X), "%s: wrote outside B", what);
   if (alpha == 0) {
     int zero = 1;
     for (int64_t j = 0; j < n; ++j)

@@ -28,43 +28,6 @@ static axb_handle h;
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static axb_dense gen(axb_gen_kind kind, int64_t n, axb_dtype t, double kappa,
-                     int64_t col, uint64_t seed) {
-  axb_gen_spec s = {kind, n, kappa, col, seed};
-  axb_dense A;
-  axb_status st = axb_gen_dense(h, &s, t, &A);
-  if (st != AXB_SUCCESS) {
-    fprintf(stderr, "axb_gen_dense(%s, %lld): %s; %s\n",
-            axb_gen_kind_name(kind), (long long)n, axb_strerror(st),
-            axb_detail(h));
-    exit(1);
-  }
-  return A;
-}
-
-static axb_dense alloc_ld(int64_t rows, int64_t cols, int64_t ld, axb_dtype t) {
-  axb_dense D;
-  if (axb_dense_create(&D, ld, cols, t) != AXB_SUCCESS) exit(1);
-  D.rows = rows;
-  return D;
-}
-
-/* Copy of A with leading dimension ld >= rows; the padding holds NaN. */
-static axb_dense copy_ld(const axb_dense *A, int64_t ld) {
-  axb_dense D = alloc_ld(A->rows, A->cols, ld, A->dtype);
-  for (int64_t j = 0; j < A->cols; ++j)
-    for (int64_t i = 0; i < ld; ++i)
-      axb_dense_set(&D, i, j, i < A->rows ? axb_dense_get(A, i, j) : NAN);
-  return D;
-}
-
-static int padding_intact(const axb_dense *D) {
-  for (int64_t j = 0; j < D->cols; ++j)
-    for (int64_t i = D->rows; i < D->ld; ++i)
-      if (!isnan(axb_dense_get(D, i, j))) return 0;
-  return 1;
-}
-
 static axb_status crout(axb_dense *A, int64_t *ipiv, int64_t *info) {
   if (A->dtype == AXB_F64)
     return axb_dgetrf_crout(h, A->rows, A->data, A->ld, ipiv, info);
@@ -116,8 +79,9 @@ static void permute_rows(axb_dense *B, const int64_t *ipiv) {
 static double crout_lu_ratio(const axb_dense *A, const axb_dense *Z,
                              const int64_t *ipiv) {
   const int64_t n = Z->rows;
-  axb_dense L = alloc_ld(n, n, n, Z->dtype), U = alloc_ld(n, n, n, Z->dtype);
-  axb_dense G = alloc_ld(n, n, n, Z->dtype);
+  axb_dense L = test_alloc(n, n, n, Z->dtype),
+            U = test_alloc(n, n, n, Z->dtype);
+  axb_dense G = test_alloc(n, n, n, Z->dtype);
   axb_status st = extract(Z, &L, &U);
   CHECK(st == AXB_SUCCESS, "crout_extract: %d", st);
   for (int64_t j = 0; j < n; ++j)
@@ -142,7 +106,7 @@ static void crout_solve(const axb_dense *A, const axb_dense *Z,
   axb_status st = axb_gen_rhs(h, A, 2, AXB_RHS_RANDOM, 3, &Xt, &B);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   if (st != AXB_SUCCESS) return;
-  axb_dense X = copy_ld(&B, B.rows);
+  axb_dense X = test_copy_ld(&B, B.rows);
   if (ipiv) permute_rows(&X, ipiv);
   st = trsm(AXB_LOWER, AXB_NON_UNIT, Z, &X);
   if (st == AXB_SUCCESS) st = trsm(AXB_UPPER, AXB_UNIT, Z, &X);
@@ -159,14 +123,13 @@ static void crout_case(axb_gen_kind kind, int64_t n, axb_dtype t, double kappa,
   snprintf(what, sizeof what, "crout %s %s n=%lld %s kappa=%g",
            pivot ? "pivot" : "nopivot", axb_gen_kind_name(kind), (long long)n,
            axb_dtype_name(t), kappa);
-  axb_dense A = gen(kind, n, t, kappa, 0, 500 + (uint64_t)n);
-  axb_dense Z = copy_ld(&A, n + 2);
-  int64_t *ipiv = pivot ? calloc((size_t)n, sizeof *ipiv) : NULL, info = -1;
-  if (pivot && !ipiv) exit(1);
+  axb_dense A = test_gen(h, kind, n, t, kappa, 0, 500 + (uint64_t)n);
+  axb_dense Z = test_copy_ld(&A, n + 2);
+  int64_t *ipiv = pivot ? test_new_ipiv(n) : NULL, info = -1;
   axb_status st = crout(&Z, ipiv, &info);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   CHECK(info == 0, "%s: info %lld", what, (long long)info);
-  CHECK(padding_intact(&Z), "%s: wrote outside A", what);
+  CHECK(test_padding_intact(&Z), "%s: wrote outside A", what);
   if (st == AXB_SUCCESS) {
     CHECK_RATIO(crout_lu_ratio(&A, &Z, ipiv), "%s", what);
     crout_solve(&A, &Z, ipiv, what);
@@ -202,10 +165,10 @@ static void crout_seeds_example(axb_dtype t, int pivot) {
   double a[4] = {4, 2, 24, 15};
   const double wantL[4] = {4, 2, 0, 3}, wantU[4] = {1, 0, 6, 1};
   axb_dense A0 = axb_dense_wrap(2, 2, 2, AXB_F64, a);
-  axb_dense Z = copy_ld(&A0, 3);
+  axb_dense Z = test_copy_ld(&A0, 3);
   axb_dense_destroy(&A0);
   if (t == AXB_F32) { /* same values, float storage */
-    axb_dense Zs = alloc_ld(2, 2, 3, AXB_F32);
+    axb_dense Zs = test_alloc(2, 2, 3, AXB_F32);
     for (int64_t j = 0; j < 2; ++j)
       for (int64_t i = 0; i < 3; ++i)
         axb_dense_set(&Zs, i, j, axb_dense_get(&Z, i, j));
@@ -215,7 +178,7 @@ static void crout_seeds_example(axb_dtype t, int pivot) {
   int64_t ipiv[2] = {0, 0}, info = -1;
   axb_status st = crout(&Z, pivot ? ipiv : NULL, &info);
   CHECK_STATUS(h, st, AXB_SUCCESS);
-  axb_dense L = alloc_ld(2, 2, 2, t), U = alloc_ld(2, 2, 2, t);
+  axb_dense L = test_alloc(2, 2, 2, t), U = test_alloc(2, 2, 2, t);
   CHECK(extract(&Z, &L, &U) == AXB_SUCCESS, "crout_extract failed");
   int exact = 1;
   for (int64_t k = 0; k < 4; ++k)
@@ -237,16 +200,16 @@ static void crout_seeds_example(axb_dtype t, int pivot) {
    exactly zero (info = col + 1; at most that); without pivoting the pivot
    is zero or tiny at some column <= col + 1. */
 static void crout_singular(axb_dtype t, int64_t col) {
-  axb_dense A = gen(AXB_GEN_SINGULAR, 10, t, 0, col, 10);
+  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, 10, t, 0, col, 10);
   for (int pivot = 0; pivot < 2; ++pivot) {
-    axb_dense Z = copy_ld(&A, 11);
+    axb_dense Z = test_copy_ld(&A, 11);
     int64_t ipiv[10], info = -1;
     axb_status st = crout(&Z, pivot ? ipiv : NULL, &info);
     CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
     CHECK(info >= 1 && info <= col + 1,
           "crout 10x10 zero column %lld pivot=%d: info %lld", (long long)col,
           pivot, (long long)info);
-    CHECK(padding_intact(&Z), "crout singular: wrote outside A");
+    CHECK(test_padding_intact(&Z), "crout singular: wrote outside A");
     axb_dense_destroy(&Z);
   }
   axb_dense_destroy(&A);
@@ -279,18 +242,19 @@ static void gauss_case(axb_gen_kind kind, int64_t n, int64_t nrhs, axb_dtype t,
   snprintf(what, sizeof what, "gauss %s %s n=%lld nrhs=%lld %s kappa=%g",
            pivot ? "pivot" : "nopivot", axb_gen_kind_name(kind), (long long)n,
            (long long)nrhs, axb_dtype_name(t), kappa);
-  axb_dense A = gen(kind, n, t, kappa, 0, 900 + (uint64_t)n);
+  axb_dense A = test_gen(h, kind, n, t, kappa, 0, 900 + (uint64_t)n);
   axb_dense Xt, B;
   axb_status st = axb_gen_rhs(h, &A, nrhs, AXB_RHS_RANDOM, 4, &Xt, &B);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   if (st == AXB_SUCCESS) {
-    axb_dense F = copy_ld(&A, n + 1), X = copy_ld(&B, n + 3);
+    axb_dense F = test_copy_ld(&A, n + 1), X = test_copy_ld(&B, n + 3);
     int64_t info = -1;
     st = gauss(&F, &X, pivot, &info);
     CHECK_STATUS(h, st, AXB_SUCCESS);
     CHECK(info == 0, "%s: info %lld", what, (long long)info);
     CHECK_RATIO(axb_check_solve(&A, &X, &B), "%s", what);
-    CHECK(padding_intact(&F) && padding_intact(&X), "%s: wrote outside", what);
+    CHECK(test_padding_intact(&F) && test_padding_intact(&X),
+          "%s: wrote outside", what);
     axb_dense_destroy(&F);
     axb_dense_destroy(&X);
     axb_dense_destroy(&Xt);
@@ -331,12 +295,12 @@ static void gauss_bad_pivots(axb_dtype t) {
       memcpy(a, cases[c], sizeof a);
       axb_dense A0 = axb_dense_wrap(2, 2, 2, AXB_F64, a);
       axb_dense B0 = axb_dense_wrap(2, 1, 2, AXB_F64, b);
-      axb_dense A = alloc_ld(2, 2, 2, t), B = alloc_ld(2, 1, 2, t);
+      axb_dense A = test_alloc(2, 2, 2, t), B = test_alloc(2, 1, 2, t);
       for (int64_t k = 0; k < 4; ++k)
         axb_dense_set(&A, k % 2, k / 2, axb_dense_get(&A0, k % 2, k / 2));
       for (int64_t k = 0; k < 2; ++k)
         axb_dense_set(&B, k, 0, axb_dense_get(&B0, k, 0));
-      axb_dense F = copy_ld(&A, 2), X = copy_ld(&B, 2);
+      axb_dense F = test_copy_ld(&A, 2), X = test_copy_ld(&B, 2);
       int64_t info = -1;
       axb_status st = gauss(&F, &X, pivot, &info);
       if (pivot) {
@@ -358,9 +322,10 @@ static void gauss_bad_pivots(axb_dtype t) {
 /* Zero column col: with pivoting an exactly zero pivot at col + 1 (or
    earlier); without, a zero or tiny one. */
 static void gauss_singular(axb_dtype t, int64_t n, int64_t col) {
-  axb_dense A = gen(AXB_GEN_SINGULAR, n, t, 0, col, 12);
+  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 12);
   for (int pivot = 0; pivot < 2; ++pivot) {
-    axb_dense F = copy_ld(&A, n), X = copy_ld(&A, n); /* n right-hand sides */
+    axb_dense F = test_copy_ld(&A, n),
+              X = test_copy_ld(&A, n); /* n right-hand sides */
     int64_t info = -1;
     axb_status st = gauss(&F, &X, pivot, &info);
     CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);

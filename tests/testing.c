@@ -52,3 +52,65 @@ int test_finish(const char *name) {
   printf("%s: %d checks, %d failed\n", name, test_checks, test_failures);
   return test_failures ? 1 : 0;
 }
+
+axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
+                   double kappa, int64_t col, uint64_t seed) {
+  axb_gen_spec s = {kind, n, kappa, col, seed};
+  axb_dense A;
+  axb_status st = axb_gen_dense(h, &s, t, &A);
+  if (st != AXB_SUCCESS) {
+    fprintf(stderr, "axb_gen_dense(%s, %lld): %s; %s\n",
+            axb_gen_kind_name(kind), (long long)n, axb_strerror(st),
+            axb_detail(h));
+    exit(1);
+  }
+  return A;
+}
+
+axb_status test_gen_spec(axb_handle h, const char *spec, axb_dtype t,
+                         axb_dense *A) {
+  axb_gen_spec g;
+  axb_status st = axb_gen_parse(h, spec, &g);
+  return st != AXB_SUCCESS ? st : axb_gen_dense(h, &g, t, A);
+}
+
+axb_dense test_alloc(int64_t rows, int64_t cols, int64_t ld, axb_dtype t) {
+  axb_dense D;
+  if (axb_dense_create(&D, ld, cols, t) != AXB_SUCCESS) {
+    fprintf(stderr, "cannot allocate a %lld x %lld matrix\n", (long long)ld,
+            (long long)cols);
+    exit(1);
+  }
+  D.rows = rows;
+  return D;
+}
+
+axb_dense test_copy_ld(const axb_dense *A, int64_t ld) {
+  axb_dense D = test_alloc(A->rows, A->cols, ld, A->dtype);
+  const size_t es = axb_dtype_size(A->dtype);
+  for (int64_t j = 0; j < A->cols; ++j) {
+    if (A->rows > 0)
+      memcpy((char *)D.data + (size_t)(j * ld) * es,
+             (const char *)A->data + (size_t)(j * A->ld) * es,
+             (size_t)A->rows * es);
+    for (int64_t i = A->rows; i < ld; ++i)
+      axb_dense_set(&D, i, j, NAN);
+  }
+  return D;
+}
+
+int test_padding_intact(const axb_dense *D) {
+  for (int64_t j = 0; j < D->cols; ++j)
+    for (int64_t i = D->rows; i < D->ld; ++i)
+      if (!isnan(axb_dense_get(D, i, j))) return 0;
+  return 1;
+}
+
+int64_t *test_new_ipiv(int64_t n) {
+  int64_t *p = calloc(n > 0 ? (size_t)n : 1, sizeof *p);
+  if (!p) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  return p;
+}

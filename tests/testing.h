@@ -56,4 +56,28 @@ const char *test_data_dir(void);
 /* Print "name: N checks, M failed" and return the exit code. */
 int test_finish(const char *name);
 
+/*
+ * Operands shared by the typed-API tests.  Where a helper cannot produce
+ * its result (generator error, out of memory) it prints why and exits 1: a
+ * test cannot go on without its operands, and no CHECK is counted for them.
+ */
+
+/* n x n matrix of generator `kind` (kappa, col, seed as in axb_gen_spec). */
+axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
+                   double kappa, int64_t col, uint64_t seed);
+/* Matrix from a spec string ("spd:40", "cond:60,kappa=1e8"): axb_gen_parse
+   then axb_gen_dense.  Returns their status and does not exit: callers
+   judge it. */
+axb_status test_gen_spec(axb_handle h, const char *spec, axb_dtype t,
+                         axb_dense *A);
+/* Zero rows x cols matrix with leading dimension ld >= max(rows, 1). */
+axb_dense test_alloc(int64_t rows, int64_t cols, int64_t ld, axb_dtype t);
+/* Copy of A (any leading dimension) with leading dimension ld >= rows; rows
+   rows..ld-1 hold NaN, so a kernel that reads them spoils its result. */
+axb_dense test_copy_ld(const axb_dense *A, int64_t ld);
+/* The NaN padding of test_copy_ld (rows rows..ld-1) is still all NaN. */
+int test_padding_intact(const axb_dense *D);
+/* Zeroed pivot array of max(n, 1) entries; free() it. */
+int64_t *test_new_ipiv(int64_t n);
+
 #endif
