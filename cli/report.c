@@ -15,6 +15,7 @@ const char *cli_status_name(axb_status st) {
   case AXB_ERR_SMALL_PIVOT: return "small_pivot";
   case AXB_ERR_NO_CONVERGENCE: return "no_convergence";
   case AXB_ERR_ILL_CONDITIONED: return "ill_conditioned";
+  case AXB_ERR_INACCURATE: return "inaccurate";
   case AXB_ERR_INVALID: return "invalid";
   case AXB_ERR_OUT_OF_MEMORY: return "out_of_memory";
   case AXB_ERR_IO: return "io";

@@ -177,7 +177,10 @@ axb_status cli_run_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   axb_status st = axb_solve(h, A, B, opts, p);
   r->status = st;
   r->solved = st >= 0;
-  r->x_exists = st == AXB_SUCCESS || st == AXB_ERR_ILL_CONDITIONED;
+  /* X is handed back on success and with the two "computed but not
+     trustworthy" verdicts. */
+  r->x_exists = st == AXB_SUCCESS || st == AXB_ERR_ILL_CONDITIONED ||
+                st == AXB_ERR_INACCURATE;
   r->threads = axb_get_threads(h);
   p->n = A->rows;
   p->nrhs = B->cols;

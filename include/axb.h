@@ -94,7 +94,9 @@ int axb_get_threads(axb_handle h);
 /* CUDA stream (a cudaStream_t) used by device work; NULL = the handle's own. */
 axb_status axb_set_stream(axb_handle h, void *stream);
 void *axb_get_stream(axb_handle h);
-/* Detail of the last failure on this handle ("" after success). */
+/* Detail of the last failure on this handle ("" after success).  With
+   h = NULL: the last failure of this thread that had no handle to hold it
+   (axb_handle_create, and I/O or generators called with h = NULL). */
 const char *axb_detail(axb_handle h);
 
 const char *axb_backend_name(axb_backend b);

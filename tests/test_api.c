@@ -21,6 +21,8 @@ static void handles(void) {
   CHECK(axb_handle_create(&g, (axb_backend)42, 0) == AXB_ERR_INVALID,
         "bad backend");
   CHECK(g == NULL, "handle set on failure");
+  CHECK(strstr(axb_detail(NULL), "unknown backend") != NULL,
+        "creation detail: '%s'", axb_detail(NULL));
   CHECK_STATUS(h, axb_handle_create(&g, AXB_BACKEND_AUTO, 0), AXB_SUCCESS);
   CHECK(axb_handle_backend(g) != AXB_BACKEND_AUTO, "AUTO must resolve");
   CHECK_STATUS(g, axb_set_threads(g, -1), AXB_ERR_INVALID);

@@ -33,6 +33,8 @@ int main(void) {
   axb_handle h = NULL;
   CHECK(axb_handle_create(&h, AXB_BACKEND_CUDA, count) == AXB_ERR_NO_DEVICE,
         "out-of-range ordinal");
+  CHECK(strstr(axb_detail(NULL), "does not exist") != NULL,
+        "the failed creation's detail: '%s'", axb_detail(NULL));
   CHECK_STATUS(h, axb_handle_create(&h, AXB_BACKEND_CUDA, 0), AXB_SUCCESS);
   CHECK(axb_handle_backend(h) == AXB_BACKEND_CUDA, "backend");
   CHECK(axb_get_stream(h) != NULL, "the handle owns a stream");

@@ -176,6 +176,36 @@ static void no_pivot(void) {
   o.method = AXB_METHOD_LU;
   o.pivot = 0;
   CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+  o.pivot = 2;
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+  o.method = AXB_METHOD_GAUSS;
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+  /* Forcing Cholesky on an unsymmetric matrix is refused up front. */
+  double u[4] = {4, 1, 2, 4};
+  axb_dense U = axb_dense_wrap(2, 2, 2, AXB_F64, u);
+  o.pivot = 1;
+  o.method = AXB_METHOD_CHOLESKY_CROUT;
+  CHECK_STATUS(h, axb_solve(h, &U, &B, &o, &r), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "not symmetric") != NULL, "detail %s",
+        axb_detail(h));
+}
+
+/* The gauss variant keeps no factors, yet its answers are certified too:
+   Hilbert(12) in single precision must not come back as plain success. */
+static void gauss_certified(void) {
+  axb_dense A, X, B;
+  if (test_gen_spec(h, "hilbert:12", AXB_F32, &A)) return;
+  CHECK_STATUS(h, axb_gen_rhs(h, &A, 1, AXB_RHS_ONES, 1, &X, &B), AXB_SUCCESS);
+  axb_solve_opts o;
+  axb_solve_opts_default(&o);
+  o.method = AXB_METHOD_GAUSS;
+  axb_report r;
+  axb_status st = axb_solve(h, &A, &B, &o, &r);
+  CHECK(st == AXB_ERR_ILL_CONDITIONED || st == AXB_ERR_INACCURATE,
+        "gauss on float Hilbert(12): status %d (%s), rcond %.3g", st,
+        axb_strerror(st), r.rcond);
+  CHECK(r.rcond >= 0 && r.rcond < 1e-6, "rcond %.3g", r.rcond);
+  free3(&A, &X, &B);
 }
 
 static void bad_inputs(void) {
@@ -235,6 +265,7 @@ int main(int argc, char **argv) {
   auto_fallback();
   singular_and_ill();
   no_pivot();
+  gauss_certified();
   bad_inputs();
   invert(AXB_F64);
   invert(AXB_F32);

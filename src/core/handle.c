@@ -35,9 +35,11 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
   if (!out) return AXB_ERR_INVALID;
   *out = NULL;
   if (backend < AXB_BACKEND_AUTO || backend > AXB_BACKEND_REF)
-    return AXB_ERR_INVALID;
+    return axb__fail(NULL, AXB_ERR_INVALID, "unknown backend %d", (int)backend);
+  axb__clear(NULL);
   axb_handle h = calloc(1, sizeof *h);
-  if (!h) return AXB_ERR_OUT_OF_MEMORY;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY, "no memory for a handle");
   h->backend = backend == AXB_BACKEND_AUTO ? resolve_auto() : backend;
   h->device = device;
   switch (h->backend) {
@@ -46,6 +48,7 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
   case AXB_BACKEND_CUDA: {
     axb_status st = axb__cuda_handle_init(h);
     if (st != AXB_SUCCESS) {
+      axb__keep_detail(h);
       free(h);
       return st;
     }

@@ -24,6 +24,8 @@ struct axb_handle_s {
 axb_status axb__fail(axb_handle h, axb_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void axb__clear(axb_handle h);
+/* Copy h's detail to the per-thread one (before h is freed on failure). */
+void axb__keep_detail(axb_handle h);
 
 /* Allocation with overflow checks; NULL when count * size overflows or
    malloc fails.  Memory is 64-byte aligned and zero-filled by calloc. */

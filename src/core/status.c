@@ -17,8 +17,7 @@ const char *axb_strerror(axb_status st) {
   case AXB_ERR_NO_CONVERGENCE: return "iteration did not converge";
   case AXB_ERR_ILL_CONDITIONED:
     return "matrix is singular to working precision (rcond < eps)";
-  case AXB_ERR_INACCURATE:
-    return "solution failed its backward error check";
+  case AXB_ERR_INACCURATE: return "solution failed its backward error check";
   case AXB_ERR_INVALID: return "invalid input";
   case AXB_ERR_OUT_OF_MEMORY: return "out of memory";
   case AXB_ERR_IO: return "I/O error";
@@ -40,21 +39,30 @@ void axb_version_numbers(int *major, int *minor, int *patch) {
   if (patch) *patch = AXB_VERSION_PATCH;
 }
 
+/* Failures without a handle (handle creation, I/O called with h = NULL)
+   keep their detail here, one per thread: axb_detail(NULL) reads it. */
+static _Thread_local char detail_without_handle[AXB_DETAIL_LEN];
+
 axb_status axb__fail(axb_handle h, axb_status st, const char *fmt, ...) {
-  if (h) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(h->detail, sizeof h->detail, fmt, ap);
-    va_end(ap);
-  }
+  char *buf = h ? h->detail : detail_without_handle;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, AXB_DETAIL_LEN, fmt, ap);
+  va_end(ap);
   return st;
 }
 
 void axb__clear(axb_handle h) {
-  if (h) h->detail[0] = '\0';
+  (h ? h->detail : detail_without_handle)[0] = '\0';
 }
 
-const char *axb_detail(axb_handle h) { return h ? h->detail : ""; }
+void axb__keep_detail(axb_handle h) {
+  if (h) snprintf(detail_without_handle, AXB_DETAIL_LEN, "%s", h->detail);
+}
+
+const char *axb_detail(axb_handle h) {
+  return h ? h->detail : detail_without_handle;
+}
 
 static int mul_overflows(int64_t count, size_t size) {
   return count < 0 || (size && (uint64_t)count > (uint64_t)INT64_MAX / size);

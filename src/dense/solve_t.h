@@ -87,8 +87,8 @@ static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
   }
 }
 
-/* 1-norm reciprocal condition estimate from the factors; -1 when the
-   method keeps no usable factors (GAUSS). */
+/* 1-norm reciprocal condition estimate from the factors in w->F (for
+   GAUSS the caller puts an LU factorization there first). */
 static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
                                    double *rcond) {
   axb_handle h = w->h;

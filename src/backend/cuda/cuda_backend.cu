@@ -48,9 +48,14 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
   if (h->device < 0 || h->device >= n)
     return axb__fail(h, AXB_ERR_NO_DEVICE, "CUDA device %d does not exist (%d found)",
                      h->device, n);
-  cudaError_t e = cudaSetDevice(h->device);
+  /* The stream belongs to h->device; the caller's current device is
+     restored afterwards (no hidden global state). */
+  int previous = 0;
+  cudaError_t e = cudaGetDevice(&previous);
+  if (e == cudaSuccess) e = cudaSetDevice(h->device);
   cudaStream_t s = NULL;
   if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaSetDevice(previous);
   if (e != cudaSuccess)
     return axb__fail(h, AXB_ERR_DEVICE, "CUDA: %s", cudaGetErrorString(e));
   h->own_stream = s;
