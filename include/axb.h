@@ -252,7 +252,11 @@ axb_status axb_csr_to_dense(axb_handle h, const axb_csr *S, axb_dense *D);
  * `array` and plain-text input.
  * Errors: AXB_ERR_IO (cannot open), AXB_ERR_PARSE (malformed, truncated,
  * count mismatch), AXB_ERR_INVALID (index out of range, duplicate entry,
- * NaN/Inf value, empty matrix), AXB_ERR_OUT_OF_MEMORY; the handle's detail
+ * NaN/Inf value, a nonzero value that underflows to 0 in the requested
+ * dtype — read such files in double —, empty matrix),
+ * AXB_ERR_OUT_OF_MEMORY (a read draws on one budget, 3/4 of available
+ * memory, which the environment variable AXB_MMIO_MAX_BYTES can lower); the
+ * handle's detail
  * holds "file:line: what".  h may be NULL (no detail then).
  */
 axb_status axb_read_dense(axb_handle h, const char *path, axb_dtype dtype,

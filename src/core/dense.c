@@ -1,6 +1,8 @@
 /* Dense and CSR descriptors, dtype helpers. */
+#include "core/csr.h"
 #include "core/internal.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -70,6 +72,9 @@ axb_status axb_csr_create(axb_csr *A, int64_t rows, int64_t cols, int64_t nnz,
   memset(A, 0, sizeof *A);
   if (rows < 0 || cols < 0 || nnz < 0 || axb_dtype_size(dtype) == 0)
     return AXB_ERR_INVALID;
+  /* rows + 1 row pointers: rows = INT64_MAX cannot be counted, let alone
+     allocated. */
+  if (rows == INT64_MAX) return AXB_ERR_OUT_OF_MEMORY;
   A->rows = rows;
   A->cols = cols;
   A->nnz = nnz;
@@ -92,9 +97,63 @@ void axb_csr_destroy(axb_csr *A) {
   memset(A, 0, sizeof *A);
 }
 
+axb_status axb__csr_check(axb_handle h, const axb_csr *A) {
+  if (A->dtype != AXB_F32 && A->dtype != AXB_F64)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "bad CSR matrix: dtype %d is neither float nor double",
+                     (int)A->dtype);
+  if (A->rows < 0 || A->rows == INT64_MAX || A->cols < 0 || A->nnz < 0 ||
+      !A->rowptr || (A->nnz > 0 && (!A->colind || !A->values)))
+    return axb__fail(
+        h, AXB_ERR_INVALID,
+        "bad CSR matrix: %" PRId64 " x %" PRId64 ", nnz %" PRId64 "%s", A->rows,
+        A->cols, A->nnz,
+        !A->rowptr                                   ? ", rowptr NULL"
+        : (A->nnz > 0 && (!A->colind || !A->values)) ? ", colind or values NULL"
+                                                     : "");
+  const int64_t *rp = A->rowptr;
+  if (rp[0] != 0)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "bad CSR matrix: rowptr[0] = %" PRId64 ", want 0", rp[0]);
+  /* All of rowptr before any column: the rows' ranges then lie in 0..nnz. */
+  for (int64_t i = 0; i < A->rows; ++i)
+    if (rp[i + 1] < rp[i] || rp[i + 1] > A->nnz)
+      return axb__fail(h, AXB_ERR_INVALID,
+                       "bad CSR matrix: rowptr[%" PRId64 "] = %" PRId64
+                       " after rowptr[%" PRId64 "] = %" PRId64
+                       " (want non-decreasing, at most nnz = %" PRId64 ")",
+                       i + 1, rp[i + 1], i, rp[i], A->nnz);
+  if (rp[A->rows] != A->nnz)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "bad CSR matrix: rowptr[rows] = %" PRId64
+                     ", want nnz = %" PRId64,
+                     rp[A->rows], A->nnz);
+  for (int64_t i = 0; i < A->rows; ++i)
+    for (int64_t k = rp[i]; k < rp[i + 1]; ++k) {
+      int64_t c = A->colind[k];
+      if (c < 0 || c >= A->cols)
+        return axb__fail(h, AXB_ERR_INVALID,
+                         "bad CSR matrix: column %" PRId64
+                         " out of range 0..%" PRId64 " in row %" PRId64
+                         " (0-based)",
+                         c, A->cols - 1, i);
+      if (k > rp[i] && A->colind[k - 1] >= c)
+        return axb__fail(
+            h, AXB_ERR_INVALID,
+            "bad CSR matrix: row %" PRId64 " (0-based): column %" PRId64
+            " %s column %" PRId64 " (want sorted, no duplicates)",
+            i, c, A->colind[k - 1] == c ? "repeats" : "comes after",
+            A->colind[k - 1]);
+    }
+  return AXB_SUCCESS;
+}
+
 axb_status axb_csr_to_dense(axb_handle h, const axb_csr *S, axb_dense *D) {
+  if (D) memset(D, 0, sizeof *D);
   if (!S || !D) return axb__fail(h, AXB_ERR_INVALID, "NULL matrix");
-  axb_status st = axb_dense_create(D, S->rows, S->cols, S->dtype);
+  axb_status st = axb__csr_check(h, S);
+  if (st != AXB_SUCCESS) return st;
+  st = axb_dense_create(D, S->rows, S->cols, S->dtype);
   if (st != AXB_SUCCESS)
     return axb__fail(h, st, "cannot allocate a dense %lld x %lld matrix",
                      (long long)S->rows, (long long)S->cols);
@@ -104,5 +163,6 @@ axb_status axb_csr_to_dense(axb_handle h, const axb_csr *S, axb_dense *D) {
                                      : ((const float *)S->values)[k];
       axb_dense_set(D, i, S->colind[k], v);
     }
+  axb__clear(h);
   return AXB_SUCCESS;
 }

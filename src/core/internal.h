@@ -28,7 +28,8 @@ void axb__clear(axb_handle h);
 void axb__keep_detail(axb_handle h);
 
 /* Allocation with overflow checks; NULL when count * size overflows or
-   malloc fails.  Memory is 64-byte aligned and zero-filled by calloc. */
+   malloc fails.  axb__malloc is 64-byte aligned; axb__calloc is calloc's
+   (16-byte aligned, lazily zeroed pages).  Both are freed by axb__free. */
 void *axb__malloc(int64_t count, size_t size);
 void *axb__calloc(int64_t count, size_t size);
 void axb__free(void *p);

@@ -2,7 +2,7 @@
  * Matrix Market and plain-text I/O: the pieces shared by src/core/mmio_*.c.
  *
  *   mmio_lex.c     line/token cursor over a buffer, number parsing, errors,
- *                  memory limits, C-locale guard
+ *                  the memory budget, C-locale guard
  *   mmio_header.c  banner and size line (or detection of plain text)
  *   mmio_parse.c   data sections: coordinate entries, array values, plain rows
  *   mmio_build.c   parsed data -> axb_csr / axb_dense (sorting, symmetric
@@ -18,16 +18,49 @@
  *   - pattern entries are 1 (and -1 for the mirror in a skew-symmetric file).
  *   - array and plain-text input read as CSR keeps only the nonzeros;
  *     coordinate input keeps explicit zeros.
- *   - Every allocation that a header can ask for (dense result, CSR row
- *     pointers, the whole input file after decompression) is refused with
- *     AXB_ERR_OUT_OF_MEMORY when it exceeds mm_mem_limit() (physical memory,
- *     or AXB_MMIO_MAX_BYTES when defined at compile time: the fuzz build).
- *     Entry buffers start no larger than the input can hold and grow
+ *   - Memory budget.  Each read call (file or buffer) gets one budget,
+ *     fixed when the call starts, and every allocation of that read draws
+ *     on it: the file buffer (after decompression), entry and value
+ *     buffers, row buckets, dense scratch, and the result itself.  Freed
+ *     buffers are given back, so the budget bounds what the read holds at
+ *     once, whatever the mix (two allocations that each fit but not
+ *     together are refused).  The caller's buffer of the _mem readers is
+ *     not counted (it exists already; MemAvailable shows it).
+ *     The budget is 3/4 of the memory available when the read starts:
+ *     MemAvailable of /proc/meminfo (the physical memory when that cannot
+ *     be read), lowered to the room under the memory limit of the
+ *     process's cgroups and their ancestors (containers: v2 memory.max or
+ *     v1 memory.limit_in_bytes, less the cgroup's anonymous memory, since
+ *     page cache can be reclaimed).  The fuzz build fixes it with
+ *     AXB_MMIO_MAX_BYTES at compile time; the environment variable
+ *     AXB_MMIO_MAX_BYTES (a byte count) can lower it, never raise it.
+ *     Going over is AXB_ERR_OUT_OF_MEMORY, "NAME:LINE: WHAT needs N GiB,
+ *     more than the M GiB left of the memory budget of B GiB", before the
+ *     allocation is made; a header's sizes are checked against the budget
+ *     before any entry is read.  Buffers are counted by capacity (reserved,
+ *     not touched); axb__calloc is calloc, whose zero pages cost nothing
+ *     until written.
+ *   - A header may legitimately ask for a lot: a coordinate file
+ *     "100000000 1 0" read as CSR needs its 10^8 + 1 row pointers (0.8 GB)
+ *     whatever nnz is.  That is allowed when the budget holds it (the row
+ *     pointers are built in place in the result, so the read needs them
+ *     once, not twice); beyond the budget it is OUT_OF_MEMORY.  A size such
+ *     as 2^61 rows fails that check without allocating anything.
+ *   - Entry buffers start no larger than the input can hold and grow
  *     geometrically, so a lying entry count costs nothing.
- *   - Files are read whole through zlib (plain files pass through); more
- *     than mm_mem_limit() bytes after decompression (a gzip bomb) is
- *     AXB_ERR_OUT_OF_MEMORY, a corrupt or truncated gzip stream AXB_ERR_IO.
+ *   - Files are read whole through zlib (plain files pass through).  Input
+ *     that outgrows the budget (a gzip bomb, /dev/zero, a huge file) is
+ *     AXB_ERR_OUT_OF_MEMORY, "PATH: input larger than the memory budget of
+ *     N GiB"; an uncompressed regular file larger than the budget is refused
+ *     before it is read.  A corrupt or truncated gzip stream is AXB_ERR_IO.
  *     Writers compress when the path ends in ".gz".
+ *   - A nonzero value that rounds to 0 in the requested precision (1e-50 as
+ *     float, 1e-400 as double) is AXB_ERR_INVALID, "value 1e-50 underflows
+ *     to 0 in single precision": an entry is never dropped silently.
+ *     Nonzero subnormal results are kept.
+ *   - The CSR writer validates its input with axb__csr_check (core/csr.h)
+ *     before reading any column: all of rowptr, then the columns, then
+ *     (here) the values' finiteness.
  *   - A number token longer than MM_TOKEN_MAX characters is a parse error.
  *   - Plain text: blank lines are allowed before and after the rows, not
  *     between them; % lines are comments anywhere.
@@ -45,8 +78,15 @@
 
 /* ---- lexer (mmio_lex.c) -------------------------------------------------- */
 
+/* The memory budget of one read call (see the decisions above). */
+typedef struct {
+  int64_t limit; /* bytes the read may hold at once   */
+  int64_t used;  /* bytes it holds now (capacities)    */
+} mm_budget;
+
 typedef struct {
   axb_handle h;
+  mm_budget *budget;   /* of the read call this lexer belongs to      */
   const char *name;    /* for messages: "name:line: what"              */
   const char *p, *end; /* unread input                                  */
   int64_t line;        /* 1-based number of the current line (0: none)  */
@@ -55,7 +95,7 @@ typedef struct {
 } mm_lex;
 
 void mm_lex_init(mm_lex *L, axb_handle h, const char *name, const char *buf,
-                 size_t len);
+                 size_t len, mm_budget *budget);
 /* Advance to the next line; 0 at end of input. */
 int mm_next_line(mm_lex *L);
 /* Advance to the next line that is neither blank nor a % comment. */
@@ -85,17 +125,31 @@ axb_status mm_fail_at(const mm_lex *L, int64_t line, axb_status st,
 axb_status mm_parse_int(const mm_lex *L, const char *tb, size_t tn,
                         const char *what, int64_t *out);
 /* Value token of a real (integer_field = 0) or integer field: PARSE when not
-   a number, INVALID when NaN/Inf/overflowing, or beyond FLT_MAX for F32. */
+   a number, INVALID when NaN/Inf/overflowing, beyond FLT_MAX for F32, or
+   nonzero but rounding to 0 in dtype (underflow). */
 axb_status mm_parse_value(const mm_lex *L, const char *tb, size_t tn,
                           int integer_field, axb_dtype dtype, double *out);
 
-/* Largest allocation a header may ask for, in bytes. */
-int64_t mm_mem_limit(void);
-/* 1 when count elements of size bytes fit within mm_mem_limit(). */
-int mm_fits(int64_t count, size_t size);
-/* AXB_ERR_OUT_OF_MEMORY with "name:line: dense R x C T needs N GiB ...". */
+/* The budget of a new read call: limit from the memory available now. */
+void mm_budget_init(mm_budget *B);
+/* Bytes not yet drawn. */
+int64_t mm_budget_left(const mm_budget *B);
+/* Draw count * size bytes: 1 when they fit in what is left (and are now
+   counted), 0 when not (nothing counted; overflow counts as not fitting). */
+int mm_budget_take(mm_budget *B, int64_t count, size_t size);
+/* Give back what a take drew, when its buffer is freed. */
+void mm_budget_give(mm_budget *B, int64_t count, size_t size);
+double mm_gib(int64_t bytes);
+/* AXB_ERR_OUT_OF_MEMORY, "name:line: WHAT needs N GiB, more than the M GiB
+   left of the memory budget of B GiB". */
+axb_status mm_over_budget(const mm_lex *L, const char *what, int64_t bytes);
+/* mm_budget_take on L's budget, or mm_over_budget naming what. */
+axb_status mm_take(const mm_lex *L, int64_t count, size_t size,
+                   const char *what);
+/* mm_over_budget for "dense R x C T" needing bytes (the result alone, or
+   with the reader's buffers when bytes is more). */
 axb_status mm_dense_too_big(const mm_lex *L, int64_t rows, int64_t cols,
-                            axb_dtype dtype);
+                            axb_dtype dtype, int64_t bytes);
 
 /* Run the parser under the "C" numeric locale (strtod, printf). */
 typedef struct {
@@ -142,8 +196,9 @@ typedef struct {
   int64_t n, cap;
 } mm_values;
 
-void mm_entries_free(mm_entries *E);
-void mm_values_free(mm_values *V);
+/* Free a buffer and give its capacity back to L's budget. */
+void mm_entries_free(const mm_lex *L, mm_entries *E);
+void mm_values_free(const mm_lex *L, mm_values *V);
 
 /* Exactly H->count coordinate entries, then only comments/blank lines. */
 axb_status mm_parse_coordinate(mm_lex *L, const mm_header *H, axb_dtype dtype,

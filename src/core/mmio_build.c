@@ -3,6 +3,7 @@
    checked for duplicates; array and plain values are expanded in place. */
 #include "core/mmio.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,13 +63,30 @@ static axb_status sort_rows(const mm_lex *L, const mm_header *H,
   return AXB_SUCCESS;
 }
 
-/* Row buckets: ptr (rows + 1) and s (ptr[rows]) from the entries. */
+/* Stored entries once symmetric storage is mirrored. */
+static int64_t expanded_count(const mm_header *H, const mm_entries *E) {
+  int64_t n = E->n;
+  if (H->symmetry != MM_GENERAL)
+    for (int64_t k = 0; k < E->n; ++k)
+      n += E->e[k].row != E->e[k].col;
+  return n;
+}
+
+/* Row buckets from the entries: ptr (rows + 1, zero on entry; the result's
+   own rowptr when building CSR) gets the row offsets, *s_out the nnz slots
+   (drawn on the budget; the caller frees and gives them back). */
 static axb_status bucket(const mm_lex *L, const mm_header *H,
-                         const mm_entries *E, int64_t **ptr_out, slot **s_out) {
+                         const mm_entries *E, int64_t nnz, int64_t *ptr,
+                         slot **s_out) {
   int sym = H->symmetry != MM_GENERAL;
   double sign = H->symmetry == MM_SKEW ? -1.0 : 1.0;
-  int64_t *ptr = axb__calloc(H->rows + 1, sizeof(int64_t));
-  if (!ptr) return oom(L, "CSR row pointers", H->rows + 1);
+  axb_status st = mm_take(L, nnz, sizeof(slot), "row buckets");
+  if (st != AXB_SUCCESS) return st;
+  slot *s = axb__malloc(nnz, sizeof(slot));
+  if (!s) {
+    mm_budget_give(L->budget, nnz, sizeof(slot));
+    return oom(L, "row buckets", nnz);
+  }
   for (int64_t k = 0; k < E->n; ++k) {
     const mm_entry *e = &E->e[k];
     ++ptr[e->row];
@@ -80,11 +98,6 @@ static axb_status bucket(const mm_lex *L, const mm_header *H,
     ptr[i] = total;
     total += c;
   }
-  slot *s = axb__malloc(total, sizeof(slot));
-  if (!s) {
-    axb__free(ptr);
-    return oom(L, "row buckets", total);
-  }
   for (int64_t k = 0; k < E->n; ++k) { /* ptr[i] runs to the end of row i */
     const mm_entry *e = &E->e[k];
     s[ptr[e->row]++] = (slot){e->col, e->line, e->v};
@@ -94,54 +107,88 @@ static axb_status bucket(const mm_lex *L, const mm_header *H,
   for (int64_t i = H->rows; i > 0; --i)
     ptr[i] = ptr[i - 1];
   ptr[0] = 0;
-  *ptr_out = ptr;
   *s_out = s;
+  return AXB_SUCCESS;
+}
+
+/* A CSR result drawn on the budget. */
+static axb_status new_csr(const mm_lex *L, int64_t rows, int64_t cols,
+                          int64_t nnz, axb_dtype dtype, axb_csr *S) {
+  char what[96];
+  snprintf(what, sizeof what,
+           "a CSR matrix of %" PRId64 " rows, %" PRId64 " entries", rows, nnz);
+  /* rows + 1 row pointers, nnz column indices and values (rows < INT64_MAX
+     and nnz <= rows * cols by the header checks). */
+  axb_status st = mm_take(L, rows + 1, sizeof(int64_t), what);
+  if (st == AXB_SUCCESS &&
+      (st = mm_take(L, nnz, sizeof(int64_t) + axb_dtype_size(dtype), what)))
+    mm_budget_give(L->budget, rows + 1, sizeof(int64_t));
+  if (st != AXB_SUCCESS) return st;
+  if (axb_csr_create(S, rows, cols, nnz, dtype) != AXB_SUCCESS)
+    return oom(L, "a CSR matrix", nnz);
+  return AXB_SUCCESS;
+}
+
+/* A dense result drawn on the budget. */
+static axb_status new_dense(const mm_lex *L, int64_t rows, int64_t cols,
+                            axb_dtype dtype, axb_dense *D) {
+  size_t es = axb_dtype_size(dtype);
+  if (!mm_budget_take(L->budget, rows * cols, es))
+    return mm_dense_too_big(L, rows, cols, dtype,
+                            rows * cols > INT64_MAX / (int64_t)es
+                                ? INT64_MAX
+                                : rows * cols * (int64_t)es);
+  if (axb_dense_create(D, rows, cols, dtype) != AXB_SUCCESS)
+    return oom(L, "a dense matrix", rows * cols);
   return AXB_SUCCESS;
 }
 
 axb_status mm_build_coordinate(const mm_lex *L, const mm_header *H,
                                const mm_entries *E, axb_dtype dtype, axb_csr *S,
                                axb_dense *D) {
-  int64_t *ptr = NULL;
+  int64_t nnz = expanded_count(H, E);
+  int64_t *ptr = NULL; /* row offsets: S->rowptr, or this for a dense result */
   slot *s = NULL;
-  axb_status st = bucket(L, H, E, &ptr, &s);
-  if (st == AXB_SUCCESS) st = sort_rows(L, H, ptr, s);
-  int64_t nnz = ptr ? ptr[H->rows] : 0;
-  if (st == AXB_SUCCESS && S) {
-    if (axb_csr_create(S, H->rows, H->cols, nnz, dtype) != AXB_SUCCESS)
-      st = oom(L, "a CSR matrix", nnz);
-    else {
-      memcpy(S->rowptr, ptr, (size_t)(H->rows + 1) * sizeof(int64_t));
-      for (int64_t k = 0; k < nnz; ++k) {
-        S->colind[k] = s[k].col;
-        if (dtype == AXB_F64)
-          ((double *)S->values)[k] = s[k].v;
-        else
-          ((float *)S->values)[k] = (float)s[k].v;
-      }
+  axb_status st;
+  if (S) {
+    /* The buckets' row offsets are built in the result's rowptr, so a
+       matrix with many rows needs its row pointers once, not twice. */
+    st = new_csr(L, H->rows, H->cols, nnz, dtype, S);
+    if (st == AXB_SUCCESS) ptr = S->rowptr;
+  } else {
+    st = new_dense(L, H->rows, H->cols, dtype, D);
+    if (st == AXB_SUCCESS)
+      st = mm_take(L, H->rows + 1, sizeof(int64_t), "row offsets");
+    if (st == AXB_SUCCESS &&
+        !(ptr = axb__calloc(H->rows + 1, sizeof(int64_t)))) {
+      mm_budget_give(L->budget, H->rows + 1, sizeof(int64_t));
+      st = oom(L, "row offsets", H->rows + 1);
     }
-  } else if (st == AXB_SUCCESS && D) {
-    if (!mm_fits(H->rows * H->cols, axb_dtype_size(dtype)))
-      st = mm_dense_too_big(L, H->rows, H->cols, dtype);
-    else if (axb_dense_create(D, H->rows, H->cols, dtype) != AXB_SUCCESS)
-      st = oom(L, "a dense matrix", H->rows * H->cols);
-    else
-      for (int64_t i = 0; i < H->rows; ++i)
-        for (int64_t k = ptr[i]; k < ptr[i + 1]; ++k)
-          axb_dense_set(D, i, s[k].col, s[k].v);
   }
-  axb__free(ptr);
-  axb__free(s);
+  if (st == AXB_SUCCESS) st = bucket(L, H, E, nnz, ptr, &s);
+  if (st == AXB_SUCCESS) st = sort_rows(L, H, ptr, s);
+  if (st == AXB_SUCCESS && S) {
+    for (int64_t k = 0; k < nnz; ++k) {
+      S->colind[k] = s[k].col;
+      if (dtype == AXB_F64)
+        ((double *)S->values)[k] = s[k].v;
+      else
+        ((float *)S->values)[k] = (float)s[k].v;
+    }
+  } else if (st == AXB_SUCCESS) {
+    for (int64_t i = 0; i < H->rows; ++i)
+      for (int64_t k = ptr[i]; k < ptr[i + 1]; ++k)
+        axb_dense_set(D, i, s[k].col, s[k].v);
+  }
+  if (s) {
+    axb__free(s);
+    mm_budget_give(L->budget, nnz, sizeof(slot));
+  }
+  if (!S && ptr) {
+    axb__free(ptr);
+    mm_budget_give(L->budget, H->rows + 1, sizeof(int64_t));
+  }
   return st;
-}
-
-static axb_status new_dense(const mm_lex *L, int64_t rows, int64_t cols,
-                            axb_dtype dtype, axb_dense *D) {
-  if (!mm_fits(rows * cols, axb_dtype_size(dtype)))
-    return mm_dense_too_big(L, rows, cols, dtype);
-  if (axb_dense_create(D, rows, cols, dtype) != AXB_SUCCESS)
-    return oom(L, "a dense matrix", rows * cols);
-  return AXB_SUCCESS;
 }
 
 axb_status mm_build_array(const mm_lex *L, const mm_header *H,
@@ -190,8 +237,8 @@ axb_status mm_dense_to_csr(const mm_lex *L, const axb_dense *D, axb_dtype dtype,
   for (int64_t j = 0; j < D->cols; ++j)
     for (int64_t i = 0; i < D->rows; ++i)
       nnz += axb_dense_get(D, i, j) != 0;
-  if (axb_csr_create(S, D->rows, D->cols, nnz, dtype) != AXB_SUCCESS)
-    return oom(L, "a CSR matrix", nnz);
+  axb_status st = new_csr(L, D->rows, D->cols, nnz, dtype, S);
+  if (st != AXB_SUCCESS) return st;
   int64_t k = 0;
   for (int64_t i = 0; i < D->rows; ++i) {
     for (int64_t j = 0; j < D->cols; ++j) {

@@ -1,5 +1,5 @@
 /* Matrix Market I/O: line/token cursor, number parsing, error messages,
-   memory limits and the C-locale guard. */
+   the memory budget and the C-locale guard. */
 #include "core/mmio.h"
 
 #include <errno.h>
@@ -16,8 +16,9 @@ static int is_blank(char c) {
 }
 
 void mm_lex_init(mm_lex *L, axb_handle h, const char *name, const char *buf,
-                 size_t len) {
+                 size_t len, mm_budget *budget) {
   L->h = h;
+  L->budget = budget;
   L->name = name ? name : "<memory>";
   L->p = buf ? buf : "";
   L->end = L->p + (buf ? len : 0);
@@ -182,6 +183,15 @@ axb_status mm_parse_value(const mm_lex *L, const char *tb, size_t tn,
       return mm_fail(L, AXB_ERR_INVALID,
                      "value '%s' is not finite (NaN, Inf or overflow)",
                      mm_show(tb, tn, show));
+    /* A nonzero number that rounds to 0 would silently drop an entry's
+       value: strtod says so with ERANGE and 0 (a nonzero subnormal result
+       is kept); for float, a nonzero double whose rounding is 0, i.e.
+       |v| <= 2^-150 (half the smallest subnormal, ties to even). */
+    if ((v == 0 && errno == ERANGE) ||
+        (dtype == AXB_F32 && v != 0 && (float)v == 0))
+      return mm_fail(
+          L, AXB_ERR_INVALID, "value %s underflows to 0 in %s precision",
+          mm_show(tb, tn, show), dtype == AXB_F32 ? "single" : "double");
   }
   /* Overflows float: rounds to Inf, i.e. |v| >= FLT_MAX + ulp/2. */
   if (dtype == AXB_F32 && fabs(v) >= 0x1.ffffffp+127)
@@ -191,34 +201,192 @@ axb_status mm_parse_value(const mm_lex *L, const char *tb, size_t tn,
   return AXB_SUCCESS;
 }
 
-/* ---- memory limits ------------------------------------------------------- */
+/* ---- memory budget ------------------------------------------------------ */
 
-int64_t mm_mem_limit(void) {
-#if defined(AXB_MMIO_MAX_BYTES) && AXB_MMIO_MAX_BYTES > 0
-  return (int64_t)(AXB_MMIO_MAX_BYTES);
-#else
-  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return INT64_MAX / 2;
-  if (pages > INT64_MAX / page) return INT64_MAX / 2;
-  return (int64_t)pages * (int64_t)page;
-#endif
+#if !(defined(AXB_MMIO_MAX_BYTES) && AXB_MMIO_MAX_BYTES > 0)
+/* MemAvailable of /proc/meminfo in bytes, or -1. */
+static int64_t meminfo_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (!f) return -1;
+  char line[256];
+  long long kb = -1;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) break;
+  fclose(f);
+  if (kb < 0 || kb > INT64_MAX / 1024) return -1;
+  return (int64_t)kb * 1024;
 }
 
-int mm_fits(int64_t count, size_t size) {
-  if (count < 0 || size == 0) return count >= 0;
-  return (uint64_t)count <= (uint64_t)mm_mem_limit() / size;
+/* First integer of a small file, or -1 (also for "max"). */
+static int64_t file_int(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  long long v = -1;
+  if (fscanf(f, "%lld", &v) != 1) v = -1;
+  fclose(f);
+  return v < 0 ? -1 : (int64_t)v;
+}
+
+/* The value of "KEY N" in a cgroup's memory.stat, or -1. */
+static int64_t stat_value(const char *dir, const char *key) {
+  char p[1300], line[256];
+  snprintf(p, sizeof p, "%s/memory.stat", dir);
+  FILE *f = fopen(p, "r");
+  if (!f) return -1;
+  size_t n = strlen(key);
+  long long v = -1;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, key, n) == 0 && line[n] == ' ' &&
+        sscanf(line + n, "%lld", &v) == 1)
+      break;
+  fclose(f);
+  return v < 0 ? -1 : (int64_t)v;
+}
+
+/* Smallest room under the memory limit of dir and each ancestor up to root:
+   the limit less the cgroup's anonymous memory (anon_key in memory.stat;
+   page cache is left out, reclaim can free it).  -1 when no limit. */
+static int64_t room_under(char *dir, const char *root, const char *limit_name,
+                          const char *anon_key) {
+  int64_t room = -1;
+  size_t root_len = strlen(root);
+  for (;;) {
+    char p[1300];
+    snprintf(p, sizeof p, "%s/%s", dir, limit_name);
+    int64_t max = file_int(p);
+    if (max >= 0 && max < INT64_MAX / 2) { /* v1 says "none" as ~2^63 */
+      int64_t anon = stat_value(dir, anon_key);
+      int64_t r = anon < 0 ? max : max > anon ? max - anon : 0;
+      if (room < 0 || r < room) room = r;
+    }
+    char *slash = strrchr(dir, '/');
+    if (strlen(dir) <= root_len || !slash || slash < dir + root_len) break;
+    *slash = '\0';
+  }
+  return room;
+}
+
+/* Room left under the memory limits of this process's cgroups (a
+   container's limit, which MemAvailable does not show): cgroup v2
+   memory.max, or v1 memory.limit_in_bytes, of the cgroup and its
+   ancestors.  -1 when there is no limit or no cgroup. */
+static int64_t cgroup_room(void) {
+  FILE *f = fopen("/proc/self/cgroup", "r");
+  if (!f) return -1;
+  char line[1024], dir[1200];
+  int64_t room = -1;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    /* "ID:CONTROLLERS:PATH"; v2 is "0::PATH". */
+    char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c2) continue;
+    *c2 = '\0';
+    int64_t r = -1;
+    if (strcmp(line, "0:") == 0) {
+      snprintf(dir, sizeof dir, "/sys/fs/cgroup%s", c2 + 1);
+      r = room_under(dir, "/sys/fs/cgroup", "memory.max", "anon");
+    } else {
+      /* v1: the hierarchy whose controller list holds "memory". */
+      char *ctl = c1 + 1, *save = NULL;
+      for (char *t = strtok_r(ctl, ",", &save); t;
+           t = strtok_r(NULL, ",", &save))
+        if (strcmp(t, "memory") == 0) {
+          snprintf(dir, sizeof dir, "/sys/fs/cgroup/memory%s", c2 + 1);
+          r = room_under(dir, "/sys/fs/cgroup/memory", "memory.limit_in_bytes",
+                         "total_rss");
+          break;
+        }
+    }
+    if (r >= 0 && (room < 0 || r < room)) room = r;
+  }
+  fclose(f);
+  return room;
+}
+#endif
+
+static int64_t budget_limit(void) {
+  int64_t limit;
+#if defined(AXB_MMIO_MAX_BYTES) && AXB_MMIO_MAX_BYTES > 0
+  limit = (int64_t)(AXB_MMIO_MAX_BYTES);
+#else
+  int64_t avail = meminfo_available();
+  if (avail < 0) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    avail = pages <= 0 || page <= 0        ? INT64_MAX / 2
+            : pages > INT64_MAX / 2 / page ? INT64_MAX / 2
+                                           : (int64_t)pages * (int64_t)page;
+  }
+  int64_t cg = cgroup_room();
+  if (cg >= 0 && cg < avail) avail = cg;
+  limit = avail / 4 * 3;
+#endif
+  /* The environment may lower the budget, never raise it. */
+  const char *env = getenv("AXB_MMIO_MAX_BYTES");
+  if (env && *env) {
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(env, &end, 10);
+    if (errno == 0 && end && *end == '\0' && v > 0 && v < limit)
+      limit = (int64_t)v;
+  }
+  return limit;
+}
+
+void mm_budget_init(mm_budget *B) {
+  B->limit = budget_limit();
+  B->used = 0;
+}
+
+/* count * size in bytes, or INT64_MAX when it overflows. */
+static int64_t bytes_of(int64_t count, size_t size) {
+  if (count <= 0 || size == 0) return 0;
+  if ((uint64_t)count > (uint64_t)INT64_MAX / size) return INT64_MAX;
+  return count * (int64_t)size;
+}
+
+int64_t mm_budget_left(const mm_budget *B) {
+  return B->limit > B->used ? B->limit - B->used : 0;
+}
+
+int mm_budget_take(mm_budget *B, int64_t count, size_t size) {
+  int64_t n = bytes_of(count, size);
+  if (n > mm_budget_left(B)) return 0;
+  B->used += n;
+  return 1;
+}
+
+void mm_budget_give(mm_budget *B, int64_t count, size_t size) {
+  int64_t n = bytes_of(count, size);
+  B->used = n < B->used ? B->used - n : 0;
+}
+
+double mm_gib(int64_t bytes) { return (double)bytes / 1073741824.0; }
+
+axb_status mm_over_budget(const mm_lex *L, const char *what, int64_t bytes) {
+  return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
+                 "%s needs %.3g GiB, more than the %.3g GiB left of the "
+                 "memory budget of %.3g GiB",
+                 what, mm_gib(bytes), mm_gib(mm_budget_left(L->budget)),
+                 mm_gib(L->budget->limit));
+}
+
+axb_status mm_take(const mm_lex *L, int64_t count, size_t size,
+                   const char *what) {
+  if (mm_budget_take(L->budget, count, size)) return AXB_SUCCESS;
+  return mm_over_budget(L, what, bytes_of(count, size));
 }
 
 axb_status mm_dense_too_big(const mm_lex *L, int64_t rows, int64_t cols,
-                            axb_dtype dtype) {
-  double gib = (double)rows * (double)cols * (double)axb_dtype_size(dtype) /
-               (1024.0 * 1024.0 * 1024.0);
+                            axb_dtype dtype, int64_t bytes) {
+  int64_t es = (int64_t)axb_dtype_size(dtype);
+  int more = rows * cols <= INT64_MAX / es && bytes > rows * cols * es;
   return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
                  "dense %" PRId64 " x %" PRId64
-                 " %s needs %.3g GiB, more than the %.3g GiB allowed "
-                 "(physical memory)",
-                 rows, cols, axb_dtype_name(dtype), gib,
-                 (double)mm_mem_limit() / (1024.0 * 1024.0 * 1024.0));
+                 " %s needs %.3g GiB%s, more than the %.3g GiB left of the "
+                 "memory budget of %.3g GiB",
+                 rows, cols, axb_dtype_name(dtype), mm_gib(bytes),
+                 more ? " with the reader's buffers" : "",
+                 mm_gib(mm_budget_left(L->budget)), mm_gib(L->budget->limit));
 }
 
 /* ---- locale -------------------------------------------------------------- */

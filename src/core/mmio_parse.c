@@ -3,36 +3,56 @@
    hold and grow geometrically, so a lying header costs nothing. */
 #include "core/mmio.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void mm_entries_free(mm_entries *E) {
+void mm_entries_free(const mm_lex *L, mm_entries *E) {
+  mm_budget_give(L->budget, E->cap, sizeof(mm_entry));
   free(E->e);
   memset(E, 0, sizeof *E);
 }
 
-void mm_values_free(mm_values *V) {
+void mm_values_free(const mm_lex *L, mm_values *V) {
+  mm_budget_give(L->budget, V->cap, sizeof(double));
   free(V->v);
   memset(V, 0, sizeof *V);
 }
 
-/* Grow *p (cap elements of size bytes) to at least need, at most max. */
-static int grow(void **p, int64_t *cap, int64_t need, int64_t max,
-                size_t size) {
+/* Grow *p (cap elements of size bytes) to at least need, at most max; the
+   added capacity is drawn on L's budget first. */
+static int grow(const mm_lex *L, void **p, int64_t *cap, int64_t need,
+                int64_t max, size_t size) {
   if (need <= *cap) return 1;
   int64_t c = *cap < 16 ? 16 : *cap;
   while (c < need)
     c = c > INT64_MAX / 2 ? INT64_MAX : 2 * c;
   if (c > max) c = max;
-  if (c < need || !mm_fits(c, size)) return 0;
+  if (c < need) return 0;
+  /* Near the end of the budget, grow only as far as it allows. */
+  int64_t room = mm_budget_left(L->budget) / (int64_t)size;
+  if (c - *cap > room && need - *cap <= room) c = *cap + room;
+  if (!mm_budget_take(L->budget, c - *cap, size)) return 0;
   void *q = realloc(*p, (size_t)c * size);
-  if (!q) return 0;
+  if (!q) {
+    mm_budget_give(L->budget, c - *cap, size);
+    return 0;
+  }
   *p = q;
   *cap = c;
   return 1;
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* A buffer of n elements of size bytes could not be had. */
+static axb_status no_room(const mm_lex *L, const char *what, int64_t n,
+                          size_t size) {
+  char w[96];
+  snprintf(w, sizeof w, "%" PRId64 " %s", n, what);
+  if (n > INT64_MAX / (int64_t)size) return mm_over_budget(L, w, INT64_MAX);
+  return mm_over_budget(L, w, n * (int64_t)size);
+}
 
 /* ---- coordinate ---------------------------------------------------------- */
 
@@ -88,10 +108,9 @@ axb_status mm_parse_coordinate(mm_lex *L, const mm_header *H, axb_dtype dtype,
   memset(E, 0, sizeof *E);
   /* Shortest entry: "1 1\n" (4 bytes; the last line may lack its newline). */
   int64_t first = min64(H->count, (int64_t)(mm_remaining(L) / 3) + 1);
-  if (!grow((void **)&E->e, &E->cap, first, H->count, sizeof(mm_entry)) &&
+  if (!grow(L, (void **)&E->e, &E->cap, first, H->count, sizeof(mm_entry)) &&
       H->count > 0)
-    return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
-                   "cannot allocate %" PRId64 " entries", first);
+    return no_room(L, "entries", first, sizeof(mm_entry));
   while (E->n < H->count) {
     if (!mm_next_data_line(L))
       return mm_fail(L, AXB_ERR_PARSE,
@@ -99,9 +118,8 @@ axb_status mm_parse_coordinate(mm_lex *L, const mm_header *H, axb_dtype dtype,
                      ", %" PRId64 " found",
                      H->count, H->size_line, E->n);
     if (E->n == E->cap &&
-        !grow((void **)&E->e, &E->cap, E->n + 1, H->count, sizeof(mm_entry)))
-      return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
-                     "cannot allocate %" PRId64 " entries", E->n + 1);
+        !grow(L, (void **)&E->e, &E->cap, E->n + 1, H->count, sizeof(mm_entry)))
+      return no_room(L, "entries", E->n + 1, sizeof(mm_entry));
     axb_status st = parse_entry(L, H, dtype, &E->e[E->n]);
     if (st != AXB_SUCCESS) return st;
     ++E->n;
@@ -121,10 +139,9 @@ axb_status mm_parse_array(mm_lex *L, const mm_header *H, axb_dtype dtype,
   memset(V, 0, sizeof *V);
   /* Shortest value: "1\n" (2 bytes). */
   int64_t first = min64(H->count, (int64_t)(mm_remaining(L) / 2) + 1);
-  if (!grow((void **)&V->v, &V->cap, first, H->count, sizeof(double)) &&
+  if (!grow(L, (void **)&V->v, &V->cap, first, H->count, sizeof(double)) &&
       H->count > 0)
-    return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
-                   "cannot allocate %" PRId64 " values", first);
+    return no_room(L, "values", first, sizeof(double));
   const char *tb;
   size_t tn;
   while (V->n < H->count) {
@@ -137,9 +154,8 @@ axb_status mm_parse_array(mm_lex *L, const mm_header *H, axb_dtype dtype,
       continue;
     }
     if (V->n == V->cap &&
-        !grow((void **)&V->v, &V->cap, V->n + 1, H->count, sizeof(double)))
-      return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
-                     "cannot allocate %" PRId64 " values", V->n + 1);
+        !grow(L, (void **)&V->v, &V->cap, V->n + 1, H->count, sizeof(double)))
+      return no_room(L, "values", V->n + 1, sizeof(double));
     axb_status st =
         mm_parse_value(L, tb, tn, H->field == MM_INTEGER, dtype, &V->v[V->n]);
     if (st != AXB_SUCCESS) return st;
@@ -181,9 +197,8 @@ axb_status mm_parse_plain(mm_lex *L, axb_dtype dtype, mm_values *V,
     int64_t k = 0;
     while (mm_token(L, &tb, &tn)) {
       if (V->n == V->cap &&
-          !grow((void **)&V->v, &V->cap, V->n + 1, max, sizeof(double)))
-        return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
-                       "cannot allocate %" PRId64 " values", V->n + 1);
+          !grow(L, (void **)&V->v, &V->cap, V->n + 1, max, sizeof(double)))
+        return no_room(L, "values", V->n + 1, sizeof(double));
       axb_status st = mm_parse_value(L, tb, tn, 0, dtype, &V->v[V->n]);
       if (st != AXB_SUCCESS) return st;
       ++V->n;

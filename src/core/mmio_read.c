@@ -1,31 +1,57 @@
 /* Matrix Market I/O: the public readers.  A file is read whole into memory
-   through zlib (gzread reads uncompressed files transparently), bounded by
-   mm_mem_limit() after decompression (a gzip bomb ends in
-   AXB_ERR_OUT_OF_MEMORY), then parsed by the buffer reader. */
+   through zlib (gzread reads uncompressed files transparently), then parsed
+   by the buffer reader.  Each read call has one memory budget (mmio.h) that
+   the file buffer, the parser's buffers and the result all draw on; input
+   that outgrows it (a gzip bomb, /dev/zero) ends in AXB_ERR_OUT_OF_MEMORY. */
 #include "core/mmio.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
-/* Refuse before parsing what the header asks for and memory cannot hold. */
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* Refuse before parsing what the header asks for and the budget cannot
+   hold: the least the read will have to hold at once, beyond the input. */
 static axb_status check_sizes(const mm_lex *L, const mm_header *H,
                               axb_dtype dtype, int want_dense) {
-  if (want_dense && !mm_fits(H->rows * H->cols, axb_dtype_size(dtype)))
-    return mm_dense_too_big(L, H->rows, H->cols, dtype);
-  if (H->format == MM_ARRAY && !mm_fits(H->rows * H->cols, sizeof(double)))
-    return mm_dense_too_big(L, H->rows, H->cols, AXB_F64);
+  int64_t es = (int64_t)axb_dtype_size(dtype);
+  int64_t cells = H->rows * H->cols; /* fits: header check */
   /* rows + 1 row pointers; rows may be INT64_MAX (with one column). */
-  if (!want_dense && (H->rows > mm_mem_limit() / (int64_t)sizeof(int64_t) ||
-                      !mm_fits(H->rows + 1, sizeof(int64_t))))
-    return mm_fail(L, AXB_ERR_OUT_OF_MEMORY,
-                   "CSR row pointers for %" PRId64
-                   " rows need %.3g GiB, more than the %.3g GiB allowed "
-                   "(physical memory)",
-                   H->rows, ((double)H->rows + 1.0) * 8.0 / 1073741824.0,
-                   (double)mm_mem_limit() / 1073741824.0);
+  int64_t ptrs = sat_mul(sat_add(H->rows, 1), (int64_t)sizeof(int64_t));
+  int64_t left = mm_budget_left(L->budget);
+  if (want_dense) {
+    /* The result, and the array values or the coordinate row offsets. */
+    int64_t dense = sat_mul(cells, es);
+    int64_t aux = H->format == MM_ARRAY ? sat_mul(H->count, 8) : ptrs;
+    if (sat_add(dense, aux) > left)
+      return mm_dense_too_big(L, H->rows, H->cols, dtype, sat_add(dense, aux));
+    return AXB_SUCCESS;
+  }
+  if (H->format == MM_ARRAY) {
+    /* Values, a dense double scratch, then the CSR's row pointers. */
+    int64_t need =
+        sat_add(sat_add(sat_mul(H->count, 8), sat_mul(cells, 8)), ptrs);
+    if (need > left)
+      return mm_dense_too_big(L, H->rows, H->cols, AXB_F64, need);
+    return AXB_SUCCESS;
+  }
+  if (ptrs > left) {
+    char what[96];
+    snprintf(what, sizeof what, "a CSR matrix with %" PRId64 " rows", H->rows);
+    return mm_over_budget(L, what, ptrs);
+  }
   return AXB_SUCCESS;
 }
 
@@ -43,7 +69,7 @@ static axb_status read_dense_like(mm_lex *L, const mm_header *H,
     st = mm_parse_plain(L, dtype, &V, &rows, &cols);
     if (st == AXB_SUCCESS) st = mm_build_plain(L, &V, rows, cols, D->dtype, D);
   }
-  mm_values_free(&V);
+  mm_values_free(L, &V);
   return st;
 }
 
@@ -57,7 +83,7 @@ static axb_status parse(mm_lex *L, axb_dtype dtype, axb_dense *D, axb_csr *S) {
     mm_entries E;
     st = mm_parse_coordinate(L, &H, dtype, &E);
     if (st == AXB_SUCCESS) st = mm_build_coordinate(L, &H, &E, dtype, S, D);
-    mm_entries_free(&E);
+    mm_entries_free(L, &E);
     return st;
   }
   if (D) {
@@ -72,10 +98,10 @@ static axb_status parse(mm_lex *L, axb_dtype dtype, axb_dense *D, axb_csr *S) {
   return st;
 }
 
-/* Exactly one of D, S non-NULL. */
+/* Exactly one of D, S non-NULL.  B: the read's budget (NULL: a new one). */
 static axb_status read_buffer(axb_handle h, const char *name, const char *buf,
                               size_t len, axb_dtype dtype, axb_dense *D,
-                              axb_csr *S) {
+                              axb_csr *S, mm_budget *B) {
   axb__clear(h);
   if (D) memset(D, 0, sizeof *D);
   if (S) memset(S, 0, sizeof *S);
@@ -84,8 +110,13 @@ static axb_status read_buffer(axb_handle h, const char *name, const char *buf,
   if (dtype != AXB_F32 && dtype != AXB_F64)
     return axb__fail(h, AXB_ERR_INVALID, "dtype %d is neither float nor double",
                      (int)dtype);
+  mm_budget own;
+  if (!B) {
+    mm_budget_init(&own);
+    B = &own;
+  }
   mm_lex L;
-  mm_lex_init(&L, h, name, buf, len);
+  mm_lex_init(&L, h, name, buf, len, B);
   mm_locale lc;
   mm_locale_enter(&lc);
   axb_status st = parse(&L, dtype, D, S);
@@ -99,9 +130,19 @@ static axb_status read_buffer(axb_handle h, const char *name, const char *buf,
   return AXB_SUCCESS;
 }
 
-/* The whole (decompressed) file into *buf (malloc'd), at most the limit. */
-static axb_status load_file(axb_handle h, const char *path, char **buf,
-                            size_t *len) {
+static axb_status too_large(axb_handle h, const char *path,
+                            const mm_budget *B) {
+  return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "%s: input larger than the memory budget of %.3g GiB "
+                   "(after decompression)",
+                   path, mm_gib(B->limit));
+}
+
+/* The whole (decompressed) file into *buf (malloc'd; its capacity is drawn
+   on B and stays drawn while the buffer is parsed), refused once it
+   outgrows the budget. */
+static axb_status load_file(axb_handle h, const char *path, mm_budget *B,
+                            char **buf, size_t *len) {
   *buf = NULL;
   *len = 0;
   if (!path) return axb__fail(h, AXB_ERR_INVALID, "NULL path");
@@ -116,33 +157,42 @@ static axb_status load_file(axb_handle h, const char *path, char **buf,
     return axb__fail(h, AXB_ERR_IO, "%s: %s", path,
                      errno ? strerror(errno) : "cannot open");
   gzbuffer(f, 1u << 17);
-  int64_t limit = mm_mem_limit();
+  int64_t left = mm_budget_left(B);
+  /* An uncompressed regular file bigger than the budget: refuse unread. */
+  if (S_ISREG(sb.st_mode) && (int64_t)sb.st_size >= left && gzdirect(f)) {
+    gzclose_r(f);
+    return too_large(h, path, B);
+  }
   int64_t cap = sb.st_size > 0 ? (int64_t)sb.st_size + 1 : 1 << 16;
-  if (cap > limit) cap = limit;
-  char *p = malloc((size_t)cap);
+  if (cap > left) cap = left;
+  char *p = NULL;
   int64_t n = 0;
-  axb_status st =
-      p ? AXB_SUCCESS
-        : axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                    "%s: cannot allocate %" PRId64 " bytes", path, cap);
+  axb_status st = AXB_SUCCESS;
+  if (cap <= 0)
+    st = too_large(h, path, B);
+  else if (!(p = malloc((size_t)cap)))
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "%s: cannot allocate %" PRId64 " bytes", path, cap);
+  else
+    mm_budget_take(B, cap, 1);
   while (st == AXB_SUCCESS) {
     if (n == cap) {
-      if (cap >= limit) {
-        st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                       "%s: more than %.3g GiB of (decompressed) input, the "
-                       "physical memory",
-                       path, (double)limit / 1073741824.0);
+      left = mm_budget_left(B);
+      if (left == 0) {
+        st = too_large(h, path, B);
         break;
       }
-      int64_t c = cap > limit / 2 ? limit : 2 * cap;
-      char *q = realloc(p, (size_t)c);
+      int64_t grow = cap < left ? cap : left;
+      char *q = realloc(p, (size_t)(cap + grow));
       if (!q) {
         st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                       "%s: cannot allocate %" PRId64 " bytes", path, c);
+                       "%s: cannot allocate %" PRId64 " bytes", path,
+                       cap + grow);
         break;
       }
+      mm_budget_take(B, grow, 1);
       p = q;
-      cap = c;
+      cap += grow;
     }
     int64_t want = cap - n > (1 << 30) ? (1 << 30) : cap - n;
     int r = gzread(f, p + n, (unsigned)want);
@@ -160,6 +210,7 @@ static axb_status load_file(axb_handle h, const char *path, char **buf,
   if (gzclose_r(f) != Z_OK && st == AXB_SUCCESS)
     st = axb__fail(h, AXB_ERR_IO, "%s: error closing the file", path);
   if (st != AXB_SUCCESS) {
+    if (p) mm_budget_give(B, cap, 1);
     free(p);
     return st;
   }
@@ -172,11 +223,13 @@ static axb_status read_file(axb_handle h, const char *path, axb_dtype dtype,
                             axb_dense *D, axb_csr *S) {
   if (D) memset(D, 0, sizeof *D);
   if (S) memset(S, 0, sizeof *S);
+  mm_budget B;
+  mm_budget_init(&B);
   char *buf;
   size_t len;
-  axb_status st = load_file(h, path, &buf, &len);
+  axb_status st = load_file(h, path, &B, &buf, &len);
   if (st != AXB_SUCCESS) return st;
-  st = read_buffer(h, path, buf, len, dtype, D, S);
+  st = read_buffer(h, path, buf, len, dtype, D, S, &B);
   free(buf);
   return st;
 }
@@ -196,11 +249,11 @@ axb_status axb_read_csr(axb_handle h, const char *path, axb_dtype dtype,
 axb_status axb_read_dense_mem(axb_handle h, const char *name, const char *buf,
                               size_t len, axb_dtype dtype, axb_dense *A) {
   if (!A) return axb__fail(h, AXB_ERR_INVALID, "NULL result matrix");
-  return read_buffer(h, name, buf, len, dtype, A, NULL);
+  return read_buffer(h, name, buf, len, dtype, A, NULL, NULL);
 }
 
 axb_status axb_read_csr_mem(axb_handle h, const char *name, const char *buf,
                             size_t len, axb_dtype dtype, axb_csr *A) {
   if (!A) return axb__fail(h, AXB_ERR_INVALID, "NULL result matrix");
-  return read_buffer(h, name, buf, len, dtype, NULL, A);
+  return read_buffer(h, name, buf, len, dtype, NULL, A, NULL);
 }

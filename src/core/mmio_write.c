@@ -2,6 +2,7 @@
    CSR -> `coordinate real general`, values with %.17g (double) or %.9g
    (float) so that they read back exactly.  A path ending in ".gz" is written
    gzip-compressed.  NaN/Inf cannot be written (the readers reject them). */
+#include "core/csr.h"
 #include "core/mmio.h"
 
 #include <errno.h>
@@ -161,38 +162,18 @@ static void csr_body(sink *o, const void *p) {
     }
 }
 
-/* Structure and values of A, so that the file is valid Matrix Market. */
+/* Structure (axb__csr_check: all of rowptr, then the columns), then the
+   values, so that the file is valid Matrix Market. */
 static axb_status check_csr(axb_handle h, const char *path, const axb_csr *A) {
-  if (A->dtype != AXB_F32 && A->dtype != AXB_F64)
-    return axb__fail(h, AXB_ERR_INVALID, "dtype %d is neither float nor double",
-                     (int)A->dtype);
-  if (A->rows < 0 || A->cols < 0 || A->nnz < 0 || !A->rowptr ||
-      (A->nnz > 0 && (!A->colind || !A->values)))
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "bad CSR matrix: %" PRId64 " x %" PRId64 ", nnz %" PRId64,
-                     A->rows, A->cols, A->nnz);
-  if (A->rowptr[0] != 0 || A->rowptr[A->rows] != A->nnz)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "bad CSR matrix: rowptr[0] = %" PRId64
-                     ", rowptr[rows] = %" PRId64 ", nnz = %" PRId64,
-                     A->rowptr[0], A->rowptr[A->rows], A->nnz);
-  for (int64_t i = 0; i < A->rows; ++i) {
-    if (A->rowptr[i + 1] < A->rowptr[i])
-      return axb__fail(h, AXB_ERR_INVALID,
-                       "bad CSR matrix: rowptr decreases at row %" PRId64, i);
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
-      if (A->colind[k] < 0 || A->colind[k] >= A->cols)
-        return axb__fail(h, AXB_ERR_INVALID,
-                         "bad CSR matrix: column %" PRId64
-                         " out of range in row %" PRId64,
-                         A->colind[k], i);
+  axb_status st = axb__csr_check(h, A);
+  if (st != AXB_SUCCESS) return st;
+  for (int64_t i = 0; i < A->rows; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
       if (!isfinite(csr_value(A, k)))
         return axb__fail(h, AXB_ERR_INVALID,
                          "%s: entry (%" PRId64 ", %" PRId64
                          ") is NaN or Inf, which Matrix Market cannot hold",
                          path, i + 1, A->colind[k] + 1);
-    }
-  }
   return AXB_SUCCESS;
 }
 

@@ -77,10 +77,17 @@ void *axb__malloc(int64_t count, size_t size) {
   return aligned_alloc(64, rounded);
 }
 
+/* calloc, not aligned_alloc + memset: the kernel hands out zero pages
+   lazily, so a large zero-filled block costs no memory until it is written
+   (a CSR with many empty rows, a dense result filled sparsely).  calloc only
+   guarantees malloc's alignment (16 bytes on x86-64 glibc), which every
+   caller accepts; axb__malloc stays 64-byte aligned.  Both come from the C
+   allocator, so axb__free frees either with free(). */
 void *axb__calloc(int64_t count, size_t size) {
-  void *p = axb__malloc(count, size);
-  if (p) memset(p, 0, (size_t)count * size);
-  return p;
+  if (mul_overflows(count, size)) return NULL;
+  /* A zero-byte request still returns a pointer (never NULL on success). */
+  if (count == 0 || size == 0) return calloc(1, 1);
+  return calloc((size_t)count, size);
 }
 
 void axb__free(void *p) { free(p); }
