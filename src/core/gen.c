@@ -234,14 +234,8 @@ static axb_status resolve_spec(axb_handle h, const axb_gen_spec *spec,
   return AXB_SUCCESS;
 }
 
-/* Physical memory in bytes, or 0 when unknown. */
-static double physical_bytes(void) {
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-  if (pages > 0 && size > 0) return (double)pages * (double)size;
-#endif
-  return 0;
-}
+/* Memory this process can still take, in bytes. */
+static double available_bytes(void) { return (double)axb__memory_available(); }
 
 /* Bytes per matrix entry while generating: the double matrix, the float
    copy, spd-gram's R and cond's reflector vectors (n^2/2 doubles). */
@@ -254,7 +248,7 @@ static double bytes_per_entry(axb_gen_kind kind, axb_dtype dtype) {
 }
 
 /* Refuse n x n dense generation whose n^2 overflows or whose memory exceeds
-   the machine's physical memory (it would only swap or be killed). */
+   the memory available now (it would only swap or be killed). */
 static axb_status check_dense_size(axb_handle h, const axb_gen_spec *spec,
                                    int64_t n, axb_dtype dtype) {
   const char *name = kind_names[spec->kind];
@@ -264,11 +258,11 @@ static axb_status check_dense_size(axb_handle h, const axb_gen_spec *spec,
                      "size",
                      name, (long long)spec->n, (long long)n, (long long)n);
   double need = (double)n * (double)n * bytes_per_entry(spec->kind, dtype);
-  double have = physical_bytes();
+  double have = available_bytes();
   if (have > 0 && need > have)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "%s:%lld: generating a dense %lld x %lld %s matrix needs "
-                     "%.3g GiB, more than the %.3g GiB of physical memory",
+                     "%.3g GiB, more than the %.3g GiB of available memory",
                      name, (long long)spec->n, (long long)n, (long long)n,
                      axb_dtype_name(dtype), need / 1073741824.0,
                      have / 1073741824.0);
@@ -357,11 +351,11 @@ static axb_status poisson_csr(axb_handle h, const axb_gen_spec *s, int64_t n,
   int64_t nnz = dim == 2 ? 5 * n - 4 * g : 7 * n - 6 * g * g;
   double need =
       (double)nnz * (8.0 + (double)axb_dtype_size(dtype)) + 8.0 * (double)n;
-  double have = physical_bytes();
+  double have = available_bytes();
   if (have > 0 && need > have)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "%s:%lld: the CSR matrix needs %.3g GiB, more than the "
-                     "%.3g GiB of physical memory",
+                     "%.3g GiB of available memory",
                      kind_names[s->kind], (long long)g, need / 1073741824.0,
                      have / 1073741824.0);
   if (axb_csr_create(S, n, n, nnz, dtype) != AXB_SUCCESS)

@@ -34,6 +34,11 @@ void *axb__malloc(int64_t count, size_t size);
 void *axb__calloc(int64_t count, size_t size);
 void axb__free(void *p);
 
+/* Bytes this process can still allocate and touch: MemAvailable of
+   /proc/meminfo, lowered by the room under any cgroup memory limit;
+   physical memory when /proc is unreadable (src/core/sysmem.c). */
+int64_t axb__memory_available(void);
+
 /* Wall-clock seconds (monotonic). */
 double axb__now(void);
 

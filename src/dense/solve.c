@@ -320,6 +320,19 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 
   int64_t n = A->rows, k = B->cols;
   buffers b = {0};
+  /* Working copies: A (n^2), B twice (or three times for Gauss-Jordan).
+     Refuse up front what would only swap or meet the OOM killer. */
+  double need = ((double)n * (double)n + 3.0 * (double)n * (double)k) *
+                    (double)axb_dtype_size(A->dtype) +
+                8.0 * (double)n;
+  double have = (double)axb__memory_available();
+  if (need > have)
+    return r->status = axb__fail(
+               h, AXB_ERR_OUT_OF_MEMORY,
+               "solving a %lld x %lld %s system needs %.3g GiB of working "
+               "memory, more than the %.3g GiB available",
+               (long long)n, (long long)n, axb_dtype_name(A->dtype),
+               need / 1073741824.0, have / 1073741824.0);
   /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
   axb_dense B0 = {0};
   if (!allocate(&b, n, k, axb_dtype_size(A->dtype),
