@@ -115,8 +115,12 @@ typedef enum { AXB_LOWER = 0, AXB_UPPER = 1 } axb_uplo;
 typedef enum { AXB_NO_TRANS = 0, AXB_TRANS = 1 } axb_trans;
 typedef enum { AXB_LEFT = 0, AXB_RIGHT = 1 } axb_side;
 typedef enum { AXB_NON_UNIT = 0, AXB_UNIT = 1 } axb_diag;
-typedef enum { AXB_NORM_ONE = 0, AXB_NORM_INF = 1, AXB_NORM_MAX = 2,
-               AXB_NORM_FRO = 3 } axb_norm;
+typedef enum {
+  AXB_NORM_ONE = 0,
+  AXB_NORM_INF = 1,
+  AXB_NORM_MAX = 2,
+  AXB_NORM_FRO = 3
+} axb_norm;
 
 /*
  * Every routine follows its LAPACK namesake: on return *info is 0, -i for an
@@ -126,66 +130,65 @@ typedef enum { AXB_NORM_ONE = 0, AXB_NORM_INF = 1, AXB_NORM_MAX = 2,
  * factorization when U is exactly singular.
  */
 #define AXB_DECLARE_TYPED(T, p)                                                \
-  axb_status axb_##p##getrf(axb_handle h, int64_t m, int64_t n, T *A,         \
+  axb_status axb_##p##getrf(axb_handle h, int64_t m, int64_t n, T *A,          \
                             int64_t lda, int64_t *ipiv, int64_t *info);        \
-  axb_status axb_##p##getrs(axb_handle h, axb_trans trans, int64_t n,         \
-                            int64_t nrhs, const T *A, int64_t lda,             \
-                            const int64_t *ipiv, T *B, int64_t ldb,            \
-                            int64_t *info);                                    \
-  axb_status axb_##p##gesv(axb_handle h, int64_t n, int64_t nrhs, T *A,       \
+  axb_status axb_##p##getrs(                                                   \
+      axb_handle h, axb_trans trans, int64_t n, int64_t nrhs, const T *A,      \
+      int64_t lda, const int64_t *ipiv, T *B, int64_t ldb, int64_t *info);     \
+  axb_status axb_##p##gesv(axb_handle h, int64_t n, int64_t nrhs, T *A,        \
                            int64_t lda, int64_t *ipiv, T *B, int64_t ldb,      \
                            int64_t *info);                                     \
-  axb_status axb_##p##potrf(axb_handle h, axb_uplo uplo, int64_t n, T *A,     \
+  axb_status axb_##p##potrf(axb_handle h, axb_uplo uplo, int64_t n, T *A,      \
                             int64_t lda, int64_t *info);                       \
-  axb_status axb_##p##potrs(axb_handle h, axb_uplo uplo, int64_t n,           \
+  axb_status axb_##p##potrs(axb_handle h, axb_uplo uplo, int64_t n,            \
                             int64_t nrhs, const T *A, int64_t lda, T *B,       \
                             int64_t ldb, int64_t *info);                       \
-  axb_status axb_##p##posv(axb_handle h, axb_uplo uplo, int64_t n,            \
+  axb_status axb_##p##posv(axb_handle h, axb_uplo uplo, int64_t n,             \
                            int64_t nrhs, T *A, int64_t lda, T *B, int64_t ldb, \
                            int64_t *info);                                     \
-  /* Inverse from getrf's factors, in place. */                               \
-  axb_status axb_##p##getri(axb_handle h, int64_t n, T *A, int64_t lda,       \
+  /* Inverse from getrf's factors, in place. */                                \
+  axb_status axb_##p##getri(axb_handle h, int64_t n, T *A, int64_t lda,        \
                             const int64_t *ipiv, int64_t *info);               \
-  /* B := alpha * op(A)^-1 B (LEFT) or alpha * B op(A)^-1 (RIGHT). */         \
-  axb_status axb_##p##trsm(axb_handle h, axb_side side, axb_uplo uplo,        \
+  /* B := alpha * op(A)^-1 B (LEFT) or alpha * B op(A)^-1 (RIGHT). */          \
+  axb_status axb_##p##trsm(axb_handle h, axb_side side, axb_uplo uplo,         \
                            axb_trans trans, axb_diag diag, int64_t m,          \
                            int64_t n, T alpha, const T *A, int64_t lda, T *B,  \
                            int64_t ldb);                                       \
-  /* Reciprocal condition number estimate (Hager/Higham) from getrf's      \
-     factors; anorm = norm of the original A in the same norm (ONE or INF). \
+  /* Reciprocal condition number estimate (Hager/Higham) from getrf's          \
+     factors; anorm = norm of the original A in the same norm (ONE or INF).    \
    */                                                                          \
-  axb_status axb_##p##gecon(axb_handle h, axb_norm norm, int64_t n,           \
+  axb_status axb_##p##gecon(axb_handle h, axb_norm norm, int64_t n,            \
                             const T *LU, int64_t lda, double anorm,            \
                             double *rcond, int64_t *info);                     \
-  /* Same from potrf's factor; anorm = 1-norm of the original A. */           \
-  axb_status axb_##p##pocon(axb_handle h, axb_uplo uplo, int64_t n,           \
+  /* Same from potrf's factor; anorm = 1-norm of the original A. */            \
+  axb_status axb_##p##pocon(axb_handle h, axb_uplo uplo, int64_t n,            \
                             const T *L, int64_t lda, double anorm,             \
                             double *rcond, int64_t *info);                     \
-  /* ---- study variants from the source documents (SEEDS.md) ---- */        \
-  /* Crout LU: Z holds L (with its diagonal) below and on the diagonal and   \
-     unit U strictly above.  ipiv != NULL: partial pivoting (rows); NULL:    \
-     none, and a zero or tiny pivot is reported as AXB_ERR_SMALL_PIVOT. */   \
-  axb_status axb_##p##getrf_crout(axb_handle h, int64_t n, T *A, int64_t lda, \
+  /* ---- study variants from the source documents (SEEDS.md) ---- */          \
+  /* Crout LU: Z holds L (with its diagonal) below and on the diagonal and     \
+     unit U strictly above.  ipiv != NULL: partial pivoting (rows); NULL:      \
+     none, and a zero or tiny pivot is reported as AXB_ERR_SMALL_PIVOT. */     \
+  axb_status axb_##p##getrf_crout(axb_handle h, int64_t n, T *A, int64_t lda,  \
                                   int64_t *ipiv, int64_t *info);               \
-  /* Split Crout's Z into L (n x n lower, with diagonal) and U (unit upper). \
+  /* Split Crout's Z into L (n x n lower, with diagonal) and U (unit upper).   \
    */                                                                          \
-  axb_status axb_##p##crout_extract(int64_t n, const T *Z, int64_t ldz, T *L, \
+  axb_status axb_##p##crout_extract(int64_t n, const T *Z, int64_t ldz, T *L,  \
                                     int64_t ldl, T *U, int64_t ldu);           \
-  /* Gaussian elimination on [A|B] with row normalisation (unit diagonal)   \
-     and back substitution.  pivot=1: partial pivoting; pivot=0: the        \
-     original algorithm, which reports a zero/tiny pivot instead of         \
-     dividing by it.  A is destroyed; B is overwritten with X. */            \
-  axb_status axb_##p##gesv_gauss(axb_handle h, int64_t n, int64_t nrhs, T *A, \
+  /* Gaussian elimination on [A|B] with row normalisation (unit diagonal)      \
+     and back substitution.  pivot=1: partial pivoting; pivot=0: the           \
+     original algorithm, which reports a zero/tiny pivot instead of            \
+     dividing by it.  A is destroyed; B is overwritten with X. */              \
+  axb_status axb_##p##gesv_gauss(axb_handle h, int64_t n, int64_t nrhs, T *A,  \
                                  int64_t lda, T *B, int64_t ldb, int pivot,    \
                                  int64_t *info);                               \
-  /* Cholesky, lower, unblocked: column-wise (Crout) or row-wise            \
-     (Banachiewicz).  Only the lower triangle is referenced/written. */      \
-  axb_status axb_##p##potrf_crout(axb_handle h, int64_t n, T *A, int64_t lda, \
+  /* Cholesky, lower, unblocked: column-wise (Crout) or row-wise               \
+     (Banachiewicz).  Only the lower triangle is referenced/written. */        \
+  axb_status axb_##p##potrf_crout(axb_handle h, int64_t n, T *A, int64_t lda,  \
                                   int64_t *info);                              \
-  axb_status axb_##p##potrf_banachiewicz(axb_handle h, int64_t n, T *A,       \
+  axb_status axb_##p##potrf_banachiewicz(axb_handle h, int64_t n, T *A,        \
                                          int64_t lda, int64_t *info);          \
-  /* Gauss-Jordan inverse on [A|I] with partial pivoting, in place. */       \
-  axb_status axb_##p##getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,    \
+  /* Gauss-Jordan inverse on [A|I] with partial pivoting, in place. */         \
+  axb_status axb_##p##getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,     \
                                int64_t *info);
 
 AXB_DECLARE_TYPED(double, d)
@@ -279,30 +282,30 @@ axb_status axb_write_csr(axb_handle h, const char *path, const axb_csr *A);
 /* ------------------------------------------------------------------------ */
 
 typedef enum {
-  AXB_GEN_UNIFORM = 0,     /* uniform(-1, 1)                                */
-  AXB_GEN_UNIFORM1000,     /* uniform in [-1000, 1000], no zeros            */
-  AXB_GEN_POSITIVE1000,    /* uniform in (0, 1000]                          */
-  AXB_GEN_INTEGER,         /* integers in [-100, 100]                       */
-  AXB_GEN_DIAGONAL,        /* diagonal, entries uniform in [1, 2]           */
-  AXB_GEN_UPPER,           /* upper triangular, diag in [1,2], rest
-                              uniform(-1,1)/sqrt(n) (kappa ~ n/5)          */
-  AXB_GEN_SPD_SHIFT,       /* (R + R^T)/2 + n I, R uniform(-1, 1)           */
-  AXB_GEN_SPD_GRAM,        /* R R^T + n I                                   */
-  AXB_GEN_DIAG_DOMINANT,   /* uniform(-1,1), |a_ii| > sum_j!=i |a_ij|       */
-  AXB_GEN_HILBERT,         /* 1 / (i + j + 1), 0-based                      */
-  AXB_GEN_COND,            /* U diag(sigma) V^T, sigma geometric 1..1/kappa */
-  AXB_GEN_POISSON2D,       /* 5-point, grid g x g, n = g^2 (sparse)         */
-  AXB_GEN_POISSON3D,       /* 7-point, grid g^3, n = g^3 (sparse)           */
-  AXB_GEN_SINGULAR,        /* uniform(-1,1) with column `col` zeroed        */
+  AXB_GEN_UNIFORM = 0,   /* uniform(-1, 1)                                */
+  AXB_GEN_UNIFORM1000,   /* uniform in [-1000, 1000], no zeros            */
+  AXB_GEN_POSITIVE1000,  /* uniform in (0, 1000]                          */
+  AXB_GEN_INTEGER,       /* integers in [-100, 100]                       */
+  AXB_GEN_DIAGONAL,      /* diagonal, entries uniform in [1, 2]           */
+  AXB_GEN_UPPER,         /* upper triangular, diag in [1,2], rest
+                            uniform(-1,1)/sqrt(n) (kappa ~ n/5)          */
+  AXB_GEN_SPD_SHIFT,     /* (R + R^T)/2 + n I, R uniform(-1, 1)           */
+  AXB_GEN_SPD_GRAM,      /* R R^T + n I                                   */
+  AXB_GEN_DIAG_DOMINANT, /* uniform(-1,1), |a_ii| > sum_j!=i |a_ij|       */
+  AXB_GEN_HILBERT,       /* 1 / (i + j + 1), 0-based                      */
+  AXB_GEN_COND,          /* U diag(sigma) V^T, sigma geometric 1..1/kappa */
+  AXB_GEN_POISSON2D,     /* 5-point, grid g x g, n = g^2 (sparse)         */
+  AXB_GEN_POISSON3D,     /* 7-point, grid g^3, n = g^3 (sparse)           */
+  AXB_GEN_SINGULAR,      /* uniform(-1,1) with column `col` zeroed        */
   AXB_GEN_COUNT
 } axb_gen_kind;
 
 typedef struct {
   axb_gen_kind kind;
-  int64_t n;      /* matrix order (for Poisson: the grid edge g)          */
-  double kappa;   /* AXB_GEN_COND: 2-norm condition number (default 1e3) */
-  int64_t col;    /* AXB_GEN_SINGULAR: 0-based zero column (default n/2) */
-  uint64_t seed;  /* default 42                                          */
+  int64_t n;     /* matrix order (for Poisson: the grid edge g)          */
+  double kappa;  /* AXB_GEN_COND: 2-norm condition number (default 1e3) */
+  int64_t col;   /* AXB_GEN_SINGULAR: 0-based zero column (default n/2) */
+  uint64_t seed; /* default 42                                          */
 } axb_gen_spec;
 /* Filled by hand: kappa == 0 means 1e3, col < 0 means n/2. */
 
@@ -363,14 +366,14 @@ double axb_max_abs_diff(const axb_dense *A, const axb_dense *Y);
 /* ------------------------------------------------------------------------ */
 
 typedef enum {
-  AXB_METHOD_AUTO = 0,         /* Cholesky when symmetric with positive
-                                  diagonal (LU if not SPD), else LU       */
-  AXB_METHOD_LU,               /* getrf + getrs                          */
-  AXB_METHOD_CHOLESKY,         /* potrf + potrs                          */
-  AXB_METHOD_GAUSS_JORDAN,     /* Gauss-Jordan inverse, x = inv(A) b     */
-  AXB_METHOD_LU_CROUT,         /* study variant                          */
-  AXB_METHOD_GAUSS,            /* study variant: elimination on [A|b]    */
-  AXB_METHOD_CHOLESKY_CROUT,   /* study variant: column-wise             */
+  AXB_METHOD_AUTO = 0,              /* Cholesky when symmetric with positive
+                                       diagonal (LU if not SPD), else LU       */
+  AXB_METHOD_LU,                    /* getrf + getrs                          */
+  AXB_METHOD_CHOLESKY,              /* potrf + potrs                          */
+  AXB_METHOD_GAUSS_JORDAN,          /* Gauss-Jordan inverse, x = inv(A) b     */
+  AXB_METHOD_LU_CROUT,              /* study variant                          */
+  AXB_METHOD_GAUSS,                 /* study variant: elimination on [A|b]    */
+  AXB_METHOD_CHOLESKY_CROUT,        /* study variant: column-wise             */
   AXB_METHOD_CHOLESKY_BANACHIEWICZ, /* study variant: row-wise           */
   AXB_METHOD_COUNT
 } axb_method;
@@ -381,9 +384,9 @@ const char *axb_method_name(axb_method m);
 axb_status axb_method_parse(const char *name, axb_method *m);
 
 typedef struct {
-  axb_method method; /* default AUTO                                      */
-  int pivot;         /* 1 (default); 0 = no pivoting where the method
-                        allows it (gauss, lu-crout)                        */
+  axb_method method;  /* default AUTO                                      */
+  int pivot;          /* 1 (default); 0 = no pivoting where the method
+                         allows it (gauss, lu-crout)                        */
   int estimate_rcond; /* 1 (default): rcond in the report and the
                          AXB_ERR_ILL_CONDITIONED verdict                   */
 } axb_solve_opts;
@@ -396,12 +399,12 @@ typedef struct {
   axb_backend backend; /* the backend that ran it                        */
   axb_dtype dtype;
   int64_t n, nrhs;
-  int64_t info;        /* index of the failing pivot/minor, else 0      */
+  int64_t info;           /* index of the failing pivot/minor, else 0      */
   int cholesky_fell_back; /* AUTO tried Cholesky, matrix was not SPD     */
   double t_factor, t_solve, t_transfer, t_total; /* seconds              */
-  double gflops;       /* (factor + solve flops) / (t_factor + t_solve) */
+  double gflops;         /* (factor + solve flops) / (t_factor + t_solve) */
   double backward_error; /* axb_check_solve ratio of the returned X      */
-  double rcond;        /* 1-norm reciprocal condition estimate, or -1    */
+  double rcond;          /* 1-norm reciprocal condition estimate, or -1    */
 } axb_report;
 
 /*

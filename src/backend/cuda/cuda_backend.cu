@@ -43,18 +43,18 @@ extern "C" axb_status axb__cuda_device_info(int dev, char *name,
 extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
   int n = 0;
   axb__cuda_device_count(&n);
-  if (n == 0)
-    return axb__fail(h, AXB_ERR_NO_DEVICE, "no CUDA device found");
+  if (n == 0) return axb__fail(h, AXB_ERR_NO_DEVICE, "no CUDA device found");
   if (h->device < 0 || h->device >= n)
-    return axb__fail(h, AXB_ERR_NO_DEVICE, "CUDA device %d does not exist (%d found)",
-                     h->device, n);
+    return axb__fail(h, AXB_ERR_NO_DEVICE,
+                     "CUDA device %d does not exist (%d found)", h->device, n);
   /* The stream belongs to h->device; the caller's current device is
      restored afterwards (no hidden global state). */
   int previous = 0;
   cudaError_t e = cudaGetDevice(&previous);
   if (e == cudaSuccess) e = cudaSetDevice(h->device);
   cudaStream_t s = NULL;
-  if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  if (e == cudaSuccess)
+    e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   cudaSetDevice(previous);
   if (e != cudaSuccess)
     return axb__fail(h, AXB_ERR_DEVICE, "CUDA: %s", cudaGetErrorString(e));
