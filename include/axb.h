@@ -195,6 +195,40 @@ AXB_DECLARE_TYPED(double, d)
 AXB_DECLARE_TYPED(float, s)
 
 /* ------------------------------------------------------------------------ */
+/* Device-pointer API (CUDA handles), float and double                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The same routines on arrays in device memory of the handle's GPU (MAGMA's
+ * _gpu): no transfers, no device synchronisation.  Work is queued on the
+ * handle's stream (axb_get_stream); the call returns AXB_SUCCESS once it is
+ * queued, -i for an illegal argument i (numbered as the host routine, dinfo
+ * last), or a library error.  The numerical outcome is written to *dinfo, an
+ * int64_t in DEVICE memory: 0, or as the host routine's info (first exactly
+ * zero pivot of U, which getrf still completes; order of the first minor
+ * that is not positive definite).  Pivots (dipiv, 1-based) are in device
+ * memory too.  A handle of a backend without device arrays answers
+ * AXB_ERR_NOT_SUPPORTED.
+ */
+#define AXB_DECLARE_DEV(T, p)                                                  \
+  axb_status axb_##p##getrf_dev(axb_handle h, int64_t m, int64_t n, T *dA,     \
+                                int64_t ldda, int64_t *dipiv, int64_t *dinfo); \
+  axb_status axb_##p##getrs_dev(axb_handle h, axb_trans trans, int64_t n,      \
+                                int64_t nrhs, const T *dA, int64_t ldda,       \
+                                const int64_t *dipiv, T *dB, int64_t lddb);    \
+  axb_status axb_##p##potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *dA, \
+                                int64_t ldda, int64_t *dinfo);                 \
+  axb_status axb_##p##potrs_dev(axb_handle h, axb_uplo uplo, int64_t n,        \
+                                int64_t nrhs, const T *dA, int64_t ldda,       \
+                                T *dB, int64_t lddb);                          \
+  /* Inverse from getrf_dev's factors, in place. */                            \
+  axb_status axb_##p##getri_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,  \
+                                const int64_t *dipiv, int64_t *dinfo);
+
+AXB_DECLARE_DEV(double, d)
+AXB_DECLARE_DEV(float, s)
+
+/* ------------------------------------------------------------------------ */
 /* Dense and sparse matrices                                                */
 /* ------------------------------------------------------------------------ */
 

@@ -1,41 +1,77 @@
 #!/usr/bin/env bash
 # On the device machine, from the repository root, with build/gpu and
-# .carry carried (see scripts/gpu-prepare.sh).  Runs the GPU tests, the
-# CPU-backend tests as a cross-check on that host, and `axb info`/`demo`;
-# logs go to $OUT.
+# .carry carried (see scripts/gpu-prepare.sh).  Runs the GPU tests (the
+# per-backend programs registered for cuda, test_cuda, test_cuda_kernels),
+# the CPU-backend tests as a cross-check on that host, `axb info`/`demo`,
+# `axb solve --backend cuda` end to end on .mtx files, compute-sanitizer
+# (memcheck, racecheck) on a reduced set, and bench_cuda; logs go to $OUT.
+#   GPU_CHECK_BENCH="1024 2048 ..."  sizes for bench_cuda ("" skips it)
+#   GPU_CHECK_SANITIZE=0             skips compute-sanitizer
 set -uo pipefail
 out=${OUT:-/tmp/axb-gpu-out}
 logs=$(mktemp -d)
-export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:${LD_LIBRARY_PATH:-}"
+export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export AXB_MATRICES="$PWD/shared/matrices" AXB_TEST_DATA="$PWD/tests/data"
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
 pass=0 fail=0 skip=0
 run() { # name, command...
   local name=$1
   shift
-  "$@" >"$logs/$name.log" 2>&1
+  local t0=$SECONDS
+  timeout "${GPU_CHECK_TIMEOUT:-240}" "$@" >"$logs/$name.log" 2>&1
   local rc=$?
   case $rc in
-  0) pass=$((pass + 1)); echo "PASS $name" ;;
+  0) pass=$((pass + 1)); echo "PASS $name ($((SECONDS - t0)) s)" ;;
   77) skip=$((skip + 1)); echo "SKIP $name" ;;
   *) fail=$((fail + 1)); echo "FAIL $name (rc $rc)"; tail -20 "$logs/$name.log" ;;
   esac
 }
+cuda_variant() { # the ctest registration decides which programs run on cuda
+  grep -q "test_.*_cuda" build/gpu/tests/CTestTestfile.cmake 2>/dev/null &&
+    grep -q "add_test(\[=\[$1_cuda\]=\]" build/gpu/tests/CTestTestfile.cmake
+}
 run info build/gpu/axb info
 run test_cuda build/gpu/tests/test_cuda
+run test_cuda_kernels build/gpu/tests/test_cuda_kernels
 for t in build/gpu/tests/test_*; do
   [ -x "$t" ] || continue
   n=$(basename "$t")
-  [ "$n" = test_cuda ] && continue
+  case $n in test_cuda | test_cuda_kernels) continue ;; esac
   if grep -q AXB_TEST_PER_BACKEND "tests/$n.c" 2>/dev/null; then
     run "${n}_cpu" "$t" cpu
+    if cuda_variant "$n"; then run "${n}_cuda" "$t" cuda; fi
   else
     run "$n" "$t"
   fi
 done
 run demo build/gpu/axb demo
-cat "$logs/info.log" "$logs/test_cuda.log"
+# The CLI end to end on the GPU with host matrices from .mtx files.
+tmp=$(mktemp -d)
+build/gpu/axb gen uniform:1500 -o "$tmp/u.mtx" >/dev/null 2>&1
+build/gpu/axb gen spd:1200 -o "$tmp/s.mtx" >/dev/null 2>&1
+run cli_cuda_lu build/gpu/axb solve --backend cuda "$tmp/u.mtx"
+run cli_cuda_chol build/gpu/axb solve --backend cuda --method cholesky "$tmp/s.mtx"
+run cli_cuda_float build/gpu/axb solve --backend cuda --precision single "$tmp/u.mtx"
+for m in shared/matrices/Trefethen_500.mtx shared/matrices/1138_bus.mtx; do
+  [ -f "$m" ] && run "cli_cuda_$(basename "$m" .mtx)" build/gpu/axb solve --backend cuda "$m"
+done
+if [ "${GPU_CHECK_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  cs=compute-sanitizer
+  run memcheck_test_cuda $cs --tool memcheck --error-exitcode 9 build/gpu/tests/test_cuda
+  run memcheck_lu $cs --tool memcheck --error-exitcode 9 build/gpu/axb solve --backend cuda --gen uniform:300
+  run memcheck_chol $cs --tool memcheck --error-exitcode 9 build/gpu/axb solve --backend cuda --gen spd:300 --method cholesky
+  run racecheck_lu $cs --tool racecheck --error-exitcode 9 build/gpu/axb solve --backend cuda --gen uniform:300
+  run racecheck_chol $cs --tool racecheck --error-exitcode 9 build/gpu/axb solve --backend cuda --gen spd:130 --method cholesky
+fi
+cat "$logs/info.log" "$logs/test_cuda.log" "$logs/test_cuda_kernels.log" | tail -30
+cat "$logs/cli_cuda_lu.log" 2>/dev/null | head -30
+bench=${GPU_CHECK_BENCH-1024 2048 4096 8192 16384}
+if [ -n "$bench" ] && [ -x build/gpu/bench/bench_cuda ]; then
+  run bench_cuda build/gpu/bench/bench_cuda $bench
+  cat "$logs/bench_cuda.log"
+fi
 # The device tool returns at most 8 files: one archive holds every log.
 mkdir -p "$out" && tar czf "$out/gpu-check-logs.tgz" -C "$logs" .
+[ -f "$logs/bench_cuda.log" ] && cp "$logs/bench_cuda.log" "$out/"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -1,5 +1,6 @@
 /* The CUDA backend's glue on a real GPU: device discovery, handle, stream,
-   and the honest "not implemented yet" of its dense routines.  Exits 77
+   a first dense routine, and the honest "not implemented" of the study
+   variants.  Exits 77
    (skipped) where the backend is not compiled or no GPU is present. */
 #include "testing.h"
 
@@ -38,12 +39,13 @@ int main(void) {
   CHECK_STATUS(h, axb_handle_create(&h, AXB_BACKEND_CUDA, 0), AXB_SUCCESS);
   CHECK(axb_handle_backend(h) == AXB_BACKEND_CUDA, "backend");
   CHECK(axb_get_stream(h) != NULL, "the handle owns a stream");
-  /* Dense kernels arrive with issue 4: until then the answer is an honest
-     NOT_SUPPORTED, never a wrong result. */
+  /* The dense kernels run: a 2 x 2 LU, and the study variants that have
+     no CUDA kernel answer an honest NOT_SUPPORTED naming the backend. */
   double a[4] = {2, 0, 0, 2};
   int64_t ipiv[2], info;
-  CHECK_STATUS(h, axb_dgetrf(h, 2, 2, a, 2, ipiv, &info),
-               AXB_ERR_NOT_SUPPORTED);
+  CHECK_STATUS(h, axb_dgetrf(h, 2, 2, a, 2, ipiv, &info), AXB_SUCCESS);
+  CHECK(a[0] == 2 && a[3] == 2 && ipiv[0] == 1 && ipiv[1] == 2, "2x2 LU");
+  CHECK_STATUS(h, axb_dpotrf_crout(h, 2, a, 2, &info), AXB_ERR_NOT_SUPPORTED);
   CHECK(strstr(axb_detail(h), "cuda") != NULL, "detail: %s", axb_detail(h));
   axb_handle_destroy(h);
   return test_finish("test_cuda");

@@ -135,8 +135,10 @@ int main(int argc, char **argv) {
   empty_sizes();
   getri_zero_u();
   const axb_dtype types[] = {AXB_F64, AXB_F32};
+  /* Gauss-Jordan (getri_gj) has no CUDA kernel yet: LU only on cuda. */
+  const int last = axb_handle_backend(h) == AXB_BACKEND_CUDA ? BY_LU : BY_GJ;
   for (int i = 0; i < 2; ++i)
-    for (int m = BY_LU; m <= BY_GJ; ++m) {
+    for (int m = BY_LU; m <= last; ++m) {
       inverse_cases(types[i], (method)m);
       singular_case(1, 0, types[i], (method)m);
       singular_case(6, 0, types[i], (method)m);
@@ -144,7 +146,7 @@ int main(int argc, char **argv) {
       singular_case(70, 69, types[i], (method)m);
     }
   needs_pivot(BY_LU);
-  needs_pivot(BY_GJ);
+  if (last == BY_GJ) needs_pivot(BY_GJ);
   axb_handle_destroy(h);
   return test_finish("test_inverse");
 }

@@ -43,6 +43,27 @@
                               int64_t *info);                                  \
     axb_status (*potrf_banachiewicz)(axb_handle h, int64_t n, T *A,            \
                                      int64_t lda, int64_t *info);              \
+    /* Optional whole solves on host arrays (NULL: the typed layer composes    \
+       them from laswp + trsm), so a device backend moves A once. */           \
+    axb_status (*getrs)(axb_handle h, axb_trans trans, int64_t n,              \
+                        int64_t nrhs, const T *A, int64_t lda,                 \
+                        const int64_t *ipiv, T *B, int64_t ldb);               \
+    axb_status (*potrs)(axb_handle h, axb_uplo uplo, int64_t n, int64_t nrhs,  \
+                        const T *A, int64_t lda, T *B, int64_t ldb);           \
+    /* Optional device-pointer entries behind the public _dev API: arrays      \
+       and info in device memory, asynchronous on the handle's stream. */      \
+    axb_status (*getrf_dev)(axb_handle h, int64_t m, int64_t n, T *dA,         \
+                            int64_t ldda, int64_t *dipiv, int64_t *dinfo);     \
+    axb_status (*getrs_dev)(axb_handle h, axb_trans trans, int64_t n,          \
+                            int64_t nrhs, const T *dA, int64_t ldda,           \
+                            const int64_t *dipiv, T *dB, int64_t lddb);        \
+    axb_status (*potrf_dev)(axb_handle h, axb_uplo uplo, int64_t n, T *dA,     \
+                            int64_t ldda, int64_t *dinfo);                     \
+    axb_status (*potrs_dev)(axb_handle h, axb_uplo uplo, int64_t n,            \
+                            int64_t nrhs, const T *dA, int64_t ldda, T *dB,    \
+                            int64_t lddb);                                     \
+    axb_status (*getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,      \
+                            const int64_t *dipiv, int64_t *dinfo);             \
   } NAME;
 
 AXB_DECLARE_OPS(double, axb_ops_d)
@@ -52,6 +73,14 @@ typedef struct axb_backend_ops {
   const char *name;
   axb_ops_d d;
   axb_ops_s s;
+  /* Optional.  Table for O(n^2) host-side work on host arrays (the
+     condition estimate's triangular solves with one vector): a device
+     backend points it at the CPU table instead of moving the factor to the
+     device for every vector.  NULL: use this table. */
+  const struct axb_backend_ops *host;
+  /* Optional.  Seconds spent moving data between host and device on h
+     since the last call (then reset to 0); NULL: no transfers. */
+  double (*take_transfer_seconds)(axb_handle h);
 } axb_backend_ops;
 
 /* Tables defined by each backend. */

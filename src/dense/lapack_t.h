@@ -47,6 +47,10 @@ axb_status AXB_FN(axb_, getrs)(axb_handle h, axb_trans trans, int64_t n,
     return arg_error(h, r, 1, "trans", info);
   axb_status st = check_system(h, r, 1, n, nrhs, A, lda, ipiv, 1, B, ldb, info);
   if (st || n == 0 || nrhs == 0) return st;
+  if (KERNEL(h, getrs)) {
+    st = KERNEL(h, getrs)(h, trans, n, nrhs, A, lda, ipiv, B, ldb);
+    return finish(h, r, st, 0, info);
+  }
   NEED_KERNEL(h, swp, laswp, info);
   NEED_KERNEL(h, tr, trsm, info);
   if (trans == AXB_NO_TRANS) {
@@ -128,7 +132,10 @@ axb_status AXB_FN(axb_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
   axb_status st = check_system(h, r, 1, n, nrhs, A, lda, NULL, 0, B, ldb, info);
   if (st) return st;
   if (n == 0 || nrhs == 0) return AXB_SUCCESS;
-  st = AXB_FN(chol_solve_, )(h, uplo, n, nrhs, A, lda, B, ldb);
+  if (KERNEL(h, potrs))
+    st = KERNEL(h, potrs)(h, uplo, n, nrhs, A, lda, B, ldb);
+  else
+    st = AXB_FN(chol_solve_, )(h, uplo, n, nrhs, A, lda, B, ldb);
   return finish(h, r, st, 0, info);
 }
 
@@ -197,6 +204,10 @@ axb_status AXB_FN(axb_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
 
 typedef struct {
   axb_handle h;
+  /* trsm on host arrays: the backend's own, or its host table's */
+  axb_status (*tr)(axb_handle h, axb_side side, axb_uplo uplo, axb_trans trans,
+                   axb_diag diag, int64_t m, int64_t n, T alpha, const T *A,
+                   int64_t lda, T *B, int64_t ldb);
   const T *F; /* factor(s) */
   int64_t n, ld;
   axb_uplo uplo; /* pocon */
@@ -208,7 +219,7 @@ typedef struct {
    which changes neither its 1-norm nor its inf-norm. */
 static axb_status AXB_FN(lu_apply_, )(void *vctx, int transpose, double *x) {
   AXB_FN(condctx_, ) *c = vctx;
-  __typeof__(KERNEL(c->h, trsm)) tr = KERNEL(c->h, trsm);
+  __typeof__(c->tr) tr = c->tr;
   for (int64_t i = 0; i < c->n; ++i)
     c->w[i] = (T)x[i];
   axb_status st;
@@ -236,8 +247,13 @@ static axb_status AXB_FN(chol_apply_, )(void *vctx, int transpose, double *x) {
   AXB_FN(condctx_, ) *c = vctx;
   for (int64_t i = 0; i < c->n; ++i)
     c->w[i] = (T)x[i];
-  axb_status st =
-      AXB_FN(chol_solve_, )(c->h, c->uplo, c->n, 1, c->F, c->ld, c->w, c->n);
+  axb_trans first = c->uplo == AXB_LOWER ? AXB_NO_TRANS : AXB_TRANS;
+  axb_trans second = c->uplo == AXB_LOWER ? AXB_TRANS : AXB_NO_TRANS;
+  axb_status st = c->tr(c->h, AXB_LEFT, c->uplo, first, AXB_NON_UNIT, c->n, 1,
+                        1, c->F, c->ld, c->w, c->n);
+  if (!st)
+    st = c->tr(c->h, AXB_LEFT, c->uplo, second, AXB_NON_UNIT, c->n, 1, 1, c->F,
+               c->ld, c->w, c->n);
   for (int64_t i = 0; i < c->n; ++i)
     x[i] = (double)c->w[i];
   return st;
@@ -273,9 +289,12 @@ static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
     T d = F[i + i * lda];
     if (d == 0 || !isfinite(d)) return AXB_SUCCESS;
   }
-  NEED_KERNEL(h, tr, trsm, info);
-  (void)tr;
-  AXB_FN(condctx_, ) c = {h, F, n, lda, uplo, NULL};
+  /* O(n^2) work per vector on host arrays: a device backend's host table
+     does it where the factor already is. */
+  const axb_backend_ops *hops = h->ops && h->ops->host ? h->ops->host : h->ops;
+  __typeof__(KERNEL(h, trsm)) tr = hops ? hops->P.trsm : NULL;
+  if (!tr) return not_supported(h, PREFIX_STR "trsm", info);
+  AXB_FN(condctx_, ) c = {h, tr, F, n, lda, uplo, NULL};
   c.w = axb__malloc(n, sizeof(T));
   double *x = axb__malloc(n, sizeof(double));
   double *v = axb__malloc(n, sizeof(double));
@@ -313,6 +332,89 @@ axb_status AXB_FN(axb_, pocon)(axb_handle h, axb_uplo uplo, int64_t n,
                                double *rcond, int64_t *info) {
   return AXB_FN(con_, )(h, PREFIX_STR "pocon", 1, uplo, AXB_NORM_ONE, n, L, lda,
                         anorm, rcond, info);
+}
+
+/* ---- device-pointer API (arrays and info in device memory) ----
+   Same argument checks and numbering as the host routines; the backend
+   entry runs asynchronously on the handle's stream and writes the
+   numerical outcome (0, or the failing pivot/minor) to *dinfo. */
+
+axb_status AXB_FN(axb_, getrf_dev)(axb_handle h, int64_t m, int64_t n, T *dA,
+                                   int64_t ldda, int64_t *dipiv,
+                                   int64_t *dinfo) {
+  const char *r = PREFIX_STR "getrf_dev";
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (m < 0) return arg_error(h, r, 1, "m < 0", NULL);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", NULL);
+  if (!dA && m > 0 && n > 0) return arg_error(h, r, 3, "dA is NULL", NULL);
+  if (ldda < imax(1, m)) return arg_error(h, r, 4, "ldda < max(1, m)", NULL);
+  if (!dipiv && m > 0 && n > 0)
+    return arg_error(h, r, 5, "dipiv is NULL", NULL);
+  if (!dinfo) return arg_error(h, r, 6, "dinfo is NULL", NULL);
+  NEED_KERNEL(h, k, getrf_dev, NULL);
+  return finish(h, r, k(h, m, n, dA, ldda, dipiv, dinfo), 0, NULL);
+}
+
+axb_status AXB_FN(axb_, getrs_dev)(axb_handle h, axb_trans trans, int64_t n,
+                                   int64_t nrhs, const T *dA, int64_t ldda,
+                                   const int64_t *dipiv, T *dB, int64_t lddb) {
+  const char *r = PREFIX_STR "getrs_dev";
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
+    return arg_error(h, r, 1, "trans", NULL);
+  axb_status st =
+      check_system(h, r, 1, n, nrhs, dA, ldda, dipiv, 1, dB, lddb, NULL);
+  if (st) return st;
+  NEED_KERNEL(h, k, getrs_dev, NULL);
+  if (n == 0 || nrhs == 0) return AXB_SUCCESS;
+  return finish(h, r, k(h, trans, n, nrhs, dA, ldda, dipiv, dB, lddb), 0, NULL);
+}
+
+axb_status AXB_FN(axb_, potrf_dev)(axb_handle h, axb_uplo uplo, int64_t n,
+                                   T *dA, int64_t ldda, int64_t *dinfo) {
+  const char *r = PREFIX_STR "potrf_dev";
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 1, "uplo", NULL);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", NULL);
+  if (!dA && n > 0) return arg_error(h, r, 3, "dA is NULL", NULL);
+  if (ldda < imax(1, n)) return arg_error(h, r, 4, "ldda < max(1, n)", NULL);
+  if (!dinfo) return arg_error(h, r, 5, "dinfo is NULL", NULL);
+  NEED_KERNEL(h, k, potrf_dev, NULL);
+  return finish(h, r, k(h, uplo, n, dA, ldda, dinfo), 0, NULL);
+}
+
+axb_status AXB_FN(axb_, potrs_dev)(axb_handle h, axb_uplo uplo, int64_t n,
+                                   int64_t nrhs, const T *dA, int64_t ldda,
+                                   T *dB, int64_t lddb) {
+  const char *r = PREFIX_STR "potrs_dev";
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 1, "uplo", NULL);
+  axb_status st =
+      check_system(h, r, 1, n, nrhs, dA, ldda, NULL, 0, dB, lddb, NULL);
+  if (st) return st;
+  NEED_KERNEL(h, k, potrs_dev, NULL);
+  if (n == 0 || nrhs == 0) return AXB_SUCCESS;
+  return finish(h, r, k(h, uplo, n, nrhs, dA, ldda, dB, lddb), 0, NULL);
+}
+
+axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
+                                   const int64_t *dipiv, int64_t *dinfo) {
+  const char *r = PREFIX_STR "getri_dev";
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
+  if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
+  if (ldda < imax(1, n)) return arg_error(h, r, 3, "ldda < max(1, n)", NULL);
+  if (!dipiv && n > 0) return arg_error(h, r, 4, "dipiv is NULL", NULL);
+  if (!dinfo) return arg_error(h, r, 5, "dinfo is NULL", NULL);
+  NEED_KERNEL(h, k, getri_dev, NULL);
+  return finish(h, r, k(h, n, dA, ldda, dipiv, dinfo), 0, NULL);
 }
 
 /* ---- study variants ---- */

@@ -1,16 +1,97 @@
 /*
  * OpenBLAS as a comparison anchor (benchmarks and tests run LAPACK beside
  * axb in the same process).  OpenBLAS from Debian uses 32-bit LAPACK
- * integers, so the anchors refuse sizes above INT32_MAX.
+ * integers, so the anchors refuse sizes above INT32_MAX; pivots are
+ * converted between int64_t (axb) and int (LAPACK).
  */
 #include "vendor/vendor.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 char *openblas_get_config(void);
+void openblas_set_num_threads(int n);
+int openblas_get_num_threads(void);
+
+/* Fortran LAPACK entry points (OpenBLAS's own getrf/potrf, reference
+   getri on OpenBLAS BLAS).  Character arguments are passed with their
+   hidden length (gfortran ABI), as 1. */
+void dgetrf_(const int *m, const int *n, double *A, const int *lda, int *ipiv,
+             int *info);
+void sgetrf_(const int *m, const int *n, float *A, const int *lda, int *ipiv,
+             int *info);
+void dpotrf_(const char *uplo, const int *n, double *A, const int *lda,
+             int *info, size_t uplo_len);
+void spotrf_(const char *uplo, const int *n, float *A, const int *lda,
+             int *info, size_t uplo_len);
+void dgetri_(const int *n, double *A, const int *lda, const int *ipiv,
+             double *work, const int *lwork, int *info);
+void sgetri_(const int *n, float *A, const int *lda, const int *ipiv,
+             float *work, const int *lwork, int *info);
 
 const char *axb_blas_info(void) {
   static char buf[256];
   snprintf(buf, sizeof buf, "OpenBLAS (%s)", openblas_get_config());
   return buf;
 }
+
+void axb_vendor_set_threads(int nthreads) {
+  openblas_set_num_threads(nthreads > 0 ? nthreads : 1);
+}
+int axb_vendor_get_threads(void) { return openblas_get_num_threads(); }
+
+static int fits(int64_t n, int64_t lda) {
+  return n >= 0 && lda >= 1 && n <= INT_MAX && lda <= INT_MAX;
+}
+
+#define GETRF_ANCHOR(T, p)                                                     \
+  int axb_vendor_##p##getrf(int64_t n, T *A, int64_t lda, int64_t *ipiv) {     \
+    if (!fits(n, lda)) return AXB_ERR_NOT_SUPPORTED;                           \
+    int *piv = malloc((n > 0 ? (size_t)n : 1) * sizeof *piv);                  \
+    if (!piv) return AXB_ERR_OUT_OF_MEMORY;                                    \
+    int in = (int)n, il = (int)lda, info = 0;                                  \
+    p##getrf_(&in, &in, A, &il, piv, &info);                                   \
+    for (int64_t i = 0; i < n; ++i)                                            \
+      ipiv[i] = piv[i];                                                        \
+    free(piv);                                                                 \
+    return info;                                                               \
+  }
+GETRF_ANCHOR(double, d)
+GETRF_ANCHOR(float, s)
+
+#define POTRF_ANCHOR(T, p)                                                     \
+  int axb_vendor_##p##potrf(axb_uplo uplo, int64_t n, T *A, int64_t lda) {     \
+    if (!fits(n, lda)) return AXB_ERR_NOT_SUPPORTED;                           \
+    int in = (int)n, il = (int)lda, info = 0;                                  \
+    p##potrf_(uplo == AXB_UPPER ? "U" : "L", &in, A, &il, &info, 1);           \
+    return info;                                                               \
+  }
+POTRF_ANCHOR(double, d)
+POTRF_ANCHOR(float, s)
+
+/* Workspace query first, as LAPACK intends (lwork = -1). */
+#define GETRI_ANCHOR(T, p)                                                     \
+  int axb_vendor_##p##getri(int64_t n, T *A, int64_t lda,                      \
+                            const int64_t *ipiv) {                             \
+    if (!fits(n, lda)) return AXB_ERR_NOT_SUPPORTED;                           \
+    int in = (int)n, il = (int)lda, info = 0, lw = -1;                         \
+    int *piv = malloc((n > 0 ? (size_t)n : 1) * sizeof *piv);                  \
+    if (!piv) return AXB_ERR_OUT_OF_MEMORY;                                    \
+    for (int64_t i = 0; i < n; ++i)                                            \
+      piv[i] = (int)ipiv[i];                                                   \
+    T q = 0;                                                                   \
+    p##getri_(&in, A, &il, piv, &q, &lw, &info);                               \
+    lw = (int)q > in ? (int)q : (in > 0 ? in : 1);                             \
+    T *work = malloc((size_t)lw * sizeof *work);                               \
+    if (!work) {                                                               \
+      free(piv);                                                               \
+      return AXB_ERR_OUT_OF_MEMORY;                                            \
+    }                                                                          \
+    p##getri_(&in, A, &il, piv, work, &lw, &info);                             \
+    free(work);                                                                \
+    free(piv);                                                                 \
+    return info;                                                               \
+  }
+GETRI_ANCHOR(double, d)
+GETRI_ANCHOR(float, s)

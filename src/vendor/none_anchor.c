@@ -1,4 +1,24 @@
-/* Build without a BLAS/LAPACK anchor. */
+/* Build without a BLAS/LAPACK anchor: every anchor says so. */
 #include "vendor/vendor.h"
 
 const char *axb_blas_info(void) { return "none"; }
+
+void axb_vendor_set_threads(int nthreads) { (void)nthreads; }
+int axb_vendor_get_threads(void) { return 0; }
+
+#define NONE_GETRF(T, p)                                                       \
+  int axb_vendor_##p##getrf(int64_t n, T *A, int64_t lda, int64_t *ipiv) {     \
+    (void)n, (void)A, (void)lda, (void)ipiv;                                   \
+    return AXB_ERR_NOT_COMPILED;                                               \
+  }                                                                            \
+  int axb_vendor_##p##potrf(axb_uplo uplo, int64_t n, T *A, int64_t lda) {     \
+    (void)uplo, (void)n, (void)A, (void)lda;                                   \
+    return AXB_ERR_NOT_COMPILED;                                               \
+  }                                                                            \
+  int axb_vendor_##p##getri(int64_t n, T *A, int64_t lda,                      \
+                            const int64_t *ipiv) {                             \
+    (void)n, (void)A, (void)lda, (void)ipiv;                                   \
+    return AXB_ERR_NOT_COMPILED;                                               \
+  }
+NONE_GETRF(double, d)
+NONE_GETRF(float, s)

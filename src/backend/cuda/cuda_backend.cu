@@ -1,15 +1,43 @@
 /*
- * CUDA backend glue: device discovery, per-handle device and stream.
- * The dense kernels arrive with issue 4; until then the table is empty and
- * every routine on a CUDA handle returns AXB_ERR_NOT_SUPPORTED.
+ * CUDA backend glue: device discovery, per-handle device, stream and
+ * context (cuBLAS handle, transfer clock), error helpers and the table.
+ * The dense algorithms are in cuda_dense.cu, the kernels in cuda_kernels.cu.
  */
-#include <cuda_runtime.h>
+#include "cuda_internal.h"
 
+#include <mutex>
 #include <string.h>
+#include <vector>
 
-extern "C" {
-#include "core/internal.h"
+namespace axb_cuda {
+
+/* Contexts by handle: the handle struct (src/core) has no slot for them. */
+static std::mutex contexts_lock;
+static std::vector<Context *> contexts;
+
+Context *context(axb_handle h) {
+  std::lock_guard<std::mutex> g(contexts_lock);
+  for (Context *c : contexts)
+    if (c->h == h) return c;
+  return nullptr;
 }
+
+axb_status fail_cuda(axb_handle h, cudaError_t e, const char *what) {
+  cudaGetLastError(); /* clear a non-sticky error */
+  axb_status st =
+      e == cudaErrorMemoryAllocation ? AXB_ERR_OUT_OF_MEMORY : AXB_ERR_DEVICE;
+  return axb__fail(h, st, "CUDA: %s (%s)", cudaGetErrorString(e), what);
+}
+
+axb_status fail_blas(axb_handle h, cublasStatus_t e, const char *what) {
+  axb_status st =
+      e == CUBLAS_STATUS_ALLOC_FAILED ? AXB_ERR_OUT_OF_MEMORY : AXB_ERR_DEVICE;
+  return axb__fail(h, st, "cuBLAS: %s (%s)", cublasGetStatusString(e), what);
+}
+
+} // namespace axb_cuda
+
+using namespace axb_cuda;
 
 extern "C" int axb__cuda_compiled(void) { return 1; }
 
@@ -60,18 +88,61 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
     return axb__fail(h, AXB_ERR_DEVICE, "CUDA: %s", cudaGetErrorString(e));
   h->own_stream = s;
   h->stream = s;
+  /* The context: cuBLAS handle and transfer events on h->device. */
+  Context *c = new (std::nothrow) Context();
+  if (!c) {
+    axb__cuda_handle_fini(h);
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for CUDA context");
+  }
+  c->h = h;
+  {
+    DeviceScope scope(h->device);
+    cublasStatus_t b = cublasCreate(&c->blas);
+    if (b != CUBLAS_STATUS_SUCCESS) {
+      delete c;
+      axb__cuda_handle_fini(h);
+      return fail_blas(h, b, "cublasCreate");
+    }
+    cudaEventCreate(&c->t0);
+    cudaEventCreate(&c->t1);
+    cudaDeviceGetAttribute(&c->sm_count, cudaDevAttrMultiProcessorCount,
+                           h->device);
+  }
+  std::lock_guard<std::mutex> g(contexts_lock);
+  contexts.push_back(c);
   return AXB_SUCCESS;
 }
 
 extern "C" void axb__cuda_handle_fini(axb_handle h) {
+  Context *c = nullptr;
+  {
+    std::lock_guard<std::mutex> g(contexts_lock);
+    for (size_t i = 0; i < contexts.size(); ++i)
+      if (contexts[i]->h == h) {
+        c = contexts[i];
+        contexts.erase(contexts.begin() + (long)i);
+        break;
+      }
+  }
+  if (c) {
+    DeviceScope scope(h->device);
+    cublasDestroy(c->blas);
+    cudaEventDestroy(c->t0);
+    cudaEventDestroy(c->t1);
+    delete c;
+  }
   if (h->own_stream) cudaStreamDestroy((cudaStream_t)h->own_stream);
   h->own_stream = NULL;
   h->stream = NULL;
 }
 
 static axb_backend_ops cuda_ops;
+static std::once_flag cuda_ops_once;
 
 extern "C" const axb_backend_ops *axb_cuda_ops(void) {
-  cuda_ops.name = "cuda";
+  std::call_once(cuda_ops_once, [] {
+    cuda_ops.name = "cuda";
+    fill_table(&cuda_ops);
+  });
   return &cuda_ops;
 }

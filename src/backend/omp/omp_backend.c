@@ -1,9 +1,29 @@
 /*
- * The CPU backend's table: the reference entries, overridden one by one by
- * the OpenMP/BLAS kernels as they arrive (issue 3).  Until then the CPU
- * backend runs the reference kernels under its own name.
+ * The CPU backend's table: the reference entries, overridden by the
+ * OpenMP/OpenBLAS kernels (issue 3).  Without OpenBLAS (AXB_LAPACK=OFF) the
+ * BLAS-based entries stay the reference ones; the OpenMP study variants are
+ * always there.  Threading policy: see omp.h and docs/PERFORMANCE.md.
  */
 #include "backend/backend.h"
+#include "backend/omp/omp.h"
+#include "backend/ref/ref.h"
+
+#ifdef AXB_HAVE_LAPACK
+#define AXB_OMP_BLAS_ENTRIES(ops, p)                                           \
+  do {                                                                         \
+    (ops).getrf = axb_omp_##p##getrf;                                          \
+    (ops).laswp = axb_omp_##p##laswp;                                          \
+    (ops).trsm = axb_omp_##p##trsm;                                            \
+    (ops).gemm = axb_omp_##p##gemm;                                            \
+    (ops).potrf = axb_omp_##p##potrf;                                          \
+    (ops).getri = axb_omp_##p##getri;                                          \
+  } while (0)
+#else
+#define AXB_OMP_BLAS_ENTRIES(ops, p)                                           \
+  do {                                                                         \
+    (ops).laswp = axb_omp_##p##laswp;                                          \
+  } while (0)
+#endif
 
 const axb_backend_ops *axb_cpu_ops(void) {
   static axb_backend_ops ops;
@@ -13,6 +33,12 @@ const axb_backend_ops *axb_cpu_ops(void) {
   if (!ready) {
     ops = axb_ref_ops;
     ops.name = "cpu";
+    AXB_OMP_BLAS_ENTRIES(ops.d, d);
+    AXB_OMP_BLAS_ENTRIES(ops.s, s);
+    ops.d.potrf_crout = axb_omp_dpotrf_crout;
+    ops.s.potrf_crout = axb_omp_spotrf_crout;
+    ops.d.getri_gj = axb_omp_dgetri_gj;
+    ops.s.getri_gj = axb_omp_sgetri_gj;
     ready = 1;
   }
   return &ops;

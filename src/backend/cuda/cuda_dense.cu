@@ -1,0 +1,611 @@
+/*
+ * Dense algorithms of the CUDA backend on device arrays (blocked LU with
+ * our panel kernel, Cholesky with our diagonal-block kernel, solves and the
+ * inverse; cuBLAS TRSM/GEMM/SYRK for the updates), the host-array entries
+ * of the table that stage through device memory, and the table itself.
+ */
+#include "cuda_internal.h"
+
+namespace axb_cuda {
+
+namespace {
+
+/* Stream-ordered device scratch, freed on the handle's stream at scope
+   exit (declare after the DeviceScope so that it is freed first). */
+struct Scratch {
+  axb_handle h;
+  void *p = nullptr;
+  explicit Scratch(axb_handle hh) : h(hh) {}
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  ~Scratch() {
+    if (p) cudaFreeAsync(p, stream(h));
+  }
+  axb_status alloc(size_t bytes) {
+    if (bytes == 0) bytes = 1;
+    AXB_CU(h, cudaMallocAsync(&p, bytes, stream(h)));
+    return AXB_SUCCESS;
+  }
+};
+
+inline size_t align_up(size_t x) { return (x + 255) & ~(size_t)255; }
+
+inline cublasFillMode_t fill(axb_uplo u) {
+  return u == AXB_LOWER ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+}
+inline cublasOperation_t op(axb_trans t) {
+  return t == AXB_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
+}
+
+Context *need_context(axb_handle h) {
+  Context *c = context(h);
+  if (!c) axb__fail(h, AXB_ERR_INTERNAL, "CUDA handle without context");
+  return c;
+}
+
+/* Plan storage for swap_plan/swap_apply inside one allocation. */
+SwapPlan carve_plan(char *base) {
+  SwapPlan p;
+  p.count = (int64_t *)base;
+  p.dst = (int64_t *)(base + 256);
+  p.src = p.dst + 2 * kSwapBatch;
+  return p;
+}
+constexpr size_t kPlanBytes = 256 + 2 * 2 * kSwapBatch * sizeof(int64_t);
+
+/* The interchanges ipiv[0..k) on the ncols columns of B, in batches. */
+template <typename T>
+axb_status apply_pivots(axb_handle h, SwapPlan plan, int64_t k,
+                        const int64_t *ipiv, int forward, T *B, int64_t ldb,
+                        int64_t ncols) {
+  const int64_t batches = (k + kSwapBatch - 1) / kSwapBatch;
+  for (int64_t i = 0; i < batches; ++i) {
+    const int64_t bidx = forward ? i : batches - 1 - i;
+    const int64_t k1 = bidx * kSwapBatch;
+    const int64_t k2 = k1 + kSwapBatch < k ? k1 + kSwapBatch : k;
+    axb_status st = swap_plan<T>(h, k1, k2, ipiv, forward, plan);
+    if (!st) st = swap_apply<T>(h, plan, B, ldb, ncols, ncols, 0);
+    if (st) return st;
+  }
+  return AXB_SUCCESS;
+}
+
+} // namespace
+
+/* ---- LU ------------------------------------------------------------------ */
+
+/*
+ * Right-looking blocked LU.  Outer panels of nb columns; inside a panel,
+ * leaves of 32 columns are factored by the cooperative leaf kernel, whose
+ * interchanges reach the rest of the panel in one pass, followed by a TRSM
+ * and a GEMM on the panel's remaining columns.  After the panel, its nb
+ * interchanges reach every column outside it in one pass, then TRSM (U12)
+ * and GEMM (trailing matrix) through cuBLAS.
+ */
+template <typename T>
+axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
+                     int64_t *ipiv, int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  cudaStream_t s = stream(h);
+  AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), s));
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  AXB_BLAS(h, cublasSetStream(ctx->blas, s));
+  const int maxblk = lu_leaf_max_blocks<T>(h, ctx);
+  const size_t b_cval = align_up(2 * (size_t)maxblk * sizeof(T));
+  const size_t b_cidx = align_up(2 * (size_t)maxblk * sizeof(int64_t));
+  const size_t b_crow = align_up(2 * (size_t)maxblk * kLeafWidth * sizeof(T));
+  const size_t b_jrow = align_up(2 * kLeafWidth * sizeof(T));
+  const size_t b_plan = align_up(kPlanBytes);
+  Scratch scr(h);
+  axb_status st = scr.alloc(b_cval + b_cidx + b_crow + b_jrow + 2 * b_plan);
+  if (st) return st;
+  char *base = (char *)scr.p;
+  LeafScratch<T> ls;
+  ls.cval = (T *)base;
+  ls.cidx = (int64_t *)(base + b_cval);
+  ls.crow = (T *)(base + b_cval + b_cidx);
+  ls.jrow = (T *)(base + b_cval + b_cidx + b_crow);
+  ls.max_blocks = maxblk;
+  SwapPlan leaf_plan = carve_plan(base + b_cval + b_cidx + b_crow + b_jrow);
+  SwapPlan panel_plan =
+      carve_plan(base + b_cval + b_cidx + b_crow + b_jrow + b_plan);
+
+  const T one = 1, minus = -1;
+  const int64_t kmin = m < n ? m : n;
+  /* Small matrices are latency-bound: one leaf per panel (its plan is the
+     panel's, no inner TRSM/GEMM); larger ones amortise wider panels. */
+  const int64_t NB = kmin <= 2048 ? kLeafWidth : kmin >= 4096 ? 256 : 128;
+  static_assert(256 <= kSwapBatch, "panel plan must hold NB interchanges");
+  for (int64_t k = 0; k < kmin; k += NB) {
+    const int64_t nb = kmin - k < NB ? kmin - k : NB;
+    for (int64_t c = k; c < k + nb; c += kLeafWidth) {
+      const int w = (int)(k + nb - c < kLeafWidth ? k + nb - c : kLeafWidth);
+      st = lu_leaf<T>(h, ctx, m, c, w, A, lda, ipiv, info, ls, leaf_plan);
+      if (st) return st;
+      if (nb > w) {
+        st = swap_apply<T>(h, leaf_plan, A + k * lda, lda, nb - w, c - k, w);
+        if (st) return st;
+      }
+      const int64_t rest = k + nb - c - w; /* panel columns right of leaf */
+      if (rest > 0) {
+        AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                         CUBLAS_OP_N, CUBLAS_DIAG_UNIT, w, rest, &one,
+                         A + c + c * lda, lda, A + c + (c + w) * lda, lda));
+        if (m - c - w > 0)
+          AXB_BLAS(h, gemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, m - c - w, rest,
+                           w, &minus, A + (c + w) + c * lda, lda,
+                           A + c + (c + w) * lda, lda, &one,
+                           A + (c + w) + (c + w) * lda, lda));
+      }
+    }
+    if (n > nb) {
+      /* one leaf: the plan of the leaf kernel covers the whole panel */
+      SwapPlan plan = nb <= kLeafWidth ? leaf_plan : panel_plan;
+      st = nb <= kLeafWidth ? AXB_SUCCESS
+                            : swap_plan<T>(h, k, k + nb, ipiv, 1, panel_plan);
+      if (!st) st = swap_apply<T>(h, plan, A, lda, n - nb, k, nb);
+      if (st) return st;
+    }
+    const int64_t right = n - k - nb;
+    if (right > 0) {
+      AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                       CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, right, &one,
+                       A + k + k * lda, lda, A + k + (k + nb) * lda, lda));
+      if (m - k - nb > 0)
+        AXB_BLAS(h, gemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, m - k - nb, right,
+                         nb, &minus, A + (k + nb) + k * lda, lda,
+                         A + k + (k + nb) * lda, lda, &one,
+                         A + (k + nb) + (k + nb) * lda, lda));
+    }
+  }
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
+                     const T *A, int64_t lda, const int64_t *ipiv, T *B,
+                     int64_t ldb) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  if (n == 0 || nrhs == 0) return AXB_SUCCESS;
+  DeviceScope scope(h->device);
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  Scratch scr(h);
+  axb_status st = scr.alloc(kPlanBytes);
+  if (st) return st;
+  SwapPlan plan = carve_plan((char *)scr.p);
+  const T one = 1;
+  if (trans == AXB_NO_TRANS) {
+    st = apply_pivots<T>(h, plan, n, ipiv, 1, B, ldb, nrhs);
+    if (st) return st;
+    AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                     CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, nrhs, &one, A, lda, B,
+                     ldb));
+    AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                     CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, nrhs, &one, A, lda,
+                     B, ldb));
+    return AXB_SUCCESS;
+  }
+  AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                   CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, nrhs, &one, A, lda, B,
+                   ldb));
+  AXB_BLAS(h,
+           trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n, nrhs, &one, A, lda, B, ldb));
+  return apply_pivots<T>(h, plan, n, ipiv, 0, B, ldb, nrhs);
+}
+
+/* ---- Cholesky ------------------------------------------------------------ */
+
+/* Right-looking blocked Cholesky; the diagonal block of a level is
+   factored by the next level (block 64: the shared-memory kernel). */
+template <typename T>
+static axb_status potrf_level(axb_handle h, Context *ctx, axb_uplo uplo,
+                              int64_t n, T *A, int64_t lda, int64_t off,
+                              int64_t NB, int64_t *info) {
+  const T one = 1, minus = -1;
+  for (int64_t k = 0; k < n; k += NB) {
+    const int64_t nb = n - k < NB ? n - k : NB;
+    T *Akk = A + k + k * lda;
+    axb_status st =
+        NB <= kPotrfLeaf
+            ? potrf_diag<T>(h, uplo, nb, Akk, lda, off + k, info)
+            : potrf_level<T>(h, ctx, uplo, nb, Akk, lda, off + k,
+                             NB > 4 * kPotrfLeaf ? NB / 4 : kPotrfLeaf, info);
+    if (st) return st;
+    const int64_t rem = n - k - nb;
+    if (rem <= 0) continue;
+    if (uplo == AXB_LOWER) {
+      T *A21 = A + (k + nb) + k * lda;
+      AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER,
+                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, rem, nb, &one, Akk,
+                       lda, A21, lda));
+      AXB_BLAS(h, syrk(ctx->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, rem, nb,
+                       &minus, A21, lda, &one, A + (k + nb) + (k + nb) * lda,
+                       lda));
+    } else {
+      T *A12 = A + k + (k + nb) * lda;
+      AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb, rem, &one, Akk,
+                       lda, A12, lda));
+      AXB_BLAS(h, syrk(ctx->blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, rem, nb,
+                       &minus, A12, lda, &one, A + (k + nb) + (k + nb) * lda,
+                       lda));
+    }
+  }
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
+                     int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), stream(h)));
+  if (n == 0) return AXB_SUCCESS;
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  const int64_t NB = n >= 4096 ? 512 : 256;
+  return potrf_level<T>(h, ctx, uplo, n, A, lda, 0, n <= kPotrfLeaf ? 64 : NB,
+                        info);
+}
+
+template <typename T>
+axb_status potrs_dev(axb_handle h, axb_uplo uplo, int64_t n, int64_t nrhs,
+                     const T *A, int64_t lda, T *B, int64_t ldb) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  if (n == 0 || nrhs == 0) return AXB_SUCCESS;
+  DeviceScope scope(h->device);
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  const T one = 1;
+  const cublasOperation_t first = uplo == AXB_LOWER ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const cublasOperation_t second =
+      uplo == AXB_LOWER ? CUBLAS_OP_T : CUBLAS_OP_N;
+  AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, fill(uplo), first,
+                   CUBLAS_DIAG_NON_UNIT, n, nrhs, &one, A, lda, B, ldb));
+  AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, fill(uplo), second,
+                   CUBLAS_DIAG_NON_UNIT, n, nrhs, &one, A, lda, B, ldb));
+  return AXB_SUCCESS;
+}
+
+/* ---- inverse ------------------------------------------------------------- */
+
+/* inv(A) = U^-1 L^-1 P: P I, then the two triangular solves, into a
+   scratch copied back over the factors. */
+template <typename T>
+axb_status getri_dev(axb_handle h, int64_t n, T *A, int64_t lda,
+                     const int64_t *ipiv, int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  cudaStream_t s = stream(h);
+  AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), s));
+  if (n == 0) return AXB_SUCCESS;
+  AXB_BLAS(h, cublasSetStream(ctx->blas, s));
+  axb_status st = diag_zero_info<T>(h, n, A, lda, info);
+  if (st) return st;
+  Scratch scr(h);
+  st = scr.alloc(align_up(kPlanBytes) + (size_t)n * (size_t)n * sizeof(T));
+  if (st) return st;
+  SwapPlan plan = carve_plan((char *)scr.p);
+  T *X = (T *)((char *)scr.p + align_up(kPlanBytes));
+  st = set_identity<T>(h, n, X, n);
+  if (!st) st = apply_pivots<T>(h, plan, n, ipiv, 1, X, n, n);
+  if (st) return st;
+  const T one = 1;
+  AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                   CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, n, &one, A, lda, X, n));
+  AXB_BLAS(h,
+           trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n, &one, A, lda, X, n));
+  AXB_CU(h, cudaMemcpy2DAsync(A, (size_t)lda * sizeof(T), X,
+                              (size_t)n * sizeof(T), (size_t)n * sizeof(T),
+                              (size_t)n, cudaMemcpyDeviceToDevice, s));
+  return AXB_SUCCESS;
+}
+
+/* ---- host arrays: staging through device memory ---------------------------
+ */
+
+namespace {
+
+/* Copy a rows x cols host block (ld) to/from a device block (ldd), timed
+   with events into the context's transfer clock. */
+template <typename T>
+axb_status copy_2d(axb_handle h, Context *ctx, T *dst, int64_t ldd,
+                   const T *src, int64_t lds, int64_t rows, int64_t cols,
+                   cudaMemcpyKind kind) {
+  if (rows <= 0 || cols <= 0) return AXB_SUCCESS;
+  cudaStream_t s = stream(h);
+  AXB_CU(h, cudaEventRecord(ctx->t0, s));
+  AXB_CU(h, cudaMemcpy2DAsync(dst, (size_t)ldd * sizeof(T), src,
+                              (size_t)lds * sizeof(T), (size_t)rows * sizeof(T),
+                              (size_t)cols, kind, s));
+  AXB_CU(h, cudaEventRecord(ctx->t1, s));
+  AXB_CU(h, cudaEventSynchronize(ctx->t1));
+  float ms = 0;
+  if (cudaEventElapsedTime(&ms, ctx->t0, ctx->t1) == cudaSuccess)
+    ctx->transfer_s += ms * 1e-3;
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status upload(axb_handle h, Context *ctx, T *d, const T *host, int64_t rows,
+                  int64_t cols, int64_t ld) {
+  return copy_2d<T>(h, ctx, d, rows, host, ld, rows, cols,
+                    cudaMemcpyHostToDevice);
+}
+template <typename T>
+axb_status download(axb_handle h, Context *ctx, T *host, int64_t ld, const T *d,
+                    int64_t rows, int64_t cols) {
+  return copy_2d<T>(h, ctx, host, ld, d, rows, rows, cols,
+                    cudaMemcpyDeviceToHost);
+}
+
+/* Device room for the listed element counts (bytes each), carved in order. */
+struct Stage {
+  Scratch scr;
+  explicit Stage(axb_handle h) : scr(h) {}
+  template <size_t N>
+  axb_status alloc(const size_t (&bytes)[N], void *(&out)[N]) {
+    size_t total = 0;
+    for (size_t i = 0; i < N; ++i)
+      total += align_up(bytes[i]);
+    axb_status st = scr.alloc(total);
+    if (st) return st;
+    char *p = (char *)scr.p;
+    for (size_t i = 0; i < N; ++i) {
+      out[i] = p;
+      p += align_up(bytes[i]);
+    }
+    return AXB_SUCCESS;
+  }
+};
+
+axb_status finish_sync(axb_handle h) {
+  AXB_CU(h, cudaStreamSynchronize(stream(h)));
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status host_getrf(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
+                      int64_t *ipiv, int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  const int64_t k = m < n ? m : n;
+  Stage stg(h);
+  void *p[3];
+  const size_t b[3] = {(size_t)m * n * sizeof(T), (size_t)k * sizeof(int64_t),
+                       sizeof(int64_t)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dA = (T *)p[0];
+  int64_t *dipiv = (int64_t *)p[1], *dinfo = (int64_t *)p[2];
+  if (!(st = upload<T>(h, ctx, dA, A, m, n, lda)) &&
+      !(st = getrf_dev<T>(h, m, n, dA, m, dipiv, dinfo)) &&
+      !(st = download<T>(h, ctx, A, lda, dA, m, n)) &&
+      !(st = download<int64_t>(h, ctx, ipiv, k, dipiv, k, 1)))
+    st = download<int64_t>(h, ctx, info, 1, dinfo, 1, 1);
+  if (!st) st = finish_sync(h);
+  if (st) return st;
+  return *info > 0 ? AXB_ERR_SINGULAR : AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status host_getrs(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
+                      const T *A, int64_t lda, const int64_t *ipiv, T *B,
+                      int64_t ldb) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  Stage stg(h);
+  void *p[3];
+  const size_t b[3] = {(size_t)n * n * sizeof(T), (size_t)n * sizeof(int64_t),
+                       (size_t)n * nrhs * sizeof(T)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dA = (T *)p[0], *dB = (T *)p[2];
+  int64_t *dipiv = (int64_t *)p[1];
+  if (!(st = upload<T>(h, ctx, dA, A, n, n, lda)) &&
+      !(st = upload<int64_t>(h, ctx, dipiv, ipiv, n, 1, n)) &&
+      !(st = upload<T>(h, ctx, dB, B, n, nrhs, ldb)) &&
+      !(st = getrs_dev<T>(h, trans, n, nrhs, dA, n, dipiv, dB, n)))
+    st = download<T>(h, ctx, B, ldb, dB, n, nrhs);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status host_potrf(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
+                      int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  Stage stg(h);
+  void *p[2];
+  const size_t b[2] = {(size_t)n * n * sizeof(T), sizeof(int64_t)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dA = (T *)p[0];
+  int64_t *dinfo = (int64_t *)p[1];
+  if (!(st = upload<T>(h, ctx, dA, A, n, n, lda)) &&
+      !(st = potrf_dev<T>(h, uplo, n, dA, n, dinfo)) &&
+      !(st = download<T>(h, ctx, A, lda, dA, n, n)))
+    st = download<int64_t>(h, ctx, info, 1, dinfo, 1, 1);
+  if (!st) st = finish_sync(h);
+  if (st) return st;
+  return *info > 0 ? AXB_ERR_NOT_SPD : AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status host_potrs(axb_handle h, axb_uplo uplo, int64_t n, int64_t nrhs,
+                      const T *A, int64_t lda, T *B, int64_t ldb) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  Stage stg(h);
+  void *p[2];
+  const size_t b[2] = {(size_t)n * n * sizeof(T), (size_t)n * nrhs * sizeof(T)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dA = (T *)p[0], *dB = (T *)p[1];
+  if (!(st = upload<T>(h, ctx, dA, A, n, n, lda)) &&
+      !(st = upload<T>(h, ctx, dB, B, n, nrhs, ldb)) &&
+      !(st = potrs_dev<T>(h, uplo, n, nrhs, dA, n, dB, n)))
+    st = download<T>(h, ctx, B, ldb, dB, n, nrhs);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status host_getri(axb_handle h, int64_t n, T *A, int64_t lda,
+                      const int64_t *ipiv, int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  Stage stg(h);
+  void *p[3];
+  const size_t b[3] = {(size_t)n * n * sizeof(T), (size_t)n * sizeof(int64_t),
+                       sizeof(int64_t)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dA = (T *)p[0];
+  int64_t *dipiv = (int64_t *)p[1], *dinfo = (int64_t *)p[2];
+  if (!(st = upload<T>(h, ctx, dA, A, n, n, lda)) &&
+      !(st = upload<int64_t>(h, ctx, dipiv, ipiv, n, 1, n)) &&
+      !(st = getri_dev<T>(h, n, dA, n, dipiv, dinfo)) &&
+      !(st = download<int64_t>(h, ctx, info, 1, dinfo, 1, 1)))
+    st = finish_sync(h);
+  if (st) return st;
+  if (*info > 0) return AXB_ERR_SINGULAR; /* A keeps the factors */
+  st = download<T>(h, ctx, A, lda, dA, n, n);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status host_trsm(axb_handle h, axb_side side, axb_uplo uplo,
+                     axb_trans trans, axb_diag diag, int64_t m, int64_t n,
+                     T alpha, const T *A, int64_t lda, T *B, int64_t ldb) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  if (alpha == T(0)) { /* B := 0 without reading B or A (LAPACK) */
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i)
+        B[i + j * ldb] = 0;
+    return AXB_SUCCESS;
+  }
+  DeviceScope scope(h->device);
+  const int64_t k = side == AXB_LEFT ? m : n;
+  Stage stg(h);
+  void *p[2];
+  const size_t b[2] = {(size_t)k * k * sizeof(T), (size_t)m * n * sizeof(T)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dA = (T *)p[0], *dB = (T *)p[1];
+  if ((st = upload<T>(h, ctx, dA, A, k, k, lda)) ||
+      (st = upload<T>(h, ctx, dB, B, m, n, ldb)))
+    return st;
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  AXB_BLAS(h, trsm(ctx->blas,
+                   side == AXB_LEFT ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT,
+                   fill(uplo), op(trans),
+                   diag == AXB_UNIT ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+                   m, n, &alpha, dA, k, dB, m));
+  st = download<T>(h, ctx, B, ldb, dB, m, n);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status host_gemm(axb_handle h, axb_trans ta, axb_trans tb, int64_t m,
+                     int64_t n, int64_t k, T alpha, const T *A, int64_t lda,
+                     const T *B, int64_t ldb, T beta, T *C, int64_t ldc) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  DeviceScope scope(h->device);
+  const int64_t ar = ta == AXB_NO_TRANS ? m : k,
+                ac = ta == AXB_NO_TRANS ? k : m;
+  const int64_t br = tb == AXB_NO_TRANS ? k : n,
+                bc = tb == AXB_NO_TRANS ? n : k;
+  Stage stg(h);
+  void *p[3];
+  const size_t b[3] = {(size_t)ar * ac * sizeof(T), (size_t)br * bc * sizeof(T),
+                       (size_t)m * n * sizeof(T)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dA = (T *)p[0], *dB = (T *)p[1], *dC = (T *)p[2];
+  if ((st = upload<T>(h, ctx, dA, A, ar, ac, lda)) ||
+      (st = upload<T>(h, ctx, dB, B, br, bc, ldb)))
+    return st;
+  if (beta != T(0)) {
+    if ((st = upload<T>(h, ctx, dC, C, m, n, ldc))) return st;
+  } else {
+    AXB_CU(h, cudaMemsetAsync(dC, 0, b[2], stream(h)));
+  }
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  AXB_BLAS(h, gemm(ctx->blas, op(ta), op(tb), m, n, k, &alpha, dA,
+                   ar > 0 ? ar : 1, dB, br > 0 ? br : 1, &beta, dC, m));
+  st = download<T>(h, ctx, C, ldc, dC, m, n);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+/* Row interchanges on host arrays: O(n k) work on data already on the
+   host, so it stays there (moving it would cost more than the swaps). */
+template <typename T>
+axb_status host_laswp(axb_handle h, int64_t n, T *A, int64_t lda, int64_t k1,
+                      int64_t k2, const int64_t *ipiv, int forward) {
+  (void)h;
+  for (int64_t s = 0; s < k2 - k1; ++s) {
+    const int64_t i = forward ? k1 + s : k2 - 1 - s;
+    const int64_t p = ipiv[i] - 1;
+    if (p == i) continue;
+    for (int64_t j = 0; j < n; ++j) {
+      T t = A[i + j * lda];
+      A[i + j * lda] = A[p + j * lda];
+      A[p + j * lda] = t;
+    }
+  }
+  return AXB_SUCCESS;
+}
+
+double take_transfer_seconds(axb_handle h) {
+  Context *c = context(h);
+  if (!c) return 0;
+  double t = c->transfer_s;
+  c->transfer_s = 0;
+  return t;
+}
+
+template <typename T, typename Ops> void fill_typed(Ops *o) {
+  o->getrf = host_getrf<T>;
+  o->laswp = host_laswp<T>;
+  o->trsm = host_trsm<T>;
+  o->gemm = host_gemm<T>;
+  o->potrf = host_potrf<T>;
+  o->getri = host_getri<T>;
+  o->getrs = host_getrs<T>;
+  o->potrs = host_potrs<T>;
+  o->getrf_dev = getrf_dev<T>;
+  o->getrs_dev = getrs_dev<T>;
+  o->potrf_dev = potrf_dev<T>;
+  o->potrs_dev = potrs_dev<T>;
+  o->getri_dev = getri_dev<T>;
+}
+
+} // namespace
+
+void fill_table(axb_backend_ops *ops) {
+  fill_typed<double>(&ops->d);
+  fill_typed<float>(&ops->s);
+  ops->host = axb_cpu_ops();
+  ops->take_transfer_seconds = take_transfer_seconds;
+}
+
+} // namespace axb_cuda

@@ -1,0 +1,193 @@
+/*
+ * Internal interface of the CUDA backend (C++, .cu files only): the
+ * per-handle context (cuBLAS handle, events, transfer clock), error
+ * helpers, the kernel launchers of cuda_kernels.cu and the cuBLAS
+ * overloads used by the blocked algorithms of cuda_dense.cu.
+ */
+#ifndef AXB_CUDA_INTERNAL_H
+#define AXB_CUDA_INTERNAL_H
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+
+extern "C" {
+#include "core/internal.h"
+}
+
+namespace axb_cuda {
+
+/* What a CUDA handle owns beside its stream (created by handle_init). */
+struct Context {
+  axb_handle h;
+  cublasHandle_t blas;
+  cudaEvent_t t0, t1;  /* transfer timing */
+  double transfer_s;   /* seconds of host<->device copies not yet taken */
+  int max_coop_blocks; /* co-resident blocks of the LU panel kernel, 0=?  */
+  int sm_count;
+};
+
+/* The context of h (NULL when h is not a CUDA handle or has none). */
+Context *context(axb_handle h);
+
+inline cudaStream_t stream(axb_handle h) { return (cudaStream_t)h->stream; }
+
+/* Sets h's device for the scope and restores the caller's afterwards. */
+struct DeviceScope {
+  int previous = -1;
+  explicit DeviceScope(int dev) {
+    if (cudaGetDevice(&previous) != cudaSuccess) previous = -1;
+    cudaSetDevice(dev);
+  }
+  ~DeviceScope() {
+    if (previous >= 0) cudaSetDevice(previous);
+  }
+};
+
+/* Turn a CUDA / cuBLAS error into a status with the detail message. */
+axb_status fail_cuda(axb_handle h, cudaError_t e, const char *what);
+axb_status fail_blas(axb_handle h, cublasStatus_t e, const char *what);
+
+#define AXB_CU(h, call)                                                        \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) return axb_cuda::fail_cuda((h), e_, #call);         \
+  } while (0)
+#define AXB_BLAS(h, call)                                                      \
+  do {                                                                         \
+    cublasStatus_t e_ = (call);                                                \
+    if (e_ != CUBLAS_STATUS_SUCCESS)                                           \
+      return axb_cuda::fail_blas((h), e_, #call);                              \
+  } while (0)
+
+/* ---- cuBLAS overloads (64-bit sizes) ---------------------------------- */
+
+inline cublasStatus_t trsm(cublasHandle_t b, cublasSideMode_t s,
+                           cublasFillMode_t u, cublasOperation_t t,
+                           cublasDiagType_t d, int64_t m, int64_t n,
+                           const double *alpha, const double *A, int64_t lda,
+                           double *B, int64_t ldb) {
+  return cublasDtrsm_64(b, s, u, t, d, m, n, alpha, A, lda, B, ldb);
+}
+inline cublasStatus_t trsm(cublasHandle_t b, cublasSideMode_t s,
+                           cublasFillMode_t u, cublasOperation_t t,
+                           cublasDiagType_t d, int64_t m, int64_t n,
+                           const float *alpha, const float *A, int64_t lda,
+                           float *B, int64_t ldb) {
+  return cublasStrsm_64(b, s, u, t, d, m, n, alpha, A, lda, B, ldb);
+}
+inline cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta,
+                           cublasOperation_t tb, int64_t m, int64_t n,
+                           int64_t k, const double *alpha, const double *A,
+                           int64_t lda, const double *B, int64_t ldb,
+                           const double *beta, double *C, int64_t ldc) {
+  return cublasDgemm_64(b, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                        ldc);
+}
+inline cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta,
+                           cublasOperation_t tb, int64_t m, int64_t n,
+                           int64_t k, const float *alpha, const float *A,
+                           int64_t lda, const float *B, int64_t ldb,
+                           const float *beta, float *C, int64_t ldc) {
+  return cublasSgemm_64(b, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                        ldc);
+}
+inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
+                           cublasOperation_t t, int64_t n, int64_t k,
+                           const double *alpha, const double *A, int64_t lda,
+                           const double *beta, double *C, int64_t ldc) {
+  return cublasDsyrk_64(b, u, t, n, k, alpha, A, lda, beta, C, ldc);
+}
+inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
+                           cublasOperation_t t, int64_t n, int64_t k,
+                           const float *alpha, const float *A, int64_t lda,
+                           const float *beta, float *C, int64_t ldc) {
+  return cublasSsyrk_64(b, u, t, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+/* ---- kernels (cuda_kernels.cu) ----------------------------------------- */
+
+/* Width of the LU leaf panel (columns factored by one cooperative launch). */
+constexpr int kLeafWidth = 32;
+/* Most interchanges one laswp plan holds. */
+constexpr int kSwapBatch = 256;
+
+/* A plan of row moves: A[dst[e], :] := A(before)[src[e], :], e < count. */
+struct SwapPlan {
+  int64_t *count; /* device: 1 entry */
+  int64_t *dst;   /* device: 2 * kSwapBatch */
+  int64_t *src;   /* device: 2 * kSwapBatch */
+};
+
+/* Scratch of the LU leaf kernel (device memory, allocated per getrf). */
+template <typename T> struct LeafScratch {
+  T *cval;       /* 2 * max_blocks candidate magnitudes  */
+  int64_t *cidx; /* 2 * max_blocks candidate rows        */
+  T *crow;       /* 2 * max_blocks * kLeafWidth rows     */
+  T *jrow;       /* 2 * kLeafWidth                       */
+  int max_blocks;
+};
+
+/* Factor the m - c by w block A[c:m, c:c+w] (w <= kLeafWidth) with partial
+   pivoting in one cooperative launch: ipiv[c..c+w) (1-based, global rows),
+   *info (first zero pivot, if *info was 0) and the plan of the leaf's
+   interchanges for the other columns. */
+template <typename T>
+axb_status lu_leaf(axb_handle h, Context *ctx, int64_t m, int64_t c, int w,
+                   T *A, int64_t lda, int64_t *ipiv, int64_t *info,
+                   const LeafScratch<T> &s, SwapPlan plan);
+/* Blocks of the leaf kernel that can be co-resident (for LeafScratch). */
+template <typename T> int lu_leaf_max_blocks(axb_handle h, Context *ctx);
+
+/* Plan of the interchanges ipiv[k1..k2) (k2 - k1 <= kSwapBatch), applied in
+   increasing (forward) or decreasing order. */
+template <typename T>
+axb_status swap_plan(axb_handle h, int64_t k1, int64_t k2, const int64_t *ipiv,
+                     int forward, SwapPlan plan);
+/* Apply a plan to columns [0, c_skip) and [c_skip + n_skip, ncols) of A. */
+template <typename T>
+axb_status swap_apply(axb_handle h, SwapPlan plan, T *A, int64_t lda,
+                      int64_t ncols, int64_t c_skip, int64_t n_skip);
+
+/* Unblocked Cholesky of the nb x nb diagonal block at offset off (nb <= 64)
+   in shared memory; lower or upper; *info = off + j + 1 on failure; does
+   nothing when *info is already set. */
+template <typename T>
+axb_status potrf_diag(axb_handle h, axb_uplo uplo, int64_t nb, T *A,
+                      int64_t lda, int64_t off, int64_t *info);
+constexpr int kPotrfLeaf = 64;
+
+/* X := I (n x n, ld ldx). */
+template <typename T>
+axb_status set_identity(axb_handle h, int64_t n, T *X, int64_t ldx);
+/* *info := first i with U(i,i) == 0 (1-based), or 0. */
+template <typename T>
+axb_status diag_zero_info(axb_handle h, int64_t n, const T *A, int64_t lda,
+                          int64_t *info);
+
+/* ---- algorithms on device arrays (cuda_dense.cu) ---------------------- */
+
+template <typename T>
+axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *dA, int64_t ldda,
+                     int64_t *dipiv, int64_t *dinfo);
+template <typename T>
+axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
+                     const T *dA, int64_t ldda, const int64_t *dipiv, T *dB,
+                     int64_t lddb);
+template <typename T>
+axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *dA,
+                     int64_t ldda, int64_t *dinfo);
+template <typename T>
+axb_status potrs_dev(axb_handle h, axb_uplo uplo, int64_t n, int64_t nrhs,
+                     const T *dA, int64_t ldda, T *dB, int64_t lddb);
+template <typename T>
+axb_status getri_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
+                     const int64_t *dipiv, int64_t *dinfo);
+
+/* Fill the CUDA table's entries (cuda_dense.cu). */
+void fill_table(axb_backend_ops *ops);
+
+} // namespace axb_cuda
+
+#endif

@@ -1,0 +1,533 @@
+/*
+ * The CUDA backend's own kernels: the LU leaf panel (pivot search, swap,
+ * scale and update of a 32-column panel in one cooperative launch, rows in
+ * registers), the one-pass row interchange (plan + apply), the Cholesky
+ * diagonal block in shared memory, and small helpers.  Each has a
+ * __device__ body, a thin __global__ kernel and a launcher that returns
+ * early on empty input, launches on the handle's stream and checks the
+ * launch (DESIGN.md).
+ */
+#include "cuda_internal.h"
+
+#include <cooperative_groups.h>
+#include <limits.h>
+
+namespace cg = cooperative_groups;
+
+namespace axb_cuda {
+
+constexpr int kThreads = 256;
+constexpr int64_t kNoRow = INT64_MAX;
+
+template <typename T> __device__ inline T absval(T x) { return x < 0 ? -x : x; }
+
+/* Larger magnitude wins; equal magnitudes: the smaller row (LAPACK takes the
+   first).  NaN never wins (comparisons are false), as in idamax. */
+template <typename T>
+__device__ inline void better(T &v, int64_t &i, T ov, int64_t oi) {
+  if (ov > v || (ov == v && oi < i)) {
+    v = ov;
+    i = oi;
+  }
+}
+
+/* ---- swap plans ------------------------------------------------------- */
+
+/*
+ * One warp simulates the interchanges ipiv[k1..k2) (forward or reverse
+ * order) on row labels and writes the resulting moves, so that the rows are
+ * then moved in one pass: position k1+t receives cur[t]; positions outside
+ * [k1, k2) touched by a pivot are kept in a short list.  s_* are shared
+ * arrays of cap >= k2 - k1 entries.
+ */
+__device__ void build_plan_warp(int64_t k1, int64_t k2, const int64_t *ipiv,
+                                int forward, int64_t *s_piv, int64_t *s_cur,
+                                int64_t *s_opos, int64_t *s_osrc,
+                                SwapPlan plan) {
+  const int lane = threadIdx.x & 31;
+  const int64_t L = k2 - k1;
+  for (int64_t t = lane; t < L; t += 32) {
+    s_piv[t] = ipiv[k1 + t] - 1;
+    s_cur[t] = k1 + t;
+  }
+  __syncwarp();
+  int cnt = 0;
+  for (int64_t s = 0; s < L; ++s) {
+    const int64_t j = forward ? k1 + s : k2 - 1 - s;
+    const int64_t p = s_piv[j - k1];
+    if (p == j) continue;
+    const bool in_range = p >= k1 && p < k2;
+    int f = 0;
+    if (!in_range) {
+      unsigned mine = UINT_MAX;
+      for (int q = lane; q < cnt; q += 32)
+        if (s_opos[q] == p && (unsigned)q < mine) mine = (unsigned)q;
+      unsigned found = __reduce_min_sync(0xffffffffu, mine);
+      if (found == UINT_MAX) {
+        f = cnt++;
+        if (lane == 0) s_opos[f] = s_osrc[f] = p;
+      } else {
+        f = (int)found;
+      }
+      __syncwarp();
+    }
+    if (lane == 0) {
+      int64_t *cp = in_range ? &s_cur[p - k1] : &s_osrc[f];
+      const int64_t cj = s_cur[j - k1];
+      s_cur[j - k1] = *cp;
+      *cp = cj;
+    }
+    __syncwarp();
+  }
+  for (int64_t t = lane; t < L; t += 32) {
+    plan.dst[t] = k1 + t;
+    plan.src[t] = s_cur[t];
+  }
+  for (int q = lane; q < cnt; q += 32) {
+    plan.dst[L + q] = s_opos[q];
+    plan.src[L + q] = s_osrc[q];
+  }
+  if (lane == 0) *plan.count = L + cnt;
+}
+
+__global__ void swap_plan_kernel(int64_t k1, int64_t k2, const int64_t *ipiv,
+                                 int forward, SwapPlan plan) {
+  __shared__ int64_t s_piv[kSwapBatch], s_cur[kSwapBatch], s_opos[kSwapBatch],
+      s_osrc[kSwapBatch];
+  build_plan_warp(k1, k2, ipiv, forward, s_piv, s_cur, s_opos, s_osrc, plan);
+}
+
+template <typename T>
+axb_status swap_plan(axb_handle h, int64_t k1, int64_t k2, const int64_t *ipiv,
+                     int forward, SwapPlan plan) {
+  if (k2 <= k1) return AXB_SUCCESS;
+  if (k2 - k1 > kSwapBatch)
+    return axb__fail(h, AXB_ERR_INTERNAL, "swap plan of %lld > %d",
+                     (long long)(k2 - k1), kSwapBatch);
+  swap_plan_kernel<<<1, 32, 0, stream(h)>>>(k1, k2, ipiv, forward, plan);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+/* Moves of a plan on the columns of A: columns are spread over the blocks;
+   inside a block, groups of threads take one column each, a thread one or
+   two moves; all reads of a column precede its writes (one barrier). */
+template <typename T>
+__device__ void swap_apply_body(SwapPlan plan, T *A, int64_t lda, int64_t ncols,
+                                int64_t c_skip, int64_t n_skip,
+                                int64_t cols_per_block) {
+  __shared__ int64_t s_dst[2 * kSwapBatch], s_src[2 * kSwapBatch];
+  const int tid = threadIdx.x;
+  const int E = (int)*plan.count;
+  for (int e = tid; e < E; e += blockDim.x) {
+    s_dst[e] = plan.dst[e];
+    s_src[e] = plan.src[e];
+  }
+  __syncthreads();
+  if (E == 0) return;
+  int tpc = ((E + 31) / 32) * 32; /* threads per column */
+  if (tpc > kThreads) tpc = kThreads;
+  const int groups = kThreads / tpc, g = tid / tpc, e0 = tid % tpc;
+  const int64_t q0 = (int64_t)blockIdx.x * cols_per_block;
+  int64_t q1 = q0 + cols_per_block;
+  if (q1 > ncols) q1 = ncols;
+  const int64_t iters = (q1 - q0 + groups - 1) / groups;
+  for (int64_t it = 0; it < iters; ++it) {
+    const int64_t q = q0 + it * groups + g;
+    const bool active = q < q1 && g < groups;
+    T *Ac = A + (q < c_skip ? q : q + n_skip) * lda;
+    T v0 = 0, v1 = 0;
+    const int ea = e0, eb = e0 + tpc;
+    if (active && ea < E) v0 = Ac[s_src[ea]];
+    if (active && eb < E) v1 = Ac[s_src[eb]];
+    __syncthreads();
+    if (active && ea < E) Ac[s_dst[ea]] = v0;
+    if (active && eb < E) Ac[s_dst[eb]] = v1;
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    swap_apply_kernel(SwapPlan plan, T *A, int64_t lda, int64_t ncols,
+                      int64_t c_skip, int64_t n_skip, int64_t cpb) {
+  swap_apply_body<T>(plan, A, lda, ncols, c_skip, n_skip, cpb);
+}
+
+template <typename T>
+axb_status swap_apply(axb_handle h, SwapPlan plan, T *A, int64_t lda,
+                      int64_t ncols, int64_t c_skip, int64_t n_skip) {
+  if (ncols <= 0) return AXB_SUCCESS;
+  const int64_t cpb = 16;
+  const int64_t blocks = (ncols + cpb - 1) / cpb;
+  swap_apply_kernel<T><<<(unsigned)blocks, kThreads, 0, stream(h)>>>(
+      plan, A, lda, ncols, c_skip, n_skip, cpb);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+/* ---- LU leaf panel ----------------------------------------------------- */
+
+template <typename T> struct LeafArgs {
+  int64_t m, c;
+  int w;
+  T *A;
+  int64_t lda;
+  int64_t *ipiv, *info;
+  T *cval;
+  int64_t *cidx;
+  T *crow, *jrow;
+  SwapPlan plan;
+};
+
+/*
+ * Rows c..m-1 of the leaf are spread over the grid, R rows per thread, each
+ * row's W entries in registers (fully unrolled loops keep the indices
+ * constant).  Per column: block argmax -> candidates (with their rows) in
+ * global memory -> one grid barrier -> every block picks the pivot, swaps
+ * the two rows it may own, scales and updates its rows.  Buffers alternate
+ * between columns, so one barrier per column is enough.
+ */
+template <typename T, int W, int R>
+__device__ void lu_leaf_body(const LeafArgs<T> &a) {
+  cg::grid_group grid = cg::this_grid();
+  __shared__ T s_prow[W], s_jrow[W];
+  __shared__ T s_wv[kThreads / 32];
+  __shared__ int64_t s_wi[kThreads / 32];
+  __shared__ int64_t s_best, s_p;
+  __shared__ int s_bp;
+  __shared__ int64_t s_piv[W], s_cur[W], s_opos[W], s_osrc[W];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int nblk = gridDim.x, b = blockIdx.x;
+  const int64_t base = a.c + (int64_t)b * kThreads * R;
+  T r[R][W];
+  int64_t row[R];
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    row[q] = base + q * kThreads + tid;
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      r[q][k] =
+          row[q] < a.m && k < a.w ? a.A[row[q] + (a.c + k) * a.lda] : T(0);
+  }
+  int64_t first_zero = 0;
+#pragma unroll
+  for (int jj = 0; jj < W; ++jj) {
+    if (jj >= a.w) break;
+    const int par = jj & 1;
+    const int64_t j = a.c + jj;
+    /* block argmax of |A(i, j)|, i >= j */
+    T bv = -1;
+    int64_t bi = kNoRow;
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      if (row[q] < a.m && row[q] >= j) better(bv, bi, absval(r[q][jj]), row[q]);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      T ov = __shfl_down_sync(0xffffffffu, bv, off);
+      int64_t oi = __shfl_down_sync(0xffffffffu, bi, off);
+      better(bv, bi, ov, oi);
+    }
+    if (lane == 0) {
+      s_wv[warp] = bv;
+      s_wi[warp] = bi;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      bv = lane < kThreads / 32 ? s_wv[lane] : T(-1);
+      bi = lane < kThreads / 32 ? s_wi[lane] : kNoRow;
+#pragma unroll
+      for (int off = 16; off > 0; off >>= 1) {
+        T ov = __shfl_down_sync(0xffffffffu, bv, off);
+        int64_t oi = __shfl_down_sync(0xffffffffu, bi, off);
+        better(bv, bi, ov, oi);
+      }
+      if (lane == 0) {
+        s_best = bi;
+        a.cval[par * nblk + b] = bv;
+        a.cidx[par * nblk + b] = bi;
+      }
+    }
+    __syncthreads();
+    const int64_t best = s_best;
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+      if (row[q] == best) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          a.crow[((int64_t)(par * nblk + b)) * W + k] = r[q][k];
+      }
+      if (row[q] == j) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          a.jrow[par * W + k] = r[q][k];
+      }
+    }
+    if (nblk > 1)
+      grid.sync();
+    else
+      __syncthreads();
+    /* the pivot over all blocks */
+    if (warp == 0) {
+      T v = -1;
+      int64_t i = kNoRow;
+      int bb = -1;
+      for (int q = lane; q < nblk; q += 32) {
+        T ov = __ldcg(&a.cval[par * nblk + q]);
+        int64_t oi = __ldcg(&a.cidx[par * nblk + q]);
+        if (ov > v || (ov == v && oi < i)) {
+          v = ov;
+          i = oi;
+          bb = q;
+        }
+      }
+#pragma unroll
+      for (int off = 16; off > 0; off >>= 1) {
+        T ov = __shfl_down_sync(0xffffffffu, v, off);
+        int64_t oi = __shfl_down_sync(0xffffffffu, i, off);
+        int ob = __shfl_down_sync(0xffffffffu, bb, off);
+        if (ov > v || (ov == v && oi < i)) {
+          v = ov;
+          i = oi;
+          bb = ob;
+        }
+      }
+      if (lane == 0) {
+        s_p = i;
+        s_bp = i == kNoRow ? -1 : bb;
+      }
+    }
+    __syncthreads();
+    if (tid < W) {
+      const T jr = __ldcg(&a.jrow[par * W + tid]);
+      s_jrow[tid] = jr;
+      s_prow[tid] =
+          s_bp >= 0 ? __ldcg(&a.crow[((int64_t)(par * nblk + s_bp)) * W + tid])
+                    : jr;
+    }
+    __syncthreads();
+    const T piv = s_prow[jj];
+    const bool zero = piv == T(0);
+    const int64_t p = !zero && s_bp >= 0 ? s_p : j;
+    if (p != j) {
+#pragma unroll
+      for (int q = 0; q < R; ++q) {
+        if (row[q] == p) {
+#pragma unroll
+          for (int k = 0; k < W; ++k)
+            r[q][k] = s_jrow[k];
+        } else if (row[q] == j) {
+#pragma unroll
+          for (int k = 0; k < W; ++k)
+            r[q][k] = s_prow[k];
+        }
+      }
+    }
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+      if (row[q] < a.m && row[q] > j) {
+        T l = r[q][jj];
+        if (!zero) l = l / piv;
+        r[q][jj] = l;
+#pragma unroll
+        for (int k = jj + 1; k < W; ++k)
+          r[q][k] -= l * s_prow[k];
+      }
+    }
+    if (b == 0 && tid == 0) {
+      a.ipiv[j] = p + 1;
+      if (zero && first_zero == 0) first_zero = j + 1;
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < R; ++q)
+    if (row[q] < a.m) {
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        if (k < a.w) a.A[row[q] + (a.c + k) * a.lda] = r[q][k];
+    }
+  if (b == 0) {
+    if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
+    __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
+    if (warp == 0)
+      build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, s_piv, s_cur, s_opos, s_osrc,
+                      a.plan);
+  }
+}
+
+template <typename T, int W, int R>
+__global__ void __launch_bounds__(kThreads) lu_leaf_kernel(LeafArgs<T> a) {
+  lu_leaf_body<T, W, R>(a);
+}
+
+/* Co-resident blocks of lu_leaf_kernel<T, W, R> on h's device (cached). */
+template <typename T, int R> static int leaf_capacity(Context *ctx, int dev) {
+  static int cache[64];
+  if (dev >= 0 && dev < 64 && cache[dev] > 0) return cache[dev];
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, lu_leaf_kernel<T, kLeafWidth, R>, kThreads, 0) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    per_sm = 1;
+  }
+  int cap = per_sm * ctx->sm_count;
+  if (cap < 1) cap = 1;
+  if (dev >= 0 && dev < 64) cache[dev] = cap;
+  return cap;
+}
+
+template <typename T> int lu_leaf_max_blocks(axb_handle h, Context *ctx) {
+  int a = leaf_capacity<T, 1>(ctx, h->device);
+  int b = leaf_capacity<T, 4>(ctx, h->device);
+  return a > b ? a : b;
+}
+
+template <typename T>
+axb_status lu_leaf(axb_handle h, Context *ctx, int64_t m, int64_t c, int w,
+                   T *A, int64_t lda, int64_t *ipiv, int64_t *info,
+                   const LeafScratch<T> &s, SwapPlan plan) {
+  if (m <= c || w <= 0) return AXB_SUCCESS;
+  LeafArgs<T> a = {m,    c,      w,      A,      lda,    ipiv,
+                   info, s.cval, s.cidx, s.crow, s.jrow, plan};
+  const int64_t rows = m - c;
+  void *args[] = {&a};
+  int64_t blocks = (rows + kThreads - 1) / kThreads;
+  void *kern = (void *)lu_leaf_kernel<T, kLeafWidth, 1>;
+  if (blocks > leaf_capacity<T, 1>(ctx, h->device)) {
+    blocks = (rows + 4 * kThreads - 1) / (4 * kThreads);
+    kern = (void *)lu_leaf_kernel<T, kLeafWidth, 4>;
+    if (blocks > leaf_capacity<T, 4>(ctx, h->device))
+      return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                       "getrf: %lld rows exceed the LU panel kernel's reach",
+                       (long long)rows);
+  }
+  if (blocks > s.max_blocks)
+    return axb__fail(h, AXB_ERR_INTERNAL, "LU panel scratch too small");
+  AXB_CU(h, cudaLaunchCooperativeKernel(kern, dim3((unsigned)blocks),
+                                        dim3(kThreads), args, 0, stream(h)));
+  return AXB_SUCCESS;
+}
+
+/* ---- Cholesky diagonal block -------------------------------------------- */
+
+/* Block of 64 x 4 threads: thread (i, q) owns row i and the columns
+   k = q, q + 4, ... of the trailing update (no index division). */
+template <typename T>
+__device__ void potrf_diag_body(int upper, int nb, T *A, int64_t lda,
+                                int64_t off, int64_t *info) {
+  constexpr int LD = kPotrfLeaf + 1;
+  __shared__ T s[kPotrfLeaf * LD];
+  if (*info != 0) return; /* an earlier block failed: leave the rest */
+  const int i = threadIdx.x, q = threadIdx.y, Q = blockDim.y;
+  if (i < nb)
+    for (int j = q; j <= i; j += Q)
+      s[i + j * LD] = upper ? A[j + i * lda] : A[i + j * lda];
+  __syncthreads();
+  int fail = 0;
+  for (int j = 0; j < nb; ++j) {
+    const T d = s[j + j * LD];
+    if (!(d > 0)) { /* not positive, or NaN: the same in every thread */
+      fail = j + 1;
+      break;
+    }
+    const T r = sqrt(d);
+    /* row i > j: l_ij = a_ij / r, then a_ik -= l_ij l_kj for j < k <= i */
+    const T lij = i > j && i < nb ? s[i + j * LD] / r : T(0);
+    __syncthreads(); /* every thread has read column j and the diagonal */
+    if (q == 0 && i >= j && i < nb) s[i + j * LD] = i == j ? r : lij;
+    __syncthreads();
+    if (i > j && i < nb)
+      for (int k = j + 1 + q; k <= i; k += Q)
+        s[i + k * LD] -= lij * s[k + j * LD];
+    __syncthreads();
+  }
+  if (i < nb)
+    for (int j = q; j <= i; j += Q) {
+      if (upper)
+        A[j + i * lda] = s[i + j * LD];
+      else
+        A[i + j * lda] = s[i + j * LD];
+    }
+  if (fail && i == 0 && q == 0) *info = off + fail;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    potrf_diag_kernel(int upper, int nb, T *A, int64_t lda, int64_t off,
+                      int64_t *info) {
+  potrf_diag_body<T>(upper, nb, A, lda, off, info);
+}
+
+template <typename T>
+axb_status potrf_diag(axb_handle h, axb_uplo uplo, int64_t nb, T *A,
+                      int64_t lda, int64_t off, int64_t *info) {
+  if (nb <= 0) return AXB_SUCCESS;
+  if (nb > kPotrfLeaf)
+    return axb__fail(h, AXB_ERR_INTERNAL, "potrf block %lld > %d",
+                     (long long)nb, kPotrfLeaf);
+  potrf_diag_kernel<T><<<1, dim3(kPotrfLeaf, 4), 0, stream(h)>>>(
+      uplo == AXB_UPPER, (int)nb, A, lda, off, info);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+template <typename T>
+__global__ void set_identity_kernel(int64_t n, T *X, int64_t ldx) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  const int64_t j = blockIdx.y;
+  for (int64_t jj = j; jj < n; jj += gridDim.y)
+    if (i < n) X[i + jj * ldx] = i == jj ? T(1) : T(0);
+}
+
+template <typename T>
+axb_status set_identity(axb_handle h, int64_t n, T *X, int64_t ldx) {
+  if (n <= 0) return AXB_SUCCESS;
+  dim3 grid((unsigned)((n + kThreads - 1) / kThreads),
+            (unsigned)(n < 65535 ? n : 65535));
+  set_identity_kernel<T><<<grid, kThreads, 0, stream(h)>>>(n, X, ldx);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+__global__ void diag_zero_kernel(int64_t n, const T *A, int64_t lda,
+                                 int64_t *info) {
+  __shared__ unsigned long long s_min;
+  if (threadIdx.x == 0) s_min = ULLONG_MAX;
+  __syncthreads();
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x)
+    if (A[i + i * lda] == T(0)) atomicMin(&s_min, (unsigned long long)i);
+  __syncthreads();
+  if (threadIdx.x == 0) *info = s_min == ULLONG_MAX ? 0 : (int64_t)s_min + 1;
+}
+
+template <typename T>
+axb_status diag_zero_info(axb_handle h, int64_t n, const T *A, int64_t lda,
+                          int64_t *info) {
+  diag_zero_kernel<T><<<1, 1024, 0, stream(h)>>>(n, A, lda, info);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+/* ---- instantiations ----------------------------------------------------- */
+
+#define AXB_INSTANTIATE(T)                                                     \
+  template axb_status lu_leaf<T>(axb_handle, Context *, int64_t, int64_t, int, \
+                                 T *, int64_t, int64_t *, int64_t *,           \
+                                 const LeafScratch<T> &, SwapPlan);            \
+  template int lu_leaf_max_blocks<T>(axb_handle, Context *);                   \
+  template axb_status swap_plan<T>(axb_handle, int64_t, int64_t,               \
+                                   const int64_t *, int, SwapPlan);            \
+  template axb_status swap_apply<T>(axb_handle, SwapPlan, T *, int64_t,        \
+                                    int64_t, int64_t, int64_t);                \
+  template axb_status potrf_diag<T>(axb_handle, axb_uplo, int64_t, T *,        \
+                                    int64_t, int64_t, int64_t *);              \
+  template axb_status set_identity<T>(axb_handle, int64_t, T *, int64_t);      \
+  template axb_status diag_zero_info<T>(axb_handle, int64_t, const T *,        \
+                                        int64_t, int64_t *);
+AXB_INSTANTIATE(double)
+AXB_INSTANTIATE(float)
+
+} // namespace axb_cuda

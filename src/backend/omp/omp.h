@@ -1,0 +1,137 @@
+/*
+ * Internal declarations of the CPU (OpenMP + OpenBLAS) backend.
+ *
+ * Threading policy (docs/PERFORMANCE.md says the same, with measurements):
+ *
+ *   All parallelism of axb's CPU kernels comes from OpenMP; OpenBLAS is
+ *   called single-threaded, from inside the OpenMP threads.  Each kernel
+ *   that calls OpenBLAS brackets its work with axb_omp_blas_begin/_end,
+ *   which set OpenBLAS's (process-global) thread count to 1 and restore the
+ *   caller's value afterwards.  Why:
+ *     - Debian's default OpenBLAS is the pthread build: its worker pool is
+ *       separate from libgomp's, and a threaded BLAS call issued from inside
+ *       an OpenMP region would start T more threads on T cores
+ *       (oversubscription), while a threaded call issued between OpenMP
+ *       regions leaves the OpenBLAS workers spinning while the next region
+ *       starts.  With one BLAS thread a call runs entirely in the calling
+ *       OpenMP thread (OpenBLAS 0.3.x is safe to call concurrently).
+ *     - Determinism: every BLAS call is then a sequential computation on a
+ *       fixed block, and the blocks depend only on (n, nb, threads), so the
+ *       result is bitwise reproducible for a given thread count whichever
+ *       OpenMP thread happens to run a block.
+ *     - The look-ahead (panel k+1 factored while the trailing update of step
+ *       k runs) needs the BLAS calls of the panel and of the update to run
+ *       side by side in different threads, which a threaded BLAS cannot do.
+ *
+ * Pragmas go through AXB_OMP(...) so that a build without OpenMP compiles
+ * them away (-Wunknown-pragmas is part of -Wall, and -Werror is on).
+ */
+#ifndef AXB_OMP_H
+#define AXB_OMP_H
+
+#include "backend/backend.h"
+#include "core/internal.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+#ifdef AXB_HAVE_OPENMP
+#include <omp.h>
+#define AXB_PRAGMA_(x) _Pragma(#x)
+#define AXB_OMP(x) AXB_PRAGMA_(omp x)
+#else
+#define AXB_OMP(x)
+#endif
+
+/* The few loops of our own that carry real flops (the LU and Cholesky
+   leaves) are compiled for AVX-512 and AVX2 beside the baseline ISA, the
+   best one picked at load time (GCC function multi-versioning, ifunc), so
+   that they keep up with OpenBLAS's kernels on the small sizes. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&         \
+    defined(__linux__)
+#define AXB_OMP_CLONES                                                         \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define AXB_OMP_CLONES
+#endif
+
+/* Threads a kernel may use: h->threads, or all cores (OpenMP's default team
+   size, which honours OMP_NUM_THREADS) when it is 0. */
+int axb_omp_threads(axb_handle h);
+/* Index of the calling thread in the current team (0 without OpenMP). */
+int axb_omp_thread_id(void);
+
+/* OpenBLAS thread count set to 1 for the duration of a kernel; returns the
+   value to hand back to axb_omp_blas_end. */
+int axb_omp_blas_begin(void);
+void axb_omp_blas_end(int saved);
+
+/* 1 when every size fits OpenBLAS's 32-bit integers. */
+static inline int axb_omp_fits_int(int64_t a, int64_t b) {
+  return a >= 0 && b >= 0 && a <= INT_MAX && b <= INT_MAX;
+}
+
+/* Block boundaries for the trailing updates: the columns [c0, n) are cut
+   into at most `parts` pieces whose width is a multiple of `unit` (the
+   last piece takes the rest).  Returns the number of pieces and writes
+   their starts to bounds[0..count] (bounds[count] = n).  The cut depends
+   only on (c0, n, unit, parts), never on timing: results stay bitwise
+   reproducible for a given thread count. */
+int axb_omp_split(int64_t c0, int64_t n, int64_t unit, int parts,
+                  int64_t *bounds);
+#define AXB_OMP_MAX_PARTS 256
+/* The same for work that shrinks linearly across [c0, n) (a triangle):
+   piece [a, b) costs sum_{x=a}^{b-1} (n - x); pieces get equal cost. */
+int axb_omp_split_tri(int64_t c0, int64_t n, int64_t unit, int parts,
+                      int64_t *bounds);
+
+/* Environment integer (library code never prints; a malformed value is
+   ignored and `dflt` returned). */
+int64_t axb_omp_env_int(const char *name, int64_t dflt);
+
+#define AXB_DECLARE_OMP(T, p)                                                  \
+  /* BLAS wrappers: column-major, sizes checked by the caller to fit int. */   \
+  void axb_omp_##p##gemm_(axb_trans ta, axb_trans tb, int64_t m, int64_t n,    \
+                          int64_t k, T alpha, const T *A, int64_t lda,         \
+                          const T *B, int64_t ldb, T beta, T *C, int64_t ldc); \
+  void axb_omp_##p##trsm_(axb_side side, axb_uplo uplo, axb_trans trans,       \
+                          axb_diag diag, int64_t m, int64_t n, T alpha,        \
+                          const T *A, int64_t lda, T *B, int64_t ldb);         \
+  void axb_omp_##p##trmm_(axb_side side, axb_uplo uplo, axb_trans trans,       \
+                          axb_diag diag, int64_t m, int64_t n, T alpha,        \
+                          const T *A, int64_t lda, T *B, int64_t ldb);         \
+  void axb_omp_##p##syrk_(axb_uplo uplo, axb_trans trans, int64_t n,           \
+                          int64_t k, T alpha, const T *A, int64_t lda, T beta, \
+                          T *C, int64_t ldc);                                  \
+  /* Table entries. */                                                         \
+  axb_status axb_omp_##p##gemm(axb_handle h, axb_trans ta, axb_trans tb,       \
+                               int64_t m, int64_t n, int64_t k, T alpha,       \
+                               const T *A, int64_t lda, const T *B,            \
+                               int64_t ldb, T beta, T *C, int64_t ldc);        \
+  axb_status axb_omp_##p##trsm(axb_handle h, axb_side side, axb_uplo uplo,     \
+                               axb_trans trans, axb_diag diag, int64_t m,      \
+                               int64_t n, T alpha, const T *A, int64_t lda,    \
+                               T *B, int64_t ldb);                             \
+  axb_status axb_omp_##p##laswp(axb_handle h, int64_t n, T *A, int64_t lda,    \
+                                int64_t k1, int64_t k2, const int64_t *ipiv,   \
+                                int forward);                                  \
+  axb_status axb_omp_##p##getrf(axb_handle h, int64_t m, int64_t n, T *A,      \
+                                int64_t lda, int64_t *ipiv, int64_t *info);    \
+  axb_status axb_omp_##p##potrf(axb_handle h, axb_uplo uplo, int64_t n, T *A,  \
+                                int64_t lda, int64_t *info);                   \
+  axb_status axb_omp_##p##getri(axb_handle h, int64_t n, T *A, int64_t lda,    \
+                                const int64_t *ipiv, int64_t *info);           \
+  /* Blocked Gauss-Jordan inverse with partial pivoting (production path;      \
+     not in the table yet: the table's getri_gj is the study variant). */      \
+  axb_status axb_omp_##p##getri_gj_blocked(axb_handle h, int64_t n, T *A,      \
+                                           int64_t lda, int64_t *info);        \
+  /* Study variants (SEEDS.md 3 and 4). */                                     \
+  axb_status axb_omp_##p##potrf_crout(axb_handle h, int64_t n, T *A,           \
+                                      int64_t lda, int64_t *info);             \
+  axb_status axb_omp_##p##getri_gj(axb_handle h, int64_t n, T *A, int64_t lda, \
+                                   int64_t *info);
+
+AXB_DECLARE_OMP(double, d)
+AXB_DECLARE_OMP(float, s)
+
+#endif

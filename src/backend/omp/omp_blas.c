@@ -1,0 +1,155 @@
+/*
+ * Helpers of the CPU backend (thread count, OpenBLAS thread bracket, block
+ * splits) and the BLAS entries of its table: gemm, trsm (wrapping OpenBLAS,
+ * so that getrs/potrs, composed from laswp + trsm in src/dense, run at
+ * BLAS-3 speed) and laswp.  See omp.h for the threading policy.
+ */
+#include "backend/omp/omp.h"
+#include "backend/ref/ref.h"
+#include "core/template.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int axb_omp_threads(axb_handle h) {
+  int t = h ? h->threads : 0;
+#ifdef AXB_HAVE_OPENMP
+  if (t <= 0) t = omp_get_max_threads();
+#endif
+  return t > 0 ? t : 1;
+}
+
+int axb_omp_thread_id(void) {
+#ifdef AXB_HAVE_OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+int64_t axb_omp_env_int(const char *name, int64_t dflt) {
+  const char *s = getenv(name);
+  if (!s || !*s) return dflt;
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || *end) return dflt;
+  return (int64_t)v;
+}
+
+int axb_omp_split(int64_t c0, int64_t n, int64_t unit, int parts,
+                  int64_t *bounds) {
+  const int64_t len = n - c0;
+  if (len <= 0) {
+    bounds[0] = n;
+    return 0;
+  }
+  if (parts < 1) parts = 1;
+  if (parts > AXB_OMP_MAX_PARTS) parts = AXB_OMP_MAX_PARTS;
+  if (unit < 1) unit = 1;
+  /* Width rounded up to the unit, so that every piece but the last is a
+     whole number of units. */
+  int64_t w = (len + parts - 1) / parts;
+  w = (w + unit - 1) / unit * unit;
+  int count = 0;
+  for (int64_t c = c0; c < n; c += w)
+    bounds[count++] = c;
+  bounds[count] = n;
+  return count;
+}
+
+int axb_omp_split_tri(int64_t c0, int64_t n, int64_t unit, int parts,
+                      int64_t *bounds) {
+  if (c0 >= n) {
+    bounds[0] = n;
+    return 0;
+  }
+  if (parts < 1) parts = 1;
+  if (parts > AXB_OMP_MAX_PARTS) parts = AXB_OMP_MAX_PARTS;
+  if (unit < 1) unit = 1;
+  /* Piece [a, b) costs sum_{x=a}^{b-1} (n - x); cut at the multiples of
+     unit nearest above each q/parts of the total. */
+  const double len = (double)(n - c0);
+  const double total = 0.5 * len * (len + 1);
+  int count = 0;
+  bounds[count++] = c0;
+  double acc = 0;
+  int64_t c = c0;
+  for (int q = 1; q < parts; ++q) {
+    const double target = total * q / parts;
+    while (c < n && acc < target) {
+      const int64_t e = c + unit < n ? c + unit : n;
+      acc += (double)(e - c) * (double)n -
+             0.5 * ((double)(e - 1) * e - (double)(c - 1) * c);
+      c = e;
+    }
+    if (c >= n) break;
+    if (c > bounds[count - 1]) bounds[count++] = c;
+  }
+  bounds[count] = n;
+  return count;
+}
+
+#ifdef AXB_HAVE_LAPACK
+/* OpenBLAS's thread control (present in the pthread and OpenMP builds). */
+void openblas_set_num_threads(int n);
+int openblas_get_num_threads(void);
+
+int axb_omp_blas_begin(void) {
+  const int saved = openblas_get_num_threads();
+  if (saved != 1) openblas_set_num_threads(1);
+  return saved;
+}
+
+void axb_omp_blas_end(int saved) {
+  if (saved != 1 && saved > 0) openblas_set_num_threads(saved);
+}
+#else
+int axb_omp_blas_begin(void) { return 1; }
+void axb_omp_blas_end(int saved) { (void)saved; }
+#endif
+
+#ifdef AXB_HAVE_LAPACK
+/* CBLAS prototypes, declared here rather than taken from <cblas.h>, whose
+   location differs between distributions (Debian: per-variant directories
+   under /usr/include/x86_64-linux-gnu).  The enums are plain ints with the
+   CBLAS values below. */
+enum {
+  AXB_CB_COL = 102,
+  AXB_CB_N = 111,
+  AXB_CB_T = 112,
+  AXB_CB_UP = 121,
+  AXB_CB_LO = 122,
+  AXB_CB_NONUNIT = 131,
+  AXB_CB_UNIT = 132,
+  AXB_CB_LEFT = 141,
+  AXB_CB_RIGHT = 142
+};
+#define AXB_CBLAS_DECL(T, p)                                                   \
+  void cblas_##p##gemm(int, int, int, int, int, int, T, const T *, int,        \
+                       const T *, int, T, T *, int);                           \
+  void cblas_##p##trsm(int, int, int, int, int, int, int, T, const T *, int,   \
+                       T *, int);                                              \
+  void cblas_##p##trmm(int, int, int, int, int, int, int, T, const T *, int,   \
+                       T *, int);                                              \
+  void cblas_##p##syrk(int, int, int, int, int, T, const T *, int, T, T *, int);
+AXB_CBLAS_DECL(double, d)
+AXB_CBLAS_DECL(float, s)
+
+#define CB_TR(t) ((t) == AXB_TRANS ? AXB_CB_T : AXB_CB_N)
+#define CB_UPLO(u) ((u) == AXB_UPPER ? AXB_CB_UP : AXB_CB_LO)
+#define CB_SIDE(s) ((s) == AXB_RIGHT ? AXB_CB_RIGHT : AXB_CB_LEFT)
+#define CB_DIAG(d) ((d) == AXB_UNIT ? AXB_CB_UNIT : AXB_CB_NONUNIT)
+#endif
+
+#define T double
+#define P d
+#include "backend/omp/omp_blas_t.h"
+#undef T
+#undef P
+
+#define T float
+#define P s
+#include "backend/omp/omp_blas_t.h"
+#undef T
+#undef P

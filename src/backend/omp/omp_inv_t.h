@@ -1,0 +1,339 @@
+/*
+ * Inverses for the CPU backend, in T (template, see core/template.h).
+ *
+ * getri: inv(A) = inv(U) inv(L) P from P A = L U (LAPACK's getri).
+ *   1. inv(U) in place, block column by block column from the left: with
+ *      U = [U00 u01; 0 U11] and inv(U00) already in place,
+ *          X01 = -inv(U00) U01 inv(U11),
+ *      computed per row piece R of the block column as
+ *          B_R := triu(X)(R, R) B_R + X(R, R+) B_{R+}    (trmm + gemm, B a
+ *                                                           copy of U01)
+ *          B_R := -B_R U11^-1                             (trsm)
+ *      and then U11 inverted (unblocked).  Row pieces are cut to equal work
+ *      (the rows of a triangle).
+ *   2. X L = inv(U) solved for X, block column by block column from the
+ *      right: X_J = (inv(U)_J - X_{J+} L_{J+,J}) L_JJ^-1.  The rows of X are
+ *      independent, so each step is split into row pieces (gemm + trsm);
+ *      L's block column is copied to a workspace first, as LAPACK does.
+ *   3. The interchanges act on the columns of the inverse; undone in
+ *      reverse order, each thread on its own rows.
+ *
+ * getri_gj_blocked: Gauss-Jordan on [A | I] with partial pivoting, in
+ *   place, blocked (Quintana-Orti, Quintana-Orti, Sun, van de Geijn 2001).
+ *   Steps K = [k, k+kb): factor the n x kb panel A(:, K) by in-place
+ *   Gauss-Jordan with row interchanges (pivot rows chosen among rows >= c),
+ *   which leaves in A(:, K) the block column E_K of the accumulated
+ *   transformation E = I + (E_K - I_K) e_K^T; then every other column
+ *   piece C gets the same interchanges and C := E C:
+ *       W = A(K, C);  A(top, C) += E(top, K) W;  A(bot, C) += E(bot, K) W;
+ *       A(K, C) = E(K, K) W.
+ *   The panel is the same algorithm recursively (leaves of OMP_GJ_LEAF
+ *   columns run the scalar sweep), so almost all flops are GEMM; the next
+ *   panel is factored by one thread while the others update the rest
+ *   (look-ahead, as in the LU).  The row interchanges permute the columns
+ *   of the inverse: undone at the end in reverse order.
+ */
+
+#define AT(M, ld, i, j) (M)[(i) + (j) * (ld)]
+#define ABS_(x) ((x) < 0 ? -(x) : (x))
+#define GEMM_ AXB_FN(axb_omp_, gemm_)
+#define TRSM_ AXB_FN(axb_omp_, trsm_)
+#define TRMM_ AXB_FN(axb_omp_, trmm_)
+#define TRTI2_ AXB_FN(omp_, inv_trti2)
+#define UNSWAP_ AXB_FN(omp_, inv_unswap_cols)
+#define GJ_APPLY_ AXB_FN(omp_, gj_apply)
+#define GJ_PANEL_ AXB_FN(omp_, gj_panel)
+
+/* inv(U) in place for an n x n upper triangular block with nonzero
+   diagonal (LAPACK trti2): column j of inv(U) is
+   [ -inv(U11) u_j / u_jj ; 1 / u_jj ] with inv(U11) already in place. */
+static void TRTI2_(int64_t n, T *A, int64_t lda) {
+  for (int64_t j = 0; j < n; ++j) {
+    AT(A, lda, j, j) = (T)1 / AT(A, lda, j, j);
+    const T ajj = -AT(A, lda, j, j);
+    T *x = &AT(A, lda, 0, j);
+    for (int64_t k = 0; k < j; ++k) {
+      const T xk = x[k];
+      const T *u = &AT(A, lda, 0, k);
+      for (int64_t i = 0; i < k; ++i)
+        x[i] += xk * u[i];
+      x[k] = xk * u[k];
+    }
+    for (int64_t i = 0; i < j; ++i)
+      x[i] *= ajj;
+  }
+}
+
+/* Undo the column interchanges perm[0..n-1] (0-based targets, applied in
+   increasing k) on rows [r0, r1), in decreasing k. */
+static void UNSWAP_(int64_t n, T *A, int64_t lda, int64_t r0, int64_t r1,
+                    const int64_t *perm, int one_based) {
+  for (int64_t k = n - 1; k >= 0; --k) {
+    const int64_t p = perm[k] - (one_based ? 1 : 0);
+    if (p == k) continue;
+    T *x = &AT(A, lda, 0, k), *y = &AT(A, lda, 0, p);
+    for (int64_t i = r0; i < r1; ++i) {
+      const T t = x[i];
+      x[i] = y[i];
+      y[i] = t;
+    }
+  }
+}
+
+axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
+                                   const int64_t *ipiv, int64_t *info) {
+  if (!axb_omp_fits_int(n, lda))
+    return AXB_FN(axb_ref_, getri)(h, n, A, lda, ipiv, info);
+  if (info) *info = 0;
+  for (int64_t j = 0; j < n; ++j)
+    if (AT(A, lda, j, j) == (T)0) {
+      if (info) *info = j + 1;
+      return axb__fail(h, AXB_ERR_SINGULAR,
+                       "getri: U(%lld,%lld) is exactly zero (1-based)",
+                       (long long)(j + 1), (long long)(j + 1));
+    }
+  const int64_t nb = n < OMP_GETRI_NB ? n : OMP_GETRI_NB;
+  T *work = axb__malloc(n * nb, sizeof(T));
+  if (!work)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "getri: cannot allocate %lld x %lld workspace",
+                     (long long)n, (long long)nb);
+  int nt = axb_omp_threads(h);
+  if (n <= OMP_INV_SMALL) nt = 1;
+  const int saved = axb_omp_blas_begin();
+  AXB_OMP(parallel num_threads(nt) if (nt > 1)) {
+    int64_t bounds[AXB_OMP_MAX_PARTS + 1];
+    /* 1. inv(U), block columns from the left; work holds a copy of U01. */
+    for (int64_t j = 0; j < n; j += nb) {
+      const int64_t jb = n - j < nb ? n - j : nb;
+      if (j > 0) {
+        const int parts = axb_omp_split_tri(0, j, 16, 2 * nt, bounds);
+        AXB_OMP(for schedule(static))
+        for (int q = 0; q < parts; ++q)
+          for (int64_t c = 0; c < jb; ++c)
+            for (int64_t i = bounds[q]; i < bounds[q + 1]; ++i)
+              AT(work, n, i, c) = AT(A, lda, i, j + c);
+        AXB_OMP(for schedule(dynamic, 1))
+        for (int q = 0; q < parts; ++q) {
+          const int64_t r0 = bounds[q], r1 = bounds[q + 1];
+          T *B = &AT(A, lda, r0, j);
+          TRMM_(AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, r1 - r0, jb,
+                (T)1, &AT(A, lda, r0, r0), lda, B, lda);
+          if (r1 < j)
+            GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, r1 - r0, jb, j - r1, (T)1,
+                  &AT(A, lda, r0, r1), lda, &AT(work, n, r1, 0), n, (T)1, B,
+                  lda);
+          TRSM_(AXB_RIGHT, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, r1 - r0, jb,
+                (T)-1, &AT(A, lda, j, j), lda, B, lda);
+        }
+      }
+      AXB_OMP(single)
+      TRTI2_(jb, &AT(A, lda, j, j), lda);
+    }
+    /* 2. X L = inv(U), block columns from the right. */
+    const int rparts = axb_omp_split(0, n, 16, nt, bounds);
+    for (int64_t j = ((n - 1) / nb) * nb; j >= 0; j -= nb) {
+      const int64_t jb = n - j < nb ? n - j : nb;
+      AXB_OMP(for schedule(static))
+      for (int q = 0; q < rparts; ++q)
+        for (int64_t c = j; c < j + jb; ++c)
+          for (int64_t i = bounds[q]; i < bounds[q + 1]; ++i) {
+            T *w = &AT(work, n, i, c - j);
+            if (i > c) {
+              *w = AT(A, lda, i, c);
+              AT(A, lda, i, c) = 0;
+            } else {
+              *w = 0;
+            }
+          }
+      AXB_OMP(for schedule(static))
+      for (int q = 0; q < rparts; ++q) {
+        const int64_t r0 = bounds[q], r1 = bounds[q + 1];
+        if (j + jb < n)
+          GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, r1 - r0, jb, n - j - jb, (T)-1,
+                &AT(A, lda, r0, j + jb), lda, &AT(work, n, j + jb, 0), n, (T)1,
+                &AT(A, lda, r0, j), lda);
+        TRSM_(AXB_RIGHT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, r1 - r0, jb, (T)1,
+              &AT(work, n, j, 0), n, &AT(A, lda, r0, j), lda);
+      }
+    }
+    /* 3. inv(A) = inv(U) inv(L) P: undo the interchanges on the columns. */
+    AXB_OMP(for schedule(static))
+    for (int q = 0; q < rparts; ++q)
+      UNSWAP_(n - 1, A, lda, bounds[q], bounds[q + 1], ipiv, 1);
+  }
+  axb_omp_blas_end(saved);
+  axb__free(work);
+  return AXB_SUCCESS;
+}
+
+/* Apply the Gauss-Jordan steps K = [k, k+kb) (factored panel in A(:, K),
+   pivot rows perm[K], 0-based) to the columns [c0, c1), outside K:
+   interchanges, then C := E C through the kb x w workspace W. */
+static void GJ_APPLY_(int64_t n, T *A, int64_t lda, int64_t k, int64_t kb,
+                      const int64_t *perm, int64_t c0, int64_t c1, T *W,
+                      int64_t ldw) {
+  const int64_t w = c1 - c0;
+  if (w <= 0) return;
+  for (int64_t j = c0; j < c1; ++j) {
+    T *a = &AT(A, lda, 0, j);
+    for (int64_t c = k; c < k + kb; ++c) {
+      const int64_t p = perm[c];
+      const T t = a[c];
+      a[c] = a[p];
+      a[p] = t;
+    }
+    for (int64_t c = 0; c < kb; ++c)
+      AT(W, ldw, c, j - c0) = a[k + c];
+  }
+  if (k > 0)
+    GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, k, w, kb, (T)1, &AT(A, lda, 0, k), lda, W,
+          ldw, (T)1, &AT(A, lda, 0, c0), lda);
+  if (k + kb < n)
+    GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, n - k - kb, w, kb, (T)1,
+          &AT(A, lda, k + kb, k), lda, W, ldw, (T)1, &AT(A, lda, k + kb, c0),
+          lda);
+  GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, kb, w, kb, (T)1, &AT(A, lda, k, k), lda, W,
+        ldw, (T)0, &AT(A, lda, k, c0), lda);
+}
+
+/* Factor the Gauss-Jordan panel of columns K = [k, k+kb) of the n x n A
+   (only these columns are touched): pivots perm[K] (0-based) among rows
+   >= c.  Recursive on column halves; W is kb x kb workspace.  Returns 0 or
+   the 1-based global index of the first zero pivot (then stops). */
+AXB_OMP_CLONES
+static int64_t GJ_PANEL_(int64_t n, T *A, int64_t lda, int64_t k, int64_t kb,
+                         int64_t *perm, T *W) {
+  if (kb <= OMP_GJ_LEAF) {
+    for (int64_t c = k; c < k + kb; ++c) {
+      T *ac = &AT(A, lda, 0, c);
+      int64_t p = c;
+      T big = ABS_(ac[c]);
+      for (int64_t i = c + 1; i < n; ++i)
+        if (ABS_(ac[i]) > big) {
+          big = ABS_(ac[i]);
+          p = i;
+        }
+      if (ac[p] == (T)0) return c + 1;
+      perm[c] = p;
+      /* Interchange rows c and p in the panel's columns. */
+      if (p != c)
+        for (int64_t j = k; j < k + kb; ++j) {
+          const T t = AT(A, lda, c, j);
+          AT(A, lda, c, j) = AT(A, lda, p, j);
+          AT(A, lda, p, j) = t;
+        }
+      /* Sweep on pivot c over the panel's columns: a_cj /= piv, a_ij -=
+         a_ic a_cj (i != c); column c becomes -a_ic / piv and 1 / piv. */
+      const T r = (T)1 / ac[c];
+      for (int64_t j = k; j < k + kb; ++j) {
+        if (j == c) continue;
+        T *a = &AT(A, lda, 0, j);
+        const T f = a[c] * r;
+        a[c] = f;
+        for (int64_t i = 0; i < c; ++i)
+          a[i] -= ac[i] * f;
+        for (int64_t i = c + 1; i < n; ++i)
+          a[i] -= ac[i] * f;
+      }
+      for (int64_t i = 0; i < n; ++i)
+        ac[i] = -ac[i] * r;
+      ac[c] = r;
+    }
+    return 0;
+  }
+  const int64_t k1 = kb / 2, k2 = kb - k1;
+  int64_t bad = GJ_PANEL_(n, A, lda, k, k1, perm, W);
+  if (bad) return bad;
+  GJ_APPLY_(n, A, lda, k, k1, perm, k + k1, k + kb, W, k1);
+  bad = GJ_PANEL_(n, A, lda, k + k1, k2, perm, W);
+  if (bad) return bad;
+  GJ_APPLY_(n, A, lda, k + k1, k2, perm, k, k + k1, W, k2);
+  return 0;
+}
+
+axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
+                                              int64_t lda, int64_t *info) {
+  if (!axb_omp_fits_int(n, lda))
+    return AXB_FN(axb_ref_, getri_gj)(h, n, A, lda, info);
+  if (info) *info = 0;
+  const int64_t nb = n < OMP_GJ_NB ? n : OMP_GJ_NB;
+  int64_t *perm = axb__malloc(n, sizeof(int64_t));
+  T *W = axb__malloc(nb * (n + nb), sizeof(T));
+  if (!perm || !W) {
+    axb__free(perm);
+    axb__free(W);
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "getri_gj: cannot allocate workspace for n = %lld",
+                     (long long)n);
+  }
+  int nt = axb_omp_threads(h);
+  if (n <= OMP_INV_SMALL) nt = 1;
+  const int saved = axb_omp_blas_begin();
+  const int64_t nsteps = (n + nb - 1) / nb;
+  /* W: columns [0, n) for the pieces, n.. for the panel's recursion. */
+  T *Wp = &AT(W, nb, 0, n);
+  int64_t bad = GJ_PANEL_(n, A, lda, 0, nb, perm, Wp);
+  int64_t stop_step = bad ? 0 : nsteps;
+  AXB_OMP(parallel num_threads(nt) if (nt > 1 && stop_step > 0)) {
+    int64_t bounds[2 * AXB_OMP_MAX_PARTS + 2];
+    for (int64_t s = 0; s < nsteps; ++s) {
+      int64_t stop;
+      AXB_OMP(atomic read)
+      stop = stop_step;
+      if (stop <= s) break;
+      const int64_t k = s * nb, kb = n - k < nb ? n - k : nb;
+      const int64_t k1 = k + kb;
+      const int64_t kb1 = s + 1 < nsteps ? (n - k1 < nb ? n - k1 : nb) : 0;
+      /* Pieces: columns [0, k) and [k1 + kb1, n). */
+      int parts = axb_omp_split(0, k, 16, 2 * nt, bounds);
+      parts += axb_omp_split(k1 + kb1, n, 16, 2 * nt, bounds + parts);
+      AXB_OMP(single nowait)
+      if (kb1 > 0) {
+        GJ_APPLY_(n, A, lda, k, kb, perm, k1, k1 + kb1, &AT(W, nb, 0, k1), kb);
+        const int64_t pb = GJ_PANEL_(n, A, lda, k1, kb1, perm, Wp);
+        if (pb) {
+          bad = pb;
+          AXB_OMP(atomic write)
+          stop_step = s + 1;
+        }
+      }
+      AXB_OMP(for schedule(dynamic, 1))
+      for (int q = 0; q < parts; ++q) {
+        /* bounds holds [0, k) pieces, then [k1 + kb1, n) pieces; a piece
+           ends at the next start or at the end of its range. */
+        const int64_t c0 = bounds[q];
+        int64_t c1 = bounds[q + 1];
+        if (c0 < k && c1 > k) c1 = k;
+        GJ_APPLY_(n, A, lda, k, kb, perm, c0, c1, &AT(W, nb, 0, c0), kb);
+      }
+    }
+  }
+  if (!bad) {
+    int64_t rb[AXB_OMP_MAX_PARTS + 1];
+    const int rparts = axb_omp_split(0, n, 16, nt, rb);
+    AXB_OMP(parallel for num_threads(nt) schedule(static) if (nt > 1))
+    for (int q = 0; q < rparts; ++q)
+      UNSWAP_(n, A, lda, rb[q], rb[q + 1], perm, 0);
+  }
+  axb_omp_blas_end(saved);
+  axb__free(W);
+  axb__free(perm);
+  if (bad) {
+    if (info) *info = bad;
+    return axb__fail(h, AXB_ERR_SINGULAR,
+                     "getri_gj: zero pivot in column %lld (1-based)",
+                     (long long)bad);
+  }
+  return AXB_SUCCESS;
+}
+
+#undef AT
+#undef ABS_
+#undef GEMM_
+#undef TRSM_
+#undef TRMM_
+#undef TRTI2_
+#undef UNSWAP_
+#undef GJ_APPLY_
+#undef GJ_PANEL_

@@ -1,0 +1,38 @@
+/* LU with partial pivoting for the CPU backend, float and double
+   (omp_lu_t.h).  Without OpenBLAS the reference getrf stays in the table. */
+#include "backend/omp/omp.h"
+#include "backend/ref/ref.h"
+#include "core/template.h"
+
+#ifdef AXB_HAVE_LAPACK
+
+/* Leaf width of the recursive panel: below it the rank-1 loop runs on a
+   block that stays in L1/L2. */
+#define OMP_LU_LEAF 16
+/* Rows of the unit lower triangle below which the panel's triangular solve
+   calls trsm rather than splitting further into gemm. */
+#define OMP_LU_TRSM_LEAF 32
+/* Up to this order (min(m, n)) the whole matrix is factored by the
+   recursion in the calling thread: no OpenMP region at all. */
+#define OMP_LU_SMALL 256
+/* Block width of the look-ahead path (AXB_LU_NB overrides it): wide enough
+   that the trailing GEMMs (inner dimension nb) run near peak, narrow
+   enough that the panel stays a small share of the work. */
+#define OMP_LU_NB(mn, nt) ((mn) <= 2048 ? 128 : 192)
+/* Pieces of the trailing update per step: a few per thread, so that the
+   thread that runs the look-ahead panel still finds work when it is done. */
+#define OMP_LU_PARTS(nt) (3 * (nt))
+
+#define T double
+#define P d
+#include "backend/omp/omp_lu_t.h"
+#undef T
+#undef P
+
+#define T float
+#define P s
+#include "backend/omp/omp_lu_t.h"
+#undef T
+#undef P
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * LU with partial pivoting, P A = L U, for the CPU backend, in T (template,
+ * see core/template.h).  Needs OpenBLAS (AXB_HAVE_LAPACK).
+ *
+ * Panel: recursive LU (Toledo 1997; also LAPACK's getrf2).  An m x n panel
+ * is split into column halves n1 + n2:
+ *     [A11 A12]      factor [A11; A21] recursively (pivots p1),
+ *     [A21 A22]      apply p1 to [A12; A22],  A12 := L11^-1 A12 (trsm),
+ *                    A22 := A22 - A21 A12 (gemm), factor A22 recursively
+ *                    (pivots p2), apply p2 to [A21]... (rows n1.. of the left
+ *                    half).
+ * Almost all its flops are BLAS-3; only leaves of OMP_LU_LEAF columns run
+ * the rank-1 loop.  The same recursion factors whole small matrices.
+ *
+ * Large matrices: blocked right-looking LU with a look-ahead of depth one.
+ * With nb-wide block columns, step k (panel columns J = [j, j+jb) already
+ * factored) updates every column block C to the right:
+ *     swap rows of C by the pivots of J;  C_J := L_JJ^-1 C_J (trsm);
+ *     C_below := C_below - L_below,J C_J (gemm).
+ * One thread (omp single nowait) updates the next block column first and
+ * factors it as panel k+1, while the other threads (and that one, once done)
+ * update the rest of the trailing matrix in column pieces (omp for, dynamic
+ * schedule).  So the panel, a sequential and memory-bound computation, is
+ * hidden behind the trailing GEMMs instead of stalling every thread.  The
+ * interchanges of later panels on the columns left of them are applied at
+ * the end, one column block per iteration.
+ *
+ * Every piece is a fixed sequential computation on a fixed block (the cuts
+ * depend on n, nb and the thread count only), so the factors are bitwise
+ * the same on every run with the same thread count.
+ */
+
+#define AT(M, ld, i, j) (M)[(i) + (j) * (ld)]
+#define ABS_(x) ((x) < 0 ? -(x) : (x))
+#define IAMAX_ AXB_FN(omp_, lu_iamax)
+#define GETF2_ AXB_FN(omp_, lu_getf2)
+#define RGETF2_ AXB_FN(omp_, lu_rgetf2)
+#define SWAPC_ AXB_FN(omp_, lu_swap_cols_rows)
+#define UPDATE_ AXB_FN(omp_, lu_update)
+#define RTRSM_ AXB_FN(omp_, lu_rtrsm)
+#define GEMM_ AXB_FN(axb_omp_, gemm_)
+#define TRSM_ AXB_FN(axb_omp_, trsm_)
+
+/* First index of the largest |x_i| (NaN never compares larger), as LAPACK's
+   i?amax and the reference kernels. */
+static int64_t IAMAX_(int64_t n, const T *x) {
+  int64_t p = 0;
+  T big = ABS_(x[0]);
+  for (int64_t i = 1; i < n; ++i)
+    if (ABS_(x[i]) > big) {
+      big = ABS_(x[i]);
+      p = i;
+    }
+  return p;
+}
+
+/* Interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on the
+   n columns of A, a column at a time. */
+static void SWAPC_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
+                   const int64_t *ipiv) {
+  for (int64_t j = 0; j < n; ++j) {
+    T *a = &AT(A, lda, 0, j);
+    for (int64_t k = k1; k < k2; ++k) {
+      const int64_t p = ipiv[k] - 1;
+      const T x = a[k];
+      a[k] = a[p];
+      a[p] = x;
+    }
+  }
+}
+
+/* Unblocked LU of an m x n block (the recursion's leaves; n is small or m
+   is): pivot = first largest |a_ic| (i >= c), swap within the block, scale
+   the column by 1/pivot, rank-1 update of the block's remaining columns.
+   An exact zero pivot: the column below is zero, record it and go on
+   (LAPACK).  Returns the block-relative 1-based info or 0. */
+AXB_OMP_CLONES
+static int64_t GETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
+  int64_t info = 0;
+  const int64_t mn = m < n ? m : n;
+  for (int64_t c = 0; c < mn; ++c) {
+    T *col = &AT(A, lda, 0, c);
+    const int64_t p = c + IAMAX_(m - c, col + c);
+    ipiv[c] = p + 1;
+    const T piv = col[p];
+    if (piv != (T)0) {
+      if (p != c)
+        for (int64_t j = 0; j < n; ++j) {
+          const T x = AT(A, lda, c, j);
+          AT(A, lda, c, j) = AT(A, lda, p, j);
+          AT(A, lda, p, j) = x;
+        }
+      /* Multiply by the reciprocal when it is safe (as LAPACK's getf2). */
+      if (ABS_(piv) >= AXB_SAFMIN(T)) {
+        const T r = (T)1 / piv;
+        for (int64_t i = c + 1; i < m; ++i)
+          col[i] *= r;
+      } else {
+        for (int64_t i = c + 1; i < m; ++i)
+          col[i] /= piv;
+      }
+    } else if (info == 0) {
+      info = c + 1;
+    }
+    for (int64_t j = c + 1; j < n; ++j) {
+      T *a = &AT(A, lda, 0, j);
+      const T u = a[c];
+      for (int64_t i = c + 1; i < m; ++i)
+        a[i] -= col[i] * u;
+    }
+  }
+  return info;
+}
+
+/* B := L^-1 B for the unit lower triangular n1 x n1 L, recursively on
+   halves of L: X1 = L11^-1 B1, B2 := B2 - L21 X1 (gemm), X2 = L22^-1 B2,
+   so that most of the flops run in GEMM, whose small-size kernels are
+   faster than the triangular ones (trsm only on OMP_LU_TRSM_LEAF rows). */
+static void RTRSM_(int64_t n1, int64_t n2, const T *L, int64_t ldl, T *B,
+                   int64_t ldb) {
+  if (n1 <= OMP_LU_TRSM_LEAF) {
+    TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, n1, n2, (T)1, L, ldl, B,
+          ldb);
+    return;
+  }
+  const int64_t h = n1 / 2;
+  RTRSM_(h, n2, L, ldl, B, ldb);
+  GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, n1 - h, n2, h, (T)-1, &AT(L, ldl, h, 0),
+        ldl, B, ldb, (T)1, &AT(B, ldb, h, 0), ldb);
+  RTRSM_(n1 - h, n2, &AT(L, ldl, h, h), ldl, &AT(B, ldb, h, 0), ldb);
+}
+
+/* Recursive LU of the m x n block (see the file comment); ipiv relative to
+   the block's first row, 1-based; returns block-relative info or 0. */
+static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
+  const int64_t mn = m < n ? m : n;
+  if (mn <= OMP_LU_LEAF) return GETF2_(m, n, A, lda, ipiv);
+  const int64_t n1 = mn / 2, n2 = n - n1;
+  const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv);
+  T *A12 = &AT(A, lda, 0, n1);
+  SWAPC_(n2, A12, lda, 0, n1, ipiv);
+  RTRSM_(n1, n2, A, lda, A12, lda);
+  int64_t info2 = 0;
+  if (m > n1) {
+    GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - n1, n2, n1, (T)-1, &AT(A, lda, n1, 0),
+          lda, A12, lda, (T)1, &AT(A, lda, n1, n1), lda);
+    info2 = RGETF2_(m - n1, n2, &AT(A, lda, n1, n1), lda, ipiv + n1);
+    const int64_t mn2 = m - n1 < n2 ? m - n1 : n2;
+    for (int64_t i = n1; i < n1 + mn2; ++i)
+      ipiv[i] += n1;
+    SWAPC_(n1, A, lda, n1, n1 + mn2, ipiv);
+  }
+  return info1 ? info1 : (info2 ? info2 + n1 : 0);
+}
+
+/* Update of the columns [c0, c1) by the factored panel J = [j, j+jb):
+   interchanges, C_J := L_JJ^-1 C_J, C_below -= L_below,J C_J. */
+static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
+                    int64_t j, int64_t jb, int64_t c0, int64_t c1) {
+  const int64_t w = c1 - c0;
+  if (w <= 0) return;
+  T *C = &AT(A, lda, 0, c0);
+  SWAPC_(w, C, lda, j, j + jb, ipiv);
+  TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
+        &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+  if (j + jb < m)
+    GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - j - jb, w, jb, (T)-1,
+          &AT(A, lda, j + jb, j), lda, &AT(C, lda, j, 0), lda, (T)1,
+          &AT(C, lda, j + jb, 0), lda);
+}
+
+axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
+                                   int64_t lda, int64_t *ipiv, int64_t *info) {
+  if (!axb_omp_fits_int(m, n) || !axb_omp_fits_int(lda, 0))
+    return AXB_FN(axb_ref_, getrf)(h, m, n, A, lda, ipiv, info);
+  const int64_t mn = m < n ? m : n;
+  const int nt = axb_omp_threads(h);
+  const int saved = axb_omp_blas_begin();
+  int64_t first = 0;
+  const int64_t nb = axb_omp_env_int("AXB_LU_NB", OMP_LU_NB(mn, nt));
+  const int64_t small = axb_omp_env_int("AXB_LU_SMALL", OMP_LU_SMALL);
+  if (nt == 1 || mn <= small || nb < 8 || nb >= mn) {
+    /* Small or single-threaded: the recursion on the whole matrix, no task
+       machinery at all. */
+    first = RGETF2_(m, n, A, lda, ipiv);
+  } else {
+    const int64_t nsteps = (mn + nb - 1) / nb;
+    first = RGETF2_(m, nb, A, lda, ipiv);
+    AXB_OMP(parallel num_threads(nt)) {
+      int64_t bounds[AXB_OMP_MAX_PARTS + 1];
+      for (int64_t k = 0; k < nsteps; ++k) {
+        const int64_t j = k * nb, jb = mn - j < nb ? mn - j : nb;
+        const int64_t j1 = j + jb; /* next panel */
+        const int64_t jb1 = k + 1 < nsteps ? (mn - j1 < nb ? mn - j1 : nb) : 0;
+        const int parts =
+            axb_omp_split(j1 + jb1, n, 16, OMP_LU_PARTS(nt), bounds);
+        AXB_OMP(single nowait)
+        if (jb1 > 0) {
+          UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
+          const int64_t pinfo =
+              RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1);
+          for (int64_t i = j1; i < j1 + jb1; ++i)
+            ipiv[i] += j1;
+          if (first == 0 && pinfo > 0) first = j1 + pinfo;
+        }
+        AXB_OMP(for schedule(dynamic, 1))
+        for (int q = 0; q < parts; ++q)
+          UPDATE_(m, A, lda, ipiv, j, jb, bounds[q], bounds[q + 1]);
+      }
+      /* Interchanges of the panels right of each block column. */
+      AXB_OMP(for schedule(dynamic, 1))
+      for (int64_t k = 0; k < nsteps - 1; ++k)
+        SWAPC_(nb, &AT(A, lda, 0, k * nb), lda, (k + 1) * nb, mn, ipiv);
+    }
+  }
+  axb_omp_blas_end(saved);
+  if (info) *info = first;
+  if (first > 0)
+    return axb__fail(h, AXB_ERR_SINGULAR,
+                     "getrf: U(%lld,%lld) is exactly zero (1-based)",
+                     (long long)first, (long long)first);
+  return AXB_SUCCESS;
+}
+
+#undef AT
+#undef ABS_
+#undef IAMAX_
+#undef GETF2_
+#undef RGETF2_
+#undef SWAPC_
+#undef UPDATE_
+#undef RTRSM_
+#undef GEMM_
+#undef TRSM_

@@ -1,0 +1,328 @@
+/*
+ * The CUDA backend against the reference backend and cuSOLVER, at sizes
+ * that are multiples of no block size (1, 31, 33, 257, 1000, 4099), float
+ * and double: LU, solves, Cholesky (lower and upper), inverse, through the
+ * host API and the _dev API (device arrays, info in device memory).
+ * Judged by the scaled residuals of DESIGN.md, never element by element;
+ * numerical outcomes (singular pivot, not-SPD minor) must match the
+ * reference's info.  Exits 77 without CUDA or a GPU.
+ */
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef AXB_TEST_HAVE_CUDA
+#include "vendor/cusolver_anchor.h"
+
+#include <cuda_runtime_api.h>
+
+static axb_handle g, ref;
+
+static const int64_t sizes[] = {1, 31, 33, 257, 1000, 4099};
+#define NSIZES (sizeof sizes / sizeof *sizes)
+/* O(n^3) checks in double on the host stay below this order. */
+#define BIG 1000
+
+static int is_d(const axb_dense *A) { return A->dtype == AXB_F64; }
+
+static axb_status getrf(axb_handle h, axb_dense *A, int64_t *ipiv,
+                        int64_t *info) {
+  return is_d(A) ? axb_dgetrf(h, A->rows, A->cols, A->data, A->ld, ipiv, info)
+                 : axb_sgetrf(h, A->rows, A->cols, A->data, A->ld, ipiv, info);
+}
+static axb_status potrf(axb_handle h, axb_uplo u, axb_dense *A, int64_t *info) {
+  return is_d(A) ? axb_dpotrf(h, u, A->rows, A->data, A->ld, info)
+                 : axb_spotrf(h, u, A->rows, A->data, A->ld, info);
+}
+
+/* Host API: LU + solve (+ inverse at moderate n) on the device, judged by
+   the residuals; the reference's LU passes the same check. */
+static void lu_case(int64_t n, axb_dtype t) {
+  char what[64];
+  snprintf(what, sizeof what, "lu n=%lld %s", (long long)n, axb_dtype_name(t));
+  axb_dense A = test_gen(g, AXB_GEN_UNIFORM, n, t, 0, 0, 100 + (uint64_t)n);
+  axb_dense LU = test_copy_ld(&A, n + 5);
+  int64_t *ipiv = test_new_ipiv(n), info = -1;
+  CHECK_STATUS(g, getrf(g, &LU, ipiv, &info), AXB_SUCCESS);
+  CHECK(info == 0, "%s: info %lld", what, (long long)info);
+  CHECK(test_padding_intact(&LU), "%s: wrote outside A", what);
+  int ok = 1;
+  for (int64_t k = 0; k < n; ++k)
+    ok &= ipiv[k] >= k + 1 && ipiv[k] <= n;
+  CHECK(ok, "%s: pivot out of range", what);
+  if (n <= BIG) {
+    CHECK_RATIO(axb_check_lu(&A, &LU, ipiv), "%s getrf", what);
+    axb_dense R = test_copy_ld(&A, n);
+    int64_t *rp = test_new_ipiv(n);
+    CHECK_STATUS(ref, getrf(ref, &R, rp, &info), AXB_SUCCESS);
+    CHECK_RATIO(axb_check_lu(&A, &R, rp), "%s reference getrf", what);
+    free(rp);
+    axb_dense_destroy(&R);
+  }
+  axb_dense Xt, B;
+  CHECK_STATUS(g, axb_gen_rhs(g, &A, 3, AXB_RHS_RANDOM, 9, &Xt, &B),
+               AXB_SUCCESS);
+  for (int tr = 0; tr <= 1; ++tr) {
+    axb_dense M = A;
+    axb_dense At = test_alloc(n, n, n, t);
+    if (tr) {
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i)
+          axb_dense_set(&At, i, j, axb_dense_get(&A, j, i));
+      M = At;
+    }
+    axb_dense X = test_copy_ld(&B, n + 1);
+    axb_status st = is_d(&A) ? axb_dgetrs(g, (axb_trans)tr, n, 3, LU.data,
+                                          LU.ld, ipiv, X.data, X.ld, &info)
+                             : axb_sgetrs(g, (axb_trans)tr, n, 3, LU.data,
+                                          LU.ld, ipiv, X.data, X.ld, &info);
+    CHECK_STATUS(g, st, AXB_SUCCESS);
+    /* B = A Xt, not A^T Xt: judge A^T X = B directly. */
+    CHECK_RATIO(axb_check_solve(&M, &X, &B), "%s getrs trans=%d", what, tr);
+    CHECK(test_padding_intact(&X), "%s: getrs wrote outside B", what);
+    axb_dense_destroy(&X);
+    axb_dense_destroy(&At);
+  }
+  if (n <= BIG) {
+    axb_status st = is_d(&A) ? axb_dgetri(g, n, LU.data, LU.ld, ipiv, &info)
+                             : axb_sgetri(g, n, LU.data, LU.ld, ipiv, &info);
+    CHECK_STATUS(g, st, AXB_SUCCESS);
+    CHECK_RATIO(axb_check_inverse(&A, &LU), "%s getri", what);
+  }
+  free(ipiv);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&LU);
+  axb_dense_destroy(&A);
+}
+
+static void chol_case(int64_t n, axb_dtype t, axb_uplo u) {
+  char what[64];
+  snprintf(what, sizeof what, "potrf n=%lld %s %s", (long long)n,
+           axb_dtype_name(t), u == AXB_LOWER ? "lower" : "upper");
+  axb_dense A = test_gen(g, AXB_GEN_SPD_SHIFT, n, t, 0, 0, 200 + (uint64_t)n);
+  axb_dense F = test_copy_ld(&A, n + 3);
+  int64_t info = -1;
+  CHECK_STATUS(g, potrf(g, u, &F, &info), AXB_SUCCESS);
+  CHECK(info == 0, "%s: info %lld", what, (long long)info);
+  if (n <= BIG) CHECK_RATIO(axb_check_cholesky(&A, &F, u), "%s", what);
+  axb_dense Xt, B;
+  CHECK_STATUS(g, axb_gen_rhs(g, &A, 2, AXB_RHS_RANDOM, 3, &Xt, &B),
+               AXB_SUCCESS);
+  axb_dense X = test_copy_ld(&B, n);
+  axb_status st =
+      is_d(&A) ? axb_dpotrs(g, u, n, 2, F.data, F.ld, X.data, X.ld, &info)
+               : axb_spotrs(g, u, n, 2, F.data, F.ld, X.data, X.ld, &info);
+  CHECK_STATUS(g, st, AXB_SUCCESS);
+  CHECK_RATIO(axb_check_solve(&A, &X, &B), "%s potrs", what);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&A);
+}
+
+/* Exactly singular: column col zero, so U(col, col) = 0 exactly on every
+   backend; info = col + 1 and the factorization completes. */
+static void singular_case(int64_t n, axb_dtype t) {
+  const int64_t col = n / 2;
+  axb_dense A = test_gen(g, AXB_GEN_SINGULAR, n, t, 0, col, 5);
+  axb_dense LU = test_copy_ld(&A, n);
+  int64_t *ipiv = test_new_ipiv(n), info = -1;
+  CHECK_STATUS(g, getrf(g, &LU, ipiv, &info), AXB_ERR_SINGULAR);
+  CHECK(info == col + 1, "singular n=%lld: info %lld want %lld", (long long)n,
+        (long long)info, (long long)(col + 1));
+  if (n <= BIG)
+    CHECK_RATIO(axb_check_lu(&A, &LU, ipiv), "singular n=%lld", (long long)n);
+  free(ipiv);
+  axb_dense_destroy(&LU);
+  axb_dense_destroy(&A);
+}
+
+/* Not SPD at minor k+1: the device and the reference agree on info. */
+static void not_spd_case(int64_t n, int64_t k, axb_dtype t, axb_uplo u) {
+  axb_dense A = test_gen(g, AXB_GEN_SPD_SHIFT, n, t, 0, 0, 7);
+  axb_dense_set(&A, k, k, -1.0);
+  axb_dense F = test_copy_ld(&A, n), R = test_copy_ld(&A, n);
+  int64_t info = -1, rinfo = -1;
+  CHECK_STATUS(g, potrf(g, u, &F, &info), AXB_ERR_NOT_SPD);
+  CHECK_STATUS(ref, potrf(ref, u, &R, &rinfo), AXB_ERR_NOT_SPD);
+  CHECK(info == rinfo && info == k + 1, "not SPD n=%lld k=%lld: %lld vs %lld",
+        (long long)n, (long long)k, (long long)info, (long long)rinfo);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&R);
+  axb_dense_destroy(&A);
+}
+
+/* ---- _dev API --------------------------------------------------------- */
+
+/* The handle's stream does not synchronise with the legacy default stream
+   of cudaMemcpy: wait for everything before and after host copies. */
+static void dsync(void) { cudaDeviceSynchronize(); }
+
+static void *dev_copy(const axb_dense *A) {
+  void *d = NULL;
+  size_t es = axb_dtype_size(A->dtype);
+  if (cudaMalloc(&d, (size_t)(A->rows * A->cols) * es) != cudaSuccess)
+    return NULL;
+  cudaMemcpy2D(d, (size_t)A->rows * es, A->data, (size_t)A->ld * es,
+               (size_t)A->rows * es, (size_t)A->cols, cudaMemcpyHostToDevice);
+  dsync();
+  return d;
+}
+static void dev_back(axb_dense *A, const void *d) {
+  size_t es = axb_dtype_size(A->dtype);
+  dsync();
+  cudaMemcpy2D(A->data, (size_t)A->ld * es, d, (size_t)A->rows * es,
+               (size_t)A->rows * es, (size_t)A->cols, cudaMemcpyDeviceToHost);
+}
+static int64_t dev_info(const int64_t *d) {
+  int64_t v = -1;
+  dsync();
+  cudaMemcpy(&v, d, sizeof v, cudaMemcpyDeviceToHost);
+  return v;
+}
+
+static void dev_api_case(int64_t n, axb_dtype t) {
+  const int d = t == AXB_F64;
+  char what[64];
+  snprintf(what, sizeof what, "dev n=%lld %s", (long long)n, axb_dtype_name(t));
+  axb_dense A = test_gen(g, AXB_GEN_UNIFORM, n, t, 0, 0, 300 + (uint64_t)n);
+  axb_dense Xt, B;
+  CHECK_STATUS(g, axb_gen_rhs(g, &A, 2, AXB_RHS_RANDOM, 4, &Xt, &B),
+               AXB_SUCCESS);
+  void *dA = dev_copy(&A), *dB = dev_copy(&B);
+  int64_t *dipiv = NULL, *dinfo = NULL;
+  cudaMalloc((void **)&dipiv, (size_t)n * sizeof(int64_t));
+  cudaMalloc((void **)&dinfo, sizeof(int64_t));
+  CHECK(dA && dB && dipiv && dinfo, "%s: cudaMalloc", what);
+  if (!(dA && dB && dipiv && dinfo)) return;
+  axb_status st = d ? axb_dgetrf_dev(g, n, n, dA, n, dipiv, dinfo)
+                    : axb_sgetrf_dev(g, n, n, dA, n, dipiv, dinfo);
+  CHECK_STATUS(g, st, AXB_SUCCESS);
+  st = d ? axb_dgetrs_dev(g, AXB_NO_TRANS, n, 2, dA, n, dipiv, dB, n)
+         : axb_sgetrs_dev(g, AXB_NO_TRANS, n, 2, dA, n, dipiv, dB, n);
+  CHECK_STATUS(g, st, AXB_SUCCESS);
+  CHECK(cudaStreamSynchronize(axb_get_stream(g)) == cudaSuccess, "sync");
+  CHECK(dev_info(dinfo) == 0, "%s: getrf_dev info", what);
+  axb_dense X = test_alloc(n, 2, n, t);
+  dev_back(&X, dB);
+  CHECK_RATIO(axb_check_solve(&A, &X, &B), "%s getrf_dev+getrs_dev", what);
+  if (n <= BIG) {
+    axb_dense LU = test_alloc(n, n, n, t);
+    dev_back(&LU, dA);
+    int64_t *ipiv = test_new_ipiv(n);
+    dsync();
+    cudaMemcpy(ipiv, dipiv, (size_t)n * sizeof(int64_t),
+               cudaMemcpyDeviceToHost);
+    CHECK_RATIO(axb_check_lu(&A, &LU, ipiv), "%s getrf_dev", what);
+    st = d ? axb_dgetri_dev(g, n, dA, n, dipiv, dinfo)
+           : axb_sgetri_dev(g, n, dA, n, dipiv, dinfo);
+    CHECK_STATUS(g, st, AXB_SUCCESS);
+    dev_back(&LU, dA);
+    CHECK(dev_info(dinfo) == 0, "%s: getri_dev info", what);
+    CHECK_RATIO(axb_check_inverse(&A, &LU), "%s getri_dev", what);
+    free(ipiv);
+    axb_dense_destroy(&LU);
+  }
+  /* cuSOLVER on the same matrix passes the same check */
+  axb_cusolver *cs = NULL;
+  CHECK(axb_cusolver_create(&cs, axb_get_stream(g)) == 0, "cusolver create");
+  if (cs) {
+    cudaFree(dA);
+    cudaFree(dB);
+    dA = dev_copy(&A);
+    dB = dev_copy(&B);
+    int *di = NULL;
+    cudaMalloc((void **)&di, sizeof(int));
+    CHECK(axb_cusolver_getrf(cs, t, n, dA, n, dipiv, di) == 0, "cusolver lu");
+    CHECK(axb_cusolver_getrs(cs, t, n, 2, dA, n, dipiv, dB, n, di) == 0,
+          "cusolver getrs");
+    cudaStreamSynchronize(axb_get_stream(g));
+    dev_back(&X, dB);
+    CHECK_RATIO(axb_check_solve(&A, &X, &B), "%s cuSOLVER getrf+getrs", what);
+    cudaFree(di);
+    axb_cusolver_destroy(cs);
+  }
+  /* Cholesky on device arrays, and a not-SPD minor reported in dinfo */
+  axb_dense S = test_gen(g, AXB_GEN_SPD_SHIFT, n, t, 0, 0, 11);
+  axb_dense Sx, Sb;
+  CHECK_STATUS(g, axb_gen_rhs(g, &S, 2, AXB_RHS_RANDOM, 4, &Sx, &Sb),
+               AXB_SUCCESS);
+  void *dS = dev_copy(&S), *dSb = dev_copy(&Sb);
+  st = d ? axb_dpotrf_dev(g, AXB_LOWER, n, dS, n, dinfo)
+         : axb_spotrf_dev(g, AXB_LOWER, n, dS, n, dinfo);
+  CHECK_STATUS(g, st, AXB_SUCCESS);
+  st = d ? axb_dpotrs_dev(g, AXB_LOWER, n, 2, dS, n, dSb, n)
+         : axb_spotrs_dev(g, AXB_LOWER, n, 2, dS, n, dSb, n);
+  CHECK_STATUS(g, st, AXB_SUCCESS);
+  CHECK(dev_info(dinfo) == 0, "%s: potrf_dev info", what);
+  dev_back(&X, dSb);
+  CHECK_RATIO(axb_check_solve(&S, &X, &Sb), "%s potrf_dev+potrs_dev", what);
+  if (n > 2) {
+    axb_dense_set(&S, n / 2, n / 2, -1.0);
+    cudaFree(dS);
+    dS = dev_copy(&S);
+    st = d ? axb_dpotrf_dev(g, AXB_UPPER, n, dS, n, dinfo)
+           : axb_spotrf_dev(g, AXB_UPPER, n, dS, n, dinfo);
+    CHECK_STATUS(g, st, AXB_SUCCESS);
+    CHECK(dev_info(dinfo) == n / 2 + 1, "%s: not-SPD dinfo %lld", what,
+          (long long)dev_info(dinfo));
+  }
+  /* Illegal arguments are caught on the host, numbered as the host API. */
+  CHECK(axb_dgetrf_dev(g, -1, n, dA, n, dipiv, dinfo) == -1, "m < 0");
+  CHECK(axb_dgetrf_dev(g, n, n, dA, n, dipiv, NULL) == -6, "dinfo NULL");
+  cudaFree(dS);
+  cudaFree(dSb);
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dipiv);
+  cudaFree(dinfo);
+  axb_dense_destroy(&S);
+  axb_dense_destroy(&Sx);
+  axb_dense_destroy(&Sb);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&A);
+}
+
+int main(void) {
+  int count = 0;
+  if (!axb_backend_compiled(AXB_BACKEND_CUDA) ||
+      axb_cuda_device_count(&count) != AXB_SUCCESS || count == 0) {
+    printf("SKIP: no CUDA device\n");
+    return 77;
+  }
+  g = test_handle(AXB_BACKEND_CUDA);
+  ref = test_handle(AXB_BACKEND_REF);
+  const axb_dtype types[] = {AXB_F64, AXB_F32};
+  for (int ti = 0; ti < 2; ++ti)
+    for (size_t i = 0; i < NSIZES; ++i) {
+      lu_case(sizes[i], types[ti]);
+      chol_case(sizes[i], types[ti], AXB_LOWER);
+      chol_case(sizes[i], types[ti], AXB_UPPER);
+      dev_api_case(sizes[i], types[ti]);
+      if (sizes[i] >= 31) {
+        singular_case(sizes[i], types[ti]);
+        const int64_t m = sizes[i] <= BIG ? sizes[i] : BIG;
+        not_spd_case(m, 20, types[ti], AXB_LOWER);
+        not_spd_case(m, m / 3 + 1, types[ti], AXB_UPPER);
+      }
+    }
+  /* The _dev API on a CPU handle: an honest NOT_SUPPORTED. */
+  int64_t info;
+  CHECK_STATUS(ref, axb_dgetrf_dev(ref, 2, 2, &(double){0}, 2, &info, &info),
+               AXB_ERR_NOT_SUPPORTED);
+  axb_handle_destroy(g);
+  axb_handle_destroy(ref);
+  return test_finish("test_cuda_kernels");
+}
+
+#else
+int main(void) {
+  printf("SKIP: CUDA not compiled\n");
+  return 77;
+}
+#endif
