@@ -45,6 +45,9 @@ for t in build/gpu/tests/test_*; do
   fi
 done
 run demo build/gpu/axb demo
+# Batched small systems (issue 6): the Kalman example of axb_device.cuh
+# (test_batched_cuda runs in the loop above).
+[ -x build/gpu/example_kalman ] && run example_kalman build/gpu/example_kalman
 # The CLI end to end on the GPU with host matrices from .mtx files.
 tmp=$(mktemp -d)
 build/gpu/axb gen uniform:1500 -o "$tmp/u.mtx" >/dev/null 2>&1
@@ -62,6 +65,14 @@ if [ "${GPU_CHECK_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null
   run memcheck_chol $cs --tool memcheck --error-exitcode 9 build/gpu/axb solve --backend cuda --gen spd:300 --method cholesky
   run racecheck_lu $cs --tool racecheck --error-exitcode 9 build/gpu/axb solve --backend cuda --gen uniform:300
   run racecheck_chol $cs --tool racecheck --error-exitcode 9 build/gpu/axb solve --backend cuda --gen spd:130 --method cholesky
+  if [ -x build/gpu/tests/test_batched_cuda ]; then
+    AXB_TEST_BATCHED_QUICK=1 run memcheck_batched $cs --tool memcheck --error-exitcode 9 build/gpu/tests/test_batched_cuda
+    AXB_TEST_BATCHED_QUICK=1 run racecheck_batched $cs --tool racecheck --error-exitcode 9 build/gpu/tests/test_batched_cuda
+  fi
+  if [ -x build/gpu/example_kalman ]; then
+    run memcheck_kalman $cs --tool memcheck --error-exitcode 9 build/gpu/example_kalman 2000
+    run racecheck_kalman $cs --tool racecheck --error-exitcode 9 build/gpu/example_kalman 2000
+  fi
 fi
 cat "$logs/info.log" "$logs/test_cuda.log" "$logs/test_cuda_kernels.log" | tail -30
 cat "$logs/cli_cuda_lu.log" 2>/dev/null | head -30
@@ -69,6 +80,11 @@ bench=${GPU_CHECK_BENCH-1024 2048 4096 8192 16384}
 if [ -n "$bench" ] && [ -x build/gpu/bench/bench_cuda ]; then
   run bench_cuda build/gpu/bench/bench_cuda $bench
   cat "$logs/bench_cuda.log"
+fi
+# GPU_CHECK_BATCHED_BENCH=1: bench_batched (double) as well.
+if [ "${GPU_CHECK_BATCHED_BENCH:-0}" = 1 ] && [ -x build/gpu/bench/bench_batched ]; then
+  run bench_batched build/gpu/bench/bench_batched d
+  cat "$logs/bench_batched.log"
 fi
 # The device tool returns at most 8 files: one archive holds every log.
 mkdir -p "$out" && tar czf "$out/gpu-check-logs.tgz" -C "$logs" .

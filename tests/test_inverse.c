@@ -18,8 +18,9 @@ static axb_handle h;
 
 /* ---- helpers ------------------------------------------------------------- */
 
-typedef enum { BY_LU, BY_GJ } method;
-static const char *method_name[] = {"getrf+getri", "getri_gj"};
+typedef enum { BY_LU, BY_GJ, BY_GJ_UNBLOCKED } method;
+static const char *method_name[] = {"getrf+getri", "getri_gj",
+                                    "getri_gj_unblocked"};
 
 /* X := inv(X) in place by one method; info from the failing step. */
 static axb_status invert(method m, axb_dense *X, int64_t *info) {
@@ -28,6 +29,9 @@ static axb_status invert(method m, axb_dense *X, int64_t *info) {
   if (m == BY_GJ)
     return d ? axb_dgetri_gj(h, n, X->data, ld, info)
              : axb_sgetri_gj(h, n, X->data, ld, info);
+  if (m == BY_GJ_UNBLOCKED)
+    return d ? axb_dgetri_gj_unblocked(h, n, X->data, ld, info)
+             : axb_sgetri_gj_unblocked(h, n, X->data, ld, info);
   int64_t *ipiv = test_new_ipiv(n);
   axb_status st = d ? axb_dgetrf(h, n, n, X->data, ld, ipiv, info)
                     : axb_sgetrf(h, n, n, X->data, ld, ipiv, info);
@@ -128,6 +132,7 @@ static void empty_sizes(void) {
   CHECK(info == 0, "getri n=0 info %lld", (long long)info);
   CHECK_STATUS(h, axb_sgetri_gj(h, 0, NULL, 1, &info), AXB_SUCCESS);
   CHECK_STATUS(h, axb_dgetri_gj(h, 0, NULL, 1, &info), AXB_SUCCESS);
+  CHECK_STATUS(h, axb_dgetri_gj_unblocked(h, 0, NULL, 1, &info), AXB_SUCCESS);
 }
 
 int main(int argc, char **argv) {
@@ -136,7 +141,8 @@ int main(int argc, char **argv) {
   getri_zero_u();
   const axb_dtype types[] = {AXB_F64, AXB_F32};
   /* Gauss-Jordan (getri_gj) has no CUDA kernel yet: LU only on cuda. */
-  const int last = axb_handle_backend(h) == AXB_BACKEND_CUDA ? BY_LU : BY_GJ;
+  const int last =
+      axb_handle_backend(h) == AXB_BACKEND_CUDA ? BY_LU : BY_GJ_UNBLOCKED;
   for (int i = 0; i < 2; ++i)
     for (int m = BY_LU; m <= last; ++m) {
       inverse_cases(types[i], (method)m);
@@ -146,7 +152,10 @@ int main(int argc, char **argv) {
       singular_case(70, 69, types[i], (method)m);
     }
   needs_pivot(BY_LU);
-  if (last == BY_GJ) needs_pivot(BY_GJ);
+  if (last == BY_GJ_UNBLOCKED) {
+    needs_pivot(BY_GJ);
+    needs_pivot(BY_GJ_UNBLOCKED);
+  }
   axb_handle_destroy(h);
   return test_finish("test_inverse");
 }

@@ -34,6 +34,9 @@
                         const int64_t *ipiv, int64_t *info);                   \
     axb_status (*getri_gj)(axb_handle h, int64_t n, T *A, int64_t lda,         \
                            int64_t *info);                                     \
+    /* The study variant: one pivot at a time. */                              \
+    axb_status (*getri_gj_unblocked)(axb_handle h, int64_t n, T *A,            \
+                                     int64_t lda, int64_t *info);              \
     axb_status (*getrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,      \
                               int64_t *ipiv, int64_t *info);                   \
     axb_status (*gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,      \

@@ -496,6 +496,7 @@ axb_status AXB_FN(axb_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,
 AXB_SQUARE_VARIANT(potrf_crout)
 AXB_SQUARE_VARIANT(potrf_banachiewicz)
 AXB_SQUARE_VARIANT(getri_gj)
+AXB_SQUARE_VARIANT(getri_gj_unblocked)
 
 #undef AXB_SQUARE_VARIANT
 #undef NEED_KERNEL

@@ -80,10 +80,32 @@ static inline int axb_omp_fits_int(int64_t a, int64_t b) {
 int axb_omp_split(int64_t c0, int64_t n, int64_t unit, int parts,
                   int64_t *bounds);
 #define AXB_OMP_MAX_PARTS 256
+/* The same with decreasing widths (piece q about (parts - q) shares): for
+   dynamic schedules, so that the last pieces, which decide how long the
+   other threads wait, are the small ones. */
+int axb_omp_split_guided(int64_t c0, int64_t n, int64_t unit, int parts,
+                         int64_t *bounds);
 /* The same for work that shrinks linearly across [c0, n) (a triangle):
    piece [a, b) costs sum_{x=a}^{b-1} (n - x); pieces get equal cost. */
 int axb_omp_split_tri(int64_t c0, int64_t n, int64_t unit, int parts,
                       int64_t *bounds);
+
+/* A barrier for the threads of one parallel region that never sleeps:
+   waiting threads spin, yielding the core (sched_yield) after a few rounds.
+   libgomp's own barriers spin for a while and then sleep on a futex; in a
+   virtual machine whose idle vCPUs are descheduled by the host, each such
+   wake-up was measured at up to milliseconds (dpotrf n=512 on 2 threads:
+   1.2 ms with OMP_WAIT_POLICY=active, 7-20 ms by default).  The kernels
+   therefore end their worksharing loops with `nowait` and meet here.
+   Zero-initialise one per region (in the enclosing function); every
+   thread of the team calls axb_omp_barrier with its own `sense` (start 0).
+   The atomics order all memory accesses before the barrier before those
+   after it in every thread. */
+typedef struct {
+  int count;
+  int phase;
+} axb_omp_bar;
+void axb_omp_barrier(axb_omp_bar *b, int *sense);
 
 /* Environment integer (library code never prints; a malformed value is
    ignored and `dflt` returned). */
@@ -121,8 +143,8 @@ int64_t axb_omp_env_int(const char *name, int64_t dflt);
                                 int64_t lda, int64_t *info);                   \
   axb_status axb_omp_##p##getri(axb_handle h, int64_t n, T *A, int64_t lda,    \
                                 const int64_t *ipiv, int64_t *info);           \
-  /* Blocked Gauss-Jordan inverse with partial pivoting (production path;      \
-     not in the table yet: the table's getri_gj is the study variant). */      \
+  /* Blocked Gauss-Jordan inverse with partial pivoting (production path:      \
+     the table's getri_gj; the study variant is getri_gj_unblocked). */        \
   axb_status axb_omp_##p##getri_gj_blocked(axb_handle h, int64_t n, T *A,      \
                                            int64_t lda, int64_t *info);        \
   /* Study variants (SEEDS.md 3 and 4). */                                     \

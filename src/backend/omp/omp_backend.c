@@ -17,6 +17,7 @@
     (ops).gemm = axb_omp_##p##gemm;                                            \
     (ops).potrf = axb_omp_##p##potrf;                                          \
     (ops).getri = axb_omp_##p##getri;                                          \
+    (ops).getri_gj = axb_omp_##p##getri_gj_blocked;                            \
   } while (0)
 #else
 #define AXB_OMP_BLAS_ENTRIES(ops, p)                                           \
@@ -37,8 +38,10 @@ const axb_backend_ops *axb_cpu_ops(void) {
     AXB_OMP_BLAS_ENTRIES(ops.s, s);
     ops.d.potrf_crout = axb_omp_dpotrf_crout;
     ops.s.potrf_crout = axb_omp_spotrf_crout;
-    ops.d.getri_gj = axb_omp_dgetri_gj;
-    ops.s.getri_gj = axb_omp_sgetri_gj;
+    /* getri_gj is the production (blocked) Gauss-Jordan; the one-pivot-at-
+       a-time OpenMP study variant stays selectable as getri_gj_unblocked. */
+    ops.d.getri_gj_unblocked = axb_omp_dgetri_gj;
+    ops.s.getri_gj_unblocked = axb_omp_sgetri_gj;
     ready = 1;
   }
   return &ops;

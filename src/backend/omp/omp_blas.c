@@ -9,6 +9,7 @@
 #include "core/template.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 
 int axb_omp_threads(axb_handle h) {
@@ -24,6 +25,27 @@ int axb_omp_thread_id(void) {
   return omp_get_thread_num();
 #else
   return 0;
+#endif
+}
+
+void axb_omp_barrier(axb_omp_bar *b, int *sense) {
+#ifdef AXB_HAVE_OPENMP
+  const int n = omp_get_num_threads();
+  if (n <= 1) return;
+  *sense = !*sense;
+  /* Sense reversal: the last thread to arrive resets the count and flips
+     the phase; the others wait for the phase to equal their sense. */
+  if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == n) {
+    __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->phase, *sense, __ATOMIC_RELEASE);
+  } else {
+    int spins = 0;
+    while (__atomic_load_n(&b->phase, __ATOMIC_ACQUIRE) != *sense)
+      if (++spins > 100) sched_yield();
+  }
+#else
+  (void)b;
+  (void)sense;
 #endif
 }
 
@@ -54,6 +76,35 @@ int axb_omp_split(int64_t c0, int64_t n, int64_t unit, int parts,
   int count = 0;
   for (int64_t c = c0; c < n; c += w)
     bounds[count++] = c;
+  bounds[count] = n;
+  return count;
+}
+
+int axb_omp_split_guided(int64_t c0, int64_t n, int64_t unit, int parts,
+                         int64_t *bounds) {
+  if (c0 >= n) {
+    bounds[0] = n;
+    return 0;
+  }
+  if (parts < 1) parts = 1;
+  if (parts > AXB_OMP_MAX_PARTS) parts = AXB_OMP_MAX_PARTS;
+  if (unit < 1) unit = 1;
+  /* Piece q gets (parts - q) / (parts (parts + 1) / 2) of the columns,
+     rounded to the unit: big pieces first (little repacking), small ones
+     last (a short tail when the threads finish at different times). */
+  const double len = (double)(n - c0);
+  const double total = 0.5 * parts * (parts + 1.0);
+  int count = 0;
+  double acc = 0;
+  int64_t c = c0;
+  for (int q = 0; q < parts && c < n; ++q) {
+    bounds[count++] = c;
+    acc += (double)(parts - q) / total * len;
+    int64_t e = c0 + (int64_t)(acc / (double)unit + 0.5) * unit;
+    if (e <= c) e = c + unit;
+    if (e > n || q == parts - 1) e = n;
+    c = e;
+  }
   bounds[count] = n;
   return count;
 }

@@ -14,7 +14,7 @@
    trsm rather than splitting further into gemm. */
 #define OMP_CHOL_TRSM_LEAF 32
 /* Up to this order: the recursion on the whole matrix, no OpenMP region. */
-#define OMP_CHOL_SMALL 256
+#define OMP_CHOL_SMALL 512
 /* Block width of the look-ahead path (AXB_CHOL_NB overrides it). */
 #define OMP_CHOL_NB(n, nt) ((n) <= 2048 ? 128 : 192)
 /* Trailing pieces per step (cut to equal work). */

@@ -183,8 +183,10 @@ axb_status AXB_FN(axb_omp_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
       bad = b0;
       stop_step = 0;
     }
+    axb_omp_bar bar = {0, 0};
     AXB_OMP(parallel num_threads(nt) if (stop_step > 0)) {
       int64_t bounds[AXB_OMP_MAX_PARTS + 1];
+      int sense = 0;
       for (int64_t k = 0; k < nsteps; ++k) {
         int64_t stop;
         AXB_OMP(atomic read)
@@ -207,9 +209,10 @@ axb_status AXB_FN(axb_omp_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
             stop_step = k + 1;
           }
         }
-        AXB_OMP(for schedule(dynamic, 1))
+        AXB_OMP(for schedule(dynamic, 1) nowait)
         for (int q = 0; q < parts; ++q)
           UPDATE_(uplo, n, A, lda, j, jb, bounds[q], bounds[q + 1]);
+        axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
       }
     }
   }

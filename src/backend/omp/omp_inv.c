@@ -15,7 +15,7 @@
 #define OMP_GJ_NB 128
 #define OMP_GJ_LEAF 16
 /* Up to this order getri and Gauss-Jordan run in the calling thread. */
-#define OMP_INV_SMALL 192
+#define OMP_INV_SMALL 512
 
 #define T double
 #define P d

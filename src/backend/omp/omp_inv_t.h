@@ -47,6 +47,7 @@
 /* inv(U) in place for an n x n upper triangular block with nonzero
    diagonal (LAPACK trti2): column j of inv(U) is
    [ -inv(U11) u_j / u_jj ; 1 / u_jj ] with inv(U11) already in place. */
+AXB_OMP_CLONES
 static void TRTI2_(int64_t n, T *A, int64_t lda) {
   for (int64_t j = 0; j < n; ++j) {
     AT(A, lda, j, j) = (T)1 / AT(A, lda, j, j);
@@ -101,19 +102,22 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
   int nt = axb_omp_threads(h);
   if (n <= OMP_INV_SMALL) nt = 1;
   const int saved = axb_omp_blas_begin();
+  axb_omp_bar bar = {0, 0};
   AXB_OMP(parallel num_threads(nt) if (nt > 1)) {
     int64_t bounds[AXB_OMP_MAX_PARTS + 1];
+    int sense = 0;
     /* 1. inv(U), block columns from the left; work holds a copy of U01. */
     for (int64_t j = 0; j < n; j += nb) {
       const int64_t jb = n - j < nb ? n - j : nb;
       if (j > 0) {
         const int parts = axb_omp_split_tri(0, j, 16, 2 * nt, bounds);
-        AXB_OMP(for schedule(static))
+        AXB_OMP(for schedule(static) nowait)
         for (int q = 0; q < parts; ++q)
           for (int64_t c = 0; c < jb; ++c)
             for (int64_t i = bounds[q]; i < bounds[q + 1]; ++i)
               AT(work, n, i, c) = AT(A, lda, i, j + c);
-        AXB_OMP(for schedule(dynamic, 1))
+        axb_omp_barrier(&bar, &sense);
+        AXB_OMP(for schedule(dynamic, 1) nowait)
         for (int q = 0; q < parts; ++q) {
           const int64_t r0 = bounds[q], r1 = bounds[q + 1];
           T *B = &AT(A, lda, r0, j);
@@ -126,15 +130,17 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
           TRSM_(AXB_RIGHT, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, r1 - r0, jb,
                 (T)-1, &AT(A, lda, j, j), lda, B, lda);
         }
+        axb_omp_barrier(&bar, &sense);
       }
-      AXB_OMP(single)
+      AXB_OMP(single nowait)
       TRTI2_(jb, &AT(A, lda, j, j), lda);
+      axb_omp_barrier(&bar, &sense);
     }
     /* 2. X L = inv(U), block columns from the right. */
     const int rparts = axb_omp_split(0, n, 16, nt, bounds);
     for (int64_t j = ((n - 1) / nb) * nb; j >= 0; j -= nb) {
       const int64_t jb = n - j < nb ? n - j : nb;
-      AXB_OMP(for schedule(static))
+      AXB_OMP(for schedule(static) nowait)
       for (int q = 0; q < rparts; ++q)
         for (int64_t c = j; c < j + jb; ++c)
           for (int64_t i = bounds[q]; i < bounds[q + 1]; ++i) {
@@ -146,7 +152,8 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
               *w = 0;
             }
           }
-      AXB_OMP(for schedule(static))
+      axb_omp_barrier(&bar, &sense);
+      AXB_OMP(for schedule(static) nowait)
       for (int q = 0; q < rparts; ++q) {
         const int64_t r0 = bounds[q], r1 = bounds[q + 1];
         if (j + jb < n)
@@ -156,6 +163,7 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
         TRSM_(AXB_RIGHT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, r1 - r0, jb, (T)1,
               &AT(work, n, j, 0), n, &AT(A, lda, r0, j), lda);
       }
+      axb_omp_barrier(&bar, &sense);
     }
     /* 3. inv(A) = inv(U) inv(L) P: undo the interchanges on the columns. */
     AXB_OMP(for schedule(static))
@@ -275,8 +283,10 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
   T *Wp = &AT(W, nb, 0, n);
   int64_t bad = GJ_PANEL_(n, A, lda, 0, nb, perm, Wp);
   int64_t stop_step = bad ? 0 : nsteps;
+  axb_omp_bar bar = {0, 0};
   AXB_OMP(parallel num_threads(nt) if (nt > 1 && stop_step > 0)) {
     int64_t bounds[2 * AXB_OMP_MAX_PARTS + 2];
+    int sense = 0;
     for (int64_t s = 0; s < nsteps; ++s) {
       int64_t stop;
       AXB_OMP(atomic read)
@@ -298,7 +308,7 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
           stop_step = s + 1;
         }
       }
-      AXB_OMP(for schedule(dynamic, 1))
+      AXB_OMP(for schedule(dynamic, 1) nowait)
       for (int q = 0; q < parts; ++q) {
         /* bounds holds [0, k) pieces, then [k1 + kb1, n) pieces; a piece
            ends at the next start or at the end of its range. */
@@ -307,6 +317,7 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
         if (c0 < k && c1 > k) c1 = k;
         GJ_APPLY_(n, A, lda, k, kb, perm, c0, c1, &AT(W, nb, 0, c0), kb);
       }
+      axb_omp_barrier(&bar, &sense); /* panel s+1 and step s done */
     }
   }
   if (!bad) {

@@ -14,7 +14,7 @@
 #define OMP_LU_TRSM_LEAF 32
 /* Up to this order (min(m, n)) the whole matrix is factored by the
    recursion in the calling thread: no OpenMP region at all. */
-#define OMP_LU_SMALL 256
+#define OMP_LU_SMALL 512
 /* Block width of the look-ahead path (AXB_LU_NB overrides it): wide enough
    that the trailing GEMMs (inner dimension nb) run near peak, narrow
    enough that the panel stays a small share of the work. */
@@ -22,6 +22,9 @@
 /* Pieces of the trailing update per step: a few per thread, so that the
    thread that runs the look-ahead panel still finds work when it is done. */
 #define OMP_LU_PARTS(nt) (3 * (nt))
+/* 1: pieces of decreasing width (axb_omp_split_guided); 0: equal widths
+   (AXB_LU_GUIDED overrides). */
+#define OMP_LU_GUIDED 0
 
 #define T double
 #define P d

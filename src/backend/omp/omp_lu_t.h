@@ -179,6 +179,9 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   int64_t first = 0;
   const int64_t nb = axb_omp_env_int("AXB_LU_NB", OMP_LU_NB(mn, nt));
   const int64_t small = axb_omp_env_int("AXB_LU_SMALL", OMP_LU_SMALL);
+  const int parts_per_step =
+      (int)axb_omp_env_int("AXB_LU_PARTS", OMP_LU_PARTS(nt));
+  const int guided = axb_omp_env_int("AXB_LU_GUIDED", OMP_LU_GUIDED) != 0;
   if (nt == 1 || mn <= small || nb < 8 || nb >= mn) {
     /* Small or single-threaded: the recursion on the whole matrix, no task
        machinery at all. */
@@ -186,14 +189,18 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   } else {
     const int64_t nsteps = (mn + nb - 1) / nb;
     first = RGETF2_(m, nb, A, lda, ipiv);
+    axb_omp_bar bar = {0, 0};
     AXB_OMP(parallel num_threads(nt)) {
       int64_t bounds[AXB_OMP_MAX_PARTS + 1];
+      int sense = 0;
       for (int64_t k = 0; k < nsteps; ++k) {
         const int64_t j = k * nb, jb = mn - j < nb ? mn - j : nb;
         const int64_t j1 = j + jb; /* next panel */
         const int64_t jb1 = k + 1 < nsteps ? (mn - j1 < nb ? mn - j1 : nb) : 0;
         const int parts =
-            axb_omp_split(j1 + jb1, n, 16, OMP_LU_PARTS(nt), bounds);
+            guided
+                ? axb_omp_split_guided(j1 + jb1, n, 16, parts_per_step, bounds)
+                : axb_omp_split(j1 + jb1, n, 16, parts_per_step, bounds);
         AXB_OMP(single nowait)
         if (jb1 > 0) {
           UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
@@ -203,9 +210,10 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
             ipiv[i] += j1;
           if (first == 0 && pinfo > 0) first = j1 + pinfo;
         }
-        AXB_OMP(for schedule(dynamic, 1))
+        AXB_OMP(for schedule(dynamic, 1) nowait)
         for (int q = 0; q < parts; ++q)
           UPDATE_(m, A, lda, ipiv, j, jb, bounds[q], bounds[q + 1]);
+        axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
       }
       /* Interchanges of the panels right of each block column. */
       AXB_OMP(for schedule(dynamic, 1))

@@ -40,14 +40,16 @@ axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
   int64_t cutoff = axb_omp_env_int("AXB_CHOL_CUTOFF", OMP_CROUT_CUTOFF);
   if (cutoff < 0) cutoff = 0;
   int64_t bad = 0; /* 1-based failing column */
+  axb_omp_bar bar = {0, 0};
   AXB_OMP(parallel num_threads(nt) if (nt > 1 && n > OMP_CROUT_SMALL)) {
+    int sense = 0;
+    const int me = axb_omp_thread_id();
     for (int64_t j = 0; j < n; ++j) {
       T *s = &AT(A, lda, 0, j);
       /* Columns from n - cutoff on: one thread does everything. */
-      const int seq = n - j <= cutoff;
-      if (seq) {
-        AXB_OMP(single) {
-          for (int64_t jj = j; jj < n && !bad; ++jj) {
+      if (n - j <= cutoff) {
+        if (me == 0)
+          for (int64_t jj = j; jj < n; ++jj) {
             T *t = &AT(A, lda, 0, jj);
             for (int64_t k = 0; k < jj; ++k) {
               const T ljk = AT(A, lda, jj, k);
@@ -64,13 +66,13 @@ axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
             for (int64_t i = jj + 1; i < n; ++i)
               t[i] *= r;
           }
-        }
-        break;
+        break; /* the end of the region waits for thread 0 */
       }
       /* s_i for the rows i >= j, split statically among the threads in
          runs of OMP_CROUT_ROWS rows; a run subtracts l_ik l_jk column by
-         column (k outside, its rows inside: unit stride). */
-      AXB_OMP(for schedule(static))
+         column (k outside, its rows inside: unit stride).  The loops end
+         with nowait and meet at axb_omp_barrier (omp.h says why). */
+      AXB_OMP(for schedule(static) nowait)
       for (int64_t i0 = j; i0 < n; i0 += OMP_CROUT_ROWS) {
         const int64_t i1 = i0 + OMP_CROUT_ROWS < n ? i0 + OMP_CROUT_ROWS : n;
         for (int64_t k = 0; k < j; ++k) {
@@ -81,18 +83,19 @@ axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
             s[i] -= l[i] * ljk;
         }
       }
-      /* After the barrier: the pivot, then the scaling of the column. */
-      if (!(s[j] > 0)) { /* every thread sees the same value */
-        AXB_OMP(single)
-        bad = j + 1;
+      axb_omp_barrier(&bar, &sense);
+      /* Every thread reads the same s_j: the same decision everywhere. */
+      if (!(s[j] > 0)) {
+        if (me == 0) bad = j + 1;
         break;
       }
       const T ljj = SQRT_(s[j]);
-      AXB_OMP(for schedule(static))
+      AXB_OMP(for schedule(static) nowait)
       for (int64_t i = j + 1; i < n; ++i)
         s[i] /= ljj;
-      AXB_OMP(single)
-      s[j] = ljj;
+      axb_omp_barrier(&bar, &sense);
+      /* Every thread has read s_j; nothing reads l_jj before the end. */
+      if (me == 0) s[j] = ljj;
     }
   }
   if (bad) {
@@ -118,9 +121,14 @@ axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
   /* Row i of B = A^T starts at A + i * lda. */
 #define B_(i, j) A[(i)*lda + (j)]
   int64_t bad = 0;
+  axb_omp_bar bar = {0, 0};
   AXB_OMP(parallel num_threads(nt) if (nt > 1 && n > OMP_GJ_STUDY_SMALL)) {
+    int sense = 0;
+    const int me = axb_omp_thread_id();
     for (int64_t k = 0; k < n; ++k) {
-      AXB_OMP(single) {
+      /* One thread picks the pivot, swaps and normalises the pivot row;
+         the loops end with nowait and meet at axb_omp_barrier (omp.h). */
+      if (me == 0) {
         /* Pivot: largest |b_kj|, j >= k, in row k of B (column k of A):
            partial pivoting of A by rows is column pivoting of B. */
         T *x = &B_(k, 0);
@@ -148,10 +156,11 @@ axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
             x[j] *= r;
           x[k] = r;
         }
-      } /* barrier: bad, the swap and the pivot row are visible */
+      }
+      axb_omp_barrier(&bar, &sense); /* bad, swap and pivot row visible */
       if (bad) break;
       const T *xk = &B_(k, 0);
-      AXB_OMP(for schedule(static))
+      AXB_OMP(for schedule(static) nowait)
       for (int64_t i = 0; i < n; ++i) {
         if (i == k) continue;
         T *x = &B_(i, 0);
@@ -162,6 +171,7 @@ axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
         for (int64_t j = 0; j < n; ++j)
           x[j] -= f * xk[j];
       }
+      axb_omp_barrier(&bar, &sense);
     }
     /* The column interchanges Q of B: the sweeps produced inv(B Q) =
        Q^-1 inv(B), so inv(B) = Q inv(B Q): swap rows k and perm[k] in

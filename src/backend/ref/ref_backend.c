@@ -7,6 +7,7 @@
     .trsm = axb_ref_##p##trsm, .gemm = axb_ref_##p##gemm,                      \
     .potrf = axb_ref_##p##potrf, .getri = axb_ref_##p##getri,                  \
     .getri_gj = axb_ref_##p##getri_gj,                                         \
+    .getri_gj_unblocked = axb_ref_##p##getri_gj,                               \
     .getrf_crout = axb_ref_##p##getrf_crout,                                   \
     .gesv_gauss = axb_ref_##p##gesv_gauss,                                     \
     .potrf_crout = axb_ref_##p##potrf_crout,                                   \

@@ -1,0 +1,384 @@
+/*
+ * bench_batched: axb's batched small-system API on device arrays against
+ * cuBLAS (getrfBatched + getriBatched for the inverse, getrfBatched +
+ * getrsBatched for the solve) and cuSOLVER (potrfBatched), same process,
+ * same inputs, CUDA events, median of 10 after 2 warm-ups; plus the
+ * device-to-device copy bandwidth and a user kernel calling the
+ * device-callable functions of axb_device.cuh for the same inverse.
+ *
+ *     bench_batched [d|s] [n ...]     (default: d, n = 2 3 4 6 8 12 16 24 32 48
+ * 64)
+ *
+ * Columns: GFLOP/s (inverse 2n^3, solve 2/3 n^3 + 2 n^2, Cholesky n^3/3 per
+ * matrix), speed-up over the vendor, and achieved bandwidth (each matrix
+ * read and written once, B too) as a fraction of the copy bandwidth.
+ */
+#include "axb.h"
+#include "axb_device.cuh"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#define CU(call)                                                               \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,             \
+              cudaGetErrorString(e_));                                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define OK(call)                                                               \
+  do {                                                                         \
+    long long e_ = (long long)(call);                                          \
+    if (e_ != 0) {                                                             \
+      fprintf(stderr, "%s:%d %s: status %lld\n", __FILE__, __LINE__, #call,    \
+              e_);                                                             \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static cudaStream_t g_stream;
+static cudaEvent_t g_e0, g_e1;
+
+/* Median of reps timings (ms) of body(), prep() untimed before each. */
+template <typename Prep, typename Body>
+static double time_ms(Prep prep, Body body, int warm = 2, int reps = 10) {
+  std::vector<float> t;
+  for (int r = 0; r < warm + reps; ++r) {
+    prep();
+    CU(cudaEventRecord(g_e0, g_stream));
+    body();
+    CU(cudaEventRecord(g_e1, g_stream));
+    CU(cudaEventSynchronize(g_e1));
+    float ms = 0;
+    CU(cudaEventElapsedTime(&ms, g_e0, g_e1));
+    if (r >= warm) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/* Uniform(-1, 1) from a hash of (matrix, i, j); spd: symmetric + n I. */
+template <typename T>
+__global__ void fill_kernel(T *A, int n, long long count, int spd) {
+  const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= count * n * n) return;
+  const long long m = e / ((long long)n * n);
+  int i = (int)(e % n), j = (int)((e / n) % n);
+  if (spd && i < j) {
+    const int t = i;
+    i = j;
+    j = t;
+  }
+  unsigned long long x =
+      (unsigned long long)(m * 4099 + i * 64 + j) * 0x9E3779B97F4A7C15ULL +
+      0x632BE59BD9B4E019ULL;
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  x ^= x >> 29;
+  double v = (double)(x >> 11) / 9007199254740992.0 * 2 - 1;
+  if (spd && i == j) v += n;
+  A[e] = (T)v;
+}
+
+/* The user kernels: one thread per matrix (thread_inverse<N>, N the exact
+   order as a user would write it) or a group of NMAX lanes. */
+template <int N, typename T>
+__global__ void user_thread_inverse(T *A, long long count, int *info) {
+  const long long m = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m >= count) return;
+  T a[N * N];
+  const T *src = A + m * N * N;
+#pragma unroll
+  for (int e = 0; e < N * N; ++e)
+    a[e] = src[e];
+  info[m] = axb_dev::thread_inverse<N>(N, a);
+  T *dst = A + m * N * N;
+#pragma unroll
+  for (int e = 0; e < N * N; ++e)
+    dst[e] = a[e];
+}
+template <int NMAX, typename T>
+__global__ void user_group_inverse(T *A, int n, long long count, int *info) {
+  axb_dev::Warp<NMAX> g;
+  const long long m = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / NMAX;
+  if (m >= count) return;
+  const int st = axb_dev::group_inverse<NMAX>(g, n, A + m * n * n, n);
+  if (g.lane == 0) info[m] = st;
+}
+template <typename T>
+__global__ void user_block_inverse(T *A, int n, long long count, int *info) {
+  __shared__ axb_dev::BlockWork<T, 64> w;
+  axb_dev::Block<2, T, 64> g(&w);
+  const long long m = blockIdx.x;
+  if (m >= count) return;
+  const int st = axb_dev::group_inverse<64>(g, n, A + m * n * n, n);
+  if (g.lane == 0) info[m] = st;
+}
+
+template <typename T>
+static void launch_user(int n, T *A, long long count, int *info) {
+  const unsigned tb = 128;
+  const unsigned gt = (unsigned)((count + tb - 1) / tb);
+  switch (n) {
+  case 2:
+    user_thread_inverse<2, T><<<gt, tb, 0, g_stream>>>(A, count, info);
+    return;
+  case 3:
+    user_thread_inverse<3, T><<<gt, tb, 0, g_stream>>>(A, count, info);
+    return;
+  case 4:
+    user_thread_inverse<4, T><<<gt, tb, 0, g_stream>>>(A, count, info);
+    return;
+  case 6:
+    user_thread_inverse<6, T><<<gt, tb, 0, g_stream>>>(A, count, info);
+    return;
+  case 8:
+    user_thread_inverse<8, T><<<gt, tb, 0, g_stream>>>(A, count, info);
+    return;
+  default: break;
+  }
+  auto grid = [&](int G) { return (unsigned)((count * G + tb - 1) / tb); };
+  if (n <= 16)
+    user_group_inverse<16, T><<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
+  else if (n <= 32)
+    user_group_inverse<32, T><<<grid(32), tb, 0, g_stream>>>(A, n, count, info);
+  else
+    user_block_inverse<T>
+        <<<(unsigned)count, 64, 0, g_stream>>>(A, n, count, info);
+}
+
+/* ---- precision dispatch of the vendor calls --------------------------------
+ */
+
+static cublasStatus_t getrfB(cublasHandle_t b, int n, double **A, int lda,
+                             int *p, int *info, int cnt) {
+  return cublasDgetrfBatched(b, n, A, lda, p, info, cnt);
+}
+static cublasStatus_t getrfB(cublasHandle_t b, int n, float **A, int lda,
+                             int *p, int *info, int cnt) {
+  return cublasSgetrfBatched(b, n, A, lda, p, info, cnt);
+}
+static cublasStatus_t getriB(cublasHandle_t b, int n, double **A, int lda,
+                             int *p, double **C, int ldc, int *info, int cnt) {
+  return cublasDgetriBatched(b, n, A, lda, p, C, ldc, info, cnt);
+}
+static cublasStatus_t getriB(cublasHandle_t b, int n, float **A, int lda,
+                             int *p, float **C, int ldc, int *info, int cnt) {
+  return cublasSgetriBatched(b, n, A, lda, p, C, ldc, info, cnt);
+}
+static cublasStatus_t getrsB(cublasHandle_t b, int n, double **A, int lda,
+                             int *p, double **B, int ldb, int *info, int cnt) {
+  return cublasDgetrsBatched(b, CUBLAS_OP_N, n, 1, A, lda, p, B, ldb, info,
+                             cnt);
+}
+static cublasStatus_t getrsB(cublasHandle_t b, int n, float **A, int lda,
+                             int *p, float **B, int ldb, int *info, int cnt) {
+  return cublasSgetrsBatched(b, CUBLAS_OP_N, n, 1, A, lda, p, B, ldb, info,
+                             cnt);
+}
+static cusolverStatus_t potrfB(cusolverDnHandle_t s, int n, double **A, int lda,
+                               int *info, int cnt) {
+  return cusolverDnDpotrfBatched(s, CUBLAS_FILL_MODE_LOWER, n, A, lda, info,
+                                 cnt);
+}
+static cusolverStatus_t potrfB(cusolverDnHandle_t s, int n, float **A, int lda,
+                               int *info, int cnt) {
+  return cusolverDnSpotrfBatched(s, CUBLAS_FILL_MODE_LOWER, n, A, lda, info,
+                                 cnt);
+}
+
+static axb_status ours_inverse(axb_handle h, int n, double *A, int *info,
+                               long long c) {
+  return axb_dinverse_batched(h, n, A, n, (int64_t)n * n, info, c);
+}
+static axb_status ours_inverse(axb_handle h, int n, float *A, int *info,
+                               long long c) {
+  return axb_sinverse_batched(h, n, A, n, (int64_t)n * n, info, c);
+}
+static axb_status ours_gesv(axb_handle h, int n, double *A, double *B,
+                            int *info, long long c) {
+  return axb_dgesv_batched(h, n, 1, A, n, (int64_t)n * n, NULL, 0, B, n, n,
+                           info, c);
+}
+static axb_status ours_gesv(axb_handle h, int n, float *A, float *B, int *info,
+                            long long c) {
+  return axb_sgesv_batched(h, n, 1, A, n, (int64_t)n * n, NULL, 0, B, n, n,
+                           info, c);
+}
+static axb_status ours_potrf(axb_handle h, int n, double *A, int *info,
+                             long long c) {
+  return axb_dpotrf_batched(h, AXB_LOWER, n, A, n, (int64_t)n * n, info, c);
+}
+static axb_status ours_potrf(axb_handle h, int n, float *A, int *info,
+                             long long c) {
+  return axb_spotrf_batched(h, AXB_LOWER, n, A, n, (int64_t)n * n, info, c);
+}
+
+__global__ void pointers_kernel(void **p, char *base, size_t bytes,
+                                long long c) {
+  const long long m = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m < c) p[m] = base + m * bytes;
+}
+
+template <typename T> static int run(axb_handle h, int argc, char **argv) {
+  std::vector<int> ns = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+  if (argc > 0) {
+    ns.clear();
+    for (int i = 0; i < argc; ++i)
+      ns.push_back(atoi(argv[i]));
+  }
+  cublasHandle_t blas;
+  cusolverDnHandle_t sol;
+  OK(cublasCreate(&blas));
+  OK(cusolverDnCreate(&sol));
+  OK(cublasSetStream(blas, g_stream));
+  OK(cusolverDnSetStream(sol, g_stream));
+  /* copy bandwidth: 1 GiB device to device, read + write counted */
+  double copy_gbs;
+  {
+    const size_t bytes = (size_t)1 << 30;
+    void *a, *b;
+    CU(cudaMalloc(&a, bytes));
+    CU(cudaMalloc(&b, bytes));
+    CU(cudaMemset(a, 1, bytes));
+    const double ms = time_ms(
+        [] {},
+        [&] {
+          CU(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_stream));
+        });
+    copy_gbs = 2.0 * bytes / (ms * 1e6);
+    CU(cudaFree(a));
+    CU(cudaFree(b));
+  }
+  const char *tn = sizeof(T) == 8 ? "double" : "float";
+  printf("# bench_batched %s; device-to-device copy: %.0f GB/s (read+write)\n",
+         tn, copy_gbs);
+  printf("#  n   batch | inverse: axb GF/s  cuBLAS GF/s  ratio  BW%%copy  "
+         "user/api | solve: axb GF/s  cuBLAS GF/s  ratio  BW%%copy | "
+         "cholesky: axb GF/s  cuSOLVER GF/s  ratio\n");
+  for (int n : ns) {
+    const long long c = n <= 16 ? 100000 : 65536;
+    const size_t mat = (size_t)n * n, bytesA = c * mat * sizeof(T),
+                 bytesB = c * n * sizeof(T);
+    T *A0, *A, *C, *B0, *B, *S0;
+    int *info, *piv;
+    void **pa, **pc, **pb;
+    CU(cudaMalloc(&A0, bytesA));
+    CU(cudaMalloc(&S0, bytesA));
+    CU(cudaMalloc(&A, bytesA));
+    CU(cudaMalloc(&C, bytesA));
+    CU(cudaMalloc(&B0, bytesB));
+    CU(cudaMalloc(&B, bytesB));
+    CU(cudaMalloc(&info, c * sizeof(int)));
+    CU(cudaMalloc(&piv, c * n * sizeof(int)));
+    CU(cudaMalloc(&pa, c * sizeof(void *)));
+    CU(cudaMalloc(&pc, c * sizeof(void *)));
+    CU(cudaMalloc(&pb, c * sizeof(void *)));
+    const unsigned fb = (unsigned)((c * mat + 255) / 256);
+    fill_kernel<T><<<fb, 256, 0, g_stream>>>(A0, n, c, 0);
+    fill_kernel<T><<<fb, 256, 0, g_stream>>>(S0, n, c, 1);
+    fill_kernel<T><<<(unsigned)((c * n + 255) / 256), 256, 0, g_stream>>>(
+        B0, 1, c * n, 0);
+    const unsigned pbk = (unsigned)((c + 255) / 256);
+    pointers_kernel<<<pbk, 256, 0, g_stream>>>(pa, (char *)A, mat * sizeof(T),
+                                               c);
+    pointers_kernel<<<pbk, 256, 0, g_stream>>>(pc, (char *)C, mat * sizeof(T),
+                                               c);
+    pointers_kernel<<<pbk, 256, 0, g_stream>>>(pb, (char *)B, n * sizeof(T), c);
+    CU(cudaGetLastError());
+    auto resetA = [&] {
+      CU(cudaMemcpyAsync(A, A0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
+    };
+    auto resetAB = [&] {
+      resetA();
+      CU(cudaMemcpyAsync(B, B0, bytesB, cudaMemcpyDeviceToDevice, g_stream));
+    };
+    auto resetS = [&] {
+      CU(cudaMemcpyAsync(A, S0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
+    };
+    int hinfo = 0;
+    const double t_inv =
+        time_ms(resetA, [&] { OK(ours_inverse(h, n, A, info, c)); });
+    const double t_user = time_ms(resetA, [&] {
+      launch_user<T>(n, A, c, info);
+      CU(cudaGetLastError());
+    });
+    const double t_vinv = time_ms(resetA, [&] {
+      OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
+      OK(getriB(blas, n, (T **)pa, n, piv, (T **)pc, n, info, (int)c));
+    });
+    const double t_sv =
+        time_ms(resetAB, [&] { OK(ours_gesv(h, n, A, B, info, c)); });
+    const double t_vsv = time_ms(resetAB, [&] {
+      OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
+      OK(getrsB(blas, n, (T **)pa, n, piv, (T **)pb, n, &hinfo, (int)c));
+    });
+    const double t_ch =
+        time_ms(resetS, [&] { OK(ours_potrf(h, n, A, info, c)); });
+    const double t_vch =
+        time_ms(resetS, [&] { OK(potrfB(sol, n, (T **)pa, n, info, (int)c)); });
+    const double fi = 2.0 * n * n * n * c,
+                 fs = (2.0 / 3 * n * n * n + 2.0 * n * n) * c,
+                 fc = (1.0 / 3 * n * n * n) * c;
+    const double bi = 2.0 * bytesA + c * 4.0,
+                 bs = 2.0 * (bytesA + bytesB) + c * 4.0;
+    auto gf = [](double f, double ms) { return f / (ms * 1e6); };
+    printf(
+        "%4d %7lld | %17.1f %12.1f %6.2f %7.0f%% %8.2f | %15.1f %12.1f %6.2f "
+        "%7.0f%% | %18.1f %14.1f %6.2f\n",
+        n, c, gf(fi, t_inv), gf(fi, t_vinv), t_vinv / t_inv,
+        100 * bi / (t_inv * 1e6) / copy_gbs, t_user / t_inv, gf(fs, t_sv),
+        gf(fs, t_vsv), t_vsv / t_sv, 100 * bs / (t_sv * 1e6) / copy_gbs,
+        gf(fc, t_ch), gf(fc, t_vch), t_vch / t_ch);
+    fflush(stdout);
+    CU(cudaFree(A0));
+    CU(cudaFree(S0));
+    CU(cudaFree(A));
+    CU(cudaFree(C));
+    CU(cudaFree(B0));
+    CU(cudaFree(B));
+    CU(cudaFree(info));
+    CU(cudaFree(piv));
+    CU(cudaFree(pa));
+    CU(cudaFree(pc));
+    CU(cudaFree(pb));
+  }
+  cublasDestroy(blas);
+  cusolverDnDestroy(sol);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int count = 0;
+  if (axb_cuda_device_count(&count) != AXB_SUCCESS || count == 0) {
+    printf("bench_batched: no GPU\n");
+    return 77;
+  }
+  axb_handle h;
+  OK(axb_handle_create(&h, AXB_BACKEND_CUDA, 0));
+  g_stream = (cudaStream_t)axb_get_stream(h);
+  CU(cudaEventCreate(&g_e0));
+  CU(cudaEventCreate(&g_e1));
+  char name[256] = "";
+  size_t mem = 0;
+  axb_cuda_device_info(0, name, sizeof name, &mem);
+  int rt = 0;
+  cudaRuntimeGetVersion(&rt);
+  printf("# %s, CUDA runtime %d.%d\n", name, rt / 1000, (rt % 1000) / 10);
+  const bool single = argc > 1 && !strcmp(argv[1], "s");
+  const bool named =
+      argc > 1 && (!strcmp(argv[1], "s") || !strcmp(argv[1], "d"));
+  const int r = single ? run<float>(h, argc - 1 - named, argv + 1 + named)
+                       : run<double>(h, argc - 1 - named, argv + 1 + named);
+  axb_handle_destroy(h);
+  return r;
+}

@@ -1,0 +1,192 @@
+/*
+ * The batched API on device arrays (issue 6): one kernel per operation and
+ * size class, each a thin __global__ around the cooperative functions of
+ * include/axb_device.cuh (one matrix per group of NMAX lanes, rows in
+ * registers; NMAX = 64 uses a whole 64-thread block through shared memory).
+ * Grid-stride over the batch; no host synchronisation; info per matrix.
+ */
+#include "cuda_internal.h"
+
+#include "axb_device.cuh"
+#include "batched/batched.h"
+
+namespace axb_cuda {
+
+namespace {
+
+template <typename T> struct BatArgs {
+  int up, n, nrhs;
+  T *A;
+  int64_t lda, sA;
+  int *ipiv;
+  int64_t sP;
+  T *B;
+  int64_t ldb, sB;
+  int *info;
+  int64_t batch;
+};
+
+/* Right-hand sides per pass of the solves (registers per lane); one when
+   the call has one right-hand side. */
+template <int NMAX> struct RhsChunk {
+  static constexpr int value = NMAX >= 32 ? 4 : 8;
+};
+
+/* How the lanes of a group talk, per operation and size (measured on an
+   H200, docs/PERFORMANCE.md): the Gauss-Jordan inverse and, from 16 lanes
+   on, the LU-based routines broadcast pivot rows through a shared-memory
+   slot (WarpShared); Cholesky gathers columns by shuffles (Warp). */
+template <int OP, int NMAX> struct UseSlot {
+  static constexpr bool value =
+      OP == BAT_INVERSE ||
+      (NMAX >= 16 && (OP == BAT_GETRF || OP == BAT_GETRS || OP == BAT_GESV));
+};
+
+template <int OP, int NMAX, int NR, typename Grp, typename T>
+__device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
+                                        int64_t m) {
+  T *A = a.A + m * a.sA;
+  T *B = a.B ? a.B + m * a.sB : nullptr;
+  int *ip = a.ipiv ? a.ipiv + m * a.sP : nullptr;
+  int info = 0;
+  if constexpr (OP == BAT_GETRF) {
+    info = axb_dev::group_getrf<NMAX>(g, a.n, A, a.lda, ip);
+  } else if constexpr (OP == BAT_GETRS) {
+    axb_dev::group_getrs<NMAX, NR>(g, a.n, a.nrhs, A, a.lda, ip, B, a.ldb);
+  } else if constexpr (OP == BAT_GESV) {
+    info =
+        axb_dev::group_gesv<NMAX, NR>(g, a.n, a.nrhs, A, a.lda, ip, B, a.ldb);
+  } else if constexpr (OP == BAT_INVERSE) {
+    info = axb_dev::group_inverse<NMAX>(g, a.n, A, a.lda);
+  } else if constexpr (OP == BAT_POTRF) {
+    info = axb_dev::group_potrf<NMAX>(g, a.n, a.up != 0, A, a.lda);
+  } else if constexpr (OP == BAT_POTRS) {
+    axb_dev::group_potrs<NMAX, NR>(g, a.n, a.nrhs, a.up != 0, A, a.lda, B,
+                                   a.ldb);
+  } else {
+    info = axb_dev::group_posv<NMAX, NR>(g, a.n, a.nrhs, a.up != 0, A, a.lda, B,
+                                         a.ldb);
+  }
+  if (OP != BAT_GETRS && OP != BAT_POTRS && g.lane == 0) a.info[m] = info;
+}
+
+constexpr int kWarpBlock = 128;
+
+/* NMAX <= 32: groups of NMAX lanes inside warps. */
+template <int OP, int NMAX, int NR, typename T>
+__global__ void __launch_bounds__(kWarpBlock)
+    bat_warp_kernel(const BatArgs<T> a) {
+  constexpr int per_block = kWarpBlock / NMAX;
+  const int64_t step = (int64_t)gridDim.x * per_block;
+  const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / NMAX;
+  if constexpr (UseSlot<OP, NMAX>::value) {
+    using Grp = axb_dev::WarpShared<NMAX, T, NMAX>;
+    __shared__ __align__(16) T slots[per_block][Grp::kWords];
+    Grp g(slots[threadIdx.x / NMAX]);
+    for (int64_t m = first; m < a.batch; m += step)
+      bat_one<OP, NMAX, NR>(g, a, m);
+  } else {
+    axb_dev::Warp<NMAX> g;
+    for (int64_t m = first; m < a.batch; m += step)
+      bat_one<OP, NMAX, NR>(g, a, m);
+  }
+}
+
+/* NMAX = 64: one matrix per block of 64 threads (shared-memory group). */
+template <int OP, int NR, typename T>
+__global__ void __launch_bounds__(64) bat_block_kernel(const BatArgs<T> a) {
+  __shared__ axb_dev::BlockWork<T, 64> work;
+  axb_dev::Block<2, T, 64> g(&work);
+  for (int64_t m = blockIdx.x; m < a.batch; m += gridDim.x)
+    bat_one<OP, 64, NR>(g, a, m);
+}
+
+template <int OP, int NMAX, int NR, typename T>
+axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
+  constexpr int64_t kMaxGrid = 1 << 22;
+  if constexpr (NMAX <= 32) {
+    constexpr int per_block = kWarpBlock / NMAX;
+    int64_t blocks = (a.batch + per_block - 1) / per_block;
+    if (blocks > kMaxGrid) blocks = kMaxGrid;
+    bat_warp_kernel<OP, NMAX, NR, T>
+        <<<(unsigned)blocks, kWarpBlock, 0, stream(h)>>>(a);
+  } else {
+    int64_t blocks = a.batch;
+    if (blocks > kMaxGrid) blocks = kMaxGrid;
+    bat_block_kernel<OP, NR, T><<<(unsigned)blocks, 64, 0, stream(h)>>>(a);
+  }
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+/* Solves with one right-hand side get their own kernels (no idle chunk). */
+template <int OP, int NMAX, typename T>
+axb_status bat_launch(axb_handle h, const BatArgs<T> &a) {
+  constexpr bool solves =
+      OP == BAT_GETRS || OP == BAT_GESV || OP == BAT_POTRS || OP == BAT_POSV;
+  if constexpr (solves) {
+    if (a.nrhs == 1) return bat_launch_nr<OP, NMAX, 1>(h, a);
+  }
+  return bat_launch_nr<OP, NMAX, RhsChunk<NMAX>::value>(h, a);
+}
+
+template <int NMAX, typename T>
+axb_status bat_size(axb_handle h, int op, const BatArgs<T> &a) {
+  switch (op) {
+  case BAT_GETRF: return bat_launch<BAT_GETRF, NMAX>(h, a);
+  case BAT_GETRS: return bat_launch<BAT_GETRS, NMAX>(h, a);
+  case BAT_GESV: return bat_launch<BAT_GESV, NMAX>(h, a);
+  case BAT_INVERSE: return bat_launch<BAT_INVERSE, NMAX>(h, a);
+  case BAT_POTRF: return bat_launch<BAT_POTRF, NMAX>(h, a);
+  case BAT_POTRS: return bat_launch<BAT_POTRS, NMAX>(h, a);
+  case BAT_POSV: return bat_launch<BAT_POSV, NMAX>(h, a);
+  default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
+  }
+}
+
+template <typename T>
+axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
+                   int64_t lda, int64_t sA, int *ipiv, int64_t sP, T *B,
+                   int64_t ldb, int64_t sB, int *info, int64_t batch) {
+  if (batch <= 0) return AXB_SUCCESS;
+  if (n > AXB_BATCHED_MAX_N)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "batched: n = %lld > %d",
+                     (long long)n, AXB_BATCHED_MAX_N);
+  DeviceScope scope(h->device);
+  const bool has_info = op != BAT_GETRS && op != BAT_POTRS;
+  if (n == 0) {
+    if (has_info)
+      AXB_CU(h,
+             cudaMemsetAsync(info, 0, (size_t)batch * sizeof(int), stream(h)));
+    return AXB_SUCCESS;
+  }
+  BatArgs<T> a{up, (int)n, (int)nrhs, A,  lda,  sA,   ipiv,
+               sP, B,      ldb,       sB, info, batch};
+  if (n <= 2) return bat_size<2>(h, op, a);
+  if (n <= 4) return bat_size<4>(h, op, a);
+  if (n <= 8) return bat_size<8>(h, op, a);
+  if (n <= 16) return bat_size<16>(h, op, a);
+  if (n <= 32) return bat_size<32>(h, op, a);
+  return bat_size<64>(h, op, a);
+}
+
+} // namespace
+
+} // namespace axb_cuda
+
+extern "C" axb_status axb__cuda_dbatched(axb_handle h, int op, int up,
+                                         int64_t n, int64_t nrhs, double *A,
+                                         int64_t lda, int64_t sA, int *ipiv,
+                                         int64_t sP, double *B, int64_t ldb,
+                                         int64_t sB, int *info, int64_t batch) {
+  return axb_cuda::batched<double>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,
+                                   ldb, sB, info, batch);
+}
+extern "C" axb_status axb__cuda_sbatched(axb_handle h, int op, int up,
+                                         int64_t n, int64_t nrhs, float *A,
+                                         int64_t lda, int64_t sA, int *ipiv,
+                                         int64_t sP, float *B, int64_t ldb,
+                                         int64_t sB, int *info, int64_t batch) {
+  return axb_cuda::batched<float>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,
+                                  ldb, sB, info, batch);
+}

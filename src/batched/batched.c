@@ -1,0 +1,127 @@
+/*
+ * The batched API of axb.h (issue 6): argument checks in LAPACK numbering,
+ * then dispatch by the handle's backend — CUDA handles to the device
+ * kernels of src/backend/cuda/batched.cu (device arrays, asynchronous),
+ * CPU and REF handles to the host kernels of batched_t.h (host arrays,
+ * OpenMP over the batch on CPU, sequential on REF).
+ */
+#include "batched/batched.h"
+#include "core/internal.h"
+#include "core/template.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifdef AXB_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+/* Threads for a batch on h: 1 on REF, else the handle's (0 = all). */
+static int bat_threads(axb_handle h, int64_t batch) {
+  if (h->backend == AXB_BACKEND_REF) return 1;
+#ifdef AXB_HAVE_OPENMP
+  int t = h->threads > 0 ? h->threads : omp_get_max_threads();
+  if (t > batch) t = (int)batch;
+  return t < 1 ? 1 : t;
+#else
+  (void)batch;
+  return 1;
+#endif
+}
+
+#define T double
+#define P d
+#include "batched/batched_t.h"
+#undef T
+#undef P
+#define T float
+#define P s
+#include "batched/batched_t.h"
+#undef T
+#undef P
+
+/* ---- argument checks ------------------------------------------------------
+ */
+
+/* What one call describes; positions are the LAPACK argument numbers (0:
+   the routine has no such argument). */
+typedef struct {
+  const char *name;
+  int64_t n, nrhs, lda, sA, sP, ldb, sB, batch;
+  const void *A, *ipiv, *B, *info;
+  int uplo; /* -1: none */
+  int a_uplo, a_n, a_nrhs, a_A, a_lda, a_sA, a_ipiv, a_sP, a_B, a_ldb, a_sB,
+      a_info, a_batch;
+  int ipiv_optional;
+} bat_args;
+
+static axb_status bat_bad(axb_handle h, const bat_args *a, int pos,
+                          const char *what) {
+  return axb__fail(h, -pos, "%s: argument %d (%s) is illegal", a->name, pos,
+                   what);
+}
+
+static axb_status bat_check(axb_handle h, const bat_args *a) {
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  const int64_t n1 = a->n > 1 ? a->n : 1;
+  const int many = a->batch > 1;
+  if (a->a_uplo && a->uplo != AXB_LOWER && a->uplo != AXB_UPPER)
+    return bat_bad(h, a, a->a_uplo, "uplo");
+  if (a->n < 0) return bat_bad(h, a, a->a_n, "n < 0");
+  if (a->a_nrhs && a->nrhs < 0) return bat_bad(h, a, a->a_nrhs, "nrhs < 0");
+  const int work = a->batch > 0 && a->n > 0;
+  if (work && !a->A) return bat_bad(h, a, a->a_A, "A is NULL");
+  if (a->lda < n1) return bat_bad(h, a, a->a_lda, "lda < max(1, n)");
+  if (a->sA < 0 || (many && a->n > 0 && a->sA < a->lda * a->n))
+    return bat_bad(h, a, a->a_sA, "strideA < lda * n");
+  if (a->a_ipiv) {
+    if (work && !a->ipiv && !a->ipiv_optional)
+      return bat_bad(h, a, a->a_ipiv, "ipiv is NULL");
+    if (a->ipiv && (a->sP < 0 || (many && a->sP < a->n)))
+      return bat_bad(h, a, a->a_sP, "strideipiv < n");
+  }
+  if (a->a_B) {
+    if (work && a->nrhs > 0 && !a->B) return bat_bad(h, a, a->a_B, "B is NULL");
+    if (a->ldb < n1) return bat_bad(h, a, a->a_ldb, "ldb < max(1, n)");
+    if (a->sB < 0 || (many && a->nrhs > 0 && a->sB < a->ldb * a->nrhs))
+      return bat_bad(h, a, a->a_sB, "strideB < ldb * nrhs");
+  }
+  if (a->a_info && a->batch > 0 && !a->info)
+    return bat_bad(h, a, a->a_info, "info is NULL");
+  if (a->batch < 0) return bat_bad(h, a, a->a_batch, "batch < 0");
+  if (a->n > INT32_MAX || a->nrhs > INT32_MAX)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "%s: n or nrhs above 2^31-1",
+                     a->name);
+  if (h->backend == AXB_BACKEND_CUDA && a->n > AXB_BATCHED_MAX_N)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "%s: n = %lld on the CUDA backend (at most %d)", a->name,
+                     (long long)a->n, AXB_BATCHED_MAX_N);
+  return AXB_SUCCESS;
+}
+
+/* Dispatch: the device kernels on CUDA handles, else the host loops. */
+#ifdef AXB_HAVE_CUDA
+#define BAT_CUDA_OR(h, call)                                                   \
+  if ((h)->backend == AXB_BACKEND_CUDA) return call;
+#else
+#define BAT_CUDA_OR(h, call)                                                   \
+  if ((h)->backend == AXB_BACKEND_CUDA)                                        \
+    return axb__fail((h), AXB_ERR_NOT_COMPILED,                                \
+                     "no CUDA backend in this build");
+#endif
+
+#define T double
+#define P d
+#define PREFIX_STR "axb_d"
+#include "batched/batched_api_t.h"
+#undef T
+#undef P
+#undef PREFIX_STR
+#define T float
+#define P s
+#define PREFIX_STR "axb_s"
+#include "batched/batched_api_t.h"
+#undef T
+#undef P
+#undef PREFIX_STR

@@ -1,0 +1,567 @@
+/*
+ * The batched API (issue 6): getrf, getrs, gesv, inverse, potrf, potrs and
+ * posv _batched, float and double, every n from 1 to 64, strided batches
+ * with lda > n and gaps between problems (NaN padding that must stay NaN),
+ * batches mixing well-conditioned, ill-conditioned and singular (or not
+ * SPD) problems: each problem is judged alone by the library's checks
+ * (axb_check_lu/solve/inverse/cholesky < 30) and its info against the
+ * reference backend's typed routine on the same matrix; a failed problem
+ * leaves its B (gesv, posv) or A (inverse) unchanged.  Batch sizes 0, 1,
+ * odd and large; illegal arguments.  Host arrays on ref/cpu handles; the
+ * same program built as test_batched_cuda runs it on device arrays.
+ * AXB_TEST_PER_BACKEND
+ */
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(TEST_BATCHED_CUDA) && defined(AXB_TEST_HAVE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+static axb_handle h, href;
+static int on_device;
+
+/* ---- memory of the handle's side (device arrays on CUDA) ----------------- */
+
+static void *side_alloc(size_t bytes) {
+  void *p = NULL;
+#if defined(TEST_BATCHED_CUDA) && defined(AXB_TEST_HAVE_CUDA)
+  if (on_device) {
+    if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess) p = NULL;
+  } else
+#endif
+    p = malloc(bytes ? bytes : 1);
+  if (!p) {
+    fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
+    exit(1);
+  }
+  return p;
+}
+static void side_free(void *p) {
+#if defined(TEST_BATCHED_CUDA) && defined(AXB_TEST_HAVE_CUDA)
+  if (on_device) {
+    cudaStreamSynchronize((cudaStream_t)axb_get_stream(h));
+    cudaFree(p);
+    return;
+  }
+#endif
+  free(p);
+}
+/* dir 1: host -> side, 0: side -> host (synchronises the device). */
+static void side_copy(void *dst, const void *src, size_t bytes, int to_side) {
+#if defined(TEST_BATCHED_CUDA) && defined(AXB_TEST_HAVE_CUDA)
+  if (on_device) {
+    /* The handle's stream does not synchronise with the legacy default
+       stream of cudaMemcpy: wait for the queued batched work first. */
+    cudaStreamSynchronize((cudaStream_t)axb_get_stream(h));
+    cudaError_t e =
+        cudaMemcpy(dst, src, bytes,
+                   to_side ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+      fprintf(stderr, "cudaMemcpy: %s\n", cudaGetErrorString(e));
+      exit(1);
+    }
+    return;
+  }
+#endif
+  (void)to_side;
+  memcpy(dst, src, bytes);
+}
+
+/* ---- a strided batch on the host ------------------------------------------
+ */
+
+typedef struct {
+  axb_dtype t;
+  size_t es;
+  int64_t rows, cols, ld, stride, count;
+  char *host; /* count * stride elements, NaN outside the matrices */
+  void *side;
+} batch_buf;
+
+static double get_el(const batch_buf *b, int64_t k, int64_t i, int64_t j) {
+  const int64_t o = k * b->stride + i + j * b->ld;
+  return b->t == AXB_F64 ? ((double *)b->host)[o] : ((float *)b->host)[o];
+}
+
+static batch_buf buf_new(axb_dtype t, int64_t rows, int64_t cols, int64_t ld,
+                         int64_t gap, int64_t count) {
+  batch_buf b = {
+      t, axb_dtype_size(t), rows, cols, ld, ld * cols + gap, count, NULL, NULL};
+  const int64_t total = b.stride * count;
+  b.host = malloc((size_t)(total ? total : 1) * b.es);
+  if (!b.host) exit(1);
+  for (int64_t e = 0; e < total; ++e) {
+    if (t == AXB_F64)
+      ((double *)b.host)[e] = NAN;
+    else
+      ((float *)b.host)[e] = NAN;
+  }
+  b.side = side_alloc((size_t)total * b.es);
+  return b;
+}
+static void buf_free(batch_buf *b) {
+  free(b->host);
+  side_free(b->side);
+}
+static void buf_put(batch_buf *b, int64_t k, const axb_dense *M) {
+  for (int64_t j = 0; j < b->cols; ++j)
+    memcpy(b->host + (size_t)(k * b->stride + j * b->ld) * b->es,
+           (char *)M->data + (size_t)(j * M->ld) * b->es,
+           (size_t)b->rows * b->es);
+}
+static void buf_up(batch_buf *b) {
+  side_copy(b->side, b->host, (size_t)(b->stride * b->count) * b->es, 1);
+}
+static void buf_down(batch_buf *b) {
+  side_copy(b->host, b->side, (size_t)(b->stride * b->count) * b->es, 0);
+}
+/* Problem k as a dense matrix viewing the host copy. */
+static axb_dense buf_view(const batch_buf *b, int64_t k) {
+  return axb_dense_wrap(b->rows, b->cols, b->ld, b->t,
+                        b->host + (size_t)(k * b->stride) * b->es);
+}
+/* Every entry outside the rows x cols matrices is still NaN. */
+static int buf_padding_nan(const batch_buf *b) {
+  for (int64_t k = 0; k < b->count; ++k)
+    for (int64_t e = 0; e < b->stride; ++e) {
+      const int64_t i = e % b->ld, j = e / b->ld;
+      if (i < b->rows && j < b->cols) continue;
+      if (!isnan(get_el(b, k, i, j))) return 0;
+    }
+  return 1;
+}
+/* Problem k is bit-identical between two buffers' host copies. */
+static int buf_same(const batch_buf *a, const batch_buf *b, int64_t k) {
+  for (int64_t j = 0; j < a->cols; ++j)
+    if (memcmp(a->host + (size_t)(k * a->stride + j * a->ld) * a->es,
+               b->host + (size_t)(k * b->stride + j * b->ld) * b->es,
+               (size_t)a->rows * a->es))
+      return 0;
+  return 1;
+}
+static batch_buf buf_clone(const batch_buf *a) {
+  batch_buf b = *a;
+  const int64_t total = a->stride * a->count;
+  b.host = malloc((size_t)(total ? total : 1) * a->es);
+  if (!b.host) exit(1);
+  memcpy(b.host, a->host, (size_t)total * a->es);
+  b.side = side_alloc((size_t)total * a->es);
+  buf_up(&b);
+  return b;
+}
+
+/* ---- the routines through one signature per family --------------------- */
+
+static axb_status getrf_b(batch_buf *A, int *ipiv, int64_t sp, int *info) {
+  return A->t == AXB_F64
+             ? axb_dgetrf_batched(h, A->rows, A->side, A->ld, A->stride, ipiv,
+                                  sp, info, A->count)
+             : axb_sgetrf_batched(h, A->rows, A->side, A->ld, A->stride, ipiv,
+                                  sp, info, A->count);
+}
+static axb_status getrs_b(batch_buf *A, const int *ipiv, int64_t sp,
+                          batch_buf *B) {
+  return A->t == AXB_F64
+             ? axb_dgetrs_batched(h, A->rows, B->cols, A->side, A->ld,
+                                  A->stride, ipiv, sp, B->side, B->ld,
+                                  B->stride, A->count)
+             : axb_sgetrs_batched(h, A->rows, B->cols, A->side, A->ld,
+                                  A->stride, ipiv, sp, B->side, B->ld,
+                                  B->stride, A->count);
+}
+static axb_status gesv_b(batch_buf *A, int *ipiv, int64_t sp, batch_buf *B,
+                         int *info) {
+  return A->t == AXB_F64
+             ? axb_dgesv_batched(h, A->rows, B->cols, A->side, A->ld, A->stride,
+                                 ipiv, sp, B->side, B->ld, B->stride, info,
+                                 A->count)
+             : axb_sgesv_batched(h, A->rows, B->cols, A->side, A->ld, A->stride,
+                                 ipiv, sp, B->side, B->ld, B->stride, info,
+                                 A->count);
+}
+static axb_status inverse_b(batch_buf *A, int *info) {
+  return A->t == AXB_F64 ? axb_dinverse_batched(h, A->rows, A->side, A->ld,
+                                                A->stride, info, A->count)
+                         : axb_sinverse_batched(h, A->rows, A->side, A->ld,
+                                                A->stride, info, A->count);
+}
+static axb_status potrf_b(axb_uplo u, batch_buf *A, int *info) {
+  return A->t == AXB_F64 ? axb_dpotrf_batched(h, u, A->rows, A->side, A->ld,
+                                              A->stride, info, A->count)
+                         : axb_spotrf_batched(h, u, A->rows, A->side, A->ld,
+                                              A->stride, info, A->count);
+}
+static axb_status potrs_b(axb_uplo u, batch_buf *A, batch_buf *B) {
+  return A->t == AXB_F64 ? axb_dpotrs_batched(h, u, A->rows, B->cols, A->side,
+                                              A->ld, A->stride, B->side, B->ld,
+                                              B->stride, A->count)
+                         : axb_spotrs_batched(h, u, A->rows, B->cols, A->side,
+                                              A->ld, A->stride, B->side, B->ld,
+                                              B->stride, A->count);
+}
+static axb_status posv_b(axb_uplo u, batch_buf *A, batch_buf *B, int *info) {
+  return A->t == AXB_F64 ? axb_dposv_batched(h, u, A->rows, B->cols, A->side,
+                                             A->ld, A->stride, B->side, B->ld,
+                                             B->stride, info, A->count)
+                         : axb_sposv_batched(h, u, A->rows, B->cols, A->side,
+                                             A->ld, A->stride, B->side, B->ld,
+                                             B->stride, info, A->count);
+}
+
+/* ---- operands ---------------------------------------------------------- */
+
+/* General problem k of a mixed batch: uniform, singular (zero column n/2),
+   ill-conditioned, diagonally dominant, uniform in [-1000, 1000]. */
+static axb_dense gen_general(int64_t n, axb_dtype t, int64_t k) {
+  static const axb_gen_kind kinds[] = {AXB_GEN_UNIFORM, AXB_GEN_SINGULAR,
+                                       AXB_GEN_COND, AXB_GEN_DIAG_DOMINANT,
+                                       AXB_GEN_UNIFORM1000};
+  const axb_gen_kind kind = kinds[k % 5];
+  const double kappa = t == AXB_F64 ? 1e7 : 1e3;
+  return test_gen(href, kind, n, t, kappa, -1, 1000 + (uint64_t)(7 * k + n));
+}
+static int is_singular_kind(int64_t k) { return k % 5 == 1; }
+
+/* SPD problem k: shifted, Gram, badly scaled (D S D, D = 10^(0..3)), and
+   every fourth one not SPD (A(n/2, n/2) = -1). */
+static axb_dense gen_spd(int64_t n, axb_dtype t, int64_t k) {
+  axb_dense A =
+      test_gen(href, k % 4 == 1 ? AXB_GEN_SPD_GRAM : AXB_GEN_SPD_SHIFT, n, t, 0,
+               -1, 2000 + (uint64_t)(5 * k + n));
+  if (k % 4 == 2) {
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < n; ++i) {
+        const double di = pow(10.0, 3.0 * (double)i / (double)n);
+        const double dj = pow(10.0, 3.0 * (double)j / (double)n);
+        axb_dense_set(&A, i, j, axb_dense_get(&A, i, j) * di * dj);
+      }
+  }
+  if (k % 4 == 3) axb_dense_set(&A, n / 2, n / 2, -1.0);
+  return A;
+}
+static int not_spd_kind(int64_t k) { return k % 4 == 3; }
+
+static axb_dense gen_rhs(int64_t n, int64_t nrhs, axb_dtype t, int64_t k) {
+  return test_gen(href, AXB_GEN_UNIFORM, n > nrhs ? n : nrhs, t, 0, -1,
+                  3000 + (uint64_t)k);
+}
+
+/* Reference info of the typed routine on the REF backend. */
+static int64_t ref_getrf_info(const axb_dense *A) {
+  axb_dense C = test_copy_ld(A, A->rows);
+  int64_t *ipiv = test_new_ipiv(A->rows), info = -1;
+  if (A->dtype == AXB_F64)
+    axb_dgetrf(href, A->rows, A->rows, C.data, C.ld, ipiv, &info);
+  else
+    axb_sgetrf(href, A->rows, A->rows, C.data, C.ld, ipiv, &info);
+  free(ipiv);
+  axb_dense_destroy(&C);
+  return info;
+}
+static int64_t ref_potrf_info(const axb_dense *A) {
+  axb_dense C = test_copy_ld(A, A->rows);
+  int64_t info = -1;
+  if (A->dtype == AXB_F64)
+    axb_dpotrf(href, AXB_LOWER, A->rows, C.data, C.ld, &info);
+  else
+    axb_spotrf(href, AXB_LOWER, A->rows, C.data, C.ld, &info);
+  axb_dense_destroy(&C);
+  return info;
+}
+
+static int *ints_side(int64_t count) {
+  return side_alloc((size_t)(count ? count : 1) * sizeof(int));
+}
+static void ints_down(int *host, const int *side, int64_t count) {
+  side_copy(host, side, (size_t)count * sizeof(int), 0);
+}
+
+/* ---- LU family ----------------------------------------------------------- */
+
+static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
+  const char *tn = axb_dtype_name(t);
+  const int64_t lda = n + 1, nrhs = 3, ldb = n + 2;
+  batch_buf A = buf_new(t, n, n, lda, 3, count);
+  batch_buf B = buf_new(t, n, nrhs, ldb, 1, count);
+  axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
+  int64_t *rinfo = calloc((size_t)(count ? count : 1), sizeof(int64_t));
+  for (int64_t k = 0; k < count; ++k) {
+    orig[k] = gen_general(n, t, k);
+    buf_put(&A, k, &orig[k]);
+    axb_dense R = gen_rhs(n, nrhs, t, k);
+    axb_dense Rv = axb_dense_wrap(n, nrhs, R.ld, t, R.data);
+    buf_put(&B, k, &Rv);
+    axb_dense_destroy(&R);
+    rinfo[k] = ref_getrf_info(&orig[k]);
+    if (is_singular_kind(k))
+      CHECK(rinfo[k] == n / 2 + 1, "reference info %lld n %lld",
+            (long long)rinfo[k], (long long)n);
+  }
+  buf_up(&A);
+  buf_up(&B);
+  const int64_t sp = n + 2;
+  int *ipiv = ints_side(sp * count), *info = ints_side(count);
+  int *hpiv = calloc((size_t)(sp * count + 1), sizeof(int));
+  int *hinfo = calloc((size_t)(count + 1), sizeof(int));
+  int64_t *piv64 = test_new_ipiv(n);
+
+  /* getrf, then getrs on the factors */
+  batch_buf F = buf_clone(&A), X = buf_clone(&B);
+  CHECK_STATUS(h, getrf_b(&F, ipiv, sp, info), AXB_SUCCESS);
+  CHECK_STATUS(h, getrs_b(&F, ipiv, sp, &X), AXB_SUCCESS);
+  buf_down(&F);
+  buf_down(&X);
+  ints_down(hpiv, ipiv, sp * count);
+  ints_down(hinfo, info, count);
+  CHECK(buf_padding_nan(&F) && buf_padding_nan(&X), "%s n %lld padding", tn,
+        (long long)n);
+  for (int64_t k = 0; k < count; ++k) {
+    CHECK(hinfo[k] == rinfo[k], "%s getrf n %lld #%lld info %d ref %lld", tn,
+          (long long)n, (long long)k, hinfo[k], (long long)rinfo[k]);
+    for (int64_t i = 0; i < n; ++i)
+      piv64[i] = hpiv[k * sp + i];
+    axb_dense LU = buf_view(&F, k);
+    CHECK_RATIO(axb_check_lu(&orig[k], &LU, piv64), "%s getrf n %lld #%lld", tn,
+                (long long)n, (long long)k);
+    if (!rinfo[k]) {
+      axb_dense Xk = buf_view(&X, k), Bk = buf_view(&B, k);
+      CHECK_RATIO(axb_check_solve(&orig[k], &Xk, &Bk), "%s getrs n %lld #%lld",
+                  tn, (long long)n, (long long)k);
+    }
+  }
+  buf_free(&F);
+  buf_free(&X);
+
+  /* gesv, with and without kept pivots */
+  for (int keep = 0; keep < 2; ++keep) {
+    batch_buf G = buf_clone(&A), Y = buf_clone(&B);
+    CHECK_STATUS(h, gesv_b(&G, keep ? ipiv : NULL, sp, &Y, info), AXB_SUCCESS);
+    buf_down(&G);
+    buf_down(&Y);
+    ints_down(hinfo, info, count);
+    if (keep) ints_down(hpiv, ipiv, sp * count);
+    CHECK(buf_padding_nan(&G) && buf_padding_nan(&Y), "%s gesv padding", tn);
+    for (int64_t k = 0; k < count; ++k) {
+      CHECK(hinfo[k] == rinfo[k], "%s gesv n %lld #%lld info %d ref %lld", tn,
+            (long long)n, (long long)k, hinfo[k], (long long)rinfo[k]);
+      if (keep) {
+        for (int64_t i = 0; i < n; ++i)
+          piv64[i] = hpiv[k * sp + i];
+        axb_dense LU = buf_view(&G, k);
+        CHECK_RATIO(axb_check_lu(&orig[k], &LU, piv64), "%s gesv LU n %lld", tn,
+                    (long long)n);
+      }
+      if (!rinfo[k]) {
+        axb_dense Yk = buf_view(&Y, k), Bk = buf_view(&B, k);
+        CHECK_RATIO(axb_check_solve(&orig[k], &Yk, &Bk), "%s gesv n %lld #%lld",
+                    tn, (long long)n, (long long)k);
+      } else {
+        CHECK(buf_same(&Y, &B, k), "%s gesv n %lld #%lld: B changed", tn,
+              (long long)n, (long long)k);
+      }
+    }
+    buf_free(&G);
+    buf_free(&Y);
+  }
+
+  /* inverse in place */
+  batch_buf V = buf_clone(&A);
+  CHECK_STATUS(h, inverse_b(&V, info), AXB_SUCCESS);
+  buf_down(&V);
+  ints_down(hinfo, info, count);
+  CHECK(buf_padding_nan(&V), "%s inverse padding", tn);
+  for (int64_t k = 0; k < count; ++k) {
+    CHECK(hinfo[k] == rinfo[k], "%s inverse n %lld #%lld info %d ref %lld", tn,
+          (long long)n, (long long)k, hinfo[k], (long long)rinfo[k]);
+    if (!rinfo[k]) {
+      axb_dense Vk = buf_view(&V, k);
+      CHECK_RATIO(axb_check_inverse(&orig[k], &Vk), "%s inverse n %lld #%lld",
+                  tn, (long long)n, (long long)k);
+    } else {
+      CHECK(buf_same(&V, &A, k), "%s inverse n %lld #%lld: A changed", tn,
+            (long long)n, (long long)k);
+    }
+  }
+  buf_free(&V);
+
+  for (int64_t k = 0; k < count; ++k)
+    axb_dense_destroy(&orig[k]);
+  free(orig);
+  free(rinfo);
+  free(hpiv);
+  free(hinfo);
+  free(piv64);
+  side_free(ipiv);
+  side_free(info);
+  buf_free(&A);
+  buf_free(&B);
+}
+
+/* ---- Cholesky family ------------------------------------------------------
+ */
+
+static void test_chol_family(axb_dtype t, int64_t n, int64_t count,
+                             axb_uplo uplo) {
+  const char *tn = axb_dtype_name(t);
+  const char *un = uplo == AXB_LOWER ? "lower" : "upper";
+  const int64_t lda = n + 2, nrhs = 2, ldb = n + 1;
+  batch_buf A = buf_new(t, n, n, lda, 1, count);
+  batch_buf B = buf_new(t, n, nrhs, ldb, 2, count);
+  axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
+  int64_t *rinfo = calloc((size_t)(count ? count : 1), sizeof(int64_t));
+  for (int64_t k = 0; k < count; ++k) {
+    orig[k] = gen_spd(n, t, k);
+    buf_put(&A, k, &orig[k]);
+    axb_dense R = gen_rhs(n, nrhs, t, k);
+    axb_dense Rv = axb_dense_wrap(n, nrhs, R.ld, t, R.data);
+    buf_put(&B, k, &Rv);
+    axb_dense_destroy(&R);
+    rinfo[k] = ref_potrf_info(&orig[k]);
+    if (not_spd_kind(k))
+      CHECK(rinfo[k] >= 1 && rinfo[k] <= n / 2 + 1, "reference potrf info");
+  }
+  buf_up(&A);
+  buf_up(&B);
+  int *info = ints_side(count);
+  int *hinfo = calloc((size_t)(count + 1), sizeof(int));
+
+  batch_buf F = buf_clone(&A), X = buf_clone(&B);
+  CHECK_STATUS(h, potrf_b(uplo, &F, info), AXB_SUCCESS);
+  ints_down(hinfo, info, count);
+  /* potrs only on the SPD problems: run it on all, judge the SPD ones */
+  CHECK_STATUS(h, potrs_b(uplo, &F, &X), AXB_SUCCESS);
+  buf_down(&F);
+  buf_down(&X);
+  CHECK(buf_padding_nan(&F) && buf_padding_nan(&X), "%s potrf padding", tn);
+  for (int64_t k = 0; k < count; ++k) {
+    CHECK(hinfo[k] == rinfo[k], "%s potrf %s n %lld #%lld info %d ref %lld", tn,
+          un, (long long)n, (long long)k, hinfo[k], (long long)rinfo[k]);
+    if (rinfo[k]) continue;
+    axb_dense Fk = buf_view(&F, k), Xk = buf_view(&X, k), Bk = buf_view(&B, k);
+    CHECK_RATIO(axb_check_cholesky(&orig[k], &Fk, uplo),
+                "%s potrf %s n %lld #%lld", tn, un, (long long)n, (long long)k);
+    CHECK_RATIO(axb_check_solve(&orig[k], &Xk, &Bk), "%s potrs %s n %lld #%lld",
+                tn, un, (long long)n, (long long)k);
+  }
+  buf_free(&F);
+  buf_free(&X);
+
+  batch_buf G = buf_clone(&A), Y = buf_clone(&B);
+  CHECK_STATUS(h, posv_b(uplo, &G, &Y, info), AXB_SUCCESS);
+  buf_down(&G);
+  buf_down(&Y);
+  ints_down(hinfo, info, count);
+  CHECK(buf_padding_nan(&G) && buf_padding_nan(&Y), "%s posv padding", tn);
+  for (int64_t k = 0; k < count; ++k) {
+    CHECK(hinfo[k] == rinfo[k], "%s posv %s n %lld #%lld info %d ref %lld", tn,
+          un, (long long)n, (long long)k, hinfo[k], (long long)rinfo[k]);
+    axb_dense Yk = buf_view(&Y, k), Bk = buf_view(&B, k);
+    if (!rinfo[k])
+      CHECK_RATIO(axb_check_solve(&orig[k], &Yk, &Bk),
+                  "%s posv %s n %lld #%lld", tn, un, (long long)n,
+                  (long long)k);
+    else
+      CHECK(buf_same(&Y, &B, k), "%s posv n %lld #%lld: B changed", tn,
+            (long long)n, (long long)k);
+  }
+  buf_free(&G);
+  buf_free(&Y);
+  for (int64_t k = 0; k < count; ++k)
+    axb_dense_destroy(&orig[k]);
+  free(orig);
+  free(rinfo);
+  free(hinfo);
+  side_free(info);
+  buf_free(&A);
+  buf_free(&B);
+}
+
+/* ---- arguments and empty batches --------------------------------------- */
+
+static void test_arguments(void) {
+  double a[4] = {1, 2, 3, 4};
+  int ip[2], inf[1];
+  void *dA = side_alloc(sizeof a);
+  int *dinfo = ints_side(3);
+  side_copy(dA, a, sizeof a, 1);
+  CHECK_STATUS(h, axb_dgetrf_batched(h, -1, dA, 2, 4, ip, 2, inf, 1), -1);
+  CHECK_STATUS(h, axb_dgetrf_batched(h, 2, dA, 1, 4, ip, 2, inf, 1), -3);
+  CHECK_STATUS(h, axb_dgetrf_batched(h, 2, dA, 2, 3, ip, 2, inf, 2), -4);
+  CHECK_STATUS(h, axb_dgetrf_batched(h, 2, dA, 2, 4, NULL, 2, inf, 1), -5);
+  CHECK_STATUS(h, axb_dgetrf_batched(h, 2, dA, 2, 4, ip, 2, NULL, 1), -7);
+  CHECK_STATUS(h, axb_dgetrf_batched(h, 2, dA, 2, 4, ip, 2, inf, -1), -8);
+  CHECK_STATUS(h, axb_dpotrf_batched(h, (axb_uplo)7, 2, dA, 2, 4, inf, 1), -1);
+  CHECK_STATUS(
+      h, axb_dgesv_batched(h, 2, 1, dA, 2, 4, NULL, 0, NULL, 2, 2, inf, 1), -8);
+  CHECK_STATUS(
+      h, axb_dposv_batched(h, AXB_LOWER, 2, 1, dA, 2, 4, dA, 1, 2, inf, 1), -8);
+  CHECK_STATUS(h, axb_dinverse_batched(h, 2, dA, 2, 4, NULL, 1), -5);
+  /* batch 0: nothing is read or written, NULL arrays are fine */
+  CHECK_STATUS(h, axb_dgetrf_batched(h, 2, NULL, 2, 4, NULL, 2, NULL, 0),
+               AXB_SUCCESS);
+  CHECK_STATUS(
+      h, axb_sposv_batched(h, AXB_UPPER, 3, 2, NULL, 3, 9, NULL, 3, 6, NULL, 0),
+      AXB_SUCCESS);
+  /* n = 0: success, info zeroed */
+  int minus[3] = {-5, -5, -5}, got[3];
+  side_copy(dinfo, minus, sizeof minus, 1);
+  CHECK_STATUS(h, axb_dinverse_batched(h, 0, dA, 1, 0, dinfo, 3), AXB_SUCCESS);
+  ints_down(got, dinfo, 3);
+  CHECK(got[0] == 0 && got[1] == 0 && got[2] == 0, "n = 0 info %d %d %d",
+        got[0], got[1], got[2]);
+  if (on_device) {
+    CHECK_STATUS(h, axb_dinverse_batched(h, 65, dA, 65, 65 * 65, dinfo, 1),
+                 AXB_ERR_NOT_SUPPORTED);
+  }
+  side_free(dA);
+  side_free(dinfo);
+}
+
+int main(int argc, char **argv) {
+#ifdef TEST_BATCHED_CUDA
+#ifndef AXB_TEST_HAVE_CUDA
+  (void)argc;
+  (void)argv;
+  printf("test_batched_cuda: no CUDA in this build\n");
+  return 77;
+#else
+  (void)argc;
+  (void)argv;
+  h = test_handle(AXB_BACKEND_CUDA);
+  on_device = 1;
+#endif
+#else
+  h = test_handle(test_backend_arg(argc, argv));
+#endif
+  href = test_handle(AXB_BACKEND_REF);
+  test_arguments();
+  const axb_dtype types[2] = {AXB_F64, AXB_F32};
+  for (int ti = 0; ti < 2; ++ti) {
+    /* AXB_TEST_BATCHED_QUICK=1 (for compute-sanitizer runs): fewer n. */
+    const char *quick = getenv("AXB_TEST_BATCHED_QUICK");
+    const int q = quick && quick[0] == '1';
+    for (int64_t n = 1; n <= 64; ++n) {
+      if (q && !(n <= 3 || n == 6 || n == 8 || n == 13 || n == 17 || n == 32 ||
+                 n == 33 || n == 64))
+        continue;
+      test_lu_family(types[ti], n, 7);
+      test_chol_family(types[ti], n, 5, (n & 1) ? AXB_UPPER : AXB_LOWER);
+    }
+    /* batch sizes 0 and 1, and a large odd batch (grid-stride loops) */
+    const int64_t ns[] = {1, 3, 6, 16, 33, 64};
+    for (int i = 0; i < 6; ++i) {
+      test_lu_family(types[ti], ns[i], 0);
+      test_lu_family(types[ti], ns[i], 1);
+      test_chol_family(types[ti], ns[i], 1, AXB_LOWER);
+      test_chol_family(types[ti], ns[i], 0, AXB_UPPER);
+    }
+    test_lu_family(types[ti], 5, q ? 65 : 1001);
+    test_chol_family(types[ti], 12, q ? 33 : 333, AXB_LOWER);
+  }
+  axb_handle_destroy(href);
+  axb_handle_destroy(h);
+  return test_finish(on_device ? "test_batched_cuda" : "test_batched");
+}
