@@ -525,7 +525,9 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                      const axb_solve_opts *opts, axb_report *report);
 
 /* Inverse of A into X (allocated by the caller, n x n, same dtype) with
-   AXB_METHOD_LU (getrf + getri) or AXB_METHOD_GAUSS_JORDAN. */
+   AXB_METHOD_LU (getrf + getri) or AXB_METHOD_GAUSS_JORDAN.  A singular A
+   returns AXB_ERR_SINGULAR (the detail names the pivot); X then holds no
+   inverse (its contents are unspecified). */
 axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
                       axb_method method);
 
