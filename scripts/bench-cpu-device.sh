@@ -13,6 +13,10 @@
 #   PART=inv   dgetri dgetri_gj              (~7 min)
 #   PART=study dpotrf_crout dgetri_gjstudy   (n <= STUDY_MAX, default 2048)
 #   PART=all   everything (default; may exceed 10 minutes at 16384)
+# REPS (default 5) sets the timed runs per side; TAG is appended to the
+# output file names, so that several runs (e.g. with AXB_CPU_HYBRID=0/1 or
+# other AXB_* settings in the environment, which the log records) can go
+# to the same $OUT.
 set -euo pipefail
 build=${1:?usage: bench-cpu-device.sh BUILD_DIR [THREADS]}
 threads=${2:-16}
@@ -20,6 +24,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$build" && pwd)
 out=${OUT:-.}
 part=${PART:-all}
+tag=${TAG:-}
 case $part in
   fact) routines=dgetrf,sgetrf,dpotrf ;;
   inv) routines=dgetri,dgetri_gj ;;
@@ -36,8 +41,9 @@ bench="$build/bench/bench_cpu"
   echo "# $(date -u +%FT%TZ) $(hostname)"
   echo "# $(lscpu | grep -m1 'Model name' | sed 's/  */ /g')"
   echo "# cores: $(nproc); threads: $threads"
+  echo "# settings: $(env | grep -E '^(AXB_|OMP_|OPENBLAS_)' | sort | tr '\n' ' ')"
   echo "# libraries: $(ldd "$bench" | grep -E 'axb|openblas|gomp' | awk '{print $1 " => " $3}' | tr '\n' ' ')"
-} | tee "$out/bench-cpu-$part.log"
-"$bench" --threads "$threads" --reps 5 --study-max "${STUDY_MAX:-2048}" \
-  --routines "$routines" --csv "$out/bench-cpu-$part.csv" "${sizes[@]}" |
-  tee -a "$out/bench-cpu-$part.log"
+} | tee "$out/bench-cpu-$part$tag.log"
+"$bench" --threads "$threads" --reps "${REPS:-5}" --study-max "${STUDY_MAX:-2048}" \
+  --routines "$routines" --csv "$out/bench-cpu-$part$tag.csv" "${sizes[@]}" |
+  tee -a "$out/bench-cpu-$part$tag.log"

@@ -283,7 +283,7 @@ static void ints_down(int *host, const int *side, int64_t count) {
 
 static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
   const char *tn = axb_dtype_name(t);
-  const int64_t lda = n + 1, nrhs = 3, ldb = n + 2;
+  const int64_t lda = n + 1, nrhs = (n & 1) ? 1 : 3, ldb = n + 2;
   batch_buf A = buf_new(t, n, n, lda, 3, count);
   batch_buf B = buf_new(t, n, nrhs, ldb, 1, count);
   axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
@@ -407,7 +407,7 @@ static void test_chol_family(axb_dtype t, int64_t n, int64_t count,
                              axb_uplo uplo) {
   const char *tn = axb_dtype_name(t);
   const char *un = uplo == AXB_LOWER ? "lower" : "upper";
-  const int64_t lda = n + 2, nrhs = 2, ldb = n + 1;
+  const int64_t lda = n + 2, nrhs = (n % 3) ? 1 : 2, ldb = n + 1;
   batch_buf A = buf_new(t, n, n, lda, 1, count);
   batch_buf B = buf_new(t, n, nrhs, ldb, 2, count);
   axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));

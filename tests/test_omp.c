@@ -374,6 +374,25 @@ int main(int argc, char **argv) {
   crout_case(400, AXB_F32, 2, "0");
   crout_case(400, AXB_F64, 3, "1000");
   crout_case(400, AXB_F64, 2, "37");
+  /* The hybrid path (OpenBLAS threaded, taken by default from 8 threads)
+     forced at 2 and 3 threads: same checks, bitwise determinism, failures
+     in a late column, rectangular shapes. */
+  setenv("AXB_CPU_HYBRID", "1", 1);
+  for (int nt = 2; nt <= 3; ++nt) {
+    lu_case(1537, AXB_F64, nt, 1);
+    lu_case(1000, AXB_F32, nt, 0);
+    chol_case(1537, AXB_F64, AXB_LOWER, nt, 1);
+    chol_case(1000, AXB_F64, AXB_UPPER, nt, 1);
+    chol_case(1537, AXB_F32, AXB_UPPER, nt, 0);
+    inv_case(INV_GETRI, 1000, AXB_F64, nt, 0);
+  }
+  lu_case(3001, AXB_F64, 2, 0);
+  lu_rect(1200, 700);
+  lu_rect(700, 1200);
+  lu_singular();
+  chol_not_spd(AXB_LOWER, 1000, 700, 0);
+  chol_not_spd(AXB_UPPER, 1000, 700, 0);
+  unsetenv("AXB_CPU_HYBRID");
   axb_handle_destroy(h);
   return test_finish("test_omp");
 }

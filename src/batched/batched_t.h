@@ -183,6 +183,7 @@ static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
                                      int64_t ldb, int64_t sB, int *info,
                                      int64_t batch) {
   const int nt = bat_threads(h, batch);
+  (void)nt; /* unused without OpenMP */
   int oom = 0;
   const int need_work = op == BAT_INVERSE || (op == BAT_GESV && !ipiv);
 #ifdef AXB_HAVE_OPENMP

@@ -1,9 +1,12 @@
 /*
  * The batched API on device arrays (issue 6): one kernel per operation and
  * size class, each a thin __global__ around the cooperative functions of
- * include/axb_device.cuh (one matrix per group of NMAX lanes, rows in
- * registers; NMAX = 64 uses a whole 64-thread block through shared memory).
- * Grid-stride over the batch; no host synchronisation; info per matrix.
+ * include/axb_device.cuh (one matrix per group of NMAX lanes, NMAX the next
+ * power of two >= n, rows in registers; pivot rows broadcast through a
+ * shared-memory slot (WarpShared) or shuffles (Warp) by operation; NMAX = 64
+ * uses a whole 64-thread block through shared memory).  Solves with one
+ * right-hand side have their own kernels.  Grid-stride over the batch; no
+ * host synchronisation; info per matrix.
  */
 #include "cuda_internal.h"
 

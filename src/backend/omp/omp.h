@@ -66,6 +66,26 @@ int axb_omp_thread_id(void);
 int axb_omp_blas_begin(void);
 void axb_omp_blas_end(int saved);
 
+/* The hybrid path of getrf/potrf (many threads, see omp_lu_t.h): OpenBLAS
+   itself threaded with nt threads of its own pool, called from the calling
+   thread outside any OpenMP region (so never nt OpenMP threads beside nt
+   OpenBLAS ones).  begin returns the value to hand back to end. */
+int axb_omp_blas_begin_threaded(int nt);
+void axb_omp_blas_end_threaded(int saved, int nt);
+/* 1 when getrf (chol = 0) or potrf (chol = 1) of order n on nt threads
+   takes the hybrid path: nt >= AXB_CPU_HYBRID_THREADS (default
+   OMP_HYBRID_THREADS) and n within [AXB_CPU_HYBRID_MIN, AXB_CPU_HYBRID_MAX]
+   (defaults OMP_HYBRID_MIN, OMP_HYBRID_MAX); AXB_CPU_HYBRID=0/1 forces it
+   off/on (n above the small-matrix cutoff only). */
+int axb_omp_use_hybrid(int nt, int64_t n, int chol);
+/* Row interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on
+   n columns of A through OpenBLAS's ?laswp (threaded by OpenBLAS on the
+   hybrid path); ibuf: int workspace of at least k2 entries. */
+void axb_omp_dlaswp_ob(int64_t n, double *A, int64_t lda, int64_t k1,
+                       int64_t k2, const int64_t *ipiv, int *ibuf);
+void axb_omp_slaswp_ob(int64_t n, float *A, int64_t lda, int64_t k1, int64_t k2,
+                       const int64_t *ipiv, int *ibuf);
+
 /* 1 when every size fits OpenBLAS's 32-bit integers. */
 static inline int axb_omp_fits_int(int64_t a, int64_t b) {
   return a >= 0 && b >= 0 && a <= INT_MAX && b <= INT_MAX;

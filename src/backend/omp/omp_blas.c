@@ -155,10 +155,68 @@ int axb_omp_blas_begin(void) {
 void axb_omp_blas_end(int saved) {
   if (saved != 1 && saved > 0) openblas_set_num_threads(saved);
 }
+
+int axb_omp_blas_begin_threaded(int nt) {
+  const int saved = openblas_get_num_threads();
+  if (saved != nt) openblas_set_num_threads(nt);
+  return saved;
+}
+
+void axb_omp_blas_end_threaded(int saved, int nt) {
+  if (saved != nt && saved > 0) openblas_set_num_threads(saved);
+}
+
+/* Fortran ?laswp of the 32-bit-integer OpenBLAS the build links. */
+void dlaswp_(const int *n, double *a, const int *lda, const int *k1,
+             const int *k2, const int *ipiv, const int *incx);
+void slaswp_(const int *n, float *a, const int *lda, const int *k1,
+             const int *k2, const int *ipiv, const int *incx);
+
+#define AXB_OMP_LASWP_OB(T, p)                                                 \
+  void axb_omp_##p##laswp_ob(int64_t n, T *A, int64_t lda, int64_t k1,         \
+                             int64_t k2, const int64_t *ipiv, int *ibuf) {     \
+    if (n <= 0 || k2 <= k1) return;                                            \
+    for (int64_t k = k1; k < k2; ++k)                                          \
+      ibuf[k] = (int)ipiv[k];                                                  \
+    const int n_ = (int)n, lda_ = (int)lda, k1_ = (int)k1 + 1, k2_ = (int)k2,  \
+              one = 1;                                                         \
+    p##laswp_(&n_, A, &lda_, &k1_, &k2_, ibuf, &one);                          \
+  }
+AXB_OMP_LASWP_OB(double, d)
+AXB_OMP_LASWP_OB(float, s)
 #else
 int axb_omp_blas_begin(void) { return 1; }
 void axb_omp_blas_end(int saved) { (void)saved; }
+int axb_omp_blas_begin_threaded(int nt) { return nt; }
+void axb_omp_blas_end_threaded(int saved, int nt) {
+  (void)saved;
+  (void)nt;
+}
 #endif
+
+/* Defaults of the hybrid switch (measured on the 16-core device host,
+   docs/PERFORMANCE.md). */
+#define OMP_HYBRID_THREADS 8
+#define OMP_HYBRID_MIN 1024
+#define OMP_HYBRID_MAX INT64_MAX
+
+int axb_omp_use_hybrid(int nt, int64_t n, int chol) {
+  (void)chol;
+#ifndef AXB_HAVE_LAPACK
+  (void)nt;
+  (void)n;
+  return 0;
+#else
+  if (nt <= 1) return 0;
+  const int64_t force = axb_omp_env_int("AXB_CPU_HYBRID", -1);
+  if (force == 0) return 0;
+  if (force > 0) return 1;
+  if (nt < axb_omp_env_int("AXB_CPU_HYBRID_THREADS", OMP_HYBRID_THREADS))
+    return 0;
+  return n >= axb_omp_env_int("AXB_CPU_HYBRID_MIN", OMP_HYBRID_MIN) &&
+         n <= axb_omp_env_int("AXB_CPU_HYBRID_MAX", OMP_HYBRID_MAX);
+#endif
+}
 
 #ifdef AXB_HAVE_LAPACK
 /* CBLAS prototypes, declared here rather than taken from <cblas.h>, whose

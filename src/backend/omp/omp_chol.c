@@ -19,6 +19,9 @@
 #define OMP_CHOL_NB(n, nt) ((n) <= 2048 ? 128 : 192)
 /* Trailing pieces per step (cut to equal work). */
 #define OMP_CHOL_PARTS(nt) (3 * (nt))
+/* Hybrid path: rows below which the recursion's triangular solve is one
+   (threaded) trsm call rather than split into gemm (AXB_HYB_TRSM_LEAF). */
+#define OMP_HYB_TRSM_LEAF INT64_MAX
 
 #define T double
 #define P d

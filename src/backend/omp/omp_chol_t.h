@@ -78,8 +78,8 @@ static int64_t POTF2_(axb_uplo uplo, int64_t n, T *A, int64_t lda) {
      UPPER: B := U^-T B (B n1 x n2); with U = [Ua Ub; 0 Uc]:
             X1 = Ua^-T B1,  B2 := B2 - Ub^T X1,  X2 = Uc^-T B2. */
 static void RTRSM_(axb_uplo uplo, int64_t n1, int64_t n2, const T *L,
-                   int64_t ldl, T *B, int64_t ldb) {
-  if (n1 <= OMP_CHOL_TRSM_LEAF) {
+                   int64_t ldl, T *B, int64_t ldb, int64_t leaf) {
+  if (n1 <= leaf) {
     if (uplo == AXB_LOWER)
       TRSM_(AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT, n2, n1, (T)1, L, ldl,
             B, ldb);
@@ -89,35 +89,39 @@ static void RTRSM_(axb_uplo uplo, int64_t n1, int64_t n2, const T *L,
     return;
   }
   const int64_t h = n1 / 2;
-  RTRSM_(uplo, h, n2, L, ldl, B, ldb);
+  RTRSM_(uplo, h, n2, L, ldl, B, ldb, leaf);
   if (uplo == AXB_LOWER) {
     GEMM_(AXB_NO_TRANS, AXB_TRANS, n2, n1 - h, h, (T)-1, B, ldb,
           &AT(L, ldl, h, 0), ldl, (T)1, &AT(B, ldb, 0, h), ldb);
-    RTRSM_(uplo, n1 - h, n2, &AT(L, ldl, h, h), ldl, &AT(B, ldb, 0, h), ldb);
+    RTRSM_(uplo, n1 - h, n2, &AT(L, ldl, h, h), ldl, &AT(B, ldb, 0, h), ldb,
+           leaf);
   } else {
     GEMM_(AXB_TRANS, AXB_NO_TRANS, n1 - h, n2, h, (T)-1, &AT(L, ldl, 0, h), ldl,
           B, ldb, (T)1, &AT(B, ldb, h, 0), ldb);
-    RTRSM_(uplo, n1 - h, n2, &AT(L, ldl, h, h), ldl, &AT(B, ldb, h, 0), ldb);
+    RTRSM_(uplo, n1 - h, n2, &AT(L, ldl, h, h), ldl, &AT(B, ldb, h, 0), ldb,
+           leaf);
   }
 }
 
-/* Recursive Cholesky of an n x n block; 0 or the 1-based failing minor. */
-static int64_t RPOTRF_(axb_uplo uplo, int64_t n, T *A, int64_t lda) {
+/* Recursive Cholesky of an n x n block; 0 or the 1-based failing minor.
+   tleaf: order below which the triangular solve calls trsm (RTRSM_). */
+static int64_t RPOTRF_(axb_uplo uplo, int64_t n, T *A, int64_t lda,
+                       int64_t tleaf) {
   if (n <= OMP_CHOL_LEAF) return POTF2_(uplo, n, A, lda);
   const int64_t n1 = n / 2, n2 = n - n1;
-  const int64_t bad = RPOTRF_(uplo, n1, A, lda);
+  const int64_t bad = RPOTRF_(uplo, n1, A, lda, tleaf);
   if (bad) return bad;
   T *A22 = &AT(A, lda, n1, n1);
   if (uplo == AXB_LOWER) {
     T *A21 = &AT(A, lda, n1, 0);
-    RTRSM_(AXB_LOWER, n1, n2, A, lda, A21, lda);
+    RTRSM_(AXB_LOWER, n1, n2, A, lda, A21, lda, tleaf);
     SYRK_(AXB_LOWER, AXB_NO_TRANS, n2, n1, (T)-1, A21, lda, (T)1, A22, lda);
   } else {
     T *A12 = &AT(A, lda, 0, n1);
-    RTRSM_(AXB_UPPER, n1, n2, A, lda, A12, lda);
+    RTRSM_(AXB_UPPER, n1, n2, A, lda, A12, lda, tleaf);
     SYRK_(AXB_UPPER, AXB_TRANS, n2, n1, (T)-1, A12, lda, (T)1, A22, lda);
   }
-  const int64_t bad2 = RPOTRF_(uplo, n2, A22, lda);
+  const int64_t bad2 = RPOTRF_(uplo, n2, A22, lda, tleaf);
   return bad2 ? bad2 + n1 : 0;
 }
 
@@ -127,7 +131,7 @@ static int64_t RPOTRF_(axb_uplo uplo, int64_t n, T *A, int64_t lda) {
 static int64_t PANEL_(axb_uplo uplo, int64_t n, T *A, int64_t lda, int64_t j,
                       int64_t jb) {
   T *Ajj = &AT(A, lda, j, j);
-  const int64_t bad = RPOTRF_(uplo, jb, Ajj, lda);
+  const int64_t bad = RPOTRF_(uplo, jb, Ajj, lda, OMP_CHOL_TRSM_LEAF);
   if (bad) return bad;
   const int64_t rest = n - j - jb;
   if (rest <= 0) return 0;
@@ -169,12 +173,23 @@ axb_status AXB_FN(axb_omp_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
     return AXB_FN(axb_ref_, potrf)(h, uplo, n, A, lda, info);
   if (info) *info = 0;
   const int nt = axb_omp_threads(h);
+  int64_t bad = 0; /* 0-based failing column + 1, or 0 */
+  if (nt > 1 && n > axb_omp_env_int("AXB_CHOL_SMALL", OMP_CHOL_SMALL) &&
+      axb_omp_use_hybrid(nt, n, 1)) {
+    /* Hybrid path (many threads): the recursion on the whole matrix with
+       OpenBLAS threaded (nt threads) in every trsm, gemm and syrk, called
+       from this thread outside any OpenMP region. */
+    const int sv = axb_omp_blas_begin_threaded(nt);
+    bad = RPOTRF_(uplo, n, A, lda,
+                  axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF));
+    axb_omp_blas_end_threaded(sv, nt);
+    goto done;
+  }
   const int saved = axb_omp_blas_begin();
   const int64_t nb = axb_omp_env_int("AXB_CHOL_NB", OMP_CHOL_NB(n, nt));
   const int64_t small = axb_omp_env_int("AXB_CHOL_SMALL", OMP_CHOL_SMALL);
-  int64_t bad = 0; /* 0-based failing column + 1, or 0 */
   if (nt == 1 || n <= small || nb < 8 || nb >= n) {
-    bad = RPOTRF_(uplo, n, A, lda);
+    bad = RPOTRF_(uplo, n, A, lda, OMP_CHOL_TRSM_LEAF);
   } else {
     const int64_t nsteps = (n + nb - 1) / nb;
     int64_t stop_step = nsteps; /* first step whose panel failed */
@@ -217,6 +232,7 @@ axb_status AXB_FN(axb_omp_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
     }
   }
   axb_omp_blas_end(saved);
+done:
   if (bad) {
     if (info) *info = bad;
     return axb__fail(h, AXB_ERR_NOT_SPD,

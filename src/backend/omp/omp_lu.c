@@ -4,6 +4,8 @@
 #include "backend/ref/ref.h"
 #include "core/template.h"
 
+#include <stdlib.h>
+
 #ifdef AXB_HAVE_LAPACK
 
 /* Leaf width of the recursive panel: below it the rank-1 loop runs on a
@@ -25,6 +27,15 @@
 /* 1: pieces of decreasing width (axb_omp_split_guided); 0: equal widths
    (AXB_LU_GUIDED overrides). */
 #define OMP_LU_GUIDED 0
+/* Interchanges (columns x rows) from which the hybrid path hands them to
+   OpenBLAS's threaded ?laswp rather than our single-thread loop. */
+#define OMP_LU_LASWP_MIN 65536.0
+/* Hybrid path: leaf width (AXB_HYB_LU_LEAF) and the rows below which the
+   recursion's triangular solve is one (threaded) trsm call rather than
+   split into gemm (AXB_HYB_TRSM_LEAF): every split is one more threaded
+   call, each a synchronization of all OpenBLAS threads. */
+#define OMP_HYB_LU_LEAF 16
+#define OMP_HYB_TRSM_LEAF INT64_MAX
 
 #define T double
 #define P d

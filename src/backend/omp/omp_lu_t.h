@@ -40,6 +40,8 @@
 #define RTRSM_ AXB_FN(omp_, lu_rtrsm)
 #define GEMM_ AXB_FN(axb_omp_, gemm_)
 #define TRSM_ AXB_FN(axb_omp_, trsm_)
+#define SWAPR_ AXB_FN(omp_, lu_swap_rec)
+#define LASWP_OB_ AXB_FN(axb_omp_, laswp_ob)
 
 /* First index of the largest |x_i| (NaN never compares larger), as LAPACK's
    i?amax and the reference kernels. */
@@ -117,38 +119,55 @@ static int64_t GETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
    so that most of the flops run in GEMM, whose small-size kernels are
    faster than the triangular ones (trsm only on OMP_LU_TRSM_LEAF rows). */
 static void RTRSM_(int64_t n1, int64_t n2, const T *L, int64_t ldl, T *B,
-                   int64_t ldb) {
-  if (n1 <= OMP_LU_TRSM_LEAF) {
+                   int64_t ldb, int64_t leaf) {
+  if (n1 <= leaf) {
     TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, n1, n2, (T)1, L, ldl, B,
           ldb);
     return;
   }
   const int64_t h = n1 / 2;
-  RTRSM_(h, n2, L, ldl, B, ldb);
+  RTRSM_(h, n2, L, ldl, B, ldb, leaf);
   GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, n1 - h, n2, h, (T)-1, &AT(L, ldl, h, 0),
         ldl, B, ldb, (T)1, &AT(B, ldb, h, 0), ldb);
-  RTRSM_(n1 - h, n2, &AT(L, ldl, h, h), ldl, &AT(B, ldb, h, 0), ldb);
+  RTRSM_(n1 - h, n2, &AT(L, ldl, h, h), ldl, &AT(B, ldb, h, 0), ldb, leaf);
+}
+
+/* Interchanges of the recursion: our column loop, or OpenBLAS's ?laswp
+   (threaded by OpenBLAS) on the hybrid path (ibuf != NULL) when the block
+   is large enough for the threads to pay. */
+static void SWAPR_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
+                   const int64_t *ipiv, int *ibuf) {
+  if (ibuf && (double)n * (double)(k2 - k1) >= OMP_LU_LASWP_MIN)
+    LASWP_OB_(n, A, lda, k1, k2, ipiv, ibuf);
+  else
+    SWAPC_(n, A, lda, k1, k2, ipiv);
 }
 
 /* Recursive LU of the m x n block (see the file comment); ipiv relative to
-   the block's first row, 1-based; returns block-relative info or 0. */
-static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
+   the block's first row, 1-based; returns block-relative info or 0.
+   ibuf: NULL, or int workspace (min(m, n) entries, indexed like ipiv) for
+   the threaded interchanges of the hybrid path.  leaf: width of the
+   unblocked leaves; tleaf: rows below which the triangular solve calls
+   trsm (see RTRSM_). */
+static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
+                       int *ibuf, int64_t leaf, int64_t tleaf) {
   const int64_t mn = m < n ? m : n;
-  if (mn <= OMP_LU_LEAF) return GETF2_(m, n, A, lda, ipiv);
+  if (mn <= leaf) return GETF2_(m, n, A, lda, ipiv);
   const int64_t n1 = mn / 2, n2 = n - n1;
-  const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv);
+  const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv, ibuf, leaf, tleaf);
   T *A12 = &AT(A, lda, 0, n1);
-  SWAPC_(n2, A12, lda, 0, n1, ipiv);
-  RTRSM_(n1, n2, A, lda, A12, lda);
+  SWAPR_(n2, A12, lda, 0, n1, ipiv, ibuf);
+  RTRSM_(n1, n2, A, lda, A12, lda, tleaf);
   int64_t info2 = 0;
   if (m > n1) {
     GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - n1, n2, n1, (T)-1, &AT(A, lda, n1, 0),
           lda, A12, lda, (T)1, &AT(A, lda, n1, n1), lda);
-    info2 = RGETF2_(m - n1, n2, &AT(A, lda, n1, n1), lda, ipiv + n1);
+    info2 = RGETF2_(m - n1, n2, &AT(A, lda, n1, n1), lda, ipiv + n1,
+                    ibuf ? ibuf + n1 : NULL, leaf, tleaf);
     const int64_t mn2 = m - n1 < n2 ? m - n1 : n2;
     for (int64_t i = n1; i < n1 + mn2; ++i)
       ipiv[i] += n1;
-    SWAPC_(n1, A, lda, n1, n1 + mn2, ipiv);
+    SWAPR_(n1, A, lda, n1, n1 + mn2, ipiv, ibuf);
   }
   return info1 ? info1 : (info2 ? info2 + n1 : 0);
 }
@@ -175,8 +194,24 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
     return AXB_FN(axb_ref_, getrf)(h, m, n, A, lda, ipiv, info);
   const int64_t mn = m < n ? m : n;
   const int nt = axb_omp_threads(h);
-  const int saved = axb_omp_blas_begin();
   int64_t first = 0;
+  const int64_t small0 = axb_omp_env_int("AXB_LU_SMALL", OMP_LU_SMALL);
+  if (nt > 1 && mn > small0 && axb_omp_use_hybrid(nt, mn, 0)) {
+    /* Hybrid path (many threads): the recursion on the whole matrix with
+       OpenBLAS threaded (nt threads) in every gemm, trsm and interchange,
+       called from this thread outside any OpenMP region. */
+    int *ibuf = malloc((size_t)mn * sizeof *ibuf);
+    if (ibuf) {
+      const int sv = axb_omp_blas_begin_threaded(nt);
+      first = RGETF2_(m, n, A, lda, ipiv, ibuf,
+                      axb_omp_env_int("AXB_HYB_LU_LEAF", OMP_HYB_LU_LEAF),
+                      axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF));
+      axb_omp_blas_end_threaded(sv, nt);
+      free(ibuf);
+      goto done;
+    }
+  }
+  const int saved = axb_omp_blas_begin();
   const int64_t nb = axb_omp_env_int("AXB_LU_NB", OMP_LU_NB(mn, nt));
   const int64_t small = axb_omp_env_int("AXB_LU_SMALL", OMP_LU_SMALL);
   const int parts_per_step =
@@ -185,10 +220,10 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   if (nt == 1 || mn <= small || nb < 8 || nb >= mn) {
     /* Small or single-threaded: the recursion on the whole matrix, no task
        machinery at all. */
-    first = RGETF2_(m, n, A, lda, ipiv);
+    first = RGETF2_(m, n, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
   } else {
     const int64_t nsteps = (mn + nb - 1) / nb;
-    first = RGETF2_(m, nb, A, lda, ipiv);
+    first = RGETF2_(m, nb, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
     axb_omp_bar bar = {0, 0};
     AXB_OMP(parallel num_threads(nt)) {
       int64_t bounds[AXB_OMP_MAX_PARTS + 1];
@@ -205,7 +240,8 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
         if (jb1 > 0) {
           UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
           const int64_t pinfo =
-              RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1);
+              RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
+                      OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
           for (int64_t i = j1; i < j1 + jb1; ++i)
             ipiv[i] += j1;
           if (first == 0 && pinfo > 0) first = j1 + pinfo;
@@ -222,6 +258,7 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
     }
   }
   axb_omp_blas_end(saved);
+done:
   if (info) *info = first;
   if (first > 0)
     return axb__fail(h, AXB_ERR_SINGULAR,
@@ -240,3 +277,5 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
 #undef RTRSM_
 #undef GEMM_
 #undef TRSM_
+#undef SWAPR_
+#undef LASWP_OB_
