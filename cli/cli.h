@@ -129,6 +129,8 @@ int cli_solve(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_gen(int argc, char **argv);
 int cli_info(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_tune(int argc, char **argv);
 
 /* ---- help texts ---- */
 void cli_help_main(FILE *f);
@@ -136,5 +138,7 @@ void cli_help_solve(FILE *f);
 void cli_help_demo(FILE *f);
 void cli_help_gen(FILE *f);
 void cli_help_info(FILE *f);
+void cli_help_bench(FILE *f);
+void cli_help_tune(FILE *f);
 
 #endif /* AXB_CLI_H */

@@ -22,6 +22,9 @@ typedef struct {
   long cores;
   axb_backend auto_backend;
   int auto_ok;
+  axb_tuning tuning;
+  axb_status tuning_status;
+  char tuning_err[256];
 } info_data;
 
 static const axb_backend all_backends[] = {AXB_BACKEND_CPU, AXB_BACKEND_REF,
@@ -43,6 +46,31 @@ static void collect(info_data *d) {
   d->auto_ok = axb_handle_create(&h, AXB_BACKEND_AUTO, 0) == AXB_SUCCESS;
   d->auto_backend = d->auto_ok ? axb_handle_backend(h) : AXB_BACKEND_AUTO;
   axb_handle_destroy(h);
+  d->tuning_status =
+      axb_tuning_current(&d->tuning, d->tuning_err, sizeof d->tuning_err);
+}
+
+/* "lu 2048, cholesky 2048, inverse never" */
+static void crossovers(const info_data *d, char *buf, size_t len) {
+  size_t u = 0;
+  buf[0] = '\0';
+  for (int r = 0; r < AXB_TUNE_COUNT && u < len; ++r) {
+    int64_t c = d->tuning.crossover[r];
+    char v[32];
+    if (c == AXB_TUNE_NEVER)
+      snprintf(v, sizeof v, "never");
+    else
+      snprintf(v, sizeof v, "%lld", (long long)c);
+    u += (size_t)snprintf(buf + u, len - u, "%s%s %s", r ? ", " : "",
+                          axb_tune_routine_name((axb_tune_routine)r), v);
+  }
+}
+
+static const char *tuning_source(const info_data *d) {
+  if (d->tuning_status) return "malformed tuning file: built-in defaults";
+  for (int r = 0; r < AXB_TUNE_COUNT; ++r)
+    if (d->tuning.from_file[r]) return "tuning file";
+  return "built-in defaults";
 }
 
 static long default_threads(const info_data *d) {
@@ -63,6 +91,15 @@ static void print_human(const info_data *d) {
                                                  : "not compiled");
   printf("\n  %-14s%s\n", "auto backend",
          d->auto_ok ? axb_backend_name(d->auto_backend) : "unavailable");
+  char cx[160];
+  crossovers(d, cx, sizeof cx);
+  printf("  %-14s%s (%s%s%s)\n", "crossovers", cx, tuning_source(d),
+         d->tuning.path[0] ? ": " : "", d->tuning.path);
+  if (d->tuning_status)
+    printf("  %-14s%s: %s\n", "", d->tuning.path, d->tuning_err);
+  printf("  %-14s%s\n", "",
+         d->count > 0 ? "GPU from n >= crossover, CPU below"
+                      : "no GPU: auto uses the CPU");
   printf("  %-14s%d\n", "CUDA devices", d->count);
   for (int i = 0; i < d->count && i < MAX_DEVICES; i++) {
     if (d->ok[i])
@@ -89,6 +126,19 @@ static void print_json(const info_data *d) {
   printf("}, \"auto_backend\": ");
   cli_json_string(stdout,
                   d->auto_ok ? axb_backend_name(d->auto_backend) : NULL);
+  printf(", \"auto_crossover\": {");
+  for (int r = 0; r < AXB_TUNE_COUNT; ++r) {
+    printf("%s\"%s\": ", r ? ", " : "",
+           axb_tune_routine_name((axb_tune_routine)r));
+    if (d->tuning.crossover[r] == AXB_TUNE_NEVER)
+      printf("null");
+    else
+      printf("%lld", (long long)d->tuning.crossover[r]);
+  }
+  printf("}, \"tuning_source\": ");
+  cli_json_string(stdout, tuning_source(d));
+  printf(", \"tuning_file\": ");
+  cli_json_string(stdout, d->tuning.path);
   printf(", \"cuda_device_count\": %d, \"cuda_devices\": [", d->count);
   for (int i = 0; i < d->count && i < MAX_DEVICES; i++) {
     printf("%s{\"index\": %d, \"name\": ", i ? ", " : "", i);

@@ -13,6 +13,8 @@ static const command commands[] = {{"solve", cli_solve, cli_help_solve},
                                    {"demo", cli_demo, cli_help_demo},
                                    {"gen", cli_gen, cli_help_gen},
                                    {"info", cli_info, cli_help_info},
+                                   {"bench", cli_bench, cli_help_bench},
+                                   {"tune", cli_tune, cli_help_tune},
                                    {NULL, NULL, NULL}};
 
 static const command *find(const char *name) {

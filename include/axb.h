@@ -531,6 +531,90 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
                       axb_method method);
 
+/* ------------------------------------------------------------------------ */
+/* Benchmarking and tuning (issue 5)                                        */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * AUTO dispatch.  A handle created with AXB_BACKEND_AUTO is a CPU handle
+ * (axb_handle_backend says CPU); when CUDA is compiled in and a GPU exists,
+ * axb_solve and axb_invert hand a problem of order n >= the routine's
+ * crossover to a CUDA handle the AUTO handle creates on first use (the
+ * report's `backend` says which one ran).  Only methods the CUDA backend
+ * implements move (LU, Cholesky, AUTO's choice of them, the LU inverse);
+ * study variants stay on the CPU.  Without a GPU, AUTO is the CPU backend.
+ *
+ * Crossovers come from a tuning file written by `axb tune`: the file named
+ * by $AXB_TUNE_FILE, else $XDG_CONFIG_HOME/axb/tune.txt, else
+ * $HOME/.config/axb/tune.txt.  Format: one "ROUTINE N" per line (ROUTINE
+ * lu, cholesky or inverse; N a positive integer or "never"), '#' starts a
+ * comment.  A routine the file leaves out, a missing file or a malformed
+ * file (AXB_ERR_PARSE from axb_tuning_read) means the built-in default
+ * (AXB_TUNE_DEFAULT_CROSSOVER).
+ */
+typedef enum {
+  AXB_TUNE_LU = 0,       /* LU solves (also AUTO's LU)                    */
+  AXB_TUNE_CHOLESKY = 1, /* Cholesky solves (also AUTO's Cholesky)        */
+  AXB_TUNE_INVERSE = 2,  /* axb_invert with AXB_METHOD_LU                 */
+  AXB_TUNE_COUNT
+} axb_tune_routine;
+
+#define AXB_TUNE_NEVER INT64_MAX        /* the GPU never wins        */
+#define AXB_TUNE_DEFAULT_CROSSOVER 2048 /* built-in: CPU below 2048  */
+
+typedef struct {
+  int64_t crossover[AXB_TUNE_COUNT]; /* smallest n where CUDA is used    */
+  int from_file[AXB_TUNE_COUNT];     /* 1: this entry came from the file */
+  char path[1024];                   /* the file consulted, or ""        */
+} axb_tuning;
+
+/* "lu", "cholesky", "inverse". */
+const char *axb_tune_routine_name(axb_tune_routine r);
+/* Built-in crossovers, path "". */
+void axb_tuning_defaults(axb_tuning *t);
+/* The tuning file's location (see above); AXB_ERR_NOT_SUPPORTED when no
+   environment variable names one. */
+axb_status axb_tuning_path(char *buf, size_t len);
+/* Parse the text of a tuning file into t (defaults first).  On a malformed
+   line: AXB_ERR_PARSE, "line N: what" in err, and t holds the defaults. */
+axb_status axb_tuning_parse(const char *text, axb_tuning *t, char *err,
+                            size_t errlen);
+/* The same from a file: AXB_ERR_IO (t = defaults) when it cannot be read. */
+axb_status axb_tuning_read(const char *path, axb_tuning *t, char *err,
+                           size_t errlen);
+/* Write t (with comment lines, may be NULL) to path, creating the parent
+   directories; the file is replaced atomically. */
+axb_status axb_tuning_write(const char *path, const axb_tuning *t,
+                            const char *comment);
+/* The tuning AUTO uses now: the file if it exists and parses, else the
+   defaults.  Returns AXB_SUCCESS (also for no file), or AXB_ERR_PARSE when
+   the file is malformed (err says where; t = defaults). */
+axb_status axb_tuning_current(axb_tuning *t, char *err, size_t errlen);
+/* The decision AUTO makes for a problem of order n: AXB_BACKEND_CUDA when
+   gpu != 0 and n >= the crossover, else AXB_BACKEND_CPU. */
+axb_backend axb_tuning_choose(const axb_tuning *t, axb_tune_routine r,
+                              int64_t n, int gpu);
+
+/*
+ * Vendor anchors for comparisons (benchmarks; never used by the solvers):
+ * the same routines from OpenBLAS's LAPACK, on host arrays.  A missing
+ * anchor answers AXB_ERR_NOT_COMPILED; sizes above INT32_MAX
+ * AXB_ERR_NOT_SUPPORTED.  *info as LAPACK's (positive: singular pivot,
+ * minor not positive definite; the status says the same as in the typed
+ * layer).  getri inverts from getrf's factors.  Threads: process-global.
+ */
+typedef enum { AXB_ANCHOR_OPENBLAS = 1 } axb_anchor;
+
+const char *axb_anchor_name(axb_anchor a); /* "openblas" */
+int axb_anchor_available(axb_anchor a);    /* 1 when compiled in */
+axb_status axb_anchor_set_threads(axb_anchor a, int nthreads);
+axb_status axb_anchor_getrf(axb_anchor a, axb_dtype t, int64_t n, void *A,
+                            int64_t lda, int64_t *ipiv, int64_t *info);
+axb_status axb_anchor_potrf(axb_anchor a, axb_dtype t, axb_uplo uplo, int64_t n,
+                            void *A, int64_t lda, int64_t *info);
+axb_status axb_anchor_getri(axb_anchor a, axb_dtype t, int64_t n, void *A,
+                            int64_t lda, const int64_t *ipiv, int64_t *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,10 +13,10 @@
 #   PART=inv   dgetri dgetri_gj              (~7 min)
 #   PART=study dpotrf_crout dgetri_gjstudy   (n <= STUDY_MAX, default 2048)
 #   PART=all   everything (default; may exceed 10 minutes at 16384)
-# REPS (default 5) sets the timed runs per side; TAG is appended to the
-# output file names, so that several runs (e.g. with AXB_CPU_HYBRID=0/1 or
-# other AXB_* settings in the environment, which the log records) can go
-# to the same $OUT.
+# ROUTINES (comma-separated) overrides PART's list; REPS (default 5) sets
+# the timed runs per side; TAG is appended to the output file names, so
+# that several runs (e.g. with AXB_CPU_HYBRID=0/1 or other AXB_* settings
+# in the environment, which the log records) can go to the same $OUT.
 set -euo pipefail
 build=${1:?usage: bench-cpu-device.sh BUILD_DIR [THREADS]}
 threads=${2:-16}
@@ -32,6 +32,7 @@ case $part in
   all) routines=dgetrf,sgetrf,dpotrf,dgetri,dgetri_gj,dpotrf_crout,dgetri_gjstudy ;;
   *) echo "PART must be fact, inv, study or all" >&2; exit 2 ;;
 esac
+routines=${ROUTINES:-$routines}
 read -r -a sizes <<<"${SIZES:-2048 4096 8192 16384}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$build:$root/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

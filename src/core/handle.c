@@ -27,8 +27,8 @@ axb_status axb_cuda_device_info(int dev, char *name, size_t name_len,
   return axb__cuda_device_info(dev, name, name_len, total_bytes);
 }
 
-/* AUTO resolves to the CPU backend: the CUDA dense kernels do not exist yet
-   (issue 4), and a handle that picked CUDA would fail every solve. */
+/* AUTO resolves to the CPU backend; axb_solve and axb_invert move large
+   problems to a CUDA sub-handle when a GPU exists (src/core/tune.c). */
 static axb_backend resolve_auto(void) { return AXB_BACKEND_CPU; }
 
 axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
@@ -41,6 +41,7 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
   if (!h)
     return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY, "no memory for a handle");
   h->backend = backend == AXB_BACKEND_AUTO ? resolve_auto() : backend;
+  h->requested = backend;
   h->device = device;
   switch (h->backend) {
   case AXB_BACKEND_REF: h->ops = &axb_ref_ops; break;
@@ -64,6 +65,7 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
 axb_status axb_handle_destroy(axb_handle h) {
   if (!h) return AXB_SUCCESS;
   if (h->backend == AXB_BACKEND_CUDA) axb__cuda_handle_fini(h);
+  axb_handle_destroy(h->gpu);
   free(h);
   return AXB_SUCCESS;
 }
@@ -78,6 +80,7 @@ axb_status axb_set_threads(axb_handle h, int nthreads) {
     return axb__fail(h, AXB_ERR_INVALID, "thread count %d is negative",
                      nthreads);
   h->threads = nthreads;
+  if (h->gpu) h->gpu->threads = nthreads;
   return AXB_SUCCESS;
 }
 

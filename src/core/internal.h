@@ -17,6 +17,12 @@ struct axb_handle_s {
   void *own_stream;            /* stream created by the handle, or NULL  */
   const axb_backend_ops *ops;  /* kernel table of the backend            */
   char detail[AXB_DETAIL_LEN]; /* last failure, "" after success         */
+  /* AUTO dispatch (src/core/tune.c): an AUTO handle is a CPU handle that
+     hands large problems to a CUDA handle created on first use. */
+  axb_backend requested;    /* as asked at creation (AUTO kept)          */
+  int gpu_state;            /* AUTO: 0 not yet probed, 1 GPU, -1 none    */
+  axb_tuning tuning;        /* AUTO with a GPU: the crossovers in use    */
+  struct axb_handle_s *gpu; /* AUTO: the CUDA sub-handle, or NULL       */
 };
 
 /* Record a failure on h (h may be NULL) and return st, so that error paths

@@ -11,6 +11,7 @@
  */
 #include "core/internal.h"
 #include "core/template.h"
+#include "core/tune.h"
 
 #include <math.h>
 #include <string.h>
@@ -297,6 +298,16 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
   return AXB_SUCCESS;
 }
 
+/* The status of work done on an AUTO handle's sub-handle g, with its
+   detail copied to h. */
+static axb_status forward(axb_handle h, axb_handle g, axb_status st) {
+  if (st == AXB_SUCCESS) {
+    axb__clear(h);
+    return st;
+  }
+  return axb__fail(h, st, "%s", axb_detail(g));
+}
+
 axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                      const axb_solve_opts *opts, axb_report *report) {
   if (!h) return AXB_ERR_INVALID;
@@ -328,6 +339,16 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                    "lu-crout methods, not %s",
                    axb_method_name(o.method));
   if (st) return r->status = st;
+  /* AUTO handle: a large problem goes to the GPU where one exists. */
+  axb_handle g = h;
+  if (o.method == AXB_METHOD_AUTO)
+    g = axb__auto_pick(h, looks_spd(A) ? AXB_TUNE_CHOLESKY : AXB_TUNE_LU,
+                       A->rows);
+  else if (o.method == AXB_METHOD_LU || o.method == AXB_METHOD_CHOLESKY)
+    g = axb__auto_pick(
+        h, o.method == AXB_METHOD_LU ? AXB_TUNE_LU : AXB_TUNE_CHOLESKY,
+        A->rows);
+  if (g != h) return forward(h, g, axb_solve(g, A, B, opts, report));
 
   int64_t n = A->rows, k = B->cols;
   buffers b = {0};
@@ -402,6 +423,10 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
     return axb__fail(h, AXB_ERR_INVALID,
                      "inverse methods are lu and gauss-jordan, not %s",
                      axb_method_name(method));
+  if (method == AXB_METHOD_LU) {
+    axb_handle g = axb__auto_pick(h, AXB_TUNE_INVERSE, A->rows);
+    if (g != h) return forward(h, g, axb_invert(g, A, X, method));
+  }
   /* Copy A into X column by column (X may have a larger ld). */
   size_t es = axb_dtype_size(A->dtype);
   for (int64_t j = 0; j < n; ++j)

@@ -23,6 +23,17 @@
  *       k runs) needs the BLAS calls of the panel and of the update to run
  *       side by side in different threads, which a threaded BLAS cannot do.
  *
+ *   Exception, the hybrid path of getrf and potrf (axb_omp_use_hybrid: by
+ *   default from 8 threads and n >= 1024): the recursion on the whole
+ *   matrix runs in the calling thread, outside any OpenMP region, with
+ *   OpenBLAS threaded (nt threads of its own pool) in each gemm, trsm,
+ *   syrk and laswp.  On the 16-core device host the OpenMP look-ahead path
+ *   was 0.4-0.9x OpenBLAS at n = 2048-8192 (per-thread pieces too narrow,
+ *   serial panel), the hybrid 0.65-1.3x.  OpenBLAS's level-3 threading
+ *   partitions the output statically by the thread count and never splits
+ *   the inner dimension, so this path is also bitwise reproducible for a
+ *   given thread count (tests/test_omp.c checks it, forced on 2 and 3).
+ *
  * Pragmas go through AXB_OMP(...) so that a build without OpenMP compiles
  * them away (-Wunknown-pragmas is part of -Wall, and -Werror is on).
  */

@@ -1,0 +1,1488 @@
+/*
+ * axb bench: reproducible comparisons of routines x backends x precisions
+ * x sizes x matrix types x thread counts (issue 5), with a table on
+ * stdout, JSON + CSV (+ gnuplot SVG/PNG) in --out DIR.  Method: per
+ * problem the input is generated (or read) once; every implementation gets
+ * its warm-up runs, then all timed runs of all implementations run in one
+ * seeded random order, each on a fresh copy of the input (copy not timed).
+ * Every run is judged by the scaled residual ||b - Ax|| / (||A|| ||x|| n
+ * eps) of x computed from its output; a run at or above 30 (or failing) is
+ * flagged and its implementation is not ranked.
+ */
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- routines and backends ---- */
+
+typedef enum {
+  RT_LU,
+  RT_CHOL,
+  RT_INV,
+  RT_SOLVE,
+  RT_LU_CROUT,
+  RT_GAUSS,
+  RT_CHOL_CROUT,
+  RT_CHOL_BANA,
+  RT_GJ,
+  RT_GJ_UNB,
+  RT_COUNT
+} rtn;
+
+static const char *const rt_names[RT_COUNT] = {"lu",
+                                               "cholesky",
+                                               "inverse",
+                                               "solve",
+                                               "lu-crout",
+                                               "gauss",
+                                               "cholesky-crout",
+                                               "cholesky-banachiewicz",
+                                               "gauss-jordan",
+                                               "gauss-jordan-unblocked"};
+
+static int rt_spd(rtn r) {
+  return r == RT_CHOL || r == RT_CHOL_CROUT || r == RT_CHOL_BANA;
+}
+/* Unblocked study variants: O(n^3) at memory speed, capped by --study-max. */
+static int rt_study(rtn r) {
+  return r == RT_LU_CROUT || r == RT_GAUSS || r == RT_CHOL_CROUT ||
+         r == RT_CHOL_BANA || r == RT_GJ_UNB;
+}
+/* What a vendor anchor runs for r (the standard routine), or -1. */
+static int rt_anchor(rtn r) {
+  switch (r) {
+  case RT_LU:
+  case RT_LU_CROUT: return RT_LU;
+  case RT_CHOL:
+  case RT_CHOL_CROUT:
+  case RT_CHOL_BANA: return RT_CHOL;
+  case RT_INV:
+  case RT_GJ:
+  case RT_GJ_UNB: return RT_INV;
+  default: return -1;
+  }
+}
+
+/* Standard flop counts (leading terms, LAPACK working notes). */
+static double rt_flops(rtn r, double n) {
+  switch (r) {
+  case RT_LU:
+  case RT_LU_CROUT: return 2.0 / 3 * n * n * n;
+  case RT_CHOL:
+  case RT_CHOL_CROUT:
+  case RT_CHOL_BANA: return n * n * n / 3;
+  case RT_INV:
+  case RT_GJ:
+  case RT_GJ_UNB: return 2 * n * n * n;
+  default: return 2.0 / 3 * n * n * n + 2 * n * n; /* solve, gauss */
+  }
+}
+
+typedef enum { BK_REF, BK_CPU, BK_CUDA, BK_OPENBLAS, BK_COUNT } bk;
+static const char *const bk_names[BK_COUNT] = {"ref", "cpu", "cuda",
+                                               "openblas"};
+
+/* ---- configuration ---- */
+
+#define MAXL 64
+
+typedef struct {
+  int rt[RT_COUNT], nrt;
+  int be[BK_COUNT], nbe;
+  axb_dtype dt[2];
+  int ndt;
+  int64_t n[MAXL];
+  int nn;
+  const char *mat[MAXL]; /* generator kinds, "auto" = spd for Cholesky */
+  int nmat;
+  char *file[512];
+  int nfile;
+  int thr[MAXL], nthr;
+  int reps, warmup, quick, plots;
+  uint64_t seed;
+  int baseline; /* bk, or -1 */
+  const char *out;
+  int64_t study_max, max_n;
+  double pause_ms;
+  axb_rhs_kind rhs;
+  const char *preset;
+  const char *source_note;
+  int device;
+} config;
+
+/* ---- results ---- */
+
+typedef struct {
+  int rt, be, thr; /* thr: threads asked (0 = all) */
+  axb_dtype dt;
+  char matrix[96];
+  int64_t n;
+  int runs, cap;
+  double *t, *res, *xfer; /* per run: seconds, residual, transfer s */
+  int *order;             /* position of the run in the random order */
+  int flagged;
+  char note[160]; /* skipped/failed: why */
+  /* derived */
+  double med, mean, se, min, gflops, speedup, eff, maxres;
+  int rank;
+} result;
+
+static result *results;
+static int nresults, capresults;
+static volatile sig_atomic_t stop_flag;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  stop_flag = 1;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void sleep_ms(double ms) {
+  if (ms <= 0) return;
+  struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
+  nanosleep(&ts, NULL);
+}
+
+static long cores(void) {
+  const char *e = getenv("OMP_NUM_THREADS");
+  if (e) {
+    long v = strtol(e, NULL, 10);
+    if (v > 0) return v;
+  }
+  long c = sysconf(_SC_NPROCESSORS_ONLN);
+  return c > 0 ? c : 1;
+}
+
+static uint64_t rng_state;
+static uint64_t rng_next(void) { /* splitmix64 */
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+static result *new_result(void) {
+  if (nresults == capresults) {
+    int c = capresults ? 2 * capresults : 64;
+    result *r = realloc(results, (size_t)c * sizeof *r);
+    if (!r) return NULL;
+    results = r;
+    capresults = c;
+  }
+  result *r = &results[nresults++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static int add_run(result *r, double t, double res, double xf, int order) {
+  if (r->runs == r->cap) {
+    int c = r->cap ? 2 * r->cap : 16;
+    double *a = realloc(r->t, (size_t)c * sizeof *a);
+    if (!a) return 0;
+    r->t = a;
+    if (!(a = realloc(r->res, (size_t)c * sizeof *a))) return 0;
+    r->res = a;
+    if (!(a = realloc(r->xfer, (size_t)c * sizeof *a))) return 0;
+    r->xfer = a;
+    int *o = realloc(r->order, (size_t)c * sizeof *o);
+    if (!o) return 0;
+    r->order = o;
+    r->cap = c;
+  }
+  r->t[r->runs] = t;
+  r->res[r->runs] = res;
+  r->xfer[r->runs] = xf;
+  r->order[r->runs] = order;
+  r->runs++;
+  return 1;
+}
+
+/* ---- one run ---- */
+
+typedef struct {
+  const config *c;
+  axb_handle h[BK_COUNT]; /* ref, cpu, cuda handles (NULL when absent) */
+  axb_handle hc;          /* CPU handle for the residual checks */
+} bench;
+
+static axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A,
+                            void *W, void *XB, int64_t *ipiv, double *xfer) {
+  int64_t n = A->rows, info = 0;
+  axb_dtype t = A->dtype;
+  int d = t == AXB_F64;
+  *xfer = 0;
+  if (be == BK_OPENBLAS) {
+    axb_status st;
+    switch (rt_anchor(r)) {
+    case RT_LU:
+      return axb_anchor_getrf(AXB_ANCHOR_OPENBLAS, t, n, W, n, ipiv, &info);
+    case RT_CHOL:
+      return axb_anchor_potrf(AXB_ANCHOR_OPENBLAS, t, AXB_LOWER, n, W, n,
+                              &info);
+    case RT_INV:
+      st = axb_anchor_getrf(AXB_ANCHOR_OPENBLAS, t, n, W, n, ipiv, &info);
+      if (!st)
+        st = axb_anchor_getri(AXB_ANCHOR_OPENBLAS, t, n, W, n, ipiv, &info);
+      return st;
+    default: return AXB_ERR_NOT_SUPPORTED;
+    }
+  }
+  axb_handle h = b->h[be];
+  axb_status st;
+  switch (r) {
+  case RT_LU:
+    return d ? axb_dgetrf(h, n, n, W, n, ipiv, &info)
+             : axb_sgetrf(h, n, n, W, n, ipiv, &info);
+  case RT_CHOL:
+    return d ? axb_dpotrf(h, AXB_LOWER, n, W, n, &info)
+             : axb_spotrf(h, AXB_LOWER, n, W, n, &info);
+  case RT_INV:
+    st = d ? axb_dgetrf(h, n, n, W, n, ipiv, &info)
+           : axb_sgetrf(h, n, n, W, n, ipiv, &info);
+    if (!st)
+      st = d ? axb_dgetri(h, n, W, n, ipiv, &info)
+             : axb_sgetri(h, n, W, n, ipiv, &info);
+    return st;
+  case RT_SOLVE: {
+    axb_solve_opts o;
+    axb_solve_opts_default(&o);
+    o.method = AXB_METHOD_LU;
+    axb_dense X = axb_dense_wrap(n, 1, n, t, XB);
+    axb_report rep;
+    st = axb_solve(h, A, &X, &o, &rep);
+    *xfer = rep.t_transfer;
+    return st;
+  }
+  case RT_LU_CROUT:
+    return d ? axb_dgetrf_crout(h, n, W, n, ipiv, &info)
+             : axb_sgetrf_crout(h, n, W, n, ipiv, &info);
+  case RT_GAUSS:
+    return d ? axb_dgesv_gauss(h, n, 1, W, n, XB, n, 1, &info)
+             : axb_sgesv_gauss(h, n, 1, W, n, XB, n, 1, &info);
+  case RT_CHOL_CROUT:
+    return d ? axb_dpotrf_crout(h, n, W, n, &info)
+             : axb_spotrf_crout(h, n, W, n, &info);
+  case RT_CHOL_BANA:
+    return d ? axb_dpotrf_banachiewicz(h, n, W, n, &info)
+             : axb_spotrf_banachiewicz(h, n, W, n, &info);
+  case RT_GJ:
+    return d ? axb_dgetri_gj(h, n, W, n, &info)
+             : axb_sgetri_gj(h, n, W, n, &info);
+  case RT_GJ_UNB:
+    return d ? axb_dgetri_gj_unblocked(h, n, W, n, &info)
+             : axb_sgetri_gj_unblocked(h, n, W, n, &info);
+  default: return AXB_ERR_NOT_SUPPORTED;
+  }
+}
+
+/* Scaled residual of x computed from the run's output W / XB (untimed). */
+static double residual(bench *b, int be, rtn r, const axb_dense *A,
+                       const axb_dense *B, void *W, void *XB,
+                       const int64_t *ipiv, void *xs) {
+  int64_t n = A->rows;
+  axb_dtype t = A->dtype;
+  int d = t == AXB_F64;
+  size_t es = axb_dtype_size(t);
+  axb_handle h = b->hc;
+  rtn k = be == BK_OPENBLAS ? (rtn)rt_anchor(r) : r;
+  void *x = xs;
+  axb_status st = AXB_SUCCESS;
+  memcpy(xs, B->data, (size_t)n * es);
+  switch (k) {
+  case RT_LU:
+    st = d ? axb_dgetrs(h, AXB_NO_TRANS, n, 1, W, n, ipiv, xs, n, NULL)
+           : axb_sgetrs(h, AXB_NO_TRANS, n, 1, W, n, ipiv, xs, n, NULL);
+    break;
+  case RT_CHOL:
+  case RT_CHOL_CROUT:
+  case RT_CHOL_BANA:
+    st = d ? axb_dpotrs(h, AXB_LOWER, n, 1, W, n, xs, n, NULL)
+           : axb_spotrs(h, AXB_LOWER, n, 1, W, n, xs, n, NULL);
+    break;
+  case RT_LU_CROUT:
+    for (int64_t i = 0; i < n; ++i) { /* row interchanges, in order */
+      int64_t p = ipiv[i] - 1;
+      if (p != i && p >= 0 && p < n) {
+        char tmp[8];
+        memcpy(tmp, (char *)xs + i * es, es);
+        memcpy((char *)xs + i * es, (char *)xs + p * es, es);
+        memcpy((char *)xs + p * es, tmp, es);
+      }
+    }
+    if (d) {
+      st = axb_dtrsm(h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT, n, 1,
+                     1.0, W, n, xs, n);
+      if (!st)
+        st = axb_dtrsm(h, AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_UNIT, n, 1,
+                       1.0, W, n, xs, n);
+    } else {
+      st = axb_strsm(h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT, n, 1,
+                     1.0f, W, n, xs, n);
+      if (!st)
+        st = axb_strsm(h, AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_UNIT, n, 1,
+                       1.0f, W, n, xs, n);
+    }
+    break;
+  case RT_INV:
+  case RT_GJ:
+  case RT_GJ_UNB: { /* x = inv(A) b, accumulated in double */
+    double *acc = calloc((size_t)n, sizeof *acc);
+    if (!acc) return NAN;
+    for (int64_t j = 0; j < n; ++j) {
+      double bj = d ? ((double *)B->data)[j] : ((float *)B->data)[j];
+      if (d) {
+        const double *c = (const double *)W + j * n;
+        for (int64_t i = 0; i < n; ++i)
+          acc[i] += c[i] * bj;
+      } else {
+        const float *c = (const float *)W + j * n;
+        for (int64_t i = 0; i < n; ++i)
+          acc[i] += (double)c[i] * bj;
+      }
+    }
+    for (int64_t i = 0; i < n; ++i)
+      if (d)
+        ((double *)xs)[i] = acc[i];
+      else
+        ((float *)xs)[i] = (float)acc[i];
+    free(acc);
+    break;
+  }
+  default: x = XB; /* solve, gauss: XB holds x */
+  }
+  if (st) return NAN;
+  axb_dense X = axb_dense_wrap(n, 1, n, t, x);
+  return axb_check_solve(A, &X, B);
+}
+
+/* ---- the sweep ---- */
+
+typedef struct {
+  int be, thr;
+} impl;
+
+static int impls_for(const config *c, const bench *b, impl *im) {
+  int k = 0;
+  for (int i = 0; i < c->nbe; ++i) {
+    int be = c->be[i];
+    if (be != BK_OPENBLAS && !b->h[be]) continue;
+    if (be == BK_CPU || be == BK_OPENBLAS) {
+      for (int j = 0; j < c->nthr; ++j)
+        im[k++] = (impl){be, c->thr[j]};
+    } else {
+      im[k++] = (impl){be, be == BK_REF ? 1 : 0};
+    }
+  }
+  return k;
+}
+
+static int threads_used(int thr) { return thr > 0 ? thr : (int)cores(); }
+
+typedef struct {
+  double total, done, t0;
+  int tty;
+} progress;
+
+static void show_progress(progress *p, const char *what) {
+  if (!p->tty) return;
+  double el = now() - p->t0;
+  double eta = p->done > 0 ? el * (p->total - p->done) / p->done : 0;
+  fprintf(stderr, "\r\033[K[%3.0f%%] %s  ETA %.0fs",
+          p->total > 0 ? 100 * p->done / p->total : 0, what, eta);
+  fflush(stderr);
+}
+
+static void set_threads(bench *b, const impl *im) {
+  if (im->be == BK_OPENBLAS)
+    axb_anchor_set_threads(AXB_ANCHOR_OPENBLAS, threads_used(im->thr));
+  else if (im->be == BK_CPU)
+    axb_set_threads(b->h[BK_CPU], im->thr);
+}
+
+/* All implementations on one problem: warm-up, then the runs in a seeded
+   random order.  Returns 0 when stopped by SIGINT. */
+static int run_problem(bench *b, rtn r, const axb_dense *A, const axb_dense *B,
+                       const char *label, progress *pg) {
+  const config *c = b->c;
+  int64_t n = A->rows;
+  size_t es = axb_dtype_size(A->dtype);
+  impl im[BK_COUNT * MAXL];
+  int ni = impls_for(c, b, im);
+  result *res[BK_COUNT * MAXL];
+  int first = nresults;
+  for (int i = 0; i < ni; ++i) {
+    result *x = new_result();
+    if (!x) return 1;
+    x->rt = r;
+    x->be = im[i].be;
+    x->thr = im[i].be == BK_CPU || im[i].be == BK_OPENBLAS
+                 ? threads_used(im[i].thr)
+                 : im[i].thr;
+    x->dt = A->dtype;
+    snprintf(x->matrix, sizeof x->matrix, "%s", label);
+    x->n = n;
+  }
+  for (int i = 0; i < ni; ++i)
+    res[i] = &results[first + i];
+  double work = rt_flops(r, (double)n) * (c->reps + c->warmup);
+  void *W = malloc((size_t)n * (size_t)n * es);
+  void *XB = malloc((size_t)n * es), *xs = malloc((size_t)n * es);
+  int64_t *ipiv = malloc((size_t)n * sizeof *ipiv);
+  int *seq = malloc((size_t)(ni * c->reps + 1) * sizeof *seq);
+  if (!W || !XB || !xs || !ipiv || !seq) {
+    for (int i = 0; i < ni; ++i)
+      snprintf(res[i]->note, sizeof res[i]->note, "out of memory");
+    free(W), free(XB), free(xs), free(ipiv), free(seq);
+    return 1;
+  }
+  char what[256];
+  /* Warm-up, and whether the implementation can run this at all. */
+  for (int i = 0; i < ni && !stop_flag; ++i) {
+    snprintf(what, sizeof what, "%s %s %s n=%lld %s", rt_names[r],
+             axb_dtype_name(A->dtype), label, (long long)n, bk_names[im[i].be]);
+    if (im[i].be == BK_OPENBLAS && rt_anchor(r) < 0) {
+      snprintf(res[i]->note, sizeof res[i]->note, "no anchor for %s",
+               rt_names[r]);
+      continue;
+    }
+    for (int w = 0; w < c->warmup && !stop_flag; ++w) {
+      show_progress(pg, what);
+      set_threads(b, &im[i]);
+      memcpy(W, A->data, (size_t)n * (size_t)n * es);
+      memcpy(XB, B->data, (size_t)n * es);
+      double xf;
+      axb_status st = run_timed(b, im[i].be, r, A, W, XB, ipiv, &xf);
+      pg->done += rt_flops(r, (double)n);
+      if (st < 0) {
+        char e[160];
+        cli_error_text(e, sizeof e, st,
+                       im[i].be == BK_OPENBLAS ? NULL : b->h[im[i].be], NULL);
+        snprintf(res[i]->note, sizeof res[i]->note, "%s", e);
+        break;
+      }
+    }
+  }
+  int ns = 0;
+  for (int i = 0; i < ni; ++i)
+    if (!res[i]->note[0])
+      for (int k = 0; k < c->reps; ++k)
+        seq[ns++] = i;
+  for (int i = ns - 1; i > 0; --i) { /* Fisher-Yates, seeded */
+    int j = (int)(rng_next() % (uint64_t)(i + 1));
+    int t = seq[i];
+    seq[i] = seq[j];
+    seq[j] = t;
+  }
+  for (int s = 0; s < ns && !stop_flag; ++s) {
+    int i = seq[s];
+    snprintf(what, sizeof what, "%s %s %s n=%lld %s/%d", rt_names[r],
+             axb_dtype_name(A->dtype), label, (long long)n, bk_names[im[i].be],
+             res[i]->thr);
+    show_progress(pg, what);
+    set_threads(b, &im[i]);
+    memcpy(W, A->data, (size_t)n * (size_t)n * es);
+    memcpy(XB, B->data, (size_t)n * es);
+    sleep_ms(c->pause_ms);
+    double xf = 0, t0 = now();
+    axb_status st = run_timed(b, im[i].be, r, A, W, XB, ipiv, &xf);
+    double t = now() - t0;
+    double rr = st < 0 ? NAN : residual(b, im[i].be, r, A, B, W, XB, ipiv, xs);
+    if (st != AXB_SUCCESS) {
+      res[i]->flagged = 1;
+      if (!res[i]->note[0])
+        snprintf(res[i]->note, sizeof res[i]->note, "%s", cli_status_name(st));
+    }
+    if (!(rr < CLI_BERR_LIMIT)) res[i]->flagged = 1;
+    add_run(res[i], t, rr, xf, s);
+    pg->done += rt_flops(r, (double)n);
+  }
+  (void)work;
+  free(W), free(XB), free(xs), free(ipiv), free(seq);
+  return !stop_flag;
+}
+
+/* ---- statistics ---- */
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int same_problem(const result *a, const result *b) {
+  return a->rt == b->rt && a->dt == b->dt && a->n == b->n &&
+         strcmp(a->matrix, b->matrix) == 0;
+}
+
+static void derive(const config *c) {
+  for (int i = 0; i < nresults; ++i) {
+    result *r = &results[i];
+    r->med = r->mean = r->se = r->min = r->gflops = NAN;
+    r->speedup = r->eff = r->maxres = NAN;
+    r->rank = 0;
+    if (r->runs == 0) continue;
+    double *v = malloc((size_t)r->runs * sizeof *v);
+    if (!v) continue;
+    memcpy(v, r->t, (size_t)r->runs * sizeof *v);
+    qsort(v, (size_t)r->runs, sizeof *v, cmp_double);
+    int k = r->runs;
+    r->med = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+    r->min = v[0];
+    double s = 0, q = 0;
+    for (int j = 0; j < k; ++j)
+      s += v[j];
+    r->mean = s / k;
+    for (int j = 0; j < k; ++j)
+      q += (v[j] - r->mean) * (v[j] - r->mean);
+    r->se = k > 1 ? sqrt(q / (k - 1) / k) : 0;
+    free(v);
+    r->maxres = 0;
+    for (int j = 0; j < k; ++j)
+      r->maxres =
+          isnan(r->res[j]) || r->res[j] > r->maxres ? r->res[j] : r->maxres;
+    r->gflops =
+        r->med > 0 ? rt_flops(r->rt, (double)r->n) / r->med * 1e-9 : NAN;
+  }
+  for (int i = 0; i < nresults; ++i) {
+    result *r = &results[i];
+    if (r->runs == 0) continue;
+    const result *base = NULL, *one = NULL;
+    for (int j = 0; j < nresults; ++j) {
+      const result *o = &results[j];
+      if (!same_problem(r, o) || o->runs == 0) continue;
+      if (o->be == c->baseline && (!base || o->thr == r->thr)) base = o;
+      if (o->be == r->be && o->thr == 1) one = o;
+    }
+    if (base && !r->flagged && !base->flagged) r->speedup = base->med / r->med;
+    if (one && r->thr > 0 && (r->be == BK_CPU || r->be == BK_OPENBLAS) &&
+        !r->flagged && !one->flagged)
+      r->eff = one->med / r->med / r->thr;
+    if (!r->flagged) {
+      r->rank = 1;
+      for (int j = 0; j < nresults; ++j) {
+        const result *o = &results[j];
+        if (j != i && same_problem(r, o) && o->runs && !o->flagged &&
+            o->med < r->med)
+          r->rank++;
+      }
+    }
+  }
+}
+
+/* ---- output ---- */
+
+static const char *prec(axb_dtype t) {
+  return t == AXB_F64 ? "double" : "single";
+}
+
+static void impl_label(const result *r, char *buf, size_t len) {
+  if (r->be == BK_CPU || r->be == BK_OPENBLAS)
+    snprintf(buf, len, "%s/t%d", bk_names[r->be], r->thr);
+  else
+    snprintf(buf, len, "%s", bk_names[r->be]);
+}
+
+static void fmt_num(char *buf, size_t len, const char *f, double v) {
+  if (isnan(v))
+    snprintf(buf, len, "-");
+  else
+    snprintf(buf, len, f, v);
+}
+
+static void print_table(FILE *f, const config *c) {
+  fprintf(f,
+          "%-22s %-6s %-14s %6s %-12s %10s %10s %9s %10s %8s %7s %5s "
+          "%9s %4s  %s\n",
+          "routine", "prec", "matrix", "n", "impl", "median_ms", "mean_ms",
+          "stderr_ms", "min_ms", "GFLOP/s", "speedup", "eff", "residual",
+          "rank", "note");
+  for (int i = 0; i < nresults; ++i) {
+    const result *r = &results[i];
+    char lab[48], a[6][32];
+    impl_label(r, lab, sizeof lab);
+    fmt_num(a[0], 32, "%.3f", r->med * 1e3);
+    fmt_num(a[1], 32, "%.3f", r->mean * 1e3);
+    fmt_num(a[2], 32, "%.3f", r->se * 1e3);
+    fmt_num(a[3], 32, "%.3f", r->min * 1e3);
+    fmt_num(a[4], 32, "%.2f", r->gflops);
+    fmt_num(a[5], 32, "%.2f", r->speedup);
+    char e[16], res[16], rk[8];
+    fmt_num(e, sizeof e, "%.2f", r->eff);
+    fmt_num(res, sizeof res, "%.3g", r->maxres);
+    snprintf(rk, sizeof rk, r->rank ? "%d" : "-", r->rank);
+    const char *note = r->flagged
+                           ? (r->note[0] ? r->note : "FLAGGED: residual >= 30")
+                           : r->note;
+    char nb[200];
+    if (r->flagged && r->note[0])
+      snprintf(nb, sizeof nb, "FLAGGED: %s", note);
+    else
+      snprintf(nb, sizeof nb, "%s", note);
+    fprintf(f,
+            "%-22s %-6s %-14.14s %6lld %-12s %10s %10s %9s %10s %8s %7s "
+            "%5s %9s %4s  %s\n",
+            rt_names[r->rt], prec(r->dt), r->matrix, (long long)r->n, lab, a[0],
+            a[1], a[2], a[3], a[4], a[5], e, res, rk, nb);
+  }
+  if (c->baseline >= 0)
+    fprintf(f,
+            "speedup: median time of %s (same threads where measured) / "
+            "median time; eff: speedup over 1 thread / threads; "
+            "residual: max over runs of ||b-Ax||/(||A|| ||x|| n eps), "
+            "flagged at >= 30\n",
+            bk_names[c->baseline]);
+}
+
+static void csv_num(FILE *f, double v) {
+  if (isnan(v) || isinf(v))
+    fputs(",", f);
+  else
+    fprintf(f, ",%.9g", v);
+}
+
+static int write_csv(const char *dir) {
+  char p[1200];
+  snprintf(p, sizeof p, "%s/results.csv", dir);
+  FILE *f = fopen(p, "w");
+  if (!f) return 0;
+  fputs("routine,precision,matrix,n,backend,threads,runs,median_s,mean_s,"
+        "stderr_s,min_s,gflops,speedup,efficiency,max_residual,flagged,rank,"
+        "note\n",
+        f);
+  for (int i = 0; i < nresults; ++i) {
+    const result *r = &results[i];
+    fprintf(f, "%s,%s,%s,%lld,%s,%d,%d", rt_names[r->rt], prec(r->dt),
+            r->matrix, (long long)r->n, bk_names[r->be], r->thr, r->runs);
+    csv_num(f, r->med);
+    csv_num(f, r->mean);
+    csv_num(f, r->se);
+    csv_num(f, r->min);
+    csv_num(f, r->gflops);
+    csv_num(f, r->speedup);
+    csv_num(f, r->eff);
+    csv_num(f, r->maxres);
+    fprintf(f, ",%d,%d,\"", r->flagged, r->rank);
+    for (const char *s = r->note; *s; ++s)
+      fputc(*s == '"' ? '\'' : *s, f);
+    fputs("\"\n", f);
+  }
+  int ok = !ferror(f);
+  ok &= fclose(f) == 0;
+  snprintf(p, sizeof p, "%s/runs.csv", dir);
+  if (!(f = fopen(p, "w"))) return 0;
+  fputs("routine,precision,matrix,n,backend,threads,run,order,seconds,"
+        "transfer_s,residual\n",
+        f);
+  for (int i = 0; i < nresults; ++i) {
+    const result *r = &results[i];
+    for (int j = 0; j < r->runs; ++j) {
+      fprintf(f, "%s,%s,%s,%lld,%s,%d,%d,%d,%.9g,%.9g", rt_names[r->rt],
+              prec(r->dt), r->matrix, (long long)r->n, bk_names[r->be], r->thr,
+              j, r->order[j], r->t[j], r->xfer[j]);
+      csv_num(f, r->res[j]);
+      fputc('\n', f);
+    }
+  }
+  ok &= !ferror(f);
+  ok &= fclose(f) == 0;
+  return ok;
+}
+
+static void json_arr(FILE *f, const double *v, int n) {
+  fputc('[', f);
+  for (int i = 0; i < n; ++i) {
+    if (i) fputs(", ", f);
+    cli_json_number(f, v[i]);
+  }
+  fputc(']', f);
+}
+
+static int write_json(const char *dir, const config *c, int argc, char **argv,
+                      int interrupted) {
+  char p[1200];
+  snprintf(p, sizeof p, "%s/results.json", dir);
+  FILE *f = fopen(p, "w");
+  if (!f) return 0;
+  fputs("{\"tool\": \"axb bench\", \"version\": ", f);
+  cli_json_string(f, axb_version());
+  fputs(", \"command\": [", f);
+  for (int i = 0; i < argc; ++i) {
+    if (i) fputs(", ", f);
+    cli_json_string(f, argv[i]);
+  }
+  fprintf(f, "], \"preset\": ");
+  cli_json_string(f, c->preset);
+  fprintf(f, ", \"seed\": %llu, \"reps\": %d, \"warmup\": %d, \"baseline\": ",
+          (unsigned long long)c->seed, c->reps, c->warmup);
+  cli_json_string(f, c->baseline >= 0 ? bk_names[c->baseline] : NULL);
+  fprintf(f, ", \"interrupted\": %s, \"cores\": %ld, \"blas\": ",
+          interrupted ? "true" : "false", cores());
+  cli_json_string(f, axb_blas_info());
+  fputs(", \"source_reported\": ", f);
+  cli_json_string(f, c->source_note);
+  fputs(", \"results\": [", f);
+  for (int i = 0; i < nresults; ++i) {
+    const result *r = &results[i];
+    fputs(i ? ",\n  {" : "\n  {", f);
+    fputs("\"routine\": ", f);
+    cli_json_string(f, rt_names[r->rt]);
+    fprintf(f, ", \"precision\": \"%s\", \"matrix\": ", prec(r->dt));
+    cli_json_string(f, r->matrix);
+    fprintf(f,
+            ", \"n\": %lld, \"backend\": \"%s\", \"threads\": %d, "
+            "\"runs\": %d",
+            (long long)r->n, bk_names[r->be], r->thr, r->runs);
+    const char *k[] = {"median_s", "mean_s",  "stderr_s",   "min_s",
+                       "gflops",   "speedup", "efficiency", "max_residual"};
+    double v[] = {r->med,    r->mean,    r->se,  r->min,
+                  r->gflops, r->speedup, r->eff, r->maxres};
+    for (int j = 0; j < 8; ++j) {
+      fprintf(f, ", \"%s\": ", k[j]);
+      cli_json_number(f, v[j]);
+    }
+    fprintf(f, ", \"flagged\": %s, \"rank\": %d, \"note\": ",
+            r->flagged ? "true" : "false", r->rank);
+    cli_json_string(f, r->note);
+    fputs(", \"times_s\": ", f);
+    json_arr(f, r->t, r->runs);
+    fputs(", \"transfer_s\": ", f);
+    json_arr(f, r->xfer, r->runs);
+    fputs(", \"residuals\": ", f);
+    json_arr(f, r->res, r->runs);
+    fputc('}', f);
+  }
+  fputs("\n]}\n", f);
+  int ok = !ferror(f);
+  return (fclose(f) == 0) && ok;
+}
+
+/* ---- plots (gnuplot) ---- */
+
+static int have_gnuplot(void) {
+  const char *path = getenv("PATH");
+  if (!path) return 0;
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *s = strtok(buf, ":"); s; s = strtok(NULL, ":")) {
+    char p[4200];
+    snprintf(p, sizeof p, "%s/gnuplot", *s ? s : ".");
+    if (access(p, X_OK) == 0) return 1;
+  }
+  return 0;
+}
+
+static void sanitize(char *s) {
+  for (; *s; ++s)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+          (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+      *s = '_';
+}
+
+/* Plot group of a result: files are plotted together vs n. */
+static void group_of(const result *r, const config *c, char *buf, size_t len) {
+  snprintf(buf, len, "%s_%s_%s", rt_names[r->rt], prec(r->dt),
+           c->nfile ? "files" : r->matrix);
+  sanitize(buf);
+}
+
+static int cmp_n(const void *a, const void *b) {
+  const result *x = *(result *const *)a, *y = *(result *const *)b;
+  return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* Data files and a gnuplot script; returns the number of groups plotted. */
+static int write_plots(const char *dir, const config *c, FILE *gp) {
+  int *done = calloc((size_t)nresults + 1, sizeof *done);
+  result **sel = malloc(((size_t)nresults + 1) * sizeof *sel);
+  if (!done || !sel) {
+    free(done), free(sel);
+    return 0;
+  }
+  int groups = 0;
+  for (int i = 0; i < nresults; ++i) {
+    if (done[i]) continue;
+    char g[256];
+    group_of(&results[i], c, g, sizeof g);
+    /* Implementations of this group, and whether any has >= 2 sizes. */
+    char dat[1400];
+    snprintf(dat, sizeof dat, "%s/%s.dat", dir, g);
+    FILE *f = fopen(dat, "w");
+    if (!f) continue;
+    char titles[64][48];
+    int nt = 0, multi = 0, anyspeed = 0;
+    for (int j = i; j < nresults; ++j) {
+      char g2[256];
+      group_of(&results[j], c, g2, sizeof g2);
+      if (done[j] || strcmp(g, g2) != 0) continue;
+      /* one implementation: all its results in this group */
+      int ns = 0;
+      for (int k = j; k < nresults; ++k) {
+        char g3[256];
+        group_of(&results[k], c, g3, sizeof g3);
+        if (done[k] || strcmp(g, g3) != 0 || results[k].be != results[j].be ||
+            results[k].thr != results[j].thr)
+          continue;
+        done[k] = 1;
+        if (results[k].runs && !results[k].flagged) sel[ns++] = &results[k];
+      }
+      if (ns == 0 || nt == 64) continue;
+      qsort(sel, (size_t)ns, sizeof *sel, cmp_n);
+      multi |= ns >= 2;
+      impl_label(sel[0], titles[nt], sizeof titles[nt]);
+      fprintf(f, "# %s\n", titles[nt]);
+      for (int k = 0; k < ns; ++k) {
+        fprintf(f, "%lld %.9g %.9g ", (long long)sel[k]->n, sel[k]->med,
+                sel[k]->gflops);
+        if (isnan(sel[k]->speedup))
+          fputs("NaN\n", f);
+        else {
+          fprintf(f, "%.9g\n", sel[k]->speedup);
+          anyspeed = 1;
+        }
+      }
+      fputs("\n\n", f);
+      nt++;
+    }
+    fclose(f);
+    if (!multi || nt == 0) {
+      remove(dat);
+      continue;
+    }
+    groups++;
+    static const char *const term[2][2] = {
+        {"svg",
+         "set terminal svg size 900,560 dynamic noenhanced font 'sans,12'"},
+        {"png",
+         "set terminal pngcairo size 900,560 noenhanced font 'sans,11'"}};
+    for (int t = 0; t < 2; ++t) {
+      for (int kind = 0; kind < 3; ++kind) {
+        if (kind == 2 && (!anyspeed || c->baseline < 0)) continue;
+        static const char *const suffix[3] = {"time", "gflops", "speedup"};
+        fprintf(gp, "%s\nset output '%s_%s.%s'\n", term[t][1], g, suffix[kind],
+                term[t][0]);
+        fprintf(gp, "reset\nset grid\nset key outside right top\n"
+                    "set xlabel 'n'\nset logscale x 2\nset format x '%%g'\n");
+        if (kind == 0)
+          fputs("set logscale y\nset format y '%g'\nset ylabel 'median time "
+                "(s)'\n",
+                gp);
+        else if (kind == 1)
+          fputs("set ylabel 'GFLOP/s (median)'\nset yrange [0:*]\n", gp);
+        else
+          fprintf(gp, "set ylabel 'speedup over %s'\nset yrange [0:*]\n",
+                  bk_names[c->baseline]);
+        fprintf(gp, "set title '%s: %s'\n", g,
+                kind == 0 ? "time vs n"
+                          : (kind == 1 ? "GFLOP/s vs n" : "speedup vs n"));
+        fputs("plot ", gp);
+        for (int k = 0; k < nt; ++k)
+          fprintf(gp,
+                  "%s'%s.dat' index %d using 1:%d with linespoints lw 2 "
+                  "title '%s'",
+                  k ? ", " : "", g, k, kind + 2, titles[k]);
+        fputs("\nunset output\n", gp);
+      }
+    }
+  }
+  free(done);
+  free(sel);
+  return groups;
+}
+
+static void plots(const char *dir, const config *c) {
+  if (!c->plots) return;
+  if (!have_gnuplot()) {
+    fprintf(stderr, "axb bench: gnuplot is not installed: plots skipped\n");
+    return;
+  }
+  char p[1200];
+  snprintf(p, sizeof p, "%s/plots.gp", dir);
+  FILE *gp = fopen(p, "w");
+  if (!gp) return;
+  int groups = write_plots(dir, c, gp);
+  fclose(gp);
+  if (groups == 0) {
+    remove(p);
+    fprintf(stderr, "axb bench: no series with two or more sizes: no plots\n");
+    return;
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(dir) != 0) _exit(127);
+    FILE *lg = freopen("gnuplot.log", "w", stderr);
+    (void)lg;
+    execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0)
+    fprintf(stderr, "axb bench: gnuplot failed (see %s/gnuplot.log)\n", dir);
+  else
+    fprintf(stderr, "axb bench: %d plot group(s) in %s (SVG and PNG)\n", groups,
+            dir);
+}
+
+/* ---- options and presets ---- */
+
+enum {
+  OPT_HELP = 1,
+  OPT_ROUTINES,
+  OPT_BACKENDS,
+  OPT_PRECISION,
+  OPT_SIZES,
+  OPT_MATRIX,
+  OPT_FILES,
+  OPT_THREADS,
+  OPT_REPS,
+  OPT_WARMUP,
+  OPT_SEED,
+  OPT_BASELINE,
+  OPT_OUT,
+  OPT_PRESET,
+  OPT_QUICK,
+  OPT_NO_PLOTS,
+  OPT_STUDY_MAX,
+  OPT_MAX_N,
+  OPT_PAUSE,
+  OPT_RHS,
+  OPT_DEVICE
+};
+
+static const cli_opt bench_table[] = {
+    {"help", 'h', 0, OPT_HELP},         {"routines", 'r', 1, OPT_ROUTINES},
+    {"backends", 'b', 1, OPT_BACKENDS}, {"precision", 'p', 1, OPT_PRECISION},
+    {"sizes", 'n', 1, OPT_SIZES},       {"matrix", 'm', 1, OPT_MATRIX},
+    {"files", 0, 1, OPT_FILES},         {"threads", 't', 1, OPT_THREADS},
+    {"reps", 0, 1, OPT_REPS},           {"warmup", 0, 1, OPT_WARMUP},
+    {"seed", 0, 1, OPT_SEED},           {"baseline", 0, 1, OPT_BASELINE},
+    {"out", 'o', 1, OPT_OUT},           {"preset", 0, 1, OPT_PRESET},
+    {"quick", 0, 0, OPT_QUICK},         {"no-plots", 0, 0, OPT_NO_PLOTS},
+    {"study-max", 0, 1, OPT_STUDY_MAX}, {"max-n", 0, 1, OPT_MAX_N},
+    {"pause", 0, 1, OPT_PAUSE},         {"rhs", 0, 1, OPT_RHS},
+    {"device", 'd', 1, OPT_DEVICE},     {NULL, 0, 0, 0}};
+
+/* Split a comma list into buf (modified in place); returns the count. */
+static int split(char *buf, char **items, int max) {
+  int k = 0;
+  for (char *s = strtok(buf, ","); s && k < max; s = strtok(NULL, ","))
+    items[k++] = s;
+  return k;
+}
+
+static int find_name(const char *const *names, int count, const char *w) {
+  for (int i = 0; i < count; ++i)
+    if (strcmp(names[i], w) == 0) return i;
+  return -1;
+}
+
+static char listbuf[16][4096]; /* option values kept for the whole run */
+static int nlistbuf;
+
+static char *keep(const char *s) {
+  if (nlistbuf == 16) return NULL;
+  snprintf(listbuf[nlistbuf], sizeof listbuf[0], "%s", s);
+  return listbuf[nlistbuf++];
+}
+
+static int parse_routines(config *c, const char *v) {
+  char *it[MAXL], *b = keep(v);
+  int k = b ? split(b, it, MAXL) : 0;
+  c->nrt = 0;
+  for (int i = 0; i < k; ++i) {
+    if (strcmp(it[i], "all") == 0) {
+      for (int r = 0; r < RT_COUNT; ++r)
+        c->rt[r] = r;
+      c->nrt = RT_COUNT;
+      continue;
+    }
+    int r = find_name(rt_names, RT_COUNT, it[i]);
+    if (r < 0 || c->nrt == RT_COUNT)
+      return cli_usage_error("bench", "unknown routine '%s'", it[i]), 0;
+    c->rt[c->nrt++] = r;
+  }
+  return c->nrt > 0 ||
+         (cli_usage_error("bench", "--routines needs a routine"), 0);
+}
+
+static int parse_backends(config *c, const char *v) {
+  char *it[MAXL], *b = keep(v);
+  int k = b ? split(b, it, MAXL) : 0;
+  c->nbe = 0;
+  for (int i = 0; i < k; ++i) {
+    int e = find_name(bk_names, BK_COUNT, it[i]);
+    if (strcmp(it[i], "omp") == 0) e = BK_CPU;
+    if (strcmp(it[i], "all") == 0) {
+      for (int j = 0; j < BK_COUNT; ++j)
+        c->be[j] = j;
+      c->nbe = BK_COUNT;
+      continue;
+    }
+    if (e < 0 || c->nbe == BK_COUNT)
+      return cli_usage_error("bench",
+                             "unknown backend '%s' (ref, cpu, cuda, openblas)",
+                             it[i]),
+             0;
+    c->be[c->nbe++] = e;
+  }
+  return c->nbe > 0 ||
+         (cli_usage_error("bench", "--backends needs a backend"), 0);
+}
+
+static int add_size(config *c, int64_t n) {
+  if (c->nn == MAXL)
+    return cli_usage_error("bench", "more than %d sizes", MAXL), 0;
+  c->n[c->nn++] = n;
+  return 1;
+}
+
+/* N, A:B (doubling from A up to B) or A:B:S (step S). */
+static int parse_sizes(config *c, const char *v) {
+  char *it[MAXL], *b = keep(v);
+  int k = b ? split(b, it, MAXL) : 0;
+  c->nn = 0;
+  for (int i = 0; i < k; ++i) {
+    char *p[3];
+    int np = 0;
+    for (char *s = strtok(it[i], ":"); s && np < 3; s = strtok(NULL, ":"))
+      p[np++] = s;
+    int64_t a, z = 0, st = 0;
+    if (np < 1 || !cli_parse_i64("--sizes", p[0], 1, 1 << 20, &a)) return 0;
+    if (np >= 2 && !cli_parse_i64("--sizes", p[1], a, 1 << 20, &z)) return 0;
+    if (np == 3 && !cli_parse_i64("--sizes", p[2], 1, 1 << 20, &st)) return 0;
+    if (np == 1) {
+      if (!add_size(c, a)) return 0;
+    } else {
+      for (int64_t n = a; n <= z; n = st ? n + st : 2 * n)
+        if (!add_size(c, n)) return 0;
+    }
+  }
+  return c->nn > 0 || (cli_usage_error("bench", "--sizes needs a size"), 0);
+}
+
+static int parse_matrix(config *c, const char *v) {
+  char *it[MAXL], *b = keep(v);
+  int k = b ? split(b, it, MAXL) : 0;
+  c->nmat = 0;
+  for (int i = 0; i < k; ++i) {
+    if (strcmp(it[i], "auto") != 0) {
+      char spec[160];
+      axb_gen_spec s;
+      snprintf(spec, sizeof spec, "%s:4", it[i]);
+      if (strchr(it[i], ':') || axb_gen_parse(NULL, spec, &s) != AXB_SUCCESS)
+        return cli_usage_error("bench",
+                               "unknown matrix kind '%s' (generator kinds, "
+                               "see 'axb solve --help', or auto)",
+                               it[i]),
+               0;
+    }
+    c->mat[c->nmat++] = it[i];
+  }
+  return c->nmat > 0 || (cli_usage_error("bench", "--matrix needs a kind"), 0);
+}
+
+static int add_file(config *c, const char *path) {
+  if (c->nfile == 512) return 0;
+  c->file[c->nfile] = strdup(path);
+  return c->file[c->nfile] ? (c->nfile++, 1) : 0;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A file, or every *.mtx of a directory. */
+static int add_path(config *c, const char *p) {
+  struct stat sb;
+  if (stat(p, &sb) != 0) {
+    cli_error("%s: %s", p, strerror(errno));
+    return 0;
+  }
+  if (!S_ISDIR(sb.st_mode)) return add_file(c, p);
+  DIR *d = opendir(p);
+  if (!d) return cli_error("%s: %s", p, strerror(errno)), 0;
+  int first = c->nfile;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t l = strlen(e->d_name);
+    if (l > 4 && strcmp(e->d_name + l - 4, ".mtx") == 0) {
+      char full[2048];
+      snprintf(full, sizeof full, "%s/%s", p, e->d_name);
+      add_file(c, full);
+    }
+  }
+  closedir(d);
+  qsort(c->file + first, (size_t)(c->nfile - first), sizeof *c->file, cmp_str);
+  return 1;
+}
+
+static int parse_threads(config *c, const char *v) {
+  char *it[MAXL], *b = keep(v);
+  int k = b ? split(b, it, MAXL) : 0;
+  c->nthr = 0;
+  for (int i = 0; i < k; ++i) {
+    if (strcmp(it[i], "all") == 0) {
+      c->thr[c->nthr++] = 0;
+      continue;
+    }
+    if (!cli_parse_int("--threads", it[i], 0, 4096, &c->thr[c->nthr++]))
+      return 0;
+  }
+  return c->nthr > 0 ||
+         (cli_usage_error("bench", "--threads needs a count"), 0);
+}
+
+static const char *matrices_dir(void) {
+  const char *e = getenv("AXB_MATRICES");
+  return e && *e ? e : "../shared/matrices";
+}
+
+static int apply_preset(config *c, const char *name) {
+  c->preset = name;
+  if (strcmp(name, "lu-dense") == 0) {
+    parse_routines(c, "lu,solve");
+    parse_sizes(c, c->quick ? "64,128" : "128:4096");
+    parse_matrix(c, "uniform");
+    c->source_note =
+        "Oslo 2007: LU with partial pivoting on the GPU vs ATLAS, random A, "
+        "b = row sums, n = 128..4096: the GPU lost below n ~ 2048 and won "
+        "2.17x at 4096";
+  } else if (strcmp(name, "lu-dense-900") == 0) {
+    parse_routines(c, "lu,gauss,solve");
+    parse_sizes(c, c->quick ? "90,180" : "900:4500:900");
+    parse_matrix(c, "uniform");
+    c->source_note = "TU Wien 2017: Gaussian elimination on [A|b] on the GPU, "
+                     "double, n = 900..4500, 5 repetitions, mean (no "
+                     "pivoting, transfers not timed)";
+  } else if (strcmp(name, "cholesky") == 0) {
+    parse_routines(c, "cholesky,cholesky-crout,cholesky-banachiewicz");
+    parse_sizes(c, c->quick ? "50,100" : "250,500,1000,2500,5000,7500");
+    parse_matrix(c, "spd");
+    parse_threads(c, "1,all");
+    c->dt[0] = AXB_F32;
+    c->dt[1] = AXB_F64;
+    c->ndt = 2;
+    if (!c->quick) c->reps = 15;
+    c->source_note =
+        "UFRGS 2016: Cholesky-Crout/Banachiewicz (single), OpenMP/OpenCL/CUDA "
+        "vs LAPACK spotrf and cuSOLVER potrf, n = 250..7500, 15 randomized "
+        "repetitions: below n ~ 1000 the CPU wins; the vendor libraries win "
+        "at scale";
+  } else if (strcmp(name, "inverse") == 0) {
+    parse_routines(c, "inverse,gauss-jordan,gauss-jordan-unblocked");
+    parse_sizes(c, c->quick ? "2:64" : "2:8192");
+    parse_matrix(c, "uniform,integer,diagonal,upper");
+    c->source_note =
+        "Hamburg 2022: Gauss-Jordan inverse (no pivoting) sequential/OpenMP/"
+        "CUDA vs Eigen inverse() and cuBLAS getrf/getriBatched, float and "
+        "double, n = 2..8192 (powers of two), uniform/integer/diagonal/upper; "
+        "double ~2x slower than float; wrong results above n = 1024";
+  } else if (strcmp(name, "real-lu") == 0) {
+    parse_routines(c, "lu");
+    if (!add_path(c, matrices_dir())) return 0;
+    if (c->quick) c->max_n = 500;
+    c->source_note =
+        "Thesis on ICM/ParILU (A100): 63 matrices, mostly SuiteSparse, float "
+        "and double, metric max|A - LU|; dense double only 1.5-2.4x over a "
+        "single-threaded CPU loop";
+  } else {
+    return cli_usage_error("bench",
+                           "unknown preset '%s' (lu-dense, lu-dense-900, "
+                           "cholesky, inverse, real-lu)",
+                           name),
+           0;
+  }
+  return 1;
+}
+
+static void defaults(config *c) {
+  memset(c, 0, sizeof *c);
+  c->rt[0] = RT_LU;
+  c->nrt = 1;
+  c->dt[0] = AXB_F64;
+  c->ndt = 1;
+  c->n[0] = 256;
+  c->n[1] = 512;
+  c->n[2] = 1024;
+  c->nn = 3;
+  c->mat[0] = "auto";
+  c->nmat = 1;
+  c->thr[0] = 0;
+  c->nthr = 1;
+  c->reps = 5;
+  c->warmup = 1;
+  c->seed = 42;
+  c->baseline = -2; /* not given */
+  c->plots = 1;
+  c->study_max = 2048;
+  c->max_n = 6000;
+  c->pause_ms = 50;
+  c->rhs = AXB_RHS_ONES;
+  c->be[0] = BK_CPU;
+  c->be[1] = BK_OPENBLAS;
+  c->nbe = 2;
+}
+
+/* Generate (or read) the matrix of one problem and its right-hand side. */
+static axb_status make_problem(bench *b, const char *kind, const char *file,
+                               int64_t n, axb_dtype t, axb_dense *A,
+                               axb_dense *X, axb_dense *B, char *err,
+                               size_t len) {
+  axb_status st;
+  if (file) {
+    st = axb_read_dense(b->hc, file, t, A);
+  } else {
+    char spec[160];
+    axb_gen_spec s;
+    snprintf(spec, sizeof spec, "%s:%lld,seed=%llu", kind, (long long)n,
+             (unsigned long long)b->c->seed);
+    st = axb_gen_parse(b->hc, spec, &s);
+    if (!st) st = axb_gen_dense(b->hc, &s, t, A);
+  }
+  if (!st && A->rows != A->cols)
+    st = AXB_ERR_INVALID, snprintf(err, len, "not square");
+  else if (st)
+    cli_error_text(err, len, st, b->hc, file);
+  if (!st) st = axb_gen_rhs(b->hc, A, 1, b->c->rhs, b->c->seed, X, B);
+  return st;
+}
+
+int cli_bench(int argc, char **argv) {
+  config c;
+  defaults(&c);
+  cli_scan s;
+  /* Pass 1: --preset and --quick (the other options override a preset). */
+  const char *preset = NULL;
+  cli_scan_init(&s, argc, argv, 2, "bench");
+  for (;;) {
+    int id = cli_next_opt(&s, bench_table);
+    if (id == CLI_SCAN_END) break;
+    if (id == CLI_SCAN_ERROR) return CLI_USAGE;
+    if (id == OPT_HELP) return cli_help_bench(stdout), CLI_OK;
+    if (id == OPT_PRESET) preset = s.arg;
+    if (id == OPT_QUICK) c.quick = 1;
+  }
+  if (c.quick) c.reps = 3;
+  if (preset && !apply_preset(&c, preset)) return CLI_USAGE;
+  int ok = 1;
+  cli_scan_init(&s, argc, argv, 2, "bench");
+  for (int id; ok && (id = cli_next_opt(&s, bench_table)) != CLI_SCAN_END;) {
+    int64_t v;
+    switch (id) {
+    case CLI_SCAN_ERROR: return CLI_USAGE;
+    case CLI_SCAN_POSITIONAL: ok = add_path(&c, s.arg); break;
+    case OPT_ROUTINES: ok = parse_routines(&c, s.arg); break;
+    case OPT_BACKENDS: ok = parse_backends(&c, s.arg); break;
+    case OPT_PRECISION: {
+      char *it[4], *b = keep(s.arg);
+      int k = b ? split(b, it, 4) : 0;
+      c.ndt = 0;
+      for (int i = 0; i < k && ok && c.ndt < 2; ++i)
+        ok = cli_parse_precision(it[i], &c.dt[c.ndt++]);
+      if (!ok) return cli_usage_error("bench", "bad precision '%s'", s.arg);
+      break;
+    }
+    case OPT_SIZES: ok = parse_sizes(&c, s.arg); break;
+    case OPT_MATRIX: ok = parse_matrix(&c, s.arg); break;
+    case OPT_FILES: {
+      char *it[MAXL], *b = keep(s.arg);
+      int k = b ? split(b, it, MAXL) : 0;
+      for (int i = 0; i < k && ok; ++i)
+        ok = add_path(&c, it[i]);
+      if (!ok) return CLI_INPUT;
+      break;
+    }
+    case OPT_THREADS: ok = parse_threads(&c, s.arg); break;
+    case OPT_REPS:
+      ok = cli_parse_int("--reps", s.arg, 1, 100000, &c.reps);
+      break;
+    case OPT_WARMUP:
+      ok = cli_parse_int("--warmup", s.arg, 0, 1000, &c.warmup);
+      break;
+    case OPT_SEED: ok = cli_parse_u64("--seed", s.arg, &c.seed); break;
+    case OPT_BASELINE:
+      c.baseline = find_name(bk_names, BK_COUNT, s.arg);
+      if (strcmp(s.arg, "none") == 0)
+        c.baseline = -1;
+      else if (c.baseline < 0)
+        return cli_usage_error("bench", "unknown baseline '%s'", s.arg);
+      break;
+    case OPT_OUT: c.out = s.arg; break;
+    case OPT_NO_PLOTS: c.plots = 0; break;
+    case OPT_STUDY_MAX:
+      ok = cli_parse_i64("--study-max", s.arg, 1, INT64_MAX, &c.study_max);
+      break;
+    case OPT_MAX_N:
+      ok = cli_parse_i64("--max-n", s.arg, 1, INT64_MAX, &c.max_n);
+      break;
+    case OPT_PAUSE:
+      ok = cli_parse_i64("--pause", s.arg, 0, 100000, &v);
+      c.pause_ms = (double)v;
+      break;
+    case OPT_RHS:
+      if (strcmp(s.arg, "ones") == 0)
+        c.rhs = AXB_RHS_ONES;
+      else if (strcmp(s.arg, "random") == 0)
+        c.rhs = AXB_RHS_RANDOM;
+      else
+        return cli_usage_error("bench", "--rhs is ones or random");
+      break;
+    case OPT_DEVICE:
+      ok = cli_parse_int("--device", s.arg, 0, 1 << 20, &c.device);
+      break;
+    default: break;
+    }
+  }
+  if (!ok) return c.nfile || !preset ? CLI_USAGE : CLI_INPUT;
+
+  /* Handles of the backends asked for; absent ones are dropped. */
+  bench b = {&c, {NULL}, NULL};
+  if (cli_handle(&b.hc, AXB_BACKEND_CPU, 0, 0, NULL, 0)) return CLI_INPUT;
+  int any = 0;
+  for (int i = 0; i < c.nbe; ++i) {
+    int be = c.be[i];
+    if (be == BK_OPENBLAS) {
+      if (axb_anchor_available(AXB_ANCHOR_OPENBLAS))
+        any = 1;
+      else
+        fprintf(stderr, "axb bench: the OpenBLAS anchor is not compiled in: "
+                        "skipped\n");
+      continue;
+    }
+    if (b.h[be]) continue;
+    axb_backend kind = be == BK_REF   ? AXB_BACKEND_REF
+                       : be == BK_CPU ? AXB_BACKEND_CPU
+                                      : AXB_BACKEND_CUDA;
+    int count = 0;
+    if (kind == AXB_BACKEND_CUDA &&
+        (!axb_backend_compiled(kind) || axb_cuda_device_count(&count) ||
+         count <= c.device)) {
+      fprintf(stderr, "axb bench: no CUDA backend or device here: cuda "
+                      "skipped\n");
+      continue;
+    }
+    if (axb_handle_create(&b.h[be], kind, c.device) == AXB_SUCCESS) any = 1;
+  }
+  if (!any) {
+    axb_handle_destroy(b.hc);
+    cli_error("no backend to measure");
+    return CLI_DEVICE;
+  }
+  if (c.baseline == -2) {
+    c.baseline = c.be[0];
+    for (int i = 0; i < c.nbe; ++i)
+      if (c.be[i] == BK_OPENBLAS && axb_anchor_available(AXB_ANCHOR_OPENBLAS))
+        c.baseline = BK_OPENBLAS;
+  }
+  if (c.out && mkdir(c.out, 0755) && errno != EEXIST) {
+    cli_error("%s: cannot create: %s", c.out, strerror(errno));
+    return CLI_INPUT;
+  }
+  rng_state = c.seed;
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old);
+
+  /* Work estimate for the progress line. */
+  progress pg = {0, 0, now(), isatty(2)};
+  impl im[BK_COUNT * MAXL];
+  int ni = impls_for(&c, &b, im);
+  int nsrc = c.nfile ? c.nfile : c.nmat;
+  for (int d = 0; d < c.ndt; ++d)
+    for (int m = 0; m < nsrc; ++m)
+      for (int k = 0; k < (c.nfile ? 1 : c.nn); ++k)
+        for (int r = 0; r < c.nrt; ++r)
+          pg.total += rt_flops(c.rt[r], c.nfile ? 1000.0 : (double)c.n[k]) *
+                      ni * (c.reps + c.warmup);
+
+  int rc = CLI_OK;
+  for (int d = 0; d < c.ndt && !stop_flag; ++d)
+    for (int m = 0; m < nsrc && !stop_flag; ++m)
+      for (int k = 0; k < (c.nfile ? 1 : c.nn) && !stop_flag; ++k) {
+        for (int pass = 0; pass < 2 && !stop_flag; ++pass) {
+          /* pass 0: routines on a general matrix, 1: on an SPD one
+             (matrix "auto"); an explicit kind serves both. */
+          int want_spd = pass == 1,
+              auto_kind = !c.nfile && strcmp(c.mat[m], "auto") == 0;
+          int any_rt = 0;
+          for (int r = 0; r < c.nrt; ++r)
+            any_rt |= rt_spd(c.rt[r]) == want_spd;
+          if (auto_kind ? !any_rt : pass == 1) continue;
+          const char *kind = auto_kind ? (want_spd ? "spd" : "uniform")
+                                       : (c.nfile ? NULL : c.mat[m]);
+          axb_dense A = {0}, X = {0}, B = {0};
+          char err[512] = "";
+          axb_status st = make_problem(&b, kind, c.nfile ? c.file[m] : NULL,
+                                       c.nfile ? 0 : c.n[k], c.dt[d], &A, &X,
+                                       &B, err, sizeof err);
+          const char *label = kind;
+          if (c.nfile) {
+            label = strrchr(c.file[m], '/');
+            label = label ? label + 1 : c.file[m];
+          }
+          if (st) {
+            fprintf(stderr, "axb bench: %s: %s (skipped)\n",
+                    c.nfile ? c.file[m] : kind, err);
+          } else if (A.rows <= c.max_n) {
+            for (int r = 0; r < c.nrt && !stop_flag; ++r) {
+              rtn rt = c.rt[r];
+              if (auto_kind && rt_spd(rt) != want_spd) continue;
+              if (rt_study(rt) && A.rows > c.study_max) continue;
+              run_problem(&b, rt, &A, &B, label, &pg);
+            }
+          }
+          axb_dense_destroy(&A);
+          axb_dense_destroy(&X);
+          axb_dense_destroy(&B);
+        }
+      }
+  if (pg.tty) fputs("\r\033[K", stderr);
+  sigaction(SIGINT, &old, NULL);
+  int interrupted = stop_flag != 0;
+  derive(&c);
+  if (c.source_note)
+    printf("preset %s; the source reported: %s\n", c.preset, c.source_note);
+  if (c.out) {
+    if (!write_json(c.out, &c, argc, argv, interrupted) || !write_csv(c.out)) {
+      cli_error("%s: cannot write the results: %s", c.out, strerror(errno));
+      rc = CLI_INPUT;
+    } else {
+      fprintf(stderr, "axb bench: results.json, results.csv, runs.csv in %s\n",
+              c.out);
+      plots(c.out, &c);
+    }
+  }
+  print_table(stdout, &c);
+  fflush(stdout);
+  if (interrupted) {
+    fprintf(stderr, "axb bench: interrupted; kept what was measured\n");
+    rc = 130;
+  }
+  for (int i = 0; i < nresults; ++i) {
+    free(results[i].t), free(results[i].res), free(results[i].xfer);
+    free(results[i].order);
+  }
+  free(results);
+  results = NULL;
+  nresults = capresults = 0;
+  for (int i = 0; i < c.nfile; ++i)
+    free(c.file[i]);
+  for (int i = 0; i < BK_COUNT; ++i)
+    axb_handle_destroy(b.h[i]);
+  axb_handle_destroy(b.hc);
+  return rc;
+}
