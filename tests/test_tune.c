@@ -86,6 +86,38 @@ static void test_malformed(void) {
   }
 }
 
+/* With a GPU: crossover 1 sends a solve to CUDA, "never" keeps it on the
+   CPU; the answer is certified either way. */
+static void auto_on_gpu(const char *path) {
+  const char *files[] = {"lu 1\ncholesky 1\ninverse 1\n",
+                         "lu never\ncholesky never\ninverse never\n"};
+  const axb_backend want[] = {AXB_BACKEND_CUDA, AXB_BACKEND_CPU};
+  for (int i = 0; i < 2; ++i) {
+    FILE *f = fopen(path, "w");
+    if (!f) continue;
+    fputs(files[i], f);
+    fclose(f);
+    axb_handle h = NULL;
+    CHECK(axb_handle_create(&h, AXB_BACKEND_AUTO, 0) == AXB_SUCCESS, "auto");
+    if (!h) continue;
+    axb_gen_spec spec = {AXB_GEN_UNIFORM, 300, 0, -1, 42};
+    axb_dense A = {0}, X = {0}, B = {0};
+    CHECK(axb_gen_dense(h, &spec, AXB_F64, &A) == AXB_SUCCESS, "gen");
+    CHECK(axb_gen_rhs(h, &A, 1, AXB_RHS_ONES, 1, &X, &B) == AXB_SUCCESS, "rhs");
+    axb_report rep;
+    axb_status st = axb_solve(h, &A, &B, NULL, &rep);
+    CHECK(st == AXB_SUCCESS, "gpu auto solve %d: %s", i, axb_detail(h));
+    CHECK(rep.backend == want[i], "file %d: ran on %s, want %s", i,
+          axb_backend_name(rep.backend), axb_backend_name(want[i]));
+    CHECK(rep.backward_error >= 0 && rep.backward_error < 30, "berr %g",
+          rep.backward_error);
+    axb_dense_destroy(&A);
+    axb_dense_destroy(&X);
+    axb_dense_destroy(&B);
+    axb_handle_destroy(h);
+  }
+}
+
 static void test_files(void) {
   char dir[] = "/tmp/axb-test-tune.XXXXXX";
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -167,6 +199,7 @@ static void test_files(void) {
     axb_dense_destroy(&B);
   }
   axb_handle_destroy(h);
+  if (count > 0) auto_on_gpu(path);
   unsetenv("AXB_TUNE_FILE");
   remove(path);
   char d2[600];
