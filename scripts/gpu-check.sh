@@ -39,7 +39,11 @@ for t in build/gpu/tests/test_*; do
   case $n in test_cuda | test_cuda_kernels) continue ;; esac
   if grep -q AXB_TEST_PER_BACKEND "tests/$n.c" 2>/dev/null; then
     run "${n}_cpu" "$t" cpu
-    if cuda_variant "$n"; then run "${n}_cuda" "$t" cuda; fi
+    # A program of its own named ${n}_cuda (e.g. test_batched_cuda) is the
+    # GPU test; otherwise the ctest registration says whether to run on cuda.
+    if [ ! -x "build/gpu/tests/${n}_cuda" ] && cuda_variant "$n"; then
+      run "${n}_cuda" "$t" cuda
+    fi
   else
     run "$n" "$t"
   fi

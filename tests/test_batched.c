@@ -515,6 +515,12 @@ static void test_arguments(void) {
   if (on_device) {
     CHECK_STATUS(h, axb_dinverse_batched(h, 65, dA, 65, 65 * 65, dinfo, 1),
                  AXB_ERR_NOT_SUPPORTED);
+    /* Host arrays on a CUDA handle are refused, not read asynchronously. */
+    double host_a[4] = {2, 0, 0, 2};
+    CHECK_STATUS(h, axb_dinverse_batched(h, 2, host_a, 2, 4, dinfo, 1),
+                 AXB_ERR_INVALID);
+    CHECK(strstr(axb_detail(h), "host memory") != NULL, "detail: %s",
+          axb_detail(h));
   }
   side_free(dA);
   side_free(dinfo);

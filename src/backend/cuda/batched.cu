@@ -147,6 +147,24 @@ axb_status bat_size(axb_handle h, int op, const BatArgs<T> &a) {
   }
 }
 
+/* A CUDA handle takes device (or managed) arrays.  Host memory would be
+   read asynchronously after the call returned (or fault): refuse it with a
+   clear message instead; one cheap attribute query per array. */
+static axb_status need_device(axb_handle h, const void *p, const char *what) {
+  if (!p) return AXB_SUCCESS;
+  cudaPointerAttributes at;
+  if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+    cudaGetLastError();
+    at.type = cudaMemoryTypeUnregistered;
+  }
+  if (at.type == cudaMemoryTypeDevice || at.type == cudaMemoryTypeManaged)
+    return AXB_SUCCESS;
+  return axb__fail(h, AXB_ERR_INVALID,
+                   "batched: %s is host memory; a CUDA handle takes device "
+                   "arrays (use a CPU handle for host arrays)",
+                   what);
+}
+
 template <typename T>
 axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
                    int64_t lda, int64_t sA, int *ipiv, int64_t sP, T *B,
@@ -157,6 +175,11 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
                      (long long)n, AXB_BATCHED_MAX_N);
   DeviceScope scope(h->device);
   const bool has_info = op != BAT_GETRS && op != BAT_POTRS;
+  axb_status st = need_device(h, A, "A");
+  if (!st) st = need_device(h, ipiv, "ipiv");
+  if (!st) st = need_device(h, B, "B");
+  if (!st && has_info) st = need_device(h, info, "info");
+  if (st) return st;
   if (n == 0) {
     if (has_info)
       AXB_CU(h,

@@ -24,7 +24,8 @@
  *       side by side in different threads, which a threaded BLAS cannot do.
  *
  *   Exception, the hybrid path of getrf and potrf (axb_omp_use_hybrid: by
- *   default from 8 threads and n >= 1024): the recursion on the whole
+ *   default from 8 threads and n >= 1024, and for n >= 8192 on fewer
+ *   threads): the recursion on the whole
  *   matrix runs in the calling thread, outside any OpenMP region, with
  *   OpenBLAS threaded (nt threads of its own pool) in each gemm, trsm,
  *   syrk and laswp.  On the 16-core device host the OpenMP look-ahead path
@@ -86,8 +87,10 @@ void axb_omp_blas_end_threaded(int saved, int nt);
 /* 1 when getrf (chol = 0) or potrf (chol = 1) of order n on nt threads
    takes the hybrid path: nt >= AXB_CPU_HYBRID_THREADS (default
    OMP_HYBRID_THREADS) and n within [AXB_CPU_HYBRID_MIN, AXB_CPU_HYBRID_MAX]
-   (defaults OMP_HYBRID_MIN, OMP_HYBRID_MAX); AXB_CPU_HYBRID=0/1 forces it
-   off/on (n above the small-matrix cutoff only). */
+   (defaults OMP_HYBRID_MIN, OMP_HYBRID_MAX), or fewer threads (but > 1)
+   and n >= AXB_CPU_HYBRID_LARGE (default OMP_HYBRID_LARGE);
+   AXB_CPU_HYBRID=0/1 forces it off/on (n above the small-matrix cutoff
+   only). */
 int axb_omp_use_hybrid(int nt, int64_t n, int chol);
 /* Row interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on
    n columns of A through OpenBLAS's ?laswp (threaded by OpenBLAS on the
