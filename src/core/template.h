@@ -12,6 +12,11 @@
  *   #define P s
  *   #include "foo_t.h"
  *
+ * core/instantiate.h does those two inclusions:
+ *
+ *   #define AXB_TEMPLATE "foo_t.h"
+ *   #include "core/instantiate.h"
+ *
  * AXB_FN(prefix, name) pastes prefix ## P ## name, e.g.
  * AXB_FN(axb_ref_, getrf) -> axb_ref_dgetrf.  AXB_EPS(T) is the unit
  * roundoff of T.

@@ -78,14 +78,5 @@ static axb_status finish(axb_handle h, const char *routine, axb_status st,
   }
 }
 
-#define T double
-#define P d
-#include "dense/lapack_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "dense/lapack_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "dense/lapack_t.h"
+#include "core/instantiate.h"

@@ -255,14 +255,5 @@ AXB_CBLAS_DECL(float, s)
 #define CB_DIAG(d) ((d) == AXB_UNIT ? AXB_CB_UNIT : AXB_CB_NONUNIT)
 #endif
 
-#define T double
-#define P d
-#include "backend/omp/omp_blas_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/omp/omp_blas_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/omp/omp_blas_t.h"
+#include "core/instantiate.h"

@@ -23,16 +23,7 @@
    (threaded) trsm call rather than split into gemm (AXB_HYB_TRSM_LEAF). */
 #define OMP_HYB_TRSM_LEAF INT64_MAX
 
-#define T double
-#define P d
-#include "backend/omp/omp_chol_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/omp/omp_chol_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/omp/omp_chol_t.h"
+#include "core/instantiate.h"
 
 #endif

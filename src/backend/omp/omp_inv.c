@@ -17,17 +17,8 @@
 /* Up to this order getri and Gauss-Jordan run in the calling thread. */
 #define OMP_INV_SMALL 512
 
-#define T double
-#define P d
-#include "backend/omp/omp_inv_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/omp/omp_inv_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/omp/omp_inv_t.h"
+#include "core/instantiate.h"
 
 #else
 

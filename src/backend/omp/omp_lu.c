@@ -37,16 +37,7 @@
 #define OMP_HYB_LU_LEAF 16
 #define OMP_HYB_TRSM_LEAF INT64_MAX
 
-#define T double
-#define P d
-#include "backend/omp/omp_lu_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/omp/omp_lu_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/omp/omp_lu_t.h"
+#include "core/instantiate.h"
 
 #endif

@@ -12,14 +12,5 @@
 /* Rows per iteration of Cholesky-Crout's parallel row loop. */
 #define OMP_CROUT_ROWS 64
 
-#define T double
-#define P d
-#include "backend/omp/omp_variants_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/omp/omp_variants_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/omp/omp_variants_t.h"
+#include "core/instantiate.h"

@@ -2,14 +2,5 @@
 #include "backend/ref/ref.h"
 #include "core/template.h"
 
-#define T double
-#define P d
-#include "backend/ref/ref_blas_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/ref/ref_blas_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/ref/ref_blas_t.h"
+#include "core/instantiate.h"

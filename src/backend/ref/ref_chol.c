@@ -9,14 +9,5 @@
 /* Block width of the blocked potrf. */
 #define REF_CHOL_NB 32
 
-#define T double
-#define P d
-#include "backend/ref/ref_chol_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/ref/ref_chol_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/ref/ref_chol_t.h"
+#include "core/instantiate.h"

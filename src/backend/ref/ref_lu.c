@@ -7,14 +7,5 @@
 /* Panel width of the blocked LU and block width of getri. */
 #define REF_LU_NB 32
 
-#define T double
-#define P d
-#include "backend/ref/ref_lu_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/ref/ref_lu_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/ref/ref_lu_t.h"
+#include "core/instantiate.h"

@@ -4,14 +4,5 @@
 #include "core/internal.h"
 #include "core/template.h"
 
-#define T double
-#define P d
-#include "backend/ref/ref_variants_t.h"
-#undef T
-#undef P
-
-#define T float
-#define P s
-#include "backend/ref/ref_variants_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "backend/ref/ref_variants_t.h"
+#include "core/instantiate.h"
