@@ -359,6 +359,169 @@ __global__ void __launch_bounds__(kThreads) lu_leaf_kernel(LeafArgs<T> a) {
   lu_leaf_body<T, W, R>(a);
 }
 
+/*
+ * Single-block variant for short leaves (m - c <= NT * R): the whole leaf
+ * in the registers of one block, so a column costs two __syncthreads and
+ * no grid barrier, no global round trip.  Per column: warp argmax ->
+ * per-warp candidates in shared memory -> every warp reduces them (same
+ * order, same result) -> the owners publish the pivot row and row j in
+ * shared memory (double-buffered by column parity) -> swap, scale, update.
+ * Same tie rule, NaN and zero-pivot handling as lu_leaf_body.
+ */
+template <typename T, int W, int R, int NT, bool SH>
+__global__ void __launch_bounds__(NT) lu_leaf1_kernel(LeafArgs<T> a) {
+  constexpr int NW = NT / 32;
+  /* SH: a further row per thread (row c + R * NT + tid) in dynamic shared
+     memory, sh[k * NT + tid]; only its own thread touches it. */
+  extern __shared__ unsigned char s_dyn[];
+  T *sh = (T *)s_dyn;
+  static_assert(NW <= 32, "one warp reduces the warp candidates");
+  __shared__ T s_prow[2][W], s_jrow[2][W];
+  __shared__ T s_wv[NW];
+  __shared__ int64_t s_wi[NW];
+  __shared__ int64_t s_piv[W], s_cur[W], s_opos[W], s_osrc[W];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  T r[R][W];
+  int64_t row[R];
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    row[q] = a.c + q * NT + tid;
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      r[q][k] =
+          row[q] < a.m && k < a.w ? a.A[row[q] + (a.c + k) * a.lda] : T(0);
+  }
+  const int64_t rs = a.c + R * NT + tid; /* > every j of the leaf */
+  if (SH) {
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      sh[k * NT + tid] =
+          rs < a.m && k < a.w ? a.A[rs + (a.c + k) * a.lda] : T(0);
+  }
+  int64_t first_zero = 0;
+#pragma unroll
+  for (int jj = 0; jj < W; ++jj) {
+    if (jj >= a.w) break;
+    const int par = jj & 1;
+    const int64_t j = a.c + jj;
+    T bv = -1;
+    int64_t bi = kNoRow;
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      if (row[q] < a.m && row[q] >= j) better(bv, bi, absval(r[q][jj]), row[q]);
+    if (SH && rs < a.m) better(bv, bi, absval(sh[jj * NT + tid]), rs);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
+      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
+      better(bv, bi, ov, oi);
+    }
+    if (lane == 0) {
+      s_wv[warp] = bv;
+      s_wi[warp] = bi;
+    }
+    __syncthreads();
+    bv = lane < NW ? s_wv[lane] : T(-1);
+    bi = lane < NW ? s_wi[lane] : kNoRow;
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
+      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
+      better(bv, bi, ov, oi);
+    }
+    const int64_t best = bi;
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+      if (row[q] == best) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          s_prow[par][k] = r[q][k];
+      }
+      if (row[q] == j) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          s_jrow[par][k] = r[q][k];
+      }
+    }
+    if (SH && rs == best) {
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        s_prow[par][k] = sh[k * NT + tid];
+    }
+    __syncthreads();
+    const T *prow = best == kNoRow ? s_jrow[par] : s_prow[par];
+    const T piv = prow[jj];
+    const bool zero = piv == T(0);
+    const int64_t p = !zero && best != kNoRow ? best : j;
+    if (p != j) {
+#pragma unroll
+      for (int q = 0; q < R; ++q) {
+        if (row[q] == p) {
+#pragma unroll
+          for (int k = 0; k < W; ++k)
+            r[q][k] = s_jrow[par][k];
+        } else if (row[q] == j) {
+#pragma unroll
+          for (int k = 0; k < W; ++k)
+            r[q][k] = prow[k];
+        }
+      }
+      if (SH && rs == p) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          sh[k * NT + tid] = s_jrow[par][k];
+      }
+    }
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+      if (row[q] < a.m && row[q] > j) {
+        T l = r[q][jj];
+        if (!zero) l = l / piv;
+        r[q][jj] = l;
+#pragma unroll
+        for (int k = jj + 1; k < W; ++k)
+          r[q][k] -= l * prow[k];
+      }
+    }
+    if (SH && rs < a.m) {
+      T l = sh[jj * NT + tid];
+      if (!zero) l = l / piv;
+      sh[jj * NT + tid] = l;
+#pragma unroll
+      for (int k = jj + 1; k < W; ++k)
+        sh[k * NT + tid] -= l * prow[k];
+    }
+    if (tid == 0) {
+      a.ipiv[j] = p + 1;
+      if (zero && first_zero == 0) first_zero = j + 1;
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < R; ++q)
+    if (row[q] < a.m) {
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        if (k < a.w) a.A[row[q] + (a.c + k) * a.lda] = r[q][k];
+    }
+  if (SH && rs < a.m) {
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      if (k < a.w) a.A[rs + (a.c + k) * a.lda] = sh[k * NT + tid];
+  }
+  if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
+  __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
+  if (warp == 0)
+    build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, s_piv, s_cur, s_opos, s_osrc,
+                    a.plan);
+}
+
+/* Rows up to which lu_leaf uses the single-block kernel (0: never): one
+   row per thread; 512 threads x 32 doubles is what the register file holds
+   without spills (R > 1 or 1024 threads spill); up to twice that with a
+   second row per thread in shared memory. */
+constexpr int kLeaf1Threads = 512;
+constexpr int64_t kLeaf1MaxRows = kLeaf1Threads;
+
 /* Co-resident blocks of lu_leaf_kernel<T, W, R> on h's device (cached). */
 template <typename T, int R> static int leaf_capacity(Context *ctx, int dev) {
   static int cache[64];
@@ -390,6 +553,27 @@ axb_status lu_leaf(axb_handle h, Context *ctx, int64_t m, int64_t c, int w,
   LeafArgs<T> a = {m,    c,      w,      A,      lda,    ipiv,
                    info, s.cval, s.cidx, s.crow, s.jrow, plan};
   const int64_t rows = m - c;
+  if (rows <= kLeaf1MaxRows) {
+    lu_leaf1_kernel<T, kLeafWidth, 1, kLeaf1Threads, false>
+        <<<1, kLeaf1Threads, 0, stream(h)>>>(a);
+    AXB_CU(h, cudaGetLastError());
+    return AXB_SUCCESS;
+  }
+  if (rows <= 2 * kLeaf1MaxRows) { /* the second row in shared memory */
+    const size_t bytes = (size_t)kLeaf1Threads * kLeafWidth * sizeof(T);
+    auto kern1 = lu_leaf1_kernel<T, kLeafWidth, 1, kLeaf1Threads, true>;
+    static bool attr_set[64]; /* per device */
+    const int dev = h->device;
+    if (dev < 0 || dev >= 64 || !attr_set[dev]) {
+      AXB_CU(h, cudaFuncSetAttribute(
+                    kern1, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                    (int)bytes));
+      if (dev >= 0 && dev < 64) attr_set[dev] = true;
+    }
+    kern1<<<1, kLeaf1Threads, bytes, stream(h)>>>(a);
+    AXB_CU(h, cudaGetLastError());
+    return AXB_SUCCESS;
+  }
   void *args[] = {&a};
   int64_t blocks = (rows + kThreads - 1) / kThreads;
   void *kern = (void *)lu_leaf_kernel<T, kLeafWidth, 1>;
