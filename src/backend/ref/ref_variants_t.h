@@ -28,27 +28,7 @@
 #define GAUSS_STEP_ AXB_FN(ref_, gauss_eliminate)
 #define GAUSS_BACK_ AXB_FN(ref_, gauss_back_substitute)
 
-/* Index of the first entry of largest magnitude in x[0:n] (n >= 1). */
-static int64_t IAMAX_(int64_t n, const T *x) {
-  int64_t p = 0;
-  T big = ABS_(x[0]);
-  for (int64_t i = 1; i < n; ++i)
-    if (ABS_(x[i]) > big) {
-      big = ABS_(x[i]);
-      p = i;
-    }
-  return p;
-}
-
-/* Swap rows r and s in columns 0..n-1. */
-static void SWAP_ROWS_(int64_t n, T *A, int64_t lda, int64_t r, int64_t s) {
-  if (r == s) return;
-  for (int64_t j = 0; j < n; ++j) {
-    const T t = AT(A, lda, r, j);
-    AT(A, lda, r, j) = AT(A, lda, s, j);
-    AT(A, lda, s, j) = t;
-  }
-}
+#include "backend/ref/ref_rows_t.h"
 
 /* n eps max|a_ij| over the n x n matrix: a pivot of the unpivoted variants
    must be larger in magnitude.  NaN entries are skipped here; a NaN pivot
