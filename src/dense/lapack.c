@@ -48,6 +48,30 @@ static axb_status check_system(axb_handle h, const char *r, int off, int64_t n,
   return AXB_SUCCESS;
 }
 
+/* The checks getrf and getrf_dev share (LAPACK numbering 1..5). */
+static axb_status check_getrf(axb_handle h, const char *r, int64_t m, int64_t n,
+                              const void *A, int64_t lda, const int64_t *ipiv,
+                              int64_t *info) {
+  if (m < 0) return arg_error(h, r, 1, "m < 0", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (!A && m > 0 && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, m)) return arg_error(h, r, 4, "lda < max(1, m)", info);
+  if (!ipiv && m > 0 && n > 0) return arg_error(h, r, 5, "ipiv is NULL", info);
+  return AXB_SUCCESS;
+}
+
+/* The checks potrf and potrf_dev share (LAPACK numbering 1..4). */
+static axb_status check_potrf(axb_handle h, const char *r, axb_uplo uplo,
+                              int64_t n, const void *A, int64_t lda,
+                              int64_t *info) {
+  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
+    return arg_error(h, r, 1, "uplo", info);
+  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  return AXB_SUCCESS;
+}
+
 /* Turn a kernel's (status, index) into the routine's result and detail. */
 static axb_status finish(axb_handle h, const char *routine, axb_status st,
                          int64_t i, int64_t *info) {

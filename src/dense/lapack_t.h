@@ -20,15 +20,11 @@ axb_status AXB_FN(axb_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (m < 0) return arg_error(h, r, 1, "m < 0", info);
-  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
-  if (!A && m > 0 && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, m)) return arg_error(h, r, 4, "lda < max(1, m)", info);
-  if (!ipiv && m > 0 && n > 0) return arg_error(h, r, 5, "ipiv is NULL", info);
-  if (m == 0 || n == 0) return AXB_SUCCESS;
+  axb_status st = check_getrf(h, r, m, n, A, lda, ipiv, info);
+  if (st || m == 0 || n == 0) return st;
   NEED_KERNEL(h, k, getrf, info);
   int64_t i = 0;
-  axb_status st = k(h, m, n, A, lda, ipiv, &i);
+  st = k(h, m, n, A, lda, ipiv, &i);
   return finish(h, r, st, i, info);
 }
 
@@ -93,15 +89,11 @@ axb_status AXB_FN(axb_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
-    return arg_error(h, r, 1, "uplo", info);
-  if (n < 0) return arg_error(h, r, 2, "n < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
-  if (n == 0) return AXB_SUCCESS;
+  axb_status st = check_potrf(h, r, uplo, n, A, lda, info);
+  if (st || n == 0) return st;
   NEED_KERNEL(h, k, potrf, info);
   int64_t i = 0;
-  axb_status st = k(h, uplo, n, A, lda, &i);
+  st = k(h, uplo, n, A, lda, &i);
   return finish(h, r, st, i, info);
 }
 
@@ -345,12 +337,8 @@ axb_status AXB_FN(axb_, getrf_dev)(axb_handle h, int64_t m, int64_t n, T *dA,
   const char *r = PREFIX_STR "getrf_dev";
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (m < 0) return arg_error(h, r, 1, "m < 0", NULL);
-  if (n < 0) return arg_error(h, r, 2, "n < 0", NULL);
-  if (!dA && m > 0 && n > 0) return arg_error(h, r, 3, "dA is NULL", NULL);
-  if (ldda < imax(1, m)) return arg_error(h, r, 4, "ldda < max(1, m)", NULL);
-  if (!dipiv && m > 0 && n > 0)
-    return arg_error(h, r, 5, "dipiv is NULL", NULL);
+  axb_status st = check_getrf(h, r, m, n, dA, ldda, dipiv, NULL);
+  if (st) return st;
   if (!dinfo) return arg_error(h, r, 6, "dinfo is NULL", NULL);
   NEED_KERNEL(h, k, getrf_dev, NULL);
   return finish(h, r, k(h, m, n, dA, ldda, dipiv, dinfo), 0, NULL);
@@ -377,11 +365,8 @@ axb_status AXB_FN(axb_, potrf_dev)(axb_handle h, axb_uplo uplo, int64_t n,
   const char *r = PREFIX_STR "potrf_dev";
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (uplo != AXB_LOWER && uplo != AXB_UPPER)
-    return arg_error(h, r, 1, "uplo", NULL);
-  if (n < 0) return arg_error(h, r, 2, "n < 0", NULL);
-  if (!dA && n > 0) return arg_error(h, r, 3, "dA is NULL", NULL);
-  if (ldda < imax(1, n)) return arg_error(h, r, 4, "ldda < max(1, n)", NULL);
+  axb_status st = check_potrf(h, r, uplo, n, dA, ldda, NULL);
+  if (st) return st;
   if (!dinfo) return arg_error(h, r, 5, "dinfo is NULL", NULL);
   NEED_KERNEL(h, k, potrf_dev, NULL);
   return finish(h, r, k(h, uplo, n, dA, ldda, dinfo), 0, NULL);
