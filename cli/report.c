@@ -120,6 +120,9 @@ void cli_print_report(FILE *f, const cli_result *r) {
   fprintf(f, LABEL "%s  (%s)\n", "backend", axb_backend_name(p->backend),
           threads_text(r->threads, buf, sizeof buf));
   print_times(f, p);
+  if (p->method == AXB_METHOD_LU_FIXEDPOINT && p->sections > 0)
+    fprintf(f, LABEL "%lld over %lld sections\n", "sweeps",
+            (long long)p->sweeps, (long long)p->sections);
   print_accuracy(f, r);
   print_status(f, r);
 }
@@ -212,6 +215,10 @@ static void json_solution(FILE *f, const cli_result *r, int *first) {
   kv_num(f, "kappa1", have ? kappa1(p->rcond) : NAN, first);
   kv_num(f, "forward_error",
          r->x_exists && r->fwd_error >= 0 ? r->fwd_error : NAN, first);
+  if (have && p->method == AXB_METHOD_LU_FIXEDPOINT) {
+    kv_int(f, "sweeps", (long long)p->sweeps, first);
+    kv_int(f, "sections", (long long)p->sections, first);
+  }
 }
 
 void cli_print_json(FILE *f, const cli_result *r) {

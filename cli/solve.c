@@ -19,7 +19,13 @@ enum {
   OPT_THREADS,
   OPT_NO_PIVOT,
   OPT_JSON,
-  OPT_QUIET
+  OPT_QUIET,
+  OPT_FP_TOL,
+  OPT_FP_SWEEPS,
+  OPT_FP_SECTION,
+  OPT_FP_BLOCK,
+  OPT_FP_SCHED,
+  OPT_FP_STREAMS
 };
 
 static const cli_opt solve_table[] = {{"help", 'h', 0, OPT_HELP},
@@ -36,6 +42,12 @@ static const cli_opt solve_table[] = {{"help", 'h', 0, OPT_HELP},
                                       {"no-pivot", 0, 0, OPT_NO_PIVOT},
                                       {"json", 0, 0, OPT_JSON},
                                       {"quiet", 'q', 0, OPT_QUIET},
+                                      {"fp-tol", 0, 1, OPT_FP_TOL},
+                                      {"fp-max-sweeps", 0, 1, OPT_FP_SWEEPS},
+                                      {"fp-section", 0, 1, OPT_FP_SECTION},
+                                      {"fp-block", 0, 1, OPT_FP_BLOCK},
+                                      {"fp-scheduler", 0, 1, OPT_FP_SCHED},
+                                      {"fp-streams", 0, 1, OPT_FP_STREAMS},
                                       {NULL, 0, 0, 0}};
 
 typedef struct {
@@ -49,12 +61,15 @@ typedef struct {
   int64_t nrhs;
   uint64_t seed;
   const char *rhs_opt; /* an option that only applies to a generated b */
+  axb_fixedpoint_opts fp;
+  const char *fp_opt; /* an option that only applies to lu-fixedpoint */
 } solve_args;
 
 static int parse_method(const char *text, axb_method *m) {
   if (axb_method_parse(text, m) == AXB_SUCCESS) return 1;
   cli_error("--method: '%s' is not one of auto, lu, cholesky, gauss-jordan, "
-            "lu-crout, gauss, cholesky-crout, cholesky-banachiewicz",
+            "lu-crout, gauss, cholesky-crout, cholesky-banachiewicz, "
+            "lu-fixedpoint",
             text);
   return 0;
 }
@@ -69,6 +84,54 @@ static int parse_rhs(const char *text, axb_rhs_kind *k) {
     return 0;
   }
   return 1;
+}
+
+/* --fp-tol: a finite number >= 0. */
+static int parse_tol(const char *text, double *out) {
+  char *end = NULL;
+  double v = strtod(text, &end);
+  if (end == text || *end || !(v >= 0) || !isfinite(v)) {
+    cli_error("--fp-tol: '%s' is not a finite number >= 0", text);
+    return 0;
+  }
+  *out = v;
+  return 1;
+}
+
+/* The lu-fixedpoint options (see axb_fixedpoint_opts). */
+static int apply_fp(solve_args *a, int id, const char *v) {
+  int b = 0;
+  switch (id) {
+  case OPT_FP_TOL: a->fp_opt = "--fp-tol"; return parse_tol(v, &a->fp.tol);
+  case OPT_FP_SWEEPS:
+    a->fp_opt = "--fp-max-sweeps";
+    return cli_parse_i64("--fp-max-sweeps", v, 1, INT64_MAX / 4,
+                         &a->fp.max_sweeps);
+  case OPT_FP_SECTION:
+    a->fp_opt = "--fp-section";
+    return cli_parse_i64("--fp-section", v, 1, INT64_MAX / 4, &a->fp.section);
+  case OPT_FP_BLOCK:
+    a->fp_opt = "--fp-block";
+    if (!cli_parse_int("--fp-block", v, 8, 32, &b)) return 0;
+    if (b != 8 && b != 16 && b != 32) {
+      cli_error("--fp-block: %d is not one of 8, 16, 32", b);
+      return 0;
+    }
+    a->fp.block = b;
+    return 1;
+  case OPT_FP_SCHED:
+    a->fp_opt = "--fp-scheduler";
+    if (strcmp(v, "pairs") == 0 || strcmp(v, "dag") == 0) {
+      a->fp.scheduler = v[0] == 'p' ? AXB_FP_SCHED_PAIRS : AXB_FP_SCHED_DAG;
+      return 1;
+    }
+    cli_error("--fp-scheduler: '%s' is not one of pairs, dag", v);
+    return 0;
+  case OPT_FP_STREAMS:
+    a->fp_opt = "--fp-streams";
+    return cli_parse_int("--fp-streams", v, 1, 64, &a->fp.streams);
+  default: return 1;
+  }
 }
 
 /* Options that take a value; returns 1 when the value is good. */
@@ -89,7 +152,7 @@ static int apply_value(solve_args *a, int id, const char *v) {
   case OPT_PRECISION: return cli_parse_precision(v, &a->dtype);
   case OPT_THREADS:
     return cli_parse_int("--threads", v, 0, 1 << 16, &a->threads);
-  default: return 1;
+  default: return apply_fp(a, id, v);
   }
 }
 
@@ -127,11 +190,16 @@ static int check_args(solve_args *a) {
                            "(no b file given)",
                            a->rhs_opt);
   if (a->no_pivot && a->method != AXB_METHOD_GAUSS &&
-      a->method != AXB_METHOD_LU_CROUT)
+      a->method != AXB_METHOD_LU_CROUT &&
+      a->method != AXB_METHOD_LU_FIXEDPOINT)
     return cli_usage_error("solve",
-                           "--no-pivot only applies to --method gauss and "
-                           "--method lu-crout (not %s)",
+                           "--no-pivot only applies to --method gauss, "
+                           "lu-crout and lu-fixedpoint (not %s)",
                            a->method_name);
+  if (a->fp_opt && a->method != AXB_METHOD_LU_FIXEDPOINT)
+    return cli_usage_error("solve",
+                           "%s only applies to --method lu-fixedpoint (not %s)",
+                           a->fp_opt, a->method_name);
   if (a->gen && !cli_parse_gen("solve", a->gen, &a->spec)) return CLI_USAGE;
   return -1;
 }
@@ -147,6 +215,7 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   a->rhs = AXB_RHS_ONES;
   a->nrhs = 1;
   a->seed = 42;
+  axb_fixedpoint_opts_default(&a->fp);
   cli_scan_init(&s, argc, argv, 2, "solve");
   for (;;) {
     int id = cli_next_opt(&s, solve_table);
@@ -263,6 +332,7 @@ static void solve_problem(const solve_args *a, solve_data *d, cli_result *r) {
   axb_solve_opts_default(&o);
   o.method = a->method;
   o.pivot = a->no_pivot ? 0 : 1;
+  o.fixedpoint = a->fp;
   axb_status st =
       cli_run_solve(d->h, &d->A, &d->B, d->have_xt ? &d->Xt : NULL, &o, r);
   if (st != AXB_SUCCESS) {

@@ -111,6 +111,51 @@ axb_status axb_cuda_device_info(int dev, char *name, size_t name_len,
 /* Typed LAPACK-like layer (host memory), float and double                  */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * Iterative (fixed-point) Crout LU, SEEDS.md 1 (getrf_fixedpoint below):
+ * Z starts as A; a sweep recomputes every entry of a section from the
+ * current Z with Crout's formulas (Jacobi: all reads from the previous
+ * sweep), until a sweep changes no entry by more than tol.  Z is cut into
+ * s x s sections: the diagonal section k converges first, then the U-row /
+ * L-column sections that read it.  The dependencies are triangular, so in
+ * exact arithmetic a section of edge s is exact after 2 s sweeps; with
+ * tol = 0 the run stops at the first sweep that changes nothing.
+ */
+typedef enum {
+  AXB_FP_SCHED_PAIRS = 0, /* the document's: section pair (k,j), (j,k) on
+                             two streams, one pair at a time              */
+  AXB_FP_SCHED_DAG = 1    /* a section starts as soon as the sections it
+                             reads have converged; up to `streams` in
+                             flight                                       */
+} axb_fp_scheduler;
+
+typedef struct {
+  double tol;         /* >= 0; 0 (default): until a sweep changes nothing */
+  int64_t max_sweeps; /* cap per section; 0 (default): 2 s + 8            */
+  int64_t section;    /* section edge; 0 (default): clamp(n/10, 256, 1024);
+                         rounded up to a multiple of block; >= n: one     */
+  int block;          /* CUDA thread-block edge 8, 16 or 32; 0: 16        */
+  int scheduler;      /* axb_fp_scheduler; default PAIRS                  */
+  int streams;        /* DAG: most sections in flight; 0: 8 (1..64)       */
+} axb_fixedpoint_opts;
+
+typedef struct {
+  int64_t sweeps;             /* over all sections (convergence sweeps
+                                 included)                                */
+  int64_t sections;           /* sections iterated                        */
+  int64_t max_section_sweeps; /* the most any one section took            */
+  int64_t section;            /* the section edge used                    */
+  int64_t nsec;               /* sections per side: ceil(n / section)     */
+  /* In: caller array of section_sweeps_len entries, or NULL.  Out (when
+     section_sweeps_len >= nsec^2): sweeps of section (I, J) at
+     I * nsec + J (0 for sections not reached). */
+  int64_t *section_sweeps;
+  int64_t section_sweeps_len;
+  double last_change; /* max |Z_new - Z| of the last sweep run           */
+} axb_fixedpoint_stats;
+
+void axb_fixedpoint_opts_default(axb_fixedpoint_opts *opts);
+
 typedef enum { AXB_LOWER = 0, AXB_UPPER = 1 } axb_uplo;
 typedef enum { AXB_NO_TRANS = 0, AXB_TRANS = 1 } axb_trans;
 typedef enum { AXB_LEFT = 0, AXB_RIGHT = 1 } axb_side;
@@ -194,7 +239,17 @@ typedef enum {
   /* The same, one pivot at a time (the source document's algorithm; on the    \
      CPU backend rows in parallel, simd over columns): a study variant. */     \
   axb_status axb_##p##getri_gj_unblocked(axb_handle h, int64_t n, T *A,        \
-                                         int64_t lda, int64_t *info);
+                                         int64_t lda, int64_t *info);          \
+  /* Iterative (fixed-point) Crout LU without pivoting (see                    \
+     axb_fixedpoint_opts): on return A holds Z as getrf_crout's (L with its    \
+     diagonal, unit U above).  opts NULL: defaults; stats may be NULL.         \
+     AXB_ERR_SMALL_PIVOT (info = column) when a converged pivot is not above   \
+     n eps max|A| (never divided by); AXB_ERR_NO_CONVERGENCE (info = 0) when   \
+     a section reached the sweep cap.  Arguments: n 1, A 2, lda 3, opts 4. */  \
+  axb_status axb_##p##getrf_fixedpoint(                                        \
+      axb_handle h, int64_t n, T *A, int64_t lda,                              \
+      const axb_fixedpoint_opts *opts, axb_fixedpoint_stats *stats,            \
+      int64_t *info);
 
 AXB_DECLARE_TYPED(double, d)
 AXB_DECLARE_TYPED(float, s)
@@ -479,12 +534,15 @@ typedef enum {
   AXB_METHOD_GAUSS,                 /* study variant: elimination on [A|b]    */
   AXB_METHOD_CHOLESKY_CROUT,        /* study variant: column-wise             */
   AXB_METHOD_CHOLESKY_BANACHIEWICZ, /* study variant: row-wise           */
+  AXB_METHOD_LU_FIXEDPOINT,         /* study variant: iterative Crout,
+                                       no pivoting (getrf_fixedpoint)    */
   AXB_METHOD_COUNT
 } axb_method;
 
 const char *axb_method_name(axb_method m);
 /* "auto", "lu", "cholesky", "gauss-jordan", "lu-crout", "gauss",
-   "cholesky-crout", "cholesky-banachiewicz"; returns AXB_ERR_INVALID. */
+   "cholesky-crout", "cholesky-banachiewicz", "lu-fixedpoint"; returns
+   AXB_ERR_INVALID. */
 axb_status axb_method_parse(const char *name, axb_method *m);
 
 typedef struct {
@@ -493,6 +551,7 @@ typedef struct {
                          allows it (gauss, lu-crout)                        */
   int estimate_rcond; /* 1 (default): rcond in the report and the
                          AXB_ERR_ILL_CONDITIONED verdict                   */
+  axb_fixedpoint_opts fixedpoint; /* lu-fixedpoint only (never pivots)   */
 } axb_solve_opts;
 
 void axb_solve_opts_default(axb_solve_opts *opts);
@@ -509,6 +568,8 @@ typedef struct {
   double gflops;         /* (factor + solve flops) / (t_factor + t_solve) */
   double backward_error; /* axb_check_solve ratio of the returned X      */
   double rcond;          /* 1-norm reciprocal condition estimate, or -1    */
+  int64_t sweeps;        /* lu-fixedpoint: sweeps over all sections, else 0 */
+  int64_t sections;      /* lu-fixedpoint: sections iterated, else 0       */
 } axb_report;
 
 /*

@@ -46,6 +46,13 @@
                               int64_t *info);                                  \
     axb_status (*potrf_banachiewicz)(axb_handle h, int64_t n, T *A,            \
                                      int64_t lda, int64_t *info);              \
+    /* Fixed-point Crout: o resolved by the typed layer (section > 0 and a   \
+       multiple of block unless it is n, max_sweeps > 0, block in 8/16/32);    \
+       st zeroed with section and nsec set, and section_sweeps NULL unless    \
+       it holds nsec^2 entries. */                                             \
+    axb_status (*getrf_fixedpoint)(axb_handle h, int64_t n, T *A, int64_t lda, \
+                                   const axb_fixedpoint_opts *o,               \
+                                   axb_fixedpoint_stats *st, int64_t *info);   \
     /* Optional whole solves on host arrays (NULL: the typed layer composes    \
        them from laswp + trsm), so a device backend moves A once. */           \
     axb_status (*getrs)(axb_handle h, axb_trans trans, int64_t n,              \

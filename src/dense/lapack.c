@@ -4,6 +4,7 @@
 #include "dense/condest.h"
 
 #include <math.h>
+#include <string.h>
 
 #define AXB_STR_d "axb_d"
 #define AXB_STR_s "axb_s"
@@ -100,6 +101,59 @@ static axb_status finish(axb_handle h, const char *routine, axb_status st,
       axb__fail(h, st, "%s: %s", routine, axb_strerror(st));
     return st;
   }
+}
+
+void axb_fixedpoint_opts_default(axb_fixedpoint_opts *opts) {
+  if (!opts) return;
+  opts->tol = 0;
+  opts->max_sweeps = 0;
+  opts->section = 0;
+  opts->block = 0;
+  opts->scheduler = AXB_FP_SCHED_PAIRS;
+  opts->streams = 0;
+}
+
+/* Check the fixed-point options (argument 4) and resolve the defaults:
+   block 16; section clamp(n/10, 256, 1024) rounded up to a multiple of
+   block, n when that reaches n; cap 2 s + 8 sweeps per section (a section
+   of edge s is exact after at most 2 s sweeps in exact arithmetic, one
+   more confirms it); 8 streams. */
+static axb_status resolve_fixedpoint(axb_handle h, const char *r, int64_t n,
+                                     const axb_fixedpoint_opts *in,
+                                     axb_fixedpoint_opts *o,
+                                     axb_fixedpoint_stats *st, int64_t *info) {
+  axb_fixedpoint_opts_default(o);
+  if (in) *o = *in;
+  if (!(o->tol >= 0) || o->max_sweeps < 0 || o->section < 0 ||
+      (o->block != 0 && o->block != 8 && o->block != 16 && o->block != 32) ||
+      (o->scheduler != AXB_FP_SCHED_PAIRS &&
+       o->scheduler != AXB_FP_SCHED_DAG) ||
+      o->streams < 0 || o->streams > 64)
+    return arg_error(h, r, 4,
+                     "opts: tol >= 0, max_sweeps >= 0, section >= 0, block "
+                     "0/8/16/32, scheduler PAIRS/DAG, streams 0..64",
+                     info);
+  if (o->block == 0) o->block = 16;
+  if (o->streams == 0) o->streams = 8;
+  int64_t s = o->section;
+  if (s == 0) s = n / 10 < 256 ? 256 : n / 10 > 1024 ? 1024 : n / 10;
+  s = (s + o->block - 1) / o->block * o->block;
+  if (s >= n) s = n;
+  o->section = s;
+  if (o->max_sweeps == 0) o->max_sweeps = 2 * s + 8;
+  if (st) {
+    int64_t *ss = st->section_sweeps, len = st->section_sweeps_len;
+    memset(st, 0, sizeof *st);
+    st->section = s;
+    st->nsec = s > 0 ? (n + s - 1) / s : 0;
+    if (ss && len >= st->nsec * st->nsec) {
+      st->section_sweeps = ss;
+      st->section_sweeps_len = len;
+      for (int64_t i = 0; i < st->nsec * st->nsec; ++i)
+        ss[i] = 0;
+    }
+  }
+  return AXB_SUCCESS;
 }
 
 #define AXB_TEMPLATE "dense/lapack_t.h"

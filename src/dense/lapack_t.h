@@ -460,6 +460,40 @@ axb_status AXB_FN(axb_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,
   return finish(h, r, st, i, info);
 }
 
+axb_status AXB_FN(axb_, getrf_fixedpoint)(axb_handle h, int64_t n, T *A,
+                                          int64_t lda,
+                                          const axb_fixedpoint_opts *opts,
+                                          axb_fixedpoint_stats *stats,
+                                          int64_t *info) {
+  const char *r = PREFIX_STR "getrf_fixedpoint";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  axb_fixedpoint_opts o;
+  axb_fixedpoint_stats local;
+  if (!stats) {
+    memset(&local, 0, sizeof local);
+    stats = &local;
+  }
+  axb_status st = resolve_fixedpoint(h, r, n, opts, &o, stats, info);
+  if (st || n == 0) return st;
+  NEED_KERNEL(h, k, getrf_fixedpoint, info);
+  int64_t i = 0;
+  st = k(h, n, A, lda, &o, stats, &i);
+  if (st == AXB_ERR_NO_CONVERGENCE) {
+    set_info(info, 0);
+    if (h->detail[0]) return st;
+    return axb__fail(h, st,
+                     "%s: a section did not converge in %lld sweeps (last "
+                     "change %g)",
+                     r, (long long)o.max_sweeps, stats->last_change);
+  }
+  return finish(h, r, st, i, info);
+}
+
 /* potrf_crout, potrf_banachiewicz and getri_gj share one shape. */
 #define AXB_SQUARE_VARIANT(name)                                               \
   axb_status AXB_FN(axb_, name)(axb_handle h, int64_t n, T * A, int64_t lda,   \

@@ -34,7 +34,8 @@
 
 static const char *const method_names[AXB_METHOD_COUNT] = {
     "auto",     "lu",    "cholesky",       "gauss-jordan",
-    "lu-crout", "gauss", "cholesky-crout", "cholesky-banachiewicz"};
+    "lu-crout", "gauss", "cholesky-crout", "cholesky-banachiewicz",
+    "lu-fixedpoint"};
 
 const char *axb_method_name(axb_method m) {
   return m >= 0 && m < AXB_METHOD_COUNT ? method_names[m] : "unknown";
@@ -55,6 +56,7 @@ void axb_solve_opts_default(axb_solve_opts *opts) {
   opts->method = AXB_METHOD_AUTO;
   opts->pivot = 1;
   opts->estimate_rcond = 1;
+  axb_fixedpoint_opts_default(&opts->fixedpoint);
 }
 
 /* Flop counts of the factorization and of the solve with nrhs columns. */
@@ -165,6 +167,8 @@ static void copy_back(const void *b, axb_dense *a) {
 typedef struct {
   void *F, *X, *W;
   int64_t *ipiv;
+  const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
+  axb_fixedpoint_stats fps;      /* and its statistics      */
 } buffers;
 
 static void free_buffers(buffers *b) {
@@ -189,7 +193,7 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
   if (take) take(h);
   double t0 = axb__now();
   if (A->dtype == AXB_F64) {
-    work_d w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0};
+    work_d w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0, b->fp, &b->fps};
     st = factor_d(&w);
     r->t_factor = axb__now() - t0;
     if (take) tx_f = take(h);
@@ -197,7 +201,7 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
     if (!st) st = apply_d(&w);
     *info = w.info;
   } else {
-    work_s w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0};
+    work_s w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0, b->fp, &b->fps};
     st = factor_s(&w);
     r->t_factor = axb__now() - t0;
     if (take) tx_f = take(h);
@@ -210,6 +214,8 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
   r->t_factor = r->t_factor > tx_f ? r->t_factor - tx_f : 0;
   r->t_solve = r->t_solve > tx_s ? r->t_solve - tx_s : 0;
   r->t_transfer = tx_f + tx_s;
+  r->sweeps = b->fps.sweeps;
+  r->sections = b->fps.sections;
   return st;
 }
 
@@ -229,12 +235,12 @@ static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
   }
   axb_status st;
   if (A->dtype == AXB_F64) {
-    work_d w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0};
+    work_d w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0, NULL, NULL};
     st = refactor ? factor_d(&w) : AXB_SUCCESS;
     if (st == AXB_ERR_SINGULAR) return *rcond = 0, AXB_SUCCESS;
     return st ? st : rcond_d(&w, anorm, rcond);
   }
-  work_s w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0};
+  work_s w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0, NULL, NULL};
   st = refactor ? factor_s(&w) : AXB_SUCCESS;
   if (st == AXB_ERR_SINGULAR) return *rcond = 0, AXB_SUCCESS;
   return st ? st : rcond_s(&w, anorm, rcond);
@@ -333,10 +339,10 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                    "(positive definite) matrix; use lu",
                    axb_method_name(o.method));
   if (!st && !o.pivot && o.method != AXB_METHOD_GAUSS &&
-      o.method != AXB_METHOD_LU_CROUT)
+      o.method != AXB_METHOD_LU_CROUT && o.method != AXB_METHOD_LU_FIXEDPOINT)
     st = axb__fail(h, AXB_ERR_INVALID,
-                   "pivoting can only be turned off for the gauss and "
-                   "lu-crout methods, not %s",
+                   "pivoting can only be turned off for the gauss, lu-crout "
+                   "and lu-fixedpoint (which never pivots) methods, not %s",
                    axb_method_name(o.method));
   if (st) return r->status = st;
   /* AUTO handle: a large problem goes to the GPU where one exists. */
@@ -378,6 +384,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
     goto cleanup;
   }
   copy_dense(B, B0.data);
+  b.fp = &o.fixedpoint;
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {

@@ -14,6 +14,8 @@ typedef struct {
   T *X;          /* n x nrhs: B on entry, X on exit (ld = n)             */
   T *W;          /* n x nrhs scratch (Gauss-Jordan product), or NULL     */
   int64_t info;
+  const axb_fixedpoint_opts *fp; /* lu-fixedpoint options, or NULL       */
+  axb_fixedpoint_stats *fps;     /* lu-fixedpoint statistics, or NULL    */
 } AXB_FN(work_, );
 
 /* Factor F in place.  GAUSS factors and solves in one sweep (on X). */
@@ -37,17 +39,22 @@ static axb_status AXB_FN(factor_, )(AXB_FN(work_, ) * w) {
   case AXB_METHOD_GAUSS:
     return AXB_FN(axb_, gesv_gauss)(h, n, w->nrhs, w->F, n, w->X, n, w->pivot,
                                     &w->info);
+  case AXB_METHOD_LU_FIXEDPOINT:
+    return AXB_FN(axb_, getrf_fixedpoint)(h, n, w->F, n, w->fp, w->fps,
+                                          &w->info);
   default: return axb__fail(h, AXB_ERR_INTERNAL, "unknown method");
   }
 }
 
 /* Crout's Z = L U with L non-unit lower and U unit upper, rows permuted by
-   ipiv when pivoting: X = U^-1 L^-1 P B. */
+   ipiv when pivoting (lu-crout only; lu-fixedpoint never pivots):
+   X = U^-1 L^-1 P B. */
 static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   int64_t n = w->n, k = w->nrhs;
   axb_status st = AXB_SUCCESS;
-  if (w->pivot) st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 1);
+  if (w->pivot && w->method == AXB_METHOD_LU_CROUT)
+    st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 1);
   if (!st)
     st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT,
                             n, k, 1, w->F, n, w->X, n);
@@ -70,6 +77,7 @@ static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
   case AXB_METHOD_CHOLESKY_BANACHIEWICZ:
     return AXB_FN(axb_, potrs)(h, AXB_LOWER, n, k, w->F, n, w->X, n, NULL);
   case AXB_METHOD_LU_CROUT:
+  case AXB_METHOD_LU_FIXEDPOINT:
     if (!h->ops->P.laswp)
       return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "laswp missing on backend");
     return AXB_FN(crout_solve_, )(w);
@@ -109,7 +117,8 @@ static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
         anorm > 0 && xnorm > 0 && isfinite(xnorm) ? 1.0 / (anorm * xnorm) : 0;
     return AXB_SUCCESS;
   }
-  case AXB_METHOD_LU_CROUT: {
+  case AXB_METHOD_LU_CROUT:
+  case AXB_METHOD_LU_FIXEDPOINT: {
     /* Crout's L U = (L D^-1)(D U) with D = diag(L): move the diagonal to U
        in a copy and reuse gecon, which needs unit L and non-unit U. */
     T *G = axb__malloc(n * n, sizeof(T));

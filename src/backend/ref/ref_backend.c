@@ -12,6 +12,7 @@
     .gesv_gauss = axb_ref_##p##gesv_gauss,                                     \
     .potrf_crout = axb_ref_##p##potrf_crout,                                   \
     .potrf_banachiewicz = axb_ref_##p##potrf_banachiewicz,                     \
+    .getrf_fixedpoint = axb_ref_##p##getrf_fixedpoint,                         \
   }
 
 const axb_backend_ops axb_ref_ops = {
