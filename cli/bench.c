@@ -35,6 +35,9 @@ typedef enum {
   RT_CHOL_BANA,
   RT_GJ,
   RT_GJ_UNB,
+  RT_LU_FP,
+  RT_LU_FP_DAG,
+  RT_CHOL_COL1,
   RT_COUNT
 } rtn;
 
@@ -47,24 +50,32 @@ static const char *const rt_names[RT_COUNT] = {"lu",
                                                "cholesky-crout",
                                                "cholesky-banachiewicz",
                                                "gauss-jordan",
-                                               "gauss-jordan-unblocked"};
+                                               "gauss-jordan-unblocked",
+                                               "lu-fixedpoint",
+                                               "lu-fixedpoint-dag",
+                                               "cholesky-columns1"};
 
 static int rt_spd(rtn r) {
-  return r == RT_CHOL || r == RT_CHOL_CROUT || r == RT_CHOL_BANA;
+  return r == RT_CHOL || r == RT_CHOL_CROUT || r == RT_CHOL_BANA ||
+         r == RT_CHOL_COL1;
 }
 /* Unblocked study variants: O(n^3) at memory speed, capped by --study-max. */
 static int rt_study(rtn r) {
   return r == RT_LU_CROUT || r == RT_GAUSS || r == RT_CHOL_CROUT ||
-         r == RT_CHOL_BANA || r == RT_GJ_UNB;
+         r == RT_CHOL_BANA || r == RT_GJ_UNB || r == RT_LU_FP ||
+         r == RT_LU_FP_DAG || r == RT_CHOL_COL1;
 }
 /* What a vendor anchor runs for r (the standard routine), or -1. */
 static int rt_anchor(rtn r) {
   switch (r) {
   case RT_LU:
-  case RT_LU_CROUT: return RT_LU;
+  case RT_LU_CROUT:
+  case RT_LU_FP:
+  case RT_LU_FP_DAG: return RT_LU;
   case RT_CHOL:
   case RT_CHOL_CROUT:
-  case RT_CHOL_BANA: return RT_CHOL;
+  case RT_CHOL_BANA:
+  case RT_CHOL_COL1: return RT_CHOL;
   case RT_INV:
   case RT_GJ:
   case RT_GJ_UNB: return RT_INV;
@@ -76,10 +87,13 @@ static int rt_anchor(rtn r) {
 static double rt_flops(rtn r, double n) {
   switch (r) {
   case RT_LU:
-  case RT_LU_CROUT: return 2.0 / 3 * n * n * n;
+  case RT_LU_CROUT:
+  case RT_LU_FP: /* the LU's count, not the sweeps' work: GFLOP/s compare */
+  case RT_LU_FP_DAG: return 2.0 / 3 * n * n * n;
   case RT_CHOL:
   case RT_CHOL_CROUT:
-  case RT_CHOL_BANA: return n * n * n / 3;
+  case RT_CHOL_BANA:
+  case RT_CHOL_COL1: return n * n * n / 3;
   case RT_INV:
   case RT_GJ:
   case RT_GJ_UNB: return 2 * n * n * n;
@@ -285,6 +299,21 @@ static axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A,
   case RT_GJ_UNB:
     return d ? axb_dgetri_gj_unblocked(h, n, W, n, &info)
              : axb_sgetri_gj_unblocked(h, n, W, n, &info);
+  case RT_LU_FP:
+  case RT_LU_FP_DAG: {
+    axb_fixedpoint_opts o;
+    axb_fixedpoint_opts_default(&o);
+    if (r == RT_LU_FP_DAG) o.scheduler = AXB_FP_SCHED_DAG;
+    return d ? axb_dgetrf_fixedpoint(h, n, W, n, &o, NULL, &info)
+             : axb_sgetrf_fixedpoint(h, n, W, n, &o, NULL, &info);
+  }
+  case RT_CHOL_COL1: {
+    axb_potrf_columns_opts o;
+    axb_potrf_columns_opts_default(&o);
+    o.kernels = 1;
+    return d ? axb_dpotrf_columns(h, n, W, n, &o, &info)
+             : axb_spotrf_columns(h, n, W, n, &o, &info);
+  }
   default: return AXB_ERR_NOT_SUPPORTED;
   }
 }
@@ -310,11 +339,14 @@ static double residual(bench *b, int be, rtn r, const axb_dense *A,
   case RT_CHOL:
   case RT_CHOL_CROUT:
   case RT_CHOL_BANA:
+  case RT_CHOL_COL1:
     st = d ? axb_dpotrs(h, AXB_LOWER, n, 1, W, n, xs, n, NULL)
            : axb_spotrs(h, AXB_LOWER, n, 1, W, n, xs, n, NULL);
     break;
   case RT_LU_CROUT:
-    for (int64_t i = 0; i < n; ++i) { /* row interchanges, in order */
+  case RT_LU_FP:
+  case RT_LU_FP_DAG:
+    for (int64_t i = 0; i < n && k == RT_LU_CROUT; ++i) { /* interchanges */
       int64_t p = ipiv[i] - 1;
       if (p != i && p >= 0 && p < n) {
         char tmp[8];
@@ -1197,10 +1229,28 @@ static int apply_preset(config *c, const char *name) {
         "Thesis on ICM/ParILU (A100): 63 matrices, mostly SuiteSparse, float "
         "and double, metric max|A - LU|; dense double only 1.5-2.4x over a "
         "single-threaded CPU loop";
+  } else if (strcmp(name, "study-gpu") == 0) {
+    /* The source documents' GPU algorithms beside the production paths,
+       on a strongly regular matrix (the fixed point never pivots). */
+    parse_routines(c, "lu,lu-fixedpoint,lu-fixedpoint-dag,cholesky,"
+                      "cholesky-crout,cholesky-columns1,inverse,"
+                      "gauss-jordan-unblocked");
+    parse_backends(c, "cuda");
+    parse_sizes(c, c->quick ? "64,200" : "1024,2048,4096");
+    parse_matrix(c, "auto"); /* diagdom for LU and inverse, spd for
+                                Cholesky */
+    c->dt[0] = AXB_F32;
+    c->dt[1] = AXB_F64;
+    c->ndt = 2;
+    c->study_max = 4096;
+    c->source_note =
+        "CTU 2022 (A100): iterative Crout fast on banded matrices, dense "
+        "double only 1.5-2.4x over one CPU thread; UFRGS 2016: cuSOLVER "
+        "potrf wins at scale; Hamburg 2022: GJ kernels wrong above n = 1024";
   } else {
     return cli_usage_error("bench",
                            "unknown preset '%s' (lu-dense, lu-dense-900, "
-                           "cholesky, inverse, real-lu)",
+                           "cholesky, inverse, real-lu, study-gpu)",
                            name),
            0;
   }
@@ -1422,8 +1472,15 @@ int cli_bench(int argc, char **argv) {
           for (int r = 0; r < c.nrt; ++r)
             any_rt |= rt_spd(c.rt[r]) == want_spd;
           if (auto_kind ? !any_rt : pass == 1) continue;
-          const char *kind = auto_kind ? (want_spd ? "spd" : "uniform")
-                                       : (c.nfile ? NULL : c.mat[m]);
+          /* The fixed point never pivots: with it in the list, "auto"
+             gives every general routine a diagonally dominant matrix. */
+          int no_pivot_rt = 0;
+          for (int r = 0; r < c.nrt; ++r)
+            no_pivot_rt |= c.rt[r] == RT_LU_FP || c.rt[r] == RT_LU_FP_DAG;
+          const char *kind =
+              auto_kind
+                  ? (want_spd ? "spd" : no_pivot_rt ? "diagdom" : "uniform")
+                  : (c.nfile ? NULL : c.mat[m]);
           axb_dense A = {0}, X = {0}, B = {0};
           char err[512] = "";
           axb_status st = make_problem(&b, kind, c.nfile ? c.file[m] : NULL,

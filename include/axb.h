@@ -156,6 +156,21 @@ typedef struct {
 
 void axb_fixedpoint_opts_default(axb_fixedpoint_opts *opts);
 
+/* Column-oriented Cholesky kernels (SEEDS.md 3, potrf_columns below): a
+   host loop over the columns, one GPU thread per element of the column.
+   The CPU backends compute the same factor with their potrf_crout and
+   ignore these options. */
+typedef struct {
+  int kernels;  /* 2 (default): a diagonal kernel, then one for the rest of
+                   the column; 1: one kernel, every thread recomputing the
+                   diagonal itself                                        */
+  int in_place; /* 1 (default): L overwrites A on the device; 0: L goes to
+                   a second device array (the result lands in A anyway)   */
+  int threads;  /* threads per block: a power of two 32..1024; 0: 256     */
+} axb_potrf_columns_opts;
+
+void axb_potrf_columns_opts_default(axb_potrf_columns_opts *opts);
+
 typedef enum { AXB_LOWER = 0, AXB_UPPER = 1 } axb_uplo;
 typedef enum { AXB_NO_TRANS = 0, AXB_TRANS = 1 } axb_trans;
 typedef enum { AXB_LEFT = 0, AXB_RIGHT = 1 } axb_side;
@@ -249,7 +264,15 @@ typedef enum {
   axb_status axb_##p##getrf_fixedpoint(                                        \
       axb_handle h, int64_t n, T *A, int64_t lda,                              \
       const axb_fixedpoint_opts *opts, axb_fixedpoint_stats *stats,            \
-      int64_t *info);
+      int64_t *info);                                                          \
+  /* Cholesky, lower, column by column (see axb_potrf_columns_opts; opts      \
+     NULL: defaults), as potrf_crout: AXB_ERR_NOT_SPD with info = the order   \
+     of the first minor that is not positive definite.  Arguments: n 1, A 2, \
+     lda 3, opts 4. */                                                         \
+  axb_status axb_##p##potrf_columns(axb_handle h, int64_t n, T *A,             \
+                                    int64_t lda,                               \
+                                    const axb_potrf_columns_opts *opts,        \
+                                    int64_t *info);
 
 AXB_DECLARE_TYPED(double, d)
 AXB_DECLARE_TYPED(float, s)

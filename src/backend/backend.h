@@ -53,6 +53,11 @@
     axb_status (*getrf_fixedpoint)(axb_handle h, int64_t n, T *A, int64_t lda, \
                                    const axb_fixedpoint_opts *o,               \
                                    axb_fixedpoint_stats *st, int64_t *info);   \
+    /* Column Cholesky kernels: o resolved (kernels 1/2, in_place 0/1,       \
+       threads a power of two 32..1024). */                                    \
+    axb_status (*potrf_columns)(axb_handle h, int64_t n, T *A, int64_t lda,    \
+                                const axb_potrf_columns_opts *o,               \
+                                int64_t *info);                                \
     /* Optional whole solves on host arrays (NULL: the typed layer composes    \
        them from laswp + trsm), so a device backend moves A once. */           \
     axb_status (*getrs)(axb_handle h, axb_trans trans, int64_t n,              \

@@ -113,6 +113,31 @@ void axb_fixedpoint_opts_default(axb_fixedpoint_opts *opts) {
   opts->streams = 0;
 }
 
+void axb_potrf_columns_opts_default(axb_potrf_columns_opts *opts) {
+  if (!opts) return;
+  opts->kernels = 2;
+  opts->in_place = 1;
+  opts->threads = 256;
+}
+
+/* Check the column-Cholesky options (argument 4); threads 0 means 256. */
+static axb_status resolve_columns(axb_handle h, const char *r,
+                                  const axb_potrf_columns_opts *in,
+                                  axb_potrf_columns_opts *o, int64_t *info) {
+  axb_potrf_columns_opts_default(o);
+  if (in) *o = *in;
+  if (o->threads == 0) o->threads = 256;
+  const int t = o->threads;
+  if ((o->kernels != 1 && o->kernels != 2) ||
+      (o->in_place != 0 && o->in_place != 1) || t < 32 || t > 1024 ||
+      (t & (t - 1)) != 0)
+    return arg_error(h, r, 4,
+                     "opts: kernels 1 or 2, in_place 0 or 1, threads a power "
+                     "of two 32..1024",
+                     info);
+  return AXB_SUCCESS;
+}
+
 /* Check the fixed-point options (argument 4) and resolve the defaults:
    block 16; section clamp(n/10, 256, 1024) rounded up to a multiple of
    block, n when that reaches n; cap 2 s + 8 sweeps per section (a section

@@ -494,6 +494,26 @@ axb_status AXB_FN(axb_, getrf_fixedpoint)(axb_handle h, int64_t n, T *A,
   return finish(h, r, st, i, info);
 }
 
+axb_status AXB_FN(axb_, potrf_columns)(axb_handle h, int64_t n, T *A,
+                                       int64_t lda,
+                                       const axb_potrf_columns_opts *opts,
+                                       int64_t *info) {
+  const char *r = PREFIX_STR "potrf_columns";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  axb_potrf_columns_opts o;
+  axb_status st = resolve_columns(h, r, opts, &o, info);
+  if (st || n == 0) return st;
+  NEED_KERNEL(h, k, potrf_columns, info);
+  int64_t i = 0;
+  st = k(h, n, A, lda, &o, &i);
+  return finish(h, r, st, i, info);
+}
+
 /* potrf_crout, potrf_banachiewicz and getri_gj share one shape. */
 #define AXB_SQUARE_VARIANT(name)                                               \
   axb_status AXB_FN(axb_, name)(axb_handle h, int64_t n, T * A, int64_t lda,   \

@@ -4,6 +4,7 @@
  * The dense algorithms are in cuda_dense.cu, the kernels in cuda_kernels.cu.
  */
 #include "cuda_internal.h"
+#include "cuda_study.h"
 
 #include <mutex>
 #include <string.h>
@@ -143,6 +144,7 @@ extern "C" const axb_backend_ops *axb_cuda_ops(void) {
   std::call_once(cuda_ops_once, [] {
     cuda_ops.name = "cuda";
     fill_table(&cuda_ops);
+    fill_study_table(&cuda_ops);
   });
   return &cuda_ops;
 }

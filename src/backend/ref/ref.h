@@ -36,7 +36,11 @@
                                              int64_t lda, int64_t *info);      \
   axb_status axb_ref_##p##getrf_fixedpoint(                                    \
       axb_handle h, int64_t n, T *A, int64_t lda,                              \
-      const axb_fixedpoint_opts *o, axb_fixedpoint_stats *st, int64_t *info);
+      const axb_fixedpoint_opts *o, axb_fixedpoint_stats *st, int64_t *info);  \
+  axb_status axb_ref_##p##potrf_columns(axb_handle h, int64_t n, T *A,         \
+                                        int64_t lda,                           \
+                                        const axb_potrf_columns_opts *o,       \
+                                        int64_t *info);
 
 AXB_DECLARE_REF(double, d)
 AXB_DECLARE_REF(float, s)

@@ -13,6 +13,7 @@
     .potrf_crout = axb_ref_##p##potrf_crout,                                   \
     .potrf_banachiewicz = axb_ref_##p##potrf_banachiewicz,                     \
     .getrf_fixedpoint = axb_ref_##p##getrf_fixedpoint,                         \
+    .potrf_columns = axb_ref_##p##potrf_columns,                               \
   }
 
 const axb_backend_ops axb_ref_ops = {

@@ -131,6 +131,16 @@ done:
   return rc;
 }
 
+/* The column-Cholesky kernels' options only shape GPU launches: on the CPU
+   the factor is potrf_crout's. */
+axb_status AXB_FN(axb_ref_, potrf_columns)(axb_handle h, int64_t n, T *A,
+                                           int64_t lda,
+                                           const axb_potrf_columns_opts *o,
+                                           int64_t *info) {
+  (void)o;
+  return AXB_FN(axb_ref_, potrf_crout)(h, n, A, lda, info);
+}
+
 #undef AT
 #undef FP_TINY_
 #undef FP_SWEEP_
