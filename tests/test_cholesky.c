@@ -6,10 +6,11 @@
  * NaN padding.  Not SPD: a negative (or NaN) diagonal entry k of an SPD
  * matrix makes the leading minor of order k+1 the first non-positive one,
  * so every variant must stop with info = k+1.
- * The study variants have no CUDA kernels: on cuda only potrf is judged
- * (the variants' honest NOT_SUPPORTED is checked in test_cuda).
- * On cuda the study variants (CPU-only) are left out; test_cuda checks
- * their honest NOT_SUPPORTED there.
+ * potrf_columns (SEEDS.md 3's column kernels on cuda: one kernel with the
+ * diagonal recomputed per thread, 1024 threads per block; two kernels out
+ * of place, 32 threads) is judged like potrf_crout; on the CPU backends it
+ * is potrf_crout.  potrf_banachiewicz has no CUDA kernel (test_cuda checks
+ * its honest NOT_SUPPORTED).
  * AXB_TEST_PER_BACKEND
  */
 #include "testing.h"
@@ -19,9 +20,16 @@
 
 static axb_handle h;
 
-typedef enum { V_POTRF, V_CROUT, V_BANACHIEWICZ } variant;
+typedef enum { V_POTRF, V_CROUT, V_COL1, V_COL_OOP, V_BANACHIEWICZ } variant;
 static const char *variant_name[] = {"potrf", "potrf_crout",
+                                     "potrf_columns(1 kernel)",
+                                     "potrf_columns(out of place)",
                                      "potrf_banachiewicz"};
+
+/* The variants this backend has (no Banachiewicz kernel on cuda). */
+static int has_variant(int v) {
+  return v != V_BANACHIEWICZ || axb_handle_backend(h) != AXB_BACKEND_CUDA;
+}
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -68,6 +76,16 @@ static axb_status factor(variant v, axb_uplo uplo, axb_dense *A,
   case V_CROUT:
     return d ? axb_dpotrf_crout(h, n, A->data, ld, info)
              : axb_spotrf_crout(h, n, A->data, ld, info);
+  case V_COL1:
+  case V_COL_OOP: {
+    axb_potrf_columns_opts o;
+    axb_potrf_columns_opts_default(&o);
+    o.kernels = v == V_COL1 ? 1 : 2;
+    o.in_place = v == V_COL1;
+    o.threads = v == V_COL1 ? 1024 : 32;
+    return d ? axb_dpotrf_columns(h, n, A->data, ld, &o, info)
+             : axb_spotrf_columns(h, n, A->data, ld, &o, info);
+  }
   default:
     return d ? axb_dpotrf_banachiewicz(h, n, A->data, ld, info)
              : axb_spotrf_banachiewicz(h, n, A->data, ld, info);
@@ -142,17 +160,11 @@ static void spd_case(axb_gen_kind kind, int64_t n, axb_dtype t, variant v,
   axb_dense_destroy(&A);
 }
 
-/* The last variant this backend has (the study variants are CPU-only). */
-static variant last_variant(void) {
-  return axb_handle_backend(h) == AXB_BACKEND_CUDA ? V_POTRF : V_BANACHIEWICZ;
-}
-
 static void spd_all(axb_gen_kind kind, int64_t n, axb_dtype t) {
   spd_case(kind, n, t, V_POTRF, AXB_LOWER);
   spd_case(kind, n, t, V_POTRF, AXB_UPPER);
-  if (last_variant() == V_POTRF) return;
-  spd_case(kind, n, t, V_CROUT, AXB_LOWER);
-  spd_case(kind, n, t, V_BANACHIEWICZ, AXB_LOWER);
+  for (int v = V_CROUT; v <= V_BANACHIEWICZ; ++v)
+    if (has_variant(v)) spd_case(kind, n, t, (variant)v, AXB_LOWER);
 }
 
 static void spd_cases(axb_dtype t) {
@@ -168,6 +180,9 @@ static void spd_cases(axb_dtype t) {
   spd_all(AXB_GEN_SPD_SHIFT, 257, t);
   spd_case(AXB_GEN_SPD_GRAM, 500, t, V_POTRF, AXB_LOWER);
   spd_case(AXB_GEN_SPD_GRAM, 500, t, V_POTRF, AXB_UPPER);
+  /* Columns longer than a block of 1024 threads. */
+  spd_case(AXB_GEN_SPD_SHIFT, 1030, t, V_CROUT, AXB_LOWER);
+  spd_case(AXB_GEN_SPD_SHIFT, 1030, t, V_COL1, AXB_LOWER);
 }
 
 /* ---- not SPD
@@ -195,7 +210,8 @@ static void not_spd_cases(axb_dtype t) {
   const int64_t shapes[][2] = {{1, 0}, {5, 0}, {5, 2}, {33, 32}, {70, 40}};
   for (size_t i = 0; i < sizeof shapes / sizeof *shapes; ++i) {
     const int64_t n = shapes[i][0], k = shapes[i][1];
-    for (int v = V_POTRF; v <= (int)last_variant(); ++v) {
+    for (int v = V_POTRF; v <= V_BANACHIEWICZ; ++v) {
+      if (!has_variant(v)) continue;
       not_spd_case(n, k, -1.0, t, (variant)v, AXB_LOWER);
       not_spd_case(n, k, NAN, t, (variant)v, AXB_LOWER);
       not_spd_case(n, k, 0.0, t, (variant)v, AXB_LOWER);
@@ -208,7 +224,8 @@ static void not_spd_cases(axb_dtype t) {
 /* Positive diagonal, indefinite: [[1, 2], [2, 1]] has det -3; posv says so
    too, without solving. */
 static void indefinite_2x2(void) {
-  for (int v = V_POTRF; v <= (int)last_variant(); ++v) {
+  for (int v = V_POTRF; v <= V_BANACHIEWICZ; ++v) {
+    if (!has_variant(v)) continue;
     double a[4] = {1, 2, 2, 1};
     int64_t info = -1;
     axb_dense A = axb_dense_wrap(2, 2, 2, AXB_F64, a);
@@ -240,11 +257,19 @@ static void empty_and_one(void) {
   CHECK_STATUS(h, axb_dpotrf(h, AXB_UPPER, 1, &a, 1, &info), AXB_SUCCESS);
   CHECK(a == 2, "sqrt(4) gave %g", a);
   a = 0;
-  if (last_variant() == V_POTRF)
-    CHECK_STATUS(h, axb_dpotrf(h, AXB_LOWER, 1, &a, 1, &info), AXB_ERR_NOT_SPD);
-  else
-    CHECK_STATUS(h, axb_dpotrf_crout(h, 1, &a, 1, &info), AXB_ERR_NOT_SPD);
+  CHECK_STATUS(h, axb_dpotrf_crout(h, 1, &a, 1, &info), AXB_ERR_NOT_SPD);
   CHECK(info == 1, "[0]: info %lld", (long long)info);
+  /* potrf_columns: illegal options are argument 4. */
+  axb_potrf_columns_opts o;
+  axb_potrf_columns_opts_default(&o);
+  o.threads = 48;
+  a = 4;
+  CHECK_STATUS(h, axb_dpotrf_columns(h, 1, &a, 1, &o, &info), -4);
+  o.threads = 0;
+  o.kernels = 3;
+  CHECK_STATUS(h, axb_dpotrf_columns(h, 1, &a, 1, &o, &info), -4);
+  CHECK_STATUS(h, axb_dpotrf_columns(h, 1, &a, 1, NULL, &info), AXB_SUCCESS);
+  CHECK(a == 2, "potrf_columns sqrt(4) gave %g", a);
 }
 
 int main(int argc, char **argv) {

@@ -45,7 +45,8 @@ int main(void) {
   int64_t ipiv[2], info;
   CHECK_STATUS(h, axb_dgetrf(h, 2, 2, a, 2, ipiv, &info), AXB_SUCCESS);
   CHECK(a[0] == 2 && a[3] == 2 && ipiv[0] == 1 && ipiv[1] == 2, "2x2 LU");
-  CHECK_STATUS(h, axb_dpotrf_crout(h, 2, a, 2, &info), AXB_ERR_NOT_SUPPORTED);
+  CHECK_STATUS(h, axb_dpotrf_banachiewicz(h, 2, a, 2, &info),
+               AXB_ERR_NOT_SUPPORTED);
   CHECK(strstr(axb_detail(h), "cuda") != NULL, "detail: %s", axb_detail(h));
   axb_handle_destroy(h);
   return test_finish("test_cuda");

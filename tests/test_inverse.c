@@ -88,6 +88,11 @@ static void inverse_cases(axb_dtype t, method m) {
   for (int64_t n = 1; n <= (t == AXB_F64 ? 8 : 5); ++n)
     inverse_case(AXB_GEN_HILBERT, n, t, 0, m, 0);
   inverse_case(AXB_GEN_UNIFORM, 257, t, 0, m, 0);
+  /* SEEDS.md 4's kernels broke above n = 1024: the CUDA ones must not. */
+  if (axb_handle_backend(h) == AXB_BACKEND_CUDA && m != BY_LU) {
+    inverse_case(AXB_GEN_UNIFORM, 1030, t, 0, m, 0);
+    inverse_case(AXB_GEN_DIAG_DOMINANT, 2049, t, 0, m, 0);
+  }
 }
 
 /* ---- singular and edge cases
@@ -140,9 +145,9 @@ int main(int argc, char **argv) {
   empty_sizes();
   getri_zero_u();
   const axb_dtype types[] = {AXB_F64, AXB_F32};
-  /* Gauss-Jordan (getri_gj) has no CUDA kernel yet: LU only on cuda. */
-  const int last =
-      axb_handle_backend(h) == AXB_BACKEND_CUDA ? BY_LU : BY_GJ_UNBLOCKED;
+  /* On cuda getri_gj and getri_gj_unblocked are both the per-pivot
+     kernels of SEEDS.md 4. */
+  const int last = BY_GJ_UNBLOCKED;
   for (int i = 0; i < 2; ++i)
     for (int m = BY_LU; m <= last; ++m) {
       inverse_cases(types[i], (method)m);

@@ -1,6 +1,7 @@
 /* axb_solve and axb_invert: every method, both precisions, the verdicts and
-   the input checks.  On cuda the study methods and Gauss-Jordan (no CUDA
-   kernels) must answer NOT_SUPPORTED; the rest is judged as everywhere.
+   the input checks.  On cuda the methods without CUDA kernels (lu-crout,
+   gauss, cholesky-banachiewicz) must answer NOT_SUPPORTED; the rest is
+   judged as everywhere.
    AXB_TEST_PER_BACKEND */
 #include "testing.h"
 
@@ -9,11 +10,11 @@
 
 static axb_handle h;
 
-/* Methods with kernels on every backend (LU, Cholesky); the others are
-   CPU-only for now and answer NOT_SUPPORTED on cuda. */
+/* Methods that are CPU-only and answer NOT_SUPPORTED on cuda. */
 static int absent_here(axb_method m) {
-  return axb_handle_backend(h) == AXB_BACKEND_CUDA && m != AXB_METHOD_AUTO &&
-         m != AXB_METHOD_LU && m != AXB_METHOD_CHOLESKY;
+  return axb_handle_backend(h) == AXB_BACKEND_CUDA &&
+         (m == AXB_METHOD_LU_CROUT || m == AXB_METHOD_GAUSS ||
+          m == AXB_METHOD_CHOLESKY_BANACHIEWICZ);
 }
 
 /* Generate A from a spec and B = A x_true; returns 0 on failure. */
@@ -89,6 +90,8 @@ static void all_methods(axb_dtype t) {
     solve_case(gen, t, AXB_METHOD_GAUSS, 1, AXB_SUCCESS, AXB_METHOD_GAUSS, tol);
     solve_case(gen, t, AXB_METHOD_GAUSS_JORDAN, 1, AXB_SUCCESS,
                AXB_METHOD_GAUSS_JORDAN, tol);
+    solve_case(gen, t, AXB_METHOD_LU_FIXEDPOINT, 1, AXB_SUCCESS,
+               AXB_METHOD_LU_FIXEDPOINT, tol);
   }
   /* Random unsymmetric matrices need pivoting. */
   solve_case("uniform:150", t, AXB_METHOD_LU, 4, AXB_SUCCESS, AXB_METHOD_LU,
