@@ -1232,8 +1232,8 @@ static int apply_preset(config *c, const char *name) {
   } else if (strcmp(name, "study-gpu") == 0) {
     /* The source documents' GPU algorithms beside the production paths,
        on a strongly regular matrix (the fixed point never pivots). */
-    parse_routines(c, "lu,lu-fixedpoint,lu-fixedpoint-dag,cholesky,"
-                      "cholesky-crout,cholesky-columns1,inverse,"
+    parse_routines(c, "lu,lu-fixedpoint,lu-fixedpoint-dag,solve,gauss,"
+                      "cholesky,cholesky-crout,cholesky-columns1,inverse,"
                       "gauss-jordan-unblocked");
     parse_backends(c, "cuda");
     parse_sizes(c, c->quick ? "64,200" : "1024,2048,4096");

@@ -171,6 +171,30 @@ typedef struct {
 
 void axb_potrf_columns_opts_default(axb_potrf_columns_opts *opts);
 
+/* Gaussian elimination on [A | B] decomposed row-cyclically across thread
+   blocks (SEEDS.md 2, gesv_rowcyclic below): block g of G eliminates rows
+   g, g + G, ... below the pivot; G shrinks as the triangle does.  The CPU
+   backends run gesv_gauss and ignore everything but pivot. */
+typedef enum {
+  AXB_RC_HALVE = 0,    /* G halves after each of log2(G0) + 1 passes      */
+  AXB_RC_DECREMENT = 1 /* G drops by one after each of G0 passes (default;
+                          the document found it better)                   */
+} axb_rc_schedule;
+
+typedef struct {
+  int pivot;    /* 1 (default): partial pivoting, decided on the device;
+                   0: the original, reporting a zero/tiny pivot           */
+  int schedule; /* axb_rc_schedule                                        */
+  int blocks;   /* G0, the blocks of the first pass; 0: 4 per SM          */
+  int threads;  /* threads per block, a power of two 32..1024; 0: 256     */
+  int pipelined; /* 0 (default): back substitution in one block with a
+                    shared-memory tree reduction per row; 1: every block
+                    resident (cooperative launch), one ready flag per
+                    unknown, rows cyclic over the blocks                  */
+} axb_rowcyclic_opts;
+
+void axb_rowcyclic_opts_default(axb_rowcyclic_opts *opts);
+
 typedef enum { AXB_LOWER = 0, AXB_UPPER = 1 } axb_uplo;
 typedef enum { AXB_NO_TRANS = 0, AXB_TRANS = 1 } axb_trans;
 typedef enum { AXB_LEFT = 0, AXB_RIGHT = 1 } axb_side;
@@ -272,7 +296,13 @@ typedef enum {
   axb_status axb_##p##potrf_columns(axb_handle h, int64_t n, T *A,             \
                                     int64_t lda,                               \
                                     const axb_potrf_columns_opts *opts,        \
-                                    int64_t *info);
+                                    int64_t *info);                            \
+  /* gesv_gauss with the row-cyclic GPU decomposition's options (see          \
+     axb_rowcyclic_opts; NULL: defaults).  Statuses as gesv_gauss's.          \
+     Arguments: n 1, nrhs 2, A 3, lda 4, B 5, ldb 6, opts 7. */               \
+  axb_status axb_##p##gesv_rowcyclic(                                          \
+      axb_handle h, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B,          \
+      int64_t ldb, const axb_rowcyclic_opts *opts, int64_t *info);
 
 AXB_DECLARE_TYPED(double, d)
 AXB_DECLARE_TYPED(float, s)

@@ -1,7 +1,7 @@
 /* axb_solve and axb_invert: every method, both precisions, the verdicts and
    the input checks.  On cuda the methods without CUDA kernels (lu-crout,
-   gauss, cholesky-banachiewicz) must answer NOT_SUPPORTED; the rest is
-   judged as everywhere.
+   cholesky-banachiewicz) must answer NOT_SUPPORTED; the rest is judged as
+   everywhere.
    AXB_TEST_PER_BACKEND */
 #include "testing.h"
 
@@ -13,8 +13,7 @@ static axb_handle h;
 /* Methods that are CPU-only and answer NOT_SUPPORTED on cuda. */
 static int absent_here(axb_method m) {
   return axb_handle_backend(h) == AXB_BACKEND_CUDA &&
-         (m == AXB_METHOD_LU_CROUT || m == AXB_METHOD_GAUSS ||
-          m == AXB_METHOD_CHOLESKY_BANACHIEWICZ);
+         (m == AXB_METHOD_LU_CROUT || m == AXB_METHOD_CHOLESKY_BANACHIEWICZ);
 }
 
 /* Generate A from a spec and B = A x_true; returns 0 on failure. */
@@ -181,6 +180,7 @@ static void no_pivot(void) {
   axb_report r;
   for (int m = 0; m < 2; ++m) {
     o.method = m ? AXB_METHOD_GAUSS : AXB_METHOD_LU_CROUT;
+    if (absent_here(o.method)) continue;
     o.pivot = 0;
     CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_SMALL_PIVOT);
     CHECK(r.info == 1, "info %lld", (long long)r.info);

@@ -58,6 +58,11 @@
     axb_status (*potrf_columns)(axb_handle h, int64_t n, T *A, int64_t lda,    \
                                 const axb_potrf_columns_opts *o,               \
                                 int64_t *info);                                \
+    /* Row-cyclic Gaussian elimination: o resolved (threads a power of two  \
+       32..1024, blocks >= 1 or 0 = the backend's default). */                 \
+    axb_status (*gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs, T *A,  \
+                                 int64_t lda, T *B, int64_t ldb,               \
+                                 const axb_rowcyclic_opts *o, int64_t *info);  \
     /* Optional whole solves on host arrays (NULL: the typed layer composes    \
        them from laswp + trsm), so a device backend moves A once. */           \
     axb_status (*getrs)(axb_handle h, axb_trans trans, int64_t n,              \

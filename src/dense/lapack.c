@@ -138,6 +138,34 @@ static axb_status resolve_columns(axb_handle h, const char *r,
   return AXB_SUCCESS;
 }
 
+void axb_rowcyclic_opts_default(axb_rowcyclic_opts *opts) {
+  if (!opts) return;
+  opts->pivot = 1;
+  opts->schedule = AXB_RC_DECREMENT;
+  opts->blocks = 0;
+  opts->threads = 256;
+  opts->pipelined = 0;
+}
+
+/* Check the row-cyclic options (argument 7); threads 0 means 256. */
+static axb_status resolve_rowcyclic(axb_handle h, const char *r,
+                                    const axb_rowcyclic_opts *in,
+                                    axb_rowcyclic_opts *o, int64_t *info) {
+  axb_rowcyclic_opts_default(o);
+  if (in) *o = *in;
+  if (o->threads == 0) o->threads = 256;
+  const int t = o->threads;
+  if ((o->pivot != 0 && o->pivot != 1) ||
+      (o->schedule != AXB_RC_HALVE && o->schedule != AXB_RC_DECREMENT) ||
+      o->blocks < 0 || t < 32 || t > 1024 || (t & (t - 1)) != 0 ||
+      (o->pipelined != 0 && o->pipelined != 1))
+    return arg_error(h, r, 7,
+                     "opts: pivot 0/1, schedule HALVE/DECREMENT, blocks >= 0, "
+                     "threads a power of two 32..1024, pipelined 0/1",
+                     info);
+  return AXB_SUCCESS;
+}
+
 /* Check the fixed-point options (argument 4) and resolve the defaults:
    block 16; section clamp(n/10, 256, 1024) rounded up to a multiple of
    block, n when that reaches n; cap 2 s + 8 sweeps per section (a section

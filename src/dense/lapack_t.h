@@ -514,6 +514,29 @@ axb_status AXB_FN(axb_, potrf_columns)(axb_handle h, int64_t n, T *A,
   return finish(h, r, st, i, info);
 }
 
+axb_status AXB_FN(axb_, gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs,
+                                        T *A, int64_t lda, T *B, int64_t ldb,
+                                        const axb_rowcyclic_opts *opts,
+                                        int64_t *info) {
+  const char *r = PREFIX_STR "gesv_rowcyclic";
+  set_info(info, 0);
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 5, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, 6, "ldb < max(1, n)", info);
+  axb_rowcyclic_opts o;
+  axb_status st = resolve_rowcyclic(h, r, opts, &o, info);
+  if (st || n == 0) return st;
+  NEED_KERNEL(h, k, gesv_rowcyclic, info);
+  int64_t i = 0;
+  st = k(h, n, nrhs, A, lda, B, ldb, &o, &i);
+  return finish(h, r, st, i, info);
+}
+
 /* potrf_crout, potrf_banachiewicz and getri_gj share one shape. */
 #define AXB_SQUARE_VARIANT(name)                                               \
   axb_status AXB_FN(axb_, name)(axb_handle h, int64_t n, T * A, int64_t lda,   \

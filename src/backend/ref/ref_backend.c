@@ -14,6 +14,7 @@
     .potrf_banachiewicz = axb_ref_##p##potrf_banachiewicz,                     \
     .getrf_fixedpoint = axb_ref_##p##getrf_fixedpoint,                         \
     .potrf_columns = axb_ref_##p##potrf_columns,                               \
+    .gesv_rowcyclic = axb_ref_##p##gesv_rowcyclic,                             \
   }
 
 const axb_backend_ops axb_ref_ops = {

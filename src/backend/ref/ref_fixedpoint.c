@@ -1,4 +1,5 @@
-/* Reference iterative (fixed-point) Crout LU, float and double
+/* Reference iterative (fixed-point) Crout LU and the CPU forms of the
+   column-Cholesky and row-cyclic entries, float and double
    (ref_fixedpoint_t.h). */
 #include "backend/ref/ref.h"
 #include "core/internal.h"

@@ -141,6 +141,17 @@ axb_status AXB_FN(axb_ref_, potrf_columns)(axb_handle h, int64_t n, T *A,
   return AXB_FN(axb_ref_, potrf_crout)(h, n, A, lda, info);
 }
 
+/* Row-cyclic elimination's options shape GPU launches only: on the CPU it
+   is gesv_gauss, with or without pivoting. */
+axb_status AXB_FN(axb_ref_, gesv_rowcyclic)(axb_handle h, int64_t n,
+                                            int64_t nrhs, T *A, int64_t lda,
+                                            T *B, int64_t ldb,
+                                            const axb_rowcyclic_opts *o,
+                                            int64_t *info) {
+  return AXB_FN(axb_ref_, gesv_gauss)(h, n, nrhs, A, lda, B, ldb, o->pivot,
+                                      info);
+}
+
 #undef AT
 #undef FP_TINY_
 #undef FP_SWEEP_
