@@ -76,13 +76,12 @@ static double solve_berr(const axb_dense *A, const axb_dense *F,
   int64_t *p = malloc((size_t)n * sizeof *p);
   for (int64_t i = 0; i < n && p; ++i)
     p[i] = ipiv ? ipiv[i] : i + 1;
-  axb_status st =
-      !p ? AXB_ERR_OUT_OF_MEMORY
-      : A->dtype == AXB_F64
-          ? axb_dgetrs(hcpu, AXB_NO_TRANS, n, 1, F->data, F->ld, p, X.data,
-                       X.ld, NULL)
-          : axb_sgetrs(hcpu, AXB_NO_TRANS, n, 1, F->data, F->ld, p, X.data,
-                       X.ld, NULL);
+  axb_status st = !p ? AXB_ERR_OUT_OF_MEMORY
+                  : A->dtype == AXB_F64
+                      ? axb_dgetrs(hcpu, AXB_NO_TRANS, n, 1, F->data, F->ld, p,
+                                   X.data, X.ld, NULL)
+                      : axb_sgetrs(hcpu, AXB_NO_TRANS, n, 1, F->data, F->ld, p,
+                                   X.data, X.ld, NULL);
   const double r = st ? NAN : axb_check_solve(A, &X, &B);
   free(p);
   axb_dense_destroy(&X);
@@ -95,8 +94,9 @@ static void line(const char *name, const axb_dense *A, const char *impl,
                  double t, const axb_fixedpoint_stats *s, axb_status st,
                  double maxdiff, double lu, double berr) {
   char sw[64] = "-";
-  if (s) snprintf(sw, sizeof sw, "%lld/%lld", (long long)s->sweeps,
-                  (long long)s->sections);
+  if (s)
+    snprintf(sw, sizeof sw, "%lld/%lld", (long long)s->sweeps,
+             (long long)s->sections);
   printf("%-26s %6lld %-6s %-14s %10.3f %12s %11.3g %10.3g %10.3g  %s\n", name,
          (long long)A->rows, axb_dtype_name(A->dtype), impl, 1e3 * t, sw,
          maxdiff, lu, berr, st ? axb_strerror(st) : "ok");
@@ -113,15 +113,14 @@ static void production(const char *name, const axb_dense *A) {
     if (r) axb_dense_destroy(&F);
     F = copy(A);
     const double t0 = now();
-    st = A->dtype == AXB_F64
-             ? axb_dgetrf(h, n, n, F.data, F.ld, ipiv, &info)
-             : axb_sgetrf(h, n, n, F.data, F.ld, ipiv, &info);
+    st = A->dtype == AXB_F64 ? axb_dgetrf(h, n, n, F.data, F.ld, ipiv, &info)
+                             : axb_sgetrf(h, n, n, F.data, F.ld, ipiv, &info);
     t[r] = now() - t0;
   }
   qsort(t + 1, 3, sizeof *t, cmp_double);
-  line(name, A, "getrf", t[2], NULL, st, st ? NAN : axb_max_lu_diff(A, &F, ipiv),
-       st ? NAN : axb_check_lu(A, &F, ipiv),
-       st ? NAN : solve_berr(A, &F, ipiv));
+  line(
+      name, A, "getrf", t[2], NULL, st, st ? NAN : axb_max_lu_diff(A, &F, ipiv),
+      st ? NAN : axb_check_lu(A, &F, ipiv), st ? NAN : solve_berr(A, &F, ipiv));
   axb_dense_destroy(&F);
   free(ipiv);
 }
@@ -147,8 +146,7 @@ static void fixedpoint(const char *name, const axb_dense *A, int sched) {
     lu = axb_check_lu(A, &Z, NULL);
     be = solve_berr(A, &Z, NULL);
   }
-  line(name, A, sched ? "fixedpoint-dag" : "fixedpoint", t, &s, st, md, lu,
-       be);
+  line(name, A, sched ? "fixedpoint-dag" : "fixedpoint", t, &s, st, md, lu, be);
   if (st && info) printf("    (%s)\n", axb_detail(h));
   axb_dense_destroy(&Z);
 }

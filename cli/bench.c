@@ -1477,10 +1477,10 @@ int cli_bench(int argc, char **argv) {
           int no_pivot_rt = 0;
           for (int r = 0; r < c.nrt; ++r)
             no_pivot_rt |= c.rt[r] == RT_LU_FP || c.rt[r] == RT_LU_FP_DAG;
-          const char *kind =
-              auto_kind
-                  ? (want_spd ? "spd" : no_pivot_rt ? "diagdom" : "uniform")
-                  : (c.nfile ? NULL : c.mat[m]);
+          const char *kind = auto_kind ? (want_spd      ? "spd"
+                                          : no_pivot_rt ? "diagdom"
+                                                        : "uniform")
+                                       : (c.nfile ? NULL : c.mat[m]);
           axb_dense A = {0}, X = {0}, B = {0};
           char err[512] = "";
           axb_status st = make_problem(&b, kind, c.nfile ? c.file[m] : NULL,

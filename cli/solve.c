@@ -190,8 +190,7 @@ static int check_args(solve_args *a) {
                            "(no b file given)",
                            a->rhs_opt);
   if (a->no_pivot && a->method != AXB_METHOD_GAUSS &&
-      a->method != AXB_METHOD_LU_CROUT &&
-      a->method != AXB_METHOD_LU_FIXEDPOINT)
+      a->method != AXB_METHOD_LU_CROUT && a->method != AXB_METHOD_LU_FIXEDPOINT)
     return cli_usage_error("solve",
                            "--no-pivot only applies to --method gauss, "
                            "lu-crout and lu-fixedpoint (not %s)",

@@ -182,11 +182,11 @@ typedef enum {
 } axb_rc_schedule;
 
 typedef struct {
-  int pivot;    /* 1 (default): partial pivoting, decided on the device;
-                   0: the original, reporting a zero/tiny pivot           */
-  int schedule; /* axb_rc_schedule                                        */
-  int blocks;   /* G0, the blocks of the first pass; 0: 4 per SM          */
-  int threads;  /* threads per block, a power of two 32..1024; 0: 256     */
+  int pivot;     /* 1 (default): partial pivoting, decided on the device;
+                    0: the original, reporting a zero/tiny pivot           */
+  int schedule;  /* axb_rc_schedule                                        */
+  int blocks;    /* G0, the blocks of the first pass; 0: 4 per SM          */
+  int threads;   /* threads per block, a power of two 32..1024; 0: 256     */
   int pipelined; /* 0 (default): back substitution in one block with a
                     shared-memory tree reduction per row; 1: every block
                     resident (cooperative launch), one ready flag per
@@ -289,17 +289,16 @@ typedef enum {
       axb_handle h, int64_t n, T *A, int64_t lda,                              \
       const axb_fixedpoint_opts *opts, axb_fixedpoint_stats *stats,            \
       int64_t *info);                                                          \
-  /* Cholesky, lower, column by column (see axb_potrf_columns_opts; opts      \
-     NULL: defaults), as potrf_crout: AXB_ERR_NOT_SPD with info = the order   \
-     of the first minor that is not positive definite.  Arguments: n 1, A 2, \
+  /* Cholesky, lower, column by column (see axb_potrf_columns_opts; opts       \
+     NULL: defaults), as potrf_crout: AXB_ERR_NOT_SPD with info = the order    \
+     of the first minor that is not positive definite.  Arguments: n 1, A 2,   \
      lda 3, opts 4. */                                                         \
-  axb_status axb_##p##potrf_columns(axb_handle h, int64_t n, T *A,             \
-                                    int64_t lda,                               \
-                                    const axb_potrf_columns_opts *opts,        \
-                                    int64_t *info);                            \
-  /* gesv_gauss with the row-cyclic GPU decomposition's options (see          \
-     axb_rowcyclic_opts; NULL: defaults).  Statuses as gesv_gauss's.          \
-     Arguments: n 1, nrhs 2, A 3, lda 4, B 5, ldb 6, opts 7. */               \
+  axb_status axb_##p##potrf_columns(                                           \
+      axb_handle h, int64_t n, T *A, int64_t lda,                              \
+      const axb_potrf_columns_opts *opts, int64_t *info);                      \
+  /* gesv_gauss with the row-cyclic GPU decomposition's options (see           \
+     axb_rowcyclic_opts; NULL: defaults).  Statuses as gesv_gauss's.           \
+     Arguments: n 1, nrhs 2, A 3, lda 4, B 5, ldb 6, opts 7. */                \
   axb_status axb_##p##gesv_rowcyclic(                                          \
       axb_handle h, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B,          \
       int64_t ldb, const axb_rowcyclic_opts *opts, int64_t *info);

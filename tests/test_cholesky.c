@@ -21,10 +21,9 @@
 static axb_handle h;
 
 typedef enum { V_POTRF, V_CROUT, V_COL1, V_COL_OOP, V_BANACHIEWICZ } variant;
-static const char *variant_name[] = {"potrf", "potrf_crout",
-                                     "potrf_columns(1 kernel)",
-                                     "potrf_columns(out of place)",
-                                     "potrf_banachiewicz"};
+static const char *variant_name[] = {
+    "potrf", "potrf_crout", "potrf_columns(1 kernel)",
+    "potrf_columns(out of place)", "potrf_banachiewicz"};
 
 /* The variants this backend has (no Banachiewicz kernel on cuda). */
 static int has_variant(int v) {

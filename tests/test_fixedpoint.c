@@ -129,11 +129,9 @@ static int64_t judge(axb_gen_kind kind, int64_t n, axb_dtype t,
         (long long)s.sweeps, (long long)s.sections, (long long)s.nsec);
   CHECK(crout_nopivot(&C, &cinfo) == AXB_SUCCESS, "%s: crout failed", what);
   if (st == AXB_SUCCESS) {
-    const double d = max_diff(&Z, &C), bound = on_cuda
-                                                   ? 64.0 * (double)n *
-                                                         axb_eps(t) *
-                                                         max_abs(&C)
-                                                   : 0;
+    const double d = max_diff(&Z, &C),
+                 bound =
+                     on_cuda ? 64.0 * (double)n * axb_eps(t) * max_abs(&C) : 0;
     CHECK(d <= bound, "%s: max|Z - Crout| = %g > %g", what, d, bound);
     CHECK_RATIO(lu_ratio(&A, &Z), "%s: LU residual", what);
     CHECK_RATIO(solve_ratio(&A, &Z), "%s: solve with Z", what);
@@ -283,8 +281,7 @@ static void cap_and_tol(axb_dtype t) {
   CHECK_STATUS(h, fp(h, &Z0, &o, &s0, &info), AXB_SUCCESS);
   o.tol = 1e-3;
   CHECK_STATUS(h, fp(h, &Z1, &o, &s1, &info), AXB_SUCCESS);
-  CHECK(s1.sweeps < s0.sweeps && s0.last_change == 0 &&
-            s1.last_change <= 1e-3,
+  CHECK(s1.sweeps < s0.sweeps && s0.last_change == 0 && s1.last_change <= 1e-3,
         "fixedpoint tol: sweeps %lld (tol 1e-3) vs %lld (tol 0)",
         (long long)s1.sweeps, (long long)s0.sweeps);
   axb_dense_destroy(&Z0);
@@ -349,8 +346,7 @@ static void driver(axb_dtype t) {
   o.fixedpoint.section = 40; /* rounds up to 48: 2 x 2 sections */
   axb_report r;
   CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_SUCCESS);
-  CHECK(r.sweeps > 0 && r.sections == 4 && r.backward_error < 30 &&
-            r.rcond > 0,
+  CHECK(r.sweeps > 0 && r.sections == 4 && r.backward_error < 30 && r.rcond > 0,
         "driver: sweeps %lld sections %lld berr %g rcond %g",
         (long long)r.sweeps, (long long)r.sections, r.backward_error, r.rcond);
   axb_dense_destroy(&Xt);

@@ -139,8 +139,8 @@ static void singular(axb_dtype t, int64_t n, int64_t col) {
     axb_status st = rc(&F, &X, &o, &info);
     CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
     CHECK(info >= 1 && info <= col + 1,
-          "rowcyclic n=%lld zero column %lld pivot=%d: info %lld",
-          (long long)n, (long long)col, pivot, (long long)info);
+          "rowcyclic n=%lld zero column %lld pivot=%d: info %lld", (long long)n,
+          (long long)col, pivot, (long long)info);
     axb_dense_destroy(&F);
     axb_dense_destroy(&X);
   }

@@ -46,19 +46,19 @@
                               int64_t *info);                                  \
     axb_status (*potrf_banachiewicz)(axb_handle h, int64_t n, T *A,            \
                                      int64_t lda, int64_t *info);              \
-    /* Fixed-point Crout: o resolved by the typed layer (section > 0 and a   \
+    /* Fixed-point Crout: o resolved by the typed layer (section > 0 and a     \
        multiple of block unless it is n, max_sweeps > 0, block in 8/16/32);    \
-       st zeroed with section and nsec set, and section_sweeps NULL unless    \
+       st zeroed with section and nsec set, and section_sweeps NULL unless     \
        it holds nsec^2 entries. */                                             \
     axb_status (*getrf_fixedpoint)(axb_handle h, int64_t n, T *A, int64_t lda, \
                                    const axb_fixedpoint_opts *o,               \
                                    axb_fixedpoint_stats *st, int64_t *info);   \
-    /* Column Cholesky kernels: o resolved (kernels 1/2, in_place 0/1,       \
+    /* Column Cholesky kernels: o resolved (kernels 1/2, in_place 0/1,         \
        threads a power of two 32..1024). */                                    \
     axb_status (*potrf_columns)(axb_handle h, int64_t n, T *A, int64_t lda,    \
                                 const axb_potrf_columns_opts *o,               \
                                 int64_t *info);                                \
-    /* Row-cyclic Gaussian elimination: o resolved (threads a power of two  \
+    /* Row-cyclic Gaussian elimination: o resolved (threads a power of two     \
        32..1024, blocks >= 1 or 0 = the backend's default). */                 \
     axb_status (*gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs, T *A,  \
                                  int64_t lda, T *B, int64_t ldb,               \

@@ -33,8 +33,8 @@
 #undef AXB_DTYPE
 
 static const char *const method_names[AXB_METHOD_COUNT] = {
-    "auto",     "lu",    "cholesky",       "gauss-jordan",
-    "lu-crout", "gauss", "cholesky-crout", "cholesky-banachiewicz",
+    "auto",         "lu",    "cholesky",       "gauss-jordan",
+    "lu-crout",     "gauss", "cholesky-crout", "cholesky-banachiewicz",
     "lu-fixedpoint"};
 
 const char *axb_method_name(axb_method m) {
@@ -193,7 +193,8 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
   if (take) take(h);
   double t0 = axb__now();
   if (A->dtype == AXB_F64) {
-    work_d w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0, b->fp, &b->fps};
+    work_d w = {h,       m,    pivot, n, k,     b->F,
+                b->ipiv, b->X, b->W,  0, b->fp, &b->fps};
     st = factor_d(&w);
     r->t_factor = axb__now() - t0;
     if (take) tx_f = take(h);
@@ -201,7 +202,8 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
     if (!st) st = apply_d(&w);
     *info = w.info;
   } else {
-    work_s w = {h, m, pivot, n, k, b->F, b->ipiv, b->X, b->W, 0, b->fp, &b->fps};
+    work_s w = {h,       m,    pivot, n, k,     b->F,
+                b->ipiv, b->X, b->W,  0, b->fp, &b->fps};
     st = factor_s(&w);
     r->t_factor = axb__now() - t0;
     if (take) tx_f = take(h);

@@ -28,6 +28,7 @@
 #include "cuda_study.h"
 
 #include <math.h>
+#include <string.h>
 #include <vector>
 
 namespace axb_cuda {
@@ -199,7 +200,6 @@ template <typename T> struct FixedPoint {
   unsigned long long *dchg = nullptr, *dpiv = nullptr; /* per slot, 1 */
   unsigned long long *hchg = nullptr, *hpiv = nullptr; /* pinned       */
   std::vector<cudaStream_t> streams;
-  std::vector<cudaEvent_t> ready;
   std::vector<char> state; /* 0 waiting, 1 active, 2 converged */
 
   int64_t rows(int64_t I) const { return n - I * s < s ? n - I * s : s; }
@@ -218,8 +218,8 @@ template <typename T> struct FixedPoint {
     cudaStream_t sm = streams[(size_t)a.slot];
     const int64_t m = rows(a.I), q = rows(a.J);
     T *W = dW + (size_t)a.slot * (size_t)(s * s);
-    AXB_CU(h, cudaMemsetAsync(dchg + a.slot, 0, sizeof(unsigned long long),
-                              sm));
+    AXB_CU(h,
+           cudaMemsetAsync(dchg + a.slot, 0, sizeof(unsigned long long), sm));
     const int B = o->block;
     dim3 grid((unsigned)((m + B - 1) / B), (unsigned)((q + B - 1) / B));
     dim3 blk(B, B);
@@ -247,14 +247,14 @@ template <typename T> struct FixedPoint {
   axb_status pivots(int64_t k, int slot, int64_t *info) {
     cudaStream_t sm = streams[(size_t)slot];
     const int64_t m = rows(k);
-    AXB_CU(h, cudaMemsetAsync(dpiv + slot, 0xff, sizeof(unsigned long long),
-                              sm));
-    fp_pivot_kernel<T><<<blocks_for(m, 256), 256, 0, sm>>>(
-        dZ, n, k * s, m, tiny, dpiv + slot);
+    AXB_CU(h,
+           cudaMemsetAsync(dpiv + slot, 0xff, sizeof(unsigned long long), sm));
+    fp_pivot_kernel<T><<<blocks_for(m, 256), 256, 0, sm>>>(dZ, n, k * s, m,
+                                                           tiny, dpiv + slot);
     AXB_CU(h, cudaGetLastError());
-    AXB_CU(h, cudaMemcpyAsync(hpiv + slot, dpiv + slot,
-                              sizeof(unsigned long long),
-                              cudaMemcpyDeviceToHost, sm));
+    AXB_CU(h,
+           cudaMemcpyAsync(hpiv + slot, dpiv + slot, sizeof(unsigned long long),
+                           cudaMemcpyDeviceToHost, sm));
     AXB_CU(h, cudaStreamSynchronize(sm));
     *info = hpiv[slot] == ~0ull ? 0 : (int64_t)hpiv[slot];
     return AXB_SUCCESS;
@@ -394,16 +394,15 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
   fp.dA0 = (T *)buf.p;
   fp.dZ = fp.dA0 + nn;
   fp.dW = fp.dZ + nn;
-  fp.dchg = (unsigned long long *)(((uintptr_t)(fp.dW + (size_t)slots * ss) +
-                                    255) &
-                                   ~(uintptr_t)255);
+  fp.dchg =
+      (unsigned long long *)(((uintptr_t)(fp.dW + (size_t)slots * ss) + 255) &
+                             ~(uintptr_t)255);
   fp.dpiv = fp.dchg + slots;
   PinBuf pin;
   AXB_CU(h, cudaMallocHost(&pin.p, 2 * (size_t)slots * sizeof(long long)));
   fp.hchg = (unsigned long long *)pin.p;
   fp.hpiv = fp.hchg + slots;
-  if ((rc = copy2d<T>(h, ctx, fp.dA0, n, A, lda, n, n,
-                      cudaMemcpyHostToDevice)))
+  if ((rc = copy2d<T>(h, ctx, fp.dA0, n, A, lda, n, n, cudaMemcpyHostToDevice)))
     return rc;
   AXB_CU(h, cudaMemcpyAsync(fp.dZ, fp.dA0, nn * sizeof(T),
                             cudaMemcpyDeviceToDevice, stream(h)));
@@ -434,7 +433,7 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
 template <typename T>
 __global__ void chol_diag_kernel(const T *A, int64_t lda, T *L, int64_t ldl,
                                  int64_t j, int64_t *info) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(16) unsigned char smem[];
   T *part = (T *)smem;
   if (*info) return;
   T acc = 0;
@@ -498,6 +497,15 @@ __global__ void chol_single_kernel(int64_t n, const T *A, int64_t lda, T *L,
   L[i + j * ldl] = i == j ? r : s / r;
 }
 
+/* dA's lower triangle := dL's (both ld n). */
+template <typename T>
+__global__ void chol_lower_copy_kernel(int64_t n, const T *L, T *A) {
+  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n * n) return;
+  const int64_t i = t % n, j = t / n;
+  if (i >= j) A[t] = L[t];
+}
+
 template <typename T>
 axb_status potrf_columns_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
                              T *dL, int64_t lddl, int kernels, int threads,
@@ -512,8 +520,9 @@ axb_status potrf_columns_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
       chol_diag_kernel<T><<<1, threads, threads * sizeof(T), s>>>(
           dA, ldda, dL, lddl, j, dinfo);
       if (j + 1 < n)
-        chol_offdiag_kernel<T><<<blocks_for(n - j - 1, threads), threads, 0,
-                                 s>>>(n, dA, ldda, dL, lddl, j, dinfo);
+        chol_offdiag_kernel<T>
+            <<<blocks_for(n - j - 1, threads), threads, 0, s>>>(n, dA, ldda, dL,
+                                                                lddl, j, dinfo);
     }
     AXB_CU(h, cudaGetLastError());
   }
@@ -530,8 +539,8 @@ axb_status host_potrf_columns(axb_handle h, int64_t n, T *A, int64_t lda,
   const size_t nn = (size_t)n * (size_t)n;
   const int out_of_place = !o->in_place;
   DevBuf buf(h);
-  axb_status rc =
-      buf.alloc((out_of_place ? 2 : 1) * nn * sizeof(T) + 256 + sizeof(int64_t));
+  axb_status rc = buf.alloc((out_of_place ? 2 : 1) * nn * sizeof(T) + 256 +
+                            sizeof(int64_t));
   if (rc) return rc;
   T *dA = (T *)buf.p;
   T *dL = out_of_place ? dA + nn : dA;
@@ -548,12 +557,15 @@ axb_status host_potrf_columns(axb_handle h, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMemcpyAsync(info, dinfo, sizeof(int64_t),
                             cudaMemcpyDeviceToHost, stream(h)));
   AXB_CU(h, cudaStreamSynchronize(stream(h)));
-  /* Only the lower triangle is the result (the upper one of A is kept):
-     copy columns back from the diagonal down. */
-  for (int64_t j = 0; j < n; ++j)
-    if ((rc = copy2d<T>(h, ctx, A + j + j * lda, lda, dL + j + j * n, n, n - j,
-                        1, cudaMemcpyDeviceToHost)))
-      return rc;
+  /* Only the lower triangle is the result; dA's upper triangle is still
+     the caller's (bit for bit), so one download of dA restores it. */
+  if (out_of_place) {
+    chol_lower_copy_kernel<T>
+        <<<blocks_for((int64_t)nn, 256), 256, 0, stream(h)>>>(n, dL, dA);
+    AXB_CU(h, cudaGetLastError());
+  }
+  if ((rc = copy2d<T>(h, ctx, A, lda, dA, n, n, n, cudaMemcpyDeviceToHost)))
+    return rc;
   return *info ? AXB_ERR_NOT_SPD : AXB_SUCCESS;
 }
 
@@ -706,8 +718,8 @@ axb_status host_getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,
   DeviceScope scope(h->device);
   const size_t nn = (size_t)n * (size_t)n;
   DevBuf buf(h);
-  axb_status rc = buf.alloc(3 * nn * sizeof(T) + 512 + 2 * sizeof(int64_t) +
-                            sizeof(T));
+  axb_status rc =
+      buf.alloc(3 * nn * sizeof(T) + 512 + 2 * sizeof(int64_t) + sizeof(T));
   if (rc) return rc;
   T *dA = (T *)buf.p, *M = dA + nn;
   char *tail = (char *)(((uintptr_t)(M + 2 * nn) + 255) & ~(uintptr_t)255);
@@ -759,7 +771,7 @@ __global__ void ge_pivot_kernel(int64_t n, int64_t w, const T *M, int64_t k,
                                 const T *cval, const int64_t *cidx, int ncand,
                                 int pivot, double tiny, int64_t *piv, T *pval,
                                 int64_t *info) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(16) unsigned char smem[];
   T *sv = (T *)smem;
   int64_t *si = (int64_t *)(sv + blockDim.x);
   if (info[0]) return;
@@ -874,7 +886,7 @@ __global__ void ge_eliminate_kernel(int64_t n, int64_t w, T *M, int64_t k,
 template <typename T>
 __global__ void ge_back_tree_kernel(int64_t n, int64_t w, T *M,
                                     const int64_t *info) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(16) unsigned char smem[];
   T *part = (T *)smem;
   if (info[0]) return;
   for (int64_t r = n; r < w; ++r)
@@ -907,7 +919,7 @@ __global__ void ge_back_tree_kernel(int64_t n, int64_t w, T *M,
 template <typename T>
 __global__ void ge_back_flags_kernel(int64_t n, int64_t w, T *M, int64_t r,
                                      int *flag, const int64_t *info) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(16) unsigned char smem[];
   T *part = (T *)smem;
   if (info[0]) return;
   for (int64_t i = n - 1 - blockIdx.x; i >= 0; i -= gridDim.x) {
@@ -966,41 +978,38 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
   const int64_t w = n + nrhs;
   const int threads = o->threads;
   const int64_t g0 = o->blocks > 0 ? o->blocks : 4 * (int64_t)ctx->sm_count;
-  const double tiny = o->pivot ? 0
-                               : (double)n *
-                                     (sizeof(T) == 8 ? 0x1p-53 : 0x1p-24) *
-                                     host_max_abs<T>(n, A, lda);
+  const double tiny = o->pivot
+                          ? 0
+                          : (double)n * (sizeof(T) == 8 ? 0x1p-53 : 0x1p-24) *
+                                host_max_abs<T>(n, A, lda);
   const size_t nA = (size_t)n * (size_t)n, nM = (size_t)n * (size_t)w;
   const size_t nB = (size_t)n * (size_t)(nrhs > 0 ? nrhs : 1);
   DevBuf buf(h);
-  axb_status rc = buf.alloc((nA + nB + nM + (size_t)g0) * sizeof(T) +
-                            (size_t)g0 * sizeof(int64_t) + (size_t)n * 4 +
-                            2048);
+  axb_status rc =
+      buf.alloc((nA + nB + nM + (size_t)g0) * sizeof(T) +
+                (size_t)g0 * sizeof(int64_t) + (size_t)n * 4 + 2048);
   if (rc) return rc;
   T *dA = (T *)buf.p, *dB = dA + nA, *M = dB + nB, *cval = M + nM;
-  char *tail =
-      (char *)(((uintptr_t)(cval + g0) + 255) & ~(uintptr_t)255);
+  char *tail = (char *)(((uintptr_t)(cval + g0) + 255) & ~(uintptr_t)255);
   int64_t *cidx = (int64_t *)tail;
   char *t2 = (char *)(((uintptr_t)(cidx + g0) + 255) & ~(uintptr_t)255);
   int64_t *dinfo = (int64_t *)t2, *dpiv = dinfo + 2;
   T *dpval = (T *)(t2 + 256);
   int *flag = (int *)(t2 + 512);
   if ((rc = copy2d<T>(h, ctx, dA, n, A, lda, n, n, cudaMemcpyHostToDevice)) ||
-      (rc = copy2d<T>(h, ctx, dB, n, B, ldb, n, nrhs,
-                      cudaMemcpyHostToDevice)))
+      (rc = copy2d<T>(h, ctx, dB, n, B, ldb, n, nrhs, cudaMemcpyHostToDevice)))
     return rc;
   AXB_CU(h, cudaMemsetAsync(dinfo, 0, 2 * sizeof(int64_t), s));
-  ge_build_kernel<T><<<blocks_for((int64_t)nM, 256), 256, 0, s>>>(
-      n, nrhs, dA, n, dB, n, M);
+  ge_build_kernel<T>
+      <<<blocks_for((int64_t)nM, 256), 256, 0, s>>>(n, nrhs, dA, n, dB, n, M);
   AXB_CU(h, cudaGetLastError());
   const size_t red = (size_t)threads * (sizeof(T) + sizeof(int64_t));
   int ncand = 0;
   for (int64_t k = 0; k < n; ++k) {
-    ge_pivot_kernel<T><<<1, threads, red, s>>>(n, w, M, k, cval, cidx, ncand,
-                                               o->pivot, tiny, dpiv, dpval,
-                                               dinfo);
-    ge_normalise_kernel<T><<<blocks_for(w - k, 256), 256, 0, s>>>(
-        w, M, k, dpiv, dpval, dinfo);
+    ge_pivot_kernel<T><<<1, threads, red, s>>>(
+        n, w, M, k, cval, cidx, ncand, o->pivot, tiny, dpiv, dpval, dinfo);
+    ge_normalise_kernel<T>
+        <<<blocks_for(w - k, 256), 256, 0, s>>>(w, M, k, dpiv, dpval, dinfo);
     if (k + 1 < n) {
       const int64_t g = rc_blocks(o->schedule, g0, n, k);
       ge_eliminate_kernel<T><<<(unsigned)g, threads, 0, s>>>(
@@ -1010,16 +1019,16 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
     AXB_CU(h, cudaGetLastError());
   }
   if (nrhs > 0 && !o->pipelined) {
-    ge_back_tree_kernel<T><<<1, threads, threads * sizeof(T), s>>>(n, w, M,
-                                                                   dinfo);
+    ge_back_tree_kernel<T>
+        <<<1, threads, threads * sizeof(T), s>>>(n, w, M, dinfo);
     AXB_CU(h, cudaGetLastError());
   } else if (nrhs > 0) {
     /* Residency: no more blocks than can be co-resident, launched
        cooperatively (the launch fails rather than deadlock). */
     int per_sm = 0;
-    AXB_CU(h, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                  &per_sm, ge_back_flags_kernel<T>, threads,
-                  threads * sizeof(T)));
+    AXB_CU(h,
+           cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+               &per_sm, ge_back_flags_kernel<T>, threads, threads * sizeof(T)));
     int64_t grid = (int64_t)per_sm * ctx->sm_count;
     if (grid > n) grid = n;
     if (grid < 1) grid = 1;
@@ -1028,9 +1037,8 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
       int64_t nn = n, ww = w, rr = r;
       void *args[] = {&nn, &ww, &M, &rr, &flag, &dinfo};
       AXB_CU(h, cudaLaunchCooperativeKernel((void *)ge_back_flags_kernel<T>,
-                                            dim3((unsigned)grid),
-                                            dim3(threads), args,
-                                            threads * sizeof(T), s));
+                                            dim3((unsigned)grid), dim3(threads),
+                                            args, threads * sizeof(T), s));
     }
   }
   int64_t hinfo[2] = {0, 0};
@@ -1049,8 +1057,8 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
                      (long long)hinfo[0]);
   }
   if (nrhs > 0) {
-    ge_extract_kernel<T><<<blocks_for(n * nrhs, 256), 256, 0, s>>>(n, nrhs, M,
-                                                                  dB, n);
+    ge_extract_kernel<T>
+        <<<blocks_for(n * nrhs, 256), 256, 0, s>>>(n, nrhs, M, dB, n);
     AXB_CU(h, cudaGetLastError());
     return copy2d<T>(h, ctx, B, ldb, dB, n, n, nrhs, cudaMemcpyDeviceToHost);
   }

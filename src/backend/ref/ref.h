@@ -37,10 +37,9 @@
   axb_status axb_ref_##p##getrf_fixedpoint(                                    \
       axb_handle h, int64_t n, T *A, int64_t lda,                              \
       const axb_fixedpoint_opts *o, axb_fixedpoint_stats *st, int64_t *info);  \
-  axb_status axb_ref_##p##potrf_columns(axb_handle h, int64_t n, T *A,         \
-                                        int64_t lda,                           \
-                                        const axb_potrf_columns_opts *o,       \
-                                        int64_t *info);                        \
+  axb_status axb_ref_##p##potrf_columns(                                       \
+      axb_handle h, int64_t n, T *A, int64_t lda,                              \
+      const axb_potrf_columns_opts *o, int64_t *info);                         \
   axb_status axb_ref_##p##gesv_rowcyclic(                                      \
       axb_handle h, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B,          \
       int64_t ldb, const axb_rowcyclic_opts *o, int64_t *info);

@@ -90,11 +90,10 @@ static axb_status FP_SECTION_(axb_handle h, const T *A0, int64_t n, T *Z,
   return AXB_SUCCESS;
 }
 
-axb_status AXB_FN(axb_ref_, getrf_fixedpoint)(axb_handle h, int64_t n, T *A,
-                                              int64_t lda,
-                                              const axb_fixedpoint_opts *o,
-                                              axb_fixedpoint_stats *st,
-                                              int64_t *info) {
+axb_status AXB_FN(axb_ref_,
+                  getrf_fixedpoint)(axb_handle h, int64_t n, T *A, int64_t lda,
+                                    const axb_fixedpoint_opts *o,
+                                    axb_fixedpoint_stats *st, int64_t *info) {
   *info = 0;
   const int64_t s = o->section, ns = (n + s - 1) / s;
   T *A0 = axb__malloc(n * n, sizeof(T));
@@ -143,11 +142,10 @@ axb_status AXB_FN(axb_ref_, potrf_columns)(axb_handle h, int64_t n, T *A,
 
 /* Row-cyclic elimination's options shape GPU launches only: on the CPU it
    is gesv_gauss, with or without pivoting. */
-axb_status AXB_FN(axb_ref_, gesv_rowcyclic)(axb_handle h, int64_t n,
-                                            int64_t nrhs, T *A, int64_t lda,
-                                            T *B, int64_t ldb,
-                                            const axb_rowcyclic_opts *o,
-                                            int64_t *info) {
+axb_status AXB_FN(axb_ref_,
+                  gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs, T *A,
+                                  int64_t lda, T *B, int64_t ldb,
+                                  const axb_rowcyclic_opts *o, int64_t *info) {
   return AXB_FN(axb_ref_, gesv_gauss)(h, n, nrhs, A, lda, B, ldb, o->pivot,
                                       info);
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# On the device machine (issue 7), from a staged folder (build/gpu, tests,
+# shared/matrices): the study kernels' GPU tests, compute-sanitizer on
+# reduced sizes, the iterative-Crout study and the study-gpu bench preset.
+#   STUDY_PARTS="tests sanitize study bench"   what to run (default all)
+#   STUDY_BUDGET=150                            seconds for the study
+set -uo pipefail
+out=${OUT:-/tmp/study-out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export AXB_MATRICES="$PWD/shared/matrices" AXB_TEST_DATA="$PWD/tests/data"
+parts=${STUDY_PARTS:-tests sanitize study bench}
+pass=0 fail=0
+run() { # name timeout command...
+  local name=$1 t=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$t" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  if [ $rc -eq 0 ]; then pass=$((pass + 1)); echo "PASS $name ($((SECONDS - t0)) s)"
+  else fail=$((fail + 1)); echo "FAIL $name (rc $rc, $((SECONDS - t0)) s)"; tail -15 "$out/$name.log"; fi
+}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$out/gpu.txt" 2>&1
+cat "$out/gpu.txt"
+T=build/gpu/tests
+case " $parts " in *" tests "*)
+  for t in test_fixedpoint test_rowcyclic test_cholesky test_inverse test_solve; do
+    run "${t}_cuda" 240 "$T/$t" cuda
+  done
+  run test_cuda 60 "$T/test_cuda"
+  run test_fixedpoint_cpu 120 "$T/test_fixedpoint" cpu
+esac
+case " $parts " in *" sanitize "*)
+  cs="compute-sanitizer --error-exitcode 9"
+  for tool in memcheck racecheck; do
+    AXB_TEST_QUICK=1 run "${tool}_fixedpoint" 240 $cs --tool $tool "$T/test_fixedpoint" cuda
+    AXB_TEST_QUICK=1 run "${tool}_rowcyclic" 240 $cs --tool $tool "$T/test_rowcyclic" cuda
+    run "${tool}_gj" 120 $cs --tool $tool build/gpu/axb solve --backend cuda --method gauss-jordan --gen uniform:300
+    run "${tool}_chol_crout" 120 $cs --tool $tool build/gpu/axb solve --backend cuda --method cholesky-crout --gen spd:130
+    run "${tool}_chol_single" 120 $cs --tool $tool build/gpu/axb bench -r cholesky-columns1 -b cuda -n 130 --reps 1 --warmup 0 --no-plots
+  done
+esac
+case " $parts " in *" study "*)
+  m=shared/matrices
+  files=""
+  for f in bcsstk01 nos4 bcsstk04 lund_a nos1 494_bus Trefethen_500 nos7 gr_30_30 sherman1 orsirr_1 1138_bus bcsstk14 dw2048 orsreg_1 pde2961 bcsstk16 sherman3; do
+    [ -f "$m/$f.mtx" ] && files="$files $m/$f.mtx"
+  done
+  run study_random "${STUDY_BUDGET:-150}" build/gpu/bench/study_fixedpoint --random 1024,2048,2842 --cm-max 2048
+  run study_real "${STUDY_BUDGET:-150}" build/gpu/bench/study_fixedpoint --budget $(( ${STUDY_BUDGET:-150} - 30 )) --cm-max 2048 $files
+  cat "$out/study_random.log" "$out/study_real.log"
+esac
+case " $parts " in *" bench "*)
+  run bench_study 300 build/gpu/axb bench --preset study-gpu --reps 3 --no-plots -o "$out/bench"
+  cat "$out/bench_study.log"
+esac
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
