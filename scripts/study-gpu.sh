@@ -46,13 +46,16 @@ case " $parts " in *" study "*)
   for f in bcsstk01 nos4 bcsstk04 lund_a nos1 494_bus Trefethen_500 nos7 gr_30_30 sherman1 orsirr_1 1138_bus bcsstk14 dw2048 orsreg_1 pde2961 bcsstk16 sherman3; do
     [ -f "$m/$f.mtx" ] && files="$files $m/$f.mtx"
   done
-  run study_random "${STUDY_BUDGET:-150}" build/gpu/bench/study_fixedpoint --random 1024,2048,2842 --cm-max 2048
+  run study_random "${STUDY_BUDGET:-150}" build/gpu/bench/study_fixedpoint --random 1024,2048,2842 --cm-max 2842
   run study_real "${STUDY_BUDGET:-150}" build/gpu/bench/study_fixedpoint --budget $(( ${STUDY_BUDGET:-150} - 30 )) --cm-max 2048 $files
   cat "$out/study_random.log" "$out/study_real.log"
 esac
 case " $parts " in *" bench "*)
-  run bench_study 300 build/gpu/axb bench --preset study-gpu --reps 3 --no-plots -o "$out/bench"
+  run bench_study "${BENCH_TIMEOUT:-250}" build/gpu/axb bench --preset study-gpu --reps 3 --no-plots -o "$out/bench"
   cat "$out/bench_study.log"
 esac
+# The device tool returns at most 8 files: one archive holds every log.
+tar czf "$out/study-logs.tgz" -C "$out" $(cd "$out" && ls *.log gpu.txt 2>/dev/null) bench 2>/dev/null
+find "$out" -maxdepth 1 -name '*.log' ! -name 'study_*' ! -name 'bench_study.log' -delete
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
