@@ -5,7 +5,9 @@
  * reported and the accuracy it never checked.
  *
  *   study_fixedpoint [--backend cuda|cpu|ref] [--budget SECONDS]
- *                    [--random N,N,...] [--cm-max N] [FILE.mtx ...]
+ *                    [--random N,N,...] [--cm-max N] [--block 8|16|32]
+ *                    [--section S] [--tol T] [--only-fp 1]
+ *                    [--precision double|single|both] [FILE.mtx ...]
  *
  * Per matrix and precision (double, float): production getrf (median of 3
  * after a warm-up, host arrays, transfers included as in axb solve), the
@@ -39,6 +41,8 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 static axb_handle h, href, hcpu;
+static axb_fixedpoint_opts fp_base; /* --block, --section, --tol */
+static int only_fp;                 /* --only-fp 1: no getrf, no CM */
 
 /* Copy of A (ld = n). */
 static axb_dense copy(const axb_dense *A) {
@@ -126,8 +130,7 @@ static void production(const char *name, const axb_dense *A) {
 }
 
 static void fixedpoint(const char *name, const axb_dense *A, int sched) {
-  axb_fixedpoint_opts o;
-  axb_fixedpoint_opts_default(&o);
+  axb_fixedpoint_opts o = fp_base;
   o.scheduler = sched;
   axb_fixedpoint_stats s;
   memset(&s, 0, sizeof s);
@@ -146,7 +149,10 @@ static void fixedpoint(const char *name, const axb_dense *A, int sched) {
     lu = axb_check_lu(A, &Z, NULL);
     be = solve_berr(A, &Z, NULL);
   }
-  line(name, A, sched ? "fixedpoint-dag" : "fixedpoint", t, &s, st, md, lu, be);
+  char impl[32];
+  snprintf(impl, sizeof impl, "%s-B%d", sched ? "fp-dag" : "fp-pairs",
+           o.block ? o.block : 16);
+  line(name, A, impl, t, &s, st, md, lu, be);
   if (st && info) printf("    (%s)\n", axb_detail(h));
   axb_dense_destroy(&Z);
 }
@@ -171,10 +177,10 @@ static void crout_cm(const char *name, const axb_dense *A) {
 }
 
 static void study(const char *name, const axb_dense *A, int64_t cm_max) {
-  production(name, A);
+  if (!only_fp) production(name, A);
   fixedpoint(name, A, AXB_FP_SCHED_PAIRS);
   fixedpoint(name, A, AXB_FP_SCHED_DAG);
-  if (A->rows <= cm_max) crout_cm(name, A);
+  if (!only_fp && A->rows <= cm_max) crout_cm(name, A);
 }
 
 int main(int argc, char **argv) {
@@ -182,7 +188,8 @@ int main(int argc, char **argv) {
   double budget = 1e30;
   const char *random = "";
   int64_t cm_max = 2048;
-  int first = 1;
+  int first = 1, nt = 2, t0i = 0;
+  axb_fixedpoint_opts_default(&fp_base);
   for (; first < argc && argv[first][0] == '-'; first += 2) {
     if (first + 1 >= argc) return 2;
     const char *o = argv[first], *v = argv[first + 1];
@@ -196,7 +203,19 @@ int main(int argc, char **argv) {
       random = v;
     else if (!strcmp(o, "--cm-max"))
       cm_max = atoll(v);
-    else
+    else if (!strcmp(o, "--block"))
+      fp_base.block = atoi(v);
+    else if (!strcmp(o, "--section"))
+      fp_base.section = atoll(v);
+    else if (!strcmp(o, "--tol"))
+      fp_base.tol = atof(v);
+    else if (!strcmp(o, "--only-fp"))
+      only_fp = atoi(v);
+    else if (!strcmp(o, "--precision")) {
+      t0i = !strcmp(v, "single");
+      nt = !strcmp(v, "both") ? 2 : 1;
+      if (nt == 2) t0i = 0;
+    } else
       return 2;
   }
   axb_status st = axb_handle_create(&h, be, 0);
@@ -215,7 +234,7 @@ int main(int argc, char **argv) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", random);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    for (int d = 0; d < 2 && now() - t_start < budget; ++d) {
+    for (int d = t0i; d < t0i + nt && now() - t_start < budget; ++d) {
       char spec[64];
       snprintf(spec, sizeof spec, "uniform1000:%s,seed=1", tok);
       axb_gen_spec g;
@@ -227,7 +246,7 @@ int main(int argc, char **argv) {
     }
   }
   for (int f = first; f < argc; ++f)
-    for (int d = 0; d < 2 && now() - t_start < budget; ++d) {
+    for (int d = t0i; d < t0i + nt && now() - t_start < budget; ++d) {
       axb_dense A;
       if (axb_read_dense(h, argv[f], types[d], &A)) {
         printf("%s: %s\n", argv[f], axb_detail(h));

@@ -187,7 +187,8 @@ __global__ void fp_pivot_kernel(const T *Z, int64_t ldz, int64_t r0, int64_t m,
 struct Active {
   int64_t I, J;
   int slot;
-  int64_t sweeps;
+  int64_t sweeps;   /* sweeps whose change has been read */
+  int64_t launched; /* sweeps queued (at most sweeps + 2) */
 };
 
 template <typename T> struct FixedPoint {
@@ -197,10 +198,12 @@ template <typename T> struct FixedPoint {
   int64_t n, s, ns;
   double tiny;
   T *dA0 = nullptr, *dZ = nullptr, *dW = nullptr;
-  unsigned long long *dchg = nullptr, *dpiv = nullptr; /* per slot, 1 */
-  unsigned long long *hchg = nullptr, *hpiv = nullptr; /* pinned       */
+  /* Change words: two per slot (sweeps alternate), pivot word: one. */
+  unsigned long long *dchg = nullptr, *dpiv = nullptr;
+  unsigned long long *hchg = nullptr, *hpiv = nullptr; /* pinned */
   std::vector<cudaStream_t> streams;
-  std::vector<char> state; /* 0 waiting, 1 active, 2 converged */
+  std::vector<cudaEvent_t> done; /* per slot and parity: change copied */
+  std::vector<char> state;       /* 0 waiting, 1 active, 2 converged */
 
   int64_t rows(int64_t I) const { return n - I * s < s ? n - I * s : s; }
   char &at(int64_t I, int64_t J) { return state[(size_t)(I * ns + J)]; }
@@ -214,32 +217,35 @@ template <typename T> struct FixedPoint {
     return I == J || at(mn, mn) == 2;
   }
 
-  axb_status launch_sweep(const Active &a) {
+  /* Queue sweep number a.launched of section a: the sweep kernel into W,
+     W copied into Z, the change word copied to pinned memory, an event. */
+  axb_status launch_sweep(Active &a) {
     cudaStream_t sm = streams[(size_t)a.slot];
     const int64_t m = rows(a.I), q = rows(a.J);
     T *W = dW + (size_t)a.slot * (size_t)(s * s);
-    AXB_CU(h,
-           cudaMemsetAsync(dchg + a.slot, 0, sizeof(unsigned long long), sm));
+    const int w = 2 * a.slot + (int)(a.launched % 2);
+    ++a.launched;
+    AXB_CU(h, cudaMemsetAsync(dchg + w, 0, sizeof(unsigned long long), sm));
     const int B = o->block;
     dim3 grid((unsigned)((m + B - 1) / B), (unsigned)((q + B - 1) / B));
     dim3 blk(B, B);
     const int64_t r0 = a.I * s, c0 = a.J * s;
     if (B == 8)
       fp_sweep_kernel<T, 8><<<grid, blk, 0, sm>>>(dA0, n, dZ, n, W, r0, m, c0,
-                                                  q, tiny, dchg + a.slot);
+                                                  q, tiny, dchg + w);
     else if (B == 16)
       fp_sweep_kernel<T, 16><<<grid, blk, 0, sm>>>(dA0, n, dZ, n, W, r0, m, c0,
-                                                   q, tiny, dchg + a.slot);
+                                                   q, tiny, dchg + w);
     else
       fp_sweep_kernel<T, 32><<<grid, blk, 0, sm>>>(dA0, n, dZ, n, W, r0, m, c0,
-                                                   q, tiny, dchg + a.slot);
+                                                   q, tiny, dchg + w);
     AXB_CU(h, cudaGetLastError());
     AXB_CU(h, cudaMemcpy2DAsync(dZ + r0 + c0 * n, (size_t)n * sizeof(T), W,
                                 (size_t)m * sizeof(T), (size_t)m * sizeof(T),
                                 (size_t)q, cudaMemcpyDeviceToDevice, sm));
-    AXB_CU(h, cudaMemcpyAsync(hchg + a.slot, dchg + a.slot,
-                              sizeof(unsigned long long),
+    AXB_CU(h, cudaMemcpyAsync(hchg + w, dchg + w, sizeof(unsigned long long),
                               cudaMemcpyDeviceToHost, sm));
+    AXB_CU(h, cudaEventRecord(done[(size_t)w], sm));
     return AXB_SUCCESS;
   }
 
@@ -309,23 +315,30 @@ template <typename T> struct FixedPoint {
       candidates(cand);
       for (auto &c : cand) {
         if (free_slots.empty()) break;
-        Active a = {c.first, c.second, free_slots.back(), 0};
+        Active a = {c.first, c.second, free_slots.back(), 0, 0};
         free_slots.pop_back();
         at(a.I, a.J) = 1;
         active.push_back(a);
       }
       if (active.empty()) return AXB_SUCCESS;
-      for (auto &a : active) {
-        axb_status e = launch_sweep(a);
-        if (e) return e;
-      }
+      /* Keep two sweeps of every section queued: the host reads the
+         change of one while the GPU runs the next, so the per-sweep
+         round trip is hidden.  A sweep queued after the converged one
+         recomputes the same values (Z is a fixed point); it is waited for
+         and not counted. */
       for (auto &a : active)
-        AXB_CU(h, cudaStreamSynchronize(streams[(size_t)a.slot]));
+        while (a.launched < a.sweeps + 2 && a.launched < o->max_sweeps) {
+          axb_status e = launch_sweep(a);
+          if (e) return e;
+        }
       std::vector<Active> still;
       for (auto &a : active) {
+        const int w = 2 * a.slot + (int)(a.sweeps % 2);
+        AXB_CU(h, cudaEventSynchronize(done[(size_t)w]));
         ++a.sweeps;
-        const double change = bits_to_double(hchg[a.slot]);
+        const double change = bits_to_double(hchg[w]);
         if (change <= o->tol) {
+          AXB_CU(h, cudaStreamSynchronize(streams[(size_t)a.slot]));
           record(a, change);
           at(a.I, a.J) = 2;
           free_slots.push_back(a.slot);
@@ -389,7 +402,7 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
   DevBuf buf(h);
   axb_status rc =
       buf.alloc((2 * nn + (size_t)slots * ss) * sizeof(T) +
-                2 * (size_t)slots * sizeof(unsigned long long) + 256);
+                3 * (size_t)slots * sizeof(unsigned long long) + 256);
   if (rc) return rc;
   fp.dA0 = (T *)buf.p;
   fp.dZ = fp.dA0 + nn;
@@ -397,11 +410,11 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
   fp.dchg =
       (unsigned long long *)(((uintptr_t)(fp.dW + (size_t)slots * ss) + 255) &
                              ~(uintptr_t)255);
-  fp.dpiv = fp.dchg + slots;
+  fp.dpiv = fp.dchg + 2 * slots;
   PinBuf pin;
-  AXB_CU(h, cudaMallocHost(&pin.p, 2 * (size_t)slots * sizeof(long long)));
+  AXB_CU(h, cudaMallocHost(&pin.p, 3 * (size_t)slots * sizeof(long long)));
   fp.hchg = (unsigned long long *)pin.p;
-  fp.hpiv = fp.hchg + slots;
+  fp.hpiv = fp.hchg + 2 * slots;
   if ((rc = copy2d<T>(h, ctx, fp.dA0, n, A, lda, n, n, cudaMemcpyHostToDevice)))
     return rc;
   AXB_CU(h, cudaMemcpyAsync(fp.dZ, fp.dA0, nn * sizeof(T),
@@ -409,16 +422,23 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaStreamSynchronize(stream(h)));
   /* Streams of the sections in flight (destroyed on every path). */
   fp.streams.assign((size_t)slots, nullptr);
+  fp.done.assign(2 * (size_t)slots, nullptr);
   for (int i = 0; i < slots && !rc; ++i)
     if (cudaStreamCreateWithFlags(&fp.streams[(size_t)i],
                                   cudaStreamNonBlocking) != cudaSuccess)
       rc = fail_cuda(h, cudaGetLastError(), "cudaStreamCreate");
+  for (int i = 0; i < 2 * slots && !rc; ++i)
+    if (cudaEventCreateWithFlags(&fp.done[(size_t)i], cudaEventDisableTiming) !=
+        cudaSuccess)
+      rc = fail_cuda(h, cudaGetLastError(), "cudaEventCreate");
   if (!rc) rc = fp.run(info);
   for (cudaStream_t sm : fp.streams)
     if (sm) {
       cudaStreamSynchronize(sm);
       cudaStreamDestroy(sm);
     }
+  for (cudaEvent_t ev : fp.done)
+    if (ev) cudaEventDestroy(ev);
   if (rc) return rc;
   return copy2d<T>(h, ctx, A, lda, fp.dZ, n, n, n, cudaMemcpyDeviceToHost);
 }
