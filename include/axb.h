@@ -634,6 +634,10 @@ axb_status axb_anchor_getri(axb_anchor a, axb_dtype t, int64_t n, void *A,
                             int64_t lda, const int64_t *ipiv, int64_t *info);
 axb_status axb_anchor_inverse(axb_anchor a, axb_dtype t, int64_t n, void *A,
                               int64_t lda, int64_t *info);
+/* A := L\U (ipiv as getrf's) and B := A^-1 B (n x nrhs, ldb). */
+axb_status axb_anchor_gesv(axb_anchor a, axb_dtype t, int64_t n, int64_t nrhs,
+                           void *A, int64_t lda, int64_t *ipiv, void *B,
+                           int64_t ldb, int64_t *info);
 
 /*
  * GPU runs for benchmarks.  A runner belongs to a CUDA handle (its device

@@ -135,3 +135,20 @@ axb_status axb_anchor_inverse(axb_anchor a, axb_dtype t, int64_t n, void *A,
   free(ipiv);
   return st;
 }
+
+axb_status axb_anchor_gesv(axb_anchor a, axb_dtype t, int64_t n, int64_t nrhs,
+                           void *A, int64_t lda, int64_t *ipiv, void *B,
+                           int64_t ldb, int64_t *info) {
+  axb_status st = check(a, t, n, A, lda);
+  if (st) return st;
+  if ((!ipiv && n > 0) || nrhs < 0 || ldb < (n > 1 ? n : 1) ||
+      (!B && n > 0 && nrhs > 0))
+    return AXB_ERR_INVALID;
+  int r;
+  if (a == AXB_ANCHOR_EIGEN)
+    r = axb_eigen_gesv(t, n, nrhs, A, lda, ipiv, B, ldb);
+  else
+    r = t == AXB_F64 ? axb_vendor_dgesv(n, nrhs, A, lda, ipiv, B, ldb)
+                     : axb_vendor_sgesv(n, nrhs, A, lda, ipiv, B, ldb);
+  return verdict(r, AXB_ERR_SINGULAR, info);
+}

@@ -21,6 +21,13 @@ int axb_eigen_inverse(axb_dtype t, int64_t n, void *A, int64_t lda) {
   return AXB_ERR_NOT_COMPILED;
 }
 
+int axb_eigen_gesv(axb_dtype t, int64_t n, int64_t nrhs, void *A, int64_t lda,
+                   int64_t *ipiv, void *B, int64_t ldb) {
+  (void)t, (void)n, (void)nrhs, (void)A, (void)lda, (void)ipiv, (void)B;
+  (void)ldb;
+  return AXB_ERR_NOT_COMPILED;
+}
+
 int axb_eigen_cg_ic(int64_t n, const int64_t *rowptr, const int64_t *colind,
                     const double *val, const double *b, double *x, double tol,
                     int64_t maxit, axb_eigen_iter_result *res) {

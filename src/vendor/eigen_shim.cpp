@@ -60,6 +60,20 @@ template <typename T> int getrf(int64_t n, T *A, int64_t lda, int64_t *ipiv) {
   return zero_pivot(r);
 }
 
+template <typename T>
+int gesv(int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *ipiv, T *B,
+         int64_t ldb) {
+  View<T> m(A, n, n, Eigen::OuterStride<>(lda));
+  View<T> b(B, n, nrhs, Eigen::OuterStride<>(ldb));
+  Eigen::Ref<Mat<T>> r(m);
+  Eigen::PartialPivLU<Eigen::Ref<Mat<T>>> lu(r);
+  perm_to_ipiv(lu.permutationP().indices(), ipiv);
+  int z = zero_pivot(r);
+  if (z) return z;
+  b = lu.solve(b).eval();
+  return 0;
+}
+
 template <typename T> int potrf(int64_t n, T *A, int64_t lda) {
   View<T> m(A, n, n, Eigen::OuterStride<>(lda));
   Eigen::Ref<Mat<T>> r(m);
@@ -194,6 +208,23 @@ extern "C" int axb_eigen_inverse(axb_dtype t, int64_t n, void *A,
   if (n == 0) return 0;
   if (t == AXB_F64) AXB_EIGEN_DENSE(inverse<double>(n, (double *)A, lda))
   if (t == AXB_F32) AXB_EIGEN_DENSE(inverse<float>(n, (float *)A, lda))
+  return AXB_ERR_INVALID;
+}
+
+extern "C" int axb_eigen_gesv(axb_dtype t, int64_t n, int64_t nrhs, void *A,
+                              int64_t lda, int64_t *ipiv, void *B,
+                              int64_t ldb) {
+  if (!dense_args(n, A, lda) || (n > 0 && !ipiv) || nrhs < 0 ||
+      ldb < (n > 1 ? n : 1) || (!B && n > 0 && nrhs > 0))
+    return AXB_ERR_INVALID;
+  if (!fits_int(n, lda) || !fits_int(nrhs, ldb)) return AXB_ERR_NOT_SUPPORTED;
+  if (n == 0) return 0;
+  if (t == AXB_F64)
+    AXB_EIGEN_DENSE(
+        gesv<double>(n, nrhs, (double *)A, lda, ipiv, (double *)B, ldb))
+  if (t == AXB_F32)
+    AXB_EIGEN_DENSE(
+        gesv<float>(n, nrhs, (float *)A, lda, ipiv, (float *)B, ldb))
   return AXB_ERR_INVALID;
 }
 

@@ -13,6 +13,8 @@
  *    Eigen reports the matrix not positive definite (Eigen does not say
  *    at which minor).
  *  - inverse: A := A.inverse() (PartialPivLU underneath); returns as getrf.
+ *  - gesv: getrf in place, then B := lu.solve(B); returns as getrf (B is
+ *    left unchanged when U is singular).
  * Threads: Eigen's OpenMP parallel GEMM (process-global, as OpenBLAS's).
  *
  * Sparse (CSR with 64-bit row pointers and column indices, double): the
@@ -49,6 +51,9 @@ int axb_eigen_getrf(axb_dtype t, int64_t n, void *A, int64_t lda,
                     int64_t *ipiv);
 int axb_eigen_potrf(axb_dtype t, int64_t n, void *A, int64_t lda);
 int axb_eigen_inverse(axb_dtype t, int64_t n, void *A, int64_t lda);
+/* getrf in place, then B := A^-1 B (n x nrhs, ldb) with Eigen's solve. */
+int axb_eigen_gesv(axb_dtype t, int64_t n, int64_t nrhs, void *A, int64_t lda,
+                   int64_t *ipiv, void *B, int64_t ldb);
 
 typedef struct {
   int64_t iterations;   /* Krylov iterations done                     */
