@@ -1502,6 +1502,19 @@ static axb_status make_problem(bench *b, const char *kind, const char *file,
   return st;
 }
 
+/* mkdir -p: the directory and its missing parents. */
+static int mkdir_p(const char *dir) {
+  char p[1024];
+  snprintf(p, sizeof p, "%s", dir);
+  for (char *s = p + 1; *s; ++s)
+    if (*s == '/') {
+      *s = '\0';
+      if (mkdir(p, 0755) && errno != EEXIST) return 0;
+      *s = '/';
+    }
+  return !(mkdir(p, 0755) && errno != EEXIST);
+}
+
 /* Handles, the GPU runner and availability of every backend asked for;
    returns how many can be measured.  A missing one is said once. */
 static int open_backends(bench *b) {
@@ -1703,8 +1716,9 @@ int cli_bench(int argc, char **argv) {
       if (c.be[i] == BK_OPENBLAS && b.present[BK_OPENBLAS])
         c.baseline = BK_OPENBLAS;
   }
-  if (c.out && mkdir(c.out, 0755) && errno != EEXIST) {
+  if (c.out && !mkdir_p(c.out)) {
     cli_error("%s: cannot create: %s", c.out, strerror(errno));
+    close_backends(&b);
     return CLI_INPUT;
   }
   rng_state = c.seed;
