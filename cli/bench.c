@@ -519,9 +519,9 @@ static double residual(bench *b, int be, rtn r, const axb_dense *A,
       if (isnan(worst)) break;
       continue;
     }
-    void *x = solution(b->hc, o, n, t, (char *)w->W + offa,
-                       (char *)w->XB + offb, w->ipiv,
-                       (const char *)B->data + offb, xs);
+    void *x =
+        solution(b->hc, o, n, t, (char *)w->W + offa, (char *)w->XB + offb,
+                 w->ipiv, (const char *)B->data + offb, xs);
     if (!x) return NAN;
     axb_dense Ak = axb_dense_wrap(n, n, n, t, (char *)A->data + offa);
     axb_dense Bk = axb_dense_wrap(n, 1, n, t, (char *)B->data + offb);
@@ -659,8 +659,8 @@ static int run_problem(bench *b, rtn r, const axb_dense *A, const axb_dense *B,
       if (st < 0) {
         char e[160];
         axb_handle eh = bk_gpu(be) ? b->h[BK_CUDA] : b->h[be];
-        cli_error_text(e, sizeof e, st, bk_anchor(be) && !bk_gpu(be) ? NULL : eh,
-                       NULL);
+        cli_error_text(e, sizeof e, st,
+                       bk_anchor(be) && !bk_gpu(be) ? NULL : eh, NULL);
         snprintf(res[i]->note, sizeof res[i]->note, "%s", e);
         break;
       }
@@ -776,8 +776,7 @@ static void derive(const config *c) {
       if (o->be == r->be && o->thr == 1) one = o;
     }
     if (base && !r->flagged && !base->flagged) r->speedup = base->med / r->med;
-    if (one && r->thr > 0 && bk_threaded(r->be) &&
-        !r->flagged && !one->flagged)
+    if (one && r->thr > 0 && bk_threaded(r->be) && !r->flagged && !one->flagged)
       r->eff = one->med / r->med / r->thr;
     if (!r->flagged) {
       r->rank = 1;
@@ -969,14 +968,12 @@ static int write_json(const char *dir, const config *c, int argc, char **argv,
             "\"threads\": %d, \"runs\": %d",
             (long long)r->n, (long long)r->batch, bk_names[r->be], r->thr,
             r->runs);
-    const char *k[] = {"median_s",        "mean_s",
-                       "stderr_s",        "min_s",
-                       "device_median_s", "transfer_median_s",
-                       "gflops",          "speedup",
-                       "efficiency",      "max_residual"};
-    double v[] = {r->med,     r->mean,     r->se,     r->min,
-                  r->dev_med, r->xfer_med, r->gflops, r->speedup,
-                  r->eff,     r->maxres};
+    const char *k[] = {"median_s",    "mean_s",          "stderr_s",
+                       "min_s",       "device_median_s", "transfer_median_s",
+                       "gflops",      "speedup",         "efficiency",
+                       "max_residual"};
+    double v[] = {r->med,      r->mean,   r->se,      r->min, r->dev_med,
+                  r->xfer_med, r->gflops, r->speedup, r->eff, r->maxres};
     for (int j = 0; j < 10; ++j) {
       fprintf(f, ", \"%s\": ", k[j]);
       cli_json_number(f, v[j]);
@@ -1193,19 +1190,29 @@ enum {
   OPT_BATCH
 };
 
-static const cli_opt bench_table[] = {
-    {"help", 'h', 0, OPT_HELP},         {"routines", 'r', 1, OPT_ROUTINES},
-    {"backends", 'b', 1, OPT_BACKENDS}, {"precision", 'p', 1, OPT_PRECISION},
-    {"sizes", 'n', 1, OPT_SIZES},       {"matrix", 'm', 1, OPT_MATRIX},
-    {"files", 0, 1, OPT_FILES},         {"threads", 't', 1, OPT_THREADS},
-    {"reps", 0, 1, OPT_REPS},           {"warmup", 0, 1, OPT_WARMUP},
-    {"seed", 0, 1, OPT_SEED},           {"baseline", 0, 1, OPT_BASELINE},
-    {"out", 'o', 1, OPT_OUT},           {"preset", 0, 1, OPT_PRESET},
-    {"quick", 0, 0, OPT_QUICK},         {"no-plots", 0, 0, OPT_NO_PLOTS},
-    {"study-max", 0, 1, OPT_STUDY_MAX}, {"max-n", 0, 1, OPT_MAX_N},
-    {"pause", 0, 1, OPT_PAUSE},         {"rhs", 0, 1, OPT_RHS},
-    {"device", 'd', 1, OPT_DEVICE},     {"batch", 0, 1, OPT_BATCH},
-    {NULL, 0, 0, 0}};
+static const cli_opt bench_table[] = {{"help", 'h', 0, OPT_HELP},
+                                      {"routines", 'r', 1, OPT_ROUTINES},
+                                      {"backends", 'b', 1, OPT_BACKENDS},
+                                      {"precision", 'p', 1, OPT_PRECISION},
+                                      {"sizes", 'n', 1, OPT_SIZES},
+                                      {"matrix", 'm', 1, OPT_MATRIX},
+                                      {"files", 0, 1, OPT_FILES},
+                                      {"threads", 't', 1, OPT_THREADS},
+                                      {"reps", 0, 1, OPT_REPS},
+                                      {"warmup", 0, 1, OPT_WARMUP},
+                                      {"seed", 0, 1, OPT_SEED},
+                                      {"baseline", 0, 1, OPT_BASELINE},
+                                      {"out", 'o', 1, OPT_OUT},
+                                      {"preset", 0, 1, OPT_PRESET},
+                                      {"quick", 0, 0, OPT_QUICK},
+                                      {"no-plots", 0, 0, OPT_NO_PLOTS},
+                                      {"study-max", 0, 1, OPT_STUDY_MAX},
+                                      {"max-n", 0, 1, OPT_MAX_N},
+                                      {"pause", 0, 1, OPT_PAUSE},
+                                      {"rhs", 0, 1, OPT_RHS},
+                                      {"device", 'd', 1, OPT_DEVICE},
+                                      {"batch", 0, 1, OPT_BATCH},
+                                      {NULL, 0, 0, 0}};
 
 /* Split a comma list into buf (modified in place); returns the count. */
 static int split(char *buf, char **items, int max) {
@@ -1540,8 +1547,9 @@ static int open_backends(bench *b) {
     } else if (bk_anchor(be)) {
       b->present[be] = axb_anchor_available(bk_anchor_id(be));
       if (!b->present[be])
-        fprintf(stderr, "axb bench: the %s anchor is not compiled in: "
-                        "skipped\n",
+        fprintf(stderr,
+                "axb bench: the %s anchor is not compiled in: "
+                "skipped\n",
                 bk_names[be]);
     } else {
       axb_backend kind = be == BK_REF ? AXB_BACKEND_REF : AXB_BACKEND_CPU;

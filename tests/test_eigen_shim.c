@@ -2,10 +2,10 @@
  * The Eigen anchor (src/vendor/eigen_shim.h) through its C entry points and
  * through axb_anchor_*.  Dense: getrf's factors and its LAPACK-style ipiv
  * (converted from Eigen's permutation) must pass axb_check_lu, potrf
- * axb_check_cholesky, inverse axb_check_inverse, in float and double, on
- * sizes 1, 2, odd and above Eigen's blocking (n > 128 uses its blocked LU),
- * with lda > n and NaN padding; singular input gives info > 0, a matrix
- * that is not SPD gives 1.  Sparse: CG + IncompleteCholesky on Poisson
+ * axb_check_cholesky, inverse axb_check_inverse, gesv axb_check_solve, in float
+ * and double, on sizes 1, 2, odd and above Eigen's blocking (n > 128 uses its
+ * blocked LU), with lda > n and NaN padding; singular input gives info > 0, a
+ * matrix that is not SPD gives 1.  Sparse: CG + IncompleteCholesky on Poisson
  * (symmetric) and BiCGSTAB + IncompleteLUT on a non-symmetric convection-
  * diffusion matrix must converge to the requested tolerance by the true
  * residual recomputed here, report iterations and times, and report
@@ -39,14 +39,28 @@ static void dense_lu(int64_t n, axb_dtype t) {
   /* The public anchor gives the same through a status. */
   axb_dense G = test_copy_ld(&A, n);
   int64_t info = -1;
-  CHECK_STATUS(h, axb_anchor_getrf(AXB_ANCHOR_EIGEN, t, n, G.data, G.ld, ipiv,
-                                   &info),
-               AXB_SUCCESS);
+  CHECK_STATUS(
+      h, axb_anchor_getrf(AXB_ANCHOR_EIGEN, t, n, G.data, G.ld, ipiv, &info),
+      AXB_SUCCESS);
   CHECK_RATIO(axb_check_lu(&A, &G, ipiv), "%s (anchor)", what);
+  /* gesv: x of A x = b (b = row sums) judged by the solve residual. */
+  axb_dense X = {0}, B = {0};
+  CHECK_STATUS(h, axb_gen_rhs(h, &A, 1, AXB_RHS_ONES, 1, &X, &B), AXB_SUCCESS);
+  axb_dense Xs = test_copy_ld(&B, n + 1);
+  memcpy(G.data, A.data, (size_t)(n * n) * axb_dtype_size(t));
+  CHECK_STATUS(h,
+               axb_anchor_gesv(AXB_ANCHOR_EIGEN, t, n, 1, G.data, G.ld, ipiv,
+                               Xs.data, Xs.ld, &info),
+               AXB_SUCCESS);
+  CHECK_RATIO(axb_check_solve(&A, &Xs, &B), "%s gesv", what);
+  CHECK(test_padding_intact(&Xs), "%s: gesv wrote outside B", what);
   free(ipiv);
   axb_dense_destroy(&A);
   axb_dense_destroy(&F);
   axb_dense_destroy(&G);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&Xs);
 }
 
 static void dense_chol_inv(int64_t n, axb_dtype t) {
@@ -80,17 +94,15 @@ static void dense_failures(axb_dtype t) {
   int r = axb_eigen_getrf(t, n, F.data, F.ld, ipiv);
   CHECK(r >= 1 && r <= col + 1, "singular getrf returned %d", r);
   memcpy(F.data, Z.data, (size_t)(n * n) * axb_dtype_size(t));
-  CHECK_STATUS(h,
-               axb_anchor_inverse(AXB_ANCHOR_EIGEN, t, n, F.data, n, &info),
+  CHECK_STATUS(h, axb_anchor_inverse(AXB_ANCHOR_EIGEN, t, n, F.data, n, &info),
                AXB_ERR_SINGULAR);
   CHECK(info >= 1 && info <= col + 1, "singular inverse info %lld",
         (long long)info);
   axb_dense U = test_gen(h, AXB_GEN_UNIFORM, n, t, 0, 0, 4);
   axb_dense_set(&U, 0, 0, -5.0); /* a negative diagonal: not SPD */
-  CHECK_STATUS(h,
-               axb_anchor_potrf(AXB_ANCHOR_EIGEN, t, AXB_LOWER, n, U.data, n,
-                                &info),
-               AXB_ERR_NOT_SPD);
+  CHECK_STATUS(
+      h, axb_anchor_potrf(AXB_ANCHOR_EIGEN, t, AXB_LOWER, n, U.data, n, &info),
+      AXB_ERR_NOT_SPD);
   CHECK(info == 1, "not SPD: info %lld", (long long)info);
   CHECK(axb_eigen_getrf(t, -1, F.data, n, ipiv) == AXB_ERR_INVALID,
         "n = -1 accepted");
@@ -144,8 +156,8 @@ static void sparse(void) {
   const double tol = 1e-10;
   axb_eigen_iter_result res;
   rhs(&P, b, x);
-  int r = axb_eigen_cg_ic(n, P.rowptr, P.colind, P.values, b, x, tol, 1000,
-                          &res);
+  int r =
+      axb_eigen_cg_ic(n, P.rowptr, P.colind, P.values, b, x, tol, 1000, &res);
   double rr = true_relres(&P, b, x);
   CHECK(r == 0, "cg_ic returned %d", r);
   CHECK(rr <= 10 * tol && fabs(rr - res.true_relres) <= 1e-3 * rr + 1e-300,
@@ -190,8 +202,8 @@ static void sparse(void) {
   CHECK(axb_eigen_cg_ic(n, P.rowptr, P.colind, P.values, b, x, 0, 10, &res) ==
             -7,
         "tol = 0");
-  CHECK(axb_eigen_cg_ic(n, P.rowptr, P.colind, P.values, b, x, tol, 10,
-                        NULL) == -9,
+  CHECK(axb_eigen_cg_ic(n, P.rowptr, P.colind, P.values, b, x, tol, 10, NULL) ==
+            -9,
         "res = NULL");
   int64_t keep = P.colind[5];
   P.colind[5] = n; /* column out of range */
@@ -202,8 +214,8 @@ static void sparse(void) {
   CHECK(axb_eigen_bicgstab_ilut(n, P.rowptr, P.colind, P.values, b, x, tol, 10,
                                 1e-4, 0, &res) == -10,
         "fill factor 0");
-  CHECK(axb_eigen_cg_ic(0, P.rowptr, P.colind, P.values, b, x, tol, 10,
-                        &res) == 0,
+  CHECK(axb_eigen_cg_ic(0, P.rowptr, P.colind, P.values, b, x, tol, 10, &res) ==
+            0,
         "n = 0");
   free(b), free(x);
   axb_csr_destroy(&P);

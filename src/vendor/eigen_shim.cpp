@@ -16,7 +16,8 @@
 
 namespace {
 
-template <typename T> using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <typename T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 template <typename T> using View = Eigen::Map<Mat<T>, 0, Eigen::OuterStride<>>;
 
 bool dense_args(int64_t n, const void *A, int64_t lda) {
@@ -26,7 +27,8 @@ bool dense_args(int64_t n, const void *A, int64_t lda) {
 bool fits_int(int64_t n, int64_t lda) { return n <= INT_MAX && lda <= INT_MAX; }
 
 /* First exactly zero diagonal entry of U (1-based), or 0. */
-template <typename Derived> int zero_pivot(const Eigen::MatrixBase<Derived> &lu) {
+template <typename Derived>
+int zero_pivot(const Eigen::MatrixBase<Derived> &lu) {
   for (Eigen::Index i = 0; i < lu.rows(); ++i)
     if (lu(i, i) == 0) return (int)i + 1;
   return 0;
@@ -201,8 +203,7 @@ extern "C" int axb_eigen_potrf(axb_dtype t, int64_t n, void *A, int64_t lda) {
   return AXB_ERR_INVALID;
 }
 
-extern "C" int axb_eigen_inverse(axb_dtype t, int64_t n, void *A,
-                                 int64_t lda) {
+extern "C" int axb_eigen_inverse(axb_dtype t, int64_t n, void *A, int64_t lda) {
   if (!dense_args(n, A, lda)) return AXB_ERR_INVALID;
   if (!fits_int(n, lda)) return AXB_ERR_NOT_SUPPORTED;
   if (n == 0) return 0;

@@ -232,9 +232,9 @@ axb_status run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
                int64_t nb, T *A, T *B, int64_t *ipiv, int64_t *info,
                axb_gpu_times *tm) {
   const size_t es = sizeof(T), nn = (size_t)n * (size_t)n;
-  const int inv_out = (impl == AXB_ANCHOR_CUSOLVER && op == AXB_GPU_INVERSE) ||
-                      (impl == AXB_ANCHOR_CUBLAS &&
-                       op == AXB_GPU_BATCHED_INVERSE);
+  const int inv_out =
+      (impl == AXB_ANCHOR_CUSOLVER && op == AXB_GPU_INVERSE) ||
+      (impl == AXB_ANCHOR_CUBLAS && op == AXB_GPU_BATCHED_INVERSE);
   const int has_b = op == AXB_GPU_GESV || op == AXB_GPU_BATCHED_GESV;
   const int info32 = batched(op) || impl == AXB_ANCHOR_CUSOLVER;
   RUN_CU(r->A.reserve(nb * nn * es), "cudaMalloc");
@@ -349,8 +349,7 @@ extern "C" const char *axb_vendor_gpu_version(axb_anchor a) {
   return "unknown";
 }
 
-extern "C" axb_status axb_gpu_runner_create(axb_gpu_runner *out,
-                                            axb_handle h) {
+extern "C" axb_status axb_gpu_runner_create(axb_gpu_runner *out, axb_handle h) {
   if (!out) return -1;
   *out = nullptr;
   if (!h || axb_handle_backend(h) != AXB_BACKEND_CUDA) return -2;
