@@ -611,7 +611,7 @@ axb_backend axb_tuning_choose(const axb_tuning *t, axb_tune_routine r,
  * at which minor).  Threads: process-global per anchor.
  */
 typedef enum {
-  AXB_ANCHOR_AXB = 0, /* not an anchor: axb's own CUDA backend (axb_gpu_run) */
+  AXB_ANCHOR_AXB = 0,      /* axb itself (axb_gpu_run), not an anchor */
   AXB_ANCHOR_OPENBLAS = 1, /* LAPACK from OpenBLAS, host arrays   */
   AXB_ANCHOR_EIGEN = 2,    /* Eigen 3, host arrays                */
   AXB_ANCHOR_CUSOLVER = 3, /* cuSOLVER dense, through axb_gpu_run */

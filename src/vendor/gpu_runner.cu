@@ -40,11 +40,12 @@ struct DevBuf {
   ~DevBuf() { cudaFree(p); }
 };
 
-/* X := I (n x n, leading dimension n). */
+/* X := I (n x n, leading dimension n); columns strided over grid.y. */
 template <typename T> __global__ void set_identity(T *X, int64_t n) {
   const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  const int64_t j = blockIdx.y;
-  if (i < n) X[i + j * n] = i == j ? T(1) : T(0);
+  if (i >= n) return;
+  for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
+    X[i + j * n] = i == j ? T(1) : T(0);
 }
 
 /* cuBLAS batched LU by precision. */
@@ -187,7 +188,7 @@ axb_status compute(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
       return AXB_SUCCESS;
     case AXB_GPU_INVERSE: { /* getrf, then X := A^-1 I by getrs */
       RUN_LIB(!axb_cusolver_getrf(s, t, n, dA, n, p64, i32), "cusolver getrf");
-      dim3 grid((unsigned)((n + 255) / 256), (unsigned)n);
+      dim3 grid((unsigned)((n + 255) / 256), (unsigned)(n < 65535 ? n : 65535));
       set_identity<T><<<grid, 256, 0, r->s>>>(dX, n);
       RUN_CU(cudaGetLastError(), "identity kernel");
       RUN_LIB(!axb_cusolver_getrs(s, t, n, n, dA, n, p64, dX, n, i32 + 1),
