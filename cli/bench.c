@@ -1129,12 +1129,10 @@ static int write_plots(const char *dir, const config *c, FILE *gp) {
   return groups;
 }
 
+/* The data and script are written in any case (a machine without gnuplot
+   still leaves what another renders with `gnuplot plots.gp` in DIR). */
 static void plots(const char *dir, const config *c) {
   if (!c->plots) return;
-  if (!have_gnuplot()) {
-    fprintf(stderr, "axb bench: gnuplot is not installed: plots skipped\n");
-    return;
-  }
   char p[1200];
   snprintf(p, sizeof p, "%s/plots.gp", dir);
   FILE *gp = fopen(p, "w");
@@ -1144,6 +1142,13 @@ static void plots(const char *dir, const config *c) {
   if (groups == 0) {
     remove(p);
     fprintf(stderr, "axb bench: no series with two or more sizes: no plots\n");
+    return;
+  }
+  if (!have_gnuplot()) {
+    fprintf(stderr,
+            "axb bench: gnuplot is not installed: plots not rendered (run "
+            "'gnuplot plots.gp' in %s)\n",
+            dir);
     return;
   }
   pid_t pid = fork();
