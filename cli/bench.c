@@ -1782,7 +1782,7 @@ int cli_bench(int argc, char **argv) {
           if (st) {
             fprintf(stderr, "axb bench: %s: %s (skipped)\n",
                     c.nfile ? c.file[m] : kind, err);
-          } else if (A.rows <= c.max_n) {
+          } else if (!c.nfile || A.rows <= c.max_n) { /* --max-n: files only */
             for (int r = 0; r < c.nrt && !stop_flag; ++r) {
               rtn rt = c.rt[r];
               if (auto_kind && rt_spd(rt) != want_spd) continue;

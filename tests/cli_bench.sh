@@ -71,6 +71,9 @@ x = [x for x in r if x['routine'] == 'batched-inverse' and x['n'] == 17][0]
 assert abs(x['gflops'] - 7 * 2 * 17**3 / x['median_s'] * 1e-9) < 1e-6 * x['gflops']
 " 2>"$TMP/py"; then ok "batched results: batch, labels, flops"; else
   bad "batched results" "$(cat "$TMP/py")"; fi
+# --max-n limits Matrix Market files only: a generated size above it runs.
+check "bench: --max-n does not drop generated sizes" 0 "^lu +double +uniform +20 +ref" \
+  "$AXB" bench -r lu -b ref -n 20 --max-n 10 --reps 1 --pause 0
 check "bench: batched skips n > 128" 0 "n <= 128" "$AXB" bench \
   -r batched-gesv -b ref -n 200 --batch 2 --reps 1 --pause 0
 
