@@ -38,6 +38,9 @@ typedef enum {
   RT_LU_FP,
   RT_LU_FP_DAG,
   RT_CHOL_COL1,
+  RT_GESV,
+  RT_BGESV,
+  RT_BINV,
   RT_COUNT
 } rtn;
 
@@ -53,7 +56,10 @@ static const char *const rt_names[RT_COUNT] = {"lu",
                                                "gauss-jordan-unblocked",
                                                "lu-fixedpoint",
                                                "lu-fixedpoint-dag",
-                                               "cholesky-columns1"};
+                                               "cholesky-columns1",
+                                               "gesv",
+                                               "batched-gesv",
+                                               "batched-inverse"};
 
 static int rt_spd(rtn r) {
   return r == RT_CHOL || r == RT_CHOL_CROUT || r == RT_CHOL_BANA ||
@@ -65,8 +71,13 @@ static int rt_study(rtn r) {
          r == RT_CHOL_BANA || r == RT_GJ_UNB || r == RT_LU_FP ||
          r == RT_LU_FP_DAG || r == RT_CHOL_COL1;
 }
-/* What a vendor anchor runs for r (the standard routine), or -1. */
-static int rt_anchor(rtn r) {
+/* `batch` small problems per run (--batch), n <= BATCH_MAX_N. */
+static int rt_batched(rtn r) { return r == RT_BGESV || r == RT_BINV; }
+#define BATCH_MAX_N 128
+
+/* What a vendor anchor runs for r: the standard routine of its family, so
+   that a study variant is compared with the vendor's best. */
+static rtn rt_anchor(rtn r) {
   switch (r) {
   case RT_LU:
   case RT_LU_CROUT:
@@ -79,11 +90,15 @@ static int rt_anchor(rtn r) {
   case RT_INV:
   case RT_GJ:
   case RT_GJ_UNB: return RT_INV;
-  default: return -1;
+  case RT_SOLVE:
+  case RT_GAUSS:
+  case RT_GESV: return RT_GESV;
+  default: return r; /* batched */
   }
 }
 
-/* Standard flop counts (leading terms, LAPACK working notes). */
+/* Standard flop counts (leading terms, LAPACK working notes), per problem;
+   a batched run does `batch` of them. */
 static double rt_flops(rtn r, double n) {
   switch (r) {
   case RT_LU:
@@ -96,14 +111,50 @@ static double rt_flops(rtn r, double n) {
   case RT_CHOL_COL1: return n * n * n / 3;
   case RT_INV:
   case RT_GJ:
-  case RT_GJ_UNB: return 2 * n * n * n;
-  default: return 2.0 / 3 * n * n * n + 2 * n * n; /* solve, gauss */
+  case RT_GJ_UNB:
+  case RT_BINV: return 2 * n * n * n;
+  default: return 2.0 / 3 * n * n * n + 2 * n * n; /* solve, gauss, gesv */
   }
 }
 
-typedef enum { BK_REF, BK_CPU, BK_CUDA, BK_OPENBLAS, BK_COUNT } bk;
-static const char *const bk_names[BK_COUNT] = {"ref", "cpu", "cuda",
-                                               "openblas"};
+typedef enum {
+  BK_REF,
+  BK_CPU,
+  BK_CUDA,
+  BK_OPENBLAS,
+  BK_CUSOLVER,
+  BK_CUBLAS,
+  BK_EIGEN,
+  BK_COUNT
+} bk;
+static const char *const bk_names[BK_COUNT] = {
+    "ref", "cpu", "cuda", "openblas", "cusolver", "cublas", "eigen"};
+
+/* Vendor anchors (not axb's code). */
+static int bk_anchor(int be) { return be >= BK_OPENBLAS; }
+/* Runs on the GPU through axb_gpu_run (device time by CUDA events). */
+static int bk_gpu(int be) {
+  return be == BK_CUDA || be == BK_CUSOLVER || be == BK_CUBLAS;
+}
+/* Takes a thread count (--threads). */
+static int bk_threaded(int be) {
+  return be == BK_CPU || be == BK_OPENBLAS || be == BK_EIGEN;
+}
+static axb_anchor bk_anchor_id(int be) {
+  switch (be) {
+  case BK_OPENBLAS: return AXB_ANCHOR_OPENBLAS;
+  case BK_EIGEN: return AXB_ANCHOR_EIGEN;
+  case BK_CUSOLVER: return AXB_ANCHOR_CUSOLVER;
+  case BK_CUBLAS: return AXB_ANCHOR_CUBLAS;
+  default: return AXB_ANCHOR_AXB;
+  }
+}
+/* Whether anchor `be` has routine r (through rt_anchor). */
+static int anchor_has(int be, rtn r) {
+  rtn k = rt_anchor(r);
+  if (be == BK_CUBLAS) return rt_batched(k);
+  return !rt_batched(k);
+}
 
 /* ---- configuration ---- */
 
@@ -125,7 +176,7 @@ typedef struct {
   uint64_t seed;
   int baseline; /* bk, or -1 */
   const char *out;
-  int64_t study_max, max_n;
+  int64_t study_max, max_n, batch;
   double pause_ms;
   axb_rhs_kind rhs;
   const char *preset;
@@ -139,14 +190,15 @@ typedef struct {
   int rt, be, thr; /* thr: threads asked (0 = all) */
   axb_dtype dt;
   char matrix[96];
-  int64_t n;
+  int64_t n, batch;
   int runs, cap;
-  double *t, *res, *xfer; /* per run: seconds, residual, transfer s */
-  int *order;             /* position of the run in the random order */
+  double *t, *res, *xfer, *dev; /* per run: wall s, residual, transfer s,
+                                   device s (CUDA events; NaN on the host) */
+  int *order;                   /* position of the run in the random order */
   int flagged;
   char note[160]; /* skipped/failed: why */
   /* derived */
-  double med, mean, se, min, gflops, speedup, eff, maxres;
+  double med, mean, se, min, gflops, speedup, eff, maxres, dev_med, xfer_med;
   int rank;
 } result;
 
@@ -202,16 +254,20 @@ static result *new_result(void) {
   return r;
 }
 
-static int add_run(result *r, double t, double res, double xf, int order) {
+static int grow(double **a, int c) {
+  double *p = realloc(*a, (size_t)c * sizeof *p);
+  if (!p) return 0;
+  *a = p;
+  return 1;
+}
+
+static int add_run(result *r, double t, double res, double xf, double dev,
+                   int order) {
   if (r->runs == r->cap) {
     int c = r->cap ? 2 * r->cap : 16;
-    double *a = realloc(r->t, (size_t)c * sizeof *a);
-    if (!a) return 0;
-    r->t = a;
-    if (!(a = realloc(r->res, (size_t)c * sizeof *a))) return 0;
-    r->res = a;
-    if (!(a = realloc(r->xfer, (size_t)c * sizeof *a))) return 0;
-    r->xfer = a;
+    if (!grow(&r->t, c) || !grow(&r->res, c) || !grow(&r->xfer, c) ||
+        !grow(&r->dev, c))
+      return 0;
     int *o = realloc(r->order, (size_t)c * sizeof *o);
     if (!o) return 0;
     r->order = o;
@@ -220,6 +276,7 @@ static int add_run(result *r, double t, double res, double xf, int order) {
   r->t[r->runs] = t;
   r->res[r->runs] = res;
   r->xfer[r->runs] = xf;
+  r->dev[r->runs] = dev;
   r->order[r->runs] = order;
   r->runs++;
   return 1;
@@ -230,31 +287,91 @@ static int add_run(result *r, double t, double res, double xf, int order) {
 typedef struct {
   const config *c;
   axb_handle h[BK_COUNT]; /* ref, cpu, cuda handles (NULL when absent) */
+  int present[BK_COUNT];  /* backend measurable here */
   axb_handle hc;          /* CPU handle for the residual checks */
+  axb_gpu_runner gpu;     /* on h[BK_CUDA]: cuda, cusolver, cublas runs */
 } bench;
 
+/* One run's arrays: copies of the input, factored or solved in place. */
+typedef struct {
+  void *W, *XB;      /* A (n x n*batch) and B (n x batch) copies */
+  int64_t *ipiv;     /* n */
+  int *ip32, *inf32; /* batched pivots (n*batch) and infos (batch) */
+  int64_t batch;
+} work;
+
+static axb_gpu_op gpu_op(rtn k) {
+  switch (k) {
+  case RT_LU: return AXB_GPU_LU;
+  case RT_CHOL: return AXB_GPU_CHOLESKY;
+  case RT_INV: return AXB_GPU_INVERSE;
+  case RT_BGESV: return AXB_GPU_BATCHED_GESV;
+  case RT_BINV: return AXB_GPU_BATCHED_INVERSE;
+  default: return AXB_GPU_GESV;
+  }
+}
+
+/* Runs through axb_gpu_run: every GPU anchor, and axb's CUDA backend for the
+   routines the runner has (the others go through the host-array API). */
+static int via_runner(int be, rtn r) {
+  if (be == BK_CUDA)
+    return r == RT_LU || r == RT_CHOL || r == RT_INV || r == RT_GESV ||
+           rt_batched(r);
+  return be == BK_CUSOLVER || be == BK_CUBLAS;
+}
+
+static axb_status run_host_anchor(int be, rtn k, int64_t n, axb_dtype t,
+                                  work *w) {
+  axb_anchor a = bk_anchor_id(be);
+  int64_t info = 0;
+  switch (k) {
+  case RT_LU: return axb_anchor_getrf(a, t, n, w->W, n, w->ipiv, &info);
+  case RT_CHOL: return axb_anchor_potrf(a, t, AXB_LOWER, n, w->W, n, &info);
+  case RT_INV: return axb_anchor_inverse(a, t, n, w->W, n, &info);
+  case RT_GESV:
+    return axb_anchor_gesv(a, t, n, 1, w->W, n, w->ipiv, w->XB, n, &info);
+  default: return AXB_ERR_NOT_SUPPORTED;
+  }
+}
+
+/* Batched routines on a host handle (ref, cpu): info per problem. */
+static axb_status run_batched_host(axb_handle h, rtn r, int64_t n, int d,
+                                   work *w) {
+  int64_t nb = w->batch, nn = n * n;
+  axb_status st;
+  if (r == RT_BGESV)
+    st = d ? axb_dgesv_batched(h, n, 1, w->W, n, nn, w->ip32, n, w->XB, n, n,
+                               w->inf32, nb)
+           : axb_sgesv_batched(h, n, 1, w->W, n, nn, w->ip32, n, w->XB, n, n,
+                               w->inf32, nb);
+  else
+    st = d ? axb_dinverse_batched(h, n, w->W, n, nn, w->inf32, nb)
+           : axb_sinverse_batched(h, n, w->W, n, nn, w->inf32, nb);
+  for (int64_t k = 0; !st && k < nb; ++k)
+    if (w->inf32[k]) st = AXB_ERR_SINGULAR;
+  return st;
+}
+
 static axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A,
-                            void *W, void *XB, int64_t *ipiv, double *xfer) {
+                            work *w, double *xfer, double *dev) {
   int64_t n = A->rows, info = 0;
   axb_dtype t = A->dtype;
   int d = t == AXB_F64;
+  void *W = w->W, *XB = w->XB;
+  int64_t *ipiv = w->ipiv;
   *xfer = 0;
-  if (be == BK_OPENBLAS) {
-    axb_status st;
-    switch (rt_anchor(r)) {
-    case RT_LU:
-      return axb_anchor_getrf(AXB_ANCHOR_OPENBLAS, t, n, W, n, ipiv, &info);
-    case RT_CHOL:
-      return axb_anchor_potrf(AXB_ANCHOR_OPENBLAS, t, AXB_LOWER, n, W, n,
-                              &info);
-    case RT_INV:
-      st = axb_anchor_getrf(AXB_ANCHOR_OPENBLAS, t, n, W, n, ipiv, &info);
-      if (!st)
-        st = axb_anchor_getri(AXB_ANCHOR_OPENBLAS, t, n, W, n, ipiv, &info);
-      return st;
-    default: return AXB_ERR_NOT_SUPPORTED;
-    }
+  *dev = NAN;
+  if (bk_anchor(be) && !anchor_has(be, r)) return AXB_ERR_NOT_SUPPORTED;
+  if (via_runner(be, r)) {
+    axb_gpu_times tm = {0, 0};
+    rtn k = be == BK_CUDA ? r : rt_anchor(r);
+    axb_status st = axb_gpu_run(b->gpu, bk_anchor_id(be), gpu_op(k), t, n,
+                                w->batch, W, XB, ipiv, &info, &tm);
+    *xfer = tm.transfer_s;
+    *dev = tm.device_s;
+    return st;
   }
+  if (bk_anchor(be)) return run_host_anchor(be, rt_anchor(r), n, t, w);
   axb_handle h = b->h[be];
   axb_status st;
   switch (r) {
@@ -271,6 +388,9 @@ static axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A,
       st = d ? axb_dgetri(h, n, W, n, ipiv, &info)
              : axb_sgetri(h, n, W, n, ipiv, &info);
     return st;
+  case RT_GESV:
+    return d ? axb_dgesv(h, n, 1, W, n, ipiv, XB, n, &info)
+             : axb_sgesv(h, n, 1, W, n, ipiv, XB, n, &info);
   case RT_SOLVE: {
     axb_solve_opts o;
     axb_solve_opts_default(&o);
@@ -314,39 +434,85 @@ static axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A,
     return d ? axb_dpotrf_columns(h, n, W, n, &o, &info)
              : axb_spotrf_columns(h, n, W, n, &o, &info);
   }
+  case RT_BGESV:
+  case RT_BINV: return run_batched_host(h, r, n, d, w);
   default: return AXB_ERR_NOT_SUPPORTED;
   }
 }
 
-/* Scaled residual of x computed from the run's output W / XB (untimed). */
-static double residual(bench *b, int be, rtn r, const axb_dense *A,
-                       const axb_dense *B, void *W, void *XB,
-                       const int64_t *ipiv, void *xs) {
-  int64_t n = A->rows;
-  axb_dtype t = A->dtype;
-  int d = t == AXB_F64;
-  size_t es = axb_dtype_size(t);
-  axb_handle h = b->hc;
-  rtn k = be == BK_OPENBLAS ? (rtn)rt_anchor(r) : r;
-  void *x = xs;
-  axb_status st = AXB_SUCCESS;
-  memcpy(xs, B->data, (size_t)n * es);
-  switch (k) {
-  case RT_LU:
-    st = d ? axb_dgetrs(h, AXB_NO_TRANS, n, 1, W, n, ipiv, xs, n, NULL)
-           : axb_sgetrs(h, AXB_NO_TRANS, n, 1, W, n, ipiv, xs, n, NULL);
-    break;
+/* What a run leaves to judge: factors, an inverse, or x itself. */
+typedef enum {
+  OUT_LU,
+  OUT_CROUT,
+  OUT_CROUT_NOPIV,
+  OUT_CHOL,
+  OUT_INV,
+  OUT_X
+} outk;
+
+static outk out_kind(int be, rtn r) {
+  switch (bk_anchor(be) ? rt_anchor(r) : r) {
+  case RT_LU: return OUT_LU;
+  case RT_LU_CROUT: return OUT_CROUT;
+  case RT_LU_FP:
+  case RT_LU_FP_DAG: return OUT_CROUT_NOPIV; /* fixed point: never pivots */
   case RT_CHOL:
   case RT_CHOL_CROUT:
   case RT_CHOL_BANA:
-  case RT_CHOL_COL1:
+  case RT_CHOL_COL1: return OUT_CHOL;
+  case RT_INV:
+  case RT_GJ:
+  case RT_GJ_UNB:
+  case RT_BINV: return OUT_INV;
+  default: return OUT_X; /* solve, gauss, gesv, batched-gesv */
+  }
+}
+
+/* xs := inv(A) b from an explicit inverse W (n x n), accumulated in double. */
+static int inverse_times(const void *W, const void *bv, void *xs, int64_t n,
+                         int d) {
+  double *acc = calloc((size_t)n, sizeof *acc);
+  if (!acc) return 0;
+  for (int64_t j = 0; j < n; ++j) {
+    double bj = d ? ((const double *)bv)[j] : ((const float *)bv)[j];
+    if (d) {
+      const double *c = (const double *)W + j * n;
+      for (int64_t i = 0; i < n; ++i)
+        acc[i] += c[i] * bj;
+    } else {
+      const float *c = (const float *)W + j * n;
+      for (int64_t i = 0; i < n; ++i)
+        acc[i] += (double)c[i] * bj;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (d)
+      ((double *)xs)[i] = acc[i];
+    else
+      ((float *)xs)[i] = (float)acc[i];
+  free(acc);
+  return 1;
+}
+
+/* x of one problem from the run's output (W: its factors or inverse; XB:
+   its x), into xs unless the output is x itself; returns x or NULL. */
+static void *solution(axb_handle h, outk o, int64_t n, axb_dtype t,
+                      const void *W, void *XB, const int64_t *ipiv,
+                      const void *bv, void *xs) {
+  size_t es = axb_dtype_size(t);
+  int d = t == AXB_F64;
+  axb_status st = AXB_SUCCESS;
+  if (o == OUT_X) return XB;
+  if (o == OUT_INV) return inverse_times(W, bv, xs, n, d) ? xs : NULL;
+  memcpy(xs, bv, (size_t)n * es);
+  if (o == OUT_LU)
+    st = d ? axb_dgetrs(h, AXB_NO_TRANS, n, 1, W, n, ipiv, xs, n, NULL)
+           : axb_sgetrs(h, AXB_NO_TRANS, n, 1, W, n, ipiv, xs, n, NULL);
+  else if (o == OUT_CHOL)
     st = d ? axb_dpotrs(h, AXB_LOWER, n, 1, W, n, xs, n, NULL)
            : axb_spotrs(h, AXB_LOWER, n, 1, W, n, xs, n, NULL);
-    break;
-  case RT_LU_CROUT:
-  case RT_LU_FP:
-  case RT_LU_FP_DAG:
-    for (int64_t i = 0; i < n && k == RT_LU_CROUT; ++i) { /* interchanges */
+  else { /* Crout: L non-unit, U unit; row interchanges first, in order */
+    for (int64_t i = 0; i < n && o == OUT_CROUT; ++i) {
       int64_t p = ipiv[i] - 1;
       if (p != i && p >= 0 && p < n) {
         char tmp[8];
@@ -368,37 +534,42 @@ static double residual(bench *b, int be, rtn r, const axb_dense *A,
         st = axb_strsm(h, AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_UNIT, n, 1,
                        1.0f, W, n, xs, n);
     }
-    break;
-  case RT_INV:
-  case RT_GJ:
-  case RT_GJ_UNB: { /* x = inv(A) b, accumulated in double */
-    double *acc = calloc((size_t)n, sizeof *acc);
-    if (!acc) return NAN;
-    for (int64_t j = 0; j < n; ++j) {
-      double bj = d ? ((double *)B->data)[j] : ((float *)B->data)[j];
-      if (d) {
-        const double *c = (const double *)W + j * n;
-        for (int64_t i = 0; i < n; ++i)
-          acc[i] += c[i] * bj;
-      } else {
-        const float *c = (const float *)W + j * n;
-        for (int64_t i = 0; i < n; ++i)
-          acc[i] += (double)c[i] * bj;
-      }
+  }
+  return st ? NULL : xs;
+}
+
+/* Largest scaled residual over the run's problems (untimed): ||b - Ax|| /
+   (||A|| ||x|| n eps) of x from the output, except batched-inverse, judged
+   by ||I - AX|| / (n ||A|| ||X|| eps) (O(n^3) per problem: cheap there). */
+static double residual(bench *b, int be, rtn r, const axb_dense *A,
+                       const axb_dense *B, work *w, void *xs) {
+  int64_t n = A->rows, nb = rt_batched(r) ? w->batch : 1;
+  axb_dtype t = A->dtype;
+  size_t es = axb_dtype_size(t);
+  outk o = out_kind(be, r);
+  double worst = 0;
+  for (int64_t k = 0; k < nb; ++k) {
+    size_t offa = (size_t)(k * n * n) * es, offb = (size_t)(k * n) * es;
+    if (r == RT_BINV) { /* small: the inverse's own check, ||I - AX|| */
+      axb_dense Ak = axb_dense_wrap(n, n, n, t, (char *)A->data + offa);
+      axb_dense Xk = axb_dense_wrap(n, n, n, t, (char *)w->W + offa);
+      double v = axb_check_inverse(&Ak, &Xk);
+      if (!(v <= worst)) worst = v;
+      if (isnan(worst)) break;
+      continue;
     }
-    for (int64_t i = 0; i < n; ++i)
-      if (d)
-        ((double *)xs)[i] = acc[i];
-      else
-        ((float *)xs)[i] = (float)acc[i];
-    free(acc);
-    break;
+    void *x =
+        solution(b->hc, o, n, t, (char *)w->W + offa, (char *)w->XB + offb,
+                 w->ipiv, (const char *)B->data + offb, xs);
+    if (!x) return NAN;
+    axb_dense Ak = axb_dense_wrap(n, n, n, t, (char *)A->data + offa);
+    axb_dense Bk = axb_dense_wrap(n, 1, n, t, (char *)B->data + offb);
+    axb_dense X = axb_dense_wrap(n, 1, n, t, x);
+    double v = axb_check_solve(&Ak, &X, &Bk);
+    if (!(v <= worst)) worst = v; /* NaN sticks */
+    if (isnan(worst)) break;
   }
-  default: x = XB; /* solve, gauss: XB holds x */
-  }
-  if (st) return NAN;
-  axb_dense X = axb_dense_wrap(n, 1, n, t, x);
-  return axb_check_solve(A, &X, B);
+  return worst;
 }
 
 /* ---- the sweep ---- */
@@ -411,8 +582,8 @@ static int impls_for(const config *c, const bench *b, impl *im) {
   int k = 0;
   for (int i = 0; i < c->nbe; ++i) {
     int be = c->be[i];
-    if (be != BK_OPENBLAS && !b->h[be]) continue;
-    if (be == BK_CPU || be == BK_OPENBLAS) {
+    if (!b->present[be]) continue;
+    if (bk_threaded(be)) {
       for (int j = 0; j < c->nthr; ++j)
         im[k++] = (impl){be, c->thr[j]};
     } else {
@@ -439,70 +610,96 @@ static void show_progress(progress *p, const char *what) {
 }
 
 static void set_threads(bench *b, const impl *im) {
-  if (im->be == BK_OPENBLAS)
-    axb_anchor_set_threads(AXB_ANCHOR_OPENBLAS, threads_used(im->thr));
+  if (im->be == BK_OPENBLAS || im->be == BK_EIGEN)
+    axb_anchor_set_threads(bk_anchor_id(im->be), threads_used(im->thr));
   else if (im->be == BK_CPU)
     axb_set_threads(b->h[BK_CPU], im->thr);
 }
 
+static void free_work(work *w) {
+  free(w->W), free(w->XB), free(w->ipiv), free(w->ip32), free(w->inf32);
+}
+
+static int alloc_work(work *w, const axb_dense *A, const axb_dense *B) {
+  size_t es = axb_dtype_size(A->dtype);
+  memset(w, 0, sizeof *w);
+  w->batch = A->cols / (A->rows > 0 ? A->rows : 1);
+  w->W = malloc((size_t)(A->rows * A->cols) * es + 1);
+  w->XB = malloc((size_t)(B->rows * B->cols) * es + 1);
+  w->ipiv = malloc((size_t)A->rows * sizeof *w->ipiv + 1);
+  w->ip32 = malloc((size_t)(A->rows * w->batch) * sizeof *w->ip32 + 1);
+  w->inf32 = malloc((size_t)w->batch * sizeof *w->inf32 + 1);
+  if (w->W && w->XB && w->ipiv && w->ip32 && w->inf32) return 1;
+  free_work(w);
+  return 0;
+}
+
+/* A fresh copy of the input for one run (not timed). */
+static void restore(work *w, const axb_dense *A, const axb_dense *B) {
+  size_t es = axb_dtype_size(A->dtype);
+  memcpy(w->W, A->data, (size_t)(A->rows * A->cols) * es);
+  memcpy(w->XB, B->data, (size_t)(B->rows * B->cols) * es);
+}
+
 /* All implementations on one problem: warm-up, then the runs in a seeded
-   random order.  Returns 0 when stopped by SIGINT. */
+   random order.  A batched problem is A = [A_1 .. A_batch] (n x n*batch)
+   with B = [b_1 .. b_batch].  Returns 0 when stopped by SIGINT. */
 static int run_problem(bench *b, rtn r, const axb_dense *A, const axb_dense *B,
                        const char *label, progress *pg) {
   const config *c = b->c;
   int64_t n = A->rows;
-  size_t es = axb_dtype_size(A->dtype);
   impl im[BK_COUNT * MAXL];
   int ni = impls_for(c, b, im);
   result *res[BK_COUNT * MAXL];
   int first = nresults;
+  work w;
+  int have = alloc_work(&w, A, B);
+  double flops = rt_flops(r, (double)n) * (double)(have ? w.batch : 1);
   for (int i = 0; i < ni; ++i) {
     result *x = new_result();
     if (!x) return 1;
     x->rt = r;
     x->be = im[i].be;
-    x->thr = im[i].be == BK_CPU || im[i].be == BK_OPENBLAS
-                 ? threads_used(im[i].thr)
-                 : im[i].thr;
+    x->thr = bk_threaded(im[i].be) ? threads_used(im[i].thr) : im[i].thr;
     x->dt = A->dtype;
     snprintf(x->matrix, sizeof x->matrix, "%s", label);
     x->n = n;
+    x->batch = rt_batched(r) ? w.batch : 1;
   }
   for (int i = 0; i < ni; ++i)
     res[i] = &results[first + i];
-  double work = rt_flops(r, (double)n) * (c->reps + c->warmup);
-  void *W = malloc((size_t)n * (size_t)n * es);
-  void *XB = malloc((size_t)n * es), *xs = malloc((size_t)n * es);
-  int64_t *ipiv = malloc((size_t)n * sizeof *ipiv);
+  void *xs = malloc((size_t)n * axb_dtype_size(A->dtype) + 1);
   int *seq = malloc((size_t)(ni * c->reps + 1) * sizeof *seq);
-  if (!W || !XB || !xs || !ipiv || !seq) {
+  if (!have || !xs || !seq) {
     for (int i = 0; i < ni; ++i)
       snprintf(res[i]->note, sizeof res[i]->note, "out of memory");
-    free(W), free(XB), free(xs), free(ipiv), free(seq);
+    if (have) free_work(&w);
+    free(xs), free(seq);
     return 1;
   }
   char what[256];
   /* Warm-up, and whether the implementation can run this at all. */
   for (int i = 0; i < ni && !stop_flag; ++i) {
+    int be = im[i].be;
     snprintf(what, sizeof what, "%s %s %s n=%lld %s", rt_names[r],
-             axb_dtype_name(A->dtype), label, (long long)n, bk_names[im[i].be]);
-    if (im[i].be == BK_OPENBLAS && rt_anchor(r) < 0) {
-      snprintf(res[i]->note, sizeof res[i]->note, "no anchor for %s",
-               rt_names[r]);
+             axb_dtype_name(A->dtype), label, (long long)n, bk_names[be]);
+    if (bk_anchor(be) && !anchor_has(be, r)) {
+      snprintf(res[i]->note, sizeof res[i]->note, "no %s anchor for %s",
+               bk_names[be], rt_names[r]);
       continue;
     }
-    for (int w = 0; w < c->warmup && !stop_flag; ++w) {
+    for (int k = 0; k < c->warmup && !stop_flag; ++k) {
       show_progress(pg, what);
       set_threads(b, &im[i]);
-      memcpy(W, A->data, (size_t)n * (size_t)n * es);
-      memcpy(XB, B->data, (size_t)n * es);
-      double xf;
-      axb_status st = run_timed(b, im[i].be, r, A, W, XB, ipiv, &xf);
-      pg->done += rt_flops(r, (double)n);
+      restore(&w, A, B);
+      double xf, dev;
+      axb_status st = run_timed(b, be, r, A, &w, &xf, &dev);
+      pg->done += flops;
       if (st < 0) {
         char e[160];
+        axb_handle eh = bk_gpu(be) ? b->h[BK_CUDA] : b->h[be];
         cli_error_text(e, sizeof e, st,
-                       im[i].be == BK_OPENBLAS ? NULL : b->h[im[i].be], NULL);
+                       bk_anchor(be) && !bk_gpu(be) ? NULL : eh, NULL);
         snprintf(res[i]->note, sizeof res[i]->note, "%s", e);
         break;
       }
@@ -526,24 +723,23 @@ static int run_problem(bench *b, rtn r, const axb_dense *A, const axb_dense *B,
              res[i]->thr);
     show_progress(pg, what);
     set_threads(b, &im[i]);
-    memcpy(W, A->data, (size_t)n * (size_t)n * es);
-    memcpy(XB, B->data, (size_t)n * es);
+    restore(&w, A, B);
     sleep_ms(c->pause_ms);
-    double xf = 0, t0 = now();
-    axb_status st = run_timed(b, im[i].be, r, A, W, XB, ipiv, &xf);
+    double xf = 0, dev = NAN, t0 = now();
+    axb_status st = run_timed(b, im[i].be, r, A, &w, &xf, &dev);
     double t = now() - t0;
-    double rr = st < 0 ? NAN : residual(b, im[i].be, r, A, B, W, XB, ipiv, xs);
+    double rr = st < 0 ? NAN : residual(b, im[i].be, r, A, B, &w, xs);
     if (st != AXB_SUCCESS) {
       res[i]->flagged = 1;
       if (!res[i]->note[0])
         snprintf(res[i]->note, sizeof res[i]->note, "%s", cli_status_name(st));
     }
     if (!(rr < CLI_BERR_LIMIT)) res[i]->flagged = 1;
-    add_run(res[i], t, rr, xf, s);
-    pg->done += rt_flops(r, (double)n);
+    add_run(res[i], t, rr, xf, dev, s);
+    pg->done += flops;
   }
-  (void)work;
-  free(W), free(XB), free(xs), free(ipiv), free(seq);
+  free_work(&w);
+  free(xs), free(seq);
   return !stop_flag;
 }
 
@@ -556,16 +752,35 @@ static int cmp_double(const void *a, const void *b) {
 
 static int same_problem(const result *a, const result *b) {
   return a->rt == b->rt && a->dt == b->dt && a->n == b->n &&
-         strcmp(a->matrix, b->matrix) == 0;
+         a->batch == b->batch && strcmp(a->matrix, b->matrix) == 0;
+}
+
+/* Median of v[0..k) (NaN when any is NaN: host runs have no device time). */
+static double median_of(const double *v0, int k) {
+  double *v = malloc((size_t)k * sizeof *v);
+  if (!v || k == 0) return free(v), NAN;
+  memcpy(v, v0, (size_t)k * sizeof *v);
+  double m = NAN;
+  int nan = 0;
+  for (int j = 0; j < k; ++j)
+    nan |= isnan(v[j]);
+  if (!nan) {
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    m = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+  }
+  free(v);
+  return m;
 }
 
 static void derive(const config *c) {
   for (int i = 0; i < nresults; ++i) {
     result *r = &results[i];
     r->med = r->mean = r->se = r->min = r->gflops = NAN;
-    r->speedup = r->eff = r->maxres = NAN;
+    r->speedup = r->eff = r->maxres = r->dev_med = r->xfer_med = NAN;
     r->rank = 0;
     if (r->runs == 0) continue;
+    r->dev_med = median_of(r->dev, r->runs);
+    r->xfer_med = median_of(r->xfer, r->runs);
     double *v = malloc((size_t)r->runs * sizeof *v);
     if (!v) continue;
     memcpy(v, r->t, (size_t)r->runs * sizeof *v);
@@ -585,8 +800,9 @@ static void derive(const config *c) {
     for (int j = 0; j < k; ++j)
       r->maxres =
           isnan(r->res[j]) || r->res[j] > r->maxres ? r->res[j] : r->maxres;
-    r->gflops =
-        r->med > 0 ? rt_flops(r->rt, (double)r->n) / r->med * 1e-9 : NAN;
+    r->gflops = r->med > 0 ? rt_flops(r->rt, (double)r->n) * (double)r->batch /
+                                 r->med * 1e-9
+                           : NAN;
   }
   for (int i = 0; i < nresults; ++i) {
     result *r = &results[i];
@@ -599,8 +815,7 @@ static void derive(const config *c) {
       if (o->be == r->be && o->thr == 1) one = o;
     }
     if (base && !r->flagged && !base->flagged) r->speedup = base->med / r->med;
-    if (one && r->thr > 0 && (r->be == BK_CPU || r->be == BK_OPENBLAS) &&
-        !r->flagged && !one->flagged)
+    if (one && r->thr > 0 && bk_threaded(r->be) && !r->flagged && !one->flagged)
       r->eff = one->med / r->med / r->thr;
     if (!r->flagged) {
       r->rank = 1;
@@ -621,7 +836,7 @@ static const char *prec(axb_dtype t) {
 }
 
 static void impl_label(const result *r, char *buf, size_t len) {
-  if (r->be == BK_CPU || r->be == BK_OPENBLAS)
+  if (bk_threaded(r->be))
     snprintf(buf, len, "%s/t%d", bk_names[r->be], r->thr);
   else
     snprintf(buf, len, "%s", bk_names[r->be]);
@@ -636,14 +851,14 @@ static void fmt_num(char *buf, size_t len, const char *f, double v) {
 
 static void print_table(FILE *f, const config *c) {
   fprintf(f,
-          "%-22s %-6s %-14s %6s %-12s %10s %10s %9s %10s %8s %7s %5s "
+          "%-22s %-6s %-14s %6s %-12s %10s %10s %9s %10s %10s %8s %7s %5s "
           "%9s %4s  %s\n",
           "routine", "prec", "matrix", "n", "impl", "median_ms", "mean_ms",
-          "stderr_ms", "min_ms", "GFLOP/s", "speedup", "eff", "residual",
-          "rank", "note");
+          "stderr_ms", "min_ms", "device_ms", "GFLOP/s", "speedup", "eff",
+          "residual", "rank", "note");
   for (int i = 0; i < nresults; ++i) {
     const result *r = &results[i];
-    char lab[48], a[6][32];
+    char lab[48], a[7][32];
     impl_label(r, lab, sizeof lab);
     fmt_num(a[0], 32, "%.3f", r->med * 1e3);
     fmt_num(a[1], 32, "%.3f", r->mean * 1e3);
@@ -651,6 +866,7 @@ static void print_table(FILE *f, const config *c) {
     fmt_num(a[3], 32, "%.3f", r->min * 1e3);
     fmt_num(a[4], 32, "%.2f", r->gflops);
     fmt_num(a[5], 32, "%.2f", r->speedup);
+    fmt_num(a[6], 32, "%.3f", r->dev_med * 1e3);
     char e[16], res[16], rk[8];
     fmt_num(e, sizeof e, "%.2f", r->eff);
     fmt_num(res, sizeof res, "%.3g", r->maxres);
@@ -664,15 +880,17 @@ static void print_table(FILE *f, const config *c) {
     else
       snprintf(nb, sizeof nb, "%s", note);
     fprintf(f,
-            "%-22s %-6s %-14.14s %6lld %-12s %10s %10s %9s %10s %8s %7s "
-            "%5s %9s %4s  %s\n",
+            "%-22s %-6s %-14.14s %6lld %-12s %10s %10s %9s %10s %10s %8s "
+            "%7s %5s %9s %4s  %s\n",
             rt_names[r->rt], prec(r->dt), r->matrix, (long long)r->n, lab, a[0],
-            a[1], a[2], a[3], a[4], a[5], e, res, rk, nb);
+            a[1], a[2], a[3], a[6], a[4], a[5], e, res, rk, nb);
   }
   if (c->baseline >= 0)
     fprintf(f,
             "speedup: median time of %s (same threads where measured) / "
-            "median time; eff: speedup over 1 thread / threads; "
+            "median time; device_ms: median GPU time of the operation alone "
+            "(CUDA events; the other times are wall clock, transfers "
+            "included); eff: speedup over 1 thread / threads; "
             "residual: max over runs of ||b-Ax||/(||A|| ||x|| n eps), "
             "flagged at >= 30\n",
             bk_names[c->baseline]);
@@ -690,18 +908,21 @@ static int write_csv(const char *dir) {
   snprintf(p, sizeof p, "%s/results.csv", dir);
   FILE *f = fopen(p, "w");
   if (!f) return 0;
-  fputs("routine,precision,matrix,n,backend,threads,runs,median_s,mean_s,"
-        "stderr_s,min_s,gflops,speedup,efficiency,max_residual,flagged,rank,"
-        "note\n",
+  fputs("routine,precision,matrix,n,batch,backend,threads,runs,median_s,"
+        "mean_s,stderr_s,min_s,device_median_s,transfer_median_s,gflops,"
+        "speedup,efficiency,max_residual,flagged,rank,note\n",
         f);
   for (int i = 0; i < nresults; ++i) {
     const result *r = &results[i];
-    fprintf(f, "%s,%s,%s,%lld,%s,%d,%d", rt_names[r->rt], prec(r->dt),
-            r->matrix, (long long)r->n, bk_names[r->be], r->thr, r->runs);
+    fprintf(f, "%s,%s,%s,%lld,%lld,%s,%d,%d", rt_names[r->rt], prec(r->dt),
+            r->matrix, (long long)r->n, (long long)r->batch, bk_names[r->be],
+            r->thr, r->runs);
     csv_num(f, r->med);
     csv_num(f, r->mean);
     csv_num(f, r->se);
     csv_num(f, r->min);
+    csv_num(f, r->dev_med);
+    csv_num(f, r->xfer_med);
     csv_num(f, r->gflops);
     csv_num(f, r->speedup);
     csv_num(f, r->eff);
@@ -715,15 +936,16 @@ static int write_csv(const char *dir) {
   ok &= fclose(f) == 0;
   snprintf(p, sizeof p, "%s/runs.csv", dir);
   if (!(f = fopen(p, "w"))) return 0;
-  fputs("routine,precision,matrix,n,backend,threads,run,order,seconds,"
-        "transfer_s,residual\n",
+  fputs("routine,precision,matrix,n,batch,backend,threads,run,order,seconds,"
+        "transfer_s,device_s,residual\n",
         f);
   for (int i = 0; i < nresults; ++i) {
     const result *r = &results[i];
     for (int j = 0; j < r->runs; ++j) {
-      fprintf(f, "%s,%s,%s,%lld,%s,%d,%d,%d,%.9g,%.9g", rt_names[r->rt],
-              prec(r->dt), r->matrix, (long long)r->n, bk_names[r->be], r->thr,
-              j, r->order[j], r->t[j], r->xfer[j]);
+      fprintf(f, "%s,%s,%s,%lld,%lld,%s,%d,%d,%d,%.9g,%.9g", rt_names[r->rt],
+              prec(r->dt), r->matrix, (long long)r->n, (long long)r->batch,
+              bk_names[r->be], r->thr, j, r->order[j], r->t[j], r->xfer[j]);
+      csv_num(f, r->dev[j]);
       csv_num(f, r->res[j]);
       fputc('\n', f);
     }
@@ -763,6 +985,13 @@ static int write_json(const char *dir, const config *c, int argc, char **argv,
   fprintf(f, ", \"interrupted\": %s, \"cores\": %ld, \"blas\": ",
           interrupted ? "true" : "false", cores());
   cli_json_string(f, axb_blas_info());
+  fputs(", \"anchors\": {", f);
+  for (int be = BK_OPENBLAS, k = 0; be < BK_COUNT; ++be)
+    if (axb_anchor_available(bk_anchor_id(be))) {
+      fprintf(f, "%s\"%s\": ", k++ ? ", " : "", bk_names[be]);
+      cli_json_string(f, axb_anchor_version(bk_anchor_id(be)));
+    }
+  fputs("}", f);
   fputs(", \"source_reported\": ", f);
   cli_json_string(f, c->source_note);
   fputs(", \"results\": [", f);
@@ -774,14 +1003,17 @@ static int write_json(const char *dir, const config *c, int argc, char **argv,
     fprintf(f, ", \"precision\": \"%s\", \"matrix\": ", prec(r->dt));
     cli_json_string(f, r->matrix);
     fprintf(f,
-            ", \"n\": %lld, \"backend\": \"%s\", \"threads\": %d, "
-            "\"runs\": %d",
-            (long long)r->n, bk_names[r->be], r->thr, r->runs);
-    const char *k[] = {"median_s", "mean_s",  "stderr_s",   "min_s",
-                       "gflops",   "speedup", "efficiency", "max_residual"};
-    double v[] = {r->med,    r->mean,    r->se,  r->min,
-                  r->gflops, r->speedup, r->eff, r->maxres};
-    for (int j = 0; j < 8; ++j) {
+            ", \"n\": %lld, \"batch\": %lld, \"backend\": \"%s\", "
+            "\"threads\": %d, \"runs\": %d",
+            (long long)r->n, (long long)r->batch, bk_names[r->be], r->thr,
+            r->runs);
+    const char *k[] = {"median_s",    "mean_s",          "stderr_s",
+                       "min_s",       "device_median_s", "transfer_median_s",
+                       "gflops",      "speedup",         "efficiency",
+                       "max_residual"};
+    double v[] = {r->med,      r->mean,   r->se,      r->min, r->dev_med,
+                  r->xfer_med, r->gflops, r->speedup, r->eff, r->maxres};
+    for (int j = 0; j < 10; ++j) {
       fprintf(f, ", \"%s\": ", k[j]);
       cli_json_number(f, v[j]);
     }
@@ -792,6 +1024,8 @@ static int write_json(const char *dir, const config *c, int argc, char **argv,
     json_arr(f, r->t, r->runs);
     fputs(", \"transfer_s\": ", f);
     json_arr(f, r->xfer, r->runs);
+    fputs(", \"device_s\": ", f);
+    json_arr(f, r->dev, r->runs);
     fputs(", \"residuals\": ", f);
     json_arr(f, r->res, r->runs);
     fputc('}', f);
@@ -934,12 +1168,10 @@ static int write_plots(const char *dir, const config *c, FILE *gp) {
   return groups;
 }
 
+/* The data and script are written in any case (a machine without gnuplot
+   still leaves what another renders with `gnuplot plots.gp` in DIR). */
 static void plots(const char *dir, const config *c) {
   if (!c->plots) return;
-  if (!have_gnuplot()) {
-    fprintf(stderr, "axb bench: gnuplot is not installed: plots skipped\n");
-    return;
-  }
   char p[1200];
   snprintf(p, sizeof p, "%s/plots.gp", dir);
   FILE *gp = fopen(p, "w");
@@ -949,6 +1181,13 @@ static void plots(const char *dir, const config *c) {
   if (groups == 0) {
     remove(p);
     fprintf(stderr, "axb bench: no series with two or more sizes: no plots\n");
+    return;
+  }
+  if (!have_gnuplot()) {
+    fprintf(stderr,
+            "axb bench: gnuplot is not installed: plots not rendered (run "
+            "'gnuplot plots.gp' in %s)\n",
+            dir);
     return;
   }
   pid_t pid = fork();
@@ -991,21 +1230,33 @@ enum {
   OPT_MAX_N,
   OPT_PAUSE,
   OPT_RHS,
-  OPT_DEVICE
+  OPT_DEVICE,
+  OPT_BATCH
 };
 
-static const cli_opt bench_table[] = {
-    {"help", 'h', 0, OPT_HELP},         {"routines", 'r', 1, OPT_ROUTINES},
-    {"backends", 'b', 1, OPT_BACKENDS}, {"precision", 'p', 1, OPT_PRECISION},
-    {"sizes", 'n', 1, OPT_SIZES},       {"matrix", 'm', 1, OPT_MATRIX},
-    {"files", 0, 1, OPT_FILES},         {"threads", 't', 1, OPT_THREADS},
-    {"reps", 0, 1, OPT_REPS},           {"warmup", 0, 1, OPT_WARMUP},
-    {"seed", 0, 1, OPT_SEED},           {"baseline", 0, 1, OPT_BASELINE},
-    {"out", 'o', 1, OPT_OUT},           {"preset", 0, 1, OPT_PRESET},
-    {"quick", 0, 0, OPT_QUICK},         {"no-plots", 0, 0, OPT_NO_PLOTS},
-    {"study-max", 0, 1, OPT_STUDY_MAX}, {"max-n", 0, 1, OPT_MAX_N},
-    {"pause", 0, 1, OPT_PAUSE},         {"rhs", 0, 1, OPT_RHS},
-    {"device", 'd', 1, OPT_DEVICE},     {NULL, 0, 0, 0}};
+static const cli_opt bench_table[] = {{"help", 'h', 0, OPT_HELP},
+                                      {"routines", 'r', 1, OPT_ROUTINES},
+                                      {"backends", 'b', 1, OPT_BACKENDS},
+                                      {"precision", 'p', 1, OPT_PRECISION},
+                                      {"sizes", 'n', 1, OPT_SIZES},
+                                      {"matrix", 'm', 1, OPT_MATRIX},
+                                      {"files", 0, 1, OPT_FILES},
+                                      {"threads", 't', 1, OPT_THREADS},
+                                      {"reps", 0, 1, OPT_REPS},
+                                      {"warmup", 0, 1, OPT_WARMUP},
+                                      {"seed", 0, 1, OPT_SEED},
+                                      {"baseline", 0, 1, OPT_BASELINE},
+                                      {"out", 'o', 1, OPT_OUT},
+                                      {"preset", 0, 1, OPT_PRESET},
+                                      {"quick", 0, 0, OPT_QUICK},
+                                      {"no-plots", 0, 0, OPT_NO_PLOTS},
+                                      {"study-max", 0, 1, OPT_STUDY_MAX},
+                                      {"max-n", 0, 1, OPT_MAX_N},
+                                      {"pause", 0, 1, OPT_PAUSE},
+                                      {"rhs", 0, 1, OPT_RHS},
+                                      {"device", 'd', 1, OPT_DEVICE},
+                                      {"batch", 0, 1, OPT_BATCH},
+                                      {NULL, 0, 0, 0}};
 
 /* Split a comma list into buf (modified in place); returns the count. */
 static int split(char *buf, char **items, int max) {
@@ -1035,10 +1286,10 @@ static int parse_routines(config *c, const char *v) {
   int k = b ? split(b, it, MAXL) : 0;
   c->nrt = 0;
   for (int i = 0; i < k; ++i) {
-    if (strcmp(it[i], "all") == 0) {
+    if (strcmp(it[i], "all") == 0) { /* the batched ones are asked by name */
+      c->nrt = 0;
       for (int r = 0; r < RT_COUNT; ++r)
-        c->rt[r] = r;
-      c->nrt = RT_COUNT;
+        if (!rt_batched(r)) c->rt[c->nrt++] = r;
       continue;
     }
     int r = find_name(rt_names, RT_COUNT, it[i]);
@@ -1065,7 +1316,8 @@ static int parse_backends(config *c, const char *v) {
     }
     if (e < 0 || c->nbe == BK_COUNT)
       return cli_usage_error("bench",
-                             "unknown backend '%s' (ref, cpu, cuda, openblas)",
+                             "unknown backend '%s' (ref, cpu, cuda, openblas, "
+                             "cusolver, cublas, eigen)",
                              it[i]),
              0;
     c->be[c->nbe++] = e;
@@ -1184,7 +1436,7 @@ static const char *matrices_dir(void) {
 static int apply_preset(config *c, const char *name) {
   c->preset = name;
   if (strcmp(name, "lu-dense") == 0) {
-    parse_routines(c, "lu,solve");
+    parse_routines(c, "lu,gesv,solve");
     parse_sizes(c, c->quick ? "64,128" : "128:4096");
     parse_matrix(c, "uniform");
     c->source_note =
@@ -1221,6 +1473,15 @@ static int apply_preset(config *c, const char *name) {
         "CUDA vs Eigen inverse() and cuBLAS getrf/getriBatched, float and "
         "double, n = 2..8192 (powers of two), uniform/integer/diagonal/upper; "
         "double ~2x slower than float; wrong results above n = 1024";
+  } else if (strcmp(name, "batched") == 0) {
+    parse_routines(c, "batched-gesv,batched-inverse");
+    parse_sizes(c, c->quick ? "4,8" : "4:64");
+    parse_matrix(c, "uniform");
+    c->batch = c->quick ? 64 : 10000;
+    c->source_note =
+        "Hamburg 2022 compared its Gauss-Jordan kernels with cuBLAS "
+        "getrfBatched/getriBatched; axb's batched kernels (issue 6) against "
+        "cuBLAS batched, b = row sums per problem";
   } else if (strcmp(name, "real-lu") == 0) {
     parse_routines(c, "lu");
     if (!add_path(c, matrices_dir())) return 0;
@@ -1250,7 +1511,7 @@ static int apply_preset(config *c, const char *name) {
   } else {
     return cli_usage_error("bench",
                            "unknown preset '%s' (lu-dense, lu-dense-900, "
-                           "cholesky, inverse, real-lu, study-gpu)",
+                           "cholesky, inverse, real-lu, study-gpu, batched)",
                            name),
            0;
   }
@@ -1278,6 +1539,7 @@ static void defaults(config *c) {
   c->plots = 1;
   c->study_max = 2048;
   c->max_n = 6000;
+  c->batch = 1000;
   c->pause_ms = 50;
   c->rhs = AXB_RHS_ONES;
   c->be[0] = BK_CPU;
@@ -1307,6 +1569,113 @@ static axb_status make_problem(bench *b, const char *kind, const char *file,
     cli_error_text(err, len, st, b->hc, file);
   if (!st) st = axb_gen_rhs(b->hc, A, 1, b->c->rhs, b->c->seed, X, B);
   return st;
+}
+
+/* mkdir -p: the directory and its missing parents. */
+static int mkdir_p(const char *dir) {
+  char p[1024];
+  snprintf(p, sizeof p, "%s", dir);
+  for (char *s = p + 1; *s; ++s)
+    if (*s == '/') {
+      *s = '\0';
+      if (mkdir(p, 0755) && errno != EEXIST) return 0;
+      *s = '/';
+    }
+  return !(mkdir(p, 0755) && errno != EEXIST);
+}
+
+/* Handles, the GPU runner and availability of every backend asked for;
+   returns how many can be measured.  A missing one is said once. */
+static int open_backends(bench *b) {
+  const config *c = b->c;
+  int any = 0, count = 0, want_gpu = 0;
+  for (int i = 0; i < c->nbe; ++i)
+    want_gpu |= bk_gpu(c->be[i]);
+  if (want_gpu) {
+    if (!axb_backend_compiled(AXB_BACKEND_CUDA) ||
+        axb_cuda_device_count(&count) || count <= c->device)
+      fprintf(stderr, "axb bench: no CUDA backend or device here: cuda, "
+                      "cusolver and cublas skipped\n");
+    else if (axb_handle_create(&b->h[BK_CUDA], AXB_BACKEND_CUDA, c->device) ||
+             axb_gpu_runner_create(&b->gpu, b->h[BK_CUDA]))
+      fprintf(stderr, "axb bench: cannot use CUDA device %d: %s\n", c->device,
+              axb_detail(b->h[BK_CUDA]));
+  }
+  for (int i = 0; i < c->nbe; ++i) {
+    int be = c->be[i];
+    if (b->present[be]) continue;
+    if (bk_gpu(be)) {
+      b->present[be] = b->gpu != NULL;
+    } else if (bk_anchor(be)) {
+      b->present[be] = axb_anchor_available(bk_anchor_id(be));
+      if (!b->present[be])
+        fprintf(stderr,
+                "axb bench: the %s anchor is not compiled in: "
+                "skipped\n",
+                bk_names[be]);
+    } else {
+      axb_backend kind = be == BK_REF ? AXB_BACKEND_REF : AXB_BACKEND_CPU;
+      b->present[be] = axb_handle_create(&b->h[be], kind, 0) == AXB_SUCCESS;
+    }
+    any |= b->present[be];
+  }
+  return any;
+}
+
+static void close_backends(bench *b) {
+  axb_gpu_runner_destroy(b->gpu);
+  for (int i = 0; i < BK_COUNT; ++i)
+    axb_handle_destroy(b->h[i]);
+  axb_handle_destroy(b->hc);
+}
+
+/* A batched problem: `batch` matrices of generator `kind` (seeds seed,
+   seed+1, ...) side by side, b_k = A_k * ones (row sums), then the run. */
+static void run_batched(bench *b, rtn r, const char *kind, int64_t n,
+                        axb_dtype t, progress *pg) {
+  const config *c = b->c;
+  static int said;
+  if (n > BATCH_MAX_N) {
+    if (!said++)
+      fprintf(stderr, "axb bench: batched routines run n <= %d only\n",
+              BATCH_MAX_N);
+    return;
+  }
+  int64_t nb = c->batch;
+  size_t es = axb_dtype_size(t);
+  axb_dense A = {0}, B = {0}, Ak = {0};
+  axb_status st = axb_dense_create(&A, n, n * nb, t);
+  if (!st) st = axb_dense_create(&B, n, nb, t);
+  for (int64_t k = 0; k < nb && !st; ++k) {
+    char spec[160];
+    axb_gen_spec g;
+    snprintf(spec, sizeof spec, "%s:%lld,seed=%llu", kind, (long long)n,
+             (unsigned long long)(c->seed + (uint64_t)k));
+    st = axb_gen_parse(b->hc, spec, &g);
+    if (!st) st = axb_gen_dense(b->hc, &g, t, &Ak);
+    if (st) break;
+    memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
+           (size_t)(n * n) * es);
+    for (int64_t i = 0; i < n; ++i) {
+      double sum = 0;
+      for (int64_t j = 0; j < n; ++j)
+        sum += axb_dense_get(&Ak, i, j);
+      axb_dense_set(&B, i, k, sum);
+    }
+    axb_dense_destroy(&Ak);
+  }
+  if (st) {
+    char err[256];
+    cli_error_text(err, sizeof err, st, b->hc, kind);
+    fprintf(stderr, "axb bench: batched %s: %s (skipped)\n", kind, err);
+  } else {
+    char label[96];
+    snprintf(label, sizeof label, "%s*%lld", kind, (long long)nb);
+    run_problem(b, r, &A, &B, label, pg);
+  }
+  axb_dense_destroy(&Ak);
+  axb_dense_destroy(&A);
+  axb_dense_destroy(&B);
 }
 
 int cli_bench(int argc, char **argv) {
@@ -1392,52 +1761,34 @@ int cli_bench(int argc, char **argv) {
     case OPT_DEVICE:
       ok = cli_parse_int("--device", s.arg, 0, 1 << 20, &c.device);
       break;
+    case OPT_BATCH:
+      ok = cli_parse_i64("--batch", s.arg, 1, 1 << 24, &c.batch);
+      break;
     default: break;
     }
   }
   if (!ok) return c.nfile || !preset ? CLI_USAGE : CLI_INPUT;
 
   /* Handles of the backends asked for; absent ones are dropped. */
-  bench b = {&c, {NULL}, NULL};
+  bench b;
+  memset(&b, 0, sizeof b);
+  b.c = &c;
   if (cli_handle(&b.hc, AXB_BACKEND_CPU, 0, 0, NULL, 0)) return CLI_INPUT;
-  int any = 0;
-  for (int i = 0; i < c.nbe; ++i) {
-    int be = c.be[i];
-    if (be == BK_OPENBLAS) {
-      if (axb_anchor_available(AXB_ANCHOR_OPENBLAS))
-        any = 1;
-      else
-        fprintf(stderr, "axb bench: the OpenBLAS anchor is not compiled in: "
-                        "skipped\n");
-      continue;
-    }
-    if (b.h[be]) continue;
-    axb_backend kind = be == BK_REF   ? AXB_BACKEND_REF
-                       : be == BK_CPU ? AXB_BACKEND_CPU
-                                      : AXB_BACKEND_CUDA;
-    int count = 0;
-    if (kind == AXB_BACKEND_CUDA &&
-        (!axb_backend_compiled(kind) || axb_cuda_device_count(&count) ||
-         count <= c.device)) {
-      fprintf(stderr, "axb bench: no CUDA backend or device here: cuda "
-                      "skipped\n");
-      continue;
-    }
-    if (axb_handle_create(&b.h[be], kind, c.device) == AXB_SUCCESS) any = 1;
-  }
+  int any = open_backends(&b);
   if (!any) {
-    axb_handle_destroy(b.hc);
+    close_backends(&b);
     cli_error("no backend to measure");
     return CLI_DEVICE;
   }
   if (c.baseline == -2) {
     c.baseline = c.be[0];
     for (int i = 0; i < c.nbe; ++i)
-      if (c.be[i] == BK_OPENBLAS && axb_anchor_available(AXB_ANCHOR_OPENBLAS))
+      if (c.be[i] == BK_OPENBLAS && b.present[BK_OPENBLAS])
         c.baseline = BK_OPENBLAS;
   }
-  if (c.out && mkdir(c.out, 0755) && errno != EEXIST) {
+  if (c.out && !mkdir_p(c.out)) {
     cli_error("%s: cannot create: %s", c.out, strerror(errno));
+    close_backends(&b);
     return CLI_INPUT;
   }
   rng_state = c.seed;
@@ -1457,7 +1808,8 @@ int cli_bench(int argc, char **argv) {
       for (int k = 0; k < (c.nfile ? 1 : c.nn); ++k)
         for (int r = 0; r < c.nrt; ++r)
           pg.total += rt_flops(c.rt[r], c.nfile ? 1000.0 : (double)c.n[k]) *
-                      ni * (c.reps + c.warmup);
+                      (rt_batched(c.rt[r]) ? (double)c.batch : 1.0) * ni *
+                      (c.reps + c.warmup);
 
   int rc = CLI_OK;
   for (int d = 0; d < c.ndt && !stop_flag; ++d)
@@ -1494,12 +1846,15 @@ int cli_bench(int argc, char **argv) {
           if (st) {
             fprintf(stderr, "axb bench: %s: %s (skipped)\n",
                     c.nfile ? c.file[m] : kind, err);
-          } else if (A.rows <= c.max_n) {
+          } else if (!c.nfile || A.rows <= c.max_n) { /* --max-n: files only */
             for (int r = 0; r < c.nrt && !stop_flag; ++r) {
               rtn rt = c.rt[r];
               if (auto_kind && rt_spd(rt) != want_spd) continue;
               if (rt_study(rt) && A.rows > c.study_max) continue;
-              run_problem(&b, rt, &A, &B, label, &pg);
+              if (rt_batched(rt))
+                run_batched(&b, rt, kind, A.rows, c.dt[d], &pg);
+              else
+                run_problem(&b, rt, &A, &B, label, &pg);
             }
           }
           axb_dense_destroy(&A);
@@ -1531,15 +1886,13 @@ int cli_bench(int argc, char **argv) {
   }
   for (int i = 0; i < nresults; ++i) {
     free(results[i].t), free(results[i].res), free(results[i].xfer);
-    free(results[i].order);
+    free(results[i].dev), free(results[i].order);
   }
   free(results);
   results = NULL;
   nresults = capresults = 0;
   for (int i = 0; i < c.nfile; ++i)
     free(c.file[i]);
-  for (int i = 0; i < BK_COUNT; ++i)
-    axb_handle_destroy(b.h[i]);
-  axb_handle_destroy(b.hc);
+  close_backends(&b);
   return rc;
 }

@@ -709,17 +709,35 @@ axb_backend axb_tuning_choose(const axb_tuning *t, axb_tune_routine r,
                               int64_t n, int gpu);
 
 /*
- * Vendor anchors for comparisons (benchmarks; never used by the solvers):
- * the same routines from OpenBLAS's LAPACK, on host arrays.  A missing
+ * Vendor anchors for comparisons (benchmarks; never used by the solvers),
+ * run in the same process as axb on the same inputs.  Host-array anchors:
+ * OpenBLAS's LAPACK and Eigen 3 (PartialPivLU, LLT, inverse(); a C++ shim
+ * compiled when Eigen3 was found).  Device anchors (CUDA builds): cuSOLVER
+ * dense and cuBLAS batched, reached through axb_gpu_run below.  A missing
  * anchor answers AXB_ERR_NOT_COMPILED; sizes above INT32_MAX
  * AXB_ERR_NOT_SUPPORTED.  *info as LAPACK's (positive: singular pivot,
  * minor not positive definite; the status says the same as in the typed
- * layer).  getri inverts from getrf's factors.  Threads: process-global.
+ * layer).  getri inverts from getrf's factors (OpenBLAS only); inverse
+ * does both steps (OpenBLAS getrf+getri, Eigen inverse()).  Eigen's getrf
+ * returns LAPACK-style ipiv (converted from its permutation), so getrs
+ * applies; Eigen's potrf reports a failure as info = 1 (Eigen does not say
+ * at which minor).  Threads: process-global per anchor.
  */
-typedef enum { AXB_ANCHOR_OPENBLAS = 1 } axb_anchor;
+typedef enum {
+  AXB_ANCHOR_AXB = 0,      /* axb itself (axb_gpu_run), not an anchor */
+  AXB_ANCHOR_OPENBLAS = 1, /* LAPACK from OpenBLAS, host arrays   */
+  AXB_ANCHOR_EIGEN = 2,    /* Eigen 3, host arrays                */
+  AXB_ANCHOR_CUSOLVER = 3, /* cuSOLVER dense, through axb_gpu_run */
+  AXB_ANCHOR_CUBLAS = 4    /* cuBLAS batched, through axb_gpu_run */
+} axb_anchor;
 
-const char *axb_anchor_name(axb_anchor a); /* "openblas" */
-int axb_anchor_available(axb_anchor a);    /* 1 when compiled in */
+/* "axb", "openblas", "eigen", "cusolver", "cublas". */
+const char *axb_anchor_name(axb_anchor a);
+/* 1 when compiled in (for the device anchors: CUDA compiled; whether a GPU
+   exists is axb_cuda_device_count's question). */
+int axb_anchor_available(axb_anchor a);
+/* Library version text ("OpenBLAS (...)", "Eigen 3.4.0", "cuSOLVER 11.7.1"). */
+const char *axb_anchor_version(axb_anchor a);
 axb_status axb_anchor_set_threads(axb_anchor a, int nthreads);
 axb_status axb_anchor_getrf(axb_anchor a, axb_dtype t, int64_t n, void *A,
                             int64_t lda, int64_t *ipiv, int64_t *info);
@@ -727,6 +745,61 @@ axb_status axb_anchor_potrf(axb_anchor a, axb_dtype t, axb_uplo uplo, int64_t n,
                             void *A, int64_t lda, int64_t *info);
 axb_status axb_anchor_getri(axb_anchor a, axb_dtype t, int64_t n, void *A,
                             int64_t lda, const int64_t *ipiv, int64_t *info);
+axb_status axb_anchor_inverse(axb_anchor a, axb_dtype t, int64_t n, void *A,
+                              int64_t lda, int64_t *info);
+/* A := L\U (ipiv as getrf's) and B := A^-1 B (n x nrhs, ldb). */
+axb_status axb_anchor_gesv(axb_anchor a, axb_dtype t, int64_t n, int64_t nrhs,
+                           void *A, int64_t lda, int64_t *ipiv, void *B,
+                           int64_t ldb, int64_t *info);
+
+/*
+ * GPU runs for benchmarks.  A runner belongs to a CUDA handle (its device
+ * and stream) and keeps device buffers that grow on demand, so that a
+ * timed call after a warm-up allocates nothing.  axb_gpu_run copies the
+ * host arrays in, runs one operation of one implementation (impl:
+ * AXB_ANCHOR_AXB = axb's CUDA backend through the _dev and batched API,
+ * AXB_ANCHOR_CUSOLVER, AXB_ANCHOR_CUBLAS), copies the results back and
+ * synchronises.  CUDA events on the stream measure the operation alone
+ * (device_s) and the copies (transfer_s); a wall clock around the call
+ * sees both.  Operations (column-major, lda = n; batched: `batch` problems
+ * back to back, A_k at A + k n^2, b_k at B + k n):
+ *   LU        A := L\U, ipiv (host, 1-based)   axb, cusolver (getrf)
+ *   CHOLESKY  A := L (lower)                    axb, cusolver (potrf)
+ *   INVERSE   A := A^-1                         axb (getrf+getri),
+ *                                               cusolver (getrf+getrs(I))
+ *   GESV      b := A^-1 b, A := L\U, ipiv      axb, cusolver (getrf+getrs)
+ *   BATCHED_GESV     b_k := A_k^-1 b_k          axb, cublas (getrfBatched
+ *                                               + getrsBatched)
+ *   BATCHED_INVERSE  A_k := A_k^-1              axb, cublas (getrfBatched
+ *                                               + getriBatched)
+ * batch is ignored (1) by the single-problem operations; ipiv may be NULL
+ * for the batched ones and INVERSE.  Returns AXB_SUCCESS; AXB_ERR_SINGULAR
+ * / AXB_ERR_NOT_SPD with *info = LAPACK's info (batched: *info = 1-based
+ * index of the first failing problem); AXB_ERR_NOT_SUPPORTED for an
+ * implementation without that operation (e.g. axb's batched kernels beyond
+ * n = 64); AXB_ERR_NOT_COMPILED without CUDA.
+ */
+typedef enum {
+  AXB_GPU_LU = 0,
+  AXB_GPU_CHOLESKY,
+  AXB_GPU_INVERSE,
+  AXB_GPU_GESV,
+  AXB_GPU_BATCHED_GESV,
+  AXB_GPU_BATCHED_INVERSE
+} axb_gpu_op;
+
+typedef struct axb_gpu_runner_s *axb_gpu_runner;
+
+typedef struct {
+  double device_s;   /* events around the operation alone          */
+  double transfer_s; /* events around the host<->device copies     */
+} axb_gpu_times;
+
+axb_status axb_gpu_runner_create(axb_gpu_runner *r, axb_handle h);
+void axb_gpu_runner_destroy(axb_gpu_runner r); /* NULL is fine */
+axb_status axb_gpu_run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op,
+                       axb_dtype t, int64_t n, int64_t batch, void *A, void *B,
+                       int64_t *ipiv, int64_t *info, axb_gpu_times *tm);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,8 @@ check "bench: bad routine -> 2" 2 "unknown routine" "$AXB" bench -r qr
 check "bench: bad size -> 2" 2 "" "$AXB" bench -n 0
 check "bench: bad preset -> 2" 2 "unknown preset" "$AXB" bench --preset x
 check "bench: bad matrix -> 2" 2 "unknown matrix" "$AXB" bench -m nope
+check "bench: bad backend -> 2" 2 "unknown backend" "$AXB" bench -b magma
+check "bench: bad batch -> 2" 2 "" "$AXB" bench --batch 0
 
 check "bench sweep (ref, cpu)" 0 "median_ms" "$AXB" bench \
   -r lu,cholesky,inverse,solve,gauss-jordan-unblocked -b ref,cpu \
@@ -30,10 +32,15 @@ assert len(r) == 5 * 2 * 3, len(r)
 assert all(x['runs'] == 3 and len(x['times_s']) == 3 for x in r)
 assert all(x['max_residual'] < 30 and not x['flagged'] for x in r)
 assert d['baseline'] == 'ref' and d['interrupted'] is False
+# host runs have no device time: null, never a number
+assert all(x['device_median_s'] is None and x['device_s'] == [None] * 3
+           for x in r)
+assert all(x['batch'] == 1 for x in r)
 " 2>"$TMP/py"; then ok "results.json parses and is complete"; else
   bad "results.json" "$(cat "$TMP/py")"; fi
 head -n 1 "$TMP/out/results.csv" >"$TMP/h"
-if grep -q '^routine,precision,matrix,n,backend,threads,runs,median_s,mean_s,stderr_s,min_s,gflops,speedup,efficiency,max_residual,flagged,rank,note$' "$TMP/h" &&
+if grep -q '^routine,precision,matrix,n,batch,backend,threads,runs,median_s,mean_s,stderr_s,min_s,device_median_s,transfer_median_s,gflops,speedup,efficiency,max_residual,flagged,rank,note$' "$TMP/h" &&
+  head -n 1 "$TMP/out/runs.csv" | grep -q '^routine,precision,matrix,n,batch,backend,threads,run,order,seconds,transfer_s,device_s,residual$' &&
   [ "$(wc -l <"$TMP/out/results.csv")" -eq 31 ] &&
   [ "$(wc -l <"$TMP/out/runs.csv")" -eq 91 ]; then
   ok "CSV columns and rows"
@@ -45,6 +52,62 @@ check "bench preset inverse --quick" 0 "Hamburg 2022" "$AXB" bench \
   --preset inverse --quick -b cpu -n 4,8 --reps 1 --pause 0 --no-plots
 check "bench: single precision" 0 "single" "$AXB" bench -p single \
   -b cpu -n 24 --reps 1 --pause 0
+
+# gesv and the batched routines on the host backends; every run judged.
+check "bench gesv + batched (ref, cpu)" 0 "batched-inverse" "$AXB" bench \
+  -r gesv,batched-gesv,batched-inverse -b ref,cpu -n 5,17 --batch 7 \
+  -p double,single --reps 2 --pause 0 --no-plots -o "$TMP/bat"
+if python3 -c "
+import json
+r = json.load(open('$TMP/bat/results.json'))['results']
+assert len(r) == 3 * 2 * 2 * 2, len(r)
+for x in r:
+    assert x['runs'] == 2 and not x['flagged'], x
+    want = 7 if x['routine'].startswith('batched') else 1
+    assert x['batch'] == want, x
+    assert x['matrix'] == ('uniform*7' if want == 7 else 'uniform'), x
+# GFLOP/s counts every problem of the batch: 7 x 2n^3 for the inverse
+x = [x for x in r if x['routine'] == 'batched-inverse' and x['n'] == 17][0]
+assert abs(x['gflops'] - 7 * 2 * 17**3 / x['median_s'] * 1e-9) < 1e-6 * x['gflops']
+" 2>"$TMP/py"; then ok "batched results: batch, labels, flops"; else
+  bad "batched results" "$(cat "$TMP/py")"; fi
+# --max-n limits Matrix Market files only: a generated size above it runs.
+check "bench: --max-n does not drop generated sizes" 0 "^lu +double +uniform +20 +ref" \
+  "$AXB" bench -r lu -b ref -n 20 --max-n 10 --reps 1 --pause 0
+check "bench: batched skips n > 128" 0 "n <= 128" "$AXB" bench \
+  -r batched-gesv -b ref -n 200 --batch 2 --reps 1 --pause 0
+
+# Absent backends are skipped with a note, never silently: without a GPU
+# (or CUDA) the GPU backends say so; an anchor without the routine says so.
+if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
+  echo "skip: a GPU is present (GPU runs are checked by scripts/gpu-check.sh)"
+else
+  check "bench: GPU backends without a GPU" 0 "cusolver and cublas skipped" \
+    "$AXB" bench -r lu -b ref,cuda,cusolver -n 8 --reps 1 --pause 0
+fi
+check "bench: anchor without the routine" 0 "no openblas anchor for batched-gesv" \
+  "$AXB" bench -r batched-gesv -b ref,openblas -n 8 --batch 2 --reps 1 --pause 0
+
+# The vendor anchors in the same process: openblas and (when compiled)
+# eigen must give unflagged results for every dense routine family.
+anchors=openblas
+"$AXB" bench -r lu -b eigen -n 4 --reps 1 --pause 0 2>&1 | grep -q "not compiled" ||
+  anchors=openblas,eigen
+check "bench anchors ($anchors)" 0 "median_ms" "$AXB" bench \
+  -r lu,cholesky,inverse,gesv,solve,lu-crout,gauss-jordan -b cpu,$anchors \
+  -n 9,40 -t 1 --reps 2 --pause 0 --no-plots -o "$TMP/anc"
+if python3 -c "
+import json
+d = json.load(open('$TMP/anc/results.json'))
+r = d['results']
+names = '$anchors'.split(',')
+assert len(r) == 7 * 2 * (1 + len(names)), len(r)
+for x in r:
+    assert x['runs'] == 2 and not x['flagged'] and x['max_residual'] < 30, x
+for a in names:
+    assert a in d['anchors'], d['anchors']
+" 2>"$TMP/py"; then ok "anchors judged and unflagged"; else
+  bad "anchors" "$(cat "$TMP/py")"; fi
 
 # tune: without a GPU it writes the defaults; info shows them.
 check "tune writes a file" 0 "written" env AXB_TUNE_FILE="$TMP/t/tune.txt" \

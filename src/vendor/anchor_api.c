@@ -1,27 +1,69 @@
 /*
- * The public face of the comparison anchors (axb.h, "Benchmarking and
- * tuning"): typed by axb_dtype, statuses as in the typed layer.  The
- * anchors themselves live in lapack_anchor.c / none_anchor.c (vendor.h).
+ * The public face of the host-array comparison anchors (axb.h,
+ * "Benchmarking and tuning"): typed by axb_dtype, statuses as in the typed
+ * layer.  The anchors themselves live in lapack_anchor.c / none_anchor.c
+ * (vendor.h) and eigen_shim.cpp / eigen_none.c (eigen_shim.h); the device
+ * anchors in gpu_runner.cu / gpu_runner_none.c.
  */
 #include "core/internal.h"
+#include "vendor/eigen_shim.h"
 #include "vendor/vendor.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 const char *axb_anchor_name(axb_anchor a) {
-  return a == AXB_ANCHOR_OPENBLAS ? "openblas" : "unknown";
+  switch (a) {
+  case AXB_ANCHOR_AXB: return "axb";
+  case AXB_ANCHOR_OPENBLAS: return "openblas";
+  case AXB_ANCHOR_EIGEN: return "eigen";
+  case AXB_ANCHOR_CUSOLVER: return "cusolver";
+  case AXB_ANCHOR_CUBLAS: return "cublas";
+  default: return "unknown";
+  }
 }
 
 int axb_anchor_available(axb_anchor a) {
-  if (a != AXB_ANCHOR_OPENBLAS) return 0;
   int64_t piv = 0;
   double x = 0;
-  /* n = 0 is a quick return when compiled, NOT_COMPILED when not. */
-  return axb_vendor_dgetrf(0, &x, 1, &piv) == 0;
+  switch (a) {
+  case AXB_ANCHOR_OPENBLAS:
+    /* n = 0 is a quick return when compiled, NOT_COMPILED when not. */
+    return axb_vendor_dgetrf(0, &x, 1, &piv) == 0;
+  case AXB_ANCHOR_EIGEN: return axb_eigen_available();
+  case AXB_ANCHOR_AXB:
+  case AXB_ANCHOR_CUSOLVER:
+  case AXB_ANCHOR_CUBLAS: return axb_vendor_gpu_compiled();
+  default: return 0;
+  }
+}
+
+const char *axb_anchor_version(axb_anchor a) {
+  static _Thread_local char buf[96];
+  switch (a) {
+  case AXB_ANCHOR_OPENBLAS: return axb_blas_info();
+  case AXB_ANCHOR_EIGEN:
+    snprintf(buf, sizeof buf, "Eigen %s", axb_eigen_version());
+    return buf;
+  case AXB_ANCHOR_AXB:
+    snprintf(buf, sizeof buf, "axb %s", axb_version());
+    return buf;
+  default: return axb_vendor_gpu_version(a);
+  }
+}
+
+static int host_anchor(axb_anchor a) {
+  return (a == AXB_ANCHOR_OPENBLAS || a == AXB_ANCHOR_EIGEN) &&
+         axb_anchor_available(a);
 }
 
 axb_status axb_anchor_set_threads(axb_anchor a, int nthreads) {
-  if (!axb_anchor_available(a)) return AXB_ERR_NOT_COMPILED;
+  if (!host_anchor(a)) return AXB_ERR_NOT_COMPILED;
   if (nthreads < 0) return AXB_ERR_INVALID;
-  axb_vendor_set_threads(nthreads);
+  if (a == AXB_ANCHOR_EIGEN)
+    axb_eigen_set_threads(nthreads);
+  else
+    axb_vendor_set_threads(nthreads);
   return AXB_SUCCESS;
 }
 
@@ -34,7 +76,7 @@ static axb_status verdict(int r, axb_status positive, int64_t *info) {
 
 static axb_status check(axb_anchor a, axb_dtype t, int64_t n, const void *A,
                         int64_t lda) {
-  if (a != AXB_ANCHOR_OPENBLAS) return AXB_ERR_INVALID;
+  if (a != AXB_ANCHOR_OPENBLAS && a != AXB_ANCHOR_EIGEN) return AXB_ERR_INVALID;
   if (t != AXB_F64 && t != AXB_F32) return AXB_ERR_INVALID;
   if (n < 0 || lda < (n > 1 ? n : 1) || (!A && n > 0)) return AXB_ERR_INVALID;
   return AXB_SUCCESS;
@@ -45,8 +87,12 @@ axb_status axb_anchor_getrf(axb_anchor a, axb_dtype t, int64_t n, void *A,
   axb_status st = check(a, t, n, A, lda);
   if (st) return st;
   if (!ipiv && n > 0) return AXB_ERR_INVALID;
-  int r = t == AXB_F64 ? axb_vendor_dgetrf(n, A, lda, ipiv)
-                       : axb_vendor_sgetrf(n, A, lda, ipiv);
+  int r;
+  if (a == AXB_ANCHOR_EIGEN)
+    r = axb_eigen_getrf(t, n, A, lda, ipiv);
+  else
+    r = t == AXB_F64 ? axb_vendor_dgetrf(n, A, lda, ipiv)
+                     : axb_vendor_sgetrf(n, A, lda, ipiv);
   return verdict(r, AXB_ERR_SINGULAR, info);
 }
 
@@ -54,8 +100,14 @@ axb_status axb_anchor_potrf(axb_anchor a, axb_dtype t, axb_uplo uplo, int64_t n,
                             void *A, int64_t lda, int64_t *info) {
   axb_status st = check(a, t, n, A, lda);
   if (st) return st;
-  int r = t == AXB_F64 ? axb_vendor_dpotrf(uplo, n, A, lda)
-                       : axb_vendor_spotrf(uplo, n, A, lda);
+  int r;
+  if (a == AXB_ANCHOR_EIGEN) {
+    if (uplo != AXB_LOWER) return AXB_ERR_NOT_SUPPORTED;
+    r = axb_eigen_potrf(t, n, A, lda);
+  } else {
+    r = t == AXB_F64 ? axb_vendor_dpotrf(uplo, n, A, lda)
+                     : axb_vendor_spotrf(uplo, n, A, lda);
+  }
   return verdict(r, AXB_ERR_NOT_SPD, info);
 }
 
@@ -63,8 +115,40 @@ axb_status axb_anchor_getri(axb_anchor a, axb_dtype t, int64_t n, void *A,
                             int64_t lda, const int64_t *ipiv, int64_t *info) {
   axb_status st = check(a, t, n, A, lda);
   if (st) return st;
+  if (a == AXB_ANCHOR_EIGEN) return AXB_ERR_NOT_SUPPORTED;
   if (!ipiv && n > 0) return AXB_ERR_INVALID;
   int r = t == AXB_F64 ? axb_vendor_dgetri(n, A, lda, ipiv)
                        : axb_vendor_sgetri(n, A, lda, ipiv);
+  return verdict(r, AXB_ERR_SINGULAR, info);
+}
+
+axb_status axb_anchor_inverse(axb_anchor a, axb_dtype t, int64_t n, void *A,
+                              int64_t lda, int64_t *info) {
+  axb_status st = check(a, t, n, A, lda);
+  if (st) return st;
+  if (a == AXB_ANCHOR_EIGEN)
+    return verdict(axb_eigen_inverse(t, n, A, lda), AXB_ERR_SINGULAR, info);
+  int64_t *ipiv = malloc((n > 0 ? (size_t)n : 1) * sizeof *ipiv);
+  if (!ipiv) return AXB_ERR_OUT_OF_MEMORY;
+  st = axb_anchor_getrf(a, t, n, A, lda, ipiv, info);
+  if (!st) st = axb_anchor_getri(a, t, n, A, lda, ipiv, info);
+  free(ipiv);
+  return st;
+}
+
+axb_status axb_anchor_gesv(axb_anchor a, axb_dtype t, int64_t n, int64_t nrhs,
+                           void *A, int64_t lda, int64_t *ipiv, void *B,
+                           int64_t ldb, int64_t *info) {
+  axb_status st = check(a, t, n, A, lda);
+  if (st) return st;
+  if ((!ipiv && n > 0) || nrhs < 0 || ldb < (n > 1 ? n : 1) ||
+      (!B && n > 0 && nrhs > 0))
+    return AXB_ERR_INVALID;
+  int r;
+  if (a == AXB_ANCHOR_EIGEN)
+    r = axb_eigen_gesv(t, n, nrhs, A, lda, ipiv, B, ldb);
+  else
+    r = t == AXB_F64 ? axb_vendor_dgesv(n, nrhs, A, lda, ipiv, B, ldb)
+                     : axb_vendor_sgesv(n, nrhs, A, lda, ipiv, B, ldb);
   return verdict(r, AXB_ERR_SINGULAR, info);
 }

@@ -25,6 +25,10 @@ void dpotrf_(const char *uplo, const int *n, double *A, const int *lda,
              int *info, size_t uplo_len);
 void spotrf_(const char *uplo, const int *n, float *A, const int *lda,
              int *info, size_t uplo_len);
+void dgesv_(const int *n, const int *nrhs, double *A, const int *lda, int *ipiv,
+            double *B, const int *ldb, int *info);
+void sgesv_(const int *n, const int *nrhs, float *A, const int *lda, int *ipiv,
+            float *B, const int *ldb, int *info);
 void dgetri_(const int *n, double *A, const int *lda, const int *ipiv,
              double *work, const int *lwork, int *info);
 void sgetri_(const int *n, float *A, const int *lda, const int *ipiv,
@@ -95,3 +99,19 @@ POTRF_ANCHOR(float, s)
   }
 GETRI_ANCHOR(double, d)
 GETRI_ANCHOR(float, s)
+
+#define GESV_ANCHOR(T, p)                                                      \
+  int axb_vendor_##p##gesv(int64_t n, int64_t nrhs, T *A, int64_t lda,         \
+                           int64_t *ipiv, T *B, int64_t ldb) {                 \
+    if (!fits(n, lda) || !fits(nrhs, ldb)) return AXB_ERR_NOT_SUPPORTED;       \
+    int *piv = malloc((n > 0 ? (size_t)n : 1) * sizeof *piv);                  \
+    if (!piv) return AXB_ERR_OUT_OF_MEMORY;                                    \
+    int in = (int)n, ir = (int)nrhs, il = (int)lda, ib = (int)ldb, info = 0;   \
+    p##gesv_(&in, &ir, A, &il, piv, B, &ib, &info);                            \
+    for (int64_t i = 0; i < n; ++i)                                            \
+      ipiv[i] = piv[i];                                                        \
+    free(piv);                                                                 \
+    return info;                                                               \
+  }
+GESV_ANCHOR(double, d)
+GESV_ANCHOR(float, s)

@@ -19,6 +19,11 @@ int axb_vendor_get_threads(void) { return 0; }
                             const int64_t *ipiv) {                             \
     (void)n, (void)A, (void)lda, (void)ipiv;                                   \
     return AXB_ERR_NOT_COMPILED;                                               \
+  }                                                                            \
+  int axb_vendor_##p##gesv(int64_t n, int64_t nrhs, T *A, int64_t lda,         \
+                           int64_t *ipiv, T *B, int64_t ldb) {                 \
+    (void)n, (void)nrhs, (void)A, (void)lda, (void)ipiv, (void)B, (void)ldb;   \
+    return AXB_ERR_NOT_COMPILED;                                               \
   }
 NONE_GETRF(double, d)
 NONE_GETRF(float, s)

@@ -25,4 +25,15 @@ int axb_vendor_spotrf(axb_uplo uplo, int64_t n, float *A, int64_t lda);
 int axb_vendor_dgetri(int64_t n, double *A, int64_t lda, const int64_t *ipiv);
 int axb_vendor_sgetri(int64_t n, float *A, int64_t lda, const int64_t *ipiv);
 
+/* A x = B by getrf + getrs (LAPACK gesv); ipiv as getrf's. */
+int axb_vendor_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda,
+                     int64_t *ipiv, double *B, int64_t ldb);
+int axb_vendor_sgesv(int64_t n, int64_t nrhs, float *A, int64_t lda,
+                     int64_t *ipiv, float *B, int64_t ldb);
+
+/* Device anchors (gpu_runner.cu; gpu_runner_none.c without CUDA). */
+int axb_vendor_gpu_compiled(void);
+/* Version text of AXB_ANCHOR_CUSOLVER / _CUBLAS ("none" without CUDA). */
+const char *axb_vendor_gpu_version(axb_anchor a);
+
 #endif

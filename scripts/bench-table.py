@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Markdown tables from `axb bench --out DIR` results (DIR/results.json),
+one per routine and precision: a row per n (and matrix), per implementation
+the median wall time in ms (GPU: transfers included) with the median device
+time (CUDA events) in brackets, and GFLOP/s from the wall time.  A flagged
+implementation shows FLAGGED instead of times (it is not ranked).
+
+Usage: python3 scripts/bench-table.py DIR/results.json [--speedup-over IMPL]
+"""
+import json
+import sys
+
+
+def impl_name(r):
+    if r["backend"] in ("cpu", "openblas", "eigen"):
+        return "%s/t%d" % (r["backend"], r["threads"])
+    return r["backend"]
+
+
+def cell(r):
+    if r["flagged"] or r["median_s"] is None:
+        return "FLAGGED" if r["flagged"] else (r["note"] or "-")
+    s = "%.3f" % (r["median_s"] * 1e3)
+    if r.get("device_median_s") is not None:
+        s += " (%.3f)" % (r["device_median_s"] * 1e3)
+    if r["gflops"] is not None:
+        s += " · %.1f" % r["gflops"]
+    return s
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    over = None
+    if "--speedup-over" in argv:
+        over = argv[argv.index("--speedup-over") + 1]
+    d = json.load(open(argv[1]))
+    res = d["results"]
+    groups = {}
+    for r in res:
+        groups.setdefault((r["routine"], r["precision"]), []).append(r)
+    for (rt, prec), rows in groups.items():
+        impls = []
+        for r in rows:
+            if impl_name(r) not in impls:
+                impls.append(impl_name(r))
+        probs = []
+        for r in rows:
+            k = (r["matrix"], r["n"])
+            if k not in probs:
+                probs.append(k)
+        print("\n%s, %s: median ms wall (device) · GFLOP/s" % (rt, prec))
+        head = ["matrix", "n"] + impls
+        if over:
+            head += ["speedup %s vs %s" % (i, over) for i in impls if i != over]
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for m, n in probs:
+            by = {impl_name(r): r for r in rows if (r["matrix"], r["n"]) == (m, n)}
+            line = [m, str(n)] + [cell(by[i]) if i in by else "" for i in impls]
+            if over:
+                b = by.get(over)
+                for i in impls:
+                    if i == over:
+                        continue
+                    r = by.get(i)
+                    ok = (r and b and not r["flagged"] and not b["flagged"]
+                          and r["median_s"] and b["median_s"])
+                    line.append("%.2f" % (b["median_s"] / r["median_s"]) if ok else "-")
+            print("| " + " | ".join(line) + " |")
+    anchors = d.get("anchors", {})
+    if anchors:
+        print("\nanchors: " + "; ".join("%s: %s" % kv for kv in anchors.items()))
+    print("command: `" + " ".join(d["command"]) + "`")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
