@@ -138,10 +138,9 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
     if (e2 != cudaSuccess || b2 != CUBLAS_STATUS_SUCCESS) {
       context_destroy(h, c);
       axb__cuda_handle_fini(h);
-      return e2 != cudaSuccess
-                 ? axb__fail(h, AXB_ERR_DEVICE, "CUDA: %s",
-                             cudaGetErrorString(e2))
-                 : fail_blas(h, b2, "cublasCreate (look-ahead)");
+      return e2 != cudaSuccess ? axb__fail(h, AXB_ERR_DEVICE, "CUDA: %s",
+                                           cudaGetErrorString(e2))
+                               : fail_blas(h, b2, "cublasCreate (look-ahead)");
     }
   }
   std::lock_guard<std::mutex> g(contexts_lock);

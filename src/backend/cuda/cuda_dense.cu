@@ -148,10 +148,10 @@ static axb_status lu_panel(axb_handle h, Context *ctx, const Lanes &ln,
     if (st) return st;
     const int64_t rest = k + nb - c - w; /* panel columns right of leaf */
     if (rest > 0 && m - c - w > 0)
-      AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_N, m - c - w, rest, w,
-                       &minus, A + (c + w) + c * lda, lda,
-                       A + c + (c + w) * lda, lda, &one,
-                       A + (c + w) + (c + w) * lda, lda));
+      AXB_BLAS(h,
+               gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_N, m - c - w, rest, w,
+                    &minus, A + (c + w) + c * lda, lda, A + c + (c + w) * lda,
+                    lda, &one, A + (c + w) + (c + w) * lda, lda));
   }
   return AXB_SUCCESS;
 }
@@ -199,9 +199,12 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
   const int64_t kmin = m < n ? m : n;
   /* Small matrices are latency-bound: one leaf per panel (its plan is the
      panel's, no inner TRSM/GEMM); larger ones amortise wider panels. */
-  int64_t NB = knob("AXB_CUDA_LU_NB",
-                    kmin <= 2048 ? kLeafWidth : kmin >= 4096 ? 256 : 128);
-  NB = NB < kLeafWidth ? kLeafWidth : NB > 256 ? 256 : NB / kLeafWidth * kLeafWidth;
+  int64_t NB = knob("AXB_CUDA_LU_NB", kmin <= 2048   ? kLeafWidth
+                                      : kmin >= 4096 ? 256
+                                                     : 128);
+  NB = NB < kLeafWidth ? kLeafWidth
+       : NB > 256      ? 256
+                       : NB / kLeafWidth * kLeafWidth;
   static_assert(256 <= kSwapBatch, "panel plan must hold NB interchanges");
   Lanes ln(h, ctx, knob("AXB_CUDA_LOOKAHEAD", 1) != 0);
   for (int64_t k = 0; k < kmin; k += NB) {
@@ -218,7 +221,8 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
       if (st) return st;
     } else if (n > nb) {
       st = swap_plan<T>(h, ln.fast, k, k + nb, ipiv, 1, panel_plan);
-      if (!st) st = swap_apply<T>(h, ln.fast, panel_plan, A, lda, n - nb, k, nb);
+      if (!st)
+        st = swap_apply<T>(h, ln.fast, panel_plan, A, lda, n - nb, k, nb);
       if (st) return st;
       if (right > 0)
         AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
@@ -231,10 +235,10 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
     int64_t next = kmin - k - nb < NB ? kmin - k - nb : NB;
     if (next < 0) next = 0;
     if (next > 0)
-      AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_N, below, next, nb,
-                       &minus, A + (k + nb) + k * lda, lda,
-                       A + k + (k + nb) * lda, lda, &one,
-                       A + (k + nb) + (k + nb) * lda, lda));
+      AXB_BLAS(h,
+               gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_N, below, next, nb, &minus,
+                    A + (k + nb) + k * lda, lda, A + k + (k + nb) * lda, lda,
+                    &one, A + (k + nb) + (k + nb) * lda, lda));
     ln.main_waits_fast();
     const int64_t c0 = k + nb + next;
     if (n - c0 > 0)
@@ -363,14 +367,14 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
       AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n2, nb,
                        &minus, P, lda, &one, A22, lda));
       if (r2 > 0)
-        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_T, r2, n2, nb,
-                         &minus, P2, lda, P, lda, &one, A22 + n2, lda));
+        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_T, r2, n2, nb, &minus,
+                         P2, lda, P, lda, &one, A22 + n2, lda));
     } else {
       AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n2, nb,
                        &minus, P, lda, &one, A22, lda));
       if (r2 > 0)
-        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_T, CUBLAS_OP_N, n2, r2, nb,
-                         &minus, P, lda, P2, lda, &one, A22 + n2 * lda, lda));
+        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_T, CUBLAS_OP_N, n2, r2, nb, &minus,
+                         P, lda, P2, lda, &one, A22 + n2 * lda, lda));
     }
     ln.main_waits_fast();
     if (r2 <= 0) continue;
