@@ -578,125 +578,6 @@ __global__ void __launch_bounds__(NT) lu_leaf1_kernel(LeafArgs<T> a) {
 }
 
 /*
- * The end of one column j of a leaf for one row, on a window r[k] = the
- * row's entry in column j + k: the swap of rows p and j (pivot row prow,
- * row j jrow, windows alike), then the row's final entry in column j is
- * stored (rows above j: U, row j: the pivot, rows below: l = a_ij / piv)
- * at col_j[row], the rows below j are updated, and the window shifts left
- * by one.  The column loop stays a loop and the register indices
- * constants: a fully unrolled column loop was bound by instruction fetch
- * (ncu, 2026-11-21: ~3 us per column).
- */
-template <typename T, int W>
-__device__ __forceinline__ void
-leaf_window(T (&r)[W], int64_t row, int64_t m, int64_t j, int64_t p, T piv,
-            bool zero, const T *prow, const T *jrow, T *col_j) {
-  if (p != j) {
-    if (row == p) {
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        r[k] = jrow[k];
-    } else if (row == j) {
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        r[k] = prow[k];
-    }
-  }
-  const bool below = row < m && row > j;
-  T l = r[0];
-  if (below && !zero) l = l / piv;
-  if (row < m) col_j[row] = l;
-  if (below) {
-#pragma unroll
-    for (int k = 1; k < W; ++k)
-      r[k - 1] = r[k] - l * prow[k];
-  } else {
-#pragma unroll
-    for (int k = 1; k < W; ++k)
-      r[k - 1] = r[k];
-  }
-  r[W - 1] = T(0);
-}
-
-/*
- * Single-block leaf (m - c <= NT rows, one per thread) with the column
- * loop rolled (leaf_window); otherwise as lu_leaf1_kernel: per column a
- * warp argmax, one __syncthreads, every warp reduces the warp candidates,
- * the owners publish the pivot row and row j (double-buffered), a second
- * __syncthreads, swap, store, scale, update.
- */
-template <typename T, int W, int NT>
-__global__ void __launch_bounds__(NT) lu_leaf1r_kernel(LeafArgs<T> a) {
-  constexpr int NW = NT / 32;
-  static_assert(NW <= 32, "one warp reduces the warp candidates");
-  __shared__ T s_prow[2][W], s_jrow[2][W];
-  __shared__ T s_wv[NW];
-  __shared__ int64_t s_wi[NW];
-  __shared__ int64_t s_piv[W], s_cur[W], s_opos[W], s_osrc[W];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int64_t row = a.c + tid;
-  T r[W];
-#pragma unroll
-  for (int k = 0; k < W; ++k)
-    r[k] = row < a.m && k < a.w ? a.A[row + (a.c + k) * a.lda] : T(0);
-  int64_t first_zero = 0;
-#pragma unroll 1
-  for (int jj = 0; jj < a.w; ++jj) {
-    const int par = jj & 1;
-    const int64_t j = a.c + jj;
-    T bv = -1;
-    int64_t bi = kNoRow;
-    if (row < a.m && row >= j) better(bv, bi, absval(r[0]), row);
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
-      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
-      better(bv, bi, ov, oi);
-    }
-    if (lane == 0) {
-      s_wv[warp] = bv;
-      s_wi[warp] = bi;
-    }
-    __syncthreads();
-    bv = lane < NW ? s_wv[lane] : T(-1);
-    bi = lane < NW ? s_wi[lane] : kNoRow;
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
-      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
-      better(bv, bi, ov, oi);
-    }
-    const int64_t best = bi;
-    if (row == best) {
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        s_prow[par][k] = r[k];
-    }
-    if (row == j) {
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        s_jrow[par][k] = r[k];
-    }
-    __syncthreads();
-    const T *prow = best == kNoRow ? s_jrow[par] : s_prow[par];
-    const T piv = prow[0];
-    const bool zero = piv == T(0);
-    const int64_t p = !zero && best != kNoRow ? best : j;
-    leaf_window<T, W>(r, row, a.m, j, p, piv, zero, prow, s_jrow[par],
-                      a.A + j * a.lda);
-    if (tid == 0) {
-      a.ipiv[j] = p + 1;
-      if (zero && first_zero == 0) first_zero = j + 1;
-    }
-  }
-  if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
-  __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
-  if (warp == 0)
-    build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, s_piv, s_cur, s_opos, s_osrc,
-                    a.plan);
-}
-
-/*
  * Cluster variant for leaves of up to 16 x 512 rows (Hopper thread block
  * clusters): CS blocks of one cluster, one row per thread in registers as
  * in lu_leaf1_kernel, so a column costs one cluster barrier (hardware)
@@ -726,19 +607,19 @@ __global__ void __launch_bounds__(NT, 1) lu_leafc_kernel(LeafArgs<T> a) {
   __shared__ int64_t s_piv[W], s_cur[W], s_opos[W], s_osrc[W];
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int64_t row = a.c + (int64_t)rank * NT + tid;
-  /* r[k]: this row's entry in column j + k (the window of leaf_window) */
   T r[W];
 #pragma unroll
   for (int k = 0; k < W; ++k)
     r[k] = row < a.m && k < a.w ? a.A[row + (a.c + k) * a.lda] : T(0);
   int64_t first_zero = 0;
-#pragma unroll 1
-  for (int jj = 0; jj < a.w; ++jj) {
+#pragma unroll
+  for (int jj = 0; jj < W; ++jj) {
+    if (jj >= a.w) break;
     const int par = jj & 1;
     const int64_t j = a.c + jj;
     T bv = -1;
     int64_t bi = kNoRow;
-    if (row < a.m && row >= j) better(bv, bi, absval(r[0]), row);
+    if (row < a.m && row >= j) better(bv, bi, absval(r[jj]), row);
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) {
       T ov = __shfl_xor_sync(0xffffffffu, bv, off);
@@ -803,16 +684,38 @@ __global__ void __launch_bounds__(NT, 1) lu_leafc_kernel(LeafArgs<T> a) {
     }
     __syncthreads();
     const T *prow = s_prow[par];
-    const T piv = prow[0];
+    const T piv = prow[jj];
     const bool zero = piv == T(0);
     const int64_t best = s_p[par];
     const int64_t p = !zero && best != kNoRow ? best : j;
-    leaf_window<T, W>(r, row, a.m, j, p, piv, zero, prow, s_jrow[par],
-                      a.A + j * a.lda);
+    if (p != j) {
+      if (row == p) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          r[k] = s_jrow[par][k];
+      } else if (row == j) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          r[k] = prow[k];
+      }
+    }
+    if (row < a.m && row > j) {
+      T l = r[jj];
+      if (!zero) l = l / piv;
+      r[jj] = l;
+#pragma unroll
+      for (int k = jj + 1; k < W; ++k)
+        r[k] -= l * prow[k];
+    }
     if (rank == 0 && tid == 0) {
       a.ipiv[j] = p + 1;
       if (zero && first_zero == 0) first_zero = j + 1;
     }
+  }
+  if (row < a.m) {
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      if (k < a.w) a.A[row + (a.c + k) * a.lda] = r[k];
   }
   if (rank == 0) {
     if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
@@ -930,7 +833,7 @@ axb_status lu_leaf(axb_handle h, Context *ctx, cudaStream_t st, int64_t m,
     if (cs <= maxcs) return lu_leafc<T>(h, st, a, (int)cs);
   }
   if (rows <= kLeaf1MaxRows) {
-    lu_leaf1r_kernel<T, kLeafWidth, kLeaf1Threads>
+    lu_leaf1_kernel<T, kLeafWidth, 1, kLeaf1Threads, false>
         <<<1, kLeaf1Threads, 0, st>>>(a);
     AXB_CU(h, cudaGetLastError());
     return AXB_SUCCESS;
@@ -985,16 +888,12 @@ __device__ inline T &lref(T *A, int64_t lda, int upper, int64_t i, int64_t j) {
  * b_k -= x_j l_kj), so the diagonal factor never makes a trip through
  * global memory and needs no second launch.  Block 0 writes L11.
  *
- * The factor: thread i < 64 holds row i in registers as a window a[k] =
- * entry (i, j + k) that shifts left by one column per step, so the column
- * loop stays a loop (a fully unrolled one was bound by instruction fetch:
- * ncu, 2026-11-21) while register indices stay compile-time constants.
- * Column j's raw values are published in s_col[j & 1] at the end of step
- * j - 1, so a step is one barrier: every thread reads d = a_jj and the raw
- * column, l_ij = a_ij / sqrt(d), a_ik -= l_ij * (a_kj / sqrt(d)).  Not
- * positive (or NaN) at j: *info = off + j + 1 (block 0), the columns
- * before j are written back, the rest of the block and the panel are left
- * as they were.
+ * The factor: thread i < 64 holds row i in registers; column j's raw
+ * values (before scaling) are published in s_col[j & 1] at the end of step
+ * j - 1, so a step is one barrier: every thread reads d = a_jj and the
+ * raw column, l_ij = a_ij / sqrt(d), a_ik -= l_ij * (a_kj / sqrt(d)).
+ * Not positive (or NaN) at j: *info = off + j + 1 (block 0), the columns
+ * before j are factored, the panel is left alone.
  */
 template <typename T>
 __global__ void __launch_bounds__(kCholThreads)
@@ -1018,8 +917,8 @@ __global__ void __launch_bounds__(kCholThreads)
       s_col[0][tid] = a[0];
     }
     __syncthreads();
-#pragma unroll 1
-    for (int j = 0; j < nb; ++j) {
+#pragma unroll
+    for (int j = 0; j < B; ++j) {
       const int par = j & 1;
       const T d = s_col[par][j];
       if (!(d > T(0))) { /* the same value in every thread: uniform */
@@ -1028,47 +927,50 @@ __global__ void __launch_bounds__(kCholThreads)
       }
       const T r = sqrt(d), rinv = T(1) / r;
       if (tid < B) {
-        /* rows above j compute garbage: never stored nor read */
-        const T l = tid == j ? r : a[0] * rinv;
+        /* rows above j compute garbage in columns > j: never stored */
+        const T l = tid == j ? r : a[j] * rinv;
+        if (tid >= j) a[j] = l;
         const T t = l * rinv;
-        s_L[tid][j] = tid >= j ? l : T(0);
 #pragma unroll
-        for (int k = 1; k < B; ++k) {
-          const T c = j + k < B ? s_col[par][j + k] : T(0);
-          a[k - 1] = a[k] - t * c;
-        }
-        a[B - 1] = T(0);
-        if (j + 1 < B) s_col[par ^ 1][tid] = a[0];
+        for (int k = j + 1; k < B; ++k)
+          a[k] -= t * s_col[par][k];
+        if (j + 1 < B) s_col[par ^ 1][tid] = a[j + 1];
         if (tid == j) s_rinv[j] = rinv;
       }
       __syncthreads();
     }
+    if (tid < B) {
+#pragma unroll
+      for (int k = 0; k < B; ++k)
+        s_L[tid][k] = a[k];
+      if (blockIdx.x == 0 && tid < nb) {
+#pragma unroll
+        for (int k = 0; k < B; ++k)
+          if (k <= tid && k < nb) lref(A, lda, upper, tid, k) = a[k];
+      }
+    }
   }
-  const int done = fail ? fail - 1 : nb; /* factored columns */
-  if (blockIdx.x == 0 && tid < nb)
-    for (int k = 0; k < done && k <= tid; ++k)
-      lref(A, lda, upper, tid, k) = s_L[tid][k];
   if (fail) {
     if (blockIdx.x == 0 && tid == 0) *info = off + fail;
     return;
   }
+  __syncthreads();
   const int64_t i = (int64_t)blockIdx.x * kCholThreads + tid;
   if (i >= rem) return;
   T x[B];
 #pragma unroll
   for (int k = 0; k < B; ++k)
     x[k] = k < nb ? lref(A, lda, upper, nb + i, k) : T(0);
-#pragma unroll 1
-  for (int j = 0; j < nb; ++j) {
-    const T xj = x[0] * s_rinv[j];
-    lref(A, lda, upper, nb + i, j) = xj;
 #pragma unroll
-    for (int k = 1; k < B; ++k) {
-      const T lk = j + k < B ? s_L[j + k][j] : T(0);
-      x[k - 1] = x[k] - xj * lk;
-    }
-    x[B - 1] = T(0);
+  for (int j = 0; j < B; ++j) {
+    x[j] *= s_rinv[j];
+#pragma unroll
+    for (int k = j + 1; k < B; ++k)
+      x[k] -= x[j] * s_L[k][j];
   }
+#pragma unroll
+  for (int k = 0; k < B; ++k)
+    if (k < nb) lref(A, lda, upper, nb + i, k) = x[k];
 }
 
 template <typename T>
