@@ -2,7 +2,8 @@
  * bench_cuda: axb's CUDA backend beside cuSOLVER, same process, same
  * matrices, device arrays (the _dev API: no transfers in the times).
  *
- *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,dgetri] [N ...]
+ *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,dgetri] [--axb-only]
+ *              [N ...]
  *
  * For each size the input is generated once on the host (uniform(-1, 1)
  * from a fixed LCG; symmetric with n on the diagonal for Cholesky) and
@@ -14,6 +15,8 @@
  * factors (getrs_dev/potrs_dev) or inverse (x = inv(A) b on the host), as
  * axb_check_solve (must be < 30); cuSOLVER's result is judged the same way.
  * Inverse: axb getrf_dev + getri_dev vs cuSOLVER getrf + getrs(B = I).
+ * --axb-only: axb's runs alone (no cuSOLVER, DGEMM or panel timing), for a
+ * profiler (ncu) to see axb's kernels only; ratio columns print 0.
  */
 #include "axb.h"
 #include "vendor/cusolver_anchor.h"
@@ -347,7 +350,7 @@ static void panel_time(int64_t n, int reps) {
 }
 
 int main(int argc, char **argv) {
-  int reps = 5;
+  int reps = 5, axb_only = 0;
   int want[OP_COUNT] = {1, 1, 1, 1};
   int64_t sizes[32];
   int ns = 0;
@@ -355,6 +358,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = atoi(argv[++i]);
       if (reps < 1 || reps > MAXREP) reps = 5;
+    } else if (!strcmp(argv[i], "--axb-only")) {
+      axb_only = 1;
     } else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
       const char *s = argv[++i];
       for (int o = 0; o < OP_COUNT; ++o)
@@ -392,8 +397,8 @@ int main(int argc, char **argv) {
          "dgemm_TF");
   for (int si = 0; si < ns; ++si) {
     int64_t n = sizes[si];
-    double gtf = gemm_tflops(n);
-    panel_time(n, reps);
+    double gtf = axb_only ? 0 : gemm_tflops(n);
+    if (!axb_only) panel_time(n, reps);
     for (int o = 0; o < OP_COUNT; ++o) {
       if (!want[o]) continue;
       prob p;
@@ -409,10 +414,10 @@ int main(int argc, char **argv) {
       }
       double ta[MAXREP], tc[MAXREP], bea = -1, bec = -1;
       run_axb(&p, (op_t)o, &bea); /* warm-up, judged */
-      run_cus(&p, (op_t)o, &bec);
+      if (!axb_only) run_cus(&p, (op_t)o, &bec);
       for (int r = 0; r < reps; ++r) {
         ta[r] = run_axb(&p, (op_t)o, NULL);
-        tc[r] = run_cus(&p, (op_t)o, NULL);
+        tc[r] = axb_only ? 0 : run_cus(&p, (op_t)o, NULL);
       }
       double ma = median(ta, reps), mc = median(tc, reps);
       double nn = (double)n;

@@ -40,6 +40,20 @@ axb_status fail_blas(axb_handle h, cublasStatus_t e, const char *what) {
 
 using namespace axb_cuda;
 
+/* Releases what a context holds (members never created are null). */
+static void context_destroy(axb_handle h, Context *c) {
+  DeviceScope scope(h->device);
+  if (c->fast) cudaStreamSynchronize(c->fast);
+  if (c->blas_fast) cublasDestroy(c->blas_fast);
+  if (c->blas) cublasDestroy(c->blas);
+  if (c->ev_fast) cudaEventDestroy(c->ev_fast);
+  if (c->ev_main) cudaEventDestroy(c->ev_main);
+  if (c->fast) cudaStreamDestroy(c->fast);
+  cudaEventDestroy(c->t0);
+  cudaEventDestroy(c->t1);
+  delete c;
+}
+
 extern "C" int axb__cuda_compiled(void) { return 1; }
 
 extern "C" axb_status axb__cuda_device_count(int *count) {
@@ -108,6 +122,27 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
     cudaEventCreate(&c->t1);
     cudaDeviceGetAttribute(&c->sm_count, cudaDevAttrMultiProcessorCount,
                            h->device);
+    /* The look-ahead stream: the greatest priority the device offers, so
+       that panel blocks are scheduled before queued trailing-update ones. */
+    int lo = 0, hi = 0;
+    cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    cudaError_t e2 =
+        cudaStreamCreateWithPriority(&c->fast, cudaStreamNonBlocking, hi);
+    if (e2 == cudaSuccess)
+      e2 = cudaEventCreateWithFlags(&c->ev_fast, cudaEventDisableTiming);
+    if (e2 == cudaSuccess)
+      e2 = cudaEventCreateWithFlags(&c->ev_main, cudaEventDisableTiming);
+    cublasStatus_t b2 = e2 == cudaSuccess ? cublasCreate(&c->blas_fast)
+                                          : CUBLAS_STATUS_NOT_INITIALIZED;
+    if (b2 == CUBLAS_STATUS_SUCCESS)
+      b2 = cublasSetStream(c->blas_fast, c->fast);
+    if (e2 != cudaSuccess || b2 != CUBLAS_STATUS_SUCCESS) {
+      context_destroy(h, c);
+      axb__cuda_handle_fini(h);
+      return e2 != cudaSuccess ? axb__fail(h, AXB_ERR_DEVICE, "CUDA: %s",
+                                           cudaGetErrorString(e2))
+                               : fail_blas(h, b2, "cublasCreate (look-ahead)");
+    }
   }
   std::lock_guard<std::mutex> g(contexts_lock);
   contexts.push_back(c);
@@ -125,13 +160,7 @@ extern "C" void axb__cuda_handle_fini(axb_handle h) {
         break;
       }
   }
-  if (c) {
-    DeviceScope scope(h->device);
-    cublasDestroy(c->blas);
-    cudaEventDestroy(c->t0);
-    cudaEventDestroy(c->t1);
-    delete c;
-  }
+  if (c) context_destroy(h, c);
   if (h->own_stream) cudaStreamDestroy((cudaStream_t)h->own_stream);
   h->own_stream = NULL;
   h->stream = NULL;

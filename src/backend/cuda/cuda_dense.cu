@@ -6,6 +6,8 @@
  */
 #include "cuda_internal.h"
 
+#include <stdlib.h>
+
 namespace axb_cuda {
 
 namespace {
@@ -63,24 +65,105 @@ axb_status apply_pivots(axb_handle h, SwapPlan plan, int64_t k,
     const int64_t bidx = forward ? i : batches - 1 - i;
     const int64_t k1 = bidx * kSwapBatch;
     const int64_t k2 = k1 + kSwapBatch < k ? k1 + kSwapBatch : k;
-    axb_status st = swap_plan<T>(h, k1, k2, ipiv, forward, plan);
-    if (!st) st = swap_apply<T>(h, plan, B, ldb, ncols, ncols, 0);
+    axb_status st = swap_plan<T>(h, stream(h), k1, k2, ipiv, forward, plan);
+    if (!st) st = swap_apply<T>(h, stream(h), plan, B, ldb, ncols, ncols, 0);
     if (st) return st;
   }
   return AXB_SUCCESS;
 }
+
+/* A tuning knob from the environment (experiments; the defaults are what
+   the device measured best), or dflt. */
+int64_t knob(const char *name, int64_t dflt) {
+  const char *e = getenv(name);
+  if (!e || !*e) return dflt;
+  char *end = nullptr;
+  long long v = strtoll(e, &end, 10);
+  return end && *end == '\0' ? (int64_t)v : dflt;
+}
+
+/*
+ * The two streams of a factorisation with look-ahead.  `fast` (the
+ * context's high-priority stream and its cuBLAS handle) carries the
+ * critical path: panels, their interchanges and triangular solves, and the
+ * update of the next panel's columns; the handle's stream carries the rest
+ * of each trailing update.  fast first waits for the work queued on the
+ * handle's stream; at scope exit the handle's stream waits for fast, so
+ * the caller (and scratch freed on that stream: declare Lanes after the
+ * Scratch) sees the finished result.  Off: both are the handle's stream.
+ */
+struct Lanes {
+  Context *ctx;
+  cudaStream_t main, fast;
+  cublasHandle_t bmain, bfast;
+  bool on;
+  Lanes(axb_handle h, Context *c, bool enable)
+      : ctx(c), main(stream(h)), fast(stream(h)), bmain(c->blas),
+        bfast(c->blas), on(enable) {
+    if (on) {
+      fast = c->fast;
+      bfast = c->blas_fast;
+      fast_waits_main();
+    }
+  }
+  Lanes(const Lanes &) = delete;
+  Lanes &operator=(const Lanes &) = delete;
+  /* Errors of these two surface at the next launch on the stream. */
+  void fast_waits_main() {
+    if (!on) return;
+    cudaEventRecord(ctx->ev_main, main);
+    cudaStreamWaitEvent(fast, ctx->ev_main, 0);
+  }
+  void main_waits_fast() {
+    if (!on) return;
+    cudaEventRecord(ctx->ev_fast, fast);
+    cudaStreamWaitEvent(main, ctx->ev_fast, 0);
+  }
+  ~Lanes() { main_waits_fast(); }
+};
 
 } // namespace
 
 /* ---- LU ------------------------------------------------------------------ */
 
 /*
- * Right-looking blocked LU.  Outer panels of nb columns; inside a panel,
- * leaves of 32 columns are factored by the cooperative leaf kernel, whose
- * interchanges reach the rest of the panel in one pass, followed by a TRSM
- * and a GEMM on the panel's remaining columns.  After the panel, its nb
- * interchanges reach every column outside it in one pass, then TRSM (U12)
- * and GEMM (trailing matrix) through cuBLAS.
+ * One panel of nb columns at k on the fast lane: leaves of 32 columns by
+ * the leaf kernel; after each leaf, its interchanges reach the other panel
+ * columns and the leaf's rows of the columns right of it are solved in one
+ * pass (swap_trsm), then a GEMM updates those columns below.
+ */
+template <typename T>
+static axb_status lu_panel(axb_handle h, Context *ctx, const Lanes &ln,
+                           int64_t m, int64_t k, int64_t nb, T *A, int64_t lda,
+                           int64_t *ipiv, int64_t *info,
+                           const LeafScratch<T> &ls, SwapPlan leaf_plan) {
+  const T one = 1, minus = -1;
+  for (int64_t c = k; c < k + nb; c += kLeafWidth) {
+    const int w = (int)(k + nb - c < kLeafWidth ? k + nb - c : kLeafWidth);
+    axb_status st =
+        lu_leaf<T>(h, ctx, ln.fast, m, c, w, A, lda, ipiv, info, ls, leaf_plan);
+    if (!st && nb > w)
+      st = swap_trsm<T>(h, ln.fast, leaf_plan, A + k * lda, lda, nb - w, c - k,
+                        w, c, w, A + c + c * lda, c - k + w);
+    if (st) return st;
+    const int64_t rest = k + nb - c - w; /* panel columns right of leaf */
+    if (rest > 0 && m - c - w > 0)
+      AXB_BLAS(h,
+               gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_N, m - c - w, rest, w,
+                    &minus, A + (c + w) + c * lda, lda, A + c + (c + w) * lda,
+                    lda, &one, A + (c + w) + (c + w) * lda, lda));
+  }
+  return AXB_SUCCESS;
+}
+
+/*
+ * Right-looking blocked LU with look-ahead.  Step k on the fast lane:
+ * the panel (lu_panel), then, once the handle's stream has finished the
+ * previous step's bulk update, the panel's interchanges on every other
+ * column with the solve U12 := L11^-1 A12 (one pass for a one-leaf panel;
+ * plan + pass + cuBLAS TRSM otherwise), and the GEMM on the next panel's
+ * columns only.  The GEMM on the remaining columns goes to the handle's
+ * stream, where it runs while the fast lane factors the next panel.
  */
 template <typename T>
 axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
@@ -116,49 +199,52 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
   const int64_t kmin = m < n ? m : n;
   /* Small matrices are latency-bound: one leaf per panel (its plan is the
      panel's, no inner TRSM/GEMM); larger ones amortise wider panels. */
-  const int64_t NB = kmin <= 2048 ? kLeafWidth : kmin >= 4096 ? 256 : 128;
+  int64_t NB = knob("AXB_CUDA_LU_NB", kmin <= 2048   ? kLeafWidth
+                                      : kmin >= 4096 ? 256
+                                                     : 128);
+  NB = NB < kLeafWidth ? kLeafWidth
+       : NB > 256      ? 256
+                       : NB / kLeafWidth * kLeafWidth;
   static_assert(256 <= kSwapBatch, "panel plan must hold NB interchanges");
+  Lanes ln(h, ctx, knob("AXB_CUDA_LOOKAHEAD", 1) != 0);
   for (int64_t k = 0; k < kmin; k += NB) {
     const int64_t nb = kmin - k < NB ? kmin - k : NB;
-    for (int64_t c = k; c < k + nb; c += kLeafWidth) {
-      const int w = (int)(k + nb - c < kLeafWidth ? k + nb - c : kLeafWidth);
-      st = lu_leaf<T>(h, ctx, m, c, w, A, lda, ipiv, info, ls, leaf_plan);
-      if (st) return st;
-      if (nb > w) {
-        st = swap_apply<T>(h, leaf_plan, A + k * lda, lda, nb - w, c - k, w);
-        if (st) return st;
-      }
-      const int64_t rest = k + nb - c - w; /* panel columns right of leaf */
-      if (rest > 0) {
-        AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
-                         CUBLAS_OP_N, CUBLAS_DIAG_UNIT, w, rest, &one,
-                         A + c + c * lda, lda, A + c + (c + w) * lda, lda));
-        if (m - c - w > 0)
-          AXB_BLAS(h, gemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, m - c - w, rest,
-                           w, &minus, A + (c + w) + c * lda, lda,
-                           A + c + (c + w) * lda, lda, &one,
-                           A + (c + w) + (c + w) * lda, lda));
-      }
-    }
-    if (n > nb) {
-      /* one leaf: the plan of the leaf kernel covers the whole panel */
-      SwapPlan plan = nb <= kLeafWidth ? leaf_plan : panel_plan;
-      st = nb <= kLeafWidth ? AXB_SUCCESS
-                            : swap_plan<T>(h, k, k + nb, ipiv, 1, panel_plan);
-      if (!st) st = swap_apply<T>(h, plan, A, lda, n - nb, k, nb);
-      if (st) return st;
-    }
+    st = lu_panel<T>(h, ctx, ln, m, k, nb, A, lda, ipiv, info, ls, leaf_plan);
+    if (st) return st;
+    /* columns outside the panel: after the bulk update of step k - 1 */
+    ln.fast_waits_main();
     const int64_t right = n - k - nb;
-    if (right > 0) {
-      AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
-                       CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, right, &one,
-                       A + k + k * lda, lda, A + k + (k + nb) * lda, lda));
-      if (m - k - nb > 0)
-        AXB_BLAS(h, gemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, m - k - nb, right,
-                         nb, &minus, A + (k + nb) + k * lda, lda,
-                         A + k + (k + nb) * lda, lda, &one,
-                         A + (k + nb) + (k + nb) * lda, lda));
+    if (n > nb && nb <= kLeafWidth) {
+      /* one leaf: its plan is the panel's; swap and solve in one pass */
+      st = swap_trsm<T>(h, ln.fast, leaf_plan, A, lda, n - nb, k, nb, k,
+                        (int)nb, A + k + k * lda, k + nb);
+      if (st) return st;
+    } else if (n > nb) {
+      st = swap_plan<T>(h, ln.fast, k, k + nb, ipiv, 1, panel_plan);
+      if (!st)
+        st = swap_apply<T>(h, ln.fast, panel_plan, A, lda, n - nb, k, nb);
+      if (st) return st;
+      if (right > 0)
+        AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                         CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, right, &one,
+                         A + k + k * lda, lda, A + k + (k + nb) * lda, lda));
     }
+    const int64_t below = m - k - nb;
+    if (right <= 0 || below <= 0) continue;
+    /* the next panel's columns first, on the fast lane */
+    int64_t next = kmin - k - nb < NB ? kmin - k - nb : NB;
+    if (next < 0) next = 0;
+    if (next > 0)
+      AXB_BLAS(h,
+               gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_N, below, next, nb, &minus,
+                    A + (k + nb) + k * lda, lda, A + k + (k + nb) * lda, lda,
+                    &one, A + (k + nb) + (k + nb) * lda, lda));
+    ln.main_waits_fast();
+    const int64_t c0 = k + nb + next;
+    if (n - c0 > 0)
+      AXB_BLAS(h, gemm(ln.bmain, CUBLAS_OP_N, CUBLAS_OP_N, below, n - c0, nb,
+                       &minus, A + (k + nb) + k * lda, lda, A + k + c0 * lda,
+                       lda, &one, A + (k + nb) + c0 * lda, lda));
   }
   return AXB_SUCCESS;
 }
@@ -199,45 +285,41 @@ axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
 
 /* ---- Cholesky ------------------------------------------------------------ */
 
-/* Right-looking blocked Cholesky; the diagonal block of a level is
-   factored by the next level (block 64: the shared-memory kernel). */
+/* The n x n block A (at global offset off) factored completely in steps of
+   kCholBlock columns on one stream: potrf_step (diagonal block and the
+   rows below it inside A in one launch), then SYRK on the rest of A. */
 template <typename T>
-static axb_status potrf_level(axb_handle h, Context *ctx, axb_uplo uplo,
-                              int64_t n, T *A, int64_t lda, int64_t off,
-                              int64_t NB, int64_t *info) {
+static axb_status potrf_steps(axb_handle h, cudaStream_t st, cublasHandle_t b,
+                              axb_uplo uplo, int64_t n, T *A, int64_t lda,
+                              int64_t off, int64_t *info) {
   const T one = 1, minus = -1;
-  for (int64_t k = 0; k < n; k += NB) {
-    const int64_t nb = n - k < NB ? n - k : NB;
-    T *Akk = A + k + k * lda;
-    axb_status st =
-        NB <= kPotrfLeaf
-            ? potrf_diag<T>(h, uplo, nb, Akk, lda, off + k, info)
-            : potrf_level<T>(h, ctx, uplo, nb, Akk, lda, off + k,
-                             NB > 4 * kPotrfLeaf ? NB / 4 : kPotrfLeaf, info);
-    if (st) return st;
-    const int64_t rem = n - k - nb;
+  for (int64_t j = 0; j < n; j += kCholBlock) {
+    const int64_t w = n - j < kCholBlock ? n - j : kCholBlock;
+    const int64_t rem = n - j - w;
+    T *Ajj = A + j + j * lda;
+    axb_status s = potrf_step<T>(h, st, uplo, w, rem, Ajj, lda, off + j, info);
+    if (s) return s;
     if (rem <= 0) continue;
-    if (uplo == AXB_LOWER) {
-      T *A21 = A + (k + nb) + k * lda;
-      AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER,
-                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, rem, nb, &one, Akk,
-                       lda, A21, lda));
-      AXB_BLAS(h, syrk(ctx->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, rem, nb,
-                       &minus, A21, lda, &one, A + (k + nb) + (k + nb) * lda,
-                       lda));
-    } else {
-      T *A12 = A + k + (k + nb) * lda;
-      AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
-                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb, rem, &one, Akk,
-                       lda, A12, lda));
-      AXB_BLAS(h, syrk(ctx->blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, rem, nb,
-                       &minus, A12, lda, &one, A + (k + nb) + (k + nb) * lda,
-                       lda));
-    }
+    T *C = A + (j + w) + (j + w) * lda;
+    if (uplo == AXB_LOWER)
+      AXB_BLAS(h, syrk(b, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, rem, w, &minus,
+                       Ajj + w, lda, &one, C, lda));
+    else
+      AXB_BLAS(h, syrk(b, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, rem, w, &minus,
+                       Ajj + w * lda, lda, &one, C, lda));
   }
   return AXB_SUCCESS;
 }
 
+/*
+ * Right-looking blocked Cholesky with look-ahead, blocks of NB columns.
+ * Fast lane, step k: the diagonal block (potrf_steps), the panel
+ * L21 := A21 L11^-T (cuBLAS TRSM), then, after the handle's stream has
+ * finished the bulk update of step k - 1, the next block column (SYRK on
+ * its diagonal block, GEMM below it).  The handle's stream: SYRK on the
+ * rest of the trailing matrix, overlapping the next diagonal block and
+ * panel.  Upper storage is the mirror image (U = L^T).
+ */
 template <typename T>
 axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
                      int64_t *info) {
@@ -247,9 +329,63 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), stream(h)));
   if (n == 0) return AXB_SUCCESS;
   AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
-  const int64_t NB = n >= 4096 ? 512 : 256;
-  return potrf_level<T>(h, ctx, uplo, n, A, lda, 0, n <= kPotrfLeaf ? 64 : NB,
-                        info);
+  /* Small n: one level of kCholBlock steps (their SYRKs are short); larger
+     n: blocks of NB so that the bulk SYRKs have a deep inner dimension. */
+  int64_t NB = knob("AXB_CUDA_POTRF_NB", n <= 1024 ? n : n < 8192 ? 256 : 512);
+  if (NB >= n)
+    return potrf_steps<T>(h, stream(h), ctx->blas, uplo, n, A, lda, 0, info);
+  NB = NB < kCholBlock ? kCholBlock : NB / kCholBlock * kCholBlock;
+  const T one = 1, minus = -1;
+  const bool lower = uplo == AXB_LOWER;
+  Lanes ln(h, ctx, knob("AXB_CUDA_LOOKAHEAD", 1) != 0);
+  for (int64_t k = 0; k < n; k += NB) {
+    const int64_t nb = n - k < NB ? n - k : NB;
+    const int64_t rem = n - k - nb;
+    T *Akk = A + k + k * lda;
+    axb_status st =
+        potrf_steps<T>(h, ln.fast, ln.bfast, uplo, nb, Akk, lda, k, info);
+    if (st) return st;
+    if (rem <= 0) continue;
+    /* P: the panel, L21 (rem x nb, lower) or U12 (nb x rem, upper) */
+    T *P = lower ? Akk + nb : Akk + nb * lda;
+    if (lower)
+      AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER,
+                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, rem, nb, &one, Akk,
+                       lda, P, lda));
+    else
+      AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb, rem, &one, Akk,
+                       lda, P, lda));
+    ln.fast_waits_main();
+    /* the next block column: n2 columns, its diagonal block by SYRK */
+    const int64_t n2 = rem < NB ? rem : NB, r2 = rem - n2;
+    T *A22 = Akk + nb + nb * lda;
+    /* P2: the panel's part against the columns after the next block */
+    T *P2 = lower ? P + n2 : P + n2 * lda;
+    T *C2 = A22 + n2 + n2 * lda;
+    if (lower) {
+      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n2, nb,
+                       &minus, P, lda, &one, A22, lda));
+      if (r2 > 0)
+        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_T, r2, n2, nb, &minus,
+                         P2, lda, P, lda, &one, A22 + n2, lda));
+    } else {
+      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n2, nb,
+                       &minus, P, lda, &one, A22, lda));
+      if (r2 > 0)
+        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_T, CUBLAS_OP_N, n2, r2, nb, &minus,
+                         P, lda, P2, lda, &one, A22 + n2 * lda, lda));
+    }
+    ln.main_waits_fast();
+    if (r2 <= 0) continue;
+    if (lower)
+      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, r2, nb,
+                       &minus, P2, lda, &one, C2, lda));
+    else
+      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, r2, nb,
+                       &minus, P2, lda, &one, C2, lda));
+  }
+  return AXB_SUCCESS;
 }
 
 template <typename T>

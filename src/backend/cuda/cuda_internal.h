@@ -26,6 +26,12 @@ struct Context {
   double transfer_s;   /* seconds of host<->device copies not yet taken */
   int max_coop_blocks; /* co-resident blocks of the LU panel kernel, 0=?  */
   int sm_count;
+  /* Look-ahead: the critical path (panels, next block column) runs on a
+     high-priority stream of our own with its own cuBLAS handle, the bulk
+     of each trailing update on the handle's stream; events order them. */
+  cudaStream_t fast;
+  cublasHandle_t blas_fast;
+  cudaEvent_t ev_fast, ev_main;
 };
 
 /* The context of h (NULL when h is not a CUDA handle or has none). */
@@ -130,33 +136,45 @@ template <typename T> struct LeafScratch {
 };
 
 /* Factor the m - c by w block A[c:m, c:c+w] (w <= kLeafWidth) with partial
-   pivoting in one cooperative launch: ipiv[c..c+w) (1-based, global rows),
+   pivoting in one launch on st: ipiv[c..c+w) (1-based, global rows),
    *info (first zero pivot, if *info was 0) and the plan of the leaf's
    interchanges for the other columns. */
 template <typename T>
-axb_status lu_leaf(axb_handle h, Context *ctx, int64_t m, int64_t c, int w,
-                   T *A, int64_t lda, int64_t *ipiv, int64_t *info,
-                   const LeafScratch<T> &s, SwapPlan plan);
+axb_status lu_leaf(axb_handle h, Context *ctx, cudaStream_t st, int64_t m,
+                   int64_t c, int w, T *A, int64_t lda, int64_t *ipiv,
+                   int64_t *info, const LeafScratch<T> &s, SwapPlan plan);
 /* Blocks of the leaf kernel that can be co-resident (for LeafScratch). */
 template <typename T> int lu_leaf_max_blocks(axb_handle h, Context *ctx);
 
 /* Plan of the interchanges ipiv[k1..k2) (k2 - k1 <= kSwapBatch), applied in
    increasing (forward) or decreasing order. */
 template <typename T>
-axb_status swap_plan(axb_handle h, int64_t k1, int64_t k2, const int64_t *ipiv,
-                     int forward, SwapPlan plan);
+axb_status swap_plan(axb_handle h, cudaStream_t st, int64_t k1, int64_t k2,
+                     const int64_t *ipiv, int forward, SwapPlan plan);
 /* Apply a plan to columns [0, c_skip) and [c_skip + n_skip, ncols) of A. */
 template <typename T>
-axb_status swap_apply(axb_handle h, SwapPlan plan, T *A, int64_t lda,
-                      int64_t ncols, int64_t c_skip, int64_t n_skip);
-
-/* Unblocked Cholesky of the nb x nb diagonal block at offset off (nb <= 64)
-   in shared memory; lower or upper; *info = off + j + 1 on failure; does
-   nothing when *info is already set. */
+axb_status swap_apply(axb_handle h, cudaStream_t st, SwapPlan plan, T *A,
+                      int64_t lda, int64_t ncols, int64_t c_skip,
+                      int64_t n_skip);
+/* A leaf's plan (w <= kLeafWidth interchanges at rows c..c+w) on the same
+   columns as swap_apply, and on those with index >= solve_from also
+   rows c..c+w := L^-1 (rows c..c+w), L the unit lower w x w block at L. */
 template <typename T>
-axb_status potrf_diag(axb_handle h, axb_uplo uplo, int64_t nb, T *A,
-                      int64_t lda, int64_t off, int64_t *info);
-constexpr int kPotrfLeaf = 64;
+axb_status swap_trsm(axb_handle h, cudaStream_t st, SwapPlan plan, T *A,
+                     int64_t lda, int64_t ncols, int64_t c_skip, int64_t n_skip,
+                     int64_t c, int w, const T *L, int64_t solve_from);
+
+/* Columns of one Cholesky step and the threads of its kernel. */
+constexpr int kCholBlock = 64;
+constexpr int kCholThreads = 256;
+/* One Cholesky step on st: the nb x nb diagonal block at A (nb <=
+   kCholBlock) factored, and the rem rows below it (lower; columns right of
+   it, upper) solved against it; *info = off + j + 1 at the first minor
+   that is not positive; nothing when *info is already set. */
+template <typename T>
+axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
+                      int64_t rem, T *A, int64_t lda, int64_t off,
+                      int64_t *info);
 
 /* X := I (n x n, ld ldx). */
 template <typename T>

@@ -1,8 +1,9 @@
 /*
  * The CUDA backend's own kernels: the LU leaf panel (pivot search, swap,
  * scale and update of a 32-column panel in one cooperative launch, rows in
- * registers), the one-pass row interchange (plan + apply), the Cholesky
- * diagonal block in shared memory, and small helpers.  Each has a
+ * registers), the one-pass row interchange (plan + apply, and fused with
+ * the leaf's triangular solve), the Cholesky step (diagonal block and the
+ * panel below it in one launch), and small helpers.  Each has a
  * __device__ body, a thin __global__ kernel and a launcher that returns
  * early on empty input, launches on the handle's stream and checks the
  * launch (DESIGN.md).
@@ -11,6 +12,7 @@
 
 #include <cooperative_groups.h>
 #include <limits.h>
+#include <stdlib.h>
 
 namespace cg = cooperative_groups;
 
@@ -98,13 +100,13 @@ __global__ void swap_plan_kernel(int64_t k1, int64_t k2, const int64_t *ipiv,
 }
 
 template <typename T>
-axb_status swap_plan(axb_handle h, int64_t k1, int64_t k2, const int64_t *ipiv,
-                     int forward, SwapPlan plan) {
+axb_status swap_plan(axb_handle h, cudaStream_t st, int64_t k1, int64_t k2,
+                     const int64_t *ipiv, int forward, SwapPlan plan) {
   if (k2 <= k1) return AXB_SUCCESS;
   if (k2 - k1 > kSwapBatch)
     return axb__fail(h, AXB_ERR_INTERNAL, "swap plan of %lld > %d",
                      (long long)(k2 - k1), kSwapBatch);
-  swap_plan_kernel<<<1, 32, 0, stream(h)>>>(k1, k2, ipiv, forward, plan);
+  swap_plan_kernel<<<1, 32, 0, st>>>(k1, k2, ipiv, forward, plan);
   AXB_CU(h, cudaGetLastError());
   return AXB_SUCCESS;
 }
@@ -154,13 +156,73 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <typename T>
-axb_status swap_apply(axb_handle h, SwapPlan plan, T *A, int64_t lda,
-                      int64_t ncols, int64_t c_skip, int64_t n_skip) {
+axb_status swap_apply(axb_handle h, cudaStream_t st, SwapPlan plan, T *A,
+                      int64_t lda, int64_t ncols, int64_t c_skip,
+                      int64_t n_skip) {
   if (ncols <= 0) return AXB_SUCCESS;
   const int64_t cpb = 16;
   const int64_t blocks = (ncols + cpb - 1) / cpb;
-  swap_apply_kernel<T><<<(unsigned)blocks, kThreads, 0, stream(h)>>>(
+  swap_apply_kernel<T><<<(unsigned)blocks, kThreads, 0, st>>>(
       plan, A, lda, ncols, c_skip, n_skip, cpb);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+/*
+ * The interchanges of one leaf (plan of <= 2 * kLeafWidth moves) on the
+ * columns of A outside [c_skip, c_skip + n_skip), and, on the columns at or
+ * right of solve_from, U := L11^-1 U for the w rows at c (L11 unit lower,
+ * w x w at L, LAPACK dtrsm L/L/N/U order), in one pass: one warp per
+ * column; lane t reads its moves, then writes them (one __syncwarp), and
+ * the move into row c + t (the plan's first w moves are exactly those)
+ * leaves the post-swap U entry in lane t's register for the solve.
+ */
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    swap_trsm_kernel(SwapPlan plan, T *A, int64_t lda, int64_t ncols,
+                     int64_t c_skip, int64_t n_skip, int64_t c, int w,
+                     const T *L, int64_t solve_from) {
+  __shared__ int64_t s_dst[2 * kLeafWidth], s_src[2 * kLeafWidth];
+  __shared__ T s_L[kLeafWidth][kLeafWidth + 1];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int E = (int)*plan.count;
+  for (int e = tid; e < E; e += blockDim.x) {
+    s_dst[e] = plan.dst[e];
+    s_src[e] = plan.src[e];
+  }
+  for (int e = tid; e < w * w; e += blockDim.x)
+    s_L[e % w][e / w] = L[e % w + (int64_t)(e / w) * lda];
+  __syncthreads();
+  const int64_t q = (int64_t)blockIdx.x * (kThreads / 32) + warp;
+  if (q >= ncols) return;
+  const int64_t col = q < c_skip ? q : q + n_skip;
+  T *Ac = A + col * lda;
+  const int ea = lane, eb = lane + 32;
+  T v0 = 0, v1 = 0;
+  if (ea < E) v0 = Ac[s_src[ea]];
+  if (eb < E) v1 = Ac[s_src[eb]];
+  __syncwarp();
+  if (ea < E) Ac[s_dst[ea]] = v0;
+  if (eb < E) Ac[s_dst[eb]] = v1;
+  if (col < solve_from) return; /* uniform in the warp */
+  T x = v0;
+  for (int j = 0; j < w; ++j) {
+    const T u = __shfl_sync(0xffffffffu, x, j);
+    if (lane > j && lane < w) x -= s_L[lane][j] * u;
+  }
+  if (lane < w) Ac[c + lane] = x;
+}
+
+template <typename T>
+axb_status swap_trsm(axb_handle h, cudaStream_t st, SwapPlan plan, T *A,
+                     int64_t lda, int64_t ncols, int64_t c_skip, int64_t n_skip,
+                     int64_t c, int w, const T *L, int64_t solve_from) {
+  if (ncols <= 0) return AXB_SUCCESS;
+  if (w > kLeafWidth)
+    return axb__fail(h, AXB_ERR_INTERNAL, "swap_trsm width %d", w);
+  const int64_t per = kThreads / 32;
+  swap_trsm_kernel<T><<<(unsigned)((ncols + per - 1) / per), kThreads, 0, st>>>(
+      plan, A, lda, ncols, c_skip, n_skip, c, w, L, solve_from);
   AXB_CU(h, cudaGetLastError());
   return AXB_SUCCESS;
 }
@@ -515,6 +577,210 @@ __global__ void __launch_bounds__(NT) lu_leaf1_kernel(LeafArgs<T> a) {
                     a.plan);
 }
 
+/*
+ * Cluster variant for leaves of up to 16 x 512 rows (Hopper thread block
+ * clusters): CS blocks of one cluster, one row per thread in registers as
+ * in lu_leaf1_kernel, so a column costs one cluster barrier (hardware)
+ * instead of a grid barrier and global round trips.  Per column: block
+ * argmax (warp shuffles, one __syncthreads) -> the block's candidate and
+ * its row, and row j at its owner, in the block's own shared memory
+ * (double-buffered by column parity) -> cluster.sync -> warp 0 reads the
+ * CS candidates through distributed shared memory, picks the pivot (same
+ * order in every block, so the same pivot) and copies the pivot row and
+ * row j into local shared memory -> __syncthreads -> swap, scale, update.
+ * A block's buffers of column jj are rewritten at jj + 2, after the
+ * cluster barrier of jj + 1, which every reader of jj has passed.  Same
+ * tie/NaN/zero-pivot rules and outputs as the other leaf kernels.
+ */
+template <typename T, int W, int NT>
+__global__ void __launch_bounds__(NT, 1) lu_leafc_kernel(LeafArgs<T> a) {
+  constexpr int NW = NT / 32;
+  static_assert(NW <= 32 && W <= 32, "one warp reduces warps and columns");
+  cg::cluster_group cl = cg::this_cluster();
+  const int rank = (int)cl.block_rank(), CS = (int)cl.num_blocks();
+  __shared__ T s_cv[2];
+  __shared__ int64_t s_ci[2], s_p[2];
+  __shared__ T s_crow[2][W], s_jr[2][W];   /* this block's: published */
+  __shared__ T s_prow[2][W], s_jrow[2][W]; /* the pivot row, row j: local */
+  __shared__ T s_wv[NW];
+  __shared__ int64_t s_wi[NW];
+  __shared__ int64_t s_piv[W], s_cur[W], s_opos[W], s_osrc[W];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int64_t row = a.c + (int64_t)rank * NT + tid;
+  T r[W];
+#pragma unroll
+  for (int k = 0; k < W; ++k)
+    r[k] = row < a.m && k < a.w ? a.A[row + (a.c + k) * a.lda] : T(0);
+  int64_t first_zero = 0;
+#pragma unroll
+  for (int jj = 0; jj < W; ++jj) {
+    if (jj >= a.w) break;
+    const int par = jj & 1;
+    const int64_t j = a.c + jj;
+    T bv = -1;
+    int64_t bi = kNoRow;
+    if (row < a.m && row >= j) better(bv, bi, absval(r[jj]), row);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
+      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
+      better(bv, bi, ov, oi);
+    }
+    if (lane == 0) {
+      s_wv[warp] = bv;
+      s_wi[warp] = bi;
+    }
+    __syncthreads();
+    bv = lane < NW ? s_wv[lane] : T(-1);
+    bi = lane < NW ? s_wi[lane] : kNoRow;
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
+      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
+      better(bv, bi, ov, oi);
+    }
+    if (row == bi) {
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        s_crow[par][k] = r[k];
+    }
+    if (row == j) {
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        s_jr[par][k] = r[k];
+    }
+    if (tid == 0) {
+      s_cv[par] = bv;
+      s_ci[par] = bi;
+    }
+    cl.sync();
+    if (warp == 0) {
+      T v = -1;
+      int64_t i = kNoRow;
+      int rb = -1;
+      if (lane < CS) {
+        v = *cl.map_shared_rank(&s_cv[par], lane);
+        i = *cl.map_shared_rank(&s_ci[par], lane);
+        rb = lane;
+      }
+#pragma unroll
+      for (int off = 16; off > 0; off >>= 1) {
+        T ov = __shfl_xor_sync(0xffffffffu, v, off);
+        int64_t oi = __shfl_xor_sync(0xffffffffu, i, off);
+        int ob = __shfl_xor_sync(0xffffffffu, rb, off);
+        if (ov > v || (ov == v && oi < i)) {
+          v = ov;
+          i = oi;
+          rb = ob;
+        }
+      }
+      if (i == kNoRow) rb = -1;
+      const int rj = (int)((j - a.c) / NT); /* the block that holds row j */
+      const T jr = *cl.map_shared_rank(&s_jr[par][lane], rj);
+      s_jrow[par][lane] = jr;
+      s_prow[par][lane] =
+          rb >= 0 ? *cl.map_shared_rank(&s_crow[par][lane], rb) : jr;
+      if (lane == 0) s_p[par] = rb >= 0 ? i : kNoRow;
+    }
+    __syncthreads();
+    const T *prow = s_prow[par];
+    const T piv = prow[jj];
+    const bool zero = piv == T(0);
+    const int64_t best = s_p[par];
+    const int64_t p = !zero && best != kNoRow ? best : j;
+    if (p != j) {
+      if (row == p) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          r[k] = s_jrow[par][k];
+      } else if (row == j) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          r[k] = prow[k];
+      }
+    }
+    if (row < a.m && row > j) {
+      T l = r[jj];
+      if (!zero) l = l / piv;
+      r[jj] = l;
+#pragma unroll
+      for (int k = jj + 1; k < W; ++k)
+        r[k] -= l * prow[k];
+    }
+    if (rank == 0 && tid == 0) {
+      a.ipiv[j] = p + 1;
+      if (zero && first_zero == 0) first_zero = j + 1;
+    }
+  }
+  if (row < a.m) {
+#pragma unroll
+    for (int k = 0; k < W; ++k)
+      if (k < a.w) a.A[row + (a.c + k) * a.lda] = r[k];
+  }
+  if (rank == 0) {
+    if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
+    __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
+    if (warp == 0)
+      build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, s_piv, s_cur, s_opos, s_osrc,
+                      a.plan);
+  }
+  cl.sync(); /* no block leaves while another may read its shared memory */
+}
+
+/* Rows per block of the cluster leaf kernel and the largest cluster it
+   may use; the cluster size the device can schedule with it (cached per
+   device; 0: none, the kernel is not used). */
+constexpr int kLeafCThreads = 512;
+constexpr int kLeafCMaxCluster = 16;
+template <typename T> static int leafc_max_cluster(int dev) {
+  static int cache[64];
+  if (dev >= 0 && dev < 64 && cache[dev] != 0) return cache[dev] - 1;
+  auto kern = lu_leafc_kernel<T, kLeafWidth, kLeafCThreads>;
+  int best = 0;
+  if (cudaFuncSetAttribute(kern, cudaFuncAttributeNonPortableClusterSizeAllowed,
+                           1) != cudaSuccess)
+    cudaGetLastError();
+  for (int cs = kLeafCMaxCluster; cs >= 2 && best == 0; cs /= 2) {
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = (unsigned)cs;
+    at[0].val.clusterDim.y = 1;
+    at[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)cs);
+    cfg.blockDim = dim3(kLeafCThreads);
+    cfg.attrs = at;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kern, &cfg) != cudaSuccess) {
+      cudaGetLastError();
+      clusters = 0;
+    }
+    if (clusters >= 1) best = cs;
+  }
+  if (dev >= 0 && dev < 64) cache[dev] = best + 1;
+  return best;
+}
+
+template <typename T>
+static axb_status lu_leafc(axb_handle h, cudaStream_t st, LeafArgs<T> a,
+                           int cs) {
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeClusterDimension;
+  at[0].val.clusterDim.x = (unsigned)cs;
+  at[0].val.clusterDim.y = 1;
+  at[0].val.clusterDim.z = 1;
+  cfg.gridDim = dim3((unsigned)cs);
+  cfg.blockDim = dim3(kLeafCThreads);
+  cfg.stream = st;
+  cfg.attrs = at;
+  cfg.numAttrs = 1;
+  AXB_CU(h, cudaLaunchKernelEx(
+                &cfg, lu_leafc_kernel<T, kLeafWidth, kLeafCThreads>, a));
+  return AXB_SUCCESS;
+}
+
 /* Rows up to which lu_leaf uses the single-block kernel (0: never): one
    row per thread; 512 threads x 32 doubles is what the register file holds
    without spills (R > 1 or 1024 threads spill); up to twice that with a
@@ -546,16 +812,29 @@ template <typename T> int lu_leaf_max_blocks(axb_handle h, Context *ctx) {
 }
 
 template <typename T>
-axb_status lu_leaf(axb_handle h, Context *ctx, int64_t m, int64_t c, int w,
-                   T *A, int64_t lda, int64_t *ipiv, int64_t *info,
-                   const LeafScratch<T> &s, SwapPlan plan) {
+axb_status lu_leaf(axb_handle h, Context *ctx, cudaStream_t st, int64_t m,
+                   int64_t c, int w, T *A, int64_t lda, int64_t *ipiv,
+                   int64_t *info, const LeafScratch<T> &s, SwapPlan plan) {
   if (m <= c || w <= 0) return AXB_SUCCESS;
   LeafArgs<T> a = {m,    c,      w,      A,      lda,    ipiv,
                    info, s.cval, s.cidx, s.crow, s.jrow, plan};
   const int64_t rows = m - c;
+  /* AXB_CUDA_LU_CLUSTER=0: the cluster kernel off (comparison runs) */
+  static const int cluster_on = [] {
+    const char *e = getenv("AXB_CUDA_LU_CLUSTER");
+    return e && *e ? atoi(e) : 1;
+  }();
+  if (cluster_on && rows > kLeaf1MaxRows) {
+    const int maxcs = leafc_max_cluster<T>(h->device);
+    /* a power of two (extra blocks hold no rows) */
+    int64_t cs = 2;
+    while (cs * kLeafCThreads < rows)
+      cs *= 2;
+    if (cs <= maxcs) return lu_leafc<T>(h, st, a, (int)cs);
+  }
   if (rows <= kLeaf1MaxRows) {
     lu_leaf1_kernel<T, kLeafWidth, 1, kLeaf1Threads, false>
-        <<<1, kLeaf1Threads, 0, stream(h)>>>(a);
+        <<<1, kLeaf1Threads, 0, st>>>(a);
     AXB_CU(h, cudaGetLastError());
     return AXB_SUCCESS;
   }
@@ -570,7 +849,7 @@ axb_status lu_leaf(axb_handle h, Context *ctx, int64_t m, int64_t c, int w,
                     (int)bytes));
       if (dev >= 0 && dev < 64) attr_set[dev] = true;
     }
-    kern1<<<1, kLeaf1Threads, bytes, stream(h)>>>(a);
+    kern1<<<1, kLeaf1Threads, bytes, st>>>(a);
     AXB_CU(h, cudaGetLastError());
     return AXB_SUCCESS;
   }
@@ -588,69 +867,123 @@ axb_status lu_leaf(axb_handle h, Context *ctx, int64_t m, int64_t c, int w,
   if (blocks > s.max_blocks)
     return axb__fail(h, AXB_ERR_INTERNAL, "LU panel scratch too small");
   AXB_CU(h, cudaLaunchCooperativeKernel(kern, dim3((unsigned)blocks),
-                                        dim3(kThreads), args, 0, stream(h)));
+                                        dim3(kThreads), args, 0, st));
   return AXB_SUCCESS;
 }
 
-/* ---- Cholesky diagonal block -------------------------------------------- */
+/* ---- Cholesky step: diagonal block and the panel below it ------------------
+ */
 
-/* Block of 64 x 4 threads: thread (i, q) owns row i and the columns
-   k = q, q + 4, ... of the trailing update (no index division). */
+/* L(i, j) of the factor in lower or upper storage (upper: U = L^T). */
 template <typename T>
-__device__ void potrf_diag_body(int upper, int nb, T *A, int64_t lda,
-                                int64_t off, int64_t *info) {
-  constexpr int LD = kPotrfLeaf + 1;
-  __shared__ T s[kPotrfLeaf * LD];
-  if (*info != 0) return; /* an earlier block failed: leave the rest */
-  const int i = threadIdx.x, q = threadIdx.y, Q = blockDim.y;
-  if (i < nb)
-    for (int j = q; j <= i; j += Q)
-      s[i + j * LD] = upper ? A[j + i * lda] : A[i + j * lda];
-  __syncthreads();
+__device__ inline T &lref(T *A, int64_t lda, int upper, int64_t i, int64_t j) {
+  return upper ? A[j + i * lda] : A[i + j * lda];
+}
+
+/*
+ * One step of the blocked Cholesky in one launch: every block factors the
+ * nb x nb diagonal block (nb <= 64, padded with the identity to 64) in its
+ * own registers and shared memory, then solves its 256 rows of the panel
+ * below, X L^T = B (LAPACK dtrsm R/L/T/N: x_j = b_j / l_jj, then
+ * b_k -= x_j l_kj), so the diagonal factor never makes a trip through
+ * global memory and needs no second launch.  Block 0 writes L11.
+ *
+ * The factor: thread i < 64 holds row i in registers; column j's raw
+ * values (before scaling) are published in s_col[j & 1] at the end of step
+ * j - 1, so a step is one barrier: every thread reads d = a_jj and the
+ * raw column, l_ij = a_ij / sqrt(d), a_ik -= l_ij * (a_kj / sqrt(d)).
+ * Not positive (or NaN) at j: *info = off + j + 1 (block 0), the columns
+ * before j are factored, the panel is left alone.
+ */
+template <typename T>
+__global__ void __launch_bounds__(kCholThreads)
+    potrf_step_kernel(int upper, int nb, int64_t rem, T *A, int64_t lda,
+                      int64_t off, int64_t *info) {
+  constexpr int B = kCholBlock;
+  __shared__ T s_col[2][B];
+  __shared__ T s_L[B][B + 1];
+  __shared__ T s_rinv[B];
+  if (*info != 0) return; /* an earlier step failed: leave the rest */
+  const int tid = threadIdx.x;
   int fail = 0;
-  for (int j = 0; j < nb; ++j) {
-    const T d = s[j + j * LD];
-    if (!(d > 0)) { /* not positive, or NaN: the same in every thread */
-      fail = j + 1;
-      break;
+  {
+    T a[B];
+    if (tid < B) {
+#pragma unroll
+      for (int k = 0; k < B; ++k)
+        a[k] = tid < nb && k < nb
+                   ? (k <= tid ? lref(A, lda, upper, tid, k) : T(0))
+                   : (k == tid ? T(1) : T(0));
+      s_col[0][tid] = a[0];
     }
-    const T r = sqrt(d);
-    /* row i > j: l_ij = a_ij / r, then a_ik -= l_ij l_kj for j < k <= i */
-    const T lij = i > j && i < nb ? s[i + j * LD] / r : T(0);
-    __syncthreads(); /* every thread has read column j and the diagonal */
-    if (q == 0 && i >= j && i < nb) s[i + j * LD] = i == j ? r : lij;
     __syncthreads();
-    if (i > j && i < nb)
-      for (int k = j + 1 + q; k <= i; k += Q)
-        s[i + k * LD] -= lij * s[k + j * LD];
-    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < B; ++j) {
+      const int par = j & 1;
+      const T d = s_col[par][j];
+      if (!(d > T(0))) { /* the same value in every thread: uniform */
+        fail = j + 1;
+        break;
+      }
+      const T r = sqrt(d), rinv = T(1) / r;
+      if (tid < B) {
+        /* rows above j compute garbage in columns > j: never stored */
+        const T l = tid == j ? r : a[j] * rinv;
+        if (tid >= j) a[j] = l;
+        const T t = l * rinv;
+#pragma unroll
+        for (int k = j + 1; k < B; ++k)
+          a[k] -= t * s_col[par][k];
+        if (j + 1 < B) s_col[par ^ 1][tid] = a[j + 1];
+        if (tid == j) s_rinv[j] = rinv;
+      }
+      __syncthreads();
+    }
+    if (tid < B) {
+#pragma unroll
+      for (int k = 0; k < B; ++k)
+        s_L[tid][k] = a[k];
+      if (blockIdx.x == 0 && tid < nb) {
+#pragma unroll
+        for (int k = 0; k < B; ++k)
+          if (k <= tid && k < nb) lref(A, lda, upper, tid, k) = a[k];
+      }
+    }
   }
-  if (i < nb)
-    for (int j = q; j <= i; j += Q) {
-      if (upper)
-        A[j + i * lda] = s[i + j * LD];
-      else
-        A[i + j * lda] = s[i + j * LD];
-    }
-  if (fail && i == 0 && q == 0) *info = off + fail;
+  if (fail) {
+    if (blockIdx.x == 0 && tid == 0) *info = off + fail;
+    return;
+  }
+  __syncthreads();
+  const int64_t i = (int64_t)blockIdx.x * kCholThreads + tid;
+  if (i >= rem) return;
+  T x[B];
+#pragma unroll
+  for (int k = 0; k < B; ++k)
+    x[k] = k < nb ? lref(A, lda, upper, nb + i, k) : T(0);
+#pragma unroll
+  for (int j = 0; j < B; ++j) {
+    x[j] *= s_rinv[j];
+#pragma unroll
+    for (int k = j + 1; k < B; ++k)
+      x[k] -= x[j] * s_L[k][j];
+  }
+#pragma unroll
+  for (int k = 0; k < B; ++k)
+    if (k < nb) lref(A, lda, upper, nb + i, k) = x[k];
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kThreads)
-    potrf_diag_kernel(int upper, int nb, T *A, int64_t lda, int64_t off,
+axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
+                      int64_t rem, T *A, int64_t lda, int64_t off,
                       int64_t *info) {
-  potrf_diag_body<T>(upper, nb, A, lda, off, info);
-}
-
-template <typename T>
-axb_status potrf_diag(axb_handle h, axb_uplo uplo, int64_t nb, T *A,
-                      int64_t lda, int64_t off, int64_t *info) {
   if (nb <= 0) return AXB_SUCCESS;
-  if (nb > kPotrfLeaf)
+  if (nb > kCholBlock)
     return axb__fail(h, AXB_ERR_INTERNAL, "potrf block %lld > %d",
-                     (long long)nb, kPotrfLeaf);
-  potrf_diag_kernel<T><<<1, dim3(kPotrfLeaf, 4), 0, stream(h)>>>(
-      uplo == AXB_UPPER, (int)nb, A, lda, off, info);
+                     (long long)nb, kCholBlock);
+  const int64_t blocks = rem > 0 ? (rem + kCholThreads - 1) / kCholThreads : 1;
+  potrf_step_kernel<T><<<(unsigned)blocks, kCholThreads, 0, st>>>(
+      uplo == AXB_UPPER, (int)nb, rem, A, lda, off, info);
   AXB_CU(h, cudaGetLastError());
   return AXB_SUCCESS;
 }
@@ -698,16 +1031,20 @@ axb_status diag_zero_info(axb_handle h, int64_t n, const T *A, int64_t lda,
 /* ---- instantiations ----------------------------------------------------- */
 
 #define AXB_INSTANTIATE(T)                                                     \
-  template axb_status lu_leaf<T>(axb_handle, Context *, int64_t, int64_t, int, \
-                                 T *, int64_t, int64_t *, int64_t *,           \
-                                 const LeafScratch<T> &, SwapPlan);            \
+  template axb_status lu_leaf<T>(axb_handle, Context *, cudaStream_t, int64_t, \
+                                 int64_t, int, T *, int64_t, int64_t *,        \
+                                 int64_t *, const LeafScratch<T> &, SwapPlan); \
   template int lu_leaf_max_blocks<T>(axb_handle, Context *);                   \
-  template axb_status swap_plan<T>(axb_handle, int64_t, int64_t,               \
+  template axb_status swap_plan<T>(axb_handle, cudaStream_t, int64_t, int64_t, \
                                    const int64_t *, int, SwapPlan);            \
-  template axb_status swap_apply<T>(axb_handle, SwapPlan, T *, int64_t,        \
-                                    int64_t, int64_t, int64_t);                \
-  template axb_status potrf_diag<T>(axb_handle, axb_uplo, int64_t, T *,        \
-                                    int64_t, int64_t, int64_t *);              \
+  template axb_status swap_apply<T>(axb_handle, cudaStream_t, SwapPlan, T *,   \
+                                    int64_t, int64_t, int64_t, int64_t);       \
+  template axb_status swap_trsm<T>(axb_handle, cudaStream_t, SwapPlan, T *,    \
+                                   int64_t, int64_t, int64_t, int64_t,         \
+                                   int64_t, int, const T *, int64_t);          \
+  template axb_status potrf_step<T>(axb_handle, cudaStream_t, axb_uplo,        \
+                                    int64_t, int64_t, T *, int64_t, int64_t,   \
+                                    int64_t *);                                \
   template axb_status set_identity<T>(axb_handle, int64_t, T *, int64_t);      \
   template axb_status diag_zero_info<T>(axb_handle, int64_t, const T *,        \
                                         int64_t, int64_t *);
