@@ -29,10 +29,20 @@ template <typename T> struct BatArgs {
   int64_t batch;
 };
 
+/* Lanes per matrix of the group kernels (n > kThreadMaxN): each lane holds
+   NMAX / G rows.  Fewer lanes than rows give each lane several rows of
+   independent work between two exchanges of the group and put more
+   matrices in a warp; the rows must still fit in registers (64 values of
+   T per lane at most). */
+template <int NMAX> struct GroupLanes {
+  static constexpr int value = NMAX == 16 ? 8 : NMAX == 32 ? 16 : NMAX;
+};
+
 /* Right-hand sides per pass of the solves (registers per lane); one when
    the call has one right-hand side. */
 template <int NMAX> struct RhsChunk {
-  static constexpr int value = NMAX >= 32 ? 4 : 8;
+  static constexpr int R = NMAX / GroupLanes<NMAX>::value;
+  static constexpr int value = R >= 4 ? 2 : NMAX >= 32 ? 4 : 8;
 };
 
 /* How the lanes of a group talk, per operation and size (measured on an
@@ -75,21 +85,22 @@ __device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
 
 constexpr int kWarpBlock = 128;
 
-/* NMAX <= 32: groups of NMAX lanes inside warps. */
+/* NMAX <= 32: groups of G = GroupLanes<NMAX> lanes inside warps. */
 template <int OP, int NMAX, int NR, typename T>
 __global__ void __launch_bounds__(kWarpBlock)
     bat_warp_kernel(const BatArgs<T> a) {
-  constexpr int per_block = kWarpBlock / NMAX;
+  constexpr int G = GroupLanes<NMAX>::value;
+  constexpr int per_block = kWarpBlock / G;
   const int64_t step = (int64_t)gridDim.x * per_block;
-  const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / NMAX;
+  const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / G;
   if constexpr (UseSlot<OP, NMAX>::value) {
-    using Grp = axb_dev::WarpShared<NMAX, T, NMAX>;
+    using Grp = axb_dev::WarpShared<G, T, NMAX>;
     __shared__ __align__(16) T slots[per_block][Grp::kWords];
-    Grp g(slots[threadIdx.x / NMAX]);
+    Grp g(slots[threadIdx.x / G]);
     for (int64_t m = first; m < a.batch; m += step)
       bat_one<OP, NMAX, NR>(g, a, m);
   } else {
-    axb_dev::Warp<NMAX> g;
+    axb_dev::Warp<G> g;
     for (int64_t m = first; m < a.batch; m += step)
       bat_one<OP, NMAX, NR>(g, a, m);
   }
@@ -104,11 +115,153 @@ __global__ void __launch_bounds__(64) bat_block_kernel(const BatArgs<T> a) {
     bat_one<OP, 64, NR>(g, a, m);
 }
 
+/* ---- one matrix per thread (n <= kThreadMaxN) ------------------------------
+ *
+ * Below nine rows a group of lanes per matrix spends its time talking (an
+ * argmax and a row broadcast per elimination step for a few flops), so each
+ * thread owns a whole matrix in registers at its exact order N (every loop
+ * unrolled, no run-time n) and calls the per-thread functions of
+ * axb_device.cuh.  The block's matrices move through shared memory in tiles
+ * (coalesced over the packed batch region); right-hand sides one column at a
+ * time, so any nrhs works.  Instruction count is ~N^3 selects and flops per
+ * matrix per thread: at N = 8, ~70 warp instructions per matrix against
+ * ~600 for the group kernels, so the tile traffic is what remains. */
+constexpr int kThreadMaxN = 8;
+
+template <int N> struct ThreadTile {
+  static constexpr int kMats = N <= 4 ? 128 : 64; /* = threads per block */
+};
+
+/* uplo mask of tile_store for A after the operation. */
+template <int OP> __device__ __forceinline__ int a_mask(int up) {
+  if (OP == BAT_POTRF || OP == BAT_POSV) return up ? 2 : 1;
+  return 0;
+}
+
+template <int OP, int N, typename T>
+__device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
+                                            int cnt, T *sA, T *sB) {
+  constexpr bool chol = OP == BAT_POTRF || OP == BAT_POTRS || OP == BAT_POSV;
+  constexpr bool solve =
+      OP == BAT_GETRS || OP == BAT_GESV || OP == BAT_POTRS || OP == BAT_POSV;
+  constexpr bool writes_a = OP != BAT_GETRS && OP != BAT_POTRS;
+  constexpr int ss = axb_dev::tile_ld<N, N>();
+  const int t = (int)threadIdx.x;
+  const bool me = t < cnt;
+  const int64_t m = m0 + t;
+  T *A = a.A + m0 * a.sA;
+  axb_dev::tile_load<N, N>(sA, A, a.lda, a.sA, cnt);
+  __syncthreads();
+  T r[N * N];
+  int piv[N];
+  int info = 0;
+  if (me) {
+    if (chol && a.up) { /* work on L = U^T */
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          r[i + j * N] = sA[t * ss + j + i * N];
+    } else {
+      axb_dev::tile_get<N, N>(sA, t, r);
+    }
+    if constexpr (OP == BAT_GETRS) {
+#pragma unroll
+      for (int i = 0; i < N; ++i)
+        piv[i] = a.ipiv[m * a.sP + i];
+    }
+    if constexpr (OP == BAT_GETRF || OP == BAT_GESV)
+      info = axb_dev::thread_getrf<N>(N, r, piv);
+    if constexpr (OP == BAT_INVERSE) info = axb_dev::thread_inverse<N>(N, r);
+    if constexpr (OP == BAT_POTRF || OP == BAT_POSV)
+      info = axb_dev::thread_potrf<N>(N, r);
+    if (writes_a && !(OP == BAT_INVERSE && info)) {
+      if (chol && a.up) {
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+#pragma unroll
+          for (int i = j; i < N; ++i)
+            sA[t * ss + j + i * N] = r[i + j * N];
+      } else {
+        axb_dev::tile_put<N, N>(sA, t, r);
+      }
+    }
+    if (writes_a) a.info[m] = info;
+    if ((OP == BAT_GETRF || OP == BAT_GESV) && a.ipiv) {
+#pragma unroll
+      for (int i = 0; i < N; ++i)
+        a.ipiv[m * a.sP + i] = piv[i];
+    }
+  }
+  __syncthreads();
+  if (writes_a) axb_dev::tile_store<N, N>(A, a.lda, a.sA, sA, cnt, a_mask<OP>(a.up));
+  if constexpr (solve) {
+    for (int c = 0; c < a.nrhs; ++c) {
+      T *B = a.B + m0 * a.sB + (int64_t)c * a.ldb;
+      __syncthreads(); /* the last column's store has read sB */
+      axb_dev::tile_load<N, 1>(sB, B, a.ldb, a.sB, cnt);
+      __syncthreads();
+      if (me && !info) {
+        T b[N];
+        axb_dev::tile_get<N, 1>(sB, t, b);
+        if constexpr (chol)
+          axb_dev::thread_potrs<N>(N, r, b);
+        else
+          axb_dev::thread_getrs<N>(N, r, piv, b);
+        axb_dev::tile_put<N, 1>(sB, t, b);
+      }
+      __syncthreads();
+      axb_dev::tile_store<N, 1>(B, a.ldb, a.sB, sB, cnt);
+    }
+  }
+  __syncthreads(); /* the stores have read sA and sB before the next tile */
+}
+
+template <int OP, int N, typename T>
+__global__ void __launch_bounds__(ThreadTile<N>::kMats)
+    bat_thread_kernel(const BatArgs<T> a) {
+  constexpr int M = ThreadTile<N>::kMats;
+  constexpr bool solve =
+      OP == BAT_GETRS || OP == BAT_GESV || OP == BAT_POTRS || OP == BAT_POSV;
+  __shared__ T sA[M * axb_dev::tile_ld<N, N>()];
+  __shared__ T sB[solve ? M * axb_dev::tile_ld<N, 1>() : 1];
+  for (int64_t m0 = (int64_t)blockIdx.x * M; m0 < a.batch;
+       m0 += (int64_t)gridDim.x * M) {
+    const int64_t left = a.batch - m0;
+    thread_tile<OP, N>(a, m0, left < M ? (int)left : M, sA, sB);
+  }
+}
+
+template <int OP, int N, typename T>
+axb_status thread_launch(axb_handle h, const BatArgs<T> &a) {
+  constexpr int M = ThreadTile<N>::kMats;
+  constexpr int64_t kMaxGrid = 1 << 22;
+  int64_t blocks = (a.batch + M - 1) / M;
+  if (blocks > kMaxGrid) blocks = kMaxGrid;
+  bat_thread_kernel<OP, N, T><<<(unsigned)blocks, M, 0, stream(h)>>>(a);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+template <int N, typename T>
+axb_status thread_size(axb_handle h, int op, const BatArgs<T> &a) {
+  switch (op) {
+  case BAT_GETRF: return thread_launch<BAT_GETRF, N>(h, a);
+  case BAT_GETRS: return thread_launch<BAT_GETRS, N>(h, a);
+  case BAT_GESV: return thread_launch<BAT_GESV, N>(h, a);
+  case BAT_INVERSE: return thread_launch<BAT_INVERSE, N>(h, a);
+  case BAT_POTRF: return thread_launch<BAT_POTRF, N>(h, a);
+  case BAT_POTRS: return thread_launch<BAT_POTRS, N>(h, a);
+  case BAT_POSV: return thread_launch<BAT_POSV, N>(h, a);
+  default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
+  }
+}
+
 template <int OP, int NMAX, int NR, typename T>
 axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
   constexpr int64_t kMaxGrid = 1 << 22;
   if constexpr (NMAX <= 32) {
-    constexpr int per_block = kWarpBlock / NMAX;
+    constexpr int per_block = kWarpBlock / GroupLanes<NMAX>::value;
     int64_t blocks = (a.batch + per_block - 1) / per_block;
     if (blocks > kMaxGrid) blocks = kMaxGrid;
     bat_warp_kernel<OP, NMAX, NR, T>
@@ -188,9 +341,18 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
   }
   BatArgs<T> a{up, (int)n, (int)nrhs, A,  lda,  sA,   ipiv,
                sP, B,      ldb,       sB, info, batch};
-  if (n <= 2) return bat_size<2>(h, op, a);
-  if (n <= 4) return bat_size<4>(h, op, a);
-  if (n <= 8) return bat_size<8>(h, op, a);
+  switch (n) {
+  case 1: return thread_size<1>(h, op, a);
+  case 2: return thread_size<2>(h, op, a);
+  case 3: return thread_size<3>(h, op, a);
+  case 4: return thread_size<4>(h, op, a);
+  case 5: return thread_size<5>(h, op, a);
+  case 6: return thread_size<6>(h, op, a);
+  case 7: return thread_size<7>(h, op, a);
+  case 8: return thread_size<8>(h, op, a);
+  default: break;
+  }
+  static_assert(kThreadMaxN == 8, "one case per n <= kThreadMaxN above");
   if (n <= 16) return bat_size<16>(h, op, a);
   if (n <= 32) return bat_size<32>(h, op, a);
   return bat_size<64>(h, op, a);
