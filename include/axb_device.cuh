@@ -21,8 +21,8 @@
  * faster) or through a small shared-memory workspace (Block<NW>: the whole
  * block, NW warps, one row per lane, n <= 32 * NW).  Row interchanges move
  * no data: a row stays in its lane and changes its position label.  The
- * batched API uses G = 8 for NMAX = 16 and G = 16 for NMAX = 32 (two rows
- * per lane).  The functions read and write the
+ * batched API's shapes are GroupLanes in src/backend/cuda/batched.cu.  The
+ * functions read and write the
  * matrix in any memory (global or shared), leading dimension lda: group_getrf,
  * group_getrs, group_gesv, group_inverse, group_potrf, group_potrs, group_posv
  * Every lane of the group must call them together with the same arguments.
@@ -197,8 +197,9 @@ __device__ __forceinline__ int thread_inverse(int n, T (&a)[NMAX * NMAX]) {
     }
   }
   if (info) return info;
-  /* Undo the row interchanges on the columns, last first (written as
-     selects: a branchy swap here made the compiler move a to local memory). */
+    /* Undo the row interchanges on the columns, last first (written as
+       selects: a branchy swap here made the compiler move a to local memory).
+     */
 #pragma unroll
   for (int kk = 0; kk < NMAX; ++kk) {
     const int k = NMAX - 1 - kk, p = piv[k];
@@ -440,7 +441,8 @@ template <int G> struct Warp {
   __device__ __forceinline__ void col_end() {}
   /* Memory barrier of the group (reads before writes). */
   __device__ __forceinline__ void barrier() const { __syncwarp(mask); }
-  template <int R> __device__ __forceinline__ void positions(const int (&)[R]) {}
+  template <int R>
+  __device__ __forceinline__ void positions(const int (&)[R]) {}
   template <int R>
   __device__ __forceinline__ int at(const int (&pos)[R], int k) const {
     bool hit = false;
@@ -452,7 +454,8 @@ template <int G> struct Warp {
         myq = q;
       }
     const unsigned b = __ballot_sync(mask, hit) & mask;
-    const int wl = __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
+    const int wl =
+        __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
     return R == 1 ? wl : wl * R + __shfl_sync(mask, myq, wl, G);
   }
 };
@@ -629,10 +632,9 @@ __device__ __forceinline__ void swap_positions(int (&pos)[R], int lane, int k,
 /* Partial pivoting in column k: the best of the lane's rows that are below
    n and at position >= k, then of the group.  Returns the winner's id. */
 template <int NMAX, int R, typename Grp, typename T>
-__device__ __forceinline__ int pivot_search(Grp &g, int n,
-                                            const T (&r)[R][NMAX],
-                                            const int (&pos)[R], int k,
-                                            int &wpos) {
+__device__ __forceinline__ int
+pivot_search(Grp &g, int n, const T (&r)[R][NMAX], const int (&pos)[R], int k,
+             int &wpos) {
   T bv = T(-1);
   int bp = 0x7fffffff, bid = g.lane * R;
 #pragma unroll
@@ -929,8 +931,8 @@ __device__ __forceinline__ void load_sym_rows(const Grp &g, int n, bool upper,
     const int i = g.lane + Grp::size * q;
 #pragma unroll
     for (int j = 0; j < NMAX; ++j)
-      r[q][j] = (i < n && j <= i) ? (upper ? A[j + i * lda] : A[i + j * lda])
-                                  : T(0);
+      r[q][j] =
+          (i < n && j <= i) ? (upper ? A[j + i * lda] : A[i + j * lda]) : T(0);
   }
 }
 template <int NMAX, int R, typename Grp, typename T>

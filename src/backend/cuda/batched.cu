@@ -1,12 +1,15 @@
 /*
  * The batched API on device arrays (issue 6): one kernel per operation and
- * size class, each a thin __global__ around the cooperative functions of
- * include/axb_device.cuh (one matrix per group of NMAX lanes, NMAX the next
- * power of two >= n, rows in registers; pivot rows broadcast through a
- * shared-memory slot (WarpShared) or shuffles (Warp) by operation; NMAX = 64
- * uses a whole 64-thread block through shared memory).  Solves with one
- * right-hand side have their own kernels.  Grid-stride over the batch; no
- * host synchronisation; info per matrix.
+ * size class, each a thin __global__ around include/axb_device.cuh.
+ *   n <= 8 (kThreadMaxN): one matrix per thread at its exact order, the
+ *     block's matrices staged through shared memory (tile_*), per-thread
+ *     functions in registers.
+ *   9..32: one matrix per group of GroupLanes<NMAX> lanes (NMAX = 16, 32),
+ *     rows in registers; pivot rows broadcast through a shared-memory slot
+ *     (WarpShared) or shuffles (Warp) by operation.
+ *   33..64: a whole 64-thread block through shared memory.
+ * Solves with one right-hand side have their own group kernels.  Grid-stride
+ * over the batch; no host synchronisation; info per matrix.
  */
 #include "cuda_internal.h"
 
@@ -30,13 +33,14 @@ template <typename T> struct BatArgs {
 };
 
 /* Lanes per matrix of the group kernels (n > kThreadMaxN): each lane holds
-   NMAX / G rows.  Fewer lanes than rows give each lane several rows of
-   independent work between two exchanges of the group and put more
-   matrices in a warp; the rows must still fit in registers (64 values of
-   T per lane at most). */
-template <int NMAX> struct GroupLanes {
-  static constexpr int value = NMAX == 16 ? 8 : NMAX == 32 ? 16 : NMAX;
-};
+   NMAX / G rows.  Fewer lanes than rows (G = 8 at NMAX = 16, 16 at 32) give
+   each lane several rows of independent work between two exchanges of the
+   group and put more matrices in a warp, at the price of registers (ptxas,
+   double: inverse 76 -> 146 at NMAX = 16, 130 -> 252 at 32; posv spills at
+   32).  Not measured on the device yet: the default stays one row per lane
+   (the shape measured in docs/PERFORMANCE.md) until `bench_batched sweep`
+   shows a smaller G faster; change it here. */
+template <int NMAX> struct GroupLanes { static constexpr int value = NMAX; };
 
 /* Right-hand sides per pass of the solves (registers per lane); one when
    the call has one right-hand side. */
@@ -194,7 +198,8 @@ __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
     }
   }
   __syncthreads();
-  if (writes_a) axb_dev::tile_store<N, N>(A, a.lda, a.sA, sA, cnt, a_mask<OP>(a.up));
+  if (writes_a)
+    axb_dev::tile_store<N, N>(A, a.lda, a.sA, sA, cnt, a_mask<OP>(a.up));
   if constexpr (solve) {
     for (int c = 0; c < a.nrhs; ++c) {
       T *B = a.B + m0 * a.sB + (int64_t)c * a.ldb;
@@ -255,6 +260,15 @@ axb_status thread_size(axb_handle h, int op, const BatArgs<T> &a) {
   case BAT_POSV: return thread_launch<BAT_POSV, N>(h, a);
   default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
   }
+}
+
+/* n (1..kThreadMaxN) to its exact-order kernels. */
+template <int N, typename T>
+axb_status thread_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
+  if constexpr (N < kThreadMaxN) {
+    if (n != N) return thread_order<N + 1>(h, op, n, a);
+  }
+  return thread_size<N>(h, op, a);
 }
 
 template <int OP, int NMAX, int NR, typename T>
@@ -341,18 +355,15 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
   }
   BatArgs<T> a{up, (int)n, (int)nrhs, A,  lda,  sA,   ipiv,
                sP, B,      ldb,       sB, info, batch};
-  switch (n) {
-  case 1: return thread_size<1>(h, op, a);
-  case 2: return thread_size<2>(h, op, a);
-  case 3: return thread_size<3>(h, op, a);
-  case 4: return thread_size<4>(h, op, a);
-  case 5: return thread_size<5>(h, op, a);
-  case 6: return thread_size<6>(h, op, a);
-  case 7: return thread_size<7>(h, op, a);
-  case 8: return thread_size<8>(h, op, a);
-  default: break;
-  }
-  static_assert(kThreadMaxN == 8, "one case per n <= kThreadMaxN above");
+  if (n <= kThreadMaxN) return thread_order<1>(h, op, (int)n, a);
+  /* Group kernels below kThreadMaxN + 1 exist only when the per-thread
+     path is cut back (kThreadMaxN < 8). */
+  if constexpr (kThreadMaxN < 2)
+    if (n <= 2) return bat_size<2>(h, op, a);
+  if constexpr (kThreadMaxN < 4)
+    if (n <= 4) return bat_size<4>(h, op, a);
+  if constexpr (kThreadMaxN < 8)
+    if (n <= 8) return bat_size<8>(h, op, a);
   if (n <= 16) return bat_size<16>(h, op, a);
   if (n <= 32) return bat_size<32>(h, op, a);
   return bat_size<64>(h, op, a);
