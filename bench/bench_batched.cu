@@ -416,37 +416,35 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
 }
 
 /* ---- sweep: group shapes of the cooperative functions ---------------------
- * bench_batched sweep: times group_inverse, group_gesv (one right-hand side)
- * and group_potrf in double at n = 12, 16, 24, 32 for groups of G lanes
- * (NMAX / G rows per lane) talking by shuffles (Warp) or through a
- * shared-memory slot (WarpShared); the tuning behind GroupLanes and UseSlot
- * in src/backend/cuda/batched.cu. */
-template <int OP, int NMAX, int G, bool SLOT, typename T>
+ * bench_batched sweep: times group_inverse and group_gesv (one right-hand
+ * side) through a shared-memory slot (WarpShared) and group_potrf by
+ * shuffles (Warp), as the batched API runs them, in double at n = 12, 16,
+ * 24, 32, for groups of G lanes (NMAX / G rows per lane): the tuning behind
+ * GroupLanes in src/backend/cuda/batched.cu. */
+template <int OP, int NMAX, int G, typename T>
 __global__ void __launch_bounds__(128)
     sweep_kernel(T *A, T *B, int n, long long count, int *info) {
   const long long m = ((long long)blockIdx.x * 128 + threadIdx.x) / G;
   if (m >= count) return;
   T *a = A + m * n * n, *b = B + m * n;
-  using WS = axb_dev::WarpShared<G, T, NMAX>;
   int st = 0;
-  auto body = [&](auto &g) {
-    if constexpr (OP == 0) st = axb_dev::group_inverse<NMAX>(g, n, a, n);
-    if constexpr (OP == 1)
-      st = axb_dev::group_gesv<NMAX, 1>(g, n, 1, a, n, nullptr, b, n);
-    if constexpr (OP == 2) st = axb_dev::group_potrf<NMAX>(g, n, false, a, n);
+  if constexpr (OP == 2) {
+    axb_dev::Warp<G> g;
+    st = axb_dev::group_potrf<NMAX>(g, n, false, a, n);
     if (g.lane == 0) info[m] = st;
-  };
-  if constexpr (SLOT) {
+  } else {
+    using WS = axb_dev::WarpShared<G, T, NMAX>;
     __shared__ __align__(16) T slots[128 / G][WS::kWords];
     WS g(slots[threadIdx.x / G]);
-    body(g);
-  } else {
-    axb_dev::Warp<G> g;
-    body(g);
+    if constexpr (OP == 0)
+      st = axb_dev::group_inverse<NMAX>(g, n, a, n);
+    else
+      st = axb_dev::group_gesv<NMAX, 1>(g, n, 1, a, n, nullptr, b, n);
+    if (g.lane == 0) info[m] = st;
   }
 }
 
-template <int NMAX, int G, bool SLOT>
+template <int NMAX, int G>
 static void sweep_one(int n, long long c, double *A, double *A0, double *S0,
                       double *B, double *B0, int *info) {
   const size_t bytesA = (size_t)c * n * n * sizeof(double);
@@ -460,22 +458,21 @@ static void sweep_one(int n, long long c, double *A, double *A0, double *S0,
     CU(cudaMemcpyAsync(A, S0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
   };
   const double ti = time_ms(rA, [&] {
-    sweep_kernel<0, NMAX, G, SLOT, double>
+    sweep_kernel<0, NMAX, G, double>
         <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
   });
   const double ts = time_ms(rA, [&] {
-    sweep_kernel<1, NMAX, G, SLOT, double>
+    sweep_kernel<1, NMAX, G, double>
         <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
   });
   const double tc = time_ms(rS, [&] {
-    sweep_kernel<2, NMAX, G, SLOT, double>
+    sweep_kernel<2, NMAX, G, double>
         <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
   });
   CU(cudaGetLastError());
-  printf("sweep n %2d NMAX %2d G %2d %-10s inverse %8.1f us  gesv %8.1f us  "
-         "potrf %8.1f us\n",
-         n, NMAX, G, SLOT ? "WarpShared" : "Warp", ti * 1e3, ts * 1e3,
-         tc * 1e3);
+  printf("sweep n %2d NMAX %2d G %2d (%d rows/lane)  inverse %8.1f us  gesv "
+         "%8.1f us  potrf %8.1f us\n",
+         n, NMAX, G, NMAX / G, ti * 1e3, ts * 1e3, tc * 1e3);
   fflush(stdout);
 }
 
@@ -498,17 +495,12 @@ static int sweep() {
     fill_kernel<double><<<(unsigned)((c * n + 255) / 256), 256, 0, g_stream>>>(
         B0, 1, c * n, 0);
     if (n <= 16) {
-      sweep_one<16, 16, false>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<16, 16, true>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<16, 8, false>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<16, 8, true>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<16, 4, false>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<16, 4, true>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<16, 16>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<16, 8>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<16, 4>(n, c, A, A0, S0, B, B0, info);
     } else {
-      sweep_one<32, 32, false>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<32, 32, true>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<32, 16, false>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<32, 16, true>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<32, 32>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<32, 16>(n, c, A, A0, S0, B, B0, info);
     }
     CU(cudaFree(A0));
     CU(cudaFree(S0));
