@@ -4,10 +4,15 @@
  * getrsBatched for the solve) and cuSOLVER (potrfBatched), same process,
  * same inputs, CUDA events, median of 10 after 2 warm-ups; plus the
  * device-to-device copy bandwidth and a user kernel calling the
- * device-callable functions of axb_device.cuh for the same inverse.
+ * device-callable functions of axb_device.cuh for the same inverse
+ * (user/api: one thread per matrix staged through shared-memory tiles for
+ * n <= 8, and in float for 12, groups of lanes otherwise;
+ * naive/api: one thread per matrix reading its strided matrix directly,
+ * 0 where not run).
  *
  *     bench_batched [d|s] [n ...]     (default: d, n = 2 3 4 6 8 12 16 24 32 48
  * 64)
+ *     bench_batched sweep             (group shapes, see sweep() below)
  *
  * Columns: GFLOP/s (inverse 2n^3, solve 2/3 n^3 + 2 n^2, Cholesky n^3/3 per
  * matrix), speed-up over the vendor, and achieved bandwidth (each matrix
@@ -89,10 +94,37 @@ __global__ void fill_kernel(T *A, int n, long long count, int spd) {
   A[e] = (T)v;
 }
 
-/* The user kernels: one thread per matrix (thread_inverse<N>, N the exact
-   order as a user would write it) or a group of NMAX lanes. */
+/* The user kernels, as a user would write them with axb_device.cuh: one
+   thread per matrix (thread_inverse<N>, N the exact order) with the block's
+   matrices staged through shared memory by the tile helpers, or a group of
+   NMAX lanes per matrix.  user_naive_inverse is the per-thread version that
+   reads its strided matrix straight from global memory (for comparison). */
+template <int N> __host__ __device__ constexpr int user_mats() {
+  return N <= 8 ? 64 : 32;
+}
 template <int N, typename T>
-__global__ void user_thread_inverse(T *A, long long count, int *info) {
+__global__ void __launch_bounds__(user_mats<N>())
+    user_thread_inverse(T *A, long long count, int *info) {
+  constexpr int M = user_mats<N>();
+  __shared__ T S[M * axb_dev::tile_ld<N, N>()];
+  const long long m0 = (long long)blockIdx.x * M;
+  const int cnt = count - m0 < M ? (int)(count - m0) : M;
+  T *G = A + m0 * N * N;
+  axb_dev::tile_load<N, N>(S, G, N, N * N, cnt);
+  __syncthreads();
+  const int t = threadIdx.x;
+  if (t < cnt) {
+    T a[N * N];
+    axb_dev::tile_get<N, N>(S, t, a);
+    const int st = axb_dev::thread_inverse<N>(N, a);
+    if (!st) axb_dev::tile_put<N, N>(S, t, a);
+    info[m0 + t] = st;
+  }
+  __syncthreads();
+  axb_dev::tile_store<N, N>(G, N, N * N, S, cnt);
+}
+template <int N, typename T>
+__global__ void user_naive_inverse(T *A, long long count, int *info) {
   const long long m = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (m >= count) return;
   T a[N * N];
@@ -106,10 +138,15 @@ __global__ void user_thread_inverse(T *A, long long count, int *info) {
   for (int e = 0; e < N * N; ++e)
     dst[e] = a[e];
 }
-template <int NMAX, typename T>
-__global__ void user_group_inverse(T *A, int n, long long count, int *info) {
-  axb_dev::Warp<NMAX> g;
-  const long long m = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / NMAX;
+/* G lanes per matrix (NMAX / G rows each) through a shared-memory slot per
+   group, as the batched API does. */
+template <int NMAX, int G, typename T>
+__global__ void __launch_bounds__(128)
+    user_group_inverse(T *A, int n, long long count, int *info) {
+  using Grp = axb_dev::WarpShared<G, T, NMAX>;
+  __shared__ __align__(16) T slots[128 / G][Grp::kWords];
+  Grp g(slots[threadIdx.x / G]);
+  const long long m = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / G;
   if (m >= count) return;
   const int st = axb_dev::group_inverse<NMAX>(g, n, A + m * n * n, n);
   if (g.lane == 0) info[m] = st;
@@ -124,36 +161,50 @@ __global__ void user_block_inverse(T *A, int n, long long count, int *info) {
   if (g.lane == 0) info[m] = st;
 }
 
+template <int N, typename T>
+static void launch_thread(T *A, long long count, int *info, bool naive) {
+  if (naive) {
+    user_naive_inverse<N, T>
+        <<<(unsigned)((count + 127) / 128), 128, 0, g_stream>>>(A, count, info);
+  } else {
+    constexpr int M = user_mats<N>();
+    user_thread_inverse<N, T>
+        <<<(unsigned)((count + M - 1) / M), M, 0, g_stream>>>(A, count, info);
+  }
+}
+
+/* Per thread for n <= 8 (and, in float, 12); groups above.  Returns
+   false when there is no per-thread kernel for n (naive). */
 template <typename T>
-static void launch_user(int n, T *A, long long count, int *info) {
-  const unsigned tb = 128;
-  const unsigned gt = (unsigned)((count + tb - 1) / tb);
+static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
+  const bool f = sizeof(T) == 4;
   switch (n) {
-  case 2:
-    user_thread_inverse<2, T><<<gt, tb, 0, g_stream>>>(A, count, info);
-    return;
-  case 3:
-    user_thread_inverse<3, T><<<gt, tb, 0, g_stream>>>(A, count, info);
-    return;
-  case 4:
-    user_thread_inverse<4, T><<<gt, tb, 0, g_stream>>>(A, count, info);
-    return;
-  case 6:
-    user_thread_inverse<6, T><<<gt, tb, 0, g_stream>>>(A, count, info);
-    return;
-  case 8:
-    user_thread_inverse<8, T><<<gt, tb, 0, g_stream>>>(A, count, info);
-    return;
+  case 2: launch_thread<2>(A, count, info, naive); return true;
+  case 3: launch_thread<3>(A, count, info, naive); return true;
+  case 4: launch_thread<4>(A, count, info, naive); return true;
+  case 6: launch_thread<6>(A, count, info, naive); return true;
+  case 8: launch_thread<8>(A, count, info, naive); return true;
+  case 12:
+    if (f && !naive) {
+      launch_thread<12>(A, count, info, false);
+      return true;
+    }
+    break;
   default: break;
   }
+  if (naive) return false;
+  const unsigned tb = 128;
   auto grid = [&](int G) { return (unsigned)((count * G + tb - 1) / tb); };
   if (n <= 16)
-    user_group_inverse<16, T><<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
+    user_group_inverse<16, 16, T>
+        <<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
   else if (n <= 32)
-    user_group_inverse<32, T><<<grid(32), tb, 0, g_stream>>>(A, n, count, info);
+    user_group_inverse<32, 32, T>
+        <<<grid(32), tb, 0, g_stream>>>(A, n, count, info);
   else
     user_block_inverse<T>
         <<<(unsigned)count, 64, 0, g_stream>>>(A, n, count, info);
+  return true;
 }
 
 /* ---- precision dispatch of the vendor calls --------------------------------
@@ -263,7 +314,7 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
   printf("# bench_batched %s; device-to-device copy: %.0f GB/s (read+write)\n",
          tn, copy_gbs);
   printf("#  n   batch | inverse: axb GF/s  cuBLAS GF/s  ratio  BW%%copy  "
-         "user/api | solve: axb GF/s  cuBLAS GF/s  ratio  BW%%copy | "
+         "user/api naive/api | solve: axb GF/s  cuBLAS GF/s  ratio  BW%%copy | "
          "cholesky: axb GF/s  cuSOLVER GF/s  ratio\n");
   for (int n : ns) {
     const long long c = n <= 16 ? 100000 : 65536;
@@ -309,7 +360,12 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
     const double t_inv =
         time_ms(resetA, [&] { OK(ours_inverse(h, n, A, info, c)); });
     const double t_user = time_ms(resetA, [&] {
-      launch_user<T>(n, A, c, info);
+      launch_user<T>(n, A, c, info, false);
+      CU(cudaGetLastError());
+    });
+    bool has_naive = true;
+    const double t_naive = time_ms(resetA, [&] {
+      has_naive = launch_user<T>(n, A, c, info, true);
       CU(cudaGetLastError());
     });
     const double t_vinv = time_ms(resetA, [&] {
@@ -333,12 +389,14 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
                  bs = 2.0 * (bytesA + bytesB) + c * 4.0;
     auto gf = [](double f, double ms) { return f / (ms * 1e6); };
     printf(
-        "%4d %7lld | %17.1f %12.1f %6.2f %7.0f%% %8.2f | %15.1f %12.1f %6.2f "
+        "%4d %7lld | %17.1f %12.1f %6.2f %7.0f%% %8.2f %9.2f | %15.1f %12.1f "
+        "%6.2f "
         "%7.0f%% | %18.1f %14.1f %6.2f\n",
         n, c, gf(fi, t_inv), gf(fi, t_vinv), t_vinv / t_inv,
-        100 * bi / (t_inv * 1e6) / copy_gbs, t_user / t_inv, gf(fs, t_sv),
-        gf(fs, t_vsv), t_vsv / t_sv, 100 * bs / (t_sv * 1e6) / copy_gbs,
-        gf(fc, t_ch), gf(fc, t_vch), t_vch / t_ch);
+        100 * bi / (t_inv * 1e6) / copy_gbs, t_user / t_inv,
+        has_naive ? t_naive / t_inv : 0.0, gf(fs, t_sv), gf(fs, t_vsv),
+        t_vsv / t_sv, 100 * bs / (t_sv * 1e6) / copy_gbs, gf(fc, t_ch),
+        gf(fc, t_vch), t_vch / t_ch);
     fflush(stdout);
     CU(cudaFree(A0));
     CU(cudaFree(S0));
@@ -354,6 +412,103 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
   }
   cublasDestroy(blas);
   cusolverDnDestroy(sol);
+  return 0;
+}
+
+/* ---- sweep: group shapes of the cooperative functions ---------------------
+ * bench_batched sweep: times group_inverse and group_gesv (one right-hand
+ * side) through a shared-memory slot (WarpShared) and group_potrf by
+ * shuffles (Warp), as the batched API runs them, in double at n = 12, 16,
+ * 24, 32, for groups of G lanes (NMAX / G rows per lane): the tuning behind
+ * GroupLanes in src/backend/cuda/batched.cu. */
+template <int OP, int NMAX, int G, typename T>
+__global__ void __launch_bounds__(128)
+    sweep_kernel(T *A, T *B, int n, long long count, int *info) {
+  const long long m = ((long long)blockIdx.x * 128 + threadIdx.x) / G;
+  if (m >= count) return;
+  T *a = A + m * n * n, *b = B + m * n;
+  int st = 0;
+  if constexpr (OP == 2) {
+    axb_dev::Warp<G> g;
+    st = axb_dev::group_potrf<NMAX>(g, n, false, a, n);
+    if (g.lane == 0) info[m] = st;
+  } else {
+    using WS = axb_dev::WarpShared<G, T, NMAX>;
+    __shared__ __align__(16) T slots[128 / G][WS::kWords];
+    WS g(slots[threadIdx.x / G]);
+    if constexpr (OP == 0)
+      st = axb_dev::group_inverse<NMAX>(g, n, a, n);
+    else
+      st = axb_dev::group_gesv<NMAX, 1>(g, n, 1, a, n, nullptr, b, n);
+    if (g.lane == 0) info[m] = st;
+  }
+}
+
+template <int NMAX, int G>
+static void sweep_one(int n, long long c, double *A, double *A0, double *S0,
+                      double *B, double *B0, int *info) {
+  const size_t bytesA = (size_t)c * n * n * sizeof(double);
+  const unsigned grid = (unsigned)((c * G + 127) / 128);
+  auto rA = [&] {
+    CU(cudaMemcpyAsync(A, A0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
+    CU(cudaMemcpyAsync(B, B0, (size_t)c * n * sizeof(double),
+                       cudaMemcpyDeviceToDevice, g_stream));
+  };
+  auto rS = [&] {
+    CU(cudaMemcpyAsync(A, S0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
+  };
+  const double ti = time_ms(rA, [&] {
+    sweep_kernel<0, NMAX, G, double>
+        <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
+  });
+  const double ts = time_ms(rA, [&] {
+    sweep_kernel<1, NMAX, G, double>
+        <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
+  });
+  const double tc = time_ms(rS, [&] {
+    sweep_kernel<2, NMAX, G, double>
+        <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
+  });
+  CU(cudaGetLastError());
+  printf("sweep n %2d NMAX %2d G %2d (%d rows/lane)  inverse %8.1f us  gesv "
+         "%8.1f us  potrf %8.1f us\n",
+         n, NMAX, G, NMAX / G, ti * 1e3, ts * 1e3, tc * 1e3);
+  fflush(stdout);
+}
+
+static int sweep() {
+  printf("# sweep (double): group shapes, kernel times (median of 10)\n");
+  for (int n : {12, 16, 24, 32}) {
+    const long long c = n <= 16 ? 100000 : 65536;
+    const size_t bytesA = (size_t)c * n * n * sizeof(double);
+    double *A0, *S0, *A, *B0, *B;
+    int *info;
+    CU(cudaMalloc(&A0, bytesA));
+    CU(cudaMalloc(&S0, bytesA));
+    CU(cudaMalloc(&A, bytesA));
+    CU(cudaMalloc(&B0, c * n * sizeof(double)));
+    CU(cudaMalloc(&B, c * n * sizeof(double)));
+    CU(cudaMalloc(&info, c * sizeof(int)));
+    const unsigned fb = (unsigned)((c * n * n + 255) / 256);
+    fill_kernel<double><<<fb, 256, 0, g_stream>>>(A0, n, c, 0);
+    fill_kernel<double><<<fb, 256, 0, g_stream>>>(S0, n, c, 1);
+    fill_kernel<double><<<(unsigned)((c * n + 255) / 256), 256, 0, g_stream>>>(
+        B0, 1, c * n, 0);
+    if (n <= 16) {
+      sweep_one<16, 16>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<16, 8>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<16, 4>(n, c, A, A0, S0, B, B0, info);
+    } else {
+      sweep_one<32, 32>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<32, 16>(n, c, A, A0, S0, B, B0, info);
+    }
+    CU(cudaFree(A0));
+    CU(cudaFree(S0));
+    CU(cudaFree(A));
+    CU(cudaFree(B0));
+    CU(cudaFree(B));
+    CU(cudaFree(info));
+  }
   return 0;
 }
 
@@ -374,6 +529,11 @@ int main(int argc, char **argv) {
   int rt = 0;
   cudaRuntimeGetVersion(&rt);
   printf("# %s, CUDA runtime %d.%d\n", name, rt / 1000, (rt % 1000) / 10);
+  if (argc > 1 && !strcmp(argv[1], "sweep")) {
+    const int r = sweep();
+    axb_handle_destroy(h);
+    return r;
+  }
   const bool single = argc > 1 && !strcmp(argv[1], "s");
   const bool named =
       argc > 1 && (!strcmp(argv[1], "s") || !strcmp(argv[1], "d"));

@@ -10,14 +10,19 @@
  * the compiler keeps in registers (every index is a compile-time constant
  * after unrolling; keep NMAX <= 8 in double, <= 12 in float).
  *     thread_getrf, thread_getrs, thread_inverse, thread_potrf, thread_potrs
+ * A block's matrices reach such threads fastest through shared memory:
+ *     tile_load, tile_get, tile_put, tile_store (coalesced staging)
  *
- * Cooperative (one matrix per group of threads, larger n): thread `lane` of
- * the group holds row `lane` of the matrix in registers and the group talks
- * through warp shuffles (Warp<G>, G = 2, 4, ..., 32 lanes, n <= G), through
- * warp shuffles and a shared-memory slot per group (WarpShared<G, T, NMAX>,
+ * Cooperative (one matrix per group of threads, larger n): the G lanes of
+ * the group hold the rows of the matrix in registers, NMAX / G rows each
+ * (lane l: rows l, l + G, ...; one row per lane when G >= NMAX), and talk
+ * through warp shuffles (Warp<G>, G = 2, 4, ..., 32 lanes), through warp
+ * shuffles and a shared-memory slot per group (WarpShared<G, T, NMAX>,
  * faster) or through a small shared-memory workspace (Block<NW>: the whole
- * block, NW warps, n <= 32 * NW).  Row interchanges move no data: a lane keeps
- * its row and changes its position label.  The functions read and write the
+ * block, NW warps, one row per lane, n <= 32 * NW).  Row interchanges move
+ * no data: a row stays in its lane and changes its position label.  The
+ * batched API's shapes are GroupLanes in src/backend/cuda/batched.cu.  The
+ * functions read and write the
  * matrix in any memory (global or shared), leading dimension lda: group_getrf,
  * group_getrs, group_gesv, group_inverse, group_potrf, group_potrs, group_posv
  * Every lane of the group must call them together with the same arguments.
@@ -142,10 +147,11 @@ __device__ __forceinline__ void thread_getrs(int n, const T (&a)[NMAX * NMAX],
 template <int NMAX, typename T>
 __device__ __forceinline__ int thread_inverse(int n, T (&a)[NMAX * NMAX]) {
   int piv[NMAX];
+  int info = 0; /* no early return: it would keep the loop from unrolling */
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     piv[k] = k;
-    if (k < n) {
+    if (k < n && !info) {
       int p = k;
       T best = absval(a[k + k * NMAX]);
 #pragma unroll
@@ -169,37 +175,46 @@ __device__ __forceinline__ int thread_inverse(int n, T (&a)[NMAX * NMAX]) {
         }
       }
       const T d = a[k + k * NMAX];
-      if (d == T(0)) return k + 1;
-      const T r = T(1) / d;
-      a[k + k * NMAX] = T(1);
+      if (d == T(0)) {
+        info = k + 1;
+      } else {
+        const T r = T(1) / d;
+        a[k + k * NMAX] = T(1);
 #pragma unroll
-      for (int j = 0; j < NMAX; ++j)
-        a[k + j * NMAX] *= r;
+        for (int j = 0; j < NMAX; ++j)
+          a[k + j * NMAX] *= r;
 #pragma unroll
-      for (int i = 0; i < NMAX; ++i) {
-        if (i != k) {
-          const T f = a[i + k * NMAX];
-          a[i + k * NMAX] = T(0);
+        for (int i = 0; i < NMAX; ++i) {
+          if (i != k) {
+            const T f = a[i + k * NMAX];
+            a[i + k * NMAX] = T(0);
 #pragma unroll
-          for (int j = 0; j < NMAX; ++j)
-            a[i + j * NMAX] -= f * a[k + j * NMAX];
+            for (int j = 0; j < NMAX; ++j)
+              a[i + j * NMAX] -= f * a[k + j * NMAX];
+          }
         }
       }
     }
   }
-  /* Undo the row interchanges on the columns, last first. */
+  if (info) return info;
+    /* Undo the row interchanges on the columns, last first (written as
+       selects: a branchy swap here made the compiler move a to local memory).
+     */
 #pragma unroll
-  for (int k = NMAX - 1; k >= 0; --k) {
+  for (int kk = 0; kk < NMAX; ++kk) {
+    const int k = NMAX - 1 - kk, p = piv[k];
 #pragma unroll
-    for (int j = k + 1; j < NMAX; ++j) {
-      if (j == piv[k]) {
+    for (int i = 0; i < NMAX; ++i) {
+      const T ak = a[i + k * NMAX];
+      T nk = ak;
 #pragma unroll
-        for (int i = 0; i < NMAX; ++i) {
-          const T t = a[i + k * NMAX];
-          a[i + k * NMAX] = a[i + j * NMAX];
-          a[i + j * NMAX] = t;
-        }
+      for (int j = k + 1; j < NMAX; ++j) {
+        const T aj = a[i + j * NMAX];
+        const bool s = j == p;
+        nk = s ? aj : nk;
+        a[i + j * NMAX] = s ? ak : aj;
       }
+      a[i + k * NMAX] = nk;
     }
   }
   return 0;
@@ -257,8 +272,103 @@ __device__ __forceinline__ void thread_potrs(int n, const T (&a)[NMAX * NMAX],
 }
 
 /* ======================================================================== */
+/* Tiles: a block's matrices staged through shared memory                   */
+/* ======================================================================== */
+
+/*
+ * One matrix per thread reads and writes global memory well only when the
+ * warp's accesses are contiguous, and thread t's matrix starts R*C elements
+ * after thread t-1's: per-thread loads would touch 32 separate cache lines
+ * per instruction.  A tile moves the R x C blocks of cnt consecutive matrices
+ * (matrix t at G + t * stride, element (i, j) at i + j * ld) between global
+ * memory and shared memory with consecutive threads on consecutive elements
+ * (coalesced whenever the storage is packed: ld == R, stride == R * C), so
+ * each thread then computes from its own block in shared memory.
+ *
+ * Tile layout: block t at S + t * tile_ld<R, C>(), element (i, j) at i + j * R.
+ * tile_ld is odd, so the lanes of a warp reading the same element of their
+ * blocks hit distinct banks.  Every thread of the block calls tile_load /
+ * tile_store (with __syncthreads() between a load and the reads, and
+ * between the writes and a store); tile_get / tile_put are per thread.
+ *
+ *     __shared__ T S[64 * axb_dev::tile_ld<N, N>()];   // 64 threads
+ *     axb_dev::tile_load<N, N>(S, A + m0 * N * N, N, N * N, cnt);
+ *     __syncthreads();
+ *     T a[N * N];
+ *     if (threadIdx.x < cnt) {
+ *       axb_dev::tile_get<N, N>(S, threadIdx.x, a);
+ *       info = axb_dev::thread_inverse<N>(N, a);
+ *       if (!info) axb_dev::tile_put<N, N>(S, threadIdx.x, a);
+ *     }
+ *     __syncthreads();
+ *     axb_dev::tile_store<N, N>(A + m0 * N * N, N, N * N, S, cnt);
+ */
+template <int R, int C> __host__ __device__ constexpr int tile_ld() {
+  return (R * C) | 1;
+}
+
+template <int R, int C, typename T>
+__device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
+                                          int64_t stride, int cnt) {
+  constexpr int E = R * C;
+  const int total = cnt * E;
+  for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
+    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+    S[t * tile_ld<R, C>() + r] = G[t * stride + i + j * ld];
+  }
+}
+
+/* uplo: 0 every element, 1 only i >= j (lower), 2 only i <= j (upper). */
+template <int R, int C, typename T>
+__device__ __forceinline__ void tile_store(T *G, int64_t ld, int64_t stride,
+                                           const T *S, int cnt, int uplo = 0) {
+  constexpr int E = R * C;
+  const int total = cnt * E;
+  for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
+    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+    if (uplo == 0 || (uplo == 1 ? i >= j : i <= j))
+      G[t * stride + i + j * ld] = S[t * tile_ld<R, C>() + r];
+  }
+}
+
+template <int R, int C, typename T>
+__device__ __forceinline__ void tile_get(const T *S, int t, T (&x)[R * C]) {
+#pragma unroll
+  for (int e = 0; e < R * C; ++e)
+    x[e] = S[t * tile_ld<R, C>() + e];
+}
+template <int R, int C, typename T>
+__device__ __forceinline__ void tile_put(T *S, int t, const T (&x)[R * C]) {
+#pragma unroll
+  for (int e = 0; e < R * C; ++e)
+    S[t * tile_ld<R, C>() + e] = x[e];
+}
+
+/* ======================================================================== */
 /* Groups: how the lanes of one matrix talk                                 */
 /* ======================================================================== */
+
+/*
+ * A group of G lanes works on one matrix of order n <= NMAX.  Each lane
+ * holds R = NMAX / G rows in registers (R = 1 when G >= NMAX): r[q] is row
+ * lane + G q.  Fewer lanes per matrix (R > 1) means more matrices per warp
+ * and R rows of independent work per lane between two exchanges, each of
+ * which is a latency the whole group waits for.  A row is named by its id,
+ * lane * R + q.  What a group provides (Warp, WarpShared, Block):
+ *   argmax(v, pos, id, wpos)        id of the best (v, pos) of the group
+ *   row_begin(r, sq, src, j0); row_get(r, sq, j, src) ...; row_end()
+ *                                   entries j >= j0 of row r[sq] of lane src
+ *   row_get_dyn(r, sq, idx, src)    entry idx of that row (idx per lane)
+ *   col_begin(x); col_get(x, j); col_end()
+ *                                   x[q] of lane l is entry l + G q of a
+ *                                   column; col_get returns entry j
+ *   positions(pos); at(pos, k)      id of the row whose position is k
+ *   shfl(x, src), barrier()
+ */
+template <int NMAX, int G> struct RowsPer {
+  static_assert(NMAX <= G || NMAX % G == 0, "G must divide NMAX");
+  static constexpr int value = NMAX <= G ? 1 : NMAX / G;
+};
 
 /* Better candidate: larger magnitude; on ties the smaller position (LAPACK
    takes the first). */
@@ -281,57 +391,72 @@ template <int G> struct Warp {
   template <typename T> __device__ __forceinline__ T shfl(T v, int src) const {
     return __shfl_sync(mask, v, src, G);
   }
-  /* Winner lane of (v, pos) over the group, and its pos. */
   template <typename T>
-  __device__ __forceinline__ int argmax(T v, int pos, int &wpos) const {
-    int wl = lane;
+  __device__ __forceinline__ int argmax(T v, int pos, int id, int &wpos) const {
 #pragma unroll
     for (int o = G / 2; o > 0; o >>= 1) {
       const T ov = __shfl_xor_sync(mask, v, o, G);
       const int op = __shfl_xor_sync(mask, pos, o, G);
-      const int ol = __shfl_xor_sync(mask, wl, o, G);
+      const int oi = __shfl_xor_sync(mask, id, o, G);
       if (better(ov, op, v, pos)) {
         v = ov;
         pos = op;
-        wl = ol;
+        id = oi;
       }
     }
     wpos = pos;
-    return wl;
+    return id;
   }
-  /* Row broadcast: row_begin(r, src); row_get(r[j], j, src) ...; row_end(). */
-  template <typename T, int M>
-  __device__ __forceinline__ void row_begin(const T (&)[M], int) {}
-  template <typename T>
-  __device__ __forceinline__ T row_get(T x, int, int src) const {
+  /* r[sq][j] on lane src (the other lanes' sq are ignored). */
+  template <typename T, int R, int M>
+  __device__ __forceinline__ void row_begin(const T (&)[R][M], int, int,
+                                            int = 0) {}
+  template <typename T, int R, int M>
+  __device__ __forceinline__ T row_get(const T (&r)[R][M], int sq, int j,
+                                       int src) const {
+    T x = r[0][j];
+#pragma unroll
+    for (int q = 1; q < R; ++q)
+      if (sq == q) x = r[q][j];
     return shfl(x, src);
   }
-  /* r[idx] of lane src, idx differing between lanes (idx < M). */
-  template <typename T, int M>
-  __device__ __forceinline__ T row_get_dyn(const T (&r)[M], int idx,
+  template <typename T, int R, int M>
+  __device__ __forceinline__ T row_get_dyn(const T (&r)[R][M], int sq, int idx,
                                            int src) const {
     T out = T(0);
 #pragma unroll
     for (int j = 0; j < M; ++j) {
-      const T v = shfl(r[j], src);
+      const T v = row_get(r, sq, j, src);
       if (j == idx) out = v;
     }
     return out;
   }
   __device__ __forceinline__ void row_end() {}
-  /* Column gather: col_begin(x); col_get(x, j) = x of lane j; col_end(). */
-  template <typename T> __device__ __forceinline__ void col_begin(T) {}
-  template <typename T> __device__ __forceinline__ T col_get(T x, int j) const {
-    return shfl(x, j);
+  template <typename T, int R>
+  __device__ __forceinline__ void col_begin(const T (&)[R]) {}
+  template <typename T, int R>
+  __device__ __forceinline__ T col_get(const T (&x)[R], int j) const {
+    return shfl(x[j / G], j % G);
   }
   __device__ __forceinline__ void col_end() {}
   /* Memory barrier of the group (reads before writes). */
   __device__ __forceinline__ void barrier() const { __syncwarp(mask); }
-  /* Lane at position k (after positions(pos) on every lane). */
-  __device__ __forceinline__ void positions(int) {}
-  __device__ __forceinline__ int who(int pos, int k) const {
-    const unsigned b = __ballot_sync(mask, pos == k);
-    return __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
+  template <int R>
+  __device__ __forceinline__ void positions(const int (&)[R]) {}
+  template <int R>
+  __device__ __forceinline__ int at(const int (&pos)[R], int k) const {
+    bool hit = false;
+    int myq = 0;
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      if (pos[q] == k) {
+        hit = true;
+        myq = q;
+      }
+    const unsigned b = __ballot_sync(mask, hit) & mask;
+    const int wl =
+        __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
+    return R == 1 ? wl : wl * R + __shfl_sync(mask, myq, wl, G);
   }
 };
 
@@ -344,27 +469,42 @@ template <int G, typename T, int NMAX> struct WarpShared : Warp<G> {
   static constexpr int kWords = kRow + NMAX;
   T *s;
   __device__ explicit WarpShared(T *ws) : Warp<G>(), s(ws) {}
-  template <int M>
-  __device__ __forceinline__ void row_begin(const T (&r)[M], int src) {
+  template <int R, int M>
+  __device__ __forceinline__ void row_begin(const T (&r)[R][M], int sq, int src,
+                                            int j0 = 0) {
     static_assert(M <= kRow, "row longer than the slot");
     if (this->lane == src) {
 #pragma unroll
-      for (int j = 0; j < M; ++j)
-        s[j] = r[j];
+      for (int q = 0; q < R; ++q)
+        if (q == sq) {
+#pragma unroll
+          for (int j = 0; j < M; ++j)
+            if (j >= j0) s[j] = r[q][j];
+        }
     }
     __syncwarp(this->mask);
   }
-  __device__ __forceinline__ T row_get(T, int j, int) const { return s[j]; }
-  template <int M>
-  __device__ __forceinline__ T row_get_dyn(const T (&)[M], int idx, int) const {
+  template <int R, int M>
+  __device__ __forceinline__ T row_get(const T (&)[R][M], int, int j,
+                                       int) const {
+    return s[j];
+  }
+  template <int R, int M>
+  __device__ __forceinline__ T row_get_dyn(const T (&)[R][M], int, int idx,
+                                           int) const {
     return s[idx];
   }
   __device__ __forceinline__ void row_end() { __syncwarp(this->mask); }
-  __device__ __forceinline__ void col_begin(T x) {
-    if (this->lane < NMAX) s[kRow + this->lane] = x;
+  template <int R> __device__ __forceinline__ void col_begin(const T (&x)[R]) {
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      if (this->lane + G * q < NMAX) s[kRow + this->lane + G * q] = x[q];
     __syncwarp(this->mask);
   }
-  __device__ __forceinline__ T col_get(T, int j) const { return s[kRow + j]; }
+  template <int R>
+  __device__ __forceinline__ T col_get(const T (&)[R], int j) const {
+    return s[kRow + j];
+  }
   __device__ __forceinline__ void col_end() { __syncwarp(this->mask); }
 };
 
@@ -377,9 +517,11 @@ template <typename T, int NMAX> struct BlockWork {
   int wl[NMAX];
 };
 
-/* The whole thread block (blockDim.x == 32 * NW), through shared memory. */
+/* The whole thread block (blockDim.x == 32 * NW), through shared memory;
+   one row per lane (NMAX <= 32 * NW). */
 template <int NW, typename T, int NMAX> struct Block {
   static constexpr int size = 32 * NW;
+  static_assert(NMAX <= size, "Block: one row per lane");
   BlockWork<T, NMAX> *w;
   int lane;
   __device__ explicit Block(BlockWork<T, NMAX> *work)
@@ -390,71 +532,78 @@ template <int NW, typename T, int NMAX> struct Block {
     __syncthreads();
     return w->rv[0];
   }
-  __device__ __forceinline__ int argmax(T v, int pos, int &wpos) const {
-    int wl = lane;
+  __device__ __forceinline__ int argmax(T v, int pos, int id, int &wpos) const {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
       const T ov = __shfl_xor_sync(0xffffffffu, v, o);
       const int op = __shfl_xor_sync(0xffffffffu, pos, o);
-      const int ol = __shfl_xor_sync(0xffffffffu, wl, o);
+      const int oi = __shfl_xor_sync(0xffffffffu, id, o);
       if (better(ov, op, v, pos)) {
         v = ov;
         pos = op;
-        wl = ol;
+        id = oi;
       }
     }
     __syncthreads();
     if ((lane & 31) == 0) {
       w->rv[lane >> 5] = v;
       w->rp[lane >> 5] = pos;
-      w->rl[lane >> 5] = wl;
+      w->rl[lane >> 5] = id;
     }
     __syncthreads();
     v = w->rv[0];
     pos = w->rp[0];
-    wl = w->rl[0];
+    id = w->rl[0];
 #pragma unroll
     for (int q = 1; q < NW; ++q) {
       if (better(w->rv[q], w->rp[q], v, pos)) {
         v = w->rv[q];
         pos = w->rp[q];
-        wl = w->rl[q];
+        id = w->rl[q];
       }
     }
     wpos = pos;
-    return wl;
+    return id;
   }
   template <int M>
-  __device__ __forceinline__ void row_begin(const T (&r)[M], int src) {
+  __device__ __forceinline__ void row_begin(const T (&r)[1][M], int, int src,
+                                            int j0 = 0) {
     static_assert(M <= NMAX, "row longer than the workspace");
     if (lane == src) {
 #pragma unroll
       for (int j = 0; j < M; ++j)
-        w->row[j] = r[j];
+        if (j >= j0) w->row[j] = r[0][j];
     }
     __syncthreads();
   }
-  __device__ __forceinline__ T row_get(T, int j, int) const {
+  template <int M>
+  __device__ __forceinline__ T row_get(const T (&)[1][M], int, int j,
+                                       int) const {
     return w->row[j];
   }
   template <int M>
-  __device__ __forceinline__ T row_get_dyn(const T (&)[M], int idx, int) const {
+  __device__ __forceinline__ T row_get_dyn(const T (&)[1][M], int, int idx,
+                                           int) const {
     return w->row[idx];
   }
   __device__ __forceinline__ void row_end() { __syncthreads(); }
-  __device__ __forceinline__ void col_begin(T x) {
-    if (lane < NMAX) w->col[lane] = x;
+  __device__ __forceinline__ void col_begin(const T (&x)[1]) {
+    if (lane < NMAX) w->col[lane] = x[0];
     __syncthreads();
   }
-  __device__ __forceinline__ T col_get(T, int j) const { return w->col[j]; }
+  __device__ __forceinline__ T col_get(const T (&)[1], int j) const {
+    return w->col[j];
+  }
   __device__ __forceinline__ void col_end() { __syncthreads(); }
   __device__ __forceinline__ void barrier() const { __syncthreads(); }
-  __device__ __forceinline__ void positions(int pos) {
+  __device__ __forceinline__ void positions(const int (&pos)[1]) {
     __syncthreads();
-    if (pos < NMAX) w->wl[pos] = lane;
+    if (pos[0] < NMAX) w->wl[pos[0]] = lane;
     __syncthreads();
   }
-  __device__ __forceinline__ int who(int, int k) const { return w->wl[k]; }
+  __device__ __forceinline__ int at(const int (&)[1], int k) const {
+    return w->wl[k];
+  }
 };
 
 /* ======================================================================== */
@@ -462,48 +611,88 @@ template <int NW, typename T, int NMAX> struct Block {
 /* ======================================================================== */
 
 /*
- * State of a factored matrix in a group: lane `g.lane` holds the row r that
- * started as row g.lane and now sits at position pos (g.who(pos, k) is the
- * lane at position k).  Lanes >= n hold zeros and never move.
+ * State of a factored matrix in a group: row q of a lane (row i = lane +
+ * G q at the start) sits at position pos[q]; g.at(pos, k) is the id of the
+ * row at position k.  Row interchanges move no data: two rows exchange
+ * their positions.  Rows >= n hold zeros and never move.
  */
-template <int NMAX> struct RowState { int pos; };
 
-/* Positions: the lane at position k and the pivot's lane exchange them. */
-__device__ __forceinline__ void swap_positions(int &pos, int lane, int k, int w,
-                                               int wpos) {
-  if (pos == k) pos = wpos;
-  if (lane == w) pos = k;
+/* Positions after the interchange of step k: the row at position k takes
+   the pivot's position wpos, the pivot row (id wid) takes k. */
+template <int R>
+__device__ __forceinline__ void swap_positions(int (&pos)[R], int lane, int k,
+                                               int wid, int wpos) {
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    if (pos[q] == k) pos[q] = wpos;
+    if (lane * R + q == wid) pos[q] = k;
+  }
 }
 
-/* LU with partial pivoting of the rows in registers.  lpiv (this lane's
-   entry of ipiv, 1-based) is set on lane k for pivot k.  Returns info. */
-template <int NMAX, typename Grp, typename T>
-__device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[NMAX],
-                                          RowState<NMAX> &st, int &lpiv) {
+/* Partial pivoting in column k: the best of the lane's rows that are below
+   n and at position >= k, then of the group.  Returns the winner's id. */
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ int
+pivot_search(Grp &g, int n, const T (&r)[R][NMAX], const int (&pos)[R], int k,
+             int &wpos) {
+  T bv = T(-1);
+  int bp = 0x7fffffff, bid = g.lane * R;
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    T v = absval(r[q][k]);
+    if (!(v >= T(0))) v = T(0); /* NaN never wins */
+    if (!(g.lane + Grp::size * q < n && pos[q] >= k)) v = T(-1);
+    if (better(v, pos[q], bv, bp)) {
+      bv = v;
+      bp = pos[q];
+      bid = g.lane * R + q;
+    }
+  }
+  return g.argmax(bv, bp, bid, wpos);
+}
+
+/* LU with partial pivoting of the rows in registers.  lpiv[q] (ipiv entry
+   of row lane + G q, 1-based) is set for pivot k on the lane holding row k.
+   Returns info. */
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][NMAX],
+                                          int (&pos)[R], int (&lpiv)[R]) {
+  constexpr int G = Grp::size;
   int info = 0;
-  st.pos = g.lane;
-  lpiv = g.lane + 1;
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    pos[q] = g.lane + G * q;
+    lpiv[q] = pos[q] + 1;
+  }
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
-      T v = absval(r[k]);
-      if (!(v >= T(0))) v = T(0); /* NaN never wins */
-      if (!(g.lane < n && st.pos >= k)) v = T(-1);
       int wpos;
-      const int w = g.argmax(v, st.pos, wpos);
-      if (g.lane == k) lpiv = wpos + 1;
-      swap_positions(st.pos, g.lane, k, w, wpos);
-      g.row_begin(r, w);
-      const T piv = g.row_get(r[k], k, w);
+      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos);
+      const int wl = wid / R, wq = wid % R;
+#pragma unroll
+      for (int q = 0; q < R; ++q)
+        if (g.lane + G * q == k) lpiv[q] = wpos + 1;
+      swap_positions(pos, g.lane, k, wid, wpos);
+      g.row_begin(r, wq, wl, k);
+      const T piv = g.row_get(r, wq, k, wl);
       const bool zero = piv == T(0);
       if (zero && !info) info = k + 1;
-      const bool below = st.pos > k && g.lane < n;
-      const T l = zero ? r[k] : r[k] * (T(1) / piv);
-      if (below) r[k] = l;
+      const T rp = T(1) / piv;
+      bool below[R];
+      T l[R];
+#pragma unroll
+      for (int q = 0; q < R; ++q) {
+        below[q] = pos[q] > k && g.lane + G * q < n;
+        l[q] = zero ? r[q][k] : r[q][k] * rp;
+        if (below[q]) r[q][k] = l[q];
+      }
 #pragma unroll
       for (int j = k + 1; j < NMAX; ++j) {
-        const T u = g.row_get(r[j], j, w);
-        if (below) r[j] -= l * u;
+        const T u = g.row_get(r, wq, j, wl);
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (below[q]) r[q][j] -= l[q] * u;
       }
       g.row_end();
     }
@@ -512,23 +701,23 @@ __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[NMAX],
 }
 
 /* Forward and back substitution with rows_getrf's factors on NR right-hand
-   sides: b holds this lane's row of B (the row that started at g.lane) and
-   ends with the row of X at position st.pos. */
-template <int NMAX, int NR, typename Grp, typename T>
-__device__ __forceinline__ void rows_getrs(Grp &g, int n, const T (&r)[NMAX],
-                                           const RowState<NMAX> &st,
-                                           T (&b)[NR]) {
-  g.positions(st.pos);
+   sides: b[q] holds row lane + G q of B (the row that started there) and
+   ends with the row of X at position pos[q]. */
+template <int NMAX, int R, int NR, typename Grp, typename T>
+__device__ __forceinline__ void rows_getrs(Grp &g, int n, const T (&r)[R][NMAX],
+                                           const int (&pos)[R], T (&b)[R][NR]) {
+  g.positions(pos);
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
-      const int w = g.who(st.pos, k);
-      g.row_begin(b, w);
-      const bool below = st.pos > k;
+      const int wid = g.at(pos, k), wl = wid / R, wq = wid % R;
+      g.row_begin(b, wq, wl);
 #pragma unroll
       for (int c = 0; c < NR; ++c) {
-        const T y = g.row_get(b[c], c, w);
-        if (below) b[c] -= r[k] * y;
+        const T y = g.row_get(b, wq, c, wl);
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (pos[q] > k) b[q][c] -= r[q][k] * y;
       }
       g.row_end();
     }
@@ -536,19 +725,28 @@ __device__ __forceinline__ void rows_getrs(Grp &g, int n, const T (&r)[NMAX],
 #pragma unroll
   for (int k = NMAX - 1; k >= 0; --k) {
     if (k < n) {
-      const int w = g.who(st.pos, k);
-      if (g.lane == w) {
-        const T d = T(1) / r[k];
+      const int wid = g.at(pos, k), wl = wid / R, wq = wid % R;
+      T dkk = r[0][k];
 #pragma unroll
-        for (int c = 0; c < NR; ++c)
-          b[c] *= d;
+      for (int q = 1; q < R; ++q)
+        if (wq == q) dkk = r[q][k];
+      const T d = T(1) / dkk;
+      if (g.lane == wl) {
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (q == wq) {
+#pragma unroll
+            for (int c = 0; c < NR; ++c)
+              b[q][c] *= d;
+          }
       }
-      g.row_begin(b, w);
-      const bool above = st.pos < k;
+      g.row_begin(b, wq, wl);
 #pragma unroll
       for (int c = 0; c < NR; ++c) {
-        const T x = g.row_get(b[c], c, w);
-        if (above) b[c] -= r[k] * x;
+        const T x = g.row_get(b, wq, c, wl);
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (pos[q] < k) b[q][c] -= r[q][k] * x;
       }
       g.row_end();
     }
@@ -556,37 +754,47 @@ __device__ __forceinline__ void rows_getrs(Grp &g, int n, const T (&r)[NMAX],
 }
 
 /* Gauss-Jordan inverse of the rows in registers (in place, partial
-   pivoting).  On success the lane at position p holds row p of Y with
-   Y[p][c] = inv(A)[p][g.who(pos, c)].  Returns info (then r is unspecified). */
-template <int NMAX, typename Grp, typename T>
-__device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[NMAX],
-                                            RowState<NMAX> &st) {
+   pivoting).  On success the row at position p holds row p of Y with
+   Y[p][c] = inv(A)[p][i_c], i_c the starting row of the row at position c.
+   Returns info (then r is unspecified). */
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
+                                            int (&pos)[R]) {
+  constexpr int G = Grp::size;
   int info = 0;
-  st.pos = g.lane;
+#pragma unroll
+  for (int q = 0; q < R; ++q)
+    pos[q] = g.lane + G * q;
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n && !info) {
-      T v = absval(r[k]);
-      if (!(v >= T(0))) v = T(0);
-      if (!(g.lane < n && st.pos >= k)) v = T(-1);
       int wpos;
-      const int w = g.argmax(v, st.pos, wpos);
-      swap_positions(st.pos, g.lane, k, w, wpos);
-      g.row_begin(r, w);
-      const T piv = g.row_get(r[k], k, w);
+      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos);
+      const int wl = wid / R, wq = wid % R;
+      swap_positions(pos, g.lane, k, wid, wpos);
+      g.row_begin(r, wq, wl);
+      const T piv = g.row_get(r, wq, k, wl);
       if (piv == T(0)) {
         info = k + 1;
       } else {
         const T rinv = T(1) / piv;
-        const bool me = g.lane == w;
-        const T f = r[k] * rinv;
+        bool me[R];
+        T f[R];
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+          me[q] = g.lane == wl && q == wq;
+          f[q] = r[q][k] * rinv;
+        }
 #pragma unroll
         for (int j = 0; j < NMAX; ++j) {
-          const T u = g.row_get(r[j], j, w);
-          if (j == k) {
-            r[j] = me ? rinv : -f;
-          } else {
-            r[j] = me ? r[j] * rinv : r[j] - f * u;
+          const T u = g.row_get(r, wq, j, wl);
+#pragma unroll
+          for (int q = 0; q < R; ++q) {
+            if (j == k) {
+              r[q][j] = me[q] ? rinv : -f[q];
+            } else {
+              r[q][j] = me[q] ? r[q][j] * rinv : r[q][j] - f[q] * u;
+            }
           }
         }
       }
@@ -596,28 +804,35 @@ __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[NMAX],
   return info;
 }
 
-/* Cholesky (L L^T) of the rows in registers: lane i holds row i of the
+/* Cholesky (L L^T) of the rows in registers: r[q] is row lane + G q of the
    lower triangle (entries j <= i meaningful).  Returns info. */
-template <int NMAX, typename Grp, typename T>
-__device__ __forceinline__ int rows_potrf(Grp &g, int n, T (&r)[NMAX]) {
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ int rows_potrf(Grp &g, int n, T (&r)[R][NMAX]) {
+  constexpr int G = Grp::size;
   int info = 0;
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n && !info) {
-      g.row_begin(r, k);
-      const T d = g.row_get(r[k], k, k);
-      g.row_end();
+      const T d = g.shfl(r[k / G][k], k % G);
       if (!(d > T(0))) {
         info = k + 1;
       } else {
-        const T s = sqrt_(d);
-        if (g.lane == k) r[k] = s;
-        if (g.lane > k) r[k] *= T(1) / s;
-        g.col_begin(r[k]);
+        const T s = sqrt_(d), si = T(1) / s;
+        T x[R];
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+          const int i = g.lane + G * q;
+          if (i == k) r[q][k] = s;
+          if (i > k) r[q][k] *= si;
+          x[q] = r[q][k];
+        }
+        g.col_begin(x);
 #pragma unroll
         for (int j = k + 1; j < NMAX; ++j) {
-          const T ljk = g.col_get(r[k], j);
-          if (g.lane >= j) r[j] -= r[k] * ljk;
+          const T ljk = g.col_get(x, j);
+#pragma unroll
+          for (int q = 0; q < R; ++q)
+            if (g.lane + G * q >= j) r[q][j] -= x[q] * ljk;
         }
         g.col_end();
       }
@@ -626,24 +841,29 @@ __device__ __forceinline__ int rows_potrf(Grp &g, int n, T (&r)[NMAX]) {
   return info;
 }
 
-/* Solve with rows_potrf's factor on NR right-hand sides (b: row g.lane). */
-template <int NMAX, int NR, typename Grp, typename T>
-__device__ __forceinline__ void rows_potrs(Grp &g, int n, const T (&r)[NMAX],
-                                           T (&b)[NR]) {
+/* Solve with rows_potrf's factor on NR right-hand sides (b[q]: row
+   lane + G q). */
+template <int NMAX, int R, int NR, typename Grp, typename T>
+__device__ __forceinline__ void rows_potrs(Grp &g, int n, const T (&r)[R][NMAX],
+                                           T (&b)[R][NR]) {
+  constexpr int G = Grp::size;
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
-      if (g.lane == k) {
-        const T d = T(1) / r[k];
+      const int kl = k % G, kq = k / G;
+      if (g.lane == kl) {
+        const T d = T(1) / r[kq][k];
 #pragma unroll
         for (int c = 0; c < NR; ++c)
-          b[c] *= d;
+          b[kq][c] *= d;
       }
-      g.row_begin(b, k);
+      g.row_begin(b, kq, kl);
 #pragma unroll
       for (int c = 0; c < NR; ++c) {
-        const T y = g.row_get(b[c], c, k);
-        if (g.lane > k) b[c] -= r[k] * y;
+        const T y = g.row_get(b, kq, c, kl);
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (g.lane + G * q > k) b[q][c] -= r[q][k] * y;
       }
       g.row_end();
     }
@@ -651,21 +871,29 @@ __device__ __forceinline__ void rows_potrs(Grp &g, int n, const T (&r)[NMAX],
 #pragma unroll
   for (int k = NMAX - 1; k >= 0; --k) {
     if (k < n) {
-      if (g.lane == k) {
-        const T d = T(1) / r[k];
+      const int kl = k % G, kq = k / G;
+      if (g.lane == kl) {
+        const T d = T(1) / r[kq][k];
 #pragma unroll
         for (int c = 0; c < NR; ++c)
-          b[c] *= d;
+          b[kq][c] *= d;
       }
-      /* L(k, lane): entry `lane` of lane k's row. */
-      g.row_begin(r, k);
-      const T lki = g.row_get_dyn(r, g.lane < k ? g.lane : 0, k);
+      /* L(k, i) for this lane's rows i < k: entry i of row k. */
+      T lki[R];
+      g.row_begin(r, kq, kl);
+#pragma unroll
+      for (int q = 0; q < R; ++q) {
+        const int i = g.lane + G * q;
+        lki[q] = g.row_get_dyn(r, kq, i < k ? i : 0, kl);
+      }
       g.row_end();
-      g.row_begin(b, k);
+      g.row_begin(b, kq, kl);
 #pragma unroll
       for (int c = 0; c < NR; ++c) {
-        const T x = g.row_get(b[c], c, k);
-        if (g.lane < k) b[c] -= lki * x;
+        const T x = g.row_get(b, kq, c, kl);
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (g.lane + G * q < k) b[q][c] -= lki[q] * x;
       }
       g.row_end();
     }
@@ -676,50 +904,90 @@ __device__ __forceinline__ void rows_potrs(Grp &g, int n, const T (&r)[NMAX],
 /* Cooperative functions on a matrix in memory (global or shared)           */
 /* ======================================================================== */
 
-/* Row `lane` of A (zeros outside n x n). */
+/* Row i of A (zeros outside n x n). */
 template <int NMAX, typename T>
-__device__ __forceinline__ void load_row(int n, const T *A, int64_t lda,
-                                         int lane, T (&r)[NMAX]) {
+__device__ __forceinline__ void load_row(int n, const T *A, int64_t lda, int i,
+                                         T (&r)[NMAX]) {
 #pragma unroll
   for (int j = 0; j < NMAX; ++j)
-    r[j] = (lane < n && j < n) ? A[lane + j * lda] : T(0);
+    r[j] = (i < n && j < n) ? A[i + j * lda] : T(0);
 }
-/* Row i of the lower triangle of a symmetric A stored lower or upper
-   (upper: row i of L = column i of U). */
-template <int NMAX, typename T>
-__device__ __forceinline__ void load_sym_row(int n, bool upper, const T *A,
-                                             int64_t lda, int lane,
-                                             T (&r)[NMAX]) {
+/* The lane's rows lane + G q. */
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ void load_rows(const Grp &g, int n, const T *A,
+                                          int64_t lda, T (&r)[R][NMAX]) {
 #pragma unroll
-  for (int j = 0; j < NMAX; ++j)
-    r[j] = (lane < n && j <= lane)
-               ? (upper ? A[j + lane * lda] : A[lane + j * lda])
-               : T(0);
+  for (int q = 0; q < R; ++q)
+    load_row<NMAX>(n, A, lda, g.lane + Grp::size * q, r[q]);
 }
-
-template <int NMAX, typename Grp, typename T>
-__device__ __forceinline__ void store_row(Grp &, int n, T *A, int64_t lda,
-                                          int row, const T (&r)[NMAX]) {
-  if (row < n) {
+/* Rows lane + G q of the lower triangle of a symmetric A stored lower or
+   upper (upper: row i of L = column i of U). */
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ void load_sym_rows(const Grp &g, int n, bool upper,
+                                              const T *A, int64_t lda,
+                                              T (&r)[R][NMAX]) {
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    const int i = g.lane + Grp::size * q;
 #pragma unroll
     for (int j = 0; j < NMAX; ++j)
-      if (j < n) A[row + j * lda] = r[j];
+      r[q][j] =
+          (i < n && j <= i) ? (upper ? A[j + i * lda] : A[i + j * lda]) : T(0);
+  }
+}
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ void store_sym_rows(const Grp &g, int n, bool upper,
+                                               T *A, int64_t lda,
+                                               const T (&r)[R][NMAX]) {
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    const int i = g.lane + Grp::size * q;
+    if (i < n) {
+#pragma unroll
+      for (int j = 0; j < NMAX; ++j)
+        if (j <= i && j < n) {
+          if (upper)
+            A[j + (int64_t)i * lda] = r[q][j];
+          else
+            A[i + (int64_t)j * lda] = r[q][j];
+        }
+    }
+  }
+}
+
+/* Row q of the lane to row pos[q] of A. */
+template <int NMAX, int R, typename T>
+__device__ __forceinline__ void store_rows(int n, T *A, int64_t lda,
+                                           const int (&pos)[R],
+                                           const T (&r)[R][NMAX]) {
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    if (pos[q] < n) {
+#pragma unroll
+      for (int j = 0; j < NMAX; ++j)
+        if (j < n) A[pos[q] + j * lda] = r[q][j];
+    }
   }
 }
 
 /* LU with partial pivoting in place; ipiv (may be NULL) 1-based.  The group
-   must have at least n lanes.  Returns info (same on every lane). */
+   (G lanes) must have G >= NMAX lanes or G dividing NMAX.  Returns info
+   (same on every lane). */
 template <int NMAX, typename Grp, typename T>
 __device__ __forceinline__ int group_getrf(Grp &g, int n, T *A, int64_t lda,
                                            int *ipiv) {
-  T r[NMAX];
-  load_row<NMAX>(n, A, lda, g.lane, r);
-  RowState<NMAX> st;
-  int lpiv;
-  const int info = rows_getrf<NMAX>(g, n, r, st, lpiv);
+  constexpr int R = RowsPer<NMAX, Grp::size>::value;
+  T r[R][NMAX];
+  load_rows<NMAX>(g, n, A, lda, r);
+  int pos[R], lpiv[R];
+  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
   g.barrier();
-  store_row<NMAX>(g, n, A, lda, st.pos, r);
-  if (ipiv && g.lane < n) ipiv[g.lane] = lpiv;
+  store_rows<NMAX>(n, A, lda, pos, r);
+  if (ipiv) {
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      if (g.lane + Grp::size * q < n) ipiv[g.lane + Grp::size * q] = lpiv[q];
+  }
   return info;
 }
 
@@ -744,25 +1012,35 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ void
 group_getrs(Grp &g, int n, int nrhs, const T *LU, int64_t lda, const int *ipiv,
             T *B, int64_t ldb) {
-  T r[NMAX];
-  load_row<NMAX>(n, LU, lda, g.lane, r);
-  RowState<NMAX> st;
-  st.pos = g.lane;
-  /* Row of B that ends at position g.lane: trace the interchanges back. */
-  int src = g.lane;
+  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  T r[R][NMAX];
+  load_rows<NMAX>(g, n, LU, lda, r);
+  /* The factors are in place: row i is at position i.  The row of B that
+     ends at position i: trace the interchanges back. */
+  int pos[R], src[R];
+#pragma unroll
+  for (int q = 0; q < R; ++q)
+    src[q] = pos[q] = g.lane + G * q;
   for (int k = n - 1; k >= 0; --k) {
     const int p = ipiv[k] - 1;
-    if (src == k)
-      src = p;
-    else if (src == p)
-      src = k;
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+      if (src[q] == k)
+        src[q] = p;
+      else if (src[q] == p)
+        src[q] = k;
+    }
   }
   for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[NR];
-    load_b<NR>(n, nrhs, B, ldb, src, c0, b);
-    rows_getrs<NMAX, NR>(g, n, r, st, b);
+    T b[R][NR];
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      load_b<NR>(n, nrhs, B, ldb, src[q], c0, b[q]);
+    rows_getrs<NMAX>(g, n, r, pos, b);
     g.barrier(); /* all lanes read B before any lane writes it */
-    store_b<NR>(n, nrhs, B, ldb, st.pos, c0, b);
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      store_b<NR>(n, nrhs, B, ldb, pos[q], c0, b[q]);
   }
 }
 
@@ -772,21 +1050,29 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
                                           int64_t lda, int *ipiv, T *B,
                                           int64_t ldb) {
-  T r[NMAX];
-  load_row<NMAX>(n, A, lda, g.lane, r);
-  RowState<NMAX> st;
-  int lpiv;
-  const int info = rows_getrf<NMAX>(g, n, r, st, lpiv);
+  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  T r[R][NMAX];
+  load_rows<NMAX>(g, n, A, lda, r);
+  int pos[R], lpiv[R];
+  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
   g.barrier();
-  store_row<NMAX>(g, n, A, lda, st.pos, r);
-  if (ipiv && g.lane < n) ipiv[g.lane] = lpiv;
+  store_rows<NMAX>(n, A, lda, pos, r);
+  if (ipiv) {
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      if (g.lane + G * q < n) ipiv[g.lane + G * q] = lpiv[q];
+  }
   if (info) return info;
   for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[NR];
-    load_b<NR>(n, nrhs, B, ldb, g.lane, c0, b);
-    rows_getrs<NMAX, NR>(g, n, r, st, b);
+    T b[R][NR];
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      load_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
+    rows_getrs<NMAX>(g, n, r, pos, b);
     g.barrier();
-    store_b<NR>(n, nrhs, B, ldb, st.pos, c0, b);
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      store_b<NR>(n, nrhs, B, ldb, pos[q], c0, b[q]);
   }
   return info;
 }
@@ -795,18 +1081,21 @@ __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
    when info > 0. */
 template <int NMAX, typename Grp, typename T>
 __device__ __forceinline__ int group_inverse(Grp &g, int n, T *A, int64_t lda) {
-  T r[NMAX];
-  load_row<NMAX>(n, A, lda, g.lane, r);
-  RowState<NMAX> st;
-  const int info = rows_inverse<NMAX>(g, n, r, st);
+  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  T r[R][NMAX];
+  load_rows<NMAX>(g, n, A, lda, r);
+  int pos[R];
+  const int info = rows_inverse<NMAX>(g, n, r, pos);
   if (info) return info;
-  g.positions(st.pos);
+  g.positions(pos);
   g.barrier(); /* every lane has read A */
 #pragma unroll
   for (int c = 0; c < NMAX; ++c) {
     if (c < n) {
-      const int col = g.who(st.pos, c);
-      if (g.lane < n) A[st.pos + (int64_t)col * lda] = r[c];
+      const int id = g.at(pos, c), col = id / R + G * (id % R);
+#pragma unroll
+      for (int q = 0; q < R; ++q)
+        if (g.lane + G * q < n) A[pos[q] + (int64_t)col * lda] = r[q][c];
     }
   }
   return 0;
@@ -817,20 +1106,12 @@ __device__ __forceinline__ int group_inverse(Grp &g, int n, T *A, int64_t lda) {
 template <int NMAX, typename Grp, typename T>
 __device__ __forceinline__ int group_potrf(Grp &g, int n, bool upper, T *A,
                                            int64_t lda) {
-  T r[NMAX];
-  load_sym_row<NMAX>(n, upper, A, lda, g.lane, r);
+  constexpr int R = RowsPer<NMAX, Grp::size>::value;
+  T r[R][NMAX];
+  load_sym_rows<NMAX>(g, n, upper, A, lda, r);
   const int info = rows_potrf<NMAX>(g, n, r);
   g.barrier();
-  if (g.lane < n) {
-#pragma unroll
-    for (int j = 0; j < NMAX; ++j)
-      if (j <= g.lane && j < n) {
-        if (upper)
-          A[j + (int64_t)g.lane * lda] = r[j];
-        else
-          A[g.lane + (int64_t)j * lda] = r[j];
-      }
-  }
+  store_sym_rows<NMAX>(g, n, upper, A, lda, r);
   return info;
 }
 
@@ -839,14 +1120,19 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ void group_potrs(Grp &g, int n, int nrhs, bool upper,
                                             const T *F, int64_t lda, T *B,
                                             int64_t ldb) {
-  T r[NMAX];
-  load_sym_row<NMAX>(n, upper, F, lda, g.lane, r);
+  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  T r[R][NMAX];
+  load_sym_rows<NMAX>(g, n, upper, F, lda, r);
   for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[NR];
-    load_b<NR>(n, nrhs, B, ldb, g.lane, c0, b);
-    rows_potrs<NMAX, NR>(g, n, r, b);
+    T b[R][NR];
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      load_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
+    rows_potrs<NMAX>(g, n, r, b);
     g.barrier();
-    store_b<NR>(n, nrhs, B, ldb, g.lane, c0, b);
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      store_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
   }
 }
 
@@ -856,27 +1142,23 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ int group_posv(Grp &g, int n, int nrhs, bool upper,
                                           T *A, int64_t lda, T *B,
                                           int64_t ldb) {
-  T r[NMAX];
-  load_sym_row<NMAX>(n, upper, A, lda, g.lane, r);
+  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  T r[R][NMAX];
+  load_sym_rows<NMAX>(g, n, upper, A, lda, r);
   const int info = rows_potrf<NMAX>(g, n, r);
   g.barrier();
-  if (g.lane < n) {
-#pragma unroll
-    for (int j = 0; j < NMAX; ++j)
-      if (j <= g.lane && j < n) {
-        if (upper)
-          A[j + (int64_t)g.lane * lda] = r[j];
-        else
-          A[g.lane + (int64_t)j * lda] = r[j];
-      }
-  }
+  store_sym_rows<NMAX>(g, n, upper, A, lda, r);
   if (info) return info;
   for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[NR];
-    load_b<NR>(n, nrhs, B, ldb, g.lane, c0, b);
-    rows_potrs<NMAX, NR>(g, n, r, b);
+    T b[R][NR];
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      load_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
+    rows_potrs<NMAX>(g, n, r, b);
     g.barrier();
-    store_b<NR>(n, nrhs, B, ldb, g.lane, c0, b);
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      store_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
   }
   return 0;
 }

@@ -85,10 +85,12 @@ if [ -n "$bench" ] && [ -x build/gpu/bench/bench_cuda ]; then
   run bench_cuda build/gpu/bench/bench_cuda $bench
   cat "$logs/bench_cuda.log"
 fi
-# GPU_CHECK_BATCHED_BENCH=1: bench_batched (double) as well.
+# GPU_CHECK_BATCHED_BENCH=1: bench_batched (double, then float) as well.
 if [ "${GPU_CHECK_BATCHED_BENCH:-0}" = 1 ] && [ -x build/gpu/bench/bench_batched ]; then
   run bench_batched build/gpu/bench/bench_batched d
   cat "$logs/bench_batched.log"
+  run bench_batched_float build/gpu/bench/bench_batched s
+  cat "$logs/bench_batched_float.log"
 fi
 # The device tool returns at most 8 files: one archive holds every log.
 mkdir -p "$out" && tar czf "$out/gpu-check-logs.tgz" -C "$logs" .

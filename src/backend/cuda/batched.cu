@@ -1,38 +1,41 @@
 /*
  * The batched API on device arrays (issue 6): one kernel per operation and
- * size class, each a thin __global__ around the cooperative functions of
- * include/axb_device.cuh (one matrix per group of NMAX lanes, NMAX the next
- * power of two >= n, rows in registers; pivot rows broadcast through a
- * shared-memory slot (WarpShared) or shuffles (Warp) by operation; NMAX = 64
- * uses a whole 64-thread block through shared memory).  Solves with one
- * right-hand side have their own kernels.  Grid-stride over the batch; no
- * host synchronisation; info per matrix.
+ * size class, each a thin __global__ around include/axb_device.cuh.
+ *   n <= 8 (kThreadMaxN): one matrix per thread at its exact order, the
+ *     block's matrices staged through shared memory (tile_*), per-thread
+ *     functions in registers.
+ *   9..32: one matrix per group of GroupLanes<NMAX> lanes (NMAX = 16, 32),
+ *     rows in registers; pivot rows broadcast through a shared-memory slot
+ *     (WarpShared) or shuffles (Warp) by operation.
+ *   33..64: a whole 64-thread block through shared memory.
+ * Solves with one right-hand side have their own group kernels.  Grid-stride
+ * over the batch; no host synchronisation; info per matrix.
  */
 #include "cuda_internal.h"
 
 #include "axb_device.cuh"
 #include "batched/batched.h"
+#include "batched_thread.cuh"
 
 namespace axb_cuda {
 
 namespace {
 
-template <typename T> struct BatArgs {
-  int up, n, nrhs;
-  T *A;
-  int64_t lda, sA;
-  int *ipiv;
-  int64_t sP;
-  T *B;
-  int64_t ldb, sB;
-  int *info;
-  int64_t batch;
-};
+/* Lanes per matrix of the group kernels (n > kThreadMaxN): each lane holds
+   NMAX / G rows.  Fewer lanes than rows (G = 8 at NMAX = 16, 16 at 32) give
+   each lane several rows of independent work between two exchanges of the
+   group and put more matrices in a warp, at the price of registers (ptxas,
+   double: inverse 76 -> 146 at NMAX = 16, 130 -> 252 at 32; posv spills at
+   32).  Not measured on the device yet: the default stays one row per lane
+   (the shape measured in docs/PERFORMANCE.md) until `bench_batched sweep`
+   shows a smaller G faster; change it here. */
+template <int NMAX> struct GroupLanes { static constexpr int value = NMAX; };
 
 /* Right-hand sides per pass of the solves (registers per lane); one when
    the call has one right-hand side. */
 template <int NMAX> struct RhsChunk {
-  static constexpr int value = NMAX >= 32 ? 4 : 8;
+  static constexpr int R = NMAX / GroupLanes<NMAX>::value;
+  static constexpr int value = R >= 4 ? 2 : NMAX >= 32 ? 4 : 8;
 };
 
 /* How the lanes of a group talk, per operation and size (measured on an
@@ -75,21 +78,22 @@ __device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
 
 constexpr int kWarpBlock = 128;
 
-/* NMAX <= 32: groups of NMAX lanes inside warps. */
+/* NMAX <= 32: groups of G = GroupLanes<NMAX> lanes inside warps. */
 template <int OP, int NMAX, int NR, typename T>
 __global__ void __launch_bounds__(kWarpBlock)
     bat_warp_kernel(const BatArgs<T> a) {
-  constexpr int per_block = kWarpBlock / NMAX;
+  constexpr int G = GroupLanes<NMAX>::value;
+  constexpr int per_block = kWarpBlock / G;
   const int64_t step = (int64_t)gridDim.x * per_block;
-  const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / NMAX;
+  const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / G;
   if constexpr (UseSlot<OP, NMAX>::value) {
-    using Grp = axb_dev::WarpShared<NMAX, T, NMAX>;
+    using Grp = axb_dev::WarpShared<G, T, NMAX>;
     __shared__ __align__(16) T slots[per_block][Grp::kWords];
-    Grp g(slots[threadIdx.x / NMAX]);
+    Grp g(slots[threadIdx.x / G]);
     for (int64_t m = first; m < a.batch; m += step)
       bat_one<OP, NMAX, NR>(g, a, m);
   } else {
-    axb_dev::Warp<NMAX> g;
+    axb_dev::Warp<G> g;
     for (int64_t m = first; m < a.batch; m += step)
       bat_one<OP, NMAX, NR>(g, a, m);
   }
@@ -104,11 +108,45 @@ __global__ void __launch_bounds__(64) bat_block_kernel(const BatArgs<T> a) {
     bat_one<OP, 64, NR>(g, a, m);
 }
 
+template <int OP, int N, typename T>
+axb_status thread_launch(axb_handle h, const BatArgs<T> &a) {
+  constexpr int M = ThreadTile<N>::kMats;
+  constexpr int64_t kMaxGrid = 1 << 22;
+  int64_t blocks = (a.batch + M - 1) / M;
+  if (blocks > kMaxGrid) blocks = kMaxGrid;
+  bat_thread_kernel<OP, N, T><<<(unsigned)blocks, M, 0, stream(h)>>>(a);
+  AXB_CU(h, cudaGetLastError());
+  return AXB_SUCCESS;
+}
+
+template <int N, typename T>
+axb_status thread_size(axb_handle h, int op, const BatArgs<T> &a) {
+  switch (op) {
+  case BAT_GETRF: return thread_launch<BAT_GETRF, N>(h, a);
+  case BAT_GETRS: return thread_launch<BAT_GETRS, N>(h, a);
+  case BAT_GESV: return thread_launch<BAT_GESV, N>(h, a);
+  case BAT_INVERSE: return thread_launch<BAT_INVERSE, N>(h, a);
+  case BAT_POTRF: return thread_launch<BAT_POTRF, N>(h, a);
+  case BAT_POTRS: return thread_launch<BAT_POTRS, N>(h, a);
+  case BAT_POSV: return thread_launch<BAT_POSV, N>(h, a);
+  default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
+  }
+}
+
+/* n (1..kThreadMaxN) to its exact-order kernels. */
+template <int N, typename T>
+axb_status thread_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
+  if constexpr (N < kThreadMaxN) {
+    if (n != N) return thread_order<N + 1>(h, op, n, a);
+  }
+  return thread_size<N>(h, op, a);
+}
+
 template <int OP, int NMAX, int NR, typename T>
 axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
   constexpr int64_t kMaxGrid = 1 << 22;
   if constexpr (NMAX <= 32) {
-    constexpr int per_block = kWarpBlock / NMAX;
+    constexpr int per_block = kWarpBlock / GroupLanes<NMAX>::value;
     int64_t blocks = (a.batch + per_block - 1) / per_block;
     if (blocks > kMaxGrid) blocks = kMaxGrid;
     bat_warp_kernel<OP, NMAX, NR, T>
@@ -188,9 +226,15 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
   }
   BatArgs<T> a{up, (int)n, (int)nrhs, A,  lda,  sA,   ipiv,
                sP, B,      ldb,       sB, info, batch};
-  if (n <= 2) return bat_size<2>(h, op, a);
-  if (n <= 4) return bat_size<4>(h, op, a);
-  if (n <= 8) return bat_size<8>(h, op, a);
+  if (n <= kThreadMaxN) return thread_order<1>(h, op, (int)n, a);
+  /* Group kernels below kThreadMaxN + 1 exist only when the per-thread
+     path is cut back (kThreadMaxN < 8). */
+  if constexpr (kThreadMaxN < 2)
+    if (n <= 2) return bat_size<2>(h, op, a);
+  if constexpr (kThreadMaxN < 4)
+    if (n <= 4) return bat_size<4>(h, op, a);
+  if constexpr (kThreadMaxN < 8)
+    if (n <= 8) return bat_size<8>(h, op, a);
   if (n <= 16) return bat_size<16>(h, op, a);
   if (n <= 32) return bat_size<32>(h, op, a);
   return bat_size<64>(h, op, a);

@@ -1,0 +1,543 @@
+/*
+ * tests/device_emu: runs the device code of the batched solvers on the host
+ * through cuda_emu.h and checks it (run.sh builds and runs this; no GPU,
+ * not part of ctest).  Covered: the cooperative group functions of
+ * axb_device.cuh for NMAX = 16, 32 (groups of 4..32 lanes, one to four rows
+ * per lane, shuffles and shared-memory slots) and 64 (Block), every
+ * operation, singular and not-SPD matrices in the mix; thread_inverse; and
+ * the per-thread kernels of the batched API (batched_thread.cuh) for
+ * n = 1..8 in both precisions with padded strides, both triangles, one and
+ * three right-hand sides and batches of 1, 3 and 150 (two tiles).
+ */
+#include "cuda_emu.h"
+
+#include "axb_device.cuh"
+#include "batched_thread.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <thread>
+#include <vector>
+
+using axb_cuda::bat_thread_kernel;
+using axb_cuda::BatArgs;
+using axb_cuda::ThreadTile;
+
+static int g_fail = 0, g_checks = 0;
+#define CHECK(c, ...)                                                          \
+  do {                                                                         \
+    ++g_checks;                                                                \
+    if (!(c)) {                                                                \
+      ++g_fail;                                                                \
+      if (g_fail < 30) {                                                       \
+        printf("FAIL: ");                                                      \
+        printf(__VA_ARGS__);                                                   \
+        printf("\n");                                                          \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* One OS thread per CUDA thread of one block. */
+static void run_threads(int nthreads, const std::function<void(int)> &f) {
+  emu_init(nthreads);
+  std::vector<std::thread> th;
+  for (int t = 0; t < nthreads; ++t)
+    th.emplace_back([&, t] {
+      threadIdx.x = (unsigned)t;
+      f(t);
+    });
+  for (auto &x : th)
+    x.join();
+}
+static std::mt19937_64 rng(7);
+
+/* ---- cooperative functions ---------------------------------------------- */
+using M = std::vector<double>;
+static M
+gen(int n,
+    int kind) { // 0 general, 1 singular (row n/2 = row 0), 2 spd, 3 not spd
+  M a(n * n);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto &x : a)
+    x = u(rng);
+  if (kind == 1)
+    for (int i = 0; i < n; ++i)
+      a[i + (n / 2) * n] = 0;
+  if (kind >= 2) {
+    M s(n * n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        s[i + j * n] = a[i + j * n] + a[j + i * n];
+    for (int i = 0; i < n; ++i)
+      s[i + i * n] += (kind == 2 ? 2 * n : (i == n / 2 ? -3.0 * n : 2 * n));
+    a = s;
+  }
+  return a;
+}
+static double resid_solve(int n, const M &a, const M &x, const M &b, int nrhs) {
+  double r = 0, s = 1e-300;
+  for (int c = 0; c < nrhs; ++c)
+    for (int i = 0; i < n; ++i) {
+      long double t = -b[i + c * n];
+      for (int j = 0; j < n; ++j)
+        t += (long double)a[i + j * n] * x[j + c * n];
+      r = std::max(r, (double)fabsl(t));
+      s = std::max(s, fabs(b[i + c * n]));
+    }
+  double an = 0, xn = 0;
+  for (auto v : a)
+    an = std::max(an, fabs(v));
+  for (auto v : x)
+    xn = std::max(xn, fabs(v));
+  return r / (an * xn * n + s) / 1e-16;
+}
+
+// ---- cooperative functions: 32/G matrices per warp, one warp -------------
+template <int NMAX, int G, bool SLOT> static void coop(int n) {
+  constexpr int per = G > 32 ? 1 : 32 / G;
+  const int nthreads = G > 32 ? G : 32;
+  const int nrhs = 3;
+  std::vector<M> A(per), A0(per), B(per), B0(per), S(per), S0(per), BS(per),
+      BS0(per);
+  std::vector<std::vector<int>> piv(per, std::vector<int>(n + 1));
+  int kinds[per];
+  for (int m = 0; m < per; ++m) {
+    kinds[m] = (m % 3 == 1) ? 1 : 0;
+    A0[m] = gen(n, kinds[m]);
+    S0[m] = gen(n, m % 3 == 1 ? 3 : 2);
+    B0[m].resize(n * nrhs);
+    for (auto &x : B0[m])
+      x = std::uniform_real_distribution<double>(-1, 1)(rng);
+  }
+  std::vector<int> info(per), info2(per);
+  using WS = axb_dev::WarpShared<(G > 32 ? 32 : G), double, NMAX>;
+  static double slots[32][WS::kWords];
+  static axb_dev::BlockWork<double, NMAX> bw;
+  auto with_group = [&](auto body) {
+    run_threads(nthreads, [&](int t) {
+      if constexpr (G > 32) {
+        axb_dev::Block<G / 32, double, NMAX> g(&bw);
+        body(g, 0);
+      } else if constexpr (SLOT) {
+        WS g(slots[t / G]);
+        body(g, t / G);
+      } else {
+        axb_dev::Warp<(G > 32 ? 32 : G)> g;
+        body(g, t / G);
+      }
+    });
+  };
+  // getrf + getrs
+  A = A0;
+  B = B0;
+  with_group([&](auto &g, int m) {
+    int st = axb_dev::group_getrf<NMAX>(g, n, A[m].data(), n, piv[m].data());
+    if (g.lane == 0) info[m] = st;
+    g.barrier();
+    axb_dev::group_getrs<NMAX, 2>(g, n, nrhs, A[m].data(), n, piv[m].data(),
+                                  B[m].data(), n);
+  });
+  for (int m = 0; m < per; ++m) {
+    const bool sing = kinds[m] == 1;
+    CHECK(sing ? info[m] > 0 : info[m] == 0,
+          "getrf NMAX %d G %d slot %d n %d m %d info %d", NMAX, G, SLOT, n, m,
+          info[m]);
+    // P L U == A
+    M LU = A[m], PA = A0[m];
+    for (int k = 0; k < n; ++k) {
+      int p = piv[m][k] - 1;
+      CHECK(p >= k && p < n, "ipiv");
+      for (int j = 0; j < n; ++j)
+        std::swap(PA[k + j * n], PA[p + j * n]);
+    }
+    double r = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        long double t = 0;
+        for (int k = 0; k <= std::min(i, j); ++k)
+          t += (long double)(k == i ? 1.0 : LU[i + k * n]) * LU[k + j * n];
+        r = std::max(r, (double)fabsl(t - PA[i + j * n]));
+      }
+    CHECK(r < 1e-12 * n * 10, "getrf resid %g NMAX %d G %d slot %d n %d", r,
+          NMAX, G, SLOT, n);
+    if (!sing)
+      CHECK(resid_solve(n, A0[m], B[m], B0[m], nrhs) < 100,
+            "getrs resid NMAX %d G %d slot %d n %d", NMAX, G, SLOT, n);
+  }
+  // gesv nrhs 1 (NR 1) and nrhs 3 (NR 2)
+  for (int nr : {1, 3}) {
+    A = A0;
+    B = B0;
+    with_group([&](auto &g, int m) {
+      int st =
+          nr == 1 ? axb_dev::group_gesv<NMAX, 1>(g, n, 1, A[m].data(), n,
+                                                 nullptr, B[m].data(), n)
+                  : axb_dev::group_gesv<NMAX, 2>(g, n, nr, A[m].data(), n,
+                                                 piv[m].data(), B[m].data(), n);
+      if (g.lane == 0) info[m] = st;
+    });
+    for (int m = 0; m < per; ++m) {
+      const bool sing = kinds[m] == 1;
+      CHECK(sing ? info[m] > 0 : info[m] == 0, "gesv info");
+      if (!sing)
+        CHECK(resid_solve(n, A0[m], B[m], B0[m], nr) < 100,
+              "gesv resid NMAX %d G %d slot %d n %d nr %d", NMAX, G, SLOT, n,
+              nr);
+      else
+        CHECK(B[m] == B0[m], "gesv B changed");
+    }
+  }
+  // inverse
+  A = A0;
+  with_group([&](auto &g, int m) {
+    int st = axb_dev::group_inverse<NMAX>(g, n, A[m].data(), n);
+    if (g.lane == 0) info[m] = st;
+  });
+  for (int m = 0; m < per; ++m) {
+    const bool sing = kinds[m] == 1;
+    CHECK(sing ? info[m] > 0 : info[m] == 0, "inverse info");
+    if (sing) {
+      CHECK(A[m] == A0[m], "inverse A changed");
+      continue;
+    }
+    double r = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        long double t = 0;
+        for (int k = 0; k < n; ++k)
+          t += (long double)A0[m][i + k * n] * A[m][k + j * n];
+        r = std::max(r, (double)fabsl(t - (i == j)));
+      }
+    CHECK(r < 1e-9, "inverse resid %g NMAX %d G %d slot %d n %d", r, NMAX, G,
+          SLOT, n);
+  }
+  // potrf / potrs / posv, lower and upper
+  for (int up = 0; up < 2; ++up) {
+    S = S0;
+    BS = B0;
+    with_group([&](auto &g, int m) {
+      int st = axb_dev::group_potrf<NMAX>(g, n, up, S[m].data(), n);
+      if (g.lane == 0) info[m] = st;
+      g.barrier();
+      axb_dev::group_potrs<NMAX, 2>(g, n, nrhs, up, S[m].data(), n,
+                                    BS[m].data(), n);
+    });
+    for (int m = 0; m < per; ++m) {
+      const bool bad = m % 3 == 1;
+      CHECK(bad ? info[m] > 0 : info[m] == 0,
+            "potrf info %d NMAX %d G %d n %d m %d", info[m], NMAX, G, n, m);
+      if (bad) continue;
+      double r = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) {
+          long double t = 0;
+          for (int k = 0; k <= j; ++k) {
+            double lik = up ? S[m][k + i * n] : S[m][i + k * n],
+                   ljk = up ? S[m][k + j * n] : S[m][j + k * n];
+            t += (long double)lik * ljk;
+          }
+          r = std::max(r, (double)fabsl(t - S0[m][i + j * n]));
+          // other triangle untouched
+          if (i != j)
+            CHECK(up ? S[m][i + j * n] == S0[m][i + j * n]
+                     : S[m][j + i * n] == S0[m][j + i * n],
+                  "other triangle");
+        }
+      CHECK(r < 1e-12 * n * n * 10, "potrf resid %g", r);
+      CHECK(resid_solve(n, S0[m], BS[m], B0[m], nrhs) < 100,
+            "potrs resid NMAX %d G %d slot %d n %d up %d", NMAX, G, SLOT, n,
+            up);
+    }
+    S = S0;
+    BS = B0;
+    with_group([&](auto &g, int m) {
+      int st = axb_dev::group_posv<NMAX, 1>(g, n, 1, up, S[m].data(), n,
+                                            BS[m].data(), n);
+      if (g.lane == 0) info[m] = st;
+    });
+    for (int m = 0; m < per; ++m) {
+      const bool bad = m % 3 == 1;
+      CHECK(bad ? info[m] > 0 : info[m] == 0, "posv info");
+      if (!bad)
+        CHECK(resid_solve(n, S0[m], BS[m], B0[m], 1) < 100,
+              "posv resid NMAX %d G %d slot %d n %d up %d", NMAX, G, SLOT, n,
+              up);
+      else
+        CHECK(BS[m] == B0[m], "posv B changed");
+    }
+  }
+}
+
+// ---- per-thread functions -------------------------------------------------
+template <int N> static void per_thread() {
+  for (int kind = 0; kind < 2; ++kind) {
+    M a0 = gen(N, kind);
+    double a[N * N];
+    for (int e = 0; e < N * N; ++e)
+      a[e] = a0[e];
+    int info = axb_dev::thread_inverse<N>(N, a);
+    CHECK(kind ? info > 0 : info == 0, "thread_inverse info N %d", N);
+    if (kind) continue;
+    double r = 0;
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j) {
+        long double t = 0;
+        for (int k = 0; k < N; ++k)
+          t += (long double)a0[i + k * N] * a[k + j * N];
+        r = std::max(r, (double)fabsl(t - (i == j)));
+      }
+    CHECK(r < 1e-10, "thread_inverse resid %g N %d", r, N);
+  }
+}
+
+/* ---- per-thread kernels of the batched API ------------------------------ */
+static double U() { return std::uniform_real_distribution<double>(-1, 1)(rng); }
+
+template <typename T> struct Buf {
+  int rows, cols;
+  int64_t ld, stride;
+  int64_t batch;
+  std::vector<T> v;
+  Buf(int r, int c, int64_t ld_, int64_t pad, int64_t b)
+      : rows(r), cols(c), ld(ld_), stride(ld_ * c + pad), batch(b),
+        v(stride * b + 1, NAN) {}
+  T &at(int64_t m, int i, int j) { return v[m * stride + i + j * ld]; }
+  bool padding_nan() const {
+    for (int64_t m = 0; m < batch; ++m)
+      for (int64_t e = 0; e < stride; ++e) {
+        int j = e / ld, i = e % ld;
+        bool inside = j < cols && i < rows;
+        if (!inside && !std::isnan(v[m * stride + e])) return false;
+      }
+    return std::isnan(v.back());
+  }
+};
+
+template <int OP, int N, typename T> static void launch(BatArgs<T> a) {
+  constexpr int M = ThreadTile<N>::kMats;
+  run_threads(M, [&](int) { bat_thread_kernel<OP, N, T>(a); });
+}
+
+template <int N, typename T> static void test(int64_t batch) {
+  const double tol = sizeof(T) == 8 ? 1e-10 : 2e-3;
+  const int n = N;
+  // general matrices, every 4th singular (column n/2 zero)
+  Buf<T> A(n, n, n + 1, 3, batch), B(n, 3, n + 2, 1, batch);
+  std::vector<int> kind(batch);
+  for (int64_t m = 0; m < batch; ++m) {
+    kind[m] = m % 4 == 1;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        A.at(m, i, j) = (kind[m] && j == n / 2) ? 0 : U() + (i == j ? 0.5 : 0);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < 3; ++j)
+        B.at(m, i, j) = U();
+  }
+  auto solve_res = [&](int64_t m, Buf<T> &A0, Buf<T> &X, Buf<T> &B0, int nrhs) {
+    double r = 0;
+    for (int c = 0; c < nrhs; ++c)
+      for (int i = 0; i < n; ++i) {
+        double t = -B0.at(m, i, c);
+        for (int j = 0; j < n; ++j)
+          t += (double)A0.at(m, i, j) * X.at(m, j, c);
+        r = std::max(r, fabs(t));
+      }
+    return r;
+  };
+  const int64_t sP = n + 2;
+  std::vector<int> ipiv(sP * batch + 1, -7), info(batch + 1, -9);
+  // getrf + getrs (3 rhs)
+  {
+    Buf<T> F = A, X = B;
+    BatArgs<T> a{0,  n,       3, F.v.data(), F.ld,        F.stride, ipiv.data(),
+                 sP, nullptr, 1, 0,          info.data(), batch};
+    launch<BAT_GETRF, N>(a);
+    BatArgs<T> s{0,        n,           3,    F.v.data(), F.ld,
+                 F.stride, ipiv.data(), sP,   X.v.data(), X.ld,
+                 X.stride, nullptr,     batch};
+    launch<BAT_GETRS, N>(s);
+    CHECK(F.padding_nan() && X.padding_nan(), "getrf padding N %d", N);
+    for (int64_t m = 0; m < batch; ++m) {
+      CHECK(kind[m] ? info[m] == n / 2 + 1 : info[m] == 0,
+            "getrf info %d N %d m %ld", info[m], N, (long)m);
+      // P L U = A
+      std::vector<double> PA(n * n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          PA[i + j * n] = A.at(m, i, j);
+      for (int k = 0; k < n; ++k) {
+        int p = ipiv[m * sP + k] - 1;
+        CHECK(p >= k && p < n, "ipiv");
+        for (int j = 0; j < n; ++j)
+          std::swap(PA[k + j * n], PA[p + j * n]);
+      }
+      double r = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          double t = 0;
+          for (int k = 0; k <= std::min(i, j); ++k)
+            t += (k == i ? 1.0 : (double)F.at(m, i, k)) * F.at(m, k, j);
+          r = std::max(r, fabs(t - PA[i + j * n]));
+        }
+      CHECK(r < tol * 10, "getrf resid %g N %d", r, N);
+      if (!kind[m])
+        CHECK(solve_res(m, A, X, B, 3) < tol * 1000, "getrs resid %g N %d",
+              solve_res(m, A, X, B, 3), N);
+    }
+  }
+  // gesv, 1 rhs, no ipiv
+  {
+    Buf<T> F = A, X = B;
+    BatArgs<T> a{0,        n,           1,    F.v.data(), F.ld,
+                 F.stride, nullptr,     0,    X.v.data(), X.ld,
+                 X.stride, info.data(), batch};
+    launch<BAT_GESV, N>(a);
+    CHECK(F.padding_nan() && X.padding_nan(), "gesv padding N %d", N);
+    for (int64_t m = 0; m < batch; ++m) {
+      CHECK(kind[m] ? info[m] == n / 2 + 1 : info[m] == 0, "gesv info");
+      if (!kind[m])
+        CHECK(solve_res(m, A, X, B, 1) < tol * 1000, "gesv resid N %d", N);
+      for (int i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c)
+          if (kind[m] || c > 0)
+            CHECK(X.at(m, i, c) == B.at(m, i, c), "gesv B changed");
+    }
+  }
+  // inverse
+  {
+    Buf<T> V = A;
+    BatArgs<T> a{0, n,       0, V.v.data(), V.ld,        V.stride, nullptr,
+                 0, nullptr, 1, 0,          info.data(), batch};
+    launch<BAT_INVERSE, N>(a);
+    CHECK(V.padding_nan(), "inverse padding N %d", N);
+    for (int64_t m = 0; m < batch; ++m) {
+      CHECK(kind[m] ? info[m] == n / 2 + 1 : info[m] == 0,
+            "inverse info %d N %d", info[m], N);
+      double r = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          if (kind[m]) {
+            CHECK(V.at(m, i, j) == A.at(m, i, j), "inverse changed");
+            continue;
+          }
+          double t = 0;
+          for (int k = 0; k < n; ++k)
+            t += (double)A.at(m, i, k) * V.at(m, k, j);
+          r = std::max(r, fabs(t - (i == j)));
+        }
+      CHECK(r < tol * 1000, "inverse resid %g N %d", r, N);
+    }
+  }
+  // Cholesky: SPD = G G^T + n I, every 3rd not SPD (a negative diagonal at n/2)
+  for (int up = 0; up < 2; ++up) {
+    Buf<T> S(n, n, n + 2, 1, batch);
+    std::vector<int> bad(batch);
+    for (int64_t m = 0; m < batch; ++m) {
+      bad[m] = m % 3 == 2;
+      std::vector<double> g(n * n);
+      for (auto &x : g)
+        x = U();
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          double t = 0;
+          for (int k = 0; k < n; ++k)
+            t += g[i + k * n] * g[j + k * n];
+          S.at(m, i, j) = t + (i == j ? n : 0) -
+                          (bad[m] && i == j && i == n / 2 ? 100.0 * n : 0);
+        }
+    }
+    Buf<T> F = S, X = B;
+    BatArgs<T> a{up, n,       3, F.v.data(), F.ld,        F.stride, nullptr,
+                 0,  nullptr, 1, 0,          info.data(), batch};
+    launch<BAT_POTRF, N>(a);
+    BatArgs<T> s{up, n,          3,    F.v.data(), F.ld,    F.stride, nullptr,
+                 0,  X.v.data(), X.ld, X.stride,   nullptr, batch};
+    launch<BAT_POTRS, N>(s);
+    CHECK(F.padding_nan() && X.padding_nan(), "potrf padding");
+    for (int64_t m = 0; m < batch; ++m) {
+      CHECK(bad[m] ? info[m] == n / 2 + 1 : info[m] == 0,
+            "potrf info %d N %d up %d", info[m], N, up);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          if (up ? i > j : i < j)
+            CHECK(F.at(m, i, j) == S.at(m, i, j), "potrf other triangle");
+      if (bad[m]) continue;
+      double r = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) {
+          double t = 0;
+          for (int k = 0; k <= j; ++k)
+            t += (double)(up ? F.at(m, k, i) : F.at(m, i, k)) *
+                 (up ? F.at(m, k, j) : F.at(m, j, k));
+          r = std::max(r, fabs(t - S.at(m, i, j)));
+        }
+      CHECK(r < tol * 10 * n, "potrf resid %g N %d up %d", r, N, up);
+      CHECK(solve_res(m, S, X, B, 3) < tol * 100, "potrs resid N %d", N);
+    }
+    Buf<T> G = S, Y = B;
+    BatArgs<T> p{up,       n,           1,    G.v.data(), G.ld,
+                 G.stride, nullptr,     0,    Y.v.data(), Y.ld,
+                 Y.stride, info.data(), batch};
+    launch<BAT_POSV, N>(p);
+    CHECK(G.padding_nan() && Y.padding_nan(), "posv padding");
+    for (int64_t m = 0; m < batch; ++m) {
+      CHECK(bad[m] ? info[m] == n / 2 + 1 : info[m] == 0, "posv info");
+      if (!bad[m])
+        CHECK(solve_res(m, S, Y, B, 1) < tol * 100, "posv resid N %d", N);
+      else
+        for (int i = 0; i < n; ++i)
+          CHECK(Y.at(m, i, 0) == B.at(m, i, 0), "posv B changed");
+    }
+  }
+}
+template <int N> static void both() {
+  for (int64_t b : {1, 3, 150}) {
+    test<N, double>(b);
+    test<N, float>(b);
+  }
+}
+int main() {
+  per_thread<1>();
+  per_thread<2>();
+  per_thread<3>();
+  per_thread<4>();
+  per_thread<5>();
+  per_thread<6>();
+  per_thread<7>();
+  per_thread<8>();
+  both<1>();
+  both<2>();
+  both<3>();
+  both<4>();
+  both<5>();
+  both<6>();
+  both<7>();
+  both<8>();
+  printf("per thread: %d checks, %d failed\n", g_checks, g_fail);
+  fflush(stdout);
+  for (int n = 1; n <= 16; ++n) {
+    coop<16, 16, true>(n);
+    coop<16, 16, false>(n);
+    coop<16, 8, true>(n);
+    coop<16, 8, false>(n);
+    coop<16, 4, true>(n);
+    coop<16, 4, false>(n);
+  }
+  printf("NMAX 16: %d checks, %d failed\n", g_checks, g_fail);
+  fflush(stdout);
+  for (int n : {1, 2, 5, 16, 17, 23, 24, 31, 32}) {
+    coop<32, 32, false>(n);
+    coop<32, 32, true>(n);
+    coop<32, 16, true>(n);
+    coop<32, 16, false>(n);
+    coop<32, 8, false>(n);
+  }
+  printf("NMAX 32: %d checks, %d failed\n", g_checks, g_fail);
+  fflush(stdout);
+  for (int n : {1, 33, 47, 64})
+    coop<64, 64, false>(n);
+  printf("device_emu: %d checks, %d failed\n", g_checks, g_fail);
+  return g_fail != 0;
+}
