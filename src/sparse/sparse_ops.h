@@ -101,7 +101,7 @@ typedef enum {
     axb_status (*fill)(axb_handle h, int64_t n, T alpha, T *x);                \
     /* y := y + alpha x */                                                     \
     axb_status (*axpy)(axb_handle h, int64_t n, T alpha, const T *x, T *y);    \
-    /* y := alpha x + beta y (beta == 0: y is not read) */                     \
+    /* y := alpha x + beta y (beta == 0: y is not read); x may be y */         \
     axb_status (*axpby)(axb_handle h, int64_t n, T alpha, const T *x, T beta,  \
                         T *y);                                                 \
     /* z := x .* y (elementwise; z may alias x or y) */                        \
@@ -139,7 +139,7 @@ typedef enum {
      */                                                                        \
     axb_status (*cg1_spmv_dots)(axb_handle h, const axb_spmat *A, const T *z,  \
                                 T *s, const T *r, double r3[3]);               \
-    /* One fused update:  p := z + beta p;  t := s + beta t;                   \
+    /* One fused update (z may be r):  p := z + beta p;  t := s + beta t;      \
                           x := x + alpha p; r := r - alpha t. */               \
     axb_status (*cg1_update)(axb_handle h, int64_t n, T alpha, T beta,         \
                              const T *z, const T *s, T *p, T *t, T *x, T *r);  \

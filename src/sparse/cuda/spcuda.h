@@ -1,0 +1,66 @@
+/*
+ * The sparse GPU layer's C interface (internal, never installed): a CSR
+ * matrix uploaded to the device of a CUDA handle and the SpMV kernels that
+ * use it.  Implemented by the .cu files beside it; without CUDA,
+ * src/sparse/sparse_cuda_stub.c answers AXB_ERR_NOT_COMPILED.
+ *
+ * Device format: 64-bit row pointers; column indices stored in 32 bits when
+ * cols < 2^31 (they always are on one GPU's memory for any matrix worth
+ * solving there; else AXB_ERR_NOT_SUPPORTED), which moves 4 bytes less per
+ * nonzero than the host's int64 indices — SpMV is bandwidth bound.
+ *
+ * Kernels (y = A x, arrays in device memory, on the handle's stream):
+ *   VECTOR: W lanes per row (W = 2..32, a power of two), shuffle reduction;
+ *           AUTO takes W = the smallest power of two >= the mean row length.
+ *   MERGE:  merge-path load balance (Merrill & Garland, SC'16): every block
+ *           takes the same number of (row end + nonzero) merge items whatever
+ *           the row lengths; tile start coordinates are computed once at
+ *           upload; rows split between tiles are finished by a fix-up pass.
+ *   AUTO:   MERGE when the rows are irregular (max > 16 mean and max > 256)
+ *           or too few to fill the GPU with VECTOR, else VECTOR.
+ */
+#ifndef AXB_SPCUDA_H
+#define AXB_SPCUDA_H
+
+#include "axb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct axb_spcuda_mat axb_spcuda_mat;
+
+typedef enum {
+  AXB_SPMV_AUTO = 0,
+  AXB_SPMV_VECTOR = 1,
+  AXB_SPMV_MERGE = 2
+} axb_spmv_kind;
+
+/* Upload a valid host CSR matrix (dtype of A) to h's device (h a CUDA
+   handle).  Synchronous: the host arrays may be freed on return. */
+axb_status axb_spcuda_mat_create(axb_handle h, const axb_csr *A,
+                                 axb_spcuda_mat **M);
+void axb_spcuda_mat_destroy(axb_spcuda_mat *M); /* NULL is fine */
+
+/* Choose the kernel (width: VECTOR's lanes per row, 0 = from the mean row
+   length; ignored otherwise).  AXB_ERR_INVALID for a width that is not a
+   power of two in [1, 32]. */
+axb_status axb_spcuda_mat_set_spmv(axb_spcuda_mat *M, axb_spmv_kind kind,
+                                   int width);
+/* The kernel AUTO resolved to and its width (for reports and benchmarks). */
+void axb_spcuda_mat_spmv_info(const axb_spcuda_mat *M, axb_spmv_kind *kind,
+                              int *width);
+/* Row-length statistics computed at upload. */
+void axb_spcuda_mat_stats(const axb_spcuda_mat *M, double *mean_row,
+                          int64_t *max_row);
+/* Bytes an SpMV must move at least (matrix once, x once, y once). */
+double axb_spcuda_mat_spmv_bytes(const axb_spcuda_mat *M);
+
+/* y := A x; dx has cols entries, dy rows entries, of the matrix's dtype. */
+axb_status axb_spcuda_spmv(axb_handle h, const axb_spcuda_mat *M,
+                           const void *dx, void *dy);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
