@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* Below this many entries a vector loop runs on one thread. */
-#define SP_PAR_MIN 8192
+#define SP_PAR_MIN 50000
 /* Reductions: at most SP_CHUNKS_MAX chunks of at least 4096 entries. */
 #define SP_CHUNKS_MAX 1024
 /* Level-scheduled solves need this many rows per level on average. */
