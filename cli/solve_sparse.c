@@ -130,7 +130,7 @@ static void print_text(const cli_sparse_job *j, const axb_sparse_report *r,
   if (r->backend == AXB_BACKEND_REF)
     printf(" (1 thread)");
   else if (r->backend != AXB_BACKEND_CUDA && threads > 0)
-    printf(" (%d threads)", threads);
+    printf(" (%d thread%s)", threads, threads == 1 ? "" : "s");
   else if (r->backend != AXB_BACKEND_CUDA)
     printf(" (all cores)");
   printf("\nmethod         %s + %s", axb_sparse_method_name(r->method),
