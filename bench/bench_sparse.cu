@@ -63,11 +63,13 @@ static int g_reps = 21;
 
 /* Median over g_reps batches of `batch` calls of body(), in ms per call. */
 template <typename Body> static double time_ms(Body body, int batch = 20) {
-  for (int w = 0; w < 3; ++w) body();
+  for (int w = 0; w < 3; ++w)
+    body();
   std::vector<float> t;
   for (int r = 0; r < g_reps; ++r) {
     CU(cudaEventRecord(g_e0, g_stream));
-    for (int k = 0; k < batch; ++k) body();
+    for (int k = 0; k < batch; ++k)
+      body();
     CU(cudaEventRecord(g_e1, g_stream));
     CU(cudaEventSynchronize(g_e1));
     float ms = 0;
@@ -88,7 +90,9 @@ static double copy_bandwidth(void) {
   const int saved = g_reps;
   g_reps = 10;
   const double ms = time_ms(
-      [&] { CU(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_stream)); },
+      [&] {
+        CU(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_stream));
+      },
       1);
   g_reps = saved;
   CU(cudaFree(a));
@@ -175,10 +179,9 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   const double tol = sizeof(T) == 8 ? 1e-14 : 1e-5;
   auto row = [&](const char *kernel, int width, double ms, double err) {
     const double bw = bytes / (ms * 1e-3);
-    printf("spmv %-22s %s %-7s %2d %9.2f %7.1f %5.1f%% %6.2fx %8.1e %s\n",
-           name, prec, kernel, width, ms * 1e3, bw * 1e-9,
-           100.0 * bw / copy_bw, t_vendor / ms, err,
-           err <= tol ? "ok" : "WRONG");
+    printf("spmv %-22s %s %-7s %2d %9.2f %7.1f %5.1f%% %6.2fx %8.1e %s\n", name,
+           prec, kernel, width, ms * 1e3, bw * 1e-9, 100.0 * bw / copy_bw,
+           t_vendor / ms, err, err <= tol ? "ok" : "WRONG");
   };
   row("cusparse", 0, t_vendor, e_vendor);
   for (int w = 1; w <= 32; w *= 2) {

@@ -691,7 +691,8 @@ typedef enum {
   AXB_BREAKDOWN_OMEGA = 4,      /* BiCGStab: omega = 0 (<t, t> or <t, s>) */
   AXB_BREAKDOWN_GMRES = 5,      /* GMRES: singular Hessenberg matrix       */
   AXB_BREAKDOWN_NON_FINITE = 6, /* a non-finite scalar in the recurrence  */
-  AXB_BREAKDOWN_MAX_ITER = 7    /* max_iter reached (not a breakdown)      */
+  AXB_BREAKDOWN_MAX_ITER = 7,   /* max_iter reached (not a breakdown)      */
+  AXB_BREAKDOWN_DIVERGED = 8 /* ||r|| / ||b|| > 1e8: stopped before overflow  */
 } axb_sparse_breakdown;
 
 const char *axb_sparse_method_name(axb_sparse_method m); /* "cg", ... */

@@ -229,6 +229,26 @@ static void test_real(axb_handle h) {
       axb_csr_destroy(&A);
     }
   }
+  /* BiCGStab + Jacobi diverges on sherman2: stopped at ||r|| > 1e8 ||b||
+     with finite x, reported as DIVERGED. */
+  {
+    char path[2048];
+    snprintf(path, sizeof(path), "%s/sherman2.mtx", dir);
+    axb_csr A;
+    axb_status st = axb_read_csr(h, path, AXB_F64, &A);
+    CHECK_STATUS(h, st, AXB_SUCCESS);
+    if (!st) {
+      axb_sparse_report r;
+      st = quick_solve(h, &A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_JACOBI, 0, &r,
+                       NULL);
+      CHECK_STATUS(h, st, AXB_ERR_NO_CONVERGENCE);
+      CHECK(r.breakdown == AXB_BREAKDOWN_DIVERGED && r.residual > 1e8,
+            "sherman2 bicgstab+jacobi: breakdown %s residual %.3g",
+            axb_sparse_breakdown_name(r.breakdown), r.residual);
+      axb_sparse_report_free(&r);
+      axb_csr_destroy(&A);
+    }
+  }
   /* (file, spd, method, precond): CG/PCG on SPD, GMRES/BiCGStab on the
      unsymmetric ones, each with a preconditioner that makes it converge. */
   struct {

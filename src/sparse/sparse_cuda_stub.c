@@ -1,7 +1,13 @@
-/* The sparse GPU layer (src/sparse/cuda/spcuda.h) when CUDA is not
-   compiled in: every entry answers AXB_ERR_NOT_COMPILED. */
+/* The sparse GPU layer (src/sparse/cuda/spcuda.h, the CUDA sparse table of
+   sparse_ops.h) when CUDA is not compiled in: no table, and every entry
+   answers AXB_ERR_NOT_COMPILED. */
 #include "core/internal.h"
 #include "sparse/cuda/spcuda.h"
+#include "sparse/sparse_ops.h"
+
+const axb_sparse_ops *axb__sparse_cuda_ops(void) { return NULL; }
+
+void axb__sparse_cuda_release(axb_handle h) { (void)h; }
 
 static axb_status not_compiled(axb_handle h) {
   return axb__fail(h, AXB_ERR_NOT_COMPILED,

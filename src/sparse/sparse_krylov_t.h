@@ -16,6 +16,15 @@ static axb_status AXB_FN(sp_, stop)(SP_CTX *c, axb_sparse_breakdown bd) {
   return bd == AXB_BREAKDOWN_NOT_SPD ? AXB_ERR_NOT_SPD : AXB_ERR_NO_CONVERGENCE;
 }
 
+/* A residual norm that is not finite, or above SP_DIVERGED ||b|| (the
+   iteration diverges: stop before the vectors overflow); else NONE. */
+#define SP_DIVERGED 1e8
+static axb_sparse_breakdown AXB_FN(sp_, wild)(const SP_CTX *c, double rn) {
+  if (!isfinite(rn)) return AXB_BREAKDOWN_NON_FINITE;
+  return rn > SP_DIVERGED * c->bnorm ? AXB_BREAKDOWN_DIVERGED
+                                     : AXB_BREAKDOWN_NONE;
+}
+
 /* Allocate k vectors of n (all or none). */
 static axb_status AXB_FN(sp_, valloc)(SP_CTX *c, int k, T **v) {
   for (int i = 0; i < k; ++i)
@@ -89,8 +98,8 @@ static axb_status AXB_FN(sp_, cg)(SP_CTX *c, const T *b, T *x) {
     ++c->iters;
     TRY(o->nrm2(h, n, r, &rn));
     AXB_FN(sp_, push)(c, rn);
-    if (!isfinite(rn)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+    if (AXB_FN(sp_, wild)(c, rn)) {
+      st = AXB_FN(sp_, stop)(c, AXB_FN(sp_, wild)(c, rn));
       break;
     }
     if (c->res <= c->tol) break;
@@ -141,8 +150,10 @@ static axb_status AXB_FN(sp_, cg1)(SP_CTX *c, const T *b, T *x) {
     TRY(o->cg1_spmv_dots(h, c->A, z, s, r, r3));
     double gamma = r3[0], omega = r3[1], rn = sqrt(r3[2]);
     AXB_FN(sp_, push)(c, rn);
-    if (!isfinite(rn) || !isfinite(gamma) || !isfinite(omega)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+    if (!isfinite(gamma) || !isfinite(omega) || AXB_FN(sp_, wild)(c, rn)) {
+      st = AXB_FN(sp_, stop)(c, AXB_FN(sp_, wild)(c, rn)
+                                    ? AXB_FN(sp_, wild)(c, rn)
+                                    : AXB_BREAKDOWN_NON_FINITE);
       break;
     }
     if (c->res <= c->tol) break;
@@ -218,6 +229,12 @@ static axb_status AXB_FN(sp_, bicgstab)(SP_CTX *c, const T *b, T *x) {
     TRY(o->axpy(h, n, (T)-alpha, w, r)); /* r is now s */
     double sn;
     TRY(o->nrm2(h, n, r, &sn));
+    if (AXB_FN(sp_, wild)(c, sn)) { /* s diverged: keep x, stop */
+      ++c->iters;
+      AXB_FN(sp_, push)(c, sn);
+      st = AXB_FN(sp_, stop)(c, AXB_FN(sp_, wild)(c, sn));
+      break;
+    }
     if (sn / c->bnorm <= c->tol) { /* converged on the half step */
       TRY(o->axpy(h, n, (T)alpha, ph, x));
       ++c->iters;
@@ -242,8 +259,8 @@ static axb_status AXB_FN(sp_, bicgstab)(SP_CTX *c, const T *b, T *x) {
     ++c->iters;
     TRY(o->nrm2(h, n, r, &rn));
     AXB_FN(sp_, push)(c, rn);
-    if (!isfinite(rn)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+    if (AXB_FN(sp_, wild)(c, rn)) {
+      st = AXB_FN(sp_, stop)(c, AXB_FN(sp_, wild)(c, rn));
       break;
     }
     if (c->res <= c->tol) break;
@@ -300,8 +317,8 @@ static axb_status AXB_FN(sp_, gmres)(SP_CTX *c, const T *b, T *x) {
     TRY(o->nrm2(h, n, z, &beta));
     if (cycle == 0) AXB_FN(sp_, push)(c, beta);
     c->res = beta / c->bnorm;
-    if (!isfinite(beta)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+    if (AXB_FN(sp_, wild)(c, beta)) {
+      st = AXB_FN(sp_, stop)(c, AXB_FN(sp_, wild)(c, beta));
       break;
     }
     if (c->res <= c->tol) break;

@@ -36,7 +36,8 @@ static const char *const breakdown_names[] = {"none",
                                               "omega = 0",
                                               "singular Hessenberg",
                                               "non-finite scalar",
-                                              "max iterations reached"};
+                                              "max iterations reached",
+                                              "residual above 1e8 ||b|| (diverging)"};
 
 const char *axb_sparse_method_name(axb_sparse_method m) {
   return m >= 0 && m < AXB_SPARSE_METHOD_COUNT ? method_names[m] : "unknown";
@@ -47,7 +48,7 @@ const char *axb_precond_name(axb_precond p) {
 }
 
 const char *axb_sparse_breakdown_name(axb_sparse_breakdown b) {
-  return b >= 0 && b <= AXB_BREAKDOWN_MAX_ITER ? breakdown_names[b] : "unknown";
+  return b >= 0 && b <= AXB_BREAKDOWN_DIVERGED ? breakdown_names[b] : "unknown";
 }
 
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {

@@ -104,7 +104,8 @@ cusparseStatus_t make_spmat(cusparseSpMatDescr_t *m, const DevCsr32 &D,
 
 } // namespace
 
-/* ---- SpMV ------------------------------------------------------------------ */
+/* ---- SpMV ------------------------------------------------------------------
+ */
 
 struct axb_cusparse_spmv {
   cusparseHandle_t sp = nullptr;
@@ -163,8 +164,7 @@ static axb_status spmv_setup(axb_cusparse_spmv *P, const axb_csr *A,
 }
 
 extern "C" axb_status axb_cusparse_spmv_create(axb_cusparse_spmv **out,
-                                               const axb_csr *A,
-                                               void *stream) {
+                                               const axb_csr *A, void *stream) {
   *out = nullptr;
   axb_cusparse_spmv *P = new (std::nothrow) axb_cusparse_spmv();
   if (!P) return AXB_ERR_OUT_OF_MEMORY;
@@ -194,7 +194,8 @@ extern "C" axb_status axb_cusparse_spmv_run(axb_cusparse_spmv *P,
 
 extern "C" void axb_cusparse_spmv_destroy(axb_cusparse_spmv *P) { delete P; }
 
-/* ---- preconditioned solvers ----------------------------------------------- */
+/* ---- preconditioned solvers -----------------------------------------------
+ */
 
 namespace {
 
@@ -226,8 +227,10 @@ struct Work {
   std::vector<double *> vecs;
   std::vector<cusparseDnVecDescr_t> dn;
   ~Work() {
-    for (cusparseDnVecDescr_t d : dn) cusparseDestroyDnVec(d);
-    for (double *v : vecs) cudaFree(v);
+    for (cusparseDnVecDescr_t d : dn)
+      cusparseDestroyDnVec(d);
+    for (double *v : vecs)
+      cudaFree(v);
     if (matA) cusparseDestroySpMat(matA);
     if (ic) cusparseDestroyCsric02Info(ic);
     if (ilu) cusparseDestroyCsrilu02Info(ilu);
@@ -407,8 +410,8 @@ axb_status pcg_run(Work &w, const axb_csr *A, const double *hb, double *hx,
   CK(w.vec(&y, &dy, rep));
   CK(w.vec(&p, &dp, rep));
   CK(w.vec(&q, &dq, rep));
-  CK_CUDA(cudaMemcpy(b, hb, (size_t)n * sizeof(double),
-                     cudaMemcpyHostToDevice));
+  CK_CUDA(
+      cudaMemcpy(b, hb, (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
   CK(factor_ic0(w, A, rep));
   CK(tri_setup(w, w.t1, CUSPARSE_FILL_MODE_LOWER, CUSPARSE_DIAG_TYPE_NON_UNIT,
                CUSPARSE_OPERATION_NON_TRANSPOSE, dr, dy, rep));
@@ -426,8 +429,8 @@ axb_status pcg_run(Work &w, const axb_csr *A, const double *hb, double *hx,
                      cudaMemcpyDeviceToDevice)); /* x0 = 0 */
   CK(tri_solve(w, w.t1, dr, dy, rep));
   CK(tri_solve(w, w.t2, dy, dz, rep));
-  CK_CUDA(cudaMemcpy(p, z, (size_t)n * sizeof(double),
-                     cudaMemcpyDeviceToDevice));
+  CK_CUDA(
+      cudaMemcpy(p, z, (size_t)n * sizeof(double), cudaMemcpyDeviceToDevice));
   double rz = 0, nr = nb;
   CK_BLAS(cublasDdot(w.bl, n, r, 1, z, 1, &rz));
   axb_status st = AXB_ERR_NO_CONVERGENCE;
@@ -464,8 +467,8 @@ axb_status pcg_run(Work &w, const axb_csr *A, const double *hb, double *hx,
   CK(true_residual(w, dx, r, dr, b, nb, &rep->relres, rep));
   CK_CUDA(cudaDeviceSynchronize());
   rep->solve_s = now() - t1;
-  CK_CUDA(cudaMemcpy(hx, x, (size_t)n * sizeof(double),
-                     cudaMemcpyDeviceToHost));
+  CK_CUDA(
+      cudaMemcpy(hx, x, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
   if (st == AXB_ERR_NO_CONVERGENCE && !rep->message[0])
     fail(rep, st, "PCG", "maximum iterations reached");
   return st;
@@ -479,9 +482,8 @@ axb_status ilu_apply(Work &w, cusparseDnVecDescr_t v, cusparseDnVecDescr_t y,
   return AXB_SUCCESS;
 }
 
-axb_status bicgstab_run(Work &w, const axb_csr *A, const double *hb,
-                        double *hx, double tol, int64_t maxit,
-                        axb_cusparse_report *rep) {
+axb_status bicgstab_run(Work &w, const axb_csr *A, const double *hb, double *hx,
+                        double tol, int64_t maxit, axb_cusparse_report *rep) {
   const double t0 = now();
   CK(common_setup(w, A, rep));
   const int n = (int)w.n;
@@ -497,8 +499,8 @@ axb_status bicgstab_run(Work &w, const axb_csr *A, const double *hb,
   CK(w.vec(&sh, &dsh, rep));
   CK(w.vec(&t, &dt, rep));
   CK(w.vec(&y, &dy, rep));
-  CK_CUDA(cudaMemcpy(b, hb, (size_t)n * sizeof(double),
-                     cudaMemcpyHostToDevice));
+  CK_CUDA(
+      cudaMemcpy(b, hb, (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
   CK(factor_ilu0(w, A, rep));
   CK(tri_setup(w, w.t1, CUSPARSE_FILL_MODE_LOWER, CUSPARSE_DIAG_TYPE_UNIT,
                CUSPARSE_OPERATION_NON_TRANSPOSE, dp, dy, rep));
@@ -511,10 +513,10 @@ axb_status bicgstab_run(Work &w, const axb_csr *A, const double *hb,
 
   double nb = 0;
   CK_BLAS(cublasDnrm2(w.bl, n, b, 1, &nb));
-  CK_CUDA(cudaMemcpy(r, b, (size_t)n * sizeof(double),
-                     cudaMemcpyDeviceToDevice));
-  CK_CUDA(cudaMemcpy(rh, b, (size_t)n * sizeof(double),
-                     cudaMemcpyDeviceToDevice));
+  CK_CUDA(
+      cudaMemcpy(r, b, (size_t)n * sizeof(double), cudaMemcpyDeviceToDevice));
+  CK_CUDA(
+      cudaMemcpy(rh, b, (size_t)n * sizeof(double), cudaMemcpyDeviceToDevice));
   CK_CUDA(cudaMemset(p, 0, (size_t)n * sizeof(double)));
   CK_CUDA(cudaMemset(v, 0, (size_t)n * sizeof(double)));
   double rho = 1, alpha = 1, omega = 1;
@@ -577,8 +579,8 @@ axb_status bicgstab_run(Work &w, const axb_csr *A, const double *hb,
   CK(true_residual(w, dx, r, dr, b, nb, &rep->relres, rep));
   CK_CUDA(cudaDeviceSynchronize());
   rep->solve_s = now() - t1;
-  CK_CUDA(cudaMemcpy(hx, x, (size_t)n * sizeof(double),
-                     cudaMemcpyDeviceToHost));
+  CK_CUDA(
+      cudaMemcpy(hx, x, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
   if (st == AXB_ERR_NO_CONVERGENCE && !rep->message[0])
     fail(rep, st, "BiCGStab", "maximum iterations reached");
   return st;
@@ -587,8 +589,7 @@ axb_status bicgstab_run(Work &w, const axb_csr *A, const double *hb,
 } // namespace
 
 extern "C" axb_status axb_cusparse_pcg_ic0(const axb_csr *A, const double *b,
-                                           double *x, double tol,
-                                           int64_t maxit,
+                                           double *x, double tol, int64_t maxit,
                                            axb_cusparse_report *rep) {
   Work w;
   return pcg_run(w, A, b, x, tol, maxit, rep);

@@ -60,6 +60,11 @@ double axb_spcuda_mat_spmv_bytes(const axb_spcuda_mat *M);
 axb_status axb_spcuda_spmv(axb_handle h, const axb_spcuda_mat *M,
                            const void *dx, void *dy);
 
+/* Free the sparse scratch a CUDA handle acquired (reduction buffers, a few
+   KB of device and pinned memory, kept from the first sparse operation on
+   the handle); to be called when the handle goes.  Any handle is fine. */
+void axb__sparse_cuda_release(axb_handle h);
+
 #ifdef __cplusplus
 }
 #endif

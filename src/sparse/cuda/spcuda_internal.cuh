@@ -10,6 +10,7 @@
 
 extern "C" {
 #include "sparse/cuda/spcuda.h"
+#include "sparse/sparse_ops.h"
 }
 
 #include <stdint.h>
@@ -22,6 +23,10 @@ constexpr int kMergeIpt = 8;
 constexpr int kMergeTile = kMergeThreads * kMergeIpt;
 /* Threads of the vector kernel's blocks and of the vector-op kernels. */
 constexpr int kBlock = 256;
+/* Most blocks of a reduction's first pass (its partial sums per block). */
+constexpr int kRedBlocks = 1024;
+/* Most values one reduction returns. */
+constexpr int kRedMax = 4;
 
 } // namespace axb_spcuda
 
@@ -55,7 +60,8 @@ inline unsigned grid_for(int64_t items, int per_block) {
 /* Sum of v over the block (blockDim.x a multiple of 32, <= 1024); the
    result is valid in thread 0.  Uses the 32-entry shared scratch. */
 __device__ inline double block_sum(double v, double *scratch) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, o);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   __syncthreads(); /* scratch may still be read by a previous call */
   if (lane == 0) scratch[warp] = v;
@@ -63,9 +69,49 @@ __device__ inline double block_sum(double v, double *scratch) {
   const int nw = blockDim.x >> 5;
   v = threadIdx.x < nw ? scratch[threadIdx.x] : 0.0;
   if (warp == 0)
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
+
+/* Scratch of the sparse operations of one handle: the partial sums of the
+   reductions, the status flags of the factor kernels, and pinned host
+   slots the results are read through.  Created on first use, kept until
+   axb__sparse_cuda_release(h) (or the end of the process). */
+struct Scratch {
+  double *partial;           /* device: kRedMax * kRedBlocks          */
+  double *result;            /* device: kRedMax                        */
+  unsigned long long *flag;  /* device: 2 (min rows, ULLONG_MAX = none) */
+  double *host;              /* pinned: kRedMax                        */
+  unsigned long long *hflag; /* pinned: 2                          */
+};
+/* h's scratch (on h's device), or NULL with the failure recorded on h. */
+Scratch *scratch(axb_handle h, axb_status *st);
+
+/* The table type of a precision. */
+template <typename T> struct OpsOf;
+template <> struct OpsOf<double> { typedef axb_sparse_ops_d type; };
+template <> struct OpsOf<float> { typedef axb_sparse_ops_s type; };
+
+/* Blocks of a reduction over n items (a function of n and nothing else, so
+   the order of the partial sums is fixed for a given n). */
+inline int red_blocks(int64_t n) {
+  int64_t b = (n + kBlock - 1) / kBlock;
+  return (int)(b < 1 ? 1 : b > kRedBlocks ? kRedBlocks : b);
+}
+/* Second pass of a reduction of k values over `blocks` partial sums, then
+   the copy of the k results to the host (waits for the stream). */
+axb_status red_finish(axb_handle h, Scratch *S, int k, int blocks, double *out);
+
+/* Fill parts of the tables (vec.cu, mat.cu, fac.cu). */
+template <typename T> void fill_vec_ops(typename OpsOf<T>::type *o);
+template <typename T> void fill_mat_ops(typename OpsOf<T>::type *o);
+template <typename T> void fill_fac_ops(typename OpsOf<T>::type *o);
+
+/* VECTOR SpMV launch with y = alpha A x + beta y (spmv.cu). */
+template <typename T>
+cudaError_t spmv_launch(const axb_spcuda_mat *M, T alpha, const T *x, T beta,
+                        T *y, cudaStream_t s);
 
 } // namespace axb_spcuda
 

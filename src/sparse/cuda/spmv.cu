@@ -4,6 +4,10 @@
  */
 #include "spcuda_internal.cuh"
 
+extern "C" {
+#include "core/csr.h"
+}
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +24,7 @@ template <typename T, int W>
 __global__ void __launch_bounds__(kBlock)
     spmv_vector(int64_t rows, const int64_t *__restrict__ rowptr,
                 const int32_t *__restrict__ col, const T *__restrict__ val,
-                const T *__restrict__ x, T *__restrict__ y) {
+                const T *__restrict__ x, T alpha, T beta, T *__restrict__ y) {
   const int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const int64_t row = g / W;
   if (row >= rows) return; /* whole groups leave together */
@@ -32,39 +36,41 @@ __global__ void __launch_bounds__(kBlock)
   T sum = 0;
   for (int64_t k = rowptr[row] + lane; k < end; k += W)
     sum += val[k] * __ldg(&x[col[k]]);
-  for (int o = W / 2; o > 0; o >>= 1) sum += __shfl_down_sync(mask, sum, o, W);
-  if (lane == 0) y[row] = sum;
+  for (int o = W / 2; o > 0; o >>= 1)
+    sum += __shfl_down_sync(mask, sum, o, W);
+  if (lane == 0)
+    y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
 }
 
 template <typename T>
-cudaError_t launch_vector(const axb_spcuda_mat *M, int W, const T *x, T *y,
-                          cudaStream_t s) {
+cudaError_t launch_vector(const axb_spcuda_mat *M, int W, T alpha, const T *x,
+                          T beta, T *y, cudaStream_t s) {
   const unsigned grid = grid_for(M->rows * W, kBlock);
   const T *v = (const T *)M->val;
   switch (W) {
   case 1:
     spmv_vector<T, 1><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, y);
+                                              x, alpha, beta, y);
     break;
   case 2:
     spmv_vector<T, 2><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, y);
+                                              x, alpha, beta, y);
     break;
   case 4:
     spmv_vector<T, 4><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, y);
+                                              x, alpha, beta, y);
     break;
   case 8:
     spmv_vector<T, 8><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, y);
+                                              x, alpha, beta, y);
     break;
   case 16:
-    spmv_vector<T, 16><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind,
-                                               v, x, y);
+    spmv_vector<T, 16><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
+                                               x, alpha, beta, y);
     break;
   default:
-    spmv_vector<T, 32><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind,
-                                               v, x, y);
+    spmv_vector<T, 32><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
+                                               x, alpha, beta, y);
     break;
   }
   return cudaGetLastError();
@@ -114,7 +120,7 @@ template <typename T>
 __global__ void __launch_bounds__(kMergeThreads)
     spmv_merge(int64_t rows, const int64_t *__restrict__ rowptr,
                const int32_t *__restrict__ col, const T *__restrict__ val,
-               const T *__restrict__ x, T *__restrict__ y,
+               const T *__restrict__ x, T alpha, T beta, T *__restrict__ y,
                const int64_t *__restrict__ tile_row,
                const int64_t *__restrict__ tile_nz, int64_t *carry_row,
                T *carry_val) {
@@ -148,10 +154,11 @@ __global__ void __launch_bounds__(kMergeThreads)
     if (sum != T(0)) atomicAdd(&s_y[i], sum);
   }
   __syncthreads();
-  for (int64_t k = threadIdx.x; k < nr; k += blockDim.x) y[i0 + k] = s_y[k];
+  for (int64_t k = threadIdx.x; k < nr; k += blockDim.x)
+    y[i0 + k] = s_y[k];
   if (threadIdx.x == 0) {
     carry_row[t] = i0 + nr;
-    carry_val[t] = s_y[nr];
+    carry_val[t] = alpha * s_y[nr];
   }
 }
 
@@ -169,19 +176,40 @@ __global__ void merge_fixup(int64_t rows, int64_t ntiles,
 }
 
 template <typename T>
-cudaError_t launch_merge(const axb_spcuda_mat *M, const T *x, T *y,
-                         cudaStream_t s) {
+cudaError_t launch_merge(const axb_spcuda_mat *M, T alpha, const T *x, T beta,
+                         T *y, cudaStream_t s) {
   spmv_merge<T><<<(unsigned)M->ntiles, kMergeThreads, 0, s>>>(
-      M->rows, M->rowptr, M->colind, (const T *)M->val, x, y, M->tile_row,
-      M->tile_nz, M->carry_row, (T *)M->carry_val);
+      M->rows, M->rowptr, M->colind, (const T *)M->val, x, alpha, beta, y,
+      M->tile_row, M->tile_nz, M->carry_row, (T *)M->carry_val);
   merge_fixup<T><<<grid_for(M->ntiles, kBlock), kBlock, 0, s>>>(
       M->rows, M->ntiles, M->carry_row, (const T *)M->carry_val, y);
   return cudaGetLastError();
 }
 
+} // namespace
+
+/* y = alpha A x + beta y with the matrix's kernel (rows > 0, nnz > 0). */
+template <typename T>
+cudaError_t axb_spcuda::spmv_launch(const axb_spcuda_mat *M, T alpha,
+                                    const T *x, T beta, T *y, cudaStream_t s) {
+  return M->kind == AXB_SPMV_MERGE
+             ? launch_merge(M, alpha, x, beta, y, s)
+             : launch_vector(M, M->width, alpha, x, beta, y, s);
+}
+template cudaError_t axb_spcuda::spmv_launch<double>(const axb_spcuda_mat *,
+                                                     double, const double *,
+                                                     double, double *,
+                                                     cudaStream_t);
+template cudaError_t axb_spcuda::spmv_launch<float>(const axb_spcuda_mat *,
+                                                    float, const float *, float,
+                                                    float *, cudaStream_t);
+
+namespace {
+
 int width_for(double mean) {
   int w = 1;
-  while (w < 32 && w < mean) w *= 2;
+  while (w < 32 && w < mean)
+    w *= 2;
   return w;
 }
 
@@ -205,7 +233,8 @@ axb_status upload(axb_handle h, const axb_csr *A, axb_spcuda_mat *M) {
   AXB_CU(h, cudaMalloc(&M->val, (size_t)nnz1 * ts));
   int32_t *c32 = (int32_t *)malloc((size_t)nnz1 * sizeof(int32_t));
   if (!c32) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "sparse upload");
-  for (int64_t k = 0; k < A->nnz; ++k) c32[k] = (int32_t)A->colind[k];
+  for (int64_t k = 0; k < A->nnz; ++k)
+    c32[k] = (int32_t)A->colind[k];
   cudaError_t e = cudaMemcpy(M->colind, c32, (size_t)A->nnz * sizeof(int32_t),
                              cudaMemcpyHostToDevice);
   free(c32);
@@ -247,7 +276,10 @@ extern "C" axb_status axb_spcuda_mat_create(axb_handle h, const axb_csr *A,
                                             axb_spcuda_mat **out) {
   *out = nullptr;
   if (!h || h->backend != AXB_BACKEND_CUDA)
-    return axb__fail(h, AXB_ERR_INVALID, "sparse GPU matrix: not a CUDA handle");
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "sparse GPU matrix: not a CUDA handle");
+  axb_status st = axb__csr_check(h, A);
+  if (st != AXB_SUCCESS) return st;
   if (A->cols > INT32_MAX)
     return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
                      "sparse GPU matrix: %lld columns (at most 2^31 - 1)",
@@ -265,7 +297,7 @@ extern "C" axb_status axb_spcuda_mat_create(axb_handle h, const axb_csr *A,
     const int64_t len = A->rowptr[i + 1] - A->rowptr[i];
     if (len > M->max_row) M->max_row = len;
   }
-  axb_status st = upload(h, A, M);
+  st = upload(h, A, M);
   if (st != AXB_SUCCESS) {
     free_mat(M);
     return st;
@@ -328,13 +360,9 @@ extern "C" axb_status axb_spcuda_spmv(axb_handle h, const axb_spcuda_mat *M,
   }
   cudaError_t e;
   if (M->dtype == AXB_F64)
-    e = M->kind == AXB_SPMV_MERGE
-            ? launch_merge(M, (const double *)dx, (double *)dy, s)
-            : launch_vector(M, M->width, (const double *)dx, (double *)dy, s);
+    e = spmv_launch<double>(M, 1, (const double *)dx, 0, (double *)dy, s);
   else
-    e = M->kind == AXB_SPMV_MERGE
-            ? launch_merge(M, (const float *)dx, (float *)dy, s)
-            : launch_vector(M, M->width, (const float *)dx, (float *)dy, s);
+    e = spmv_launch<float>(M, 1, (const float *)dx, 0, (float *)dy, s);
   AXB_CU(h, e);
   return AXB_SUCCESS;
 }
