@@ -143,6 +143,15 @@ static void cell(char *buf, size_t len, const outcome *o) {
     break;
   default: snprintf(buf, len, "error: %s", axb_strerror(o->st)); break;
   }
+  /* A '|' (in "||b||") would end the Markdown cell: escape it. */
+  char tmp[256];
+  size_t k = 0;
+  for (const char *c = buf; *c && k + 2 < sizeof tmp; ++c) {
+    if (*c == '|') tmp[k++] = '\\';
+    tmp[k++] = *c;
+  }
+  tmp[k] = 0;
+  snprintf(buf, len, "%s", tmp);
 }
 
 static const char *status_word(axb_status st) {
@@ -294,7 +303,7 @@ int main(int argc, char **argv) {
       for (int p = 0; p < npc; ++p) {
         outcome o =
             run_case(h, &A, &B, fam[f], &pcs[p], a.tol, a.maxit, a.reps);
-        char c[96];
+        char c[256];
         cell(c, sizeof c, &o);
         printf(" %s |", c);
         fflush(stdout);

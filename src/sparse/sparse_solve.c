@@ -16,12 +16,6 @@
    true residual did not. */
 #define SP_TRUE_RESTARTS 3
 
-/* Until the CUDA side's stub defines it for builds without CUDA: a weak
-   NULL table that any real definition overrides (SPARSE_NOTES.md). */
-__attribute__((weak)) const axb_sparse_ops *axb__sparse_cuda_ops(void) {
-  return NULL;
-}
-
 #define AXB_TEMPLATE "sparse/sparse_solve_t.h"
 #include "core/instantiate.h"
 
@@ -29,15 +23,16 @@ static const char *const method_names[AXB_SPARSE_METHOD_COUNT] = {
     "auto", "cg", "cg1", "bicgstab", "gmres"};
 static const char *const precond_names[AXB_PRECOND_COUNT] = {
     "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric"};
-static const char *const breakdown_names[] = {"none",
-                                              "p^T A p <= 0 (not SPD)",
-                                              "<r^, r> = 0",
-                                              "<r^, v> = 0",
-                                              "omega = 0",
-                                              "singular Hessenberg",
-                                              "non-finite scalar",
-                                              "max iterations reached",
-                                              "residual above 1e8 ||b|| (diverging)"};
+static const char *const breakdown_names[] = {
+    "none",
+    "p^T A p <= 0 (not SPD)",
+    "<r^, r> = 0",
+    "<r^, v> = 0",
+    "omega = 0",
+    "singular Hessenberg",
+    "non-finite scalar",
+    "max iterations reached",
+    "residual above 1e8 ||b|| (diverging)"};
 
 const char *axb_sparse_method_name(axb_sparse_method m) {
   return m >= 0 && m < AXB_SPARSE_METHOD_COUNT ? method_names[m] : "unknown";
