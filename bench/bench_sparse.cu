@@ -18,9 +18,11 @@
  *   2. Time to solution (double, b = A * ones, x0 = 0, tol 1e-8 on
  *      ||r||/||b||): the cuSPARSE anchor — PCG + IC(0) for symmetric
  *      matrices with a positive diagonal, BiCGStab + ILU(0) otherwise —
- *      and axb's GPU solvers (sparse_bench_solvers, appended below when
- *      the solvers exist); set-up and solve times, iterations, true
- *      residual, median of 3 runs.
+ *      and axb's GPU solvers (axb_sparse_solve on the CUDA handle: CG/CG1
+ *      with Jacobi, IC(0), ParIC; BiCGStab/GMRES with Jacobi, ILU(0),
+ *      ParILU; triangular solves exact or by Jacobi sweeps); set-up and
+ *      solve times, iterations, true residual, median of 3 runs (axb: after
+ *      one untimed run), and axb's total as a fraction of the anchor's.
  */
 #include "axb.h"
 
@@ -230,9 +232,9 @@ static int spd_candidate(const axb_csr *A) {
 }
 
 /* Time to solution of the cuSPARSE anchor (median of 3 by total time). */
-static void bench_anchor(const char *name, const axb_csr *A, int spd,
-                         const std::vector<double> &b, double tol,
-                         int64_t maxit) {
+static double bench_anchor(const char *name, const axb_csr *A, int spd,
+                           const std::vector<double> &b, double tol,
+                           int64_t maxit) {
   std::vector<double> x(b.size());
   std::vector<axb_cusparse_report> reps;
   axb_status st = AXB_SUCCESS;
@@ -255,12 +257,87 @@ static void bench_anchor(const char *name, const axb_csr *A, int spd,
          (m.setup_s + m.solve_s) * 1e3, m.relres,
          st == AXB_SUCCESS ? "converged" : axb_strerror(st),
          m.message[0] ? ": " : "", m.message);
+  return st == AXB_SUCCESS ? m.setup_s + m.solve_s : 0;
 }
 
-#ifdef AXB_BENCH_SPARSE_SOLVERS
-/* axb's GPU solvers on the same system (sparse_bench_solvers.h). */
-#include "sparse_bench_solvers.h"
-#endif
+/* axb's GPU solvers (axb_sparse_solve on the CUDA handle) on the same
+   system: median of 3 runs by total time, after one untimed run. */
+static double bench_ours(axb_handle h, const char *name, const axb_csr *A,
+                         axb_sparse_method m, axb_precond p, axb_trisolve tri,
+                         const std::vector<double> &b, double tol,
+                         int64_t maxit, double anchor_total) {
+  axb_dense B = axb_dense_wrap(A->rows, 1, A->rows, AXB_F64, (void *)b.data());
+  std::vector<double> x(b.size());
+  axb_dense X = axb_dense_wrap(A->rows, 1, A->rows, AXB_F64, x.data());
+  axb_sparse_opts o;
+  axb_sparse_opts_default(&o);
+  o.method = m;
+  o.precond = p;
+  o.trisolve = tri;
+  o.tol = tol;
+  o.max_iter = maxit;
+  std::vector<axb_sparse_report> reps;
+  axb_status st = AXB_SUCCESS;
+  for (int r = 0; r < 4; ++r) {
+    axb_sparse_report rep;
+    memset(&rep, 0, sizeof rep);
+    st = axb_sparse_solve(h, A, &B, &X, &o, &rep);
+    if (r > 0) reps.push_back(rep);
+    if (st != AXB_SUCCESS && st != AXB_ERR_NO_CONVERGENCE) break;
+  }
+  char label[64];
+  snprintf(label, sizeof label, "axb-%s-%s%s", axb_sparse_method_name(m),
+           axb_precond_name(p),
+           tri == AXB_TRISOLVE_JACOBI && (p >= AXB_PRECOND_ILU0) ? "-jac" : "");
+  if (reps.empty()) {
+    printf("solve %-22s %-22s failed: %s (%s)\n", name, label,
+           axb_strerror(st), axb_detail(h));
+    return 0;
+  }
+  std::sort(reps.begin(), reps.end(),
+            [](const axb_sparse_report &a, const axb_sparse_report &c) {
+              return a.t_setup + a.t_solve < c.t_setup + c.t_solve;
+            });
+  const axb_sparse_report &q = reps[reps.size() / 2];
+  const double total = q.t_setup + q.t_solve;
+  printf("solve %-22s %-22s %6lld %9.3f %9.3f %9.3f %8.1e %s %5.2fx of anchor\n",
+         name, label, (long long)q.iterations, q.t_setup * 1e3,
+         q.t_solve * 1e3, total * 1e3, q.true_residual,
+         st == AXB_SUCCESS ? "converged" : axb_strerror(st),
+         anchor_total > 0 ? total / anchor_total : 0.0);
+  return st == AXB_SUCCESS ? total : 0;
+}
+
+static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
+                          int spd, const std::vector<double> &b, double tol,
+                          int64_t maxit, double anchor_total) {
+  const axb_trisolve E = AXB_TRISOLVE_EXACT, J = AXB_TRISOLVE_JACOBI;
+  if (spd) {
+    bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_JACOBI, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_JACOBI, E, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_NONE, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_IC0, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_PARIC, J, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_PARIC, E, b, tol, maxit,
+               anchor_total);
+  } else {
+    bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_JACOBI, E, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_ILU0, E, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARILU, J, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, E, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_PARILU, J, b, tol,
+               maxit, anchor_total);
+  }
+}
 
 int main(int argc, char **argv) {
   int solve = 1;
@@ -312,10 +389,8 @@ int main(int argc, char **argv) {
       host_spmv(&A, ones, b);
       const int spd = spd_candidate(&A);
       printf("# solve matrix method iters setup_ms solve_ms total_ms relres\n");
-      bench_anchor(name, &A, spd, b, 1e-8, 10000);
-#ifdef AXB_BENCH_SPARSE_SOLVERS
-      bench_solvers(h, name, &A, spd, b, 1e-8, 10000);
-#endif
+      const double anchor = bench_anchor(name, &A, spd, b, 1e-8, 10000);
+      bench_solvers(h, name, &A, spd, b, 1e-8, 10000, anchor);
     }
     fflush(stdout);
     axb_csr_destroy(&A);

@@ -750,8 +750,10 @@ void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */
  * Solve A X = B: A n x n CSR (host), B and X n x nrhs dense (host), all of
  * one dtype; B is left unchanged; X gets the solutions (its input is the
  * initial guess when opts->use_x0).  Each column is solved in turn.  opts
- * may be NULL (defaults), report may be NULL.  A report passed in must be
- * zeroed or freed before (its history is replaced).
+ * may be NULL (defaults); a zero field of opts takes its default, so a
+ * zeroed struct means all defaults.  report may be NULL; the call
+ * overwrites *report (free an earlier report's history first with
+ * axb_sparse_report_free, or it leaks).
  */
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
                             axb_dense *X, const axb_sparse_opts *opts,
