@@ -290,8 +290,8 @@ static double bench_ours(axb_handle h, const char *name, const axb_csr *A,
            axb_precond_name(p),
            tri == AXB_TRISOLVE_JACOBI && (p >= AXB_PRECOND_ILU0) ? "-jac" : "");
   if (reps.empty()) {
-    printf("solve %-22s %-22s failed: %s (%s)\n", name, label,
-           axb_strerror(st), axb_detail(h));
+    printf("solve %-22s %-22s failed: %s (%s)\n", name, label, axb_strerror(st),
+           axb_detail(h));
     return 0;
   }
   std::sort(reps.begin(), reps.end(),
@@ -300,11 +300,12 @@ static double bench_ours(axb_handle h, const char *name, const axb_csr *A,
             });
   const axb_sparse_report &q = reps[reps.size() / 2];
   const double total = q.t_setup + q.t_solve;
-  printf("solve %-22s %-22s %6lld %9.3f %9.3f %9.3f %8.1e %s %5.2fx of anchor\n",
-         name, label, (long long)q.iterations, q.t_setup * 1e3,
-         q.t_solve * 1e3, total * 1e3, q.true_residual,
-         st == AXB_SUCCESS ? "converged" : axb_strerror(st),
-         anchor_total > 0 ? total / anchor_total : 0.0);
+  printf(
+      "solve %-22s %-22s %6lld %9.3f %9.3f %9.3f %8.1e %s %5.2fx of anchor\n",
+      name, label, (long long)q.iterations, q.t_setup * 1e3, q.t_solve * 1e3,
+      total * 1e3, q.true_residual,
+      st == AXB_SUCCESS ? "converged" : axb_strerror(st),
+      anchor_total > 0 ? total / anchor_total : 0.0);
   return st == AXB_SUCCESS ? total : 0;
 }
 
@@ -315,8 +316,8 @@ static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
   if (spd) {
     bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_JACOBI, E, b, tol, maxit,
                anchor_total);
-    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_JACOBI, E, b, tol,
-               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_JACOBI, E, b, tol, maxit,
+               anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_NONE, E, b, tol, maxit,
                anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_IC0, E, b, tol, maxit,
@@ -332,8 +333,8 @@ static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
                maxit, anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARILU, J, b, tol,
                maxit, anchor_total);
-    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, E, b, tol,
-               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, E, b, tol, maxit,
+               anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_PARILU, J, b, tol,
                maxit, anchor_total);
   }

@@ -498,10 +498,10 @@ static double SFX(maxrel)(int64_t n, const T *a, const T *b) {
 }
 
 /* The GPU vector g (n entries) against the CPU-table vector c. */
-static void SFX(same)(const char *what, const OPS_T *G, const T *g, const T *c,
+static void SFX(same)(const char *what, const OPS_T *G, const T *gv, const T *c,
                       int64_t n, double tol) {
   T *hg = malloc(sizeof(T) * (size_t)(n + 1));
-  if (n) CHECK_STATUS(g_h, G->vec_download(g_h, n, g, hg), AXB_SUCCESS);
+  if (n) CHECK_STATUS(g_h, G->vec_download(g_h, n, gv, hg), AXB_SUCCESS);
   const double r = SFX(maxrel)(n, hg, c);
   CHECK(r <= tol, "%s (%s, n %lld): GPU vs CPU %.3g > %.3g", what,
         DT == AXB_F64 ? "d" : "s", (long long)n, r, tol);
