@@ -215,6 +215,17 @@ static void spmv_handmade(void) {
   }
 }
 
+/* A shared matrix by name: NAME.mtx, else NAME.mtx.gz (the device copy is
+   compressed); AXB_SUCCESS or the reader's status. */
+static axb_status read_real(const char *dir, const char *name, axb_dtype t,
+                            axb_csr *A) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.mtx", dir, name);
+  if (axb_read_csr(g, path, t, A) == AXB_SUCCESS) return AXB_SUCCESS;
+  snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, name);
+  return axb_read_csr(g, path, t, A);
+}
+
 static void spmv_real(void) {
   const char *dir = test_matrices_dir();
   if (!dir) return;
@@ -222,11 +233,9 @@ static void spmv_real(void) {
                          "gemat12",  "sherman3", "nos4"};
   for (size_t i = 0; i < sizeof names / sizeof *names; ++i) {
     if (quick && i > 0) break;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.mtx", dir, names[i]);
     for (int t = 0; t < 2; ++t) {
       axb_csr A;
-      if (axb_read_csr(g, path, t ? AXB_F32 : AXB_F64, &A) != AXB_SUCCESS)
+      if (read_real(dir, names[i], t ? AXB_F32 : AXB_F64, &A) != AXB_SUCCESS)
         continue; /* a missing matrix is not this test's failure */
       spmv_all(names[i], &A);
       axb_csr_destroy(&A);
@@ -342,6 +351,10 @@ static void solve_pair(const char *name, const axb_csr *A, axb_sparse_method m,
   CHECK(sg == sc, "%s %s/%s%s %s: GPU %d (%s) CPU %d (%s)", name, what, pre,
         tri ? "/jacobi" : "", dbl ? "d" : "s", sg, axb_detail(g), sc,
         axb_detail(cpu));
+  CHECK(rg.info == rc.info && rg.breakdown == rc.breakdown,
+        "%s %s/%s: GPU info %lld breakdown %d, CPU info %lld breakdown %d",
+        name, what, pre, (long long)rg.info, (int)rg.breakdown,
+        (long long)rc.info, (int)rc.breakdown);
   if (sg == AXB_SUCCESS) {
     CHECK(rg.true_residual <= o.tol, "%s %s/%s: GPU true residual %g", name,
           what, pre, rg.true_residual);
@@ -422,10 +435,8 @@ static void solver_tests(void) {
               {"orsirr_1", AXB_SPARSE_GMRES, AXB_PRECOND_ILU0},
               {"cage10", AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARILU}};
   for (size_t i = 0; i < sizeof real / sizeof *real; ++i) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.mtx", dir, real[i].name);
     axb_csr A;
-    if (axb_read_csr(g, path, AXB_F64, &A) != AXB_SUCCESS) continue;
+    if (read_real(dir, real[i].name, AXB_F64, &A) != AXB_SUCCESS) continue;
     solve_pair(real[i].name, &A, real[i].m, real[i].p, AXB_TRISOLVE_EXACT);
     axb_csr_destroy(&A);
   }
