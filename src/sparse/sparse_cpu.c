@@ -15,8 +15,11 @@
 #define SP_PAR_MIN 50000
 /* Reductions: at most SP_CHUNKS_MAX chunks of at least 4096 entries. */
 #define SP_CHUNKS_MAX 1024
-/* Level-scheduled solves need this many rows per level on average. */
-#define SP_LEVEL_MIN_ROWS 64
+/* Level-scheduled solves: at least SP_LEVEL_MIN_N rows, and on average
+   SP_LEVEL_ROWS_PER_THREAD rows per thread in a level (else the barriers
+   cost more than the rows and plain substitution runs). */
+#define SP_LEVEL_MIN_N 10000
+#define SP_LEVEL_ROWS_PER_THREAD 16
 
 struct cpu_mat {
   int64_t rows, cols, nnz;

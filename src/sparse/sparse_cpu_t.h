@@ -492,7 +492,8 @@ static axb_status AXB_FN(cpu_, tri_solve)(axb_handle h, const axb_spfac *Fo,
   const int64_t *lr = lower ? F->lo_rows : F->up_rows;
   /* Few rows per level: the barriers would cost more than the rows, so
      substitute in plain order (a valid order for the dependencies). */
-  if (nt == 1 || n < SP_PAR_MIN || n < SP_LEVEL_MIN_ROWS * nlev) {
+  if (nt == 1 || n < SP_LEVEL_MIN_N ||
+      n < (int64_t)SP_LEVEL_ROWS_PER_THREAD * nt * nlev) {
     for (int64_t t = 0; t < n; ++t) {
       int64_t i = lower ? t : n - 1 - t;
       x[i] = AXB_FN(cpu_, tri_row)(F, lower, i, b, x);
