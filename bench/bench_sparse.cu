@@ -7,8 +7,8 @@
  *
  * MATRIX is a Matrix Market file or a generator spec ("poisson3d:100").
  * For each matrix:
- *   1. SpMV y = A x in double and float: every VECTOR width, MERGE and
- *      AUTO against cusparseSpMV (CSR, 32-bit indices, ALG_DEFAULT,
+ *   1. SpMV y = A x in double and float: every VECTOR width, MERGE, STREAM
+ *      and AUTO against cusparseSpMV (CSR, 32-bit indices, ALG_DEFAULT,
  *      preprocessed).  Time = median over R batches of 20 launches (CUDA
  *      events), after 3 warm-up launches; bandwidth from the bytes an SpMV
  *      must move (matrix once with int64 row pointers and int32 columns,
@@ -196,14 +196,20 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   CU(cudaMemset(dy, 0xff, ref.size() * sizeof(T)));
   double ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
   row("merge", 0, ms, spmv_error(A, hx, ref, dy));
+  OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_STREAM, 0));
+  CU(cudaMemset(dy, 0xff, ref.size() * sizeof(T)));
+  ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
+  row("stream", 0, ms, spmv_error(A, hx, ref, dy));
   OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_AUTO, 0));
   axb_spmv_kind kind;
   int width;
   axb_spcuda_mat_spmv_info(M, &kind, &width);
   CU(cudaMemset(dy, 0xff, ref.size() * sizeof(T)));
   ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
-  row(kind == AXB_SPMV_MERGE ? "AUTO=m" : "AUTO=v", width, ms,
-      spmv_error(A, hx, ref, dy));
+  row(kind == AXB_SPMV_MERGE    ? "AUTO=m"
+      : kind == AXB_SPMV_STREAM ? "AUTO=s"
+                                : "AUTO=v",
+      width, ms, spmv_error(A, hx, ref, dy));
   axb_cusparse_spmv_destroy(P);
   axb_spcuda_mat_destroy(M);
   CU(cudaFree(dx));

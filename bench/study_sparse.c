@@ -2,7 +2,7 @@
  * The convergence study the 2022 thesis was asked for (issue 8): for every
  * matrix of a directory (../shared/matrices), iterations and time to a
  * relative residual tol with the preconditioners none / Jacobi / ILU(0) /
- * ParILU with 1, 2, 3, 5 sweeps (and IC(0) / ParIC(3) on symmetric
+ * ParILU with 1, 2, 3, 5 sweeps (and IC(0) / ParIC-1/2/3/5 on symmetric
  * matrices with a positive diagonal): CG (PCG) for those, GMRES(30) and
  * BiCGStab otherwise.  Where a run does not converge or fails, the cell
  * says why.  Public API only, so it runs on any backend.
@@ -34,7 +34,8 @@ static const pc_case pcs[] = {
     {AXB_PRECOND_ILU0, 0, "ILU0"},       {AXB_PRECOND_PARILU, 1, "ParILU-1"},
     {AXB_PRECOND_PARILU, 2, "ParILU-2"}, {AXB_PRECOND_PARILU, 3, "ParILU-3"},
     {AXB_PRECOND_PARILU, 5, "ParILU-5"}, {AXB_PRECOND_IC0, 0, "IC0"},
-    {AXB_PRECOND_PARIC, 3, "ParIC-3"}};
+    {AXB_PRECOND_PARIC, 1, "ParIC-1"},   {AXB_PRECOND_PARIC, 2, "ParIC-2"},
+    {AXB_PRECOND_PARIC, 3, "ParIC-3"},   {AXB_PRECOND_PARIC, 5, "ParIC-5"}};
 #define NPC (sizeof(pcs) / sizeof(pcs[0]))
 #define NPC_UNSYM 7 /* the IC columns only for CG */
 

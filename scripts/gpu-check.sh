@@ -101,10 +101,13 @@ if [ "${GPU_CHECK_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null
     --error-exitcode 9 build/gpu/tests/test_sparse_cuda
 fi
 if [ "${GPU_CHECK_SPARSE_BENCH:-0}" = 1 ] && [ -x build/gpu/bench/bench_sparse ]; then
-  m=shared/matrices
+  mtx() { # a shared matrix, plain or gzipped (a staged copy may be)
+    if [ -f "shared/matrices/$1.mtx" ]; then echo "shared/matrices/$1.mtx"
+    else echo "shared/matrices/$1.mtx.gz"; fi
+  }
   GPU_CHECK_TIMEOUT=${GPU_CHECK_SPARSE_TIMEOUT:-400} run bench_sparse \
-    build/gpu/bench/bench_sparse poisson3d:100 $m/bcsstk18.mtx $m/bcsstk16.mtx \
-    $m/cage10.mtx $m/sherman3.mtx
+    build/gpu/bench/bench_sparse poisson3d:100 "$(mtx bcsstk18)" \
+    "$(mtx bcsstk16)" "$(mtx cage10)" "$(mtx sherman3)"
   cat "$logs/bench_sparse.log"
   mkdir -p "$out" && cp "$logs/bench_sparse.log" "$out/"
 fi

@@ -393,6 +393,12 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
   const double half = P->n > 0 ? 0.5 * (double)P->nnz / (double)P->n : 0;
   while (F->width < 32 && F->width < half)
     F->width *= 2;
+  /* As SpMV's VECTOR: no idle lanes once the rows fill the GPU. */
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device);
+  const double resident = 2048.0 * (sms > 0 ? sms : 1);
+  while (F->width > 1 && (double)P->n * F->width > 4.0 * resident)
+    F->width /= 2;
   *out = (axb_spfac *)F;
   return AXB_SUCCESS;
 }

@@ -249,16 +249,15 @@ axb_status m_cg1_spmv_dots(axb_handle h, const axb_spmat *Mo, const T *z, T *s,
   if (!S) return st;
   cudaStream_t q = axb_cuda::stream(h);
   int blocks;
-  if (M->kind == AXB_SPMV_VECTOR && M->nnz > 0) {
+  if (M->kind == AXB_SPMV_STREAM) {
+    AXB_CU(h, stream_dots_launch<T>(M, z, s, r, S->partial, &blocks, q));
+  } else if (M->kind == AXB_SPMV_VECTOR) {
     /* One pass: SpMV and the three dots together. */
     blocks = red_blocks(M->rows * M->width);
     BY_WIDTH(M->width, cg1_fused, T, blocks, q, M->rows, M->rowptr, M->colind,
              (const T *)M->val, z, s, r, S->partial);
   } else {
-    if (M->nnz > 0)
-      AXB_CU(h, spmv_launch<T>(M, T(1), z, T(0), s, q));
-    else
-      AXB_CU(h, cudaMemsetAsync(s, 0, sizeof(T) * (size_t)M->rows, q));
+    AXB_CU(h, spmv_launch<T>(M, T(1), z, T(0), s, q));
     blocks = red_blocks(M->rows);
     cg1_dots<T><<<blocks, kBlock, 0, q>>>(M->rows, z, s, r, S->partial);
   }

@@ -16,8 +16,11 @@
  *           takes the same number of (row end + nonzero) merge items whatever
  *           the row lengths; tile start coordinates are computed once at
  *           upload; rows split between tiles are finished by a fix-up pass.
- *   AUTO:   MERGE when the rows are irregular (max > 16 mean and max > 256)
- *           or too few to fill the GPU with VECTOR, else VECTOR.
+ *   STREAM: kBlock consecutive rows per block; their nonzeros are loaded
+ *           coalesced into shared memory when they fit (short rows), then
+ *           each thread adds its row.
+ *   AUTO:   MERGE when the rows are irregular (max > 16 mean and max > 256),
+ *           STREAM for many short rows, else VECTOR (spmv.cu says why).
  */
 #ifndef AXB_SPCUDA_H
 #define AXB_SPCUDA_H
@@ -33,7 +36,8 @@ typedef struct axb_spcuda_mat axb_spcuda_mat;
 typedef enum {
   AXB_SPMV_AUTO = 0,
   AXB_SPMV_VECTOR = 1,
-  AXB_SPMV_MERGE = 2
+  AXB_SPMV_MERGE = 2,
+  AXB_SPMV_STREAM = 3
 } axb_spmv_kind;
 
 /* Upload a valid host CSR matrix (dtype of A) to h's device (h a CUDA

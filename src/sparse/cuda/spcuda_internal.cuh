@@ -23,6 +23,8 @@ constexpr int kMergeIpt = 8;
 constexpr int kMergeTile = kMergeThreads * kMergeIpt;
 /* Threads of the vector kernel's blocks and of the vector-op kernels. */
 constexpr int kBlock = 256;
+/* STREAM: nonzeros of kBlock rows staged in shared memory (16 KB double). */
+constexpr int kStreamCap = 2048;
 /* Most blocks of a reduction's first pass (its partial sums per block). */
 constexpr int kRedBlocks = 1024;
 /* Most values one reduction returns. */
@@ -112,6 +114,13 @@ template <typename T> void fill_fac_ops(typename OpsOf<T>::type *o);
 template <typename T>
 cudaError_t spmv_launch(const axb_spcuda_mat *M, T alpha, const T *x, T beta,
                         T *y, cudaStream_t s);
+
+/* STREAM SpMV s = A z fused with the CG1 partial sums <r,z>, <z,s>,
+   <r,r> (spmv.cu); *blocks = the number of partial sums. */
+template <typename T>
+cudaError_t stream_dots_launch(const axb_spcuda_mat *M, const T *z, T *s,
+                               const T *r, double *partial, int *blocks,
+                               cudaStream_t q);
 
 } // namespace axb_spcuda
 

@@ -76,6 +76,62 @@ cudaError_t launch_vector(const axb_spcuda_mat *M, int W, T alpha, const T *x,
   return cudaGetLastError();
 }
 
+/* ---- stream (short rows) ---------------------------------------------- */
+
+/* kBlock consecutive rows per block and pass: when their nonzeros fit in
+   shared memory, the block loads them coalesced (products val * x), then
+   each thread adds its row from shared memory; otherwise each thread reads
+   its row from global memory.  With DOTS (single-reduction CG: x = z,
+   y = s), the block also accumulates <r,z>, <z,s>, <r,r> and writes its
+   partial sums (grid <= kRedBlocks). */
+template <typename T, bool DOTS>
+__global__ void __launch_bounds__(kBlock)
+    spmv_stream(int64_t rows, const int64_t *__restrict__ rowptr,
+                const int32_t *__restrict__ col, const T *__restrict__ val,
+                const T *x, T alpha, T beta, T *y, const T *r,
+                double *partial) {
+  __shared__ T s_prod[kStreamCap];
+  double g = 0, w = 0, q = 0;
+  for (int64_t r0 = (int64_t)blockIdx.x * kBlock; r0 < rows;
+       r0 += (int64_t)gridDim.x * kBlock) {
+    const int64_t r1 = r0 + kBlock < rows ? r0 + kBlock : rows;
+    const int64_t a = rowptr[r0], b = rowptr[r1];
+    const int64_t row = r0 + threadIdx.x;
+    T sum = 0;
+    if (b - a <= kStreamCap) { /* the same branch for the whole block */
+      for (int64_t k = a + threadIdx.x; k < b; k += kBlock)
+        s_prod[k - a] = val[k] * __ldg(&x[col[k]]);
+      __syncthreads();
+      if (row < r1)
+        for (int64_t k = rowptr[row] - a; k < rowptr[row + 1] - a; ++k)
+          sum += s_prod[k];
+      __syncthreads(); /* s_prod is refilled by the next pass */
+    } else if (row < r1) {
+      for (int64_t k = rowptr[row]; k < rowptr[row + 1]; ++k)
+        sum += val[k] * __ldg(&x[col[k]]);
+    }
+    if (row < r1) {
+      const T yi = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
+      y[row] = yi;
+      if (DOTS) {
+        const double ri = r[row], zi = x[row];
+        g += ri * zi;
+        w += zi * (double)yi;
+        q += ri * ri;
+      }
+    }
+  }
+  if (DOTS) {
+    __shared__ double scratch[32];
+    g = block_sum(g, scratch);
+    if (threadIdx.x == 0) partial[blockIdx.x] = g;
+    w = block_sum(w, scratch);
+    if (threadIdx.x == 0) partial[kRedBlocks + blockIdx.x] = w;
+    q = block_sum(q, scratch);
+    if (threadIdx.x == 0) partial[2 * kRedBlocks + blockIdx.x] = q;
+  }
+}
+
 /* ---- merge path ---------------------------------------------------------- */
 
 /* The merge of the row ends a[0..a_len) with the nonzero indices
@@ -154,8 +210,10 @@ __global__ void __launch_bounds__(kMergeThreads)
     if (sum != T(0)) atomicAdd(&s_y[i], sum);
   }
   __syncthreads();
+  /* Only this tile stores the rows it finishes, so y may be read here. */
   for (int64_t k = threadIdx.x; k < nr; k += blockDim.x)
-    y[i0 + k] = s_y[k];
+    y[i0 + k] =
+        beta == T(0) ? alpha * s_y[k] : alpha * s_y[k] + beta * y[i0 + k];
   if (threadIdx.x == 0) {
     carry_row[t] = i0 + nr;
     carry_val[t] = alpha * s_y[nr];
@@ -192,10 +250,38 @@ cudaError_t launch_merge(const axb_spcuda_mat *M, T alpha, const T *x, T beta,
 template <typename T>
 cudaError_t axb_spcuda::spmv_launch(const axb_spcuda_mat *M, T alpha,
                                     const T *x, T beta, T *y, cudaStream_t s) {
+  if (M->kind == AXB_SPMV_STREAM) {
+    spmv_stream<T, false><<<grid_for(M->rows, kBlock), kBlock, 0, s>>>(
+        M->rows, M->rowptr, M->colind, (const T *)M->val, x, alpha, beta, y,
+        nullptr, nullptr);
+    return cudaGetLastError();
+  }
   return M->kind == AXB_SPMV_MERGE
              ? launch_merge(M, alpha, x, beta, y, s)
              : launch_vector(M, M->width, alpha, x, beta, y, s);
 }
+
+/* STREAM SpMV s = A z fused with the CG1 partial sums (grid: the number
+   of partial sums written, <= kRedBlocks). */
+template <typename T>
+cudaError_t axb_spcuda::stream_dots_launch(const axb_spcuda_mat *M, const T *z,
+                                           T *s, const T *r, double *partial,
+                                           int *blocks, cudaStream_t q) {
+  *blocks = (int)grid_for(M->rows, kBlock);
+  if (*blocks > kRedBlocks) *blocks = kRedBlocks;
+  spmv_stream<T, true><<<*blocks, kBlock, 0, q>>>(M->rows, M->rowptr, M->colind,
+                                                  (const T *)M->val, z, T(1),
+                                                  T(0), s, r, partial);
+  return cudaGetLastError();
+}
+template cudaError_t
+axb_spcuda::stream_dots_launch<double>(const axb_spcuda_mat *, const double *,
+                                       double *, const double *, double *,
+                                       int *, cudaStream_t);
+template cudaError_t
+axb_spcuda::stream_dots_launch<float>(const axb_spcuda_mat *, const float *,
+                                      float *, const float *, double *, int *,
+                                      cudaStream_t);
 template cudaError_t axb_spcuda::spmv_launch<double>(const axb_spcuda_mat *,
                                                      double, const double *,
                                                      double, double *,
@@ -259,15 +345,26 @@ axb_status upload(axb_handle h, const axb_csr *A, axb_spcuda_mat *M) {
   return AXB_SUCCESS;
 }
 
-/* AUTO's choice: MERGE for irregular rows (a few long rows would hold
-   VECTOR's blocks back) or for few long rows that VECTOR cannot spread
-   over the GPU; else VECTOR with W from the mean. */
+/* AUTO's choice (measured on an H200, docs/PERFORMANCE.md):
+   - MERGE for irregular rows (max > 16 mean and max > 256): a few long rows
+     would hold VECTOR's blocks back;
+   - STREAM for many short rows (mean <= 16, at least as many rows as the GPU
+     has resident threads): coalesced loads through shared memory;
+   - else VECTOR with W = the smallest power of two >= the mean row length,
+     halved while rows * W exceeds 4x the resident threads (a saturated GPU
+     gains nothing from idle lanes; a small matrix needs the parallelism). */
 void resolve_auto(axb_spcuda_mat *M, int sm_count) {
   const double resident = (double)sm_count * 2048.0;
   const bool irregular = M->max_row > 16.0 * M->mean_row && M->max_row > 256;
-  const bool few_long = M->mean_row > 32.0 && (double)M->rows * 32 < resident;
-  M->kind = irregular || few_long ? AXB_SPMV_MERGE : AXB_SPMV_VECTOR;
   M->width = width_for(M->mean_row);
+  while (M->width > 1 && (double)M->rows * M->width > 4.0 * resident)
+    M->width /= 2;
+  if (irregular)
+    M->kind = AXB_SPMV_MERGE;
+  else if (M->mean_row <= 16.0 && (double)M->rows >= resident)
+    M->kind = AXB_SPMV_STREAM;
+  else
+    M->kind = AXB_SPMV_VECTOR;
 }
 
 } // namespace
