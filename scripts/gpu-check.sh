@@ -92,9 +92,13 @@ if [ "${GPU_CHECK_BATCHED_BENCH:-0}" = 1 ] && [ -x build/gpu/bench/bench_batched
 fi
 # Sparse solvers on the GPU (issue 8): test_sparse_cuda ran in the loop
 # above (SpMV kernels, every CUDA table entry against the CPU table,
-# axb_sparse_solve on both, the cuSPARSE anchors); here compute-sanitizer
-# on its reduced size, and with GPU_CHECK_SPARSE_BENCH=1 bench_sparse on
-# 3-D Poisson 100^3 and the largest shared matrices.
+# axb_sparse_solve on both, the cuSPARSE anchors); here test_sparse on the
+# CUDA table, compute-sanitizer on test_sparse_cuda's reduced size, and
+# with GPU_CHECK_SPARSE_BENCH=1 bench_sparse on 3-D Poisson 100^3 and the
+# largest shared matrices.
+# The loop above treats test_sparse_cuda as test_sparse's GPU program, so
+# the host side's solver test is run on the CUDA table here as well.
+[ -x build/gpu/tests/test_sparse ] && run test_sparse_on_cuda build/gpu/tests/test_sparse cuda
 if [ "${GPU_CHECK_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null &&
   [ -x build/gpu/tests/test_sparse_cuda ]; then
   AXB_TEST_SPARSE_QUICK=1 run memcheck_sparse compute-sanitizer --tool memcheck \

@@ -10,17 +10,18 @@
  * nonzero than the host's int64 indices — SpMV is bandwidth bound.
  *
  * Kernels (y = A x, arrays in device memory, on the handle's stream):
- *   VECTOR: W lanes per row (W = 2..32, a power of two), shuffle reduction;
- *           AUTO takes W = the smallest power of two >= the mean row length.
+ *   VECTOR: W lanes per row (W = 1..32, a power of two), shuffle reduction.
  *   MERGE:  merge-path load balance (Merrill & Garland, SC'16): every block
  *           takes the same number of (row end + nonzero) merge items whatever
  *           the row lengths; tile start coordinates are computed once at
  *           upload; rows split between tiles are finished by a fix-up pass.
  *   STREAM: kBlock consecutive rows per block; their nonzeros are loaded
  *           coalesced into shared memory when they fit (short rows), then
- *           each thread adds its row.
+ *           each thread adds its row (kept for comparison: never faster than
+ *           VECTOR in the measurements, so AUTO does not pick it).
  *   AUTO:   MERGE when the rows are irregular (max > 16 mean and max > 256),
- *           STREAM for many short rows, else VECTOR (spmv.cu says why).
+ *           else VECTOR with W from the mean row length, smaller when the
+ *           rows alone fill the GPU (spmv.cu says why).
  */
 #ifndef AXB_SPCUDA_H
 #define AXB_SPCUDA_H

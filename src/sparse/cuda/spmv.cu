@@ -1,6 +1,7 @@
 /*
- * CSR on the GPU: upload (axb_spcuda_mat) and the two SpMV kernels of
- * spcuda.h — vector-per-row (W lanes per row) and merge-path load balance.
+ * CSR on the GPU: upload (axb_spcuda_mat) and the SpMV kernels of spcuda.h:
+ * VECTOR (W lanes per row), STREAM (short rows staged in shared memory) and
+ * MERGE (merge-path load balance), with AUTO's choice.
  */
 #include "spcuda_internal.cuh"
 
@@ -345,26 +346,24 @@ axb_status upload(axb_handle h, const axb_csr *A, axb_spcuda_mat *M) {
   return AXB_SUCCESS;
 }
 
-/* AUTO's choice (measured on an H200, docs/PERFORMANCE.md):
+/* AUTO's choice (measured on an H200, docs/PERFORMANCE.md "Sparse on the
+   GPU"):
    - MERGE for irregular rows (max > 16 mean and max > 256): a few long rows
      would hold VECTOR's blocks back;
-   - STREAM for many short rows (mean <= 16, at least as many rows as the GPU
-     has resident threads): coalesced loads through shared memory;
    - else VECTOR with W = the smallest power of two >= the mean row length,
-     halved while rows * W exceeds 4x the resident threads (a saturated GPU
-     gains nothing from idle lanes; a small matrix needs the parallelism). */
+     halved while rows * W exceeds 4x the resident threads: a saturated GPU
+     gains nothing from idle lanes (3-D Poisson 100^3: W = 1, 36.8 us
+     against 60 us with W = 8), a small matrix needs the parallelism
+     (bcsstk16, mean 59: W = 32).
+   STREAM is never chosen: on every matrix measured VECTOR with this W was
+   as fast or faster (Poisson float: 24.6 us against 31.0 us). */
 void resolve_auto(axb_spcuda_mat *M, int sm_count) {
   const double resident = (double)sm_count * 2048.0;
   const bool irregular = M->max_row > 16.0 * M->mean_row && M->max_row > 256;
   M->width = width_for(M->mean_row);
   while (M->width > 1 && (double)M->rows * M->width > 4.0 * resident)
     M->width /= 2;
-  if (irregular)
-    M->kind = AXB_SPMV_MERGE;
-  else if (M->mean_row <= 16.0 && (double)M->rows >= resident)
-    M->kind = AXB_SPMV_STREAM;
-  else
-    M->kind = AXB_SPMV_VECTOR;
+  M->kind = irregular ? AXB_SPMV_MERGE : AXB_SPMV_VECTOR;
 }
 
 } // namespace
