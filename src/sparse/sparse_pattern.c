@@ -133,16 +133,29 @@ axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
     }
   }
   if ((st = build_csc_alloc(A, P->colptr, P->csrrow, P->cscpos))) goto fail;
+  /* Transposed positions from the CSC view: with a symmetric pattern,
+     column i lists the same indices as row i, both increasing, so the
+     q-th entry of row i, (i, j), faces the q-th entry of column i,
+     (j, i), whose CSR position is cscpos.  O(nnz); a mismatch means the
+     pattern is not symmetric. */
   if (kind == AXB_SPF_IC)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
-        P->tpos[k] = find_in_row(A->rowptr, A->colind, A->colind[k], i);
-        if (P->tpos[k] < 0) {
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t len = A->rowptr[i + 1] - A->rowptr[i];
+      if (P->colptr[i + 1] - P->colptr[i] != len) {
+        *info = i + 1;
+        st = AXB_ERR_INVALID;
+        goto fail;
+      }
+      for (int64_t q = 0; q < len; ++q) {
+        int64_t k = A->rowptr[i] + q, c = P->colptr[i] + q;
+        if (P->csrrow[c] != A->colind[k]) {
           *info = i + 1;
           st = AXB_ERR_INVALID;
           goto fail;
         }
+        P->tpos[k] = P->cscpos[c];
       }
+    }
   if ((st = axb__spf_levels(n, A->rowptr, A->colind, 0, &P->lo_ptr, &P->lo_rows,
                             &P->p.lo_nlev)))
     goto fail;
