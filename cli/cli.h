@@ -126,6 +126,32 @@ void cli_json_number(FILE *f, double v);
 
 /* ---- the subcommands ---- */
 int cli_solve(int argc, char **argv);
+
+/* The sparse path of `axb solve` (cli/solve_sparse.c): chosen by a sparse
+   --method (cg, cg1, bicgstab, gmres), --sparse, or any sparse option. */
+typedef struct {
+  int on;          /* the sparse path is selected                 */
+  const char *why; /* the option that selected it (for messages)  */
+  axb_sparse_opts opts;
+  const char *history; /* --history FILE.csv, or NULL              */
+} cli_sparse_args;
+/* Parse one sparse option's value into sp (and select the sparse path);
+   1 when good, else 0 with the message printed. */
+int cli_sparse_option(cli_sparse_args *sp, const char *opt, const char *v);
+/* Everything else `axb solve` parsed. */
+typedef struct {
+  const char *a_path, *b_path, *gen;
+  const axb_gen_spec *spec;
+  const char *out;
+  axb_backend backend;
+  int device, threads;
+  axb_dtype dtype;
+  int json, quiet;
+  axb_rhs_kind rhs;
+  int64_t nrhs;
+  uint64_t seed;
+} cli_sparse_job;
+int cli_solve_sparse(const cli_sparse_job *j, const cli_sparse_args *sp);
 int cli_demo(int argc, char **argv);
 int cli_gen(int argc, char **argv);
 int cli_info(int argc, char **argv);

@@ -25,30 +25,50 @@ enum {
   OPT_FP_SECTION,
   OPT_FP_BLOCK,
   OPT_FP_SCHED,
-  OPT_FP_STREAMS
+  OPT_FP_STREAMS,
+  /* sparse path (cli/solve_sparse.c) */
+  OPT_SPARSE,
+  OPT_PRECOND,
+  OPT_TOL,
+  OPT_MAXIT,
+  OPT_RESTART,
+  OPT_SWEEPS,
+  OPT_TRISOLVE,
+  OPT_TRI_SWEEPS,
+  OPT_HISTORY
 };
 
-static const cli_opt solve_table[] = {{"help", 'h', 0, OPT_HELP},
-                                      {"gen", 0, 1, OPT_GEN},
-                                      {"output", 'o', 1, OPT_OUT},
-                                      {"rhs", 0, 1, OPT_RHS},
-                                      {"nrhs", 0, 1, OPT_NRHS},
-                                      {"seed", 0, 1, OPT_SEED},
-                                      {"method", 'm', 1, OPT_METHOD},
-                                      {"backend", 0, 1, OPT_BACKEND},
-                                      {"device", 'd', 1, OPT_DEVICE},
-                                      {"precision", 'p', 1, OPT_PRECISION},
-                                      {"threads", 't', 1, OPT_THREADS},
-                                      {"no-pivot", 0, 0, OPT_NO_PIVOT},
-                                      {"json", 0, 0, OPT_JSON},
-                                      {"quiet", 'q', 0, OPT_QUIET},
-                                      {"fp-tol", 0, 1, OPT_FP_TOL},
-                                      {"fp-max-sweeps", 0, 1, OPT_FP_SWEEPS},
-                                      {"fp-section", 0, 1, OPT_FP_SECTION},
-                                      {"fp-block", 0, 1, OPT_FP_BLOCK},
-                                      {"fp-scheduler", 0, 1, OPT_FP_SCHED},
-                                      {"fp-streams", 0, 1, OPT_FP_STREAMS},
-                                      {NULL, 0, 0, 0}};
+static const cli_opt solve_table[] = {
+    {"help", 'h', 0, OPT_HELP},
+    {"gen", 0, 1, OPT_GEN},
+    {"output", 'o', 1, OPT_OUT},
+    {"rhs", 0, 1, OPT_RHS},
+    {"nrhs", 0, 1, OPT_NRHS},
+    {"seed", 0, 1, OPT_SEED},
+    {"method", 'm', 1, OPT_METHOD},
+    {"backend", 0, 1, OPT_BACKEND},
+    {"device", 'd', 1, OPT_DEVICE},
+    {"precision", 'p', 1, OPT_PRECISION},
+    {"threads", 't', 1, OPT_THREADS},
+    {"no-pivot", 0, 0, OPT_NO_PIVOT},
+    {"json", 0, 0, OPT_JSON},
+    {"quiet", 'q', 0, OPT_QUIET},
+    {"fp-tol", 0, 1, OPT_FP_TOL},
+    {"fp-max-sweeps", 0, 1, OPT_FP_SWEEPS},
+    {"fp-section", 0, 1, OPT_FP_SECTION},
+    {"fp-block", 0, 1, OPT_FP_BLOCK},
+    {"fp-scheduler", 0, 1, OPT_FP_SCHED},
+    {"fp-streams", 0, 1, OPT_FP_STREAMS},
+    {"sparse", 0, 0, OPT_SPARSE},
+    {"precond", 0, 1, OPT_PRECOND},
+    {"tol", 0, 1, OPT_TOL},
+    {"maxit", 0, 1, OPT_MAXIT},
+    {"restart", 0, 1, OPT_RESTART},
+    {"sweeps", 0, 1, OPT_SWEEPS},
+    {"trisolve", 0, 1, OPT_TRISOLVE},
+    {"tri-sweeps", 0, 1, OPT_TRI_SWEEPS},
+    {"history", 0, 1, OPT_HISTORY},
+    {NULL, 0, 0, 0}};
 
 typedef struct {
   const char *a_path, *b_path, *gen, *out, *method_name;
@@ -63,13 +83,20 @@ typedef struct {
   const char *rhs_opt; /* an option that only applies to a generated b */
   axb_fixedpoint_opts fp;
   const char *fp_opt; /* an option that only applies to lu-fixedpoint */
+  cli_sparse_args sp;  /* the sparse path: sp.on when selected */
 } solve_args;
 
-static int parse_method(const char *text, axb_method *m) {
-  if (axb_method_parse(text, m) == AXB_SUCCESS) return 1;
+/* A dense method name, or a sparse one (cg, cg1, bicgstab, gmres), which
+   selects the sparse path. */
+static int parse_method(solve_args *a, const char *text) {
+  if (axb_method_parse(text, &a->method) == AXB_SUCCESS) return 1;
+  if (axb_sparse_method_parse(text, &a->sp.opts.method) == AXB_SUCCESS) {
+    a->sp.on = 1;
+    return 1;
+  }
   cli_error("--method: '%s' is not one of auto, lu, cholesky, gauss-jordan, "
             "lu-crout, gauss, cholesky-crout, cholesky-banachiewicz, "
-            "lu-fixedpoint",
+            "lu-fixedpoint (dense) or cg, cg1, bicgstab, gmres (sparse)",
             text);
   return 0;
 }
@@ -146,12 +173,20 @@ static int apply_value(solve_args *a, int id, const char *v) {
   case OPT_SEED:
     a->rhs_opt = "--seed";
     return cli_parse_u64("--seed", v, &a->seed);
-  case OPT_METHOD: a->method_name = v; return parse_method(v, &a->method);
+  case OPT_METHOD: a->method_name = v; return parse_method(a, v);
   case OPT_BACKEND: return cli_parse_backend(v, &a->backend);
   case OPT_DEVICE: return cli_parse_int("--device", v, 0, 1 << 20, &a->device);
   case OPT_PRECISION: return cli_parse_precision(v, &a->dtype);
   case OPT_THREADS:
     return cli_parse_int("--threads", v, 0, 1 << 16, &a->threads);
+  case OPT_PRECOND: return cli_sparse_option(&a->sp, "--precond", v);
+  case OPT_TOL: return cli_sparse_option(&a->sp, "--tol", v);
+  case OPT_MAXIT: return cli_sparse_option(&a->sp, "--maxit", v);
+  case OPT_RESTART: return cli_sparse_option(&a->sp, "--restart", v);
+  case OPT_SWEEPS: return cli_sparse_option(&a->sp, "--sweeps", v);
+  case OPT_TRISOLVE: return cli_sparse_option(&a->sp, "--trisolve", v);
+  case OPT_TRI_SWEEPS: return cli_sparse_option(&a->sp, "--tri-sweeps", v);
+  case OPT_HISTORY: return cli_sparse_option(&a->sp, "--history", v);
   default: return apply_fp(a, id, v);
   }
 }
@@ -163,6 +198,10 @@ static int apply(solve_args *a, int id, const char *v) {
   case OPT_NO_PIVOT: a->no_pivot = 1; return -1;
   case OPT_JSON: a->json = 1; return -1;
   case OPT_QUIET: a->quiet = 1; return -1;
+  case OPT_SPARSE:
+    a->sp.on = 1;
+    a->sp.why = "--sparse";
+    return -1;
   case CLI_SCAN_POSITIONAL:
     if (!a->a_path)
       a->a_path = v;
@@ -189,6 +228,12 @@ static int check_args(solve_args *a) {
                            "%s only applies when b is generated "
                            "(no b file given)",
                            a->rhs_opt);
+  if (a->sp.on && (a->method != AXB_METHOD_AUTO || a->no_pivot))
+    return cli_usage_error("solve",
+                           "%s is a dense option but %s selects the sparse "
+                           "solvers",
+                           a->no_pivot ? "--no-pivot" : a->method_name,
+                           a->sp.why ? a->sp.why : "--method/--sparse");
   if (a->no_pivot && a->method != AXB_METHOD_GAUSS &&
       a->method != AXB_METHOD_LU_CROUT && a->method != AXB_METHOD_LU_FIXEDPOINT)
     return cli_usage_error("solve",
@@ -215,6 +260,7 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   a->nrhs = 1;
   a->seed = 42;
   axb_fixedpoint_opts_default(&a->fp);
+  axb_sparse_opts_default(&a->sp.opts);
   cli_scan_init(&s, argc, argv, 2, "solve");
   for (;;) {
     int id = cli_next_opt(&s, solve_table);
@@ -388,6 +434,12 @@ int cli_solve(int argc, char **argv) {
   solve_args a;
   int code = parse_args(argc, argv, &a);
   if (code >= 0) return code;
+  if (a.sp.on) {
+    cli_sparse_job j = {a.a_path,  a.b_path, a.gen,     &a.spec, a.out,
+                        a.backend, a.device, a.threads, a.dtype, a.json,
+                        a.quiet,   a.rhs,    a.nrhs,    a.seed};
+    return cli_solve_sparse(&j, &a.sp);
+  }
   solve_data d;
   memset(&d, 0, sizeof d);
   static cli_result r; /* large error buffer: keep it off the stack */

@@ -92,6 +92,31 @@ if [ "${GPU_CHECK_BATCHED_BENCH:-0}" = 1 ] && [ -x build/gpu/bench/bench_batched
   run bench_batched_float build/gpu/bench/bench_batched s
   cat "$logs/bench_batched_float.log"
 fi
+# Sparse solvers on the GPU (issue 8): test_sparse_cuda ran in the loop
+# above (SpMV kernels, every CUDA table entry against the CPU table,
+# axb_sparse_solve on both, the cuSPARSE anchors); here test_sparse on the
+# CUDA table, compute-sanitizer on test_sparse_cuda's reduced size, and
+# with GPU_CHECK_SPARSE_BENCH=1 bench_sparse on 3-D Poisson 100^3 and the
+# largest shared matrices.
+# The loop above treats test_sparse_cuda as test_sparse's GPU program, so
+# the host side's solver test is run on the CUDA table here as well.
+[ -x build/gpu/tests/test_sparse ] && run test_sparse_on_cuda build/gpu/tests/test_sparse cuda
+if [ "${GPU_CHECK_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null &&
+  [ -x build/gpu/tests/test_sparse_cuda ]; then
+  AXB_TEST_SPARSE_QUICK=1 run memcheck_sparse compute-sanitizer --tool memcheck \
+    --error-exitcode 9 build/gpu/tests/test_sparse_cuda
+fi
+if [ "${GPU_CHECK_SPARSE_BENCH:-0}" = 1 ] && [ -x build/gpu/bench/bench_sparse ]; then
+  mtx() { # a shared matrix, plain or gzipped (a staged copy may be)
+    if [ -f "shared/matrices/$1.mtx" ]; then echo "shared/matrices/$1.mtx"
+    else echo "shared/matrices/$1.mtx.gz"; fi
+  }
+  GPU_CHECK_TIMEOUT=${GPU_CHECK_SPARSE_TIMEOUT:-400} run bench_sparse \
+    build/gpu/bench/bench_sparse poisson3d:100 "$(mtx bcsstk18)" \
+    "$(mtx bcsstk16)" "$(mtx cage10)" "$(mtx sherman3)"
+  cat "$logs/bench_sparse.log"
+  mkdir -p "$out" && cp "$logs/bench_sparse.log" "$out/"
+fi
 # The device tool returns at most 8 files: one archive holds every log.
 mkdir -p "$out" && tar czf "$out/gpu-check-logs.tgz" -C "$logs" .
 [ -f "$logs/bench_cuda.log" ] && cp "$logs/bench_cuda.log" "$out/"

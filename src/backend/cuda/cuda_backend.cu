@@ -5,6 +5,7 @@
  */
 #include "cuda_internal.h"
 #include "cuda_study.h"
+#include "sparse/cuda/spcuda.h"
 
 #include <mutex>
 #include <string.h>
@@ -151,6 +152,7 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
 
 extern "C" void axb__cuda_handle_fini(axb_handle h) {
   Context *c = nullptr;
+  axb__sparse_cuda_release(h); /* while the handle's stream still exists */
   {
     std::lock_guard<std::mutex> g(contexts_lock);
     for (size_t i = 0; i < contexts.size(); ++i)

@@ -1,0 +1,407 @@
+/*
+ * bench_sparse: axb's sparse GPU kernels and solvers against cuSPARSE, same
+ * process, same matrices, same stream (docs/PERFORMANCE.md, "Sparse on the
+ * GPU").
+ *
+ *     bench_sparse [--reps R] [--no-solve] MATRIX...
+ *
+ * MATRIX is a Matrix Market file or a generator spec ("poisson3d:100").
+ * For each matrix:
+ *   1. SpMV y = A x in double and float: every VECTOR width, MERGE, STREAM
+ *      and AUTO against cusparseSpMV (CSR, 32-bit indices, ALG_DEFAULT,
+ *      preprocessed).  Time = median over R batches of 20 launches (CUDA
+ *      events), after 3 warm-up launches; bandwidth from the bytes an SpMV
+ *      must move (matrix once with int64 row pointers and int32 columns,
+ *      x and y once) and as a fraction of the measured device-to-device
+ *      copy bandwidth (2 x bytes of a 1 GiB cudaMemcpyAsync, median of 10);
+ *      each kernel's result is checked against a host SpMV.
+ *   2. Time to solution (double, b = A * ones, x0 = 0, tol 1e-8 on
+ *      ||r||/||b||): the cuSPARSE anchor — PCG + IC(0) for symmetric
+ *      matrices with a positive diagonal, BiCGStab + ILU(0) otherwise —
+ *      and axb's GPU solvers (axb_sparse_solve on the CUDA handle: CG/CG1
+ *      with Jacobi, IC(0), ParIC; BiCGStab/GMRES with Jacobi, ILU(0),
+ *      ParILU; triangular solves exact or by Jacobi sweeps); set-up and
+ *      solve times, iterations, true residual, median of 3 runs (axb: after
+ *      one untimed run), and axb's total as a fraction of the anchor's.
+ */
+#include "axb.h"
+
+extern "C" {
+#include "sparse/cuda/spcuda.h"
+#include "vendor/cusparse_anchor.h"
+}
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#define CU(call)                                                               \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,             \
+              cudaGetErrorString(e_));                                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define OK(h, call)                                                            \
+  do {                                                                         \
+    axb_status e_ = (call);                                                    \
+    if (e_ != AXB_SUCCESS) {                                                   \
+      fprintf(stderr, "%s:%d %s: %s (%s)\n", __FILE__, __LINE__, #call,        \
+              axb_strerror(e_), axb_detail(h));                                \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static cudaStream_t g_stream;
+static cudaEvent_t g_e0, g_e1;
+static int g_reps = 21;
+
+/* Median over g_reps batches of `batch` calls of body(), in ms per call. */
+template <typename Body> static double time_ms(Body body, int batch = 20) {
+  for (int w = 0; w < 3; ++w)
+    body();
+  std::vector<float> t;
+  for (int r = 0; r < g_reps; ++r) {
+    CU(cudaEventRecord(g_e0, g_stream));
+    for (int k = 0; k < batch; ++k)
+      body();
+    CU(cudaEventRecord(g_e1, g_stream));
+    CU(cudaEventSynchronize(g_e1));
+    float ms = 0;
+    CU(cudaEventElapsedTime(&ms, g_e0, g_e1));
+    t.push_back(ms / batch);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/* Device-to-device copy bandwidth (read + write bytes per second). */
+static double copy_bandwidth(void) {
+  const size_t bytes = (size_t)1 << 30;
+  void *a = nullptr, *b = nullptr;
+  CU(cudaMalloc(&a, bytes));
+  CU(cudaMalloc(&b, bytes));
+  CU(cudaMemset(a, 1, bytes));
+  const int saved = g_reps;
+  g_reps = 10;
+  const double ms = time_ms(
+      [&] {
+        CU(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_stream));
+      },
+      1);
+  g_reps = saved;
+  CU(cudaFree(a));
+  CU(cudaFree(b));
+  return 2.0 * (double)bytes / (ms * 1e-3);
+}
+
+/* y = A x on the host in double (the check of every kernel). */
+static void host_spmv(const axb_csr *A, const std::vector<double> &x,
+                      std::vector<double> &y) {
+  for (int64_t i = 0; i < A->rows; ++i) {
+    double s = 0;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      const double v = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
+                                           : ((const float *)A->values)[k];
+      s += v * x[(size_t)A->colind[k]];
+    }
+    y[(size_t)i] = s;
+  }
+}
+
+/* max_i |y_i - ref_i| / (|A| |x|)_i: the SpMV's relative error per row. */
+template <typename T>
+static double spmv_error(const axb_csr *A, const std::vector<double> &x,
+                         const std::vector<double> &ref, const T *dy) {
+  std::vector<T> y((size_t)A->rows);
+  CU(cudaMemcpy(y.data(), dy, y.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  double worst = 0;
+  for (int64_t i = 0; i < A->rows; ++i) {
+    double scale = 0;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      const double v = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
+                                           : ((const float *)A->values)[k];
+      scale += fabs(v * x[(size_t)A->colind[k]]);
+    }
+    const double e = fabs((double)y[(size_t)i] - ref[(size_t)i]);
+    const double r = scale > 0 ? e / scale : e;
+    if (!(r <= worst)) worst = r;
+  }
+  return worst;
+}
+
+static axb_status load(axb_handle h, const char *what, axb_dtype t,
+                       axb_csr *A) {
+  if (strchr(what, ':') && !strstr(what, ".mtx")) {
+    axb_gen_spec spec;
+    axb_status st = axb_gen_parse(h, what, &spec);
+    if (st != AXB_SUCCESS) return st;
+    return axb_gen_csr(h, &spec, t, A);
+  }
+  return axb_read_csr(h, what, t, A);
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+template <typename T>
+static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
+                       double copy_bw) {
+  axb_spcuda_mat *M = nullptr;
+  OK(h, axb_spcuda_mat_create(h, A, &M));
+  std::vector<double> hx((size_t)A->cols), ref((size_t)A->rows);
+  for (int64_t j = 0; j < A->cols; ++j)
+    hx[(size_t)j] = 1.0 + 0.5 * sin(0.37 * (double)j);
+  host_spmv(A, hx, ref);
+  std::vector<T> hxt(hx.begin(), hx.end());
+  T *dx = nullptr, *dy = nullptr;
+  CU(cudaMalloc(&dx, hxt.size() * sizeof(T)));
+  CU(cudaMalloc(&dy, ref.size() * sizeof(T) + sizeof(T)));
+  CU(cudaMemcpy(dx, hxt.data(), hxt.size() * sizeof(T),
+                cudaMemcpyHostToDevice));
+  axb_cusparse_spmv *P = nullptr;
+  axb_status st = axb_cusparse_spmv_create(&P, A, g_stream);
+  if (st != AXB_SUCCESS) {
+    fprintf(stderr, "cuSPARSE SpMV set-up failed: %s\n", axb_strerror(st));
+    exit(1);
+  }
+  const double bytes = axb_spcuda_mat_spmv_bytes(M);
+  const double t_vendor = time_ms([&] { axb_cusparse_spmv_run(P, dx, dy); });
+  const double e_vendor = spmv_error(A, hx, ref, dy);
+  const char *prec = sizeof(T) == 8 ? "d" : "s";
+  const double tol = sizeof(T) == 8 ? 1e-14 : 1e-5;
+  auto row = [&](const char *kernel, int width, double ms, double err) {
+    const double bw = bytes / (ms * 1e-3);
+    printf("spmv %-22s %s %-7s %2d %9.2f %7.1f %5.1f%% %6.2fx %8.1e %s\n", name,
+           prec, kernel, width, ms * 1e3, bw * 1e-9, 100.0 * bw / copy_bw,
+           t_vendor / ms, err, err <= tol ? "ok" : "WRONG");
+  };
+  row("cusparse", 0, t_vendor, e_vendor);
+  for (int w = 1; w <= 32; w *= 2) {
+    OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_VECTOR, w));
+    CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
+    const double ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
+    row("vector", w, ms, spmv_error(A, hx, ref, dy));
+  }
+  OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_MERGE, 0));
+  CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
+  double ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
+  row("merge", 0, ms, spmv_error(A, hx, ref, dy));
+  OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_STREAM, 0));
+  CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
+  ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
+  row("stream", 0, ms, spmv_error(A, hx, ref, dy));
+  OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_AUTO, 0));
+  axb_spmv_kind kind;
+  int width;
+  axb_spcuda_mat_spmv_info(M, &kind, &width);
+  CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
+  ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
+  row(kind == AXB_SPMV_MERGE    ? "AUTO=m"
+      : kind == AXB_SPMV_STREAM ? "AUTO=s"
+                                : "AUTO=v",
+      width, ms, spmv_error(A, hx, ref, dy));
+  axb_cusparse_spmv_destroy(P);
+  axb_spcuda_mat_destroy(M);
+  CU(cudaFree(dx));
+  CU(cudaFree(dy));
+}
+
+/* 1 when A is numerically symmetric with a positive diagonal. */
+static int spd_candidate(const axb_csr *A) {
+  if (A->rows != A->cols) return 0;
+  const double *v = (const double *)A->values;
+  for (int64_t i = 0; i < A->rows; ++i) {
+    int diag = 0;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      const int64_t j = A->colind[k];
+      if (j == i) diag = v[k] > 0;
+      /* find (j, i) */
+      const int64_t *c = A->colind + A->rowptr[j];
+      const int64_t len = A->rowptr[j + 1] - A->rowptr[j];
+      const int64_t *f = std::lower_bound(c, c + len, i);
+      if (f == c + len || *f != i || v[A->rowptr[j] + (f - c)] != v[k])
+        return 0;
+    }
+    if (!diag) return 0;
+  }
+  return 1;
+}
+
+/* Time to solution of the cuSPARSE anchor (median of 3 by total time). */
+static double bench_anchor(const char *name, const axb_csr *A, int spd,
+                           const std::vector<double> &b, double tol,
+                           int64_t maxit) {
+  std::vector<double> x(b.size());
+  std::vector<axb_cusparse_report> reps;
+  axb_status st = AXB_SUCCESS;
+  for (int r = 0; r < 3; ++r) {
+    axb_cusparse_report rep;
+    st = spd ? axb_cusparse_pcg_ic0(A, b.data(), x.data(), tol, maxit, &rep)
+             : axb_cusparse_bicgstab_ilu0(A, b.data(), x.data(), tol, maxit,
+                                          &rep);
+    reps.push_back(rep);
+    if (st == AXB_ERR_SINGULAR || st < 0) break;
+  }
+  std::sort(reps.begin(), reps.end(),
+            [](const axb_cusparse_report &a, const axb_cusparse_report &c) {
+              return a.setup_s + a.solve_s < c.setup_s + c.solve_s;
+            });
+  const axb_cusparse_report &m = reps[reps.size() / 2];
+  printf("solve %-22s %-22s %6lld %9.3f %9.3f %9.3f %8.1e %s%s%s\n", name,
+         spd ? "cusparse-pcg-ic0" : "cusparse-bicgstab-ilu0",
+         (long long)m.iterations, m.setup_s * 1e3, m.solve_s * 1e3,
+         (m.setup_s + m.solve_s) * 1e3, m.relres,
+         st == AXB_SUCCESS ? "converged" : axb_strerror(st),
+         m.message[0] ? ": " : "", m.message);
+  return st == AXB_SUCCESS ? m.setup_s + m.solve_s : 0;
+}
+
+/* axb's GPU solvers (axb_sparse_solve on the CUDA handle) on the same
+   system: median of 3 runs by total time, after one untimed run. */
+static double bench_ours(axb_handle h, const char *name, const axb_csr *A,
+                         axb_sparse_method m, axb_precond p, axb_trisolve tri,
+                         const std::vector<double> &b, double tol,
+                         int64_t maxit, double anchor_total) {
+  axb_dense B = axb_dense_wrap(A->rows, 1, A->rows, AXB_F64, (void *)b.data());
+  std::vector<double> x(b.size());
+  axb_dense X = axb_dense_wrap(A->rows, 1, A->rows, AXB_F64, x.data());
+  axb_sparse_opts o;
+  axb_sparse_opts_default(&o);
+  o.method = m;
+  o.precond = p;
+  o.trisolve = tri;
+  o.tol = tol;
+  o.max_iter = maxit;
+  std::vector<axb_sparse_report> reps;
+  axb_status st = AXB_SUCCESS;
+  for (int r = 0; r < 4; ++r) {
+    axb_sparse_report rep;
+    memset(&rep, 0, sizeof rep);
+    st = axb_sparse_solve(h, A, &B, &X, &o, &rep);
+    if (r > 0) reps.push_back(rep);
+    if (st != AXB_SUCCESS && st != AXB_ERR_NO_CONVERGENCE) break;
+  }
+  char label[64];
+  snprintf(label, sizeof label, "axb-%s-%s%s", axb_sparse_method_name(m),
+           axb_precond_name(p),
+           tri == AXB_TRISOLVE_JACOBI && (p >= AXB_PRECOND_ILU0) ? "-jac" : "");
+  if (reps.empty()) {
+    printf("solve %-22s %-22s failed: %s (%s)\n", name, label, axb_strerror(st),
+           axb_detail(h));
+    return 0;
+  }
+  std::sort(reps.begin(), reps.end(),
+            [](const axb_sparse_report &a, const axb_sparse_report &c) {
+              return a.t_setup + a.t_solve < c.t_setup + c.t_solve;
+            });
+  const axb_sparse_report &q = reps[reps.size() / 2];
+  const double total = q.t_setup + q.t_solve;
+  printf(
+      "solve %-22s %-22s %6lld %9.3f %9.3f %9.3f %8.1e %s %5.2fx of anchor\n",
+      name, label, (long long)q.iterations, q.t_setup * 1e3, q.t_solve * 1e3,
+      total * 1e3, q.true_residual,
+      st == AXB_SUCCESS ? "converged" : axb_strerror(st),
+      anchor_total > 0 ? total / anchor_total : 0.0);
+  return st == AXB_SUCCESS ? total : 0;
+}
+
+static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
+                          int spd, const std::vector<double> &b, double tol,
+                          int64_t maxit, double anchor_total) {
+  const axb_trisolve E = AXB_TRISOLVE_EXACT, J = AXB_TRISOLVE_JACOBI;
+  if (spd) {
+    bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_JACOBI, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_JACOBI, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_NONE, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_IC0, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_PARIC, J, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_PARIC, E, b, tol, maxit,
+               anchor_total);
+  } else {
+    bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_JACOBI, E, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_ILU0, E, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARILU, J, b, tol,
+               maxit, anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, E, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_PARILU, J, b, tol,
+               maxit, anchor_total);
+  }
+}
+
+int main(int argc, char **argv) {
+  int solve = 1;
+  std::vector<const char *> mats;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      g_reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--no-solve"))
+      solve = 0;
+    else
+      mats.push_back(argv[i]);
+  }
+  if (mats.empty()) mats.push_back("poisson3d:100");
+  int ndev = 0;
+  if (axb_cuda_device_count(&ndev) != AXB_SUCCESS || ndev == 0) {
+    fprintf(stderr, "bench_sparse: no GPU\n");
+    return 77;
+  }
+  axb_handle h = nullptr;
+  OK(h, axb_handle_create(&h, AXB_BACKEND_CUDA, 0));
+  g_stream = (cudaStream_t)axb_get_stream(h);
+  CU(cudaEventCreate(&g_e0));
+  CU(cudaEventCreate(&g_e1));
+  char dev[256];
+  size_t mem = 0;
+  axb_cuda_device_info(0, dev, sizeof dev, &mem);
+  const double bw = copy_bandwidth();
+  printf("# device %s, cuSPARSE %d, copy bandwidth %.1f GB/s (D2D, read + "
+         "write)\n",
+         dev, axb_cusparse_version(), bw * 1e-9);
+  printf("# spmv matrix prec kernel width us GB/s %%copy vs-cusparse err\n");
+  for (const char *what : mats) {
+    axb_csr A;
+    OK(h, load(h, what, AXB_F64, &A));
+    const char *name = base_name(what);
+    int64_t maxrow = 0;
+    for (int64_t i = 0; i < A.rows; ++i)
+      maxrow = std::max(maxrow, A.rowptr[i + 1] - A.rowptr[i]);
+    printf("# %s: n %lld, nnz %lld, mean row %.1f, max row %lld\n", name,
+           (long long)A.rows, (long long)A.nnz,
+           A.rows ? (double)A.nnz / (double)A.rows : 0.0, (long long)maxrow);
+    bench_spmv<double>(h, name, &A, bw);
+    axb_csr Af;
+    OK(h, load(h, what, AXB_F32, &Af));
+    bench_spmv<float>(h, name, &Af, bw);
+    axb_csr_destroy(&Af);
+    if (solve && A.rows == A.cols) {
+      std::vector<double> ones((size_t)A.cols, 1.0), b((size_t)A.rows);
+      host_spmv(&A, ones, b);
+      const int spd = spd_candidate(&A);
+      printf("# solve matrix method iters setup_ms solve_ms total_ms relres\n");
+      const double anchor = bench_anchor(name, &A, spd, b, 1e-8, 10000);
+      bench_solvers(h, name, &A, spd, b, 1e-8, 10000, anchor);
+    }
+    fflush(stdout);
+    axb_csr_destroy(&A);
+  }
+  axb_handle_destroy(h);
+  return 0;
+}

@@ -1,0 +1,258 @@
+/* axb solve, sparse path: read or generate a CSR matrix (and b), run
+   axb_sparse_solve, print the report (iterations, set-up and solve time,
+   true residual), write x and the residual history. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_double(const char *opt, const char *v, double lo, double hi,
+                        double *out) {
+  char *end = NULL;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (errno || end == v || *end || !(x > lo) || !(x < hi)) {
+    cli_error("%s: '%s' is not a number in (%g, %g)", opt, v, lo, hi);
+    return 0;
+  }
+  *out = x;
+  return 1;
+}
+
+int cli_sparse_option(cli_sparse_args *sp, const char *opt, const char *v) {
+  axb_sparse_opts *o = &sp->opts;
+  int64_t i64;
+  sp->on = 1;
+  if (!sp->why) sp->why = opt;
+  if (strcmp(opt, "--precond") == 0) {
+    if (axb_precond_parse(v, &o->precond) == AXB_SUCCESS) return 1;
+    cli_error("--precond: '%s' is not one of auto, none, jacobi, ilu0, ic0, "
+              "parilu, paric",
+              v);
+    return 0;
+  }
+  if (strcmp(opt, "--tol") == 0) return parse_double(opt, v, 0, 1, &o->tol);
+  if (strcmp(opt, "--maxit") == 0) {
+    if (!cli_parse_i64(opt, v, 1, INT64_MAX / 2, &i64)) return 0;
+    o->max_iter = i64;
+    return 1;
+  }
+  if (strcmp(opt, "--restart") == 0)
+    return cli_parse_int(opt, v, 1, 10000, &o->restart);
+  if (strcmp(opt, "--sweeps") == 0)
+    return cli_parse_int(opt, v, 1, 1000, &o->sweeps);
+  if (strcmp(opt, "--tri-sweeps") == 0)
+    return cli_parse_int(opt, v, 1, 1000, &o->tri_sweeps);
+  if (strcmp(opt, "--trisolve") == 0) {
+    if (strcmp(v, "exact") == 0)
+      o->trisolve = AXB_TRISOLVE_EXACT;
+    else if (strcmp(v, "jacobi") == 0)
+      o->trisolve = AXB_TRISOLVE_JACOBI;
+    else {
+      cli_error("--trisolve: '%s' is not one of exact, jacobi", v);
+      return 0;
+    }
+    return 1;
+  }
+  if (strcmp(opt, "--history") == 0) {
+    sp->history = v;
+    o->history = 1;
+    return 1;
+  }
+  return 1;
+}
+
+/* b = A x_true for x_true = ones or seeded uniform(-1, 1) (splitmix64),
+   computed in double. */
+static axb_status make_rhs(const axb_csr *A, const cli_sparse_job *j,
+                           axb_dense *Xt, axb_dense *B) {
+  axb_status st = axb_dense_create(Xt, A->rows, j->nrhs, A->dtype);
+  if (!st) st = axb_dense_create(B, A->rows, j->nrhs, A->dtype);
+  if (st) return st;
+  uint64_t s = j->seed;
+  for (int64_t c = 0; c < j->nrhs; ++c)
+    for (int64_t i = 0; i < A->rows; ++i) {
+      double x = 1;
+      if (j->rhs == AXB_RHS_RANDOM) {
+        uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        x = (double)(z >> 11) * 0x1.0p-53 * 2 - 1;
+      }
+      axb_dense_set(Xt, i, c, x);
+    }
+  for (int64_t c = 0; c < j->nrhs; ++c)
+    for (int64_t i = 0; i < A->rows; ++i) {
+      double sum = 0;
+      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+        double a = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
+                                       : ((const float *)A->values)[k];
+        sum += a * axb_dense_get(Xt, A->colind[k], c);
+      }
+      axb_dense_set(B, i, c, sum);
+    }
+  return AXB_SUCCESS;
+}
+
+static int write_history(const char *path, const axb_sparse_report *r) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    cli_error("cannot write the history to %s: %s", path, strerror(errno));
+    return 0;
+  }
+  fprintf(f, "iteration,relative_residual\n");
+  for (int64_t k = 0; k < r->history_len; ++k)
+    fprintf(f, "%lld,%.6e\n", (long long)k, r->history[k]);
+  int ok = fclose(f) == 0;
+  if (!ok) cli_error("cannot write the history to %s", path);
+  return ok;
+}
+
+static const char *verdict(axb_status st) {
+  switch (st) {
+  case AXB_SUCCESS: return "converged";
+  case AXB_ERR_NO_CONVERGENCE: return "did not converge";
+  case AXB_ERR_NOT_SPD: return "not positive definite";
+  case AXB_ERR_SMALL_PIVOT: return "preconditioner failed (zero pivot)";
+  default: return axb_strerror(st);
+  }
+}
+
+static void print_text(const cli_sparse_job *j, const axb_sparse_report *r,
+                       int threads, axb_status st, double fwd) {
+  printf("problem        %s (n = %lld, nnz = %lld, %s, nrhs = %lld)\n",
+         j->gen ? j->gen : j->a_path, (long long)r->n, (long long)r->nnz,
+         axb_dtype_name(r->dtype), (long long)r->nrhs);
+  printf("backend        %s", axb_backend_name(r->backend));
+  if (r->backend == AXB_BACKEND_REF)
+    printf(" (1 thread)");
+  else if (r->backend != AXB_BACKEND_CUDA && threads > 0)
+    printf(" (%d thread%s)", threads, threads == 1 ? "" : "s");
+  else if (r->backend != AXB_BACKEND_CUDA)
+    printf(" (all cores)");
+  printf("\nmethod         %s + %s", axb_sparse_method_name(r->method),
+         axb_precond_name(r->precond));
+  if (r->precond_fell_back)
+    printf(" (fallback: %s failed, %s at row %lld)",
+           axb_precond_name(
+               r->precond_requested == AXB_PRECOND_AUTO
+                   ? (r->method == AXB_SPARSE_CG || r->method == AXB_SPARSE_CG1
+                          ? AXB_PRECOND_IC0
+                          : AXB_PRECOND_ILU0)
+                   : r->precond_requested),
+           axb_strerror(r->precond_status), (long long)r->precond_info);
+  printf("\niterations     %lld", (long long)r->iterations);
+  if (r->restarts) printf(" (%d restarts)", r->restarts);
+  printf("\nsetup          %.6f s\nsolve          %.6f s\n", r->t_setup,
+         r->t_solve);
+  printf("residual       %.3e (recurrence), true ||b-Ax||/||b|| = %.3e\n",
+         r->residual, r->true_residual);
+  if (fwd >= 0) printf("forward error  %.3e\n", fwd);
+  printf("status         %s", verdict(st));
+  if (r->breakdown != AXB_BREAKDOWN_NONE)
+    printf(" (%s)", axb_sparse_breakdown_name(r->breakdown));
+  printf("\n");
+}
+
+static void print_json(const cli_sparse_job *j, const axb_sparse_report *r,
+                       int threads, axb_status st, double fwd) {
+  printf("{\"problem\": ");
+  cli_json_string(stdout, j->gen ? j->gen : j->a_path);
+  printf(", \"n\": %lld, \"nnz\": %lld, \"dtype\": \"%s\", \"nrhs\": %lld, "
+         "\"backend\": \"%s\", \"threads\": %d, \"method\": \"%s\", "
+         "\"precond\": \"%s\", \"precond_fell_back\": %s, \"iterations\": "
+         "%lld, \"restarts\": %d, \"t_setup\": ",
+         (long long)r->n, (long long)r->nnz, axb_dtype_name(r->dtype),
+         (long long)r->nrhs, axb_backend_name(r->backend), threads,
+         axb_sparse_method_name(r->method), axb_precond_name(r->precond),
+         r->precond_fell_back ? "true" : "false", (long long)r->iterations,
+         r->restarts);
+  cli_json_number(stdout, r->t_setup);
+  printf(", \"t_solve\": ");
+  cli_json_number(stdout, r->t_solve);
+  printf(", \"residual\": ");
+  cli_json_number(stdout, r->residual);
+  printf(", \"true_residual\": ");
+  cli_json_number(stdout, r->true_residual);
+  printf(", \"forward_error\": ");
+  cli_json_number(stdout, fwd >= 0 ? fwd : NAN);
+  printf(", \"breakdown\": ");
+  cli_json_string(stdout, axb_sparse_breakdown_name(r->breakdown));
+  printf(", \"status\": ");
+  cli_json_string(stdout, cli_status_name(st));
+  printf("}\n");
+}
+
+static axb_status load(const cli_sparse_job *j, axb_handle h, axb_csr *A,
+                       axb_dense *B, axb_dense *Xt, int *have_xt) {
+  axb_status st = j->gen ? axb_gen_csr(h, j->spec, j->dtype, A)
+                         : axb_read_csr(h, j->a_path, j->dtype, A);
+  if (st) return cli_fail(st, h, j->gen ? j->gen : j->a_path), st;
+  if (j->b_path) {
+    st = axb_read_dense(h, j->b_path, j->dtype, B);
+    if (st) return cli_fail(st, h, j->b_path), st;
+    return AXB_SUCCESS;
+  }
+  st = make_rhs(A, j, Xt, B);
+  if (st) return cli_fail(st, h, "right-hand side"), st;
+  *have_xt = 1;
+  return AXB_SUCCESS;
+}
+
+int cli_solve_sparse(const cli_sparse_job *j, const cli_sparse_args *sp) {
+  axb_handle h = NULL;
+  axb_csr A;
+  axb_dense B, X, Xt;
+  memset(&A, 0, sizeof A);
+  memset(&B, 0, sizeof B);
+  memset(&X, 0, sizeof X);
+  memset(&Xt, 0, sizeof Xt);
+  axb_sparse_report r;
+  memset(&r, 0, sizeof r);
+  int have_xt = 0, code;
+  axb_status st = cli_handle(&h, j->backend, j->device, j->threads, NULL, 0);
+  if (st) return cli_exit_code(st);
+  if ((st = load(j, h, &A, &B, &Xt, &have_xt))) {
+    code = cli_exit_code(st);
+    goto done;
+  }
+  if ((st = axb_dense_create(&X, B.rows, B.cols, B.dtype))) {
+    code = cli_fail(st, h, "x");
+    goto done;
+  }
+  st = axb_sparse_solve(h, &A, &B, &X, &sp->opts, &r);
+  code = cli_exit_code(st);
+  double fwd = -1;
+  if (have_xt && st >= 0) fwd = axb_forward_error(&X, &Xt);
+  if (st < 0) {
+    char msg[1024];
+    cli_error_text(msg, sizeof msg, st, h, NULL);
+    cli_error("%s", msg);
+    goto done;
+  }
+  if (!j->quiet) {
+    if (j->json)
+      print_json(j, &r, axb_get_threads(h), st, fwd);
+    else
+      print_text(j, &r, axb_get_threads(h), st, fwd);
+  }
+  if (st > 0) cli_error("%s", axb_detail(h));
+  if (sp->history && !write_history(sp->history, &r)) code = CLI_INPUT;
+  /* x is written whenever it was computed (also without convergence: the
+     report says which residual it reached). */
+  if (j->out && st >= 0 && st != AXB_ERR_SMALL_PIVOT) {
+    axb_status ws = axb_write_dense(h, j->out, &X);
+    if (ws) code = cli_fail(ws, h, j->out);
+  }
+done:
+  axb_sparse_report_free(&r);
+  axb_csr_destroy(&A);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&Xt);
+  axb_handle_destroy(h);
+  return code;
+}

@@ -1,0 +1,435 @@
+/*
+ * Incomplete factors on the GPU (sparse_ops.h): the factor object, the
+ * Chow-Patel fixed-point sweeps of ParILU / ParIC (one thread per entry,
+ * synchronous: sweep k+1 reads only sweep k's values, so the result does
+ * not depend on scheduling and equals the CPU's up to rounding), and the
+ * triangular solves — exact (level-scheduled: one launch per level of the
+ * pattern's level sets, each row of a level computed from rows of earlier
+ * levels) or approximate (Jacobi sweeps x_{k+1} = D^-1 (b - N x_k)).
+ * Status conventions as the CPU table (sparse_cpu_t.h): the smallest bad
+ * row, 1-based, found by an integer atomicMin.
+ */
+#include "spcuda_internal.cuh"
+
+#include <math.h>
+#include <new>
+#include <stdlib.h>
+#include <vector>
+
+using namespace axb_spcuda;
+
+namespace {
+
+struct FacDev {
+  int device;
+  axb_spf_kind kind;
+  int64_t n, nnz;
+  int64_t *rowptr = nullptr, *diag = nullptr, *colptr = nullptr,
+          *cscpos = nullptr, *tpos = nullptr;
+  int32_t *colind = nullptr, *rowidx = nullptr, *csrrow = nullptr;
+  void *val = nullptr, *tmp = nullptr; /* values; second sweep buffer */
+  std::vector<int64_t> lo_ptr, up_ptr; /* host: level boundaries     */
+  int64_t *lo_rows = nullptr, *up_rows = nullptr;
+  int width = 1; /* lanes per row of the triangular solves */
+  ~FacDev() {
+    cudaFree(rowptr);
+    cudaFree(diag);
+    cudaFree(colptr);
+    cudaFree(cscpos);
+    cudaFree(tpos);
+    cudaFree(colind);
+    cudaFree(rowidx);
+    cudaFree(csrrow);
+    cudaFree(val);
+    cudaFree(tmp);
+    cudaFree(lo_rows);
+    cudaFree(up_rows);
+  }
+};
+
+inline FacDev *CF(axb_spfac *F) { return (FacDev *)F; }
+inline const FacDev *CF(const axb_spfac *F) { return (const FacDev *)F; }
+
+/* ---- sweeps -----------------------------------------------------------------
+ */
+
+/* One ParILU entry per thread: e = (i, j), m = min(i, j),
+   s = sum_{c<m} l_ic u_cj (row i against column j, both sorted);
+   i > j: l_ij = (a_ij - s) / u_jj; i <= j: u_ij = a_ij - s. */
+template <typename T>
+__global__ void
+ilu_sweep(int64_t nnz, const int64_t *rowptr, const int32_t *colind,
+          const int32_t *rowidx, const int64_t *diag, const int64_t *colptr,
+          const int32_t *csrrow, const int64_t *cscpos, const T *a, const T *v,
+          T *w, unsigned long long *bad) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = rowidx[e], j = colind[e], m = i < j ? i : j;
+    int64_t p = rowptr[i], pe = rowptr[i + 1];
+    int64_t q = colptr[j], qe = colptr[j + 1];
+    T s = 0;
+    while (p < pe && q < qe) {
+      const int64_t c = colind[p], r = csrrow[q];
+      if (c >= m || r >= m) break;
+      if (c == r)
+        s += v[p++] * v[cscpos[q++]];
+      else if (c < r)
+        ++p;
+      else
+        ++q;
+    }
+    T x;
+    int b = 0;
+    if (i <= j) {
+      x = a[e] - s;
+    } else {
+      const T u = v[diag[j]];
+      if (u == T(0)) {
+        b = 1;
+        x = 0;
+      } else {
+        x = (a[e] - s) / u;
+      }
+    }
+    if (b || !isfinite(x)) atomicMin(&bad[0], (unsigned long long)(i + 1));
+    w[e] = x;
+  }
+}
+
+/* One ParIC entry of the lower triangle per thread: e = (i, j), j <= i,
+   s = sum_{c<j} l_ic l_jc (rows i and j merged); i > j: l_ij = (a_ij - s) /
+   l_jj; i == j: l_ii = sqrt(a_ii - s) (not positive: bad[1]); mirrored to
+   F(j, i) through tpos. */
+template <typename T>
+__global__ void ic_sweep(int64_t nnz, const int64_t *rowptr,
+                         const int32_t *colind, const int32_t *rowidx,
+                         const int64_t *diag, const int64_t *tpos, const T *a,
+                         const T *v, T *w, unsigned long long *bad) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = rowidx[e], j = colind[e];
+    if (j > i) continue;
+    int64_t p = rowptr[i], pe = rowptr[i + 1];
+    int64_t q = rowptr[j], qe = rowptr[j + 1];
+    T s = 0;
+    while (p < pe && q < qe) {
+      const int64_t c = colind[p], d = colind[q];
+      if (c >= j || d >= j) break;
+      if (c == d)
+        s += v[p++] * v[q++];
+      else if (c < d)
+        ++p;
+      else
+        ++q;
+    }
+    T x;
+    int b = 0;
+    if (i == j) {
+      const T d = a[e] - s;
+      if (!(d > T(0))) {
+        b = 2;
+        x = 0;
+      } else {
+        x = sqrt(d);
+      }
+    } else {
+      const T l = v[diag[j]];
+      if (l == T(0)) {
+        b = 1;
+        x = 0;
+      } else {
+        x = (a[e] - s) / l;
+      }
+    }
+    if (b == 2) atomicMin(&bad[1], (unsigned long long)(i + 1));
+    if (b == 1 || !isfinite(x)) atomicMin(&bad[0], (unsigned long long)(i + 1));
+    w[e] = x;
+    if (j < i) w[tpos[e]] = x;
+  }
+}
+
+/* After the sweeps: pivots nonzero (IC: positive), every value finite. */
+template <typename T>
+__global__ void fac_check_rows(int64_t n, int ic, const int64_t *rowptr,
+                               const int64_t *diag, const T *v,
+                               unsigned long long *bad) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const T d = v[diag[i]];
+    if (ic && !(d > T(0)) && isfinite(d))
+      atomicMin(&bad[1], (unsigned long long)(i + 1));
+    bool piv = d == T(0);
+    for (int64_t k = rowptr[i]; k < rowptr[i + 1]; ++k)
+      if (!isfinite(v[k])) piv = true;
+    if (piv) atomicMin(&bad[0], (unsigned long long)(i + 1));
+  }
+}
+
+/* The CPU table's verdict on (smallest bad pivot row, smallest not-SPD
+   row): NOT_SPD wins a tie. */
+axb_status verdict(unsigned long long piv, unsigned long long spd,
+                   int64_t *info) {
+  *info = 0;
+  if (piv == ~0ull && spd == ~0ull) return AXB_SUCCESS;
+  if (spd <= piv) {
+    *info = (int64_t)spd;
+    return AXB_ERR_NOT_SPD;
+  }
+  *info = (int64_t)piv;
+  return AXB_ERR_SMALL_PIVOT;
+}
+
+/* Read the two flags (waits for the stream). */
+axb_status read_flags(axb_handle h, Scratch *S, unsigned long long *piv,
+                      unsigned long long *spd) {
+  cudaStream_t s = axb_cuda::stream(h);
+  AXB_CU(h, cudaMemcpyAsync(S->hflag, S->flag, 2 * sizeof(unsigned long long),
+                            cudaMemcpyDeviceToHost, s));
+  AXB_CU(h, cudaStreamSynchronize(s));
+  *piv = S->hflag[0];
+  *spd = S->hflag[1];
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status f_sweeps(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
+                    int sweeps, int64_t *info) {
+  FacDev *F = CF(Fo);
+  const axb_spcuda_mat *A = (const axb_spcuda_mat *)Ao;
+  *info = 0;
+  if (F->n == 0) return AXB_SUCCESS;
+  axb_cuda::DeviceScope scope(h->device);
+  axb_status st = AXB_SUCCESS;
+  Scratch *S = scratch(h, &st);
+  if (!S) return st;
+  cudaStream_t s = axb_cuda::stream(h);
+  const T *a = (const T *)A->val;
+  const unsigned grid = grid_for(F->nnz, kBlock);
+  unsigned long long piv, spd;
+  for (int sw = 0; sw < sweeps; ++sw) {
+    AXB_CU(h,
+           cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s));
+    const T *v = (const T *)F->val;
+    T *w = (T *)F->tmp;
+    if (F->kind == AXB_SPF_IC)
+      ic_sweep<T><<<grid, kBlock, 0, s>>>(F->nnz, F->rowptr, F->colind,
+                                          F->rowidx, F->diag, F->tpos, a, v, w,
+                                          S->flag);
+    else
+      ilu_sweep<T><<<grid, kBlock, 0, s>>>(
+          F->nnz, F->rowptr, F->colind, F->rowidx, F->diag, F->colptr,
+          F->csrrow, F->cscpos, a, v, w, S->flag);
+    AXB_CU(h, cudaGetLastError());
+    F->val = w;
+    F->tmp = (void *)v;
+    st = read_flags(h, S, &piv, &spd);
+    if (st != AXB_SUCCESS) return st;
+    if (piv != ~0ull || spd != ~0ull) return verdict(piv, spd, info);
+  }
+  AXB_CU(h, cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s));
+  fac_check_rows<T><<<red_blocks(F->n), kBlock, 0, s>>>(
+      F->n, F->kind == AXB_SPF_IC, F->rowptr, F->diag, (const T *)F->val,
+      S->flag);
+  AXB_CU(h, cudaGetLastError());
+  st = read_flags(h, S, &piv, &spd);
+  if (st != AXB_SUCCESS) return st;
+  return verdict(piv, spd, info);
+}
+
+/* ---- triangular solves ----------------------------------------------------
+ */
+
+/* Row i of the lower (lower = 1) or upper solve with W lanes:
+   xn_i = (b_i - sum_{k in the strict triangle} v_k xo_{col k}) / d_i
+   (d_i = 1 for a unit diagonal).  rows == NULL: row = index; else the
+   index-th row of rows[] (a level).  xo may be xn (exact solve: the rows
+   read belong to earlier levels). */
+template <typename T, int W>
+__global__ void __launch_bounds__(kBlock)
+    tri_rows(int64_t count, const int64_t *rows, const int64_t *rowptr,
+             const int32_t *col, const int64_t *diag, const T *v, int lower,
+             int unit, const T *b, const T *xo, T *xn) {
+  const int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t idx = g / W;
+  if (idx >= count) return;
+  const int lane = threadIdx.x & (W - 1);
+  const unsigned mask =
+      W == 32 ? 0xffffffffu
+              : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
+  const int64_t i = rows ? rows[idx] : idx;
+  const int64_t k0 = lower ? rowptr[i] : diag[i] + 1;
+  const int64_t k1 = lower ? diag[i] : rowptr[i + 1];
+  T s = 0;
+  for (int64_t k = k0 + lane; k < k1; k += W)
+    s += v[k] * xo[col[k]];
+  for (int o = W / 2; o > 0; o >>= 1)
+    s += __shfl_down_sync(mask, s, o, W);
+  if (lane == 0) {
+    const T r = b[i] - s;
+    xn[i] = unit ? r : r / v[diag[i]];
+  }
+}
+
+/* x0 = D^-1 b (unit: b). */
+template <typename T>
+__global__ void tri_init(int64_t n, const int64_t *diag, const T *v, int unit,
+                         const T *b, T *x) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    x[i] = unit ? b[i] : b[i] / v[diag[i]];
+}
+
+template <typename T>
+cudaError_t launch_rows(const FacDev *F, int64_t count, const int64_t *rows,
+                        int lower, int unit, const T *b, const T *xo, T *xn,
+                        cudaStream_t s) {
+  const unsigned grid = grid_for(count * F->width, kBlock);
+  const T *v = (const T *)F->val;
+#define TRI_CASE(W)                                                            \
+  case W:                                                                      \
+    tri_rows<T, W><<<grid, kBlock, 0, s>>>(count, rows, F->rowptr, F->colind,  \
+                                           F->diag, v, lower, unit, b, xo,     \
+                                           xn);                                \
+    break;
+  switch (F->width) {
+    TRI_CASE(1)
+    TRI_CASE(2)
+    TRI_CASE(4)
+    TRI_CASE(8)
+    TRI_CASE(16)
+  default: TRI_CASE(32)
+  }
+#undef TRI_CASE
+  return cudaGetLastError();
+}
+
+template <typename T>
+axb_status f_tri_solve(axb_handle h, const axb_spfac *Fo, axb_uplo uplo,
+                       axb_sptri_mode mode, int sweeps, const T *b, T *x,
+                       T *work) {
+  const FacDev *F = CF(Fo);
+  if (F->n == 0) return AXB_SUCCESS;
+  axb_cuda::DeviceScope scope(h->device);
+  cudaStream_t s = axb_cuda::stream(h);
+  const int lower = uplo == AXB_LOWER;
+  const int unit = lower && F->kind == AXB_SPF_LU;
+  if (mode == AXB_SPTRI_JACOBI) {
+    /* Ping-pong between x and work so that the last sweep lands in x. */
+    T *cur = sweeps % 2 == 1 ? work : x;
+    tri_init<T><<<red_blocks(F->n), kBlock, 0, s>>>(
+        F->n, F->diag, (const T *)F->val, unit, b, cur);
+    AXB_CU(h, cudaGetLastError());
+    for (int sw = 0; sw < sweeps; ++sw) {
+      T *nxt = cur == x ? work : x;
+      AXB_CU(h, launch_rows<T>(F, F->n, nullptr, lower, unit, b, cur, nxt, s));
+      cur = nxt;
+    }
+    return AXB_SUCCESS;
+  }
+  const std::vector<int64_t> &lp = lower ? F->lo_ptr : F->up_ptr;
+  const int64_t *lr = lower ? F->lo_rows : F->up_rows;
+  for (size_t l = 0; l + 1 < lp.size(); ++l)
+    AXB_CU(h, launch_rows<T>(F, lp[l + 1] - lp[l], lr + lp[l], lower, unit, b,
+                             x, x, s));
+  return AXB_SUCCESS;
+}
+
+/* ---- the factor object ------------------------------------------------------
+ */
+
+template <typename S> cudaError_t put(S **d, const S *h, int64_t count) {
+  cudaError_t e =
+      cudaMalloc((void **)d, sizeof(S) * (size_t)(count > 0 ? count : 1));
+  if (e == cudaSuccess && count > 0)
+    e = cudaMemcpy(*d, h, sizeof(S) * (size_t)count, cudaMemcpyHostToDevice);
+  return e;
+}
+
+cudaError_t put32(int32_t **d, const int64_t *h, int64_t count) {
+  std::vector<int32_t> t((size_t)count);
+  for (int64_t k = 0; k < count; ++k)
+    t[(size_t)k] = (int32_t)h[k];
+  return put(d, t.data(), count);
+}
+
+template <typename T>
+axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
+                    axb_spfac **out) {
+  *out = nullptr;
+  if (P->n > INT32_MAX)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "sparse GPU factor: more than 2^31 - 1 rows");
+  axb_cuda::DeviceScope scope(h->device);
+  FacDev *F = new (std::nothrow) FacDev();
+  if (!F) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "sparse GPU factor");
+  F->device = h->device;
+  F->kind = P->kind;
+  F->n = P->n;
+  F->nnz = P->nnz;
+  std::vector<int64_t> rowidx((size_t)P->nnz);
+  for (int64_t i = 0; i < P->n; ++i)
+    for (int64_t k = P->rowptr[i]; k < P->rowptr[i + 1]; ++k)
+      rowidx[(size_t)k] = i;
+  cudaError_t e = put(&F->rowptr, P->rowptr, P->n + 1);
+  if (e == cudaSuccess) e = put32(&F->colind, P->colind, P->nnz);
+  if (e == cudaSuccess) e = put32(&F->rowidx, rowidx.data(), P->nnz);
+  if (e == cudaSuccess) e = put(&F->diag, P->diag, P->n);
+  if (e == cudaSuccess) e = put(&F->colptr, P->colptr, P->n + 1);
+  if (e == cudaSuccess) e = put32(&F->csrrow, P->csrrow, P->nnz);
+  if (e == cudaSuccess) e = put(&F->cscpos, P->cscpos, P->nnz);
+  if (e == cudaSuccess && P->tpos) e = put(&F->tpos, P->tpos, P->nnz);
+  if (e == cudaSuccess) e = put(&F->lo_rows, P->lo_rows, P->n);
+  if (e == cudaSuccess) e = put(&F->up_rows, P->up_rows, P->n);
+  if (e == cudaSuccess) e = put((T **)&F->val, values, P->nnz);
+  if (e == cudaSuccess)
+    e = cudaMalloc(&F->tmp, sizeof(T) * (size_t)(P->nnz > 0 ? P->nnz : 1));
+  if (e != cudaSuccess) {
+    delete F;
+    return axb_cuda::fail_cuda(h, e, "sparse GPU factor");
+  }
+  F->lo_ptr.assign(P->lo_ptr, P->lo_ptr + P->lo_nlev + 1);
+  F->up_ptr.assign(P->up_ptr, P->up_ptr + P->up_nlev + 1);
+  /* Lanes per row: a strict triangle holds about half of a row. */
+  const double half = P->n > 0 ? 0.5 * (double)P->nnz / (double)P->n : 0;
+  while (F->width < 32 && F->width < half)
+    F->width *= 2;
+  /* As SpMV's VECTOR: no idle lanes once the rows fill the GPU. */
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device);
+  const double resident = 2048.0 * (sms > 0 ? sms : 1);
+  while (F->width > 1 && (double)P->n * F->width > 4.0 * resident)
+    F->width /= 2;
+  *out = (axb_spfac *)F;
+  return AXB_SUCCESS;
+}
+
+template <typename T> void f_destroy(axb_handle h, axb_spfac *F) {
+  if (!F) return;
+  axb_cuda::DeviceScope scope(h->device);
+  cudaStreamSynchronize(axb_cuda::stream(h)); /* queued work may use it */
+  delete CF(F);
+}
+
+template <typename T>
+axb_status f_download(axb_handle h, const axb_spfac *Fo, T *values) {
+  const FacDev *F = CF(Fo);
+  if (F->nnz == 0) return AXB_SUCCESS;
+  axb_cuda::DeviceScope scope(h->device);
+  AXB_CU(h, cudaMemcpyAsync(values, F->val, sizeof(T) * (size_t)F->nnz,
+                            cudaMemcpyDeviceToHost, axb_cuda::stream(h)));
+  AXB_CU(h, cudaStreamSynchronize(axb_cuda::stream(h)));
+  return AXB_SUCCESS;
+}
+
+} // namespace
+
+template <typename T>
+void axb_spcuda::fill_fac_ops(typename OpsOf<T>::type *o) {
+  o->fac_create = f_create<T>;
+  o->fac_destroy = f_destroy<T>;
+  o->fac_download = f_download<T>;
+  o->fac_sweeps = f_sweeps<T>;
+  o->tri_solve = f_tri_solve<T>;
+}
+template void axb_spcuda::fill_fac_ops<double>(axb_sparse_ops_d *);
+template void axb_spcuda::fill_fac_ops<float>(axb_sparse_ops_s *);

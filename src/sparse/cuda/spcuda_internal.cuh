@@ -1,0 +1,127 @@
+/*
+ * Internals shared by the sparse GPU files (C++, .cu only): the device CSR
+ * matrix behind axb_spcuda_mat, launch helpers and the block reduction used
+ * by every fused kernel.
+ */
+#ifndef AXB_SPCUDA_INTERNAL_CUH
+#define AXB_SPCUDA_INTERNAL_CUH
+
+#include "backend/cuda/cuda_internal.h"
+
+extern "C" {
+#include "sparse/cuda/spcuda.h"
+#include "sparse/sparse_ops.h"
+}
+
+#include <stdint.h>
+
+namespace axb_spcuda {
+
+/* Merge-path tile: THREADS threads, each walking IPT merge items. */
+constexpr int kMergeThreads = 128;
+constexpr int kMergeIpt = 8;
+constexpr int kMergeTile = kMergeThreads * kMergeIpt;
+/* Threads of the vector kernel's blocks and of the vector-op kernels. */
+constexpr int kBlock = 256;
+/* STREAM: nonzeros of kBlock rows staged in shared memory (16 KB double). */
+constexpr int kStreamCap = 2048;
+/* Most blocks of a reduction's first pass (its partial sums per block). */
+constexpr int kRedBlocks = 1024;
+/* Most values one reduction returns. */
+constexpr int kRedMax = 4;
+
+} // namespace axb_spcuda
+
+/* The uploaded matrix (device arrays on device `device`). */
+struct axb_spcuda_mat {
+  int device;
+  axb_dtype dtype;
+  int64_t rows, cols, nnz;
+  int64_t *rowptr; /* rows + 1 */
+  int32_t *colind; /* nnz */
+  void *val;       /* nnz of dtype */
+  double mean_row;
+  int64_t max_row;
+  axb_spmv_kind kind; /* resolved: VECTOR or MERGE */
+  int width;          /* VECTOR: lanes per row    */
+  /* MERGE plan: tile t starts at row tile_row[t], nonzero tile_nz[t]
+     (ntiles + 1 entries); carries of the rows split between tiles. */
+  int64_t ntiles;
+  int64_t *tile_row, *tile_nz;
+  int64_t *carry_row;
+  void *carry_val;
+};
+
+namespace axb_spcuda {
+
+inline unsigned grid_for(int64_t items, int per_block) {
+  int64_t g = (items + per_block - 1) / per_block;
+  return (unsigned)(g < 1 ? 1 : g);
+}
+
+/* Sum of v over the block (blockDim.x a multiple of 32, <= 1024); the
+   result is valid in thread 0.  Uses the 32-entry shared scratch. */
+__device__ inline double block_sum(double v, double *scratch) {
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, o);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  __syncthreads(); /* scratch may still be read by a previous call */
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  const int nw = blockDim.x >> 5;
+  v = threadIdx.x < nw ? scratch[threadIdx.x] : 0.0;
+  if (warp == 0)
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+
+/* Scratch of the sparse operations of one handle: the partial sums of the
+   reductions, the status flags of the factor kernels, and pinned host
+   slots the results are read through.  Created on first use, kept until
+   axb__sparse_cuda_release(h) (or the end of the process). */
+struct Scratch {
+  double *partial;           /* device: kRedMax * kRedBlocks          */
+  double *result;            /* device: kRedMax                        */
+  unsigned long long *flag;  /* device: 2 (min rows, ULLONG_MAX = none) */
+  double *host;              /* pinned: kRedMax                        */
+  unsigned long long *hflag; /* pinned: 2                          */
+};
+/* h's scratch (on h's device), or NULL with the failure recorded on h. */
+Scratch *scratch(axb_handle h, axb_status *st);
+
+/* The table type of a precision. */
+template <typename T> struct OpsOf;
+template <> struct OpsOf<double> { typedef axb_sparse_ops_d type; };
+template <> struct OpsOf<float> { typedef axb_sparse_ops_s type; };
+
+/* Blocks of a reduction over n items (a function of n and nothing else, so
+   the order of the partial sums is fixed for a given n). */
+inline int red_blocks(int64_t n) {
+  int64_t b = (n + kBlock - 1) / kBlock;
+  return (int)(b < 1 ? 1 : b > kRedBlocks ? kRedBlocks : b);
+}
+/* Second pass of a reduction of k values over `blocks` partial sums, then
+   the copy of the k results to the host (waits for the stream). */
+axb_status red_finish(axb_handle h, Scratch *S, int k, int blocks, double *out);
+
+/* Fill parts of the tables (vec.cu, mat.cu, fac.cu). */
+template <typename T> void fill_vec_ops(typename OpsOf<T>::type *o);
+template <typename T> void fill_mat_ops(typename OpsOf<T>::type *o);
+template <typename T> void fill_fac_ops(typename OpsOf<T>::type *o);
+
+/* VECTOR SpMV launch with y = alpha A x + beta y (spmv.cu). */
+template <typename T>
+cudaError_t spmv_launch(const axb_spcuda_mat *M, T alpha, const T *x, T beta,
+                        T *y, cudaStream_t s);
+
+/* STREAM SpMV s = A z fused with the CG1 partial sums <r,z>, <z,s>,
+   <r,r> (spmv.cu); *blocks = the number of partial sums. */
+template <typename T>
+cudaError_t stream_dots_launch(const axb_spcuda_mat *M, const T *z, T *s,
+                               const T *r, double *partial, int *blocks,
+                               cudaStream_t q);
+
+} // namespace axb_spcuda
+
+#endif

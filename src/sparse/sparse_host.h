@@ -1,0 +1,70 @@
+/*
+ * Host-side helpers of the sparse solvers, shared by every backend: the
+ * pattern description of an incomplete factor (diagonal positions, CSC
+ * view, transposed positions, level sets), the exact sequential ILU(0) and
+ * IC(0), the ParILU/ParIC initial guess, and structural questions about a
+ * CSR matrix (symmetry, positive diagonal).
+ */
+#ifndef AXB_SPARSE_HOST_H
+#define AXB_SPARSE_HOST_H
+
+#include "sparse/sparse_ops.h"
+
+/* An axb_spf_pattern that owns its arrays. */
+typedef struct axb_spf_pattern_owned {
+  axb_spf_pattern p; /* points into the arrays below */
+  int64_t *diag, *colptr, *csrrow, *cscpos, *tpos;
+  int64_t *lo_ptr, *lo_rows, *up_ptr, *up_rows;
+} axb_spf_pattern_owned;
+
+/* Build the pattern of a factor of kind `kind` on A's pattern (A square,
+   validated).  A row without a stored diagonal entry: AXB_ERR_SMALL_PIVOT,
+   *info = row (1-based).  AXB_SPF_IC on a pattern that is not symmetric:
+   AXB_ERR_INVALID.  Out of memory: AXB_ERR_OUT_OF_MEMORY.  On failure
+   nothing is left allocated. */
+axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
+                                  axb_spf_pattern_owned *P, int64_t *info);
+void axb__spf_pattern_free(axb_spf_pattern_owned *P);
+
+/* Level sets of the lower (upper = 0) or upper (upper = 1) triangle of a
+   square CSR pattern: level(i) = 1 + max level(j) over the stored j < i
+   (j > i for upper), 0 without such j.  ptr: nlev + 1 entries (allocated
+   with n + 1), rows: n. */
+axb_status axb__spf_levels(int64_t n, const int64_t *rowptr,
+                           const int64_t *colind, int upper, int64_t **ptr,
+                           int64_t **rows, int64_t *nlev);
+
+/* 1 when A (square) equals its transpose: pattern and values (values
+   compared exactly; `values` may be NULL to compare the pattern only). */
+int axb__csr_is_symmetric(const axb_csr *A, int values);
+/* 1 when every diagonal entry is stored and > 0. */
+int axb__csr_positive_diag(const axb_csr *A);
+
+/* Exact incomplete factorisations, sequential, in double arithmetic on the
+   host (the values are rounded to T at the end), with F's layout of
+   sparse_ops.h.  a: A's values (nnz), f: the factor (nnz).
+   ILU(0), IKJ variant: for i, for stored k < i: f_ik /= f_kk, then
+   f_ij -= f_ik f_kj for stored j > k in both rows.  A zero or non-finite
+   pivot: AXB_ERR_SMALL_PIVOT, *info = row (1-based).
+   IC(0): left-looking over the lower triangle; a pivot <= 0 or non-finite:
+   AXB_ERR_NOT_SPD, *info = row.  The upper part mirrors L. */
+axb_status axb__spf_ilu0_d(const axb_spf_pattern *P, const double *a, double *f,
+                           int64_t *info);
+axb_status axb__spf_ilu0_s(const axb_spf_pattern *P, const float *a, float *f,
+                           int64_t *info);
+axb_status axb__spf_ic0_d(const axb_spf_pattern *P, const double *a, double *f,
+                          int64_t *info);
+axb_status axb__spf_ic0_s(const axb_spf_pattern *P, const float *a, float *f,
+                          int64_t *info);
+
+/* Initial guess of the fixed-point sweeps (Chow-Patel): for AXB_SPF_LU
+   l_ij = a_ij / a_jj (i > j), u_ij = a_ij (i <= j); for AXB_SPF_IC
+   l_ij = a_ij / sqrt(a_jj), l_ii = sqrt(a_ii), mirrored.  A zero,
+   non-finite (or, for IC, non-positive) diagonal: AXB_ERR_SMALL_PIVOT
+   (AXB_ERR_NOT_SPD), *info = row. */
+axb_status axb__spf_init_d(const axb_spf_pattern *P, const double *a, double *f,
+                           int64_t *info);
+axb_status axb__spf_init_s(const axb_spf_pattern *P, const float *a, float *f,
+                           int64_t *info);
+
+#endif

@@ -1,0 +1,209 @@
+/* The pattern of an incomplete factor (sparse_host.h): diagonal positions,
+   CSC view, transposed positions, level sets; symmetry questions. */
+#include "core/internal.h"
+#include "sparse/sparse_host.h"
+
+#include <string.h>
+
+/* Position of column c in row i of (rowptr, colind), or -1 (binary search:
+   columns are sorted within rows). */
+static int64_t find_in_row(const int64_t *rowptr, const int64_t *colind,
+                           int64_t i, int64_t c) {
+  int64_t lo = rowptr[i], hi = rowptr[i + 1];
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (colind[mid] < c)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return (lo < rowptr[i + 1] && colind[lo] == c) ? lo : -1;
+}
+
+axb_status axb__spf_levels(int64_t n, const int64_t *rowptr,
+                           const int64_t *colind, int upper, int64_t **ptr_out,
+                           int64_t **rows_out, int64_t *nlev_out) {
+  int64_t *level = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  int64_t *ptr = axb__calloc(n + 2, sizeof(int64_t));
+  int64_t *rows = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  if (!level || !ptr || !rows) {
+    axb__free(level);
+    axb__free(ptr);
+    axb__free(rows);
+    return AXB_ERR_OUT_OF_MEMORY;
+  }
+  int64_t nlev = 0;
+  /* level(i) = 1 + max over the rows i depends on; the sweep order makes
+     every such row's level known before row i's. */
+  for (int64_t t = 0; t < n; ++t) {
+    int64_t i = upper ? n - 1 - t : t, lv = 0;
+    for (int64_t k = rowptr[i]; k < rowptr[i + 1]; ++k) {
+      int64_t j = colind[k];
+      if ((upper && j > i) || (!upper && j < i))
+        if (level[j] + 1 > lv) lv = level[j] + 1;
+    }
+    level[i] = lv;
+    if (lv + 1 > nlev) nlev = lv + 1;
+  }
+  /* Counting sort by level, rows increasing inside a level. */
+  for (int64_t i = 0; i < n; ++i)
+    ++ptr[level[i] + 1];
+  for (int64_t l = 0; l < nlev; ++l)
+    ptr[l + 1] += ptr[l];
+  int64_t *next = level; /* reuse: level[i] no longer needed after this */
+  int64_t *fill = axb__malloc(nlev > 0 ? nlev : 1, sizeof(int64_t));
+  if (!fill) {
+    axb__free(level);
+    axb__free(ptr);
+    axb__free(rows);
+    return AXB_ERR_OUT_OF_MEMORY;
+  }
+  for (int64_t l = 0; l < nlev; ++l)
+    fill[l] = ptr[l];
+  for (int64_t i = 0; i < n; ++i)
+    rows[fill[next[i]]++] = i;
+  axb__free(fill);
+  axb__free(level);
+  *ptr_out = ptr;
+  *rows_out = rows;
+  *nlev_out = nlev;
+  return AXB_SUCCESS;
+}
+
+void axb__spf_pattern_free(axb_spf_pattern_owned *P) {
+  if (!P) return;
+  axb__free(P->diag);
+  axb__free(P->colptr);
+  axb__free(P->csrrow);
+  axb__free(P->cscpos);
+  axb__free(P->tpos);
+  axb__free(P->lo_ptr);
+  axb__free(P->lo_rows);
+  axb__free(P->up_ptr);
+  axb__free(P->up_rows);
+  memset(P, 0, sizeof(*P));
+}
+
+/* CSC view: column j's CSR positions in increasing row order. */
+static axb_status build_csc_alloc(const axb_csr *A, int64_t *colptr,
+                                  int64_t *csrrow, int64_t *cscpos) {
+  int64_t n = A->rows;
+  int64_t *cur = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  if (!cur) return AXB_ERR_OUT_OF_MEMORY;
+  memset(colptr, 0, (size_t)(n + 1) * sizeof(int64_t));
+  for (int64_t k = 0; k < A->nnz; ++k)
+    ++colptr[A->colind[k] + 1];
+  for (int64_t j = 0; j < n; ++j)
+    colptr[j + 1] += colptr[j];
+  for (int64_t j = 0; j < n; ++j)
+    cur[j] = colptr[j];
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t q = cur[A->colind[k]]++;
+      csrrow[q] = i;
+      cscpos[q] = k;
+    }
+  axb__free(cur);
+  return AXB_SUCCESS;
+}
+
+axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
+                                  axb_spf_pattern_owned *P, int64_t *info) {
+  int64_t n = A->rows, nnz = A->nnz;
+  axb_status st = AXB_SUCCESS;
+  memset(P, 0, sizeof(*P));
+  *info = 0;
+  P->diag = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  P->colptr = axb__malloc(n + 1, sizeof(int64_t));
+  P->csrrow = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
+  P->cscpos = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
+  if (kind == AXB_SPF_IC)
+    P->tpos = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
+  if (!P->diag || !P->colptr || !P->csrrow || !P->cscpos ||
+      (kind == AXB_SPF_IC && !P->tpos)) {
+    st = AXB_ERR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    P->diag[i] = find_in_row(A->rowptr, A->colind, i, i);
+    if (P->diag[i] < 0) {
+      *info = i + 1;
+      st = AXB_ERR_SMALL_PIVOT;
+      goto fail;
+    }
+  }
+  if ((st = build_csc_alloc(A, P->colptr, P->csrrow, P->cscpos))) goto fail;
+  /* Transposed positions from the CSC view: with a symmetric pattern,
+     column i lists the same indices as row i, both increasing, so the
+     q-th entry of row i, (i, j), faces the q-th entry of column i,
+     (j, i), whose CSR position is cscpos.  O(nnz); a mismatch means the
+     pattern is not symmetric. */
+  if (kind == AXB_SPF_IC)
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t len = A->rowptr[i + 1] - A->rowptr[i];
+      if (P->colptr[i + 1] - P->colptr[i] != len) {
+        *info = i + 1;
+        st = AXB_ERR_INVALID;
+        goto fail;
+      }
+      for (int64_t q = 0; q < len; ++q) {
+        int64_t k = A->rowptr[i] + q, c = P->colptr[i] + q;
+        if (P->csrrow[c] != A->colind[k]) {
+          *info = i + 1;
+          st = AXB_ERR_INVALID;
+          goto fail;
+        }
+        P->tpos[k] = P->cscpos[c];
+      }
+    }
+  if ((st = axb__spf_levels(n, A->rowptr, A->colind, 0, &P->lo_ptr, &P->lo_rows,
+                            &P->p.lo_nlev)))
+    goto fail;
+  if ((st = axb__spf_levels(n, A->rowptr, A->colind, 1, &P->up_ptr, &P->up_rows,
+                            &P->p.up_nlev)))
+    goto fail;
+  P->p.kind = kind;
+  P->p.n = n;
+  P->p.nnz = nnz;
+  P->p.rowptr = A->rowptr;
+  P->p.colind = A->colind;
+  P->p.diag = P->diag;
+  P->p.colptr = P->colptr;
+  P->p.csrrow = P->csrrow;
+  P->p.cscpos = P->cscpos;
+  P->p.tpos = P->tpos;
+  P->p.lo_ptr = P->lo_ptr;
+  P->p.lo_rows = P->lo_rows;
+  P->p.up_ptr = P->up_ptr;
+  P->p.up_rows = P->up_rows;
+  return AXB_SUCCESS;
+fail:
+  axb__spf_pattern_free(P);
+  return st;
+}
+
+static double csr_value(const axb_csr *A, int64_t k) {
+  return A->dtype == AXB_F64 ? ((const double *)A->values)[k]
+                             : (double)((const float *)A->values)[k];
+}
+
+int axb__csr_is_symmetric(const axb_csr *A, int values) {
+  if (A->rows != A->cols) return 0;
+  for (int64_t i = 0; i < A->rows; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k];
+      if (j == i) continue;
+      int64_t t = find_in_row(A->rowptr, A->colind, j, i);
+      if (t < 0) return 0;
+      if (values && csr_value(A, t) != csr_value(A, k)) return 0;
+    }
+  return 1;
+}
+
+int axb__csr_positive_diag(const axb_csr *A) {
+  for (int64_t i = 0; i < A->rows; ++i) {
+    int64_t k = find_in_row(A->rowptr, A->colind, i, i);
+    if (k < 0 || !(csr_value(A, k) > 0)) return 0;
+  }
+  return 1;
+}

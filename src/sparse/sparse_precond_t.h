@@ -1,0 +1,140 @@
+/* The solver context and the preconditioners of the Krylov solvers,
+   written once in T over the backend table (sparse_ops.h); included by
+   sparse_solve_t.h. */
+
+#define SP_CTX AXB_CAT2(sp_ctx_, P)
+#define SP_OPS AXB_CAT2(axb_sparse_ops_, P)
+
+typedef struct SP_CTX {
+  axb_handle h;
+  const axb_sparse_ops *all;
+  const SP_OPS *o;
+  axb_spmat *A;
+  int64_t n;
+  /* preconditioner */
+  axb_precond pc;
+  T *dinv;      /* Jacobi: 1 / a_ii                         */
+  axb_spfac *F; /* ILU0, IC0, ParILU, ParIC                 */
+  axb_sptri_mode mode;
+  int tri_sweeps;
+  T *pw1, *pw2; /* the triangular solves' intermediate and work */
+  /* stopping rule and outcome of the current right-hand side */
+  double bnorm, tol;
+  int64_t max_iter, iters;
+  double res; /* last recurrence ||r|| / ||b|| */
+  axb_sparse_breakdown bd;
+  int restart; /* GMRES(m) */
+  int cycles;  /* GMRES restarts */
+  /* residual history */
+  int record;
+  double *hist;
+  int64_t hlen, hcap;
+} SP_CTX;
+
+/* Append ||r|| / ||b|| to the history and remember it as the last. */
+static void AXB_FN(sp_, push)(SP_CTX *c, double rnorm) {
+  c->res = rnorm / c->bnorm;
+  if (!c->record) return;
+  if (c->hlen == c->hcap) {
+    int64_t cap = c->hcap ? 2 * c->hcap : 64;
+    double *nh = axb__malloc(cap, sizeof(double));
+    if (!nh) {
+      c->record = 0; /* out of memory: stop recording, keep solving */
+      return;
+    }
+    if (c->hlen) memcpy(nh, c->hist, (size_t)c->hlen * sizeof(double));
+    axb__free(c->hist);
+    c->hist = nh;
+    c->hcap = cap;
+  }
+  c->hist[c->hlen++] = c->res;
+}
+
+/* z := M^-1 r (z distinct from r). */
+static axb_status AXB_FN(sp_, pc_apply)(SP_CTX *c, const T *r, T *z) {
+  axb_handle h = c->h;
+  axb_status st;
+  switch (c->pc) {
+  case AXB_PRECOND_JACOBI: return c->o->vmul(h, c->n, c->dinv, r, z);
+  case AXB_PRECOND_ILU0:
+  case AXB_PRECOND_IC0:
+  case AXB_PRECOND_PARILU:
+  case AXB_PRECOND_PARIC:
+    /* M = L U (or L L^T): z = U^-1 (L^-1 r). */
+    st = c->o->tri_solve(h, c->F, AXB_LOWER, c->mode, c->tri_sweeps, r, c->pw1,
+                         c->pw2);
+    if (st) return st;
+    return c->o->tri_solve(h, c->F, AXB_UPPER, c->mode, c->tri_sweeps, c->pw1,
+                           z, c->pw2);
+  default: return c->o->copy(h, c->n, r, z);
+  }
+}
+
+static void AXB_FN(sp_, pc_free)(SP_CTX *c) {
+  c->o->vec_free(c->h, c->dinv);
+  c->o->fac_destroy(c->h, c->F);
+  c->o->vec_free(c->h, c->pw1);
+  c->o->vec_free(c->h, c->pw2);
+  c->dinv = c->pw1 = c->pw2 = NULL;
+  c->F = NULL;
+  c->pc = AXB_PRECOND_NONE;
+}
+
+/* Set up preconditioner pc on A (host CSR, already uploaded as c->A).
+   A numerical failure returns its status with *info = the row; the caller
+   decides about a fallback.  Leaves c->pc = NONE on failure. */
+static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
+                                        axb_precond pc, int sweeps,
+                                        int64_t *info) {
+  axb_handle h = c->h;
+  axb_status st = AXB_SUCCESS;
+  axb_spf_pattern_owned pat;
+  T *f = NULL;
+  int have_pat = 0;
+  *info = 0;
+  c->pc = AXB_PRECOND_NONE;
+  if (pc == AXB_PRECOND_NONE) return AXB_SUCCESS;
+  if (pc == AXB_PRECOND_JACOBI) {
+    if ((st = c->o->vec_alloc(h, c->n, &c->dinv))) goto fail;
+    if ((st = c->o->diag_inv(h, c->A, c->dinv, info))) goto fail;
+    c->pc = pc;
+    return AXB_SUCCESS;
+  }
+  int ic = pc == AXB_PRECOND_IC0 || pc == AXB_PRECOND_PARIC;
+  if (ic && !axb__csr_is_symmetric(A, 1)) {
+    st = AXB_ERR_INVALID;
+    goto fail;
+  }
+  if ((st =
+           axb__spf_pattern_build(A, ic ? AXB_SPF_IC : AXB_SPF_LU, &pat, info)))
+    goto fail;
+  have_pat = 1;
+  f = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(T));
+  if (!f) {
+    st = AXB_ERR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  const T *a = (const T *)A->values;
+  if (pc == AXB_PRECOND_ILU0)
+    st = AXB_FN(axb__spf_ilu0_, )(&pat.p, a, f, info);
+  else if (pc == AXB_PRECOND_IC0)
+    st = AXB_FN(axb__spf_ic0_, )(&pat.p, a, f, info);
+  else
+    st = AXB_FN(axb__spf_init_, )(&pat.p, a, f, info);
+  if (st) goto fail;
+  if ((st = c->o->fac_create(h, &pat.p, f, &c->F))) goto fail;
+  if ((pc == AXB_PRECOND_PARILU || pc == AXB_PRECOND_PARIC) &&
+      (st = c->o->fac_sweeps(h, c->A, c->F, sweeps, info)))
+    goto fail;
+  if ((st = c->o->vec_alloc(h, c->n, &c->pw1))) goto fail;
+  if ((st = c->o->vec_alloc(h, c->n, &c->pw2))) goto fail;
+  c->pc = pc;
+  axb__free(f);
+  axb__spf_pattern_free(&pat);
+  return AXB_SUCCESS;
+fail:
+  axb__free(f);
+  if (have_pat) axb__spf_pattern_free(&pat);
+  AXB_FN(sp_, pc_free)(c);
+  return st;
+}

@@ -1,0 +1,225 @@
+/*
+ * axb_sparse_solve: validate -> choose method and backend table -> the
+ * typed driver (sparse_solve_t.h: upload, preconditioner, Krylov method,
+ * true residual) -> report.  Names and option defaults of the sparse API.
+ */
+#include "core/csr.h"
+#include "core/internal.h"
+#include "core/template.h"
+#include "sparse/sparse_host.h"
+#include "sparse/sparse_ops.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Restarts from the true residual when the recurrence converged but the
+   true residual did not. */
+#define SP_TRUE_RESTARTS 3
+
+#define AXB_TEMPLATE "sparse/sparse_solve_t.h"
+#include "core/instantiate.h"
+
+static const char *const method_names[AXB_SPARSE_METHOD_COUNT] = {
+    "auto", "cg", "cg1", "bicgstab", "gmres"};
+static const char *const precond_names[AXB_PRECOND_COUNT] = {
+    "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric"};
+static const char *const breakdown_names[] = {
+    "none",
+    "p^T A p <= 0 (not SPD)",
+    "<r^, r> = 0",
+    "<r^, v> = 0",
+    "omega = 0",
+    "singular Hessenberg",
+    "non-finite scalar",
+    "max iterations reached",
+    "residual above 1e8 ||b|| (diverging)"};
+
+const char *axb_sparse_method_name(axb_sparse_method m) {
+  return m >= 0 && m < AXB_SPARSE_METHOD_COUNT ? method_names[m] : "unknown";
+}
+
+const char *axb_precond_name(axb_precond p) {
+  return p >= 0 && p < AXB_PRECOND_COUNT ? precond_names[p] : "unknown";
+}
+
+const char *axb_sparse_breakdown_name(axb_sparse_breakdown b) {
+  return b >= 0 && b <= AXB_BREAKDOWN_DIVERGED ? breakdown_names[b] : "unknown";
+}
+
+axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
+  if (!name || !m) return AXB_ERR_INVALID;
+  for (int i = 0; i < AXB_SPARSE_METHOD_COUNT; ++i)
+    if (strcmp(name, method_names[i]) == 0) {
+      *m = (axb_sparse_method)i;
+      return AXB_SUCCESS;
+    }
+  return AXB_ERR_INVALID;
+}
+
+axb_status axb_precond_parse(const char *name, axb_precond *p) {
+  if (!name || !p) return AXB_ERR_INVALID;
+  for (int i = 0; i < AXB_PRECOND_COUNT; ++i)
+    if (strcmp(name, precond_names[i]) == 0) {
+      *p = (axb_precond)i;
+      return AXB_SUCCESS;
+    }
+  return AXB_ERR_INVALID;
+}
+
+void axb_sparse_opts_default(axb_sparse_opts *o) {
+  if (!o) return;
+  memset(o, 0, sizeof(*o));
+  o->method = AXB_SPARSE_AUTO;
+  o->precond = AXB_PRECOND_AUTO;
+  o->tol = 1e-8;
+  o->max_iter = 10000;
+  o->restart = 30;
+  o->sweeps = 3;
+  o->trisolve = AXB_TRISOLVE_EXACT;
+  o->tri_sweeps = 3;
+}
+
+void axb_sparse_report_free(axb_sparse_report *r) {
+  if (!r) return;
+  axb__free(r->history);
+  r->history = NULL;
+  r->history_len = 0;
+}
+
+/* 1 when every value of A is finite; else 0 and the row in *row. */
+static int csr_finite(const axb_csr *A, int64_t *row) {
+  for (int64_t i = 0; i < A->rows; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      double v = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
+                                     : ((const float *)A->values)[k];
+      if (!isfinite(v)) {
+        *row = i;
+        return 0;
+      }
+    }
+  return 1;
+}
+
+static axb_status check_vec(axb_handle h, const axb_dense *D, const char *what,
+                            int argno, const axb_csr *A, int64_t nrhs,
+                            int finite) {
+  if (!D) return axb__fail(h, -argno, "%s is NULL", what);
+  if (D->dtype != A->dtype)
+    return axb__fail(h, -argno, "%s is %s but A is %s", what,
+                     axb_dtype_name(D->dtype), axb_dtype_name(A->dtype));
+  if (D->mem != AXB_MEM_HOST)
+    return axb__fail(h, -argno, "%s must be in host memory", what);
+  if (D->rows != A->rows || (nrhs >= 0 && D->cols != nrhs) || D->cols < 0)
+    return axb__fail(h, -argno,
+                     "%s is %lld x %lld; A is %lld x %lld (want n x nrhs)",
+                     what, (long long)D->rows, (long long)D->cols,
+                     (long long)A->rows, (long long)A->cols);
+  if (D->ld < (D->rows > 1 ? D->rows : 1) ||
+      (!D->data && D->rows > 0 && D->cols > 0))
+    return axb__fail(h, -argno, "%s has a bad leading dimension or no data",
+                     what);
+  int64_t bi, bj;
+  if (finite && !axb__dense_finite(D, &bi, &bj))
+    return axb__fail(h, -argno, "%s(%lld, %lld) is not finite", what,
+                     (long long)bi + 1, (long long)bj + 1);
+  return AXB_SUCCESS;
+}
+
+/* Option values filled in (0 = default) and checked. */
+static axb_status resolve_opts(axb_handle h, const axb_sparse_opts *in,
+                               axb_sparse_opts *o) {
+  axb_sparse_opts_default(o);
+  if (in) {
+    *o = *in;
+    if (o->tol == 0) o->tol = 1e-8;
+    if (o->max_iter == 0) o->max_iter = 10000;
+    if (o->restart == 0) o->restart = 30;
+    if (o->sweeps == 0) o->sweeps = 3;
+    if (o->tri_sweeps == 0) o->tri_sweeps = 3;
+  }
+  if (o->method < 0 || o->method >= AXB_SPARSE_METHOD_COUNT)
+    return axb__fail(h, -5, "unknown sparse method %d", (int)o->method);
+  if (o->precond < 0 || o->precond >= AXB_PRECOND_COUNT)
+    return axb__fail(h, -5, "unknown preconditioner %d", (int)o->precond);
+  if (!(o->tol > 0) || !(o->tol < 1))
+    return axb__fail(h, -5, "tol %g must be in (0, 1)", o->tol);
+  if (o->max_iter < 0 || o->restart < 0 || o->sweeps < 0 || o->tri_sweeps < 0 ||
+      o->restart > 10000)
+    return axb__fail(h, -5,
+                     "max_iter (%lld), restart (%d <= 10000), sweeps (%d) "
+                     "and tri_sweeps (%d) must not be negative",
+                     (long long)o->max_iter, o->restart, o->sweeps,
+                     o->tri_sweeps);
+  if ((o->trisolve != AXB_TRISOLVE_EXACT &&
+       o->trisolve != AXB_TRISOLVE_JACOBI) ||
+      (o->use_x0 != 0 && o->use_x0 != 1) ||
+      (o->history != 0 && o->history != 1))
+    return axb__fail(h, -5, "trisolve, use_x0 or history out of range");
+  return AXB_SUCCESS;
+}
+
+static axb_status check_inputs(axb_handle h, const axb_csr *A,
+                               const axb_dense *B, const axb_dense *X,
+                               const axb_sparse_opts *o) {
+  if (!A) return axb__fail(h, -2, "A is NULL");
+  axb_status st = axb__csr_check(h, A);
+  if (st) return st;
+  if (A->rows != A->cols)
+    return axb__fail(h, -2,
+                     "A is %lld x %lld: a sparse solve needs a square "
+                     "matrix",
+                     (long long)A->rows, (long long)A->cols);
+  int64_t row;
+  if (!csr_finite(A, &row))
+    return axb__fail(h, AXB_ERR_INVALID, "A has a non-finite value in row %lld",
+                     (long long)row + 1);
+  if ((st = check_vec(h, B, "B", 3, A, -1, 1))) return st;
+  return check_vec(h, X, "X", 4, A, B->cols, o->use_x0);
+}
+
+static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m) {
+  if (m != AXB_SPARSE_AUTO) return m;
+  return axb__csr_is_symmetric(A, 1) && axb__csr_positive_diag(A)
+             ? AXB_SPARSE_CG
+             : AXB_SPARSE_GMRES;
+}
+
+axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
+                            axb_dense *X, const axb_sparse_opts *opts,
+                            axb_sparse_report *report) {
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  axb_sparse_report local;
+  axb_sparse_report *r = report ? report : &local;
+  memset(r, 0, sizeof(*r));
+  r->backend = h->backend;
+  axb_sparse_opts o;
+  axb_status st = resolve_opts(h, opts, &o);
+  if (!st) st = check_inputs(h, A, B, X, &o);
+  if (st) return r->status = st;
+  r->dtype = A->dtype;
+  r->n = A->rows;
+  r->nnz = A->nnz;
+  r->nrhs = B->cols;
+  r->precond_requested = o.precond;
+  const axb_sparse_ops *ops = NULL;
+  if (h->backend == AXB_BACKEND_CUDA) {
+    ops = axb__sparse_cuda_ops();
+    if (!ops)
+      return r->status = axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                                   "sparse solvers are not available on the "
+                                   "CUDA backend of this build");
+  } else {
+    ops = axb__sparse_cpu_ops();
+  }
+  axb_sparse_method m = choose_method(A, o.method);
+  r->method = m;
+  r->precond = o.precond;
+  if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
+  if (A->dtype == AXB_F64)
+    st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, r);
+  else
+    st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, r);
+  if (!report) axb_sparse_report_free(r);
+  return r->status = st;
+}
