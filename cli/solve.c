@@ -38,37 +38,36 @@ enum {
   OPT_HISTORY
 };
 
-static const cli_opt solve_table[] = {
-    {"help", 'h', 0, OPT_HELP},
-    {"gen", 0, 1, OPT_GEN},
-    {"output", 'o', 1, OPT_OUT},
-    {"rhs", 0, 1, OPT_RHS},
-    {"nrhs", 0, 1, OPT_NRHS},
-    {"seed", 0, 1, OPT_SEED},
-    {"method", 'm', 1, OPT_METHOD},
-    {"backend", 0, 1, OPT_BACKEND},
-    {"device", 'd', 1, OPT_DEVICE},
-    {"precision", 'p', 1, OPT_PRECISION},
-    {"threads", 't', 1, OPT_THREADS},
-    {"no-pivot", 0, 0, OPT_NO_PIVOT},
-    {"json", 0, 0, OPT_JSON},
-    {"quiet", 'q', 0, OPT_QUIET},
-    {"fp-tol", 0, 1, OPT_FP_TOL},
-    {"fp-max-sweeps", 0, 1, OPT_FP_SWEEPS},
-    {"fp-section", 0, 1, OPT_FP_SECTION},
-    {"fp-block", 0, 1, OPT_FP_BLOCK},
-    {"fp-scheduler", 0, 1, OPT_FP_SCHED},
-    {"fp-streams", 0, 1, OPT_FP_STREAMS},
-    {"sparse", 0, 0, OPT_SPARSE},
-    {"precond", 0, 1, OPT_PRECOND},
-    {"tol", 0, 1, OPT_TOL},
-    {"maxit", 0, 1, OPT_MAXIT},
-    {"restart", 0, 1, OPT_RESTART},
-    {"sweeps", 0, 1, OPT_SWEEPS},
-    {"trisolve", 0, 1, OPT_TRISOLVE},
-    {"tri-sweeps", 0, 1, OPT_TRI_SWEEPS},
-    {"history", 0, 1, OPT_HISTORY},
-    {NULL, 0, 0, 0}};
+static const cli_opt solve_table[] = {{"help", 'h', 0, OPT_HELP},
+                                      {"gen", 0, 1, OPT_GEN},
+                                      {"output", 'o', 1, OPT_OUT},
+                                      {"rhs", 0, 1, OPT_RHS},
+                                      {"nrhs", 0, 1, OPT_NRHS},
+                                      {"seed", 0, 1, OPT_SEED},
+                                      {"method", 'm', 1, OPT_METHOD},
+                                      {"backend", 0, 1, OPT_BACKEND},
+                                      {"device", 'd', 1, OPT_DEVICE},
+                                      {"precision", 'p', 1, OPT_PRECISION},
+                                      {"threads", 't', 1, OPT_THREADS},
+                                      {"no-pivot", 0, 0, OPT_NO_PIVOT},
+                                      {"json", 0, 0, OPT_JSON},
+                                      {"quiet", 'q', 0, OPT_QUIET},
+                                      {"fp-tol", 0, 1, OPT_FP_TOL},
+                                      {"fp-max-sweeps", 0, 1, OPT_FP_SWEEPS},
+                                      {"fp-section", 0, 1, OPT_FP_SECTION},
+                                      {"fp-block", 0, 1, OPT_FP_BLOCK},
+                                      {"fp-scheduler", 0, 1, OPT_FP_SCHED},
+                                      {"fp-streams", 0, 1, OPT_FP_STREAMS},
+                                      {"sparse", 0, 0, OPT_SPARSE},
+                                      {"precond", 0, 1, OPT_PRECOND},
+                                      {"tol", 0, 1, OPT_TOL},
+                                      {"maxit", 0, 1, OPT_MAXIT},
+                                      {"restart", 0, 1, OPT_RESTART},
+                                      {"sweeps", 0, 1, OPT_SWEEPS},
+                                      {"trisolve", 0, 1, OPT_TRISOLVE},
+                                      {"tri-sweeps", 0, 1, OPT_TRI_SWEEPS},
+                                      {"history", 0, 1, OPT_HISTORY},
+                                      {NULL, 0, 0, 0}};
 
 typedef struct {
   const char *a_path, *b_path, *gen, *out, *method_name;
@@ -83,7 +82,7 @@ typedef struct {
   const char *rhs_opt; /* an option that only applies to a generated b */
   axb_fixedpoint_opts fp;
   const char *fp_opt; /* an option that only applies to lu-fixedpoint */
-  cli_sparse_args sp;  /* the sparse path: sp.on when selected */
+  cli_sparse_args sp; /* the sparse path: sp.on when selected */
 } solve_args;
 
 /* A dense method name, or a sparse one (cg, cg1, bicgstab, gmres), which

@@ -10,6 +10,8 @@
 set -uo pipefail
 out=${OUT:-/tmp/axb-gpu-out}
 logs=$(mktemp -d)
+# Stopped from outside (e.g. `timeout`): keep what was measured.
+trap 'mkdir -p "$out" && tar czf "$out/gpu-check-logs.tgz" -C "$logs" .; echo "stopped: $pass passed, $fail failed, $skip skipped"; exit 124' TERM INT
 export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export AXB_MATRICES="$PWD/shared/matrices" AXB_TEST_DATA="$PWD/tests/data"
 nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
