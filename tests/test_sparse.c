@@ -742,6 +742,7 @@ int main(int argc, char **argv) {
   test_real(h);
   test_reproducible(h);
   axb_handle_destroy(h);
-  return test_finish(backend == AXB_BACKEND_CPU ? "test_sparse cpu"
-                                                : "test_sparse ref");
+  return test_finish(backend == AXB_BACKEND_CPU    ? "test_sparse cpu"
+                     : backend == AXB_BACKEND_CUDA ? "test_sparse cuda"
+                                                   : "test_sparse ref");
 }

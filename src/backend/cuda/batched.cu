@@ -1,7 +1,7 @@
 /*
  * The batched API on device arrays (issue 6): one kernel per operation and
  * size class, each a thin __global__ around include/axb_device.cuh.
- *   n <= 8 (kThreadMaxN): one matrix per thread at its exact order, the
+ *   n <= kThreadMaxN (6): one matrix per thread at its exact order, the
  *     block's matrices staged through shared memory (tile_*), per-thread
  *     functions in registers.
  *   9..32: one matrix per group of GroupLanes<NMAX> lanes (NMAX = 16, 32),

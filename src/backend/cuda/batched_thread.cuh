@@ -36,7 +36,12 @@ template <typename T> struct BatArgs {
  * time, so any nrhs works.  Instruction count is ~N^3 selects and flops per
  * matrix per thread: at N = 8, ~70 warp instructions per matrix against
  * ~600 for the group kernels, so the tile traffic is what remains. */
-constexpr int kThreadMaxN = 8;
+/* 6, not 8: on the H200 (bench_batched, double) the per-thread kernels at
+   n = 8 ran inverse/solve/Cholesky at 1.78/2.04/4.34x cuBLAS/cuSOLVER where
+   the group kernels had reached 3.51/3.29/8.9x (registers grow as N^2); at
+   n = 2..6 the per-thread path measured 1.5-3.3x (inverse), 4.5-11x (solve).
+   n = 7 was not measured either way. */
+constexpr int kThreadMaxN = 6;
 
 template <int N> struct ThreadTile {
   static constexpr int kMats = N <= 4 ? 128 : 64; /* = threads per block */
