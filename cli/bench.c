@@ -1496,7 +1496,8 @@ static int apply_preset(config *c, const char *name) {
     parse_routines(c, "lu,lu-fixedpoint,lu-fixedpoint-dag,solve,gauss,"
                       "cholesky,cholesky-crout,cholesky-columns1,inverse,"
                       "gauss-jordan-unblocked");
-    parse_backends(c, "cuda");
+    /* cuSOLVER runs its standard routine for each family (rt_anchor). */
+    parse_backends(c, "cuda,cusolver");
     parse_sizes(c, c->quick ? "64,200" : "1024,2048,4096");
     parse_matrix(c, "auto"); /* diagdom for LU and inverse, spd for
                                 Cholesky */
