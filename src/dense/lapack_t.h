@@ -439,6 +439,21 @@ axb_status AXB_FN(axb_, crout_extract)(int64_t n, const T *Z, int64_t ldz, T *L,
   return AXB_SUCCESS;
 }
 
+/* Arguments 1-6 of the [A | B] eliminations (gesv_gauss, gesv_rowcyclic),
+   numbered as LAPACK's gesv numbers them (handle not counted). */
+static axb_status AXB_FN(check_, gesv_args)(axb_handle h, const char *r,
+                                            int64_t n, int64_t nrhs, const T *A,
+                                            int64_t lda, const T *B,
+                                            int64_t ldb, int64_t *info) {
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 5, "B is NULL", info);
+  if (ldb < imax(1, n)) return arg_error(h, r, 6, "ldb < max(1, n)", info);
+  return AXB_SUCCESS;
+}
+
 axb_status AXB_FN(axb_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,
                                     int64_t lda, T *B, int64_t ldb, int pivot,
                                     int64_t *info) {
@@ -446,12 +461,9 @@ axb_status AXB_FN(axb_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
-  if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
-  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 5, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, 6, "ldb < max(1, n)", info);
+  axb_status ast =
+      AXB_FN(check_, gesv_args)(h, r, n, nrhs, A, lda, B, ldb, info);
+  if (ast) return ast;
   if (pivot != 0 && pivot != 1) return arg_error(h, r, 7, "pivot", info);
   if (n == 0) return AXB_SUCCESS;
   NEED_KERNEL(h, k, gesv_gauss, info);
@@ -522,12 +534,9 @@ axb_status AXB_FN(axb_, gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
-  if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
-  if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 5, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, 6, "ldb < max(1, n)", info);
+  axb_status ast =
+      AXB_FN(check_, gesv_args)(h, r, n, nrhs, A, lda, B, ldb, info);
+  if (ast) return ast;
   axb_rowcyclic_opts o;
   axb_status st = resolve_rowcyclic(h, r, opts, &o, info);
   if (st || n == 0) return st;
