@@ -26,8 +26,6 @@
  * table reduces fixed chunks in a fixed order, so results are bitwise
  * reproducible for a given thread count; a GPU table should be reproducible
  * for a given launch configuration (no atomics on floating sums).
- *
- * Stable interface: changes are announced at the top of SPARSE_NOTES.md.
  */
 #ifndef AXB_SPARSE_OPS_H
 #define AXB_SPARSE_OPS_H
