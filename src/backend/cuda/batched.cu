@@ -4,7 +4,7 @@
  *   n <= kThreadMaxN (6): one matrix per thread at its exact order, the
  *     block's matrices staged through shared memory (tile_*), per-thread
  *     functions in registers.
- *   9..32: one matrix per group of GroupLanes<NMAX> lanes (NMAX = 16, 32),
+ *   7..32: one matrix per group of GroupLanes<NMAX> lanes (NMAX = 8, 16, 32),
  *     rows in registers; pivot rows broadcast through a shared-memory slot
  *     (WarpShared) or shuffles (Warp) by operation.
  *   33..64: a whole 64-thread block through shared memory.
