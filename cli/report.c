@@ -154,9 +154,12 @@ void cli_json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* Nine significant digits, as the CSV: enough that a number derived from
+   two printed ones (GFLOP/s from a time) agrees with the printed value to
+   ~1e-8, which consumers and tests rely on. */
 void cli_json_number(FILE *f, double v) {
   if (isfinite(v))
-    fprintf(f, "%.6g", v);
+    fprintf(f, "%.9g", v);
   else
     fputs("null", f);
 }
