@@ -657,7 +657,10 @@ static int run_problem(bench *b, rtn r, const axb_dense *A, const axb_dense *B,
   double flops = rt_flops(r, (double)n) * (double)(have ? w.batch : 1);
   for (int i = 0; i < ni; ++i) {
     result *x = new_result();
-    if (!x) return 1;
+    if (!x) {
+      if (have) free_work(&w);
+      return 1;
+    }
     x->rt = r;
     x->be = im[i].be;
     x->thr = bk_threaded(im[i].be) ? threads_used(im[i].thr) : im[i].thr;

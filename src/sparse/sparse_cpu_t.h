@@ -196,9 +196,12 @@ static axb_status AXB_FN(cpu_, spmv)(axb_handle h, const axb_spmat *M, T alpha,
   (void)nt; /* unused without OpenMP */
   if (nt > 1 && A->nnz < SP_PAR_MIN) nt = 1;
   AXB_OMP(parallel num_threads(nt)) {
-    /* Rows cut into nt ranges of about equal nnz. */
+    /* Rows cut into ranges of about equal nnz, one per thread of the team
+       actually running (it may be smaller than nt: nested regions,
+       OMP_THREAD_LIMIT, no OpenMP); each row's sum does not depend on the
+       cut, so y is the same for any team. */
     int64_t r0, r1;
-    sp_row_range(A, axb_omp_thread_id(), nt, &r0, &r1);
+    sp_row_range(A, axb_omp_thread_id(), sp_team_size(), &r0, &r1);
     if (beta == 0)
       for (int64_t i = r0; i < r1; ++i)
         y[i] = alpha * AXB_FN(cpu_, rowdot)(A, i, x);

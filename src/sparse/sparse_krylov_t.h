@@ -11,6 +11,13 @@
     if ((st = (call)) != AXB_SUCCESS) goto done;                               \
   } while (0)
 
+/* A step length that would put Inf or NaN into x (a tiny positive
+   divisor, or a value beyond the range of T) is a breakdown, not an update:
+   the vectors never see a non-finite scalar. */
+static int AXB_FN(sp_, finite_step)(double a) {
+  return isfinite(a) && isfinite((double)(T)a);
+}
+
 static axb_status AXB_FN(sp_, stop)(SP_CTX *c, axb_sparse_breakdown bd) {
   c->bd = bd;
   return bd == AXB_BREAKDOWN_NOT_SPD ? AXB_ERR_NOT_SPD : AXB_ERR_NO_CONVERGENCE;
@@ -93,6 +100,10 @@ static axb_status AXB_FN(sp_, cg)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     double alpha = rz / pq;
+    if (!AXB_FN(sp_, finite_step)(alpha)) {
+      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+      break;
+    }
     TRY(o->axpy(h, n, (T)alpha, p, x));
     TRY(o->axpy(h, n, (T)-alpha, q, r));
     ++c->iters;
@@ -173,6 +184,10 @@ static axb_status AXB_FN(sp_, cg1)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     double alpha = gamma / sigma;
+    if (!AXB_FN(sp_, finite_step)(alpha)) {
+      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+      break;
+    }
     TRY(o->cg1_update(h, n, (T)alpha, (T)beta, z, s, p, t, x, r));
     ++c->iters;
     gamma_prev = gamma;
@@ -226,6 +241,10 @@ static axb_status AXB_FN(sp_, bicgstab)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     alpha = rho / rv;
+    if (!AXB_FN(sp_, finite_step)(alpha)) {
+      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+      break;
+    }
     TRY(o->axpy(h, n, (T)-alpha, w, r)); /* r is now s */
     double sn;
     TRY(o->nrm2(h, n, r, &sn));
@@ -254,6 +273,10 @@ static axb_status AXB_FN(sp_, bicgstab)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     omega = tt[0] / tt[1];
+    if (!AXB_FN(sp_, finite_step)(omega)) {
+      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+      break;
+    }
     TRY(o->axpy(h, n, (T)omega, sh, x));
     TRY(o->axpy(h, n, (T)-omega, t, r));
     ++c->iters;

@@ -493,10 +493,13 @@ __global__ void chol_offdiag_kernel(int64_t n, const T *A, int64_t lda, T *L,
 }
 
 /* Single-kernel form: every thread of column j (rows i >= j) recomputes
-   d = a_jj - sum_{k<j} l_jk^2 itself, then its own l_ij (row j writes
-   sqrt(d)); a non-positive d is recorded by row j's thread and nobody
-   divides by it.  Reads of L's row j race with nobody: the kernel writes
-   only column j, and l_jj is not read by the others (they use their d). */
+   d = a_jj - sum_{k<j} l_jk^2 itself, then its own l_ij = s / sqrt(d); a
+   non-positive d is recorded by row j's thread and nobody divides by it.
+   The kernel writes only the strictly lower part of column j: in place
+   (L == A) a write of l_jj would race with the other threads' reads of
+   a_jj.  No later column reads a diagonal entry of L, so the diagonal is
+   written once at the end by chol_single_diag_kernel, with the same
+   arithmetic (hence the same bits). */
 template <typename T>
 __global__ void chol_single_kernel(int64_t n, const T *A, int64_t lda, T *L,
                                    int64_t ldl, int64_t j, int64_t *info) {
@@ -513,8 +516,23 @@ __global__ void chol_single_kernel(int64_t n, const T *A, int64_t lda, T *L,
     if (i == j) *info = j + 1;
     return;
   }
-  const T r = sqrt(d);
-  L[i + j * ldl] = i == j ? r : s / r;
+  if (i > j) L[i + j * ldl] = s / sqrt(d);
+}
+
+/* l_jj = sqrt(a_jj - sum_{k<j} l_jk^2) for the columns the loop factored:
+   all n, or the info - 1 before a non-positive pivot. */
+template <typename T>
+__global__ void chol_single_diag_kernel(int64_t n, const T *A, int64_t lda,
+                                        T *L, int64_t ldl,
+                                        const int64_t *info) {
+  const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= (*info ? *info - 1 : n)) return;
+  T d = A[j + j * lda];
+  for (int64_t k = 0; k < j; ++k) {
+    const T ljk = L[j + k * ldl];
+    d -= ljk * ljk;
+  }
+  L[j + j * ldl] = sqrt(d);
 }
 
 /* dA's lower triangle := dL's (both ld n). */
@@ -544,6 +562,11 @@ axb_status potrf_columns_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
             <<<blocks_for(n - j - 1, threads), threads, 0, s>>>(n, dA, ldda, dL,
                                                                 lddl, j, dinfo);
     }
+    AXB_CU(h, cudaGetLastError());
+  }
+  if (kernels == 1 && n > 0) {
+    chol_single_diag_kernel<T><<<blocks_for(n, threads), threads, 0, s>>>(
+        n, dA, ldda, dL, lddl, dinfo);
     AXB_CU(h, cudaGetLastError());
   }
   return AXB_SUCCESS;

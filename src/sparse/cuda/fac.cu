@@ -342,14 +342,20 @@ template <typename S> cudaError_t put(S **d, const S *h, int64_t count) {
       cudaMalloc((void **)d, sizeof(S) * (size_t)(count > 0 ? count : 1));
   if (e == cudaSuccess && count > 0)
     e = cudaMemcpy(*d, h, sizeof(S) * (size_t)count, cudaMemcpyHostToDevice);
+  /* cudaMemcpy from pageable memory may return before its DMA lands, and
+     the handle's stream is non-blocking: wait for the legacy stream. */
+  if (e == cudaSuccess && count > 0) e = cudaStreamSynchronize(0);
   return e;
 }
 
 cudaError_t put32(int32_t **d, const int64_t *h, int64_t count) {
-  std::vector<int32_t> t((size_t)count);
+  int32_t *t = new (std::nothrow) int32_t[(size_t)(count > 0 ? count : 1)];
+  if (!t) return cudaErrorMemoryAllocation;
   for (int64_t k = 0; k < count; ++k)
-    t[(size_t)k] = (int32_t)h[k];
-  return put(d, t.data(), count);
+    t[k] = (int32_t)h[k];
+  cudaError_t e = put(d, t, count);
+  delete[] t;
+  return e;
 }
 
 template <typename T>
@@ -366,13 +372,16 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
   F->kind = P->kind;
   F->n = P->n;
   F->nnz = P->nnz;
-  std::vector<int64_t> rowidx((size_t)P->nnz);
-  for (int64_t i = 0; i < P->n; ++i)
+  int64_t *rowidx =
+      new (std::nothrow) int64_t[(size_t)(P->nnz > 0 ? P->nnz : 1)];
+  cudaError_t e = rowidx ? cudaSuccess : cudaErrorMemoryAllocation;
+  for (int64_t i = 0; rowidx && i < P->n; ++i)
     for (int64_t k = P->rowptr[i]; k < P->rowptr[i + 1]; ++k)
-      rowidx[(size_t)k] = i;
-  cudaError_t e = put(&F->rowptr, P->rowptr, P->n + 1);
+      rowidx[k] = i;
+  if (e == cudaSuccess) e = put(&F->rowptr, P->rowptr, P->n + 1);
   if (e == cudaSuccess) e = put32(&F->colind, P->colind, P->nnz);
-  if (e == cudaSuccess) e = put32(&F->rowidx, rowidx.data(), P->nnz);
+  if (e == cudaSuccess) e = put32(&F->rowidx, rowidx, P->nnz);
+  delete[] rowidx;
   if (e == cudaSuccess) e = put(&F->diag, P->diag, P->n);
   if (e == cudaSuccess) e = put(&F->colptr, P->colptr, P->n + 1);
   if (e == cudaSuccess) e = put32(&F->csrrow, P->csrrow, P->nnz);

@@ -331,6 +331,9 @@ axb_status upload(axb_handle h, const axb_csr *A, axb_spcuda_mat *M) {
                        cudaMemcpyHostToDevice));
   AXB_CU(h, cudaMemcpy(M->val, A->values, (size_t)A->nnz * ts,
                        cudaMemcpyHostToDevice));
+  /* Those copies from pageable memory may return before their DMA lands;
+     the handle's stream (non-blocking) must not run ahead of them. */
+  AXB_CU(h, cudaStreamSynchronize(0));
   /* The merge plan (cheap: one binary search per tile). */
   M->ntiles = (A->rows + A->nnz + kMergeTile - 1) / kMergeTile;
   const size_t tiles1 = (size_t)M->ntiles + 1;
