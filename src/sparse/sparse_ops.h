@@ -1,8 +1,8 @@
 /*
  * The sparse backend table: the operations under the Krylov solvers, so that
- * CG, CG1, BiCGStab and GMRES (src/sparse/krylov_t.h) are written once and
- * run on the CPU (src/sparse/sparse_cpu*.c, OpenMP; the REF handle runs the
- * same table on one thread) and on CUDA (src/sparse/cuda/, the table
+ * CG, CG1, BiCGStab and GMRES (src/sparse/sparse_krylov_t.h) are written
+ * once and run on the CPU (src/sparse/sparse_cpu*.c, OpenMP; the REF handle
+ * runs the same table on one thread) and on CUDA (src/sparse/cuda/, the table
  * returned by axb__sparse_cuda_ops()).
  *
  * Memory.  Vectors are plain typed pointers in the backend's memory (host
@@ -24,8 +24,10 @@
  *
  * Reductions return double and accumulate in double for float too.  The CPU
  * table reduces fixed chunks in a fixed order, so results are bitwise
- * reproducible for a given thread count; a GPU table should be reproducible
- * for a given launch configuration (no atomics on floating sums).
+ * reproducible for a given thread count.  The CUDA table's reductions and
+ * its VECTOR SpMV are reproducible for a given launch configuration; its
+ * MERGE SpMV (AUTO picks it only for irregular row lengths) adds partial
+ * row sums with floating-point atomics and is not bitwise reproducible.
  */
 #ifndef AXB_SPARSE_OPS_H
 #define AXB_SPARSE_OPS_H
