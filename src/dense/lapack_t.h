@@ -147,15 +147,25 @@ axb_status AXB_FN(axb_, posv)(axb_handle h, axb_uplo uplo, int64_t n,
   return AXB_FN(axb_, potrs)(h, uplo, n, nrhs, A, lda, B, ldb, info);
 }
 
+/* Arguments 1-3 of a routine on one square matrix (n, A, lda), numbered
+   as LAPACK numbers them (handle not counted). */
+static axb_status AXB_FN(check_, square)(axb_handle h, const char *r, int64_t n,
+                                         const T *A, int64_t lda,
+                                         int64_t *info) {
+  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
+  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
+  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  return AXB_SUCCESS;
+}
+
 axb_status AXB_FN(axb_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
                                const int64_t *ipiv, int64_t *info) {
   const char *r = PREFIX_STR "getri";
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
+  if (ast) return ast;
   if (!ipiv && n > 0) return arg_error(h, r, 4, "ipiv is NULL", info);
   if (n == 0) return AXB_SUCCESS;
   NEED_KERNEL(h, k, getri, info);
@@ -410,9 +420,8 @@ axb_status AXB_FN(axb_, getrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
+  if (ast) return ast;
   if (n == 0) return AXB_SUCCESS;
   NEED_KERNEL(h, k, getrf_crout, info);
   int64_t i = 0;
@@ -481,9 +490,8 @@ axb_status AXB_FN(axb_, getrf_fixedpoint)(axb_handle h, int64_t n, T *A,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
+  if (ast) return ast;
   axb_fixedpoint_opts o;
   axb_fixedpoint_stats local;
   if (!stats) {
@@ -514,9 +522,8 @@ axb_status AXB_FN(axb_, potrf_columns)(axb_handle h, int64_t n, T *A,
   set_info(info, 0);
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", info);
-  if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
+  if (ast) return ast;
   axb_potrf_columns_opts o;
   axb_status st = resolve_columns(h, r, opts, &o, info);
   if (st || n == 0) return st;
@@ -554,9 +561,8 @@ axb_status AXB_FN(axb_, gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs,
     set_info(info, 0);                                                         \
     if (!h) return AXB_ERR_INVALID;                                            \
     axb__clear(h);                                                             \
-    if (n < 0) return arg_error(h, r, 1, "n < 0", info);                       \
-    if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);             \
-    if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);  \
+    axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);            \
+    if (ast) return ast;                                                       \
     if (n == 0) return AXB_SUCCESS;                                            \
     NEED_KERNEL(h, k, name, info);                                             \
     int64_t i = 0;                                                             \

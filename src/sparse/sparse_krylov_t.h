@@ -11,13 +11,6 @@
     if ((st = (call)) != AXB_SUCCESS) goto done;                               \
   } while (0)
 
-/* A step length that would put Inf or NaN into x (a tiny positive
-   divisor, or a value beyond the range of T) is a breakdown, not an update:
-   the vectors never see a non-finite scalar. */
-static int AXB_FN(sp_, finite_step)(double a) {
-  return isfinite(a) && isfinite((double)(T)a);
-}
-
 static axb_status AXB_FN(sp_, stop)(SP_CTX *c, axb_sparse_breakdown bd) {
   c->bd = bd;
   return bd == AXB_BREAKDOWN_NOT_SPD ? AXB_ERR_NOT_SPD : AXB_ERR_NO_CONVERGENCE;
@@ -30,6 +23,27 @@ static axb_sparse_breakdown AXB_FN(sp_, wild)(const SP_CTX *c, double rn) {
   if (!isfinite(rn)) return AXB_BREAKDOWN_NON_FINITE;
   return rn > SP_DIVERGED * c->bnorm ? AXB_BREAKDOWN_DIVERGED
                                      : AXB_BREAKDOWN_NONE;
+}
+
+/* A step length that would put Inf or NaN into x (a tiny positive
+   divisor, or a value beyond the range of T) is a breakdown, not an update:
+   the vectors never see a non-finite scalar.  1 (with *st) to stop. */
+static int AXB_FN(sp_, bad_step)(SP_CTX *c, double a, axb_status *st) {
+  if (isfinite(a) && isfinite((double)(T)a)) return 0;
+  *st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
+  return 1;
+}
+
+/* The end of an iteration: record ||r||; 1 when the loop stops, on a wild
+   residual (its breakdown in *st) or on convergence. */
+static int AXB_FN(sp_, settle)(SP_CTX *c, double rn, axb_status *st) {
+  AXB_FN(sp_, push)(c, rn);
+  axb_sparse_breakdown w = AXB_FN(sp_, wild)(c, rn);
+  if (w) {
+    *st = AXB_FN(sp_, stop)(c, w);
+    return 1;
+  }
+  return c->res <= c->tol;
 }
 
 /* Allocate k vectors of n (all or none). */
@@ -100,20 +114,12 @@ static axb_status AXB_FN(sp_, cg)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     double alpha = rz / pq;
-    if (!AXB_FN(sp_, finite_step)(alpha)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
-      break;
-    }
+    if (AXB_FN(sp_, bad_step)(c, alpha, &st)) break;
     TRY(o->axpy(h, n, (T)alpha, p, x));
     TRY(o->axpy(h, n, (T)-alpha, q, r));
     ++c->iters;
     TRY(o->nrm2(h, n, r, &rn));
-    AXB_FN(sp_, push)(c, rn);
-    if (AXB_FN(sp_, wild)(c, rn)) {
-      st = AXB_FN(sp_, stop)(c, AXB_FN(sp_, wild)(c, rn));
-      break;
-    }
-    if (c->res <= c->tol) break;
+    if (AXB_FN(sp_, settle)(c, rn, &st)) break;
     double rz_new;
     if (c->pc == AXB_PRECOND_NONE) {
       rz_new = rn * rn;
@@ -184,10 +190,7 @@ static axb_status AXB_FN(sp_, cg1)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     double alpha = gamma / sigma;
-    if (!AXB_FN(sp_, finite_step)(alpha)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
-      break;
-    }
+    if (AXB_FN(sp_, bad_step)(c, alpha, &st)) break;
     TRY(o->cg1_update(h, n, (T)alpha, (T)beta, z, s, p, t, x, r));
     ++c->iters;
     gamma_prev = gamma;
@@ -241,10 +244,7 @@ static axb_status AXB_FN(sp_, bicgstab)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     alpha = rho / rv;
-    if (!AXB_FN(sp_, finite_step)(alpha)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
-      break;
-    }
+    if (AXB_FN(sp_, bad_step)(c, alpha, &st)) break;
     TRY(o->axpy(h, n, (T)-alpha, w, r)); /* r is now s */
     double sn;
     TRY(o->nrm2(h, n, r, &sn));
@@ -273,20 +273,12 @@ static axb_status AXB_FN(sp_, bicgstab)(SP_CTX *c, const T *b, T *x) {
       break;
     }
     omega = tt[0] / tt[1];
-    if (!AXB_FN(sp_, finite_step)(omega)) {
-      st = AXB_FN(sp_, stop)(c, AXB_BREAKDOWN_NON_FINITE);
-      break;
-    }
+    if (AXB_FN(sp_, bad_step)(c, omega, &st)) break;
     TRY(o->axpy(h, n, (T)omega, sh, x));
     TRY(o->axpy(h, n, (T)-omega, t, r));
     ++c->iters;
     TRY(o->nrm2(h, n, r, &rn));
-    AXB_FN(sp_, push)(c, rn);
-    if (AXB_FN(sp_, wild)(c, rn)) {
-      st = AXB_FN(sp_, stop)(c, AXB_FN(sp_, wild)(c, rn));
-      break;
-    }
-    if (c->res <= c->tol) break;
+    if (AXB_FN(sp_, settle)(c, rn, &st)) break;
     rho_old = rho;
   }
 done:
