@@ -448,26 +448,6 @@ axb_status getri_dev(axb_handle h, int64_t n, T *A, int64_t lda,
 
 namespace {
 
-/* Copy a rows x cols host block (ld) to/from a device block (ldd), timed
-   with events into the context's transfer clock. */
-template <typename T>
-axb_status copy_2d(axb_handle h, Context *ctx, T *dst, int64_t ldd,
-                   const T *src, int64_t lds, int64_t rows, int64_t cols,
-                   cudaMemcpyKind kind) {
-  if (rows <= 0 || cols <= 0) return AXB_SUCCESS;
-  cudaStream_t s = stream(h);
-  AXB_CU(h, cudaEventRecord(ctx->t0, s));
-  AXB_CU(h, cudaMemcpy2DAsync(dst, (size_t)ldd * sizeof(T), src,
-                              (size_t)lds * sizeof(T), (size_t)rows * sizeof(T),
-                              (size_t)cols, kind, s));
-  AXB_CU(h, cudaEventRecord(ctx->t1, s));
-  AXB_CU(h, cudaEventSynchronize(ctx->t1));
-  float ms = 0;
-  if (cudaEventElapsedTime(&ms, ctx->t0, ctx->t1) == cudaSuccess)
-    ctx->transfer_s += ms * 1e-3;
-  return AXB_SUCCESS;
-}
-
 template <typename T>
 axb_status upload(axb_handle h, Context *ctx, T *d, const T *host, int64_t rows,
                   int64_t cols, int64_t ld) {

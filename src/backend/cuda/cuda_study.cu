@@ -67,24 +67,6 @@ struct PinBuf {
   }
 };
 
-template <typename T>
-axb_status copy2d(axb_handle h, Context *ctx, T *dst, int64_t ldd, const T *src,
-                  int64_t lds, int64_t rows, int64_t cols,
-                  cudaMemcpyKind kind) {
-  if (rows <= 0 || cols <= 0) return AXB_SUCCESS;
-  cudaStream_t s = stream(h);
-  AXB_CU(h, cudaEventRecord(ctx->t0, s));
-  AXB_CU(h, cudaMemcpy2DAsync(dst, (size_t)ldd * sizeof(T), src,
-                              (size_t)lds * sizeof(T), (size_t)rows * sizeof(T),
-                              (size_t)cols, kind, s));
-  AXB_CU(h, cudaEventRecord(ctx->t1, s));
-  AXB_CU(h, cudaEventSynchronize(ctx->t1));
-  float ms = 0;
-  if (cudaEventElapsedTime(&ms, ctx->t0, ctx->t1) == cudaSuccess)
-    ctx->transfer_s += ms * 1e-3;
-  return AXB_SUCCESS;
-}
-
 inline unsigned blocks_for(int64_t work, int threads) {
   return (unsigned)((work + threads - 1) / threads);
 }
@@ -415,7 +397,8 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMallocHost(&pin.p, 3 * (size_t)slots * sizeof(long long)));
   fp.hchg = (unsigned long long *)pin.p;
   fp.hpiv = fp.hchg + 2 * slots;
-  if ((rc = copy2d<T>(h, ctx, fp.dA0, n, A, lda, n, n, cudaMemcpyHostToDevice)))
+  if ((rc =
+           copy_2d<T>(h, ctx, fp.dA0, n, A, lda, n, n, cudaMemcpyHostToDevice)))
     return rc;
   AXB_CU(h, cudaMemcpyAsync(fp.dZ, fp.dA0, nn * sizeof(T),
                             cudaMemcpyDeviceToDevice, stream(h)));
@@ -440,7 +423,7 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
   for (cudaEvent_t ev : fp.done)
     if (ev) cudaEventDestroy(ev);
   if (rc) return rc;
-  return copy2d<T>(h, ctx, A, lda, fp.dZ, n, n, n, cudaMemcpyDeviceToHost);
+  return copy_2d<T>(h, ctx, A, lda, fp.dZ, n, n, n, cudaMemcpyDeviceToHost);
 }
 
 /* ======================================================================= */
@@ -590,7 +573,7 @@ axb_status host_potrf_columns(axb_handle h, int64_t n, T *A, int64_t lda,
   int64_t *dinfo =
       (int64_t *)(((uintptr_t)(dA + (out_of_place ? 2 : 1) * nn) + 255) &
                   ~(uintptr_t)255);
-  if ((rc = copy2d<T>(h, ctx, dA, n, A, lda, n, n, cudaMemcpyHostToDevice)))
+  if ((rc = copy_2d<T>(h, ctx, dA, n, A, lda, n, n, cudaMemcpyHostToDevice)))
     return rc;
   if (out_of_place)
     AXB_CU(h, cudaMemsetAsync(dL, 0, nn * sizeof(T), stream(h)));
@@ -607,7 +590,7 @@ axb_status host_potrf_columns(axb_handle h, int64_t n, T *A, int64_t lda,
         <<<blocks_for((int64_t)nn, 256), 256, 0, stream(h)>>>(n, dL, dA);
     AXB_CU(h, cudaGetLastError());
   }
-  if ((rc = copy2d<T>(h, ctx, A, lda, dA, n, n, n, cudaMemcpyDeviceToHost)))
+  if ((rc = copy_2d<T>(h, ctx, A, lda, dA, n, n, n, cudaMemcpyDeviceToHost)))
     return rc;
   return *info ? AXB_ERR_NOT_SPD : AXB_SUCCESS;
 }
@@ -768,14 +751,14 @@ axb_status host_getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,
   char *tail = (char *)(((uintptr_t)(M + 2 * nn) + 255) & ~(uintptr_t)255);
   int64_t *dinfo = (int64_t *)tail, *dpiv = dinfo + 1;
   T *dpval = (T *)(tail + 256);
-  if ((rc = copy2d<T>(h, ctx, dA, n, A, lda, n, n, cudaMemcpyHostToDevice)))
+  if ((rc = copy_2d<T>(h, ctx, dA, n, A, lda, n, n, cudaMemcpyHostToDevice)))
     return rc;
   if ((rc = getri_gj_dev<T>(h, n, dA, n, M, dpiv, dpval, dinfo))) return rc;
   AXB_CU(h, cudaMemcpyAsync(info, dinfo, sizeof(int64_t),
                             cudaMemcpyDeviceToHost, stream(h)));
   AXB_CU(h, cudaStreamSynchronize(stream(h)));
   if (*info) return AXB_ERR_SINGULAR; /* A is left as it was */
-  return copy2d<T>(h, ctx, A, lda, dA, n, n, n, cudaMemcpyDeviceToHost);
+  return copy_2d<T>(h, ctx, A, lda, dA, n, n, n, cudaMemcpyDeviceToHost);
 }
 
 /* ======================================================================= */
@@ -1039,8 +1022,8 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
   int64_t *dinfo = (int64_t *)t2, *dpiv = dinfo + 2;
   T *dpval = (T *)(t2 + 256);
   int *flag = (int *)(t2 + 512);
-  if ((rc = copy2d<T>(h, ctx, dA, n, A, lda, n, n, cudaMemcpyHostToDevice)) ||
-      (rc = copy2d<T>(h, ctx, dB, n, B, ldb, n, nrhs, cudaMemcpyHostToDevice)))
+  if ((rc = copy_2d<T>(h, ctx, dA, n, A, lda, n, n, cudaMemcpyHostToDevice)) ||
+      (rc = copy_2d<T>(h, ctx, dB, n, B, ldb, n, nrhs, cudaMemcpyHostToDevice)))
     return rc;
   AXB_CU(h, cudaMemsetAsync(dinfo, 0, 2 * sizeof(int64_t), s));
   ge_build_kernel<T>
@@ -1103,7 +1086,7 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
     ge_extract_kernel<T>
         <<<blocks_for(n * nrhs, 256), 256, 0, s>>>(n, nrhs, M, dB, n);
     AXB_CU(h, cudaGetLastError());
-    return copy2d<T>(h, ctx, B, ldb, dB, n, n, nrhs, cudaMemcpyDeviceToHost);
+    return copy_2d<T>(h, ctx, B, ldb, dB, n, n, nrhs, cudaMemcpyDeviceToHost);
   }
   return AXB_SUCCESS;
 }
