@@ -657,23 +657,39 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
  * implements move (LU, Cholesky, AUTO's choice of them, the LU inverse);
  * study variants stay on the CPU.  Without a GPU, AUTO is the CPU backend.
  *
+ * Batched host arrays: an AUTO handle runs gesv_batched, posv_batched and
+ * inverse_batched on HOST arrays (as a CPU handle) and hands a call to its
+ * CUDA sub-handle, staging the arrays through device memory and waiting
+ * for the result, when n >= the routine's batched crossover, n <= 64 (the
+ * device kernels) and batch >= AXB_TUNE_BATCH (the batch the crossover was
+ * measured at: a GPU that wins at that batch wins at larger ones, a smaller
+ * batch stays on the CPU).  The other batched routines (getrf/getrs,
+ * potrf/potrs: factors reused on the host) stay on the CPU.
+ *
  * Crossovers come from a tuning file written by `axb tune`: the file named
  * by $AXB_TUNE_FILE, else $XDG_CONFIG_HOME/axb/tune.txt, else
  * $HOME/.config/axb/tune.txt.  Format: one "ROUTINE N" per line (ROUTINE
- * lu, cholesky or inverse; N a positive integer or "never"), '#' starts a
- * comment.  A routine the file leaves out, a missing file or a malformed
- * file (AXB_ERR_PARSE from axb_tuning_read) means the built-in default
- * (AXB_TUNE_DEFAULT_CROSSOVER).
+ * lu, cholesky, inverse, batched-gesv, batched-cholesky or batched-inverse;
+ * N a positive integer or "never"), '#' starts a comment.  A routine the
+ * file leaves out, a missing file or a malformed file (AXB_ERR_PARSE from
+ * axb_tuning_read) means the built-in default (AXB_TUNE_DEFAULT_CROSSOVER
+ * for the dense routines, never for the batched ones).
  */
 typedef enum {
   AXB_TUNE_LU = 0,       /* LU solves (also AUTO's LU)                    */
   AXB_TUNE_CHOLESKY = 1, /* Cholesky solves (also AUTO's Cholesky)        */
   AXB_TUNE_INVERSE = 2,  /* axb_invert with AXB_METHOD_LU                 */
+  AXB_TUNE_BATCHED_GESV = 3,     /* gesv_batched on host arrays           */
+  AXB_TUNE_BATCHED_CHOLESKY = 4, /* posv_batched on host arrays           */
+  AXB_TUNE_BATCHED_INVERSE = 5,  /* inverse_batched on host arrays        */
   AXB_TUNE_COUNT
 } axb_tune_routine;
 
 #define AXB_TUNE_NEVER INT64_MAX        /* the GPU never wins        */
 #define AXB_TUNE_DEFAULT_CROSSOVER 2048 /* built-in: CPU below 2048  */
+/* Batch size at which `axb tune` measures the batched crossovers, and the
+   smallest batch AUTO moves to the GPU. */
+#define AXB_TUNE_BATCH 10000
 
 typedef struct {
   int64_t crossover[AXB_TUNE_COUNT]; /* smallest n where CUDA is used    */
@@ -681,7 +697,8 @@ typedef struct {
   char path[1024];                   /* the file consulted, or ""        */
 } axb_tuning;
 
-/* "lu", "cholesky", "inverse". */
+/* "lu", "cholesky", "inverse", "batched-gesv", "batched-cholesky",
+   "batched-inverse". */
 const char *axb_tune_routine_name(axb_tune_routine r);
 /* Built-in crossovers, path "". */
 void axb_tuning_defaults(axb_tuning *t);
@@ -704,9 +721,15 @@ axb_status axb_tuning_write(const char *path, const axb_tuning *t,
    the file is malformed (err says where; t = defaults). */
 axb_status axb_tuning_current(axb_tuning *t, char *err, size_t errlen);
 /* The decision AUTO makes for a problem of order n: AXB_BACKEND_CUDA when
-   gpu != 0 and n >= the crossover, else AXB_BACKEND_CPU. */
+   gpu != 0 and n >= the crossover, else AXB_BACKEND_CPU.  For a batched
+   routine this is the decision at batch = AXB_TUNE_BATCH (see below). */
 axb_backend axb_tuning_choose(const axb_tuning *t, axb_tune_routine r,
                               int64_t n, int gpu);
+/* AUTO's decision for a batched call (r one of the AXB_TUNE_BATCHED_*):
+   AXB_BACKEND_CUDA when gpu != 0, crossover <= n <= 64 and
+   batch >= AXB_TUNE_BATCH, else AXB_BACKEND_CPU. */
+axb_backend axb_tuning_choose_batched(const axb_tuning *t, axb_tune_routine r,
+                                      int64_t n, int64_t batch, int gpu);
 
 /*
  * Vendor anchors for comparisons (benchmarks; never used by the solvers),
