@@ -676,10 +676,10 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
  * for the dense routines, never for the batched ones).
  */
 typedef enum {
-  AXB_TUNE_LU = 0,       /* LU solves (also AUTO's LU)                    */
-  AXB_TUNE_CHOLESKY = 1, /* Cholesky solves (also AUTO's Cholesky)        */
-  AXB_TUNE_INVERSE = 2,  /* axb_invert with AXB_METHOD_LU                 */
-  AXB_TUNE_BATCHED_GESV = 3,     /* gesv_batched on host arrays           */
+  AXB_TUNE_LU = 0,           /* LU solves (also AUTO's LU)                    */
+  AXB_TUNE_CHOLESKY = 1,     /* Cholesky solves (also AUTO's Cholesky)        */
+  AXB_TUNE_INVERSE = 2,      /* axb_invert with AXB_METHOD_LU                 */
+  AXB_TUNE_BATCHED_GESV = 3, /* gesv_batched on host arrays           */
   AXB_TUNE_BATCHED_CHOLESKY = 4, /* posv_batched on host arrays           */
   AXB_TUNE_BATCHED_INVERSE = 5,  /* inverse_batched on host arrays        */
   AXB_TUNE_COUNT
@@ -795,12 +795,15 @@ axb_status axb_anchor_gesv(axb_anchor a, axb_dtype t, int64_t n, int64_t nrhs,
  *                                               + getrsBatched)
  *   BATCHED_INVERSE  A_k := A_k^-1              axb, cublas (getrfBatched
  *                                               + getriBatched)
+ *   BATCHED_POSV     b_k := A_k^-1 b_k, A_k SPD axb (posv_batched, lower),
+ *                    A_k := L_k                 cusolver (potrfBatched
+ *                                               + potrsBatched)
  * batch is ignored (1) by the single-problem operations; ipiv may be NULL
  * for the batched ones and INVERSE.  Returns AXB_SUCCESS; AXB_ERR_SINGULAR
  * / AXB_ERR_NOT_SPD with *info = LAPACK's info (batched: *info = 1-based
- * index of the first failing problem); AXB_ERR_NOT_SUPPORTED for an
- * implementation without that operation (e.g. axb's batched kernels beyond
- * n = 64); AXB_ERR_NOT_COMPILED without CUDA.
+ * index of the first failing problem; AXB_ERR_NOT_SPD for BATCHED_POSV);
+ * AXB_ERR_NOT_SUPPORTED for an implementation without that operation (e.g.
+ * axb's batched kernels beyond n = 64); AXB_ERR_NOT_COMPILED without CUDA.
  */
 typedef enum {
   AXB_GPU_LU = 0,
@@ -808,7 +811,8 @@ typedef enum {
   AXB_GPU_INVERSE,
   AXB_GPU_GESV,
   AXB_GPU_BATCHED_GESV,
-  AXB_GPU_BATCHED_INVERSE
+  AXB_GPU_BATCHED_INVERSE,
+  AXB_GPU_BATCHED_POSV
 } axb_gpu_op;
 
 typedef struct axb_gpu_runner_s *axb_gpu_runner;
@@ -823,6 +827,17 @@ void axb_gpu_runner_destroy(axb_gpu_runner r); /* NULL is fine */
 axb_status axb_gpu_run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op,
                        axb_dtype t, int64_t n, int64_t batch, void *A, void *B,
                        int64_t *ipiv, int64_t *info, axb_gpu_times *tm);
+
+/* Batched small systems on a HOST anchor (AXB_ANCHOR_EIGEN: PartialPivLU,
+   LLT, inverse() per problem, OpenMP over the batch with the threads of
+   axb_anchor_set_threads, as axb's CPU batched path).  op:
+   AXB_GPU_BATCHED_GESV, _POSV (lower) or _INVERSE; layout as axb_gpu_run's
+   batched operations (gesv/posv leave A as given).  AXB_ERR_SINGULAR /
+   AXB_ERR_NOT_SPD with *info = 1-based index of the first failing problem;
+   AXB_ERR_NOT_SUPPORTED for OpenBLAS (no batched LAPACK). */
+axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
+                              int64_t n, int64_t batch, void *A, void *B,
+                              int64_t *info);
 
 /* ------------------------------------------------------------------------ */
 /* Sparse iterative solvers (issue 8)                                       */
