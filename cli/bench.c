@@ -1213,7 +1213,9 @@ static int write_plots(const char *dir, const config *c, FILE *gp) {
                   "(median)%s'\n",
                   anydev ? "; dashed: from GPU device time" : "");
         else
-          fprintf(gp, "set ylabel 'speedup over %s'\nset yrange [0:*]\n",
+          fprintf(gp,
+                  "set ylabel 'speedup over %s (median wall time)'\nset "
+                  "yrange [0:*]\n",
                   bk_names[c->baseline]);
         fprintf(gp, "set title '%s: %s'\n", g,
                 kind == 0 ? "time vs n"

@@ -45,15 +45,17 @@ def main(argv):
         groups.setdefault((r["routine"], r["precision"]), []).append(r)
     for (rt, prec), rows in groups.items():
         impls = []
-        for r in rows:
-            if impl_name(r) not in impls:
+        for r in rows:  # implementations that ran here (not "no X anchor")
+            if impl_name(r) not in impls and (r["runs"] or r["flagged"]):
                 impls.append(impl_name(r))
         probs = []
         for r in rows:
             k = (r["matrix"], r["n"])
             if k not in probs:
                 probs.append(k)
-        print("\n%s, %s: median ms wall (device) · GFLOP/s" % (rt, prec))
+        sparse = all(r["gflops"] is None for r in rows)
+        print("\n%s, %s: median ms wall (device) · %s"
+              % (rt, prec, "iterations" if sparse else "GFLOP/s"))
         head = ["matrix", "n"] + impls
         if over:
             head += ["speedup %s vs %s" % (i, over) for i in impls if i != over]
