@@ -7,7 +7,10 @@
  * seeded random order, each on a fresh copy of the input (copy not timed).
  * Every run is judged by the scaled residual ||b - Ax|| / (||A|| ||x|| n
  * eps) of x computed from its output; a run at or above 30 (or failing) is
- * flagged and its implementation is not ranked.
+ * flagged and its implementation is not ranked.  The sparse solvers (CG,
+ * CG1, PCG on generated Poisson matrices) are judged by their status: the
+ * true relative residual must reach the tolerance.  --plot-history plots
+ * the residual histories of `axb solve --history` and measures nothing.
  */
 #include "cli.h"
 
