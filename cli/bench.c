@@ -1646,9 +1646,14 @@ static void defaults(config *c) {
   c->batch = 1000;
   c->pause_ms = 50;
   c->rhs = AXB_RHS_ONES;
+  /* The CPU against OpenBLAS here; on a machine with a GPU the same
+     command adds axb's CUDA backend and cuSOLVER (absent ones are skipped
+     with a note). */
   c->be[0] = BK_CPU;
   c->be[1] = BK_OPENBLAS;
-  c->nbe = 2;
+  c->be[2] = BK_CUDA;
+  c->be[3] = BK_CUSOLVER;
+  c->nbe = 4;
 }
 
 /* Generate (or read) the matrix of one problem and its right-hand side. */
