@@ -7,7 +7,10 @@
  * seeded random order, each on a fresh copy of the input (copy not timed).
  * Every run is judged by the scaled residual ||b - Ax|| / (||A|| ||x|| n
  * eps) of x computed from its output; a run at or above 30 (or failing) is
- * flagged and its implementation is not ranked.
+ * flagged and its implementation is not ranked.  The sparse solvers (CG,
+ * CG1, PCG on generated Poisson matrices) are judged by their status: the
+ * true relative residual must reach the tolerance.  --plot-history plots
+ * the residual histories of `axb solve --history` and measures nothing.
  */
 #include "cli.h"
 
@@ -41,6 +44,11 @@ typedef enum {
   RT_GESV,
   RT_BGESV,
   RT_BINV,
+  RT_BPOSV,
+  RT_SCG,
+  RT_SCG1,
+  RT_SPCG_J,
+  RT_SPCG_IC,
   RT_COUNT
 } rtn;
 
@@ -59,11 +67,16 @@ static const char *const rt_names[RT_COUNT] = {"lu",
                                                "cholesky-columns1",
                                                "gesv",
                                                "batched-gesv",
-                                               "batched-inverse"};
+                                               "batched-inverse",
+                                               "batched-cholesky",
+                                               "cg",
+                                               "cg1",
+                                               "pcg-jacobi",
+                                               "pcg-ic0"};
 
 static int rt_spd(rtn r) {
   return r == RT_CHOL || r == RT_CHOL_CROUT || r == RT_CHOL_BANA ||
-         r == RT_CHOL_COL1;
+         r == RT_CHOL_COL1 || r == RT_BPOSV;
 }
 /* Unblocked study variants: O(n^3) at memory speed, capped by --study-max. */
 static int rt_study(rtn r) {
@@ -72,8 +85,15 @@ static int rt_study(rtn r) {
          r == RT_LU_FP_DAG || r == RT_CHOL_COL1;
 }
 /* `batch` small problems per run (--batch), n <= BATCH_MAX_N. */
-static int rt_batched(rtn r) { return r == RT_BGESV || r == RT_BINV; }
+static int rt_batched(rtn r) {
+  return r == RT_BGESV || r == RT_BINV || r == RT_BPOSV;
+}
 #define BATCH_MAX_N 128
+/* Sparse CG / PCG (axb_sparse_solve) on generated Poisson matrices: --sizes
+   give the order n (grid edge round(n^(1/2)) or round(n^(1/3))). */
+static int rt_sparse(rtn r) {
+  return r == RT_SCG || r == RT_SCG1 || r == RT_SPCG_J || r == RT_SPCG_IC;
+}
 
 /* What a vendor anchor runs for r: the standard routine of its family, so
    that a study variant is compared with the vendor's best. */
@@ -113,8 +133,21 @@ static double rt_flops(rtn r, double n) {
   case RT_GJ:
   case RT_GJ_UNB:
   case RT_BINV: return 2 * n * n * n;
+  case RT_BPOSV: return n * n * n / 3 + 2 * n * n;
+  case RT_SCG:
+  case RT_SCG1:
+  case RT_SPCG_J:
+  case RT_SPCG_IC: return NAN; /* iterations decide: no GFLOP/s */
   default: return 2.0 / 3 * n * n * n + 2 * n * n; /* solve, gauss, gesv */
   }
+}
+
+/* Work of one run for the progress line: the flop count, or for the
+   sparse solvers ~20 n sqrt(n) (CG on Poisson: O(sqrt n) iterations of
+   O(n) work). */
+static double rt_cost(rtn r, double n) {
+  double f = rt_flops(r, n);
+  return isnan(f) ? 20 * n * sqrt(n) : f;
 }
 
 typedef enum {
@@ -149,10 +182,15 @@ static axb_anchor bk_anchor_id(int be) {
   default: return AXB_ANCHOR_AXB;
   }
 }
-/* Whether anchor `be` has routine r (through rt_anchor). */
+/* Whether anchor `be` has routine r (through rt_anchor): cuBLAS the
+   batched LU family, cuSOLVER the dense routines and batched Cholesky
+   (potrfBatched), Eigen everything (batched: per problem, OpenMP over the
+   batch), OpenBLAS the dense routines. */
 static int anchor_has(int be, rtn r) {
   rtn k = rt_anchor(r);
-  if (be == BK_CUBLAS) return rt_batched(k);
+  if (be == BK_CUBLAS) return rt_batched(k) && k != RT_BPOSV;
+  if (be == BK_CUSOLVER) return !rt_batched(k) || k == RT_BPOSV;
+  if (be == BK_EIGEN) return 1;
   return !rt_batched(k);
 }
 
@@ -171,6 +209,8 @@ typedef struct {
   int nmat;
   char *file[512];
   int nfile;
+  const char *hist[MAXL]; /* --plot-history files */
+  int nhist;
   int thr[MAXL], nthr;
   int reps, warmup, quick, plots;
   uint64_t seed;
@@ -307,6 +347,7 @@ static axb_gpu_op gpu_op(rtn k) {
   case RT_INV: return AXB_GPU_INVERSE;
   case RT_BGESV: return AXB_GPU_BATCHED_GESV;
   case RT_BINV: return AXB_GPU_BATCHED_INVERSE;
+  case RT_BPOSV: return AXB_GPU_BATCHED_POSV;
   default: return AXB_GPU_GESV;
   }
 }
@@ -330,6 +371,10 @@ static axb_status run_host_anchor(int be, rtn k, int64_t n, axb_dtype t,
   case RT_INV: return axb_anchor_inverse(a, t, n, w->W, n, &info);
   case RT_GESV:
     return axb_anchor_gesv(a, t, n, 1, w->W, n, w->ipiv, w->XB, n, &info);
+  case RT_BGESV:
+  case RT_BINV:
+  case RT_BPOSV:
+    return axb_anchor_batched(a, gpu_op(k), t, n, w->batch, w->W, w->XB, &info);
   default: return AXB_ERR_NOT_SUPPORTED;
   }
 }
@@ -344,11 +389,16 @@ static axb_status run_batched_host(axb_handle h, rtn r, int64_t n, int d,
                                w->inf32, nb)
            : axb_sgesv_batched(h, n, 1, w->W, n, nn, w->ip32, n, w->XB, n, n,
                                w->inf32, nb);
+  else if (r == RT_BPOSV)
+    st = d ? axb_dposv_batched(h, AXB_LOWER, n, 1, w->W, n, nn, w->XB, n, n,
+                               w->inf32, nb)
+           : axb_sposv_batched(h, AXB_LOWER, n, 1, w->W, n, nn, w->XB, n, n,
+                               w->inf32, nb);
   else
     st = d ? axb_dinverse_batched(h, n, w->W, n, nn, w->inf32, nb)
            : axb_sinverse_batched(h, n, w->W, n, nn, w->inf32, nb);
   for (int64_t k = 0; !st && k < nb; ++k)
-    if (w->inf32[k]) st = AXB_ERR_SINGULAR;
+    if (w->inf32[k]) st = r == RT_BPOSV ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR;
   return st;
 }
 
@@ -435,7 +485,8 @@ static axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A,
              : axb_spotrf_columns(h, n, W, n, &o, &info);
   }
   case RT_BGESV:
-  case RT_BINV: return run_batched_host(h, r, n, d, w);
+  case RT_BINV:
+  case RT_BPOSV: return run_batched_host(h, r, n, d, w);
   default: return AXB_ERR_NOT_SUPPORTED;
   }
 }
@@ -654,7 +705,7 @@ static int run_problem(bench *b, rtn r, const axb_dense *A, const axb_dense *B,
   int first = nresults;
   work w;
   int have = alloc_work(&w, A, B);
-  double flops = rt_flops(r, (double)n) * (double)(have ? w.batch : 1);
+  double flops = rt_cost(r, (double)n) * (double)(have ? w.batch : 1);
   for (int i = 0; i < ni; ++i) {
     result *x = new_result();
     if (!x) {
@@ -1091,7 +1142,8 @@ static int write_plots(const char *dir, const config *c, FILE *gp) {
     FILE *f = fopen(dat, "w");
     if (!f) continue;
     char titles[64][48];
-    int nt = 0, multi = 0, anyspeed = 0;
+    int hasdev[64];
+    int nt = 0, multi = 0, anyspeed = 0, anyflops = 0, anydev = 0;
     for (int j = i; j < nresults; ++j) {
       char g2[256];
       group_of(&results[j], c, g2, sizeof g2);
@@ -1111,17 +1163,25 @@ static int write_plots(const char *dir, const config *c, FILE *gp) {
       qsort(sel, (size_t)ns, sizeof *sel, cmp_n);
       multi |= ns >= 2;
       impl_label(sel[0], titles[nt], sizeof titles[nt]);
+      hasdev[nt] = 0;
+      /* n, wall median, GFLOP/s (wall), speedup, device median, GFLOP/s
+         (device) */
       fprintf(f, "# %s\n", titles[nt]);
       for (int k = 0; k < ns; ++k) {
-        fprintf(f, "%lld %.9g %.9g ", (long long)sel[k]->n, sel[k]->med,
-                sel[k]->gflops);
-        if (isnan(sel[k]->speedup))
-          fputs("NaN\n", f);
-        else {
-          fprintf(f, "%.9g\n", sel[k]->speedup);
-          anyspeed = 1;
-        }
+        const result *q = sel[k];
+        double gd = q->dev_med > 0 ? q->gflops * q->med / q->dev_med : NAN;
+        fprintf(f, "%lld %.9g %.9g ", (long long)q->n, q->med, q->gflops);
+        fputs(isnan(q->speedup) ? "NaN" : "", f);
+        if (!isnan(q->speedup)) fprintf(f, "%.9g", q->speedup);
+        anyspeed |= !isnan(q->speedup);
+        anyflops |= !isnan(q->gflops);
+        if (isnan(q->dev_med))
+          fputs(" NaN NaN\n", f);
+        else
+          fprintf(f, " %.9g %.9g\n", q->dev_med, gd);
+        hasdev[nt] |= !isnan(q->dev_med);
       }
+      anydev |= hasdev[nt];
       fputs("\n\n", f);
       nt++;
     }
@@ -1139,29 +1199,44 @@ static int write_plots(const char *dir, const config *c, FILE *gp) {
     for (int t = 0; t < 2; ++t) {
       for (int kind = 0; kind < 3; ++kind) {
         if (kind == 2 && (!anyspeed || c->baseline < 0)) continue;
+        if (kind == 1 && !anyflops) continue; /* sparse: no flop count */
         static const char *const suffix[3] = {"time", "gflops", "speedup"};
         fprintf(gp, "%s\nset output '%s_%s.%s'\n", term[t][1], g, suffix[kind],
                 term[t][0]);
         fprintf(gp, "reset\nset grid\nset key outside right top\n"
                     "set xlabel 'n'\nset logscale x 2\nset format x '%%g'\n");
         if (kind == 0)
-          fputs("set logscale y\nset format y '%g'\nset ylabel 'median time "
-                "(s)'\n",
-                gp);
+          fprintf(gp,
+                  "set logscale y\nset format y '%%g'\nset ylabel 'median "
+                  "time (s)%s'\n",
+                  anydev ? "; dashed: GPU device time" : "");
         else if (kind == 1)
-          fputs("set ylabel 'GFLOP/s (median)'\nset yrange [0:*]\n", gp);
+          fprintf(gp,
+                  "set logscale y\nset format y '%%g'\nset ylabel 'GFLOP/s "
+                  "(median)%s'\n",
+                  anydev ? "; dashed: from GPU device time" : "");
         else
-          fprintf(gp, "set ylabel 'speedup over %s'\nset yrange [0:*]\n",
+          fprintf(gp,
+                  "set ylabel 'speedup over %s (median wall time)'\nset "
+                  "yrange [0:*]\n",
                   bk_names[c->baseline]);
         fprintf(gp, "set title '%s: %s'\n", g,
                 kind == 0 ? "time vs n"
                           : (kind == 1 ? "GFLOP/s vs n" : "speedup vs n"));
         fputs("plot ", gp);
-        for (int k = 0; k < nt; ++k)
+        for (int k = 0; k < nt; ++k) {
           fprintf(gp,
                   "%s'%s.dat' index %d using 1:%d with linespoints lw 2 "
-                  "title '%s'",
-                  k ? ", " : "", g, k, kind + 2, titles[k]);
+                  "lc %d pt %d title '%s'",
+                  k ? ", " : "", g, k, kind + 2, k + 1, k % 12 + 1, titles[k]);
+          /* GPU: the operation alone (CUDA events), dashed, same colour;
+             the solid line is the wall clock with the transfers. */
+          if (hasdev[k] && kind < 2)
+            fprintf(gp,
+                    ", '%s.dat' index %d using 1:%d with linespoints lw 2 "
+                    "dt 2 lc %d pt %d title '%s (device)'",
+                    g, k, kind == 0 ? 5 : 6, k + 1, k % 12 + 1, titles[k]);
+        }
         fputs("\nunset output\n", gp);
       }
     }
@@ -1169,6 +1244,21 @@ static int write_plots(const char *dir, const config *c, FILE *gp) {
   free(done);
   free(sel);
   return groups;
+}
+
+/* gnuplot SCRIPT in DIR (its errors to DIR/gnuplot.log); 0 on success. */
+static int run_gnuplot(const char *dir, const char *script) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(dir) != 0) _exit(127);
+    FILE *lg = freopen("gnuplot.log", "w", stderr);
+    (void)lg;
+    execlp("gnuplot", "gnuplot", script, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  return pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+         WEXITSTATUS(status) != 0;
 }
 
 /* The data and script are written in any case (a machine without gnuplot
@@ -1193,17 +1283,7 @@ static void plots(const char *dir, const config *c) {
             dir);
     return;
   }
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(dir) != 0) _exit(127);
-    FILE *lg = freopen("gnuplot.log", "w", stderr);
-    (void)lg;
-    execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
-    _exit(127);
-  }
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0)
+  if (run_gnuplot(dir, "plots.gp"))
     fprintf(stderr, "axb bench: gnuplot failed (see %s/gnuplot.log)\n", dir);
   else
     fprintf(stderr, "axb bench: %d plot group(s) in %s (SVG and PNG)\n", groups,
@@ -1234,7 +1314,8 @@ enum {
   OPT_PAUSE,
   OPT_RHS,
   OPT_DEVICE,
-  OPT_BATCH
+  OPT_BATCH,
+  OPT_PLOT_HISTORY
 };
 
 static const cli_opt bench_table[] = {{"help", 'h', 0, OPT_HELP},
@@ -1259,6 +1340,7 @@ static const cli_opt bench_table[] = {{"help", 'h', 0, OPT_HELP},
                                       {"rhs", 0, 1, OPT_RHS},
                                       {"device", 'd', 1, OPT_DEVICE},
                                       {"batch", 0, 1, OPT_BATCH},
+                                      {"plot-history", 0, 1, OPT_PLOT_HISTORY},
                                       {NULL, 0, 0, 0}};
 
 /* Split a comma list into buf (modified in place); returns the count. */
@@ -1477,14 +1559,31 @@ static int apply_preset(config *c, const char *name) {
         "double, n = 2..8192 (powers of two), uniform/integer/diagonal/upper; "
         "double ~2x slower than float; wrong results above n = 1024";
   } else if (strcmp(name, "batched") == 0) {
-    parse_routines(c, "batched-gesv,batched-inverse");
+    parse_routines(c, "batched-gesv,batched-cholesky,batched-inverse");
     parse_sizes(c, c->quick ? "4,8" : "4:64");
-    parse_matrix(c, "uniform");
+    parse_matrix(c, "auto"); /* uniform; SPD for batched-cholesky */
+    /* axb on the CPU and the GPU, the GPU anchors (cuBLAS getrf/getrs/
+       getriBatched, cuSOLVER potrf/potrsBatched) and Eigen per problem on
+       the CPU; absent ones are skipped. */
+    parse_backends(c, "cpu,eigen,cuda,cublas,cusolver");
+    c->baseline = BK_CPU;
     c->batch = c->quick ? 64 : 10000;
     c->source_note =
         "Hamburg 2022 compared its Gauss-Jordan kernels with cuBLAS "
         "getrfBatched/getriBatched; axb's batched kernels (issue 6) against "
-        "cuBLAS batched, b = row sums per problem";
+        "cuBLAS batched, cuSOLVER potrfBatched and Eigen per problem, b = row "
+        "sums per problem";
+  } else if (strcmp(name, "cg-poisson") == 0) {
+    parse_routines(c, "cg,cg1,pcg-jacobi,pcg-ic0");
+    parse_sizes(c, c->quick ? "1000,4000" : "16384,65536,262144,1048576");
+    parse_matrix(c, "poisson2d,poisson3d");
+    parse_backends(c, "cpu,cuda");
+    c->baseline = BK_CPU;
+    c->source_note =
+        "Oslo 2007: single-reduction CG (one SpMV fused with both dot "
+        "products, one reduction per iteration), no preconditioner, no "
+        "results published; axb's CG, CG1 and PCG (Jacobi, IC(0)) to "
+        "||b - Ax||/||b|| <= 1e-8, b = A * ones";
   } else if (strcmp(name, "real-lu") == 0) {
     parse_routines(c, "lu");
     if (!add_path(c, matrices_dir())) return 0;
@@ -1515,7 +1614,8 @@ static int apply_preset(config *c, const char *name) {
   } else {
     return cli_usage_error("bench",
                            "unknown preset '%s' (lu-dense, lu-dense-900, "
-                           "cholesky, inverse, real-lu, study-gpu, batched)",
+                           "cholesky, inverse, real-lu, study-gpu, batched, "
+                           "cg-poisson)",
                            name),
            0;
   }
@@ -1546,9 +1646,14 @@ static void defaults(config *c) {
   c->batch = 1000;
   c->pause_ms = 50;
   c->rhs = AXB_RHS_ONES;
+  /* The CPU against OpenBLAS here; on a machine with a GPU the same
+     command adds axb's CUDA backend and cuSOLVER (absent ones are skipped
+     with a note). */
   c->be[0] = BK_CPU;
   c->be[1] = BK_OPENBLAS;
-  c->nbe = 2;
+  c->be[2] = BK_CUDA;
+  c->be[3] = BK_CUSOLVER;
+  c->nbe = 4;
 }
 
 /* Generate (or read) the matrix of one problem and its right-hand side. */
@@ -1682,6 +1787,231 @@ static void run_batched(bench *b, rtn r, const char *kind, int64_t n,
   axb_dense_destroy(&B);
 }
 
+/* ---- sparse CG / PCG on Poisson matrices ---- */
+
+/* One axb_sparse_solve of routine r on h: CG or single-reduction CG1 with
+   no preconditioner, CG with Jacobi or with IC(0); tol 1e-8, at most 20000
+   iterations. */
+static axb_status sparse_run(axb_handle h, rtn r, const axb_csr *A,
+                             const axb_dense *B, axb_dense *X,
+                             axb_sparse_report *rep) {
+  axb_sparse_opts o;
+  axb_sparse_opts_default(&o);
+  o.method = r == RT_SCG1 ? AXB_SPARSE_CG1 : AXB_SPARSE_CG;
+  o.precond = r == RT_SCG || r == RT_SCG1 ? AXB_PRECOND_NONE
+              : r == RT_SPCG_J            ? AXB_PRECOND_JACOBI
+                                          : AXB_PRECOND_IC0;
+  o.tol = 1e-8;
+  o.max_iter = 20000;
+  memset(X->data, 0, (size_t)X->rows * axb_dtype_size(X->dtype));
+  axb_status st = axb_sparse_solve(h, A, B, X, &o, rep);
+  axb_sparse_report_free(rep);
+  return st;
+}
+
+/* Poisson matrix of order about n (2-D: edge round(sqrt n), 3-D: round(cbrt
+   n)) and b = A * ones.  kind: poisson2d or poisson3d. */
+static axb_status sparse_problem(bench *b, const char *kind, int64_t n,
+                                 axb_dtype t, axb_csr *A, axb_dense *B) {
+  int three = strcmp(kind, "poisson3d") == 0;
+  int64_t g = (int64_t)llround(three ? cbrt((double)n) : sqrt((double)n));
+  char spec[96];
+  snprintf(spec, sizeof spec, "%s:%lld", kind, (long long)(g > 1 ? g : 2));
+  axb_gen_spec gs;
+  axb_status st = axb_gen_parse(b->hc, spec, &gs);
+  if (!st) st = axb_gen_csr(b->hc, &gs, t, A);
+  if (!st) st = axb_dense_create(B, A->rows, 1, t);
+  for (int64_t i = 0; !st && i < A->rows; ++i) {
+    double sum = 0;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
+      sum += t == AXB_F64 ? ((const double *)A->values)[k]
+                          : ((const float *)A->values)[k];
+    axb_dense_set(B, i, 0, sum);
+  }
+  return st;
+}
+
+/* Every implementation (host backends with their thread counts, cuda) on
+   one sparse problem: warm-up, then the runs in a seeded random order.
+   residual: the true relative residual ||b - Ax||/||b|| of the run; a run
+   that does not reach tol (status != success) is flagged.  The note keeps
+   the iteration count. */
+static void run_sparse(bench *b, rtn r, const char *kind, int64_t n0,
+                       axb_dtype t, progress *pg) {
+  const config *c = b->c;
+  axb_csr A = {0};
+  axb_dense B = {0}, X = {0};
+  axb_status st = sparse_problem(b, kind, n0, t, &A, &B);
+  if (!st) st = axb_dense_create(&X, A.rows, 1, t);
+  if (st) {
+    char err[256];
+    cli_error_text(err, sizeof err, st, b->hc, kind);
+    fprintf(stderr, "axb bench: %s %s: %s (skipped)\n", rt_names[r], kind, err);
+    axb_csr_destroy(&A), axb_dense_destroy(&B), axb_dense_destroy(&X);
+    return;
+  }
+  impl im[BK_COUNT * MAXL], all[BK_COUNT * MAXL];
+  int na = impls_for(c, b, all), ni = 0;
+  for (int i = 0; i < na; ++i) /* axb's backends only: no sparse anchors */
+    if (!bk_anchor(all[i].be)) im[ni++] = all[i];
+  int first = nresults;
+  for (int i = 0; i < ni; ++i) {
+    result *x = new_result();
+    if (!x) break;
+    x->rt = r;
+    x->be = im[i].be;
+    x->thr = bk_threaded(im[i].be) ? threads_used(im[i].thr) : im[i].thr;
+    x->dt = t;
+    snprintf(x->matrix, sizeof x->matrix, "%s", kind);
+    x->n = A.rows;
+    x->batch = 1;
+  }
+  ni = nresults - first;
+  double cost = rt_cost(r, (double)A.rows);
+  char what[256];
+  int *seq = malloc((size_t)(ni * c->reps + 1) * sizeof *seq);
+  axb_sparse_report rep;
+  memset(&rep, 0, sizeof rep);
+  for (int i = 0; i < ni && !stop_flag && seq; ++i) {
+    result *x = &results[first + i];
+    snprintf(what, sizeof what, "%s %s %s n=%lld %s", rt_names[r],
+             axb_dtype_name(t), kind, (long long)A.rows, bk_names[x->be]);
+    for (int k = 0; k < c->warmup && !stop_flag; ++k) {
+      show_progress(pg, what);
+      set_threads(b, &im[i]);
+      st = sparse_run(b->h[x->be], r, &A, &B, &X, &rep);
+      pg->done += cost;
+      if (st < 0) {
+        cli_error_text(x->note, sizeof x->note, st, b->h[x->be], NULL);
+        break;
+      }
+    }
+  }
+  int ns = 0;
+  for (int i = 0; i < ni && seq; ++i)
+    if (!results[first + i].note[0])
+      for (int k = 0; k < c->reps; ++k)
+        seq[ns++] = i;
+  for (int i = ns - 1; i > 0; --i) {
+    int j = (int)(rng_next() % (uint64_t)(i + 1));
+    int tmp = seq[i];
+    seq[i] = seq[j];
+    seq[j] = tmp;
+  }
+  for (int s = 0; s < ns && !stop_flag; ++s) {
+    result *x = &results[first + seq[s]];
+    snprintf(what, sizeof what, "%s %s %s n=%lld %s/%d", rt_names[r],
+             axb_dtype_name(t), kind, (long long)A.rows, bk_names[x->be],
+             x->thr);
+    show_progress(pg, what);
+    set_threads(b, &im[seq[s]]);
+    sleep_ms(c->pause_ms);
+    double t0 = now();
+    st = sparse_run(b->h[x->be], r, &A, &B, &X, &rep);
+    double el = now() - t0;
+    if (st != AXB_SUCCESS) {
+      x->flagged = 1;
+      snprintf(x->note, sizeof x->note, "%s after %lld iterations",
+               cli_status_name(st), (long long)rep.iterations);
+    } else if (!x->flagged) {
+      snprintf(x->note, sizeof x->note, "%lld iterations",
+               (long long)rep.iterations);
+    }
+    add_run(x, el, st < 0 ? NAN : rep.true_residual, 0, NAN, s);
+    pg->done += cost;
+  }
+  free(seq);
+  axb_csr_destroy(&A), axb_dense_destroy(&B), axb_dense_destroy(&X);
+}
+
+/* ---- convergence histories (axb solve --history FILE.csv) ---- */
+
+/* Plot ||r_k||/||b|| vs k (log y) of every history file into
+   DIR/history.{dat,gp,svg,png}. */
+static int plot_histories(const config *c) {
+  const char *dir = c->out ? c->out : ".";
+  if (c->out && !mkdir_p(dir)) {
+    cli_error("%s: cannot create: %s", dir, strerror(errno));
+    return CLI_INPUT;
+  }
+  char p[1200];
+  snprintf(p, sizeof p, "%s/history.dat", dir);
+  FILE *f = fopen(p, "w");
+  if (!f) return cli_error("%s: %s", p, strerror(errno)), CLI_INPUT;
+  char titles[MAXL][64];
+  for (int i = 0; i < c->nhist; ++i) {
+    FILE *h = fopen(c->hist[i], "r");
+    if (!h) {
+      fclose(f);
+      return cli_error("%s: %s", c->hist[i], strerror(errno)), CLI_INPUT;
+    }
+    char line[256];
+    int64_t rows = 0, lineno = 0;
+    fprintf(f, "# %s\n", c->hist[i]);
+    while (fgets(line, sizeof line, h)) {
+      long long k;
+      double v;
+      char tail;
+      lineno++;
+      if (lineno == 1 && strncmp(line, "iteration,", 10) == 0) continue;
+      if (sscanf(line, "%lld,%lf %c", &k, &v, &tail) != 2) {
+        fclose(h), fclose(f);
+        return cli_error("%s:%lld: not 'iteration,relative_residual'",
+                         c->hist[i], (long long)lineno),
+               CLI_INPUT;
+      }
+      fprintf(f, "%lld %.9g\n", k, v > 0 ? v : NAN);
+      rows++;
+    }
+    fclose(h);
+    fputs("\n\n", f);
+    if (rows == 0) {
+      fclose(f);
+      return cli_error("%s: no history rows", c->hist[i]), CLI_INPUT;
+    }
+    const char *base = strrchr(c->hist[i], '/');
+    snprintf(titles[i], sizeof titles[i], "%s", base ? base + 1 : c->hist[i]);
+    for (char *q = titles[i]; *q; ++q)
+      if (*q == '\'' || *q == '\\') *q = '_';
+  }
+  fclose(f);
+  snprintf(p, sizeof p, "%s/history.gp", dir);
+  FILE *gp = fopen(p, "w");
+  if (!gp) return cli_error("%s: %s", p, strerror(errno)), CLI_INPUT;
+  static const char *const term[2][2] = {
+      {"svg", "set terminal svg size 900,560 dynamic noenhanced font "
+              "'sans,12'"},
+      {"png", "set terminal pngcairo size 900,560 noenhanced font 'sans,11'"}};
+  for (int t = 0; t < 2; ++t) {
+    fprintf(gp, "%s\nset output 'history.%s'\n", term[t][1], term[t][0]);
+    fputs("reset\nset grid\nset key outside right top\nset logscale y\n"
+          "set format y '%.0e'\nset xlabel 'iteration'\n"
+          "set ylabel '||r_k|| / ||b|| (recurrence)'\n"
+          "set title 'convergence history'\nplot ",
+          gp);
+    for (int i = 0; i < c->nhist; ++i)
+      fprintf(gp,
+              "%s'history.dat' index %d using 1:2 with lines lw 2 dt %d "
+              "title '%s'",
+              i ? ", " : "", i, i % 5 + 1, titles[i]);
+    fputs("\nunset output\n", gp);
+  }
+  fclose(gp);
+  if (!have_gnuplot()) {
+    fprintf(stderr,
+            "axb bench: gnuplot is not installed: history.gp not rendered "
+            "(run 'gnuplot history.gp' in %s)\n",
+            dir);
+    return CLI_OK;
+  }
+  if (run_gnuplot(dir, "history.gp")) {
+    fprintf(stderr, "axb bench: gnuplot failed (see %s/gnuplot.log)\n", dir);
+    return CLI_INPUT;
+  }
+  fprintf(stderr, "axb bench: %s/history.svg and history.png\n", dir);
+  return CLI_OK;
+}
+
 int cli_bench(int argc, char **argv) {
   config c;
   defaults(&c);
@@ -1768,10 +2098,25 @@ int cli_bench(int argc, char **argv) {
     case OPT_BATCH:
       ok = cli_parse_i64("--batch", s.arg, 1, 1 << 24, &c.batch);
       break;
+    case OPT_PLOT_HISTORY: {
+      char *it[MAXL], *b = keep(s.arg);
+      int k = b ? split(b, it, MAXL) : 0;
+      for (int i = 0; i < k; ++i) {
+        if (c.nhist == MAXL)
+          return cli_usage_error("bench", "more than %d histories", MAXL);
+        c.hist[c.nhist++] = it[i];
+      }
+      break;
+    }
     default: break;
     }
   }
   if (!ok) return c.nfile || !preset ? CLI_USAGE : CLI_INPUT;
+  if (c.nhist) { /* plot histories, measure nothing */
+    for (int i = 0; i < c.nfile; ++i)
+      free(c.file[i]);
+    return plot_histories(&c);
+  }
 
   /* Handles of the backends asked for; absent ones are dropped. */
   bench b;
@@ -1811,7 +2156,7 @@ int cli_bench(int argc, char **argv) {
     for (int m = 0; m < nsrc; ++m)
       for (int k = 0; k < (c.nfile ? 1 : c.nn); ++k)
         for (int r = 0; r < c.nrt; ++r)
-          pg.total += rt_flops(c.rt[r], c.nfile ? 1000.0 : (double)c.n[k]) *
+          pg.total += rt_cost(c.rt[r], c.nfile ? 1000.0 : (double)c.n[k]) *
                       (rt_batched(c.rt[r]) ? (double)c.batch : 1.0) * ni *
                       (c.reps + c.warmup);
 
@@ -1837,6 +2182,21 @@ int cli_bench(int argc, char **argv) {
                                           : no_pivot_rt ? "diagdom"
                                                         : "uniform")
                                        : (c.nfile ? NULL : c.mat[m]);
+          /* Sparse solvers first (their matrices are Poisson CSR); then
+             the dense routines, if any, on a dense problem. */
+          int dense_rt = 0;
+          for (int r = 0; r < c.nrt && !stop_flag; ++r) {
+            rtn rt = c.rt[r];
+            if (!rt_sparse(rt)) {
+              dense_rt |= !auto_kind || rt_spd(rt) == want_spd;
+              continue;
+            }
+            if (pass == 1 || c.nfile) continue;
+            const char *sk = auto_kind ? "poisson2d" : c.mat[m];
+            if (strcmp(sk, "poisson2d") == 0 || strcmp(sk, "poisson3d") == 0)
+              run_sparse(&b, rt, sk, c.n[k], c.dt[d], &pg);
+          }
+          if (!dense_rt) continue;
           axb_dense A = {0}, X = {0}, B = {0};
           char err[512] = "";
           axb_status st = make_problem(&b, kind, c.nfile ? c.file[m] : NULL,
@@ -1853,6 +2213,7 @@ int cli_bench(int argc, char **argv) {
           } else if (!c.nfile || A.rows <= c.max_n) { /* --max-n: files only */
             for (int r = 0; r < c.nrt && !stop_flag; ++r) {
               rtn rt = c.rt[r];
+              if (rt_sparse(rt)) continue;
               if (auto_kind && rt_spd(rt) != want_spd) continue;
               if (rt_study(rt) && A.rows > c.study_max) continue;
               if (rt_batched(rt))

@@ -50,18 +50,19 @@ static void collect(info_data *d) {
       axb_tuning_current(&d->tuning, d->tuning_err, sizeof d->tuning_err);
 }
 
-/* "lu 2048, cholesky 2048, inverse never" */
-static void crossovers(const info_data *d, char *buf, size_t len) {
+/* "lu 2048, cholesky 2048, inverse never" (routines [r0, r1)) */
+static void crossovers(const info_data *d, int r0, int r1, char *buf,
+                       size_t len) {
   size_t u = 0;
   buf[0] = '\0';
-  for (int r = 0; r < AXB_TUNE_COUNT && u < len; ++r) {
+  for (int r = r0; r < r1 && u < len; ++r) {
     int64_t c = d->tuning.crossover[r];
     char v[32];
     if (c == AXB_TUNE_NEVER)
       snprintf(v, sizeof v, "never");
     else
       snprintf(v, sizeof v, "%lld", (long long)c);
-    u += (size_t)snprintf(buf + u, len - u, "%s%s %s", r ? ", " : "",
+    u += (size_t)snprintf(buf + u, len - u, "%s%s %s", r > r0 ? ", " : "",
                           axb_tune_routine_name((axb_tune_routine)r), v);
   }
 }
@@ -91,10 +92,13 @@ static void print_human(const info_data *d) {
                                                  : "not compiled");
   printf("\n  %-14s%s\n", "auto backend",
          d->auto_ok ? axb_backend_name(d->auto_backend) : "unavailable");
-  char cx[160];
-  crossovers(d, cx, sizeof cx);
+  char cx[256];
+  crossovers(d, 0, AXB_TUNE_BATCHED_GESV, cx, sizeof cx);
   printf("  %-14s%s (%s%s%s)\n", "crossovers", cx, tuning_source(d),
          d->tuning.path[0] ? ": " : "", d->tuning.path);
+  crossovers(d, AXB_TUNE_BATCHED_GESV, AXB_TUNE_COUNT, cx, sizeof cx);
+  printf("  %-14s%s (host arrays, batch >= %d, n <= 64)\n", "", cx,
+         AXB_TUNE_BATCH);
   if (d->tuning_status)
     printf("  %-14s%s: %s\n", "", d->tuning.path, d->tuning_err);
   printf("  %-14s%s\n", "",

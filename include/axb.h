@@ -657,23 +657,39 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
  * implements move (LU, Cholesky, AUTO's choice of them, the LU inverse);
  * study variants stay on the CPU.  Without a GPU, AUTO is the CPU backend.
  *
+ * Batched host arrays: an AUTO handle runs gesv_batched, posv_batched and
+ * inverse_batched on HOST arrays (as a CPU handle) and hands a call to its
+ * CUDA sub-handle, staging the arrays through device memory and waiting
+ * for the result, when n >= the routine's batched crossover, n <= 64 (the
+ * device kernels) and batch >= AXB_TUNE_BATCH (the batch the crossover was
+ * measured at: a GPU that wins at that batch wins at larger ones, a smaller
+ * batch stays on the CPU).  The other batched routines (getrf/getrs,
+ * potrf/potrs: factors reused on the host) stay on the CPU.
+ *
  * Crossovers come from a tuning file written by `axb tune`: the file named
  * by $AXB_TUNE_FILE, else $XDG_CONFIG_HOME/axb/tune.txt, else
  * $HOME/.config/axb/tune.txt.  Format: one "ROUTINE N" per line (ROUTINE
- * lu, cholesky or inverse; N a positive integer or "never"), '#' starts a
- * comment.  A routine the file leaves out, a missing file or a malformed
- * file (AXB_ERR_PARSE from axb_tuning_read) means the built-in default
- * (AXB_TUNE_DEFAULT_CROSSOVER).
+ * lu, cholesky, inverse, batched-gesv, batched-cholesky or batched-inverse;
+ * N a positive integer or "never"), '#' starts a comment.  A routine the
+ * file leaves out, a missing file or a malformed file (AXB_ERR_PARSE from
+ * axb_tuning_read) means the built-in default (AXB_TUNE_DEFAULT_CROSSOVER
+ * for the dense routines, never for the batched ones).
  */
 typedef enum {
-  AXB_TUNE_LU = 0,       /* LU solves (also AUTO's LU)                    */
-  AXB_TUNE_CHOLESKY = 1, /* Cholesky solves (also AUTO's Cholesky)        */
-  AXB_TUNE_INVERSE = 2,  /* axb_invert with AXB_METHOD_LU                 */
+  AXB_TUNE_LU = 0,           /* LU solves (also AUTO's LU)                    */
+  AXB_TUNE_CHOLESKY = 1,     /* Cholesky solves (also AUTO's Cholesky)        */
+  AXB_TUNE_INVERSE = 2,      /* axb_invert with AXB_METHOD_LU                 */
+  AXB_TUNE_BATCHED_GESV = 3, /* gesv_batched on host arrays           */
+  AXB_TUNE_BATCHED_CHOLESKY = 4, /* posv_batched on host arrays           */
+  AXB_TUNE_BATCHED_INVERSE = 5,  /* inverse_batched on host arrays        */
   AXB_TUNE_COUNT
 } axb_tune_routine;
 
 #define AXB_TUNE_NEVER INT64_MAX        /* the GPU never wins        */
 #define AXB_TUNE_DEFAULT_CROSSOVER 2048 /* built-in: CPU below 2048  */
+/* Batch size at which `axb tune` measures the batched crossovers, and the
+   smallest batch AUTO moves to the GPU. */
+#define AXB_TUNE_BATCH 10000
 
 typedef struct {
   int64_t crossover[AXB_TUNE_COUNT]; /* smallest n where CUDA is used    */
@@ -681,7 +697,8 @@ typedef struct {
   char path[1024];                   /* the file consulted, or ""        */
 } axb_tuning;
 
-/* "lu", "cholesky", "inverse". */
+/* "lu", "cholesky", "inverse", "batched-gesv", "batched-cholesky",
+   "batched-inverse". */
 const char *axb_tune_routine_name(axb_tune_routine r);
 /* Built-in crossovers, path "". */
 void axb_tuning_defaults(axb_tuning *t);
@@ -704,9 +721,15 @@ axb_status axb_tuning_write(const char *path, const axb_tuning *t,
    the file is malformed (err says where; t = defaults). */
 axb_status axb_tuning_current(axb_tuning *t, char *err, size_t errlen);
 /* The decision AUTO makes for a problem of order n: AXB_BACKEND_CUDA when
-   gpu != 0 and n >= the crossover, else AXB_BACKEND_CPU. */
+   gpu != 0 and n >= the crossover, else AXB_BACKEND_CPU.  For a batched
+   routine this is the decision at batch = AXB_TUNE_BATCH (see below). */
 axb_backend axb_tuning_choose(const axb_tuning *t, axb_tune_routine r,
                               int64_t n, int gpu);
+/* AUTO's decision for a batched call (r one of the AXB_TUNE_BATCHED_*):
+   AXB_BACKEND_CUDA when gpu != 0, crossover <= n <= 64 and
+   batch >= AXB_TUNE_BATCH, else AXB_BACKEND_CPU. */
+axb_backend axb_tuning_choose_batched(const axb_tuning *t, axb_tune_routine r,
+                                      int64_t n, int64_t batch, int gpu);
 
 /*
  * Vendor anchors for comparisons (benchmarks; never used by the solvers),
@@ -772,12 +795,15 @@ axb_status axb_anchor_gesv(axb_anchor a, axb_dtype t, int64_t n, int64_t nrhs,
  *                                               + getrsBatched)
  *   BATCHED_INVERSE  A_k := A_k^-1              axb, cublas (getrfBatched
  *                                               + getriBatched)
+ *   BATCHED_POSV     b_k := A_k^-1 b_k, A_k SPD axb (posv_batched, lower),
+ *                    A_k := L_k                 cusolver (potrfBatched
+ *                                               + potrsBatched)
  * batch is ignored (1) by the single-problem operations; ipiv may be NULL
  * for the batched ones and INVERSE.  Returns AXB_SUCCESS; AXB_ERR_SINGULAR
  * / AXB_ERR_NOT_SPD with *info = LAPACK's info (batched: *info = 1-based
- * index of the first failing problem); AXB_ERR_NOT_SUPPORTED for an
- * implementation without that operation (e.g. axb's batched kernels beyond
- * n = 64); AXB_ERR_NOT_COMPILED without CUDA.
+ * index of the first failing problem; AXB_ERR_NOT_SPD for BATCHED_POSV);
+ * AXB_ERR_NOT_SUPPORTED for an implementation without that operation (e.g.
+ * axb's batched kernels beyond n = 64); AXB_ERR_NOT_COMPILED without CUDA.
  */
 typedef enum {
   AXB_GPU_LU = 0,
@@ -785,7 +811,8 @@ typedef enum {
   AXB_GPU_INVERSE,
   AXB_GPU_GESV,
   AXB_GPU_BATCHED_GESV,
-  AXB_GPU_BATCHED_INVERSE
+  AXB_GPU_BATCHED_INVERSE,
+  AXB_GPU_BATCHED_POSV
 } axb_gpu_op;
 
 typedef struct axb_gpu_runner_s *axb_gpu_runner;
@@ -800,6 +827,17 @@ void axb_gpu_runner_destroy(axb_gpu_runner r); /* NULL is fine */
 axb_status axb_gpu_run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op,
                        axb_dtype t, int64_t n, int64_t batch, void *A, void *B,
                        int64_t *ipiv, int64_t *info, axb_gpu_times *tm);
+
+/* Batched small systems on a HOST anchor (AXB_ANCHOR_EIGEN: PartialPivLU,
+   LLT, inverse() per problem, OpenMP over the batch with the threads of
+   axb_anchor_set_threads, as axb's CPU batched path).  op:
+   AXB_GPU_BATCHED_GESV, _POSV (lower) or _INVERSE; layout as axb_gpu_run's
+   batched operations (gesv/posv leave A as given).  AXB_ERR_SINGULAR /
+   AXB_ERR_NOT_SPD with *info = 1-based index of the first failing problem;
+   AXB_ERR_NOT_SUPPORTED for OpenBLAS (no batched LAPACK). */
+axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
+                              int64_t n, int64_t batch, void *A, void *B,
+                              int64_t *info);
 
 /* ------------------------------------------------------------------------ */
 /* Sparse iterative solvers (issue 8)                                       */

@@ -2,8 +2,9 @@
 """Markdown tables from `axb bench --out DIR` results (DIR/results.json),
 one per routine and precision: a row per n (and matrix), per implementation
 the median wall time in ms (GPU: transfers included) with the median device
-time (CUDA events) in brackets, and GFLOP/s from the wall time.  A flagged
-implementation shows FLAGGED instead of times (it is not ranked).
+time (CUDA events) in brackets, and GFLOP/s from the wall time (sparse
+solvers: the iteration count instead).  A flagged implementation shows
+FLAGGED instead of times (it is not ranked).
 
 Usage: python3 scripts/bench-table.py DIR/results.json [--speedup-over IMPL]
 """
@@ -25,6 +26,8 @@ def cell(r):
         s += " (%.3f)" % (r["device_median_s"] * 1e3)
     if r["gflops"] is not None:
         s += " · %.1f" % r["gflops"]
+    elif r["note"].endswith(" iterations"):  # sparse solvers: iterations
+        s += " · %s it" % r["note"].split()[0]
     return s
 
 
@@ -42,15 +45,17 @@ def main(argv):
         groups.setdefault((r["routine"], r["precision"]), []).append(r)
     for (rt, prec), rows in groups.items():
         impls = []
-        for r in rows:
-            if impl_name(r) not in impls:
+        for r in rows:  # implementations that ran here (not "no X anchor")
+            if impl_name(r) not in impls and (r["runs"] or r["flagged"]):
                 impls.append(impl_name(r))
         probs = []
         for r in rows:
             k = (r["matrix"], r["n"])
             if k not in probs:
                 probs.append(k)
-        print("\n%s, %s: median ms wall (device) · GFLOP/s" % (rt, prec))
+        sparse = all(r["gflops"] is None for r in rows)
+        print("\n%s, %s: median ms wall (device) · %s"
+              % (rt, prec, "iterations" if sparse else "GFLOP/s"))
         head = ["matrix", "n"] + impls
         if over:
             head += ["speedup %s vs %s" % (i, over) for i in impls if i != over]

@@ -109,10 +109,89 @@ for a in names:
 " 2>"$TMP/py"; then ok "anchors judged and unflagged"; else
   bad "anchors" "$(cat "$TMP/py")"; fi
 
+# Batched Cholesky and the Eigen anchor on batches (when compiled): every
+# problem judged, OpenBLAS says it has no batched routine.
+banchors=cpu
+[ "$anchors" = openblas,eigen ] && banchors=cpu,eigen
+check "bench batched-cholesky ($banchors)" 0 "batched-cholesky" "$AXB" bench \
+  -r batched-gesv,batched-cholesky,batched-inverse -b $banchors,openblas \
+  -n 3,12 --batch 9 -p double,single --reps 2 --pause 0 --no-plots \
+  -o "$TMP/bch"
+if python3 -c "
+import json
+r = json.load(open('$TMP/bch/results.json'))['results']
+n_impl = len('$banchors'.split(',')) + 1
+assert len(r) == 3 * 2 * 2 * n_impl, len(r)
+for x in r:
+    if x['backend'] == 'openblas':
+        assert x['runs'] == 0 and 'no openblas anchor' in x['note'], x
+        continue
+    assert x['runs'] == 2 and not x['flagged'] and x['max_residual'] < 30, x
+    assert x['batch'] == 9
+    spd = x['routine'] == 'batched-cholesky'
+    assert x['matrix'] == ('spd*9' if spd else 'uniform*9'), x
+x = [x for x in r if x['routine'] == 'batched-cholesky' and x['n'] == 12
+     and x['backend'] == 'cpu'][0]
+assert abs(x['gflops'] - 9 * (12**3 / 3 + 2 * 12**2) / x['median_s'] * 1e-9) \
+    < 1e-6 * x['gflops']
+" 2>"$TMP/py"; then ok "batched-cholesky and eigen batches judged"; else
+  bad "batched-cholesky" "$(cat "$TMP/py")"; fi
+
+# Sparse CG / PCG on Poisson (cg-poisson preset, quick): iterations in the
+# note, the true residual <= 1e-8, no GFLOP/s.
+check "bench cg-poisson --quick" 0 "pcg-ic0" "$AXB" bench --preset cg-poisson \
+  --quick -b ref,cpu -n 400 --reps 2 --pause 0 --no-plots -o "$TMP/cg"
+if python3 -c "
+import json
+r = json.load(open('$TMP/cg/results.json'))['results']
+assert len(r) == 4 * 2 * 2, len(r)
+for x in r:
+    assert x['runs'] == 2 and not x['flagged'], x
+    assert x['max_residual'] <= 1e-8 and x['gflops'] is None, x
+    assert x['note'].endswith(' iterations'), x
+    assert x['n'] == (400 if x['matrix'] == 'poisson2d' else 343), x
+it = {x['routine']: int(x['note'].split()[0]) for x in r
+      if x['matrix'] == 'poisson2d' and x['backend'] == 'cpu'}
+assert it['pcg-ic0'] < it['cg'], it
+" 2>"$TMP/py"; then ok "cg-poisson results"; else
+  bad "cg-poisson" "$(cat "$TMP/py")"; fi
+
+# Convergence histories of axb solve --history, plotted (data and script
+# always; the images when gnuplot is installed); a bad file is an input
+# error naming the line.
+"$AXB" gen poisson2d:20 -o "$TMP/p.mtx" >/dev/null 2>&1
+for pc in none ic0; do
+  "$AXB" solve "$TMP/p.mtx" --sparse --method cg --precond $pc \
+    --history "$TMP/h-$pc.csv" >/dev/null 2>&1
+done
+check "bench --plot-history" 0 "" "$AXB" bench \
+  --plot-history "$TMP/h-none.csv,$TMP/h-ic0.csv" -o "$TMP/hist"
+if [ "$(grep -c '^# ' "$TMP/hist/history.dat")" -eq 2 ] &&
+  grep -q "index 1 using 1:2" "$TMP/hist/history.gp" &&
+  grep -q "logscale y" "$TMP/hist/history.gp"; then
+  ok "history data and script"
+else
+  bad "history data" "$(head "$TMP/hist/history.dat")"
+fi
+if command -v gnuplot >/dev/null; then
+  if [ -s "$TMP/hist/history.png" ] && [ -s "$TMP/hist/history.svg" ]; then
+    ok "history rendered"
+  else
+    bad "history not rendered" "$(cat "$TMP/hist/gnuplot.log" 2>/dev/null)"
+  fi
+fi
+printf 'iteration,relative_residual\n0,1\n1,oops\n' >"$TMP/hbad.csv"
+check "bench --plot-history: bad file -> 3" 3 "hbad.csv:3" "$AXB" bench \
+  --plot-history "$TMP/hbad.csv" -o "$TMP/hist2"
+
 # tune: without a GPU it writes the defaults; info shows them.
 check "tune writes a file" 0 "written" env AXB_TUNE_FILE="$TMP/t/tune.txt" \
   "$AXB" tune
 check "tune file content" 0 "^lu [0-9]+" cat "$TMP/t/tune.txt"
+check "tune file: batched keys" 0 "^batched-cholesky never" cat "$TMP/t/tune.txt"
+printf 'batched-gesv 8\nbatched-inverse 16\n' >"$TMP/bt.txt"
+check "info: batched crossovers" 0 "batched-gesv 8, batched-cholesky never, batched-inverse 16" \
+  env AXB_TUNE_FILE="$TMP/bt.txt" "$AXB" info
 printf 'lu 100\ncholesky oops\n' >"$TMP/bad.txt"
 check "info: malformed tuning file" 0 "line 2" env AXB_TUNE_FILE="$TMP/bad.txt" \
   "$AXB" info

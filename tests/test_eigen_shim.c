@@ -221,6 +221,75 @@ static void sparse(void) {
   axb_csr_destroy(&P);
 }
 
+/* Batched through axb_anchor_batched: nb problems of order n (gesv and
+   inverse on uniform matrices, posv on SPD ones), b_k = row sums, judged
+   per problem; problem `bad` (or -1) made singular / not SPD must be the
+   reported one, its output unchanged. */
+static void batched(int64_t n, int64_t nb, axb_dtype t, int64_t bad) {
+  const axb_gpu_op ops[3] = {AXB_GPU_BATCHED_GESV, AXB_GPU_BATCHED_POSV,
+                             AXB_GPU_BATCHED_INVERSE};
+  size_t es = axb_dtype_size(t);
+  for (int o = 0; o < 3; ++o) {
+    char what[128];
+    snprintf(what, sizeof what, "eigen batched op %d n=%lld x%lld %s%s", o,
+             (long long)n, (long long)nb, axb_dtype_name(t),
+             bad >= 0 ? " failing" : "");
+    axb_dense A = test_alloc(n, n * nb, n, t), B = test_alloc(n, nb, n, t);
+    for (int64_t k = 0; k < nb; ++k) {
+      axb_dense Ak = test_gen(h, o == 1 ? AXB_GEN_SPD_SHIFT : AXB_GEN_UNIFORM,
+                              n, t, 0, 0, 40 + (uint64_t)k);
+      if (k == bad) /* last column zero; for posv a negative diagonal */
+        for (int64_t i = 0; i < n; ++i)
+          axb_dense_set(&Ak, i, n - 1, 0.0);
+      if (k == bad && o == 1) axb_dense_set(&Ak, n - 1, n - 1, -1.0);
+      memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
+             (size_t)(n * n) * es);
+      for (int64_t i = 0; i < n; ++i) {
+        double s = 0;
+        for (int64_t j = 0; j < n; ++j)
+          s += axb_dense_get(&Ak, i, j);
+        axb_dense_set(&B, i, k, s);
+      }
+      axb_dense_destroy(&Ak);
+    }
+    axb_dense W = test_copy_ld(&A, n), X = test_copy_ld(&B, n);
+    int64_t info = -1;
+    axb_status st = axb_anchor_batched(AXB_ANCHOR_EIGEN, ops[o], t, n, nb,
+                                       W.data, X.data, &info);
+    if (bad >= 0) {
+      CHECK(st == (o == 1 ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR) &&
+                info == bad + 1,
+            "%s: status %d info %lld", what, st, (long long)info);
+      size_t off = (size_t)(bad * n) * es;
+      CHECK(memcmp((char *)X.data + off, (char *)B.data + off,
+                   (size_t)n * es) == 0 &&
+                memcmp((char *)W.data + off * (size_t)n,
+                       (char *)A.data + off * (size_t)n,
+                       (size_t)(n * n) * es) == 0,
+            "%s: failing problem's data changed", what);
+    } else {
+      CHECK(st == AXB_SUCCESS && info == 0, "%s: status %d", what, st);
+      double worst = 0;
+      for (int64_t k = 0; k < nb; ++k) {
+        axb_dense Ak = axb_dense_wrap(
+            n, n, n, t, (char *)A.data + (size_t)(k * n * n) * es);
+        axb_dense Bk =
+            axb_dense_wrap(n, 1, n, t, (char *)B.data + (size_t)(k * n) * es);
+        axb_dense Xk =
+            axb_dense_wrap(n, 1, n, t, (char *)X.data + (size_t)(k * n) * es);
+        axb_dense Vk = axb_dense_wrap(
+            n, n, n, t, (char *)W.data + (size_t)(k * n * n) * es);
+        double v = o == 2 ? axb_check_inverse(&Ak, &Vk)
+                          : axb_check_solve(&Ak, &Xk, &Bk);
+        if (!(v <= worst)) worst = v;
+      }
+      CHECK_RATIO(worst, "%s", what);
+    }
+    axb_dense_destroy(&A), axb_dense_destroy(&B), axb_dense_destroy(&W);
+    axb_dense_destroy(&X);
+  }
+}
+
 int main(void) {
   if (!axb_eigen_available()) {
     int64_t p = 0;
@@ -240,7 +309,24 @@ int main(void) {
       dense_chol_inv(sizes[i], t);
     }
     dense_failures(t);
+    axb_anchor_set_threads(AXB_ANCHOR_EIGEN, 2);
+    batched(1, 5, t, -1);
+    batched(4, 1000, t, -1);
+    batched(13, 77, t, -1);
+    batched(64, 9, t, -1);
+    batched(6, 50, t, 17);
+    axb_anchor_set_threads(AXB_ANCHOR_EIGEN, 0);
   }
+  int64_t info = -1;
+  double a = 1, b = 1;
+  CHECK(axb_anchor_batched(AXB_ANCHOR_OPENBLAS, AXB_GPU_BATCHED_GESV, AXB_F64,
+                           1, 1, &a, &b, &info) ==
+            (axb_anchor_available(AXB_ANCHOR_OPENBLAS) ? AXB_ERR_NOT_SUPPORTED
+                                                       : AXB_ERR_NOT_COMPILED),
+        "openblas batched");
+  CHECK(axb_anchor_batched(AXB_ANCHOR_EIGEN, AXB_GPU_LU, AXB_F64, 1, 1, &a, &b,
+                           &info) == AXB_ERR_INVALID,
+        "eigen batched: not a batched op");
   sparse();
   printf("Eigen %s\n", axb_eigen_version());
   axb_handle_destroy(h);

@@ -170,6 +170,58 @@ static void batched(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
   axb_dense_destroy(&X);
 }
 
+/* Batched Cholesky (posv): nb SPD problems, b_k = row sums; problem `bad`
+   (or -1) gets a negative diagonal entry. */
+static void batched_posv(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
+                         int64_t bad) {
+  char what[128];
+  snprintf(what, sizeof what, "%s batched posv n=%lld x%lld %s%s",
+           impl_name(impl), (long long)n, (long long)nb, axb_dtype_name(t),
+           bad >= 0 ? " not SPD" : "");
+  size_t es = axb_dtype_size(t);
+  axb_dense A = test_alloc(n, n * nb, n, t), B = test_alloc(n, nb, n, t);
+  for (int64_t k = 0; k < nb; ++k) {
+    axb_dense Ak =
+        test_gen(hc, AXB_GEN_SPD_SHIFT, n, t, 0, 0, 300 + (uint64_t)k);
+    if (k == bad) axb_dense_set(&Ak, n / 2, n / 2, -1.0);
+    memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
+           (size_t)(n * n) * es);
+    for (int64_t i = 0; i < n; ++i) {
+      double s = 0;
+      for (int64_t j = 0; j < n; ++j)
+        s += axb_dense_get(&Ak, i, j);
+      axb_dense_set(&B, i, k, s);
+    }
+    axb_dense_destroy(&Ak);
+  }
+  axb_dense W = test_copy_ld(&A, n), X = test_copy_ld(&B, n);
+  int64_t info = -1;
+  axb_gpu_times tm;
+  axb_status st = axb_gpu_run(g, impl, AXB_GPU_BATCHED_POSV, t, n, nb, W.data,
+                              X.data, NULL, &info, &tm);
+  if (bad >= 0) {
+    CHECK_STATUS(hg, st, AXB_ERR_NOT_SPD);
+    CHECK(info == bad + 1, "%s: info %lld", what, (long long)info);
+  } else {
+    CHECK_STATUS(hg, st, AXB_SUCCESS);
+    check_times(&tm, what);
+    double worst = 0;
+    for (int64_t k = 0; k < nb; ++k) {
+      axb_dense Ak =
+          axb_dense_wrap(n, n, n, t, (char *)A.data + (size_t)(k * n * n) * es);
+      axb_dense Bk =
+          axb_dense_wrap(n, 1, n, t, (char *)B.data + (size_t)(k * n) * es);
+      axb_dense Xk =
+          axb_dense_wrap(n, 1, n, t, (char *)X.data + (size_t)(k * n) * es);
+      double a = axb_check_solve(&Ak, &Xk, &Bk);
+      if (!(a <= worst)) worst = a;
+    }
+    CHECK_RATIO(worst, "%s", what);
+  }
+  axb_dense_destroy(&A), axb_dense_destroy(&B), axb_dense_destroy(&W);
+  axb_dense_destroy(&X);
+}
+
 static void refusals(void) {
   double a[4] = {1, 0, 0, 1}, b[2] = {1, 1};
   int64_t ipiv[2], info;
@@ -177,6 +229,9 @@ static void refusals(void) {
   CHECK(axb_gpu_run(g, AXB_ANCHOR_CUSOLVER, AXB_GPU_BATCHED_GESV, AXB_F64, 2, 1,
                     a, b, NULL, &info, &tm) == AXB_ERR_NOT_SUPPORTED,
         "cusolver batched accepted");
+  CHECK(axb_gpu_run(g, AXB_ANCHOR_CUBLAS, AXB_GPU_BATCHED_POSV, AXB_F64, 2, 1,
+                    a, b, NULL, &info, &tm) == AXB_ERR_NOT_SUPPORTED,
+        "cublas batched posv accepted");
   CHECK(axb_gpu_run(g, AXB_ANCHOR_CUBLAS, AXB_GPU_LU, AXB_F64, 2, 1, a, NULL,
                     ipiv, &info, &tm) == AXB_ERR_NOT_SUPPORTED,
         "cublas lu accepted");
@@ -240,6 +295,11 @@ int main(void) {
       batched(batch_impls[i], 7, 50, t, -1);
       batched(batch_impls[i], 33, 20, t, -1);
       batched(batch_impls[i], 8, 9, t, 4);
+      /* Batched Cholesky: axb and cuSOLVER potrfBatched/potrsBatched. */
+      batched_posv(dense_impls[i], 1, 3, t, -1);
+      batched_posv(dense_impls[i], 7, 50, t, -1);
+      batched_posv(dense_impls[i], 33, 20, t, -1);
+      batched_posv(dense_impls[i], 8, 9, t, 4);
     }
   }
   refusals();

@@ -8,6 +8,7 @@
 #include "batched/batched.h"
 #include "core/internal.h"
 #include "core/template.h"
+#include "core/tune.h"
 
 #include <math.h>
 #include <string.h>
@@ -109,6 +110,37 @@ static axb_status bat_check(axb_handle h, const bat_args *a) {
   if ((h)->backend == AXB_BACKEND_CUDA)                                        \
     return axb__fail((h), AXB_ERR_NOT_COMPILED,                                \
                      "no CUDA backend in this build");
+#endif
+
+/* AUTO handles (host arrays): the tuning's batched crossover may send
+   gesv, posv and inverse to the CUDA sub-handle, staged through device
+   memory (batched_stage.cu).  A GPU failure before the host arrays were
+   written falls back to the host code, as AUTO's dense dispatch does. */
+static axb_tune_routine bat_tune_routine(int op) {
+  return op == BAT_GESV      ? AXB_TUNE_BATCHED_GESV
+         : op == BAT_POSV    ? AXB_TUNE_BATCHED_CHOLESKY
+         : op == BAT_INVERSE ? AXB_TUNE_BATCHED_INVERSE
+                             : AXB_TUNE_COUNT;
+}
+#ifdef AXB_HAVE_CUDA
+#define BAT_AUTO_GPU(h, a, op, staged)                                         \
+  if ((h)->requested == AXB_BACKEND_AUTO && (a)->n > 0 &&                      \
+      bat_tune_routine(op) != AXB_TUNE_COUNT) {                                \
+    axb_handle g_ =                                                            \
+        axb__auto_pick_batched((h), bat_tune_routine(op), (a)->n, (a)->batch); \
+    if (g_ != (h)) {                                                           \
+      int touched_ = 0;                                                        \
+      axb_status s_ =                                                          \
+          staged(g_, op, up, (a)->n, (a)->nrhs, A, (a)->lda, (a)->sA, ipiv,    \
+                 (a)->sP, B, (a)->ldb, (a)->sB, info, (a)->batch, &touched_);  \
+      if (s_ == AXB_SUCCESS || touched_) {                                     \
+        if (s_) axb__fail((h), s_, "%s", axb_detail(g_));                      \
+        return s_;                                                             \
+      }                                                                        \
+    }                                                                          \
+  }
+#else
+#define BAT_AUTO_GPU(h, a, op, staged) (void)bat_tune_routine;
 #endif
 
 #define T double

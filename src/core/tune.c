@@ -4,6 +4,7 @@
  * (axb_tuning_choose) so that a test can check it without a GPU.
  */
 #include "core/tune.h"
+#include "batched/batched.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,8 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const routine_names[AXB_TUNE_COUNT] = {"lu", "cholesky",
-                                                          "inverse"};
+static const char *const routine_names[AXB_TUNE_COUNT] = {
+    "lu",           "cholesky",         "inverse",
+    "batched-gesv", "batched-cholesky", "batched-inverse"};
+
+static int batched_routine(axb_tune_routine r) {
+  return r >= AXB_TUNE_BATCHED_GESV && r < AXB_TUNE_COUNT;
+}
 
 const char *axb_tune_routine_name(axb_tune_routine r) {
   return r >= 0 && r < AXB_TUNE_COUNT ? routine_names[r] : "unknown";
@@ -23,8 +29,12 @@ const char *axb_tune_routine_name(axb_tune_routine r) {
 void axb_tuning_defaults(axb_tuning *t) {
   if (!t) return;
   memset(t, 0, sizeof *t);
+  /* Batched: no default crossover; the GPU pays its transfers and launch
+     on every call, so only a measurement can say it wins. */
   for (int i = 0; i < AXB_TUNE_COUNT; ++i)
-    t->crossover[i] = AXB_TUNE_DEFAULT_CROSSOVER;
+    t->crossover[i] = batched_routine((axb_tune_routine)i)
+                          ? AXB_TUNE_NEVER
+                          : AXB_TUNE_DEFAULT_CROSSOVER;
 }
 
 axb_status axb_tuning_path(char *buf, size_t len) {
@@ -181,8 +191,10 @@ axb_status axb_tuning_write(const char *path, const axb_tuning *t,
   if (!f) return axb__fail(NULL, AXB_ERR_IO, "%s: %s", tmp, strerror(errno));
   fputs("# axb tuning file: the order n at which AXB_BACKEND_AUTO moves a\n"
         "# problem from the CPU to the GPU (CPU below n, CUDA at or above).\n"
-        "# Format: ROUTINE N, ROUTINE one of lu, cholesky, inverse, N a\n"
-        "# positive integer or 'never'.  Written by 'axb tune'.\n",
+        "# Format: ROUTINE N, ROUTINE one of lu, cholesky, inverse,\n"
+        "# batched-gesv, batched-cholesky, batched-inverse (host arrays,\n"
+        "# measured at batch = 10000, used for batch >= 10000 and n <= 64),\n"
+        "# N a positive integer or 'never'.  Written by 'axb tune'.\n",
         f);
   if (comment && *comment) {
     const char *c = comment;
@@ -229,11 +241,23 @@ axb_status axb_tuning_current(axb_tuning *t, char *err, size_t errlen) {
 axb_backend axb_tuning_choose(const axb_tuning *t, axb_tune_routine r,
                               int64_t n, int gpu) {
   if (!t || !gpu || r < 0 || r >= AXB_TUNE_COUNT) return AXB_BACKEND_CPU;
+  if (batched_routine(r))
+    return axb_tuning_choose_batched(t, r, n, AXB_TUNE_BATCH, gpu);
   return n >= t->crossover[r] ? AXB_BACKEND_CUDA : AXB_BACKEND_CPU;
 }
 
-axb_handle axb__auto_pick(axb_handle h, axb_tune_routine r, int64_t n) {
-  if (!h || h->requested != AXB_BACKEND_AUTO) return h;
+axb_backend axb_tuning_choose_batched(const axb_tuning *t, axb_tune_routine r,
+                                      int64_t n, int64_t batch, int gpu) {
+  if (!t || !gpu || !batched_routine(r)) return AXB_BACKEND_CPU;
+  return n >= t->crossover[r] && n <= AXB_BATCHED_MAX_N &&
+                 batch >= AXB_TUNE_BATCH
+             ? AXB_BACKEND_CUDA
+             : AXB_BACKEND_CPU;
+}
+
+/* Whether the AUTO handle h has a GPU: probed once (CUDA compiled, the
+   device present), reading the tuning file then. */
+static int auto_has_gpu(axb_handle h) {
   if (h->gpu_state == 0) {
     int count = 0;
     h->gpu_state = axb__cuda_compiled() &&
@@ -243,8 +267,12 @@ axb_handle axb__auto_pick(axb_handle h, axb_tune_routine r, int64_t n) {
                        : -1;
     if (h->gpu_state > 0) axb_tuning_current(&h->tuning, NULL, 0);
   }
-  if (h->gpu_state < 0) return h;
-  if (axb_tuning_choose(&h->tuning, r, n, 1) != AXB_BACKEND_CUDA) return h;
+  return h->gpu_state > 0;
+}
+
+/* The CUDA sub-handle, created on first use; h itself when it cannot be
+   (the GPU is then marked unusable and never asked again). */
+static axb_handle auto_gpu(axb_handle h) {
   if (!h->gpu) {
     axb_handle g = NULL;
     if (axb_handle_create(&g, AXB_BACKEND_CUDA, h->device) != AXB_SUCCESS) {
@@ -255,4 +283,21 @@ axb_handle axb__auto_pick(axb_handle h, axb_tune_routine r, int64_t n) {
     h->gpu = g;
   }
   return h->gpu;
+}
+
+axb_handle axb__auto_pick(axb_handle h, axb_tune_routine r, int64_t n) {
+  if (!h || h->requested != AXB_BACKEND_AUTO || batched_routine(r) ||
+      !auto_has_gpu(h) ||
+      axb_tuning_choose(&h->tuning, r, n, 1) != AXB_BACKEND_CUDA)
+    return h;
+  return auto_gpu(h);
+}
+
+axb_handle axb__auto_pick_batched(axb_handle h, axb_tune_routine r, int64_t n,
+                                  int64_t batch) {
+  if (!h || h->requested != AXB_BACKEND_AUTO || !batched_routine(r) ||
+      !auto_has_gpu(h) ||
+      axb_tuning_choose_batched(&h->tuning, r, n, batch, 1) != AXB_BACKEND_CUDA)
+    return h;
+  return auto_gpu(h);
 }

@@ -57,11 +57,15 @@ static int host_anchor(axb_anchor a) {
          axb_anchor_available(a);
 }
 
+/* Threads of the Eigen anchor's batched loop (0: all); process-global as
+   Eigen's own setting. */
+static int eigen_threads;
+
 axb_status axb_anchor_set_threads(axb_anchor a, int nthreads) {
   if (!host_anchor(a)) return AXB_ERR_NOT_COMPILED;
   if (nthreads < 0) return AXB_ERR_INVALID;
   if (a == AXB_ANCHOR_EIGEN)
-    axb_eigen_set_threads(nthreads);
+    axb_eigen_set_threads(nthreads), eigen_threads = nthreads;
   else
     axb_vendor_set_threads(nthreads);
   return AXB_SUCCESS;
@@ -151,4 +155,31 @@ axb_status axb_anchor_gesv(axb_anchor a, axb_dtype t, int64_t n, int64_t nrhs,
     r = t == AXB_F64 ? axb_vendor_dgesv(n, nrhs, A, lda, ipiv, B, ldb)
                      : axb_vendor_sgesv(n, nrhs, A, lda, ipiv, B, ldb);
   return verdict(r, AXB_ERR_SINGULAR, info);
+}
+
+axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
+                              int64_t n, int64_t batch, void *A, void *B,
+                              int64_t *info) {
+  if (a != AXB_ANCHOR_OPENBLAS && a != AXB_ANCHOR_EIGEN) return AXB_ERR_INVALID;
+  const int k = op == AXB_GPU_BATCHED_GESV      ? 0
+                : op == AXB_GPU_BATCHED_POSV    ? 1
+                : op == AXB_GPU_BATCHED_INVERSE ? 2
+                                                : -1;
+  if (k < 0 || (t != AXB_F64 && t != AXB_F32) || n < 0 || batch < 0 || !info ||
+      (!A && n > 0 && batch > 0) || (!B && k != 2 && n > 0 && batch > 0))
+    return AXB_ERR_INVALID;
+  *info = 0;
+  if (!host_anchor(a)) return AXB_ERR_NOT_COMPILED;
+  if (a == AXB_ANCHOR_OPENBLAS) return AXB_ERR_NOT_SUPPORTED;
+  if (batch == 0) return AXB_SUCCESS;
+  int *inf = malloc((size_t)batch * sizeof *inf);
+  if (!inf) return AXB_ERR_OUT_OF_MEMORY;
+  axb_status st = axb_eigen_batched(k, t, n, batch, A, B, eigen_threads, inf);
+  for (int64_t i = 0; !st && i < batch; ++i)
+    if (inf[i]) {
+      *info = i + 1;
+      st = k == 1 ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR;
+    }
+  free(inf);
+  return st;
 }

@@ -28,6 +28,13 @@ int axb_eigen_gesv(axb_dtype t, int64_t n, int64_t nrhs, void *A, int64_t lda,
   return AXB_ERR_NOT_COMPILED;
 }
 
+int axb_eigen_batched(int op, axb_dtype t, int64_t n, int64_t batch, void *A,
+                      void *B, int nthreads, int *info) {
+  (void)op, (void)t, (void)n, (void)batch, (void)A, (void)B, (void)nthreads;
+  (void)info;
+  return AXB_ERR_NOT_COMPILED;
+}
+
 int axb_eigen_cg_ic(int64_t n, const int64_t *rowptr, const int64_t *colind,
                     const double *val, const double *b, double *x, double tol,
                     int64_t maxit, axb_eigen_iter_result *res) {

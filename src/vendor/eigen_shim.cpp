@@ -7,6 +7,10 @@
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCore>
 
+#ifdef AXB_HAVE_OPENMP
+#include <omp.h>
+#endif
+
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -90,6 +94,62 @@ template <typename T> int inverse(int64_t n, T *A, int64_t lda) {
   if (z) return z; /* A unchanged, as LAPACK's getri on a singular U */
   m = lu.inverse();
   return 0;
+}
+
+/* Batched small problems (eigen_shim.h): OpenMP over the batch, one
+   decomposition object per thread whose storage compute() reuses, so a
+   problem costs Eigen's factorization and no allocation.  gesv and posv
+   factor the object's copy (A is left as given); inverse writes A^-1. */
+template <typename T>
+int batched(int op, int64_t n, int64_t nb, T *A, T *B, int nthreads,
+            int *info) {
+  int failed = 0; /* an exception in some thread: AXB_ERR_* */
+#ifdef AXB_HAVE_OPENMP
+  const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+#pragma omp parallel num_threads(nt)
+#else
+  (void)nthreads;
+#endif
+  {
+    try {
+      Eigen::PartialPivLU<Mat<T>> lu((Eigen::Index)n);
+      Eigen::LLT<Mat<T>, Eigen::Lower> llt((Eigen::Index)n);
+#ifdef AXB_HAVE_OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int64_t k = 0; k < nb; ++k) {
+        Eigen::Map<Mat<T>> a(A + k * n * n, n, n);
+        int bad = 0;
+        if (op == 1) {
+          Eigen::Map<Mat<T>> b(B + k * n, n, 1);
+          llt.compute(a);
+          bad = llt.info() != Eigen::Success;
+          if (!bad) b = llt.solve(b).eval();
+        } else {
+          lu.compute(a);
+          bad = zero_pivot(lu.matrixLU());
+          if (!bad && op == 0) {
+            Eigen::Map<Mat<T>> b(B + k * n, n, 1);
+            b = lu.solve(b).eval();
+          } else if (!bad) {
+            a = lu.inverse();
+          }
+        }
+        info[k] = bad;
+      }
+    } catch (const std::bad_alloc &) {
+#ifdef AXB_HAVE_OPENMP
+#pragma omp atomic write
+#endif
+      failed = AXB_ERR_OUT_OF_MEMORY;
+    } catch (...) {
+#ifdef AXB_HAVE_OPENMP
+#pragma omp atomic write
+#endif
+      failed = AXB_ERR_INTERNAL;
+    }
+  }
+  return failed;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -226,6 +286,25 @@ extern "C" int axb_eigen_gesv(axb_dtype t, int64_t n, int64_t nrhs, void *A,
   if (t == AXB_F32)
     AXB_EIGEN_DENSE(
         gesv<float>(n, nrhs, (float *)A, lda, ipiv, (float *)B, ldb))
+  return AXB_ERR_INVALID;
+}
+
+extern "C" int axb_eigen_batched(int op, axb_dtype t, int64_t n, int64_t batch,
+                                 void *A, void *B, int nthreads, int *info) {
+  if (op < 0 || op > 2 || n < 0 || batch < 0 || (n > 0 && batch > 0 && !A) ||
+      (op != 2 && n > 0 && batch > 0 && !B) || (batch > 0 && !info))
+    return AXB_ERR_INVALID;
+  if (!fits_int(n, n)) return AXB_ERR_NOT_SUPPORTED;
+  if (n == 0) {
+    for (int64_t k = 0; k < batch; ++k)
+      info[k] = 0;
+    return 0;
+  }
+  if (t == AXB_F64)
+    return batched<double>(op, n, batch, (double *)A, (double *)B, nthreads,
+                           info);
+  if (t == AXB_F32)
+    return batched<float>(op, n, batch, (float *)A, (float *)B, nthreads, info);
   return AXB_ERR_INVALID;
 }
 

@@ -55,6 +55,17 @@ int axb_eigen_inverse(axb_dtype t, int64_t n, void *A, int64_t lda);
 int axb_eigen_gesv(axb_dtype t, int64_t n, int64_t nrhs, void *A, int64_t lda,
                    int64_t *ipiv, void *B, int64_t ldb);
 
+/* `batch` small problems back to back (A_k at A + k n^2, lda = n; b_k at
+   B + k n), OpenMP over the batch with nthreads threads (0: all) like
+   axb's CPU batched path, each problem one Eigen call on a dynamic-size
+   decomposition kept per thread: op 0 gesv (PartialPivLU, b_k := A_k^-1
+   b_k), 1 posv (LLT lower, b_k := A_k^-1 b_k), 2 inverse (A_k := A_k^-1
+   from PartialPivLU; B unused).  gesv/posv leave A as given.  info[k]: 0,
+   or nonzero when problem k failed (exactly zero pivot: its index; not
+   SPD: 1), its output then unchanged.  Returns 0 or an axb error. */
+int axb_eigen_batched(int op, axb_dtype t, int64_t n, int64_t batch, void *A,
+                      void *B, int nthreads, int *info);
+
 typedef struct {
   int64_t iterations;   /* Krylov iterations done                     */
   double estimated;     /* Eigen's own residual estimate (relative)   */

@@ -1,6 +1,7 @@
 /*
  * GPU runs for benchmarks (axb.h, axb_gpu_run): host arrays in, one
- * operation of axb's CUDA backend, cuSOLVER or cuBLAS batched on the
+ * operation of axb's CUDA backend, cuSOLVER (dense, and potrfBatched /
+ * potrsBatched for batched Cholesky) or cuBLAS batched on the
  * handle's stream, results out; CUDA events split the time into the
  * operation alone and the copies.  Device buffers are kept and grow on
  * demand (cudaMalloc synchronises, so a timed run after a warm-up of the
@@ -74,6 +75,27 @@ cublasStatus_t getri_b(cublasHandle_t b, int n, float **A, const int *p,
   return cublasSgetriBatched(b, n, A, n, p, C, n, info, nb);
 }
 
+/* cuSOLVER batched Cholesky by precision (lower; potrs: one right-hand
+   side, the only count cuSOLVER's potrsBatched takes). */
+cusolverStatus_t potrf_b(cusolverDnHandle_t s, int n, double **A, int *info,
+                         int nb) {
+  return cusolverDnDpotrfBatched(s, CUBLAS_FILL_MODE_LOWER, n, A, n, info, nb);
+}
+cusolverStatus_t potrf_b(cusolverDnHandle_t s, int n, float **A, int *info,
+                         int nb) {
+  return cusolverDnSpotrfBatched(s, CUBLAS_FILL_MODE_LOWER, n, A, n, info, nb);
+}
+cusolverStatus_t potrs_b(cusolverDnHandle_t s, int n, double **A, double **B,
+                         int *info, int nb) {
+  return cusolverDnDpotrsBatched(s, CUBLAS_FILL_MODE_LOWER, n, 1, A, n, B, n,
+                                 info, nb);
+}
+cusolverStatus_t potrs_b(cusolverDnHandle_t s, int n, float **A, float **B,
+                         int *info, int nb) {
+  return cusolverDnSpotrsBatched(s, CUBLAS_FILL_MODE_LOWER, n, 1, A, n, B, n,
+                                 info, nb);
+}
+
 } // namespace
 
 struct axb_gpu_runner_s {
@@ -82,6 +104,7 @@ struct axb_gpu_runner_s {
   cudaStream_t s = nullptr;
   axb_cusolver *sol = nullptr;
   cublasHandle_t blas = nullptr;
+  cusolverDnHandle_t dn = nullptr; /* the batched Cholesky anchor */
   cudaEvent_t ev[4] = {nullptr, nullptr, nullptr, nullptr};
   DevBuf A, B, X, piv64, piv32, info64, info32, ptrA, ptrX;
   std::vector<void *> hptr;
@@ -123,16 +146,24 @@ axb_status cu_fail(axb_handle h, cudaError_t e, const char *what) {
   } while (0)
 
 int batched(axb_gpu_op op) {
-  return op == AXB_GPU_BATCHED_GESV || op == AXB_GPU_BATCHED_INVERSE;
+  return op == AXB_GPU_BATCHED_GESV || op == AXB_GPU_BATCHED_INVERSE ||
+         op == AXB_GPU_BATCHED_POSV;
 }
 
 int supports(axb_anchor impl, axb_gpu_op op) {
   switch (impl) {
   case AXB_ANCHOR_AXB: return 1;
-  case AXB_ANCHOR_CUSOLVER: return !batched(op);
-  case AXB_ANCHOR_CUBLAS: return batched(op);
+  case AXB_ANCHOR_CUSOLVER: return !batched(op) || op == AXB_GPU_BATCHED_POSV;
+  case AXB_ANCHOR_CUBLAS: return batched(op) && op != AXB_GPU_BATCHED_POSV;
   default: return 0;
   }
+}
+
+/* The anchor takes arrays of pointers to the problems (uploaded with the
+   data). */
+int pointer_arrays(axb_anchor impl, axb_gpu_op op) {
+  return impl == AXB_ANCHOR_CUBLAS ||
+         (impl == AXB_ANCHOR_CUSOLVER && op == AXB_GPU_BATCHED_POSV);
 }
 
 /* The operation itself, queued on r->s (no synchronisation). */
@@ -173,6 +204,11 @@ axb_status compute(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
     case AXB_GPU_BATCHED_INVERSE:
       return d ? axb_dinverse_batched(h, n, (double *)dA, n, n * n, i32, nb)
                : axb_sinverse_batched(h, n, (float *)dA, n, n * n, i32, nb);
+    case AXB_GPU_BATCHED_POSV:
+      return d ? axb_dposv_batched(h, AXB_LOWER, n, 1, (double *)dA, n, n * n,
+                                   (double *)dB, n, n, i32, nb)
+               : axb_sposv_batched(h, AXB_LOWER, n, 1, (float *)dA, n, n * n,
+                                   (float *)dB, n, n, i32, nb);
     }
     return AXB_ERR_INVALID;
   }
@@ -200,6 +236,18 @@ axb_status compute(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
       RUN_LIB(!axb_cusolver_getrs(s, t, n, 1, dA, n, p64, dB, n, i32 + 1),
               "cusolver getrs");
       return AXB_SUCCESS;
+    case AXB_GPU_BATCHED_POSV: { /* info per problem; potrs: one more */
+      T **pa = (T **)r->ptrA.p, **pb = (T **)r->ptrX.p;
+      RUN_LIB(cusolverDnSetStream(r->dn, r->s) == CUSOLVER_STATUS_SUCCESS,
+              "cusolverDnSetStream");
+      RUN_LIB(potrf_b(r->dn, (int)n, pa, i32, (int)nb) ==
+                  CUSOLVER_STATUS_SUCCESS,
+              "cusolver potrfBatched");
+      RUN_LIB(potrs_b(r->dn, (int)n, pa, pb, i32 + nb, (int)nb) ==
+                  CUSOLVER_STATUS_SUCCESS,
+              "cusolver potrsBatched");
+      return AXB_SUCCESS;
+    }
     default: return AXB_ERR_NOT_SUPPORTED;
     }
   }
@@ -236,7 +284,9 @@ axb_status run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
   const int inv_out =
       (impl == AXB_ANCHOR_CUSOLVER && op == AXB_GPU_INVERSE) ||
       (impl == AXB_ANCHOR_CUBLAS && op == AXB_GPU_BATCHED_INVERSE);
-  const int has_b = op == AXB_GPU_GESV || op == AXB_GPU_BATCHED_GESV;
+  const int has_b = op == AXB_GPU_GESV || op == AXB_GPU_BATCHED_GESV ||
+                    op == AXB_GPU_BATCHED_POSV;
+  const int ptrs = pointer_arrays(impl, op);
   const int info32 = batched(op) || impl == AXB_ANCHOR_CUSOLVER;
   RUN_CU(r->A.reserve(nb * nn * es), "cudaMalloc");
   RUN_CU(r->B.reserve(has_b ? nb * (size_t)n * es : 1), "cudaMalloc");
@@ -244,11 +294,11 @@ axb_status run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
   RUN_CU(r->piv64.reserve((size_t)n * 8 + 8), "cudaMalloc");
   RUN_CU(r->piv32.reserve(nb * (size_t)n * 4 + 4), "cudaMalloc");
   RUN_CU(r->info64.reserve(2 * 8), "cudaMalloc");
-  RUN_CU(r->info32.reserve((nb > 2 ? nb : 2) * 4), "cudaMalloc");
+  RUN_CU(r->info32.reserve((nb + 2) * 4), "cudaMalloc");
   cudaStream_t s = r->s;
   RUN_CU(cudaMemsetAsync(r->info64.p, 0, 16, s), "memset");
-  RUN_CU(cudaMemsetAsync(r->info32.p, 0, (nb > 2 ? nb : 2) * 4, s), "memset");
-  if (impl == AXB_ANCHOR_CUBLAS) {
+  RUN_CU(cudaMemsetAsync(r->info32.p, 0, (nb + 2) * 4, s), "memset");
+  if (ptrs) {
     RUN_CU(r->ptrA.reserve(nb * sizeof(void *)), "cudaMalloc");
     RUN_CU(r->ptrX.reserve(nb * sizeof(void *)), "cudaMalloc");
   }
@@ -260,7 +310,7 @@ axb_status run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
     RUN_CU(cudaMemcpyAsync(r->B.p, B, nb * (size_t)n * es,
                            cudaMemcpyHostToDevice, s),
            "upload");
-  if (impl == AXB_ANCHOR_CUBLAS) {
+  if (ptrs) {
     r->hptr.resize(2 * (size_t)nb);
     for (int64_t k = 0; k < nb; ++k) {
       r->hptr[k] = (T *)r->A.p + k * nn;
@@ -289,7 +339,8 @@ axb_status run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
     RUN_CU(cudaMemcpyAsync(ipiv, r->piv64.p, (size_t)n * 8,
                            cudaMemcpyDeviceToHost, s),
            "download");
-  const int64_t ni = info32 ? (nb > 2 ? nb : 2) : 2;
+  /* Batched: one info per problem, and cuSOLVER potrsBatched's own. */
+  const int64_t ni = info32 ? (nb > 2 ? nb : 2) + (batched(op) ? 1 : 0) : 2;
   r->hinfo.resize((size_t)ni * 2);
   int64_t i64[2] = {0, 0};
   if (info32)
@@ -306,13 +357,18 @@ axb_status run(axb_gpu_runner r, axb_anchor impl, axb_gpu_op op, int64_t n,
       1e-3 * (elapsed_ms(r->ev[0], r->ev[1]) + elapsed_ms(r->ev[2], r->ev[3]));
   /* The numerical verdict. */
   if (batched(op)) {
+    const int spd = op == AXB_GPU_BATCHED_POSV;
     for (int64_t k = 0; k < nb; ++k)
       if (r->hinfo[k]) {
         *info = k + 1;
-        return axb__fail(r->h, AXB_ERR_SINGULAR,
-                         "problem %lld of the batch is singular",
-                         (long long)(k + 1));
+        return axb__fail(r->h, spd ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR,
+                         "problem %lld of the batch is %s", (long long)(k + 1),
+                         spd ? "not positive definite" : "singular");
       }
+    if (spd && impl == AXB_ANCHOR_CUSOLVER && r->hinfo[nb])
+      return axb__fail(r->h, AXB_ERR_DEVICE,
+                       "gpu runner: cusolver potrsBatched info %d",
+                       r->hinfo[nb]);
     return AXB_SUCCESS;
   }
   const int64_t f = info32 ? r->hinfo[0] : i64[0];
@@ -361,7 +417,8 @@ extern "C" axb_status axb_gpu_runner_create(axb_gpu_runner *out, axb_handle h) {
   r->s = (cudaStream_t)axb_get_stream(h);
   DeviceScope scope(r->device);
   int bad = axb_cusolver_create(&r->sol, r->s) != 0 ||
-            cublasCreate(&r->blas) != CUBLAS_STATUS_SUCCESS;
+            cublasCreate(&r->blas) != CUBLAS_STATUS_SUCCESS ||
+            cusolverDnCreate(&r->dn) != CUSOLVER_STATUS_SUCCESS;
   for (int i = 0; i < 4 && !bad; ++i)
     bad = cudaEventCreate(&r->ev[i]) != cudaSuccess;
   if (bad) {
@@ -380,6 +437,7 @@ extern "C" void axb_gpu_runner_destroy(axb_gpu_runner r) {
   for (int i = 0; i < 4; ++i)
     if (r->ev[i]) cudaEventDestroy(r->ev[i]);
   if (r->blas) cublasDestroy(r->blas);
+  if (r->dn) cusolverDnDestroy(r->dn);
   axb_cusolver_destroy(r->sol);
   delete r; /* DevBufs free their memory */
 }
@@ -391,13 +449,15 @@ extern "C" axb_status axb_gpu_run(axb_gpu_runner r, axb_anchor impl,
                                   axb_gpu_times *tm) {
   if (!r) return -1;
   if (impl < AXB_ANCHOR_AXB || impl > AXB_ANCHOR_CUBLAS) return -2;
-  if (op < AXB_GPU_LU || op > AXB_GPU_BATCHED_INVERSE) return -3;
+  if (op < AXB_GPU_LU || op > AXB_GPU_BATCHED_POSV) return -3;
   if (t != AXB_F64 && t != AXB_F32) return -4;
   if (n < 0) return -5;
   const int64_t nb = batched(op) ? batch : 1;
   if (nb < 1) return -6;
   if (!A && n > 0) return -7;
-  if (!B && n > 0 && (op == AXB_GPU_GESV || op == AXB_GPU_BATCHED_GESV))
+  if (!B && n > 0 &&
+      (op == AXB_GPU_GESV || op == AXB_GPU_BATCHED_GESV ||
+       op == AXB_GPU_BATCHED_POSV))
     return -8;
   if (!ipiv && n > 0 && (op == AXB_GPU_LU || op == AXB_GPU_GESV)) return -9;
   if (!info) return -10;
@@ -408,7 +468,7 @@ extern "C" axb_status axb_gpu_run(axb_gpu_runner r, axb_anchor impl,
     return axb__fail(r->h, AXB_ERR_NOT_SUPPORTED,
                      "%s has no such operation in the gpu runner",
                      axb_anchor_name(impl));
-  if (impl == AXB_ANCHOR_CUBLAS && (n > INT_MAX || nb > INT_MAX))
+  if (pointer_arrays(impl, op) && (n > INT_MAX || nb > INT_MAX))
     return AXB_ERR_NOT_SUPPORTED;
   if (n == 0) return AXB_SUCCESS;
   DeviceScope scope(r->device);
