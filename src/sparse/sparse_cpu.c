@@ -185,6 +185,7 @@ const axb_sparse_ops *axb__sparse_cpu_ops(void) {
     cpu_dfill_table(&ops.d);
     cpu_sfill_table(&ops.s);
     ops.finish = cpu_finish;
+    ops.tri_levels = 1;
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
   }
   return &ops;

@@ -21,6 +21,7 @@ axb_sparse_ops make_table() {
   fill_mat_ops<float>(&t.s);
   fill_fac_ops<float>(&t.s);
   t.finish = finish;
+  t.tri_levels = 0; /* exact solves are sync-free: no level sets */
   return t;
 }
 
