@@ -52,6 +52,17 @@ void axb_spcuda_mat_destroy(axb_spcuda_mat *M); /* NULL is fine */
    power of two in [1, 32]. */
 axb_status axb_spcuda_mat_set_spmv(axb_spcuda_mat *M, axb_spmv_kind kind,
                                    int width);
+/* Cache hint of VECTOR's loads of the values and column indices (read
+   once per SpMV; x is read many times and should stay in L2): NONE plain
+   loads, CS ld.global.cs (__ldcs), L2EF ld.global.nc with an L2
+   evict-first policy.  The default is spmv.cu's kDefaultHint (measured). */
+typedef enum {
+  AXB_SPMV_HINT_NONE = 0,
+  AXB_SPMV_HINT_CS = 1,
+  AXB_SPMV_HINT_L2EF = 2
+} axb_spmv_hint;
+axb_status axb_spcuda_mat_set_spmv_hint(axb_spcuda_mat *M, axb_spmv_hint hint);
+
 /* The kernel AUTO resolved to and its width (for reports and benchmarks). */
 void axb_spcuda_mat_spmv_info(const axb_spcuda_mat *M, axb_spmv_kind *kind,
                               int *width);

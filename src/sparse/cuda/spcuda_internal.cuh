@@ -29,6 +29,8 @@ constexpr int kStreamCap = 2048;
 constexpr int kRedBlocks = 1024;
 /* Most values one reduction returns. */
 constexpr int kRedMax = 4;
+/* VECTOR's load hint unless set (spcuda.h; docs/PERFORMANCE.md). */
+constexpr axb_spmv_hint kDefaultHint = AXB_SPMV_HINT_NONE;
 
 } // namespace axb_spcuda
 
@@ -44,6 +46,7 @@ struct axb_spcuda_mat {
   int64_t max_row;
   axb_spmv_kind kind; /* resolved: VECTOR or MERGE */
   int width;          /* VECTOR: lanes per row    */
+  axb_spmv_hint hint; /* VECTOR: load cache hint  */
   /* MERGE plan: tile t starts at row tile_row[t], nonzero tile_nz[t]
      (ntiles + 1 entries); carries of the rows split between tiles. */
   int64_t ntiles;
