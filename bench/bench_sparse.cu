@@ -219,7 +219,6 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
       ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
       row(hname[hh], width, ms, spmv_error(A, hx, ref, dy));
     }
-    OK(h, axb_spcuda_mat_set_spmv_hint(M, AXB_SPMV_HINT_NONE));
     axb_spcuda_mat_destroy(M); /* fresh: the default hint */
     M = nullptr;
     OK(h, axb_spcuda_mat_create(h, A, &M));
@@ -306,9 +305,10 @@ static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
     }
     printf("trisv %-22s %-9s W=%2d %10.1f us  levels %lld+%lld  err %.1e %s\n",
            name,
-           w < 0    ? "levels"
-           : w == 0 ? "AUTO"
-                    : "syncfree",
+           w < 0                         ? "levels"
+           : w > 0                       ? "syncfree"
+           : alg == AXB_SPTRI_GPU_LEVELS ? "AUTO=lev"
+                                         : "AUTO=sf",
            width, ms * 1e3, (long long)P.p.lo_nlev, (long long)P.p.up_nlev,
            err / m, err / m <= 1e-10 ? "ok" : "WRONG");
   }

@@ -78,7 +78,7 @@ typedef struct axb_spf_pattern {
      only on rows of earlier levels; rows inside a level are increasing.
      Likewise up_* for the upper solve (levels counted from the last row).
      NULL (nlev 0) unless asked for (AXB_SPF_NEED_LEVELS: built only when
-     exact solves will run on a table whose tri_levels is set). */
+     exact solves will run and the table's tri_levels says it reads them). */
   int64_t lo_nlev, up_nlev;
   const int64_t *lo_ptr, *lo_rows; /* lo_nlev + 1, n */
   const int64_t *up_ptr, *up_rows; /* up_nlev + 1, n */
@@ -87,7 +87,8 @@ typedef struct axb_spf_pattern {
 /* Triangular solve modes. */
 typedef enum {
   AXB_SPTRI_EXACT = 0, /* substitution in a dependency order (CPU: level
-                          sets; CUDA: one sync-free launch)               */
+                          sets; CUDA: one sync-free launch, or one launch
+                          per level for large n)                          */
   AXB_SPTRI_JACOBI = 1 /* `sweeps` Jacobi sweeps of the triangular system:
                           x0 = D^-1 b, x_{k+1} = D^-1 (b - N x_k), N the
                           strict triangle, D the diagonal (I if unit)     */
@@ -188,10 +189,11 @@ typedef struct axb_sparse_ops {
   axb_sparse_ops_s s;
   /* Wait for all work queued on h (NULL: nothing is ever queued). */
   axb_status (*finish)(axb_handle h);
-  /* 1 when the exact triangular solves want the pattern's level sets
-     (the CPU's; without them it substitutes row by row); 0 when they do
-     not read them (CUDA's sync-free solve), so the set-up skips them. */
-  int tri_levels;
+  /* 1 when the exact triangular solves of an n x n factor on h read the
+     pattern's level sets (CPU: always; without them it substitutes row by
+     row.  CUDA: only when n is too large for its sync-free solve, see
+     src/sparse/cuda/fac.cu); 0 lets the set-up skip building them. */
+  int (*tri_levels)(axb_handle h, int64_t n);
 } axb_sparse_ops;
 
 /* The CPU table (src/sparse/sparse_cpu.c): OpenMP, axb_omp_threads(h)

@@ -17,7 +17,7 @@
  * blocks in (forward progress without cooperative launch).  The flags hold
  * a generation number (one per solve), so nothing is cleared between
  * solves.  The level-scheduled form (one launch per level of the pattern's
- * level sets) is kept for comparison when a pattern brings level sets.
+ * level sets) is kept: AUTO takes it for large n (sf_width_for says why).
  * Status conventions as the CPU table (sparse_cpu_t.h): the smallest bad
  * row, 1-based, found by an integer atomicMin.
  */
@@ -43,7 +43,8 @@ struct FacDev {
   std::vector<int64_t> lo_ptr, up_ptr; /* host: level boundaries (or empty) */
   int64_t *lo_rows = nullptr, *up_rows = nullptr;
   int width = 1; /* lanes per row of the Jacobi-sweep and level solves */
-  /* Exact solves: the resolved algorithm, its lanes per row, AUTO's. */
+  /* Exact solves: the resolved algorithm, its lanes per row, AUTO's
+     sync-free width (0: AUTO takes levels when the pattern has them). */
   axb_sptri_gpu_alg alg = AXB_SPTRI_GPU_SYNCFREE;
   int sf_width = 1, auto_width = 1;
   /* Sync-free state: ready[i] = the generation of the solve that last
@@ -378,10 +379,35 @@ __global__ void __launch_bounds__(kBlock)
   if (lane == 0) {
     const T r = b[i] - s;
     __stcg(x + i, unit ? r : r / v[diag[i]]);
-    __threadfence();
+    /* The release store is the fence: x_i is visible (at GPU scope) to
+       whoever acquires ready[i] == gen.  A __threadfence() before it
+       would be a second MEMBAR.GPU on every hop of the chain. */
     st_release(ready + i, gen);
   }
 }
+
+} // namespace
+
+/* AUTO's choice between the two exact solves, from the measurements in
+   docs/PERFORMANCE.md ("Sparse on the GPU", H200): a sync-free row waits
+   in place, so only the rows resident at once make progress, and a row's
+   lanes poll its dependencies.  With every row resident and 8+ lanes per
+   row (n * W <= resident threads, W >= 8) sync-free beat one launch per
+   level (sherman3 W = 32: 251 us against 287 us per lower + upper pair;
+   cage10 W = 16: 298 against 314; bcsstk16 W = 32: 3.45 against 4.17 ms);
+   with fewer lanes or rows beyond the resident window it lost (Poisson
+   100^3, n = 1e6, W = 1: 4.78 against 3.50 ms; sherman3 W = 4: 382
+   against 287 us).  Returns the largest such W (<= 32), or 0: levels. */
+int axb_spcuda::sf_width_for(int64_t n, int device) {
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  const double resident = 2048.0 * (sms > 0 ? sms : 1);
+  for (int w = 32; w >= 8; w /= 2)
+    if ((double)n * w <= resident) return w;
+  return 0;
+}
+
+namespace {
 
 template <typename T>
 cudaError_t launch_syncfree(const FacDev *F, int lower, int unit, const T *b,
@@ -498,6 +524,13 @@ cudaError_t put32(int32_t **d, const int64_t *h, int64_t count) {
   return e;
 }
 
+void resolve_tri_auto(FacDev *F) {
+  const bool levels = !F->lo_ptr.empty() && !F->up_ptr.empty();
+  F->alg = F->auto_width == 0 && levels ? AXB_SPTRI_GPU_LEVELS
+                                        : AXB_SPTRI_GPU_SYNCFREE;
+  F->sf_width = F->auto_width > 0 ? F->auto_width : 1;
+}
+
 template <typename T>
 axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
                     axb_spfac **out) {
@@ -558,11 +591,10 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
   const double resident = 2048.0 * (sms > 0 ? sms : 1);
   while (F->width > 1 && (double)P->n * F->width > 4.0 * resident)
     F->width /= 2;
-  /* Sync-free: the same rule.  Rows wait in place, so the rows resident
-     at once are the window the dependency front moves through; fewer
-     lanes per row widen it once the rows fill the GPU. */
-  F->auto_width = F->sf_width = F->width;
-  F->alg = AXB_SPTRI_GPU_SYNCFREE;
+  /* Exact solves: AUTO's choice (sf_width_for); without level sets the
+     sync-free solve with 1 lane per row, the widest window. */
+  F->auto_width = sf_width_for(P->n, h->device);
+  resolve_tri_auto(F);
   *out = (axb_spfac *)F;
   return AXB_SUCCESS;
 }
@@ -597,10 +629,13 @@ extern "C" axb_status axb_spcuda_fac_set_tri(struct axb_spfac_s *Fo,
     F->alg = alg;
     return AXB_SUCCESS;
   }
-  if (alg != AXB_SPTRI_GPU_AUTO && alg != AXB_SPTRI_GPU_SYNCFREE)
-    return AXB_ERR_INVALID;
+  if (alg == AXB_SPTRI_GPU_AUTO) {
+    resolve_tri_auto(F);
+    return AXB_SUCCESS;
+  }
+  if (alg != AXB_SPTRI_GPU_SYNCFREE) return AXB_ERR_INVALID;
   F->alg = AXB_SPTRI_GPU_SYNCFREE;
-  F->sf_width = width ? width : F->auto_width;
+  F->sf_width = width ? width : F->auto_width > 0 ? F->auto_width : 1;
   return AXB_SUCCESS;
 }
 

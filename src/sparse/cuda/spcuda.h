@@ -55,7 +55,8 @@ axb_status axb_spcuda_mat_set_spmv(axb_spcuda_mat *M, axb_spmv_kind kind,
 /* Cache hint of VECTOR's loads of the values and column indices (read
    once per SpMV; x is read many times and should stay in L2): NONE plain
    loads, CS ld.global.cs (__ldcs), L2EF ld.global.nc with an L2
-   evict-first policy.  The default is spmv.cu's kDefaultHint (measured). */
+   evict-first policy.  The defaults (per precision) are measured, see
+   spcuda_internal.cuh. */
 typedef enum {
   AXB_SPMV_HINT_NONE = 0,
   AXB_SPMV_HINT_CS = 1,

@@ -446,7 +446,7 @@ extern "C" axb_status axb_spcuda_mat_create(axb_handle h, const axb_csr *A,
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device);
   resolve_auto(M, sms > 0 ? sms : 1);
-  M->hint = kDefaultHint;
+  M->hint = A->dtype == AXB_F32 ? kDefaultHintF32 : kDefaultHintF64;
   *out = M;
   return AXB_SUCCESS;
 }
