@@ -22,12 +22,18 @@
  *      with Jacobi, IC(0), ParIC; BiCGStab/GMRES with Jacobi, ILU(0),
  *      ParILU; triangular solves exact or by Jacobi sweeps); set-up and
  *      solve times, iterations, true residual, median of 3 runs (axb: after
- *      one untimed run), and axb's total as a fraction of the anchor's.
+ *      one untimed run), and axb's total as a fraction of the anchor's
+ *      (GMRES at most 3000 iterations when n > 2e5).
+ *   Between 1 and 2: the exact triangular solves alone (lower + upper of
+ *   the exact IC(0)/ILU(0)), level-scheduled and sync-free at every width;
+ *   after AUTO's SpMV, VECTOR with each load cache hint.
  */
 #include "axb.h"
 
 extern "C" {
 #include "sparse/cuda/spcuda.h"
+#include "sparse/sparse_host.h"
+#include "sparse/sparse_ops.h"
 #include "vendor/cusparse_anchor.h"
 }
 
@@ -204,6 +210,19 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   axb_spmv_kind kind;
   int width;
   axb_spcuda_mat_spmv_info(M, &kind, &width);
+  /* The load hints on AUTO's VECTOR width (the default hint last). */
+  if (kind == AXB_SPMV_VECTOR) {
+    const char *hname[] = {"v-plain", "v-ldcs", "v-l2ef"};
+    for (int hh = 0; hh < 3; ++hh) {
+      OK(h, axb_spcuda_mat_set_spmv_hint(M, (axb_spmv_hint)hh));
+      CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
+      ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
+      row(hname[hh], width, ms, spmv_error(A, hx, ref, dy));
+    }
+    axb_spcuda_mat_destroy(M); /* fresh: the default hint */
+    M = nullptr;
+    OK(h, axb_spcuda_mat_create(h, A, &M));
+  }
   CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
   ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
   row(kind == AXB_SPMV_MERGE    ? "AUTO=m"
@@ -214,6 +233,93 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   axb_spcuda_mat_destroy(M);
   CU(cudaFree(dx));
   CU(cudaFree(dy));
+}
+
+/* Exact triangular solves of the exact incomplete factor (IC(0) when spd,
+   else ILU(0)), lower then upper, in double on the CUDA table: the
+   level-scheduled solve and the sync-free one at every width; us per pair
+   (median), levels, and the error against the CPU table's substitution. */
+static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
+                           int spd) {
+  const axb_sparse_ops_d *G = &axb__sparse_cuda_ops()->d;
+  const axb_sparse_ops_d *C = &axb__sparse_cpu_ops()->d;
+  const axb_spf_kind kind = spd ? AXB_SPF_IC : AXB_SPF_LU;
+  axb_spf_pattern_owned P;
+  int64_t info = 0;
+  if (axb__spf_pattern_build(A, kind, &P, &info) != AXB_SUCCESS) {
+    printf("trisv %-22s pattern failed\n", name);
+    return;
+  }
+  const int64_t n = A->rows;
+  std::vector<double> f((size_t)A->nnz + 1);
+  const double *a = (const double *)A->values;
+  axb_status st = spd ? axb__spf_ic0_d(&P.p, a, f.data(), &info)
+                      : axb__spf_ilu0_d(&P.p, a, f.data(), &info);
+  if (st != AXB_SUCCESS) {
+    printf("trisv %-22s %s(0) fails at row %lld\n", name, spd ? "IC" : "ILU",
+           (long long)info);
+    axb__spf_pattern_free(&P);
+    return;
+  }
+  axb_handle c = nullptr;
+  OK(c, axb_handle_create(&c, AXB_BACKEND_CPU, 0));
+  axb_spfac *gF = nullptr, *cF = nullptr;
+  OK(h, G->fac_create(h, &P.p, f.data(), &gF));
+  OK(c, C->fac_create(c, &P.p, f.data(), &cF));
+  std::vector<double> b((size_t)n), t((size_t)n), x((size_t)n), gx((size_t)n);
+  for (int64_t i = 0; i < n; ++i)
+    b[(size_t)i] = 1.0 + 0.5 * sin(0.37 * (double)i);
+  C->tri_solve(c, cF, AXB_LOWER, AXB_SPTRI_EXACT, 1, b.data(), t.data(),
+               nullptr);
+  C->tri_solve(c, cF, AXB_UPPER, AXB_SPTRI_EXACT, 1, t.data(), x.data(),
+               nullptr);
+  double *db = nullptr, *dt = nullptr, *dx = nullptr;
+  OK(h, G->vec_alloc(h, n, &db));
+  OK(h, G->vec_alloc(h, n, &dt));
+  OK(h, G->vec_alloc(h, n, &dx));
+  OK(h, G->vec_upload(h, n, b.data(), db));
+  const int saved = g_reps;
+  g_reps = 7;
+  for (int w = -1; w <= 32; w = w < 1 ? w + 1 : 2 * w) {
+    /* w = -1: levels, 0: AUTO, else sync-free with w lanes */
+    if (axb_spcuda_fac_set_tri(gF,
+                               w < 0    ? AXB_SPTRI_GPU_LEVELS
+                               : w == 0 ? AXB_SPTRI_GPU_AUTO
+                                        : AXB_SPTRI_GPU_SYNCFREE,
+                               w < 0 ? 0 : w) != AXB_SUCCESS)
+      continue;
+    axb_sptri_gpu_alg alg;
+    int width = 0;
+    axb_spcuda_fac_tri_info(gF, &alg, &width);
+    const double ms = time_ms(
+        [&] {
+          G->tri_solve(h, gF, AXB_LOWER, AXB_SPTRI_EXACT, 1, db, dt, nullptr);
+          G->tri_solve(h, gF, AXB_UPPER, AXB_SPTRI_EXACT, 1, dt, dx, nullptr);
+        },
+        5);
+    OK(h, G->vec_download(h, n, dx, gx.data()));
+    double err = 0, m = 1e-300;
+    for (int64_t i = 0; i < n; ++i) {
+      err = std::max(err, fabs(gx[(size_t)i] - x[(size_t)i]));
+      m = std::max(m, fabs(x[(size_t)i]));
+    }
+    printf("trisv %-22s %-9s W=%2d %10.1f us  levels %lld+%lld  err %.1e %s\n",
+           name,
+           w < 0                         ? "levels"
+           : w > 0                       ? "syncfree"
+           : alg == AXB_SPTRI_GPU_LEVELS ? "AUTO=lev"
+                                         : "AUTO=sf",
+           width, ms * 1e3, (long long)P.p.lo_nlev, (long long)P.p.up_nlev,
+           err / m, err / m <= 1e-10 ? "ok" : "WRONG");
+  }
+  g_reps = saved;
+  G->vec_free(h, db);
+  G->vec_free(h, dt);
+  G->vec_free(h, dx);
+  G->fac_destroy(h, gF);
+  C->fac_destroy(c, cF);
+  axb_handle_destroy(c);
+  axb__spf_pattern_free(&P);
 }
 
 /* 1 when A is numerically symmetric with a positive diagonal. */
@@ -328,7 +434,11 @@ static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
                anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_IC0, E, b, tol, maxit,
                anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_IC0, E, b, tol, maxit,
+               anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_PARIC, J, b, tol, maxit,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_CG1, AXB_PRECOND_PARIC, E, b, tol, maxit,
                anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_CG, AXB_PRECOND_PARIC, E, b, tol, maxit,
                anchor_total);
@@ -339,10 +449,16 @@ static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
                maxit, anchor_total);
     bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARILU, J, b, tol,
                maxit, anchor_total);
-    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, E, b, tol, maxit,
-               anchor_total);
-    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_PARILU, J, b, tol,
+    bench_ours(h, name, A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARILU, E, b, tol,
                maxit, anchor_total);
+    /* GMRES(m) on 2e5+ unknowns: at most 3000 iterations (a stalled run
+       would take minutes). */
+    const int64_t gm =
+        A->rows > 200000 ? std::min<int64_t>(maxit, 3000) : maxit;
+    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, E, b, tol, gm,
+               anchor_total);
+    bench_ours(h, name, A, AXB_SPARSE_GMRES, AXB_PRECOND_PARILU, J, b, tol, gm,
+               anchor_total);
   }
 }
 
@@ -396,6 +512,7 @@ int main(int argc, char **argv) {
       host_spmv(&A, ones, b);
       const int spd = spd_candidate(&A);
       printf("# solve matrix method iters setup_ms solve_ms total_ms relres\n");
+      bench_trisolve(h, name, &A, spd);
       const double anchor = bench_anchor(name, &A, spd, b, 1e-8, 10000);
       bench_solvers(h, name, &A, spd, b, 1e-8, 10000, anchor);
     }

@@ -93,7 +93,8 @@ int cli_gen(int argc, char **argv) {
   axb_status st = cli_handle(&h, AXB_BACKEND_CPU, 0, -1, NULL, 0);
   if (st != AXB_SUCCESS) return cli_exit_code(st);
   int sparse = a.sparse || a.spec.kind == AXB_GEN_POISSON2D ||
-               a.spec.kind == AXB_GEN_POISSON3D;
+               a.spec.kind == AXB_GEN_POISSON3D ||
+               a.spec.kind == AXB_GEN_CONVDIFF3D;
   int64_t nnz = 0, n = axb_gen_order(&a.spec);
   code = CLI_OK;
   st = sparse ? write_sparse(h, &a, &nnz) : write_dense(h, &a);

@@ -60,7 +60,7 @@ void cli_help_solve(FILE *f) {
       "uniform1000,\n"
       "                       positive1000, integer, diagonal, upper, spd,\n"
       "                       spd-gram, diagdom, hilbert, cond, poisson2d,\n"
-      "                       poisson3d, singular\n"
+      "                       poisson3d, singular, convdiff3d\n"
       "  --rhs ones|random    x_true when b is generated (default ones)\n"
       "  --nrhs K             number of generated right-hand sides (default "
       "1)\n"

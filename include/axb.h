@@ -508,30 +508,37 @@ typedef enum {
   AXB_GEN_POISSON2D,     /* 5-point, grid g x g, n = g^2 (sparse)         */
   AXB_GEN_POISSON3D,     /* 7-point, grid g^3, n = g^3 (sparse)           */
   AXB_GEN_SINGULAR,      /* uniform(-1,1) with column `col` zeroed        */
+  AXB_GEN_CONVDIFF3D,    /* 7-point convection-diffusion, grid g^3, first-
+                            order upwind, unsymmetric M-matrix (sparse):
+                            diag 6 + 6 Pe, lower neighbours -1 - 2 Pe,
+                            upper -1; Pe (cell Peclet number, > 0) in
+                            `kappa`, default 1                            */
   AXB_GEN_COUNT
 } axb_gen_kind;
 
 typedef struct {
   axb_gen_kind kind;
   int64_t n;     /* matrix order (for Poisson: the grid edge g)          */
-  double kappa;  /* AXB_GEN_COND: 2-norm condition number (default 1e3) */
+  double kappa;  /* AXB_GEN_COND: 2-norm condition number (default 1e3);
+                    AXB_GEN_CONVDIFF3D: cell Peclet number (default 1) */
   int64_t col;   /* AXB_GEN_SINGULAR: 0-based zero column (default n/2) */
   uint64_t seed; /* default 42                                          */
 } axb_gen_spec;
-/* Filled by hand: kappa == 0 means 1e3, col < 0 means n/2. */
+/* Filled by hand: kappa == 0 means 1e3 (convdiff3d: 1), col < 0 means n/2. */
 
 /* Parse "KIND:N[,key=value...]", e.g. "spd:2000", "cond:500,kappa=1e8",
-   "poisson2d:64", "uniform:1000,seed=7".  Kinds: uniform, uniform1000,
-   positive1000, integer, diagonal, upper, spd (= spd-shift), spd-gram,
-   diagdom, hilbert, cond, poisson2d, poisson3d, singular. */
+   "poisson2d:64", "uniform:1000,seed=7", "convdiff3d:100,peclet=2".
+   Kinds: uniform, uniform1000, positive1000, integer, diagonal, upper, spd
+   (= spd-shift), spd-gram, diagdom, hilbert, cond, poisson2d, poisson3d,
+   singular, convdiff3d. */
 axb_status axb_gen_parse(axb_handle h, const char *text, axb_gen_spec *spec);
 const char *axb_gen_kind_name(axb_gen_kind k);
-/* Order of the generated matrix (g^2, g^3 for Poisson). */
+/* Order of the generated matrix (g^2, g^3 for Poisson and convdiff3d). */
 int64_t axb_gen_order(const axb_gen_spec *spec);
 /* Dense n x n matrix (allocated by the call); every kind, Poisson too. */
 axb_status axb_gen_dense(axb_handle h, const axb_gen_spec *spec,
                          axb_dtype dtype, axb_dense *A);
-/* Sparse: Poisson kinds natively; dense kinds are converted. */
+/* Sparse: Poisson and convdiff3d natively; dense kinds are converted. */
 axb_status axb_gen_csr(axb_handle h, const axb_gen_spec *spec, axb_dtype dtype,
                        axb_csr *A);
 

@@ -302,6 +302,47 @@ static void check_poisson(const char *text, int dim, int64_t g) {
   }
 }
 
+/* convdiff3d: Poisson 3-D's pattern; entries -1 - 2 pe before the
+   diagonal, 6 + 6 pe on it, -1 after it; CSR == dense; unsymmetric with
+   zero row sums in the interior (a consistent discretisation: constants
+   are in the kernel of the operator away from the boundary). */
+static void check_convdiff(const char *text, int64_t g, double pe) {
+  axb_gen_spec s;
+  CHECK_STATUS(NULL, axb_gen_parse(NULL, text, &s), AXB_SUCCESS);
+  CHECK(s.kind == AXB_GEN_CONVDIFF3D && s.kappa == pe, "%s: kind %d pe %g",
+        text, (int)s.kind, s.kappa);
+  int64_t n = axb_gen_order(&s);
+  CHECK(n == g * g * g, "%s: order %lld", text, (long long)n);
+  axb_csr S;
+  axb_status st = axb_gen_csr(NULL, &s, AXB_F64, &S);
+  CHECK_STATUS(NULL, st, AXB_SUCCESS);
+  if (st != AXB_SUCCESS) return;
+  CHECK(S.nnz == 7 * n - 6 * g * g, "%s: nnz %lld", text, (long long)S.nnz);
+  const double *v = (const double *)S.values;
+  int values = 1, interior_zero = 1, unsym = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double sum = 0;
+    for (int64_t k = S.rowptr[i]; k < S.rowptr[i + 1]; ++k) {
+      int64_t j = S.colind[k];
+      double want = j < i ? -1 - 2 * pe : j > i ? -1 : 6 + 6 * pe;
+      values &= v[k] == want;
+      sum += v[k];
+      if (j != i) unsym |= v[k] != -1;
+    }
+    if (S.rowptr[i + 1] - S.rowptr[i] == 7) interior_zero &= sum == 0;
+  }
+  CHECK(values && interior_zero && (unsym || n <= 1),
+        "%s: values %d interior row sums %d unsymmetric %d", text, values,
+        interior_zero, unsym);
+  axb_dense D, G = gen(text, AXB_F64);
+  axb_csr_to_dense(NULL, &S, &D);
+  CHECK(n == 0 || memcmp(D.data, G.data, (size_t)(n * n) * sizeof(double)) == 0,
+        "%s: dense != csr_to_dense(csr)", text);
+  axb_dense_destroy(&D);
+  axb_dense_destroy(&G);
+  axb_csr_destroy(&S);
+}
+
 /* Dense kinds through axb_gen_csr: the dense matrix without its zeros. */
 static void check_csr_of_dense(const char *text, int64_t want_nnz) {
   axb_gen_spec s;
@@ -360,6 +401,8 @@ static void test_parse(void) {
   parse_ok("uniform:1000,seed=7", AXB_GEN_UNIFORM, 1000, 1e3, 500, 7);
   parse_ok("singular:10,col=3,seed=0x10", AXB_GEN_SINGULAR, 10, 1e3, 3, 16);
   parse_ok("hilbert:0", AXB_GEN_HILBERT, 0, 1e3, 0, 42);
+  parse_ok("convdiff3d:50", AXB_GEN_CONVDIFF3D, 50, 1, 25, 42);
+  parse_ok("convdiff3d:8,peclet=0.25", AXB_GEN_CONVDIFF3D, 8, 0.25, 4, 42);
   for (int k = 0; k < AXB_GEN_COUNT; ++k) {
     char text[64];
     snprintf(text, sizeof text, "%s:5", axb_gen_kind_name((axb_gen_kind)k));
@@ -389,6 +432,9 @@ static void test_parse(void) {
   parse_bad(h, "cond:10,kappa=inf", "'inf'", 0);
   parse_bad(h, "cond:10,kappa=nan", "'nan'", 0);
   parse_bad(h, "singular:10,col=10", "'10'", 0);
+  parse_bad(h, "convdiff3d:10,peclet=0", "'0'", 0);
+  parse_bad(h, "convdiff3d:10,peclet=inf", "'inf'", 0);
+  parse_bad(h, "poisson3d:10,peclet=1", "peclet", 0);
   CHECK_STATUS(h, axb_gen_parse(h, NULL, NULL), AXB_ERR_INVALID);
   axb_gen_spec s;
   CHECK_STATUS(h, axb_gen_parse(h, "uniform:3", &s), AXB_SUCCESS);
@@ -523,6 +569,9 @@ int main(void) {
   check_poisson("poisson3d:4", 3, 4);
   check_poisson("poisson2d:1", 2, 1);
   check_poisson("poisson3d:0", 3, 0);
+  check_convdiff("convdiff3d:5", 5, 1);
+  check_convdiff("convdiff3d:4,peclet=3", 4, 3);
+  check_convdiff("convdiff3d:1", 1, 1);
   check_csr_of_dense("diagonal:40", 40);
   check_csr_of_dense("singular:20,col=0", 20 * 19);
   check_csr_of_dense("integer:30", -1);

@@ -29,20 +29,21 @@
 #endif
 
 #define GEN_DEFAULT_KAPPA 1e3
+#define GEN_DEFAULT_PECLET 1.0
 #define GEN_DEFAULT_SEED 42
 
 /* ---- kind names
  * --------------------------------------------------------------- */
 
 static const char *const kind_names[AXB_GEN_COUNT] = {
-    "uniform", "uniform1000", "positive1000", "integer", "diagonal",
-    "upper",   "spd",         "spd-gram",     "diagdom", "hilbert",
-    "cond",    "poisson2d",   "poisson3d",    "singular"};
+    "uniform", "uniform1000", "positive1000", "integer",  "diagonal",
+    "upper",   "spd",         "spd-gram",     "diagdom",  "hilbert",
+    "cond",    "poisson2d",   "poisson3d",    "singular", "convdiff3d"};
 
 #define GEN_KINDS                                                              \
   "uniform, uniform1000, positive1000, integer, diagonal, upper, spd "         \
   "(= spd-shift), spd-gram, diagdom, hilbert, cond, poisson2d, poisson3d, "    \
-  "singular"
+  "singular, convdiff3d"
 
 const char *axb_gen_kind_name(axb_gen_kind k) {
   if ((int)k < 0 || k >= AXB_GEN_COUNT) return "unknown";
@@ -101,18 +102,19 @@ static axb_status parse_option(axb_handle h, char *tok, const char *text,
   if (!eq)
     return axb__fail(h, AXB_ERR_INVALID,
                      "generator '%s': option '%s' is not key=value (keys: "
-                     "kappa, col, seed)",
+                     "kappa, col, seed, peclet)",
                      text, tok);
   *eq = '\0';
   const char *key = tok, *val = eq + 1;
-  int bit = strcmp(key, "kappa") == 0  ? 1
-            : strcmp(key, "col") == 0  ? 2
-            : strcmp(key, "seed") == 0 ? 4
-                                       : 0;
+  int bit = strcmp(key, "kappa") == 0    ? 1
+            : strcmp(key, "col") == 0    ? 2
+            : strcmp(key, "seed") == 0   ? 4
+            : strcmp(key, "peclet") == 0 ? 8
+                                         : 0;
   if (!bit)
     return axb__fail(h, AXB_ERR_INVALID,
                      "generator '%s': unknown key '%s' (keys: kappa, col, "
-                     "seed)",
+                     "seed, peclet)",
                      text, key);
   if (*seen & bit)
     return axb__fail(h, AXB_ERR_INVALID, "generator '%s': '%s' given twice",
@@ -125,13 +127,17 @@ static axb_status parse_option(axb_handle h, char *tok, const char *text,
   else if (bit == 2)
     ok = parse_count(val, &spec->col) && spec->kind == AXB_GEN_SINGULAR &&
          (spec->col < spec->n || spec->n == 0);
+  else if (bit == 8) /* the Peclet number travels in kappa */
+    ok = parse_real(val, &spec->kappa) && isfinite(spec->kappa) &&
+         spec->kappa > 0 && spec->kind == AXB_GEN_CONVDIFF3D;
   else
     ok = parse_seed(val, &spec->seed);
   if (!ok)
     return axb__fail(h, AXB_ERR_INVALID,
                      "generator '%s': bad %s '%s' (kappa: a number >= 1, for "
                      "cond only; col: 0..n-1, for singular only; seed: an "
-                     "unsigned integer)",
+                     "unsigned integer; peclet: a number > 0, for convdiff3d "
+                     "only)",
                      text, key, val);
   return AXB_SUCCESS;
 }
@@ -172,8 +178,10 @@ axb_status axb_gen_parse(axb_handle h, const char *text, axb_gen_spec *spec) {
     return axb__fail(h, AXB_ERR_INVALID,
                      "generator '%s': unknown kind '%.*s'; kinds: " GEN_KINDS,
                      text, (int)(colon - text), text);
-  axb_gen_spec s = {(axb_gen_kind)kind, 0, GEN_DEFAULT_KAPPA, 0,
-                    GEN_DEFAULT_SEED};
+  axb_gen_spec s = {(axb_gen_kind)kind, 0,
+                    kind == AXB_GEN_CONVDIFF3D ? GEN_DEFAULT_PECLET
+                                               : GEN_DEFAULT_KAPPA,
+                    0, GEN_DEFAULT_SEED};
   char *buf = axb__malloc((int64_t)strlen(colon), 1);
   if (!buf) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "axb_gen_parse");
   memcpy(buf, colon + 1, strlen(colon)); /* with the NUL */
@@ -195,7 +203,7 @@ int64_t axb_gen_order(const axb_gen_spec *spec) {
   int64_t g = spec->n;
   if (spec->kind == AXB_GEN_POISSON2D)
     return g > 0 && g > INT64_MAX / g ? -1 : g * g;
-  if (spec->kind == AXB_GEN_POISSON3D) {
+  if (spec->kind == AXB_GEN_POISSON3D || spec->kind == AXB_GEN_CONVDIFF3D) {
     if (g > 0 && g > INT64_MAX / g) return -1;
     return g > 0 && g * g > INT64_MAX / g ? -1 : g * g * g;
   }
@@ -221,7 +229,14 @@ static axb_status resolve_spec(axb_handle h, const axb_gen_spec *spec,
                      (long long)spec->n,
                      spec->kind == AXB_GEN_POISSON2D ? 2 : 3);
   *out = *spec;
-  if (out->kappa == 0) out->kappa = GEN_DEFAULT_KAPPA;
+  if (out->kappa == 0)
+    out->kappa = out->kind == AXB_GEN_CONVDIFF3D ? GEN_DEFAULT_PECLET
+                                                 : GEN_DEFAULT_KAPPA;
+  if (out->kind == AXB_GEN_CONVDIFF3D &&
+      !(isfinite(out->kappa) && out->kappa > 0))
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "convdiff3d:%lld: peclet = %g must be finite and > 0",
+                     (long long)spec->n, spec->kappa);
   if (out->kind == AXB_GEN_COND && !(isfinite(out->kappa) && out->kappa >= 1))
     return axb__fail(h, AXB_ERR_INVALID,
                      "cond:%lld: kappa = %g must be finite and >= 1",
@@ -330,7 +345,8 @@ axb_status axb_gen_dense(axb_handle h, const axb_gen_spec *spec,
  */
 
 static int is_poisson(axb_gen_kind k) {
-  return k == AXB_GEN_POISSON2D || k == AXB_GEN_POISSON3D;
+  return k == AXB_GEN_POISSON2D || k == AXB_GEN_POISSON3D ||
+         k == AXB_GEN_CONVDIFF3D;
 }
 
 static void store(axb_csr *S, int64_t k, double v) {
@@ -340,7 +356,8 @@ static void store(axb_csr *S, int64_t k, double v) {
     ((float *)S->values)[k] = (float)v;
 }
 
-/* Poisson directly in CSR: nnz = 5g^2 - 4g (2D) or 7g^3 - 6g^2 (3D). */
+/* Poisson (and convdiff3d) directly in CSR: nnz = 5g^2 - 4g (2D) or
+   7g^3 - 6g^2 (3D). */
 static axb_status poisson_csr(axb_handle h, const axb_gen_spec *s, int64_t n,
                               axb_dtype dtype, axb_csr *S) {
   int dim = s->kind == AXB_GEN_POISSON2D ? 2 : 3;
@@ -366,7 +383,9 @@ static axb_status poisson_csr(axb_handle h, const axb_gen_spec *s, int64_t n,
   double val[7];
   for (int64_t i = 0; i < n; ++i) {
     S->rowptr[i] = k;
-    int c = axb__gen_poisson_row(dim, g, i, col, val);
+    int c = s->kind == AXB_GEN_CONVDIFF3D
+                ? axb__gen_convdiff_row(g, s->kappa, i, col, val)
+                : axb__gen_poisson_row(dim, g, i, col, val);
     for (int j = 0; j < c; ++j, ++k) {
       S->colind[k] = col[j];
       store(S, k, val[j]);

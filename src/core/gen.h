@@ -15,5 +15,11 @@ axb_status axb__gen_fill(const axb_gen_spec *spec, int64_t n, double *a);
    count (at most 7). */
 int axb__gen_poisson_row(int dim, int64_t g, int64_t i, int64_t col[7],
                          double val[7]);
+/* Row i of the 3-D convection-diffusion matrix (AXB_GEN_CONVDIFF3D) with
+   cell Peclet number pe: Poisson 3-D's pattern; the neighbours before i
+   (upwind side of the velocity (1, 1, 1)) -1 - 2 pe, after i -1, the
+   diagonal 6 + 6 pe. */
+int axb__gen_convdiff_row(int64_t g, double pe, int64_t i, int64_t col[7],
+                          double val[7]);
 
 #endif

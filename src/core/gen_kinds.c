@@ -322,11 +322,26 @@ int axb__gen_poisson_row(int dim, int64_t g, int64_t i, int64_t col[7],
   return c;
 }
 
-static void fill_poisson(int dim, int64_t g, int64_t n, double *a) {
+/* -Laplace(u) + w . grad(u) on the unit cube, w = (w0, w0, w0) > 0,
+   first-order upwind differences, scaled by h^2: per axis the upwind
+   neighbour (before i in the natural ordering) gets -1 - 2 Pe, the other
+   -1, the diagonal 2 + 2 Pe, with Pe = w0 h / 2 the cell Peclet number.
+   Rows are weakly diagonally dominant (strictly on the boundary) with
+   non-positive off-diagonals: an unsymmetric M-matrix, so ILU(0) exists. */
+int axb__gen_convdiff_row(int64_t g, double pe, int64_t i, int64_t col[7],
+                          double val[7]) {
+  int c = axb__gen_poisson_row(3, g, i, col, val);
+  for (int k = 0; k < c; ++k)
+    val[k] = col[k] < i ? -1.0 - 2.0 * pe : col[k] > i ? -1.0 : 6.0 + 6.0 * pe;
+  return c;
+}
+
+static void fill_poisson(int dim, int64_t g, int64_t n, double pe, double *a) {
   int64_t col[7];
   double val[7];
   for (int64_t i = 0; i < n; ++i) {
-    int c = axb__gen_poisson_row(dim, g, i, col, val);
+    int c = pe > 0 ? axb__gen_convdiff_row(g, pe, i, col, val)
+                   : axb__gen_poisson_row(dim, g, i, col, val);
     for (int k = 0; k < c; ++k)
       a[i + col[k] * n] = val[k];
   }
@@ -350,8 +365,9 @@ axb_status axb__gen_fill(const axb_gen_spec *spec, int64_t n, double *a) {
   case AXB_GEN_DIAG_DOMINANT: return fill_diagdom(&r, n, a);
   case AXB_GEN_HILBERT: fill_hilbert(n, a); break;
   case AXB_GEN_COND: return fill_cond(&r, n, spec->kappa, a);
-  case AXB_GEN_POISSON2D: fill_poisson(2, spec->n, n, a); break;
-  case AXB_GEN_POISSON3D: fill_poisson(3, spec->n, n, a); break;
+  case AXB_GEN_POISSON2D: fill_poisson(2, spec->n, n, 0, a); break;
+  case AXB_GEN_POISSON3D: fill_poisson(3, spec->n, n, 0, a); break;
+  case AXB_GEN_CONVDIFF3D: fill_poisson(3, spec->n, n, spec->kappa, a); break;
   case AXB_GEN_SINGULAR:
     /* uniform with the same seed, then column col zeroed. */
     fill_uniform(&r, n, a);

@@ -170,6 +170,12 @@ static axb_status cpu_fac_alloc(const axb_spf_pattern *P, size_t tsize,
 #define AXB_TEMPLATE "sparse/sparse_cpu_t.h"
 #include "core/instantiate.h"
 
+static int cpu_tri_levels(axb_handle h, int64_t n) {
+  (void)h;
+  (void)n;
+  return 1;
+}
+
 static axb_status cpu_finish(axb_handle h) {
   (void)h;
   return AXB_SUCCESS;
@@ -185,6 +191,7 @@ const axb_sparse_ops *axb__sparse_cpu_ops(void) {
     cpu_dfill_table(&ops.d);
     cpu_sfill_table(&ops.s);
     ops.finish = cpu_finish;
+    ops.tri_levels = cpu_tri_levels;
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
   }
   return &ops;

@@ -426,6 +426,9 @@ static axb_status AXB_FN(cpu_, fac_sweeps)(axb_handle h, const axb_spmat *M,
   int64_t n = F->n;
   int nt = sp_threads(h), ic = F->kind == AXB_SPF_IC;
   *info = 0;
+  if (!ic && sweeps > 0 && !F->colptr)
+    return axb__fail(h, AXB_ERR_INTERNAL,
+                     "ParILU sweeps on a factor made without its CSC view");
   for (int sw = 0; sw < sweeps; ++sw) {
     const T *v = (const T *)F->val;
     T *w = (T *)F->tmp;
@@ -493,9 +496,10 @@ static axb_status AXB_FN(cpu_, tri_solve)(axb_handle h, const axb_spfac *Fo,
   int64_t nlev = lower ? F->lo_nlev : F->up_nlev;
   const int64_t *lp = lower ? F->lo_ptr : F->up_ptr;
   const int64_t *lr = lower ? F->lo_rows : F->up_rows;
-  /* Few rows per level: the barriers would cost more than the rows, so
-     substitute in plain order (a valid order for the dependencies). */
-  if (nt == 1 || n < SP_LEVEL_MIN_N ||
+  /* No level sets (not built), or few rows per level: the barriers would
+     cost more than the rows, so substitute in plain order (a valid order
+     for the dependencies). */
+  if (!lp || nt == 1 || n < SP_LEVEL_MIN_N ||
       n < (int64_t)SP_LEVEL_ROWS_PER_THREAD * nt * nlev) {
     for (int64_t t = 0; t < n; ++t) {
       int64_t i = lower ? t : n - 1 - t;

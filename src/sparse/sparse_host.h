@@ -17,11 +17,24 @@ typedef struct axb_spf_pattern_owned {
   int64_t *lo_ptr, *lo_rows, *up_ptr, *up_rows;
 } axb_spf_pattern_owned;
 
+/* Parts of the pattern beyond the diagonal positions (and, for
+   AXB_SPF_IC, the transposed positions), built only when asked for: the
+   set-up of a preconditioner builds what its solves will read. */
+enum {
+  AXB_SPF_NEED_CSC = 1,    /* colptr, csrrow, cscpos: ParILU sweeps       */
+  AXB_SPF_NEED_LEVELS = 2, /* lo_*, up_*: level-scheduled exact solves    */
+  AXB_SPF_NEED_ALL = 3
+};
+
 /* Build the pattern of a factor of kind `kind` on A's pattern (A square,
-   validated).  A row without a stored diagonal entry: AXB_ERR_SMALL_PIVOT,
-   *info = row (1-based).  AXB_SPF_IC on a pattern that is not symmetric:
+   validated) with the parts in `need` (the others NULL, nlev 0).  A row
+   without a stored diagonal entry: AXB_ERR_SMALL_PIVOT, *info = row
+   (1-based).  AXB_SPF_IC on a pattern that is not symmetric:
    AXB_ERR_INVALID.  Out of memory: AXB_ERR_OUT_OF_MEMORY.  On failure
-   nothing is left allocated. */
+   nothing is left allocated.  axb__spf_pattern_build builds every part. */
+axb_status axb__spf_pattern_build_some(const axb_csr *A, axb_spf_kind kind,
+                                       int need, axb_spf_pattern_owned *P,
+                                       int64_t *info);
 axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
                                   axb_spf_pattern_owned *P, int64_t *info);
 void axb__spf_pattern_free(axb_spf_pattern_owned *P);

@@ -65,7 +65,8 @@ typedef struct axb_spf_pattern {
   const int64_t *diag;   /* n: position in colind of (i, i); present       */
   /* CSC view of the same pattern (for the ParILU sweeps, which read U by
      columns): column j holds CSR positions cscpos[colptr[j]..colptr[j+1])
-     in increasing row order; csrrow[q] is the row of cscpos[q]. */
+     in increasing row order; csrrow[q] is the row of cscpos[q].  NULL
+     unless asked for (AXB_SPF_NEED_CSC: only ParILU's sweeps read it). */
   const int64_t *colptr; /* n + 1 */
   const int64_t *csrrow; /* nnz   */
   const int64_t *cscpos; /* nnz   */
@@ -75,7 +76,9 @@ typedef struct axb_spf_pattern {
   /* Level sets for the exact triangular solves: the rows of level l of
      the lower solve are lo_rows[lo_ptr[l]..lo_ptr[l+1]), every row depends
      only on rows of earlier levels; rows inside a level are increasing.
-     Likewise up_* for the upper solve (levels counted from the last row). */
+     Likewise up_* for the upper solve (levels counted from the last row).
+     NULL (nlev 0) unless asked for (AXB_SPF_NEED_LEVELS: built only when
+     exact solves will run and the table's tri_levels says it reads them). */
   int64_t lo_nlev, up_nlev;
   const int64_t *lo_ptr, *lo_rows; /* lo_nlev + 1, n */
   const int64_t *up_ptr, *up_rows; /* up_nlev + 1, n */
@@ -83,7 +86,9 @@ typedef struct axb_spf_pattern {
 
 /* Triangular solve modes. */
 typedef enum {
-  AXB_SPTRI_EXACT = 0, /* level-scheduled substitution                   */
+  AXB_SPTRI_EXACT = 0, /* substitution in a dependency order (CPU: level
+                          sets; CUDA: one sync-free launch, or one launch
+                          per level for large n)                          */
   AXB_SPTRI_JACOBI = 1 /* `sweeps` Jacobi sweeps of the triangular system:
                           x0 = D^-1 b, x_{k+1} = D^-1 (b - N x_k), N the
                           strict triangle, D the diagonal (I if unit)     */
@@ -168,7 +173,7 @@ typedef enum {
     axb_status (*fac_sweeps)(axb_handle h, const axb_spmat *A, axb_spfac *F,   \
                              int sweeps, int64_t *info);                       \
     /* x := L^-1 b (uplo AXB_LOWER) or U^-1 b (AXB_UPPER) with F's triangle,   \
-       exactly (level sets) or by `sweeps` Jacobi sweeps (>= 1); b and x       \
+       exactly or by `sweeps` Jacobi sweeps (>= 1); b and x                    \
        distinct; work: n entries (used by AXB_SPTRI_JACOBI). */                \
     axb_status (*tri_solve)(axb_handle h, const axb_spfac *F, axb_uplo uplo,   \
                             axb_sptri_mode mode, int sweeps, const T *b, T *x, \
@@ -184,6 +189,11 @@ typedef struct axb_sparse_ops {
   axb_sparse_ops_s s;
   /* Wait for all work queued on h (NULL: nothing is ever queued). */
   axb_status (*finish)(axb_handle h);
+  /* 1 when the exact triangular solves of an n x n factor on h read the
+     pattern's level sets (CPU: always; without them it substitutes row by
+     row.  CUDA: only when n is too large for its sync-free solve, see
+     src/sparse/cuda/fac.cu); 0 lets the set-up skip building them. */
+  int (*tri_levels)(axb_handle h, int64_t n);
 } axb_sparse_ops;
 
 /* The CPU table (src/sparse/sparse_cpu.c): OpenMP, axb_omp_threads(h)

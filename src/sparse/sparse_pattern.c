@@ -107,19 +107,55 @@ static axb_status build_csc_alloc(const axb_csr *A, int64_t *colptr,
   return AXB_SUCCESS;
 }
 
-axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
-                                  axb_spf_pattern_owned *P, int64_t *info) {
+/* Transposed positions of a symmetric pattern without a CSC view: rows
+   are visited in increasing order, so the entries (j, i) of row j are
+   met in increasing i, i.e. in row j's own (sorted) order; cur[j] walks
+   row j.  A mismatch, or a row not walked to its end, means the pattern
+   is not symmetric (AXB_ERR_INVALID, *info = a row involved). */
+static axb_status build_tpos(const axb_csr *A, int64_t *tpos, int64_t *info) {
+  int64_t n = A->rows;
+  int64_t *cur = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  if (!cur) return AXB_ERR_OUT_OF_MEMORY;
+  for (int64_t j = 0; j < n; ++j)
+    cur[j] = A->rowptr[j];
+  axb_status st = AXB_SUCCESS;
+  for (int64_t i = 0; i < n && !st; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k], t = cur[j];
+      if (t >= A->rowptr[j + 1] || A->colind[t] != i) {
+        *info = i + 1;
+        st = AXB_ERR_INVALID;
+        break;
+      }
+      tpos[k] = t;
+      cur[j] = t + 1;
+    }
+  for (int64_t j = 0; j < n && !st; ++j)
+    if (cur[j] != A->rowptr[j + 1]) {
+      *info = j + 1;
+      st = AXB_ERR_INVALID;
+    }
+  axb__free(cur);
+  return st;
+}
+
+axb_status axb__spf_pattern_build_some(const axb_csr *A, axb_spf_kind kind,
+                                       int need, axb_spf_pattern_owned *P,
+                                       int64_t *info) {
   int64_t n = A->rows, nnz = A->nnz;
   axb_status st = AXB_SUCCESS;
   memset(P, 0, sizeof(*P));
   *info = 0;
   P->diag = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
-  P->colptr = axb__malloc(n + 1, sizeof(int64_t));
-  P->csrrow = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
-  P->cscpos = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
+  if (need & AXB_SPF_NEED_CSC) {
+    P->colptr = axb__malloc(n + 1, sizeof(int64_t));
+    P->csrrow = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
+    P->cscpos = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
+  }
   if (kind == AXB_SPF_IC)
     P->tpos = axb__malloc(nnz > 0 ? nnz : 1, sizeof(int64_t));
-  if (!P->diag || !P->colptr || !P->csrrow || !P->cscpos ||
+  if (!P->diag ||
+      ((need & AXB_SPF_NEED_CSC) && (!P->colptr || !P->csrrow || !P->cscpos)) ||
       (kind == AXB_SPF_IC && !P->tpos)) {
     st = AXB_ERR_OUT_OF_MEMORY;
     goto fail;
@@ -132,35 +168,15 @@ axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
       goto fail;
     }
   }
-  if ((st = build_csc_alloc(A, P->colptr, P->csrrow, P->cscpos))) goto fail;
-  /* Transposed positions from the CSC view: with a symmetric pattern,
-     column i lists the same indices as row i, both increasing, so the
-     q-th entry of row i, (i, j), faces the q-th entry of column i,
-     (j, i), whose CSR position is cscpos.  O(nnz); a mismatch means the
-     pattern is not symmetric. */
-  if (kind == AXB_SPF_IC)
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t len = A->rowptr[i + 1] - A->rowptr[i];
-      if (P->colptr[i + 1] - P->colptr[i] != len) {
-        *info = i + 1;
-        st = AXB_ERR_INVALID;
-        goto fail;
-      }
-      for (int64_t q = 0; q < len; ++q) {
-        int64_t k = A->rowptr[i] + q, c = P->colptr[i] + q;
-        if (P->csrrow[c] != A->colind[k]) {
-          *info = i + 1;
-          st = AXB_ERR_INVALID;
-          goto fail;
-        }
-        P->tpos[k] = P->cscpos[c];
-      }
-    }
-  if ((st = axb__spf_levels(n, A->rowptr, A->colind, 0, &P->lo_ptr, &P->lo_rows,
-                            &P->p.lo_nlev)))
+  if ((need & AXB_SPF_NEED_CSC) &&
+      (st = build_csc_alloc(A, P->colptr, P->csrrow, P->cscpos)))
     goto fail;
-  if ((st = axb__spf_levels(n, A->rowptr, A->colind, 1, &P->up_ptr, &P->up_rows,
-                            &P->p.up_nlev)))
+  if (kind == AXB_SPF_IC && (st = build_tpos(A, P->tpos, info))) goto fail;
+  if ((need & AXB_SPF_NEED_LEVELS) &&
+      ((st = axb__spf_levels(n, A->rowptr, A->colind, 0, &P->lo_ptr,
+                             &P->lo_rows, &P->p.lo_nlev)) ||
+       (st = axb__spf_levels(n, A->rowptr, A->colind, 1, &P->up_ptr,
+                             &P->up_rows, &P->p.up_nlev))))
     goto fail;
   P->p.kind = kind;
   P->p.n = n;
@@ -180,6 +196,11 @@ axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
 fail:
   axb__spf_pattern_free(P);
   return st;
+}
+
+axb_status axb__spf_pattern_build(const axb_csr *A, axb_spf_kind kind,
+                                  axb_spf_pattern_owned *P, int64_t *info) {
+  return axb__spf_pattern_build_some(A, kind, AXB_SPF_NEED_ALL, P, info);
 }
 
 static double csr_value(const axb_csr *A, int64_t k) {

@@ -105,8 +105,14 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
     st = AXB_ERR_INVALID;
     goto fail;
   }
-  if ((st =
-           axb__spf_pattern_build(A, ic ? AXB_SPF_IC : AXB_SPF_LU, &pat, info)))
+  /* Build only what will be read: the CSC view for ParILU's sweeps, the
+     level sets for exact solves on a table that schedules by levels. */
+  int need = 0;
+  if (pc == AXB_PRECOND_PARILU) need |= AXB_SPF_NEED_CSC;
+  if (c->mode == AXB_SPTRI_EXACT && c->all->tri_levels(h, c->n))
+    need |= AXB_SPF_NEED_LEVELS;
+  if ((st = axb__spf_pattern_build_some(A, ic ? AXB_SPF_IC : AXB_SPF_LU, need,
+                                        &pat, info)))
     goto fail;
   have_pat = 1;
   f = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(T));

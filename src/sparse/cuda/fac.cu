@@ -3,9 +3,21 @@
  * Chow-Patel fixed-point sweeps of ParILU / ParIC (one thread per entry,
  * synchronous: sweep k+1 reads only sweep k's values, so the result does
  * not depend on scheduling and equals the CPU's up to rounding), and the
- * triangular solves — exact (level-scheduled: one launch per level of the
- * pattern's level sets, each row of a level computed from rows of earlier
- * levels) or approximate (Jacobi sweeps x_{k+1} = D^-1 (b - N x_k)).
+ * triangular solves — exact or approximate (Jacobi sweeps
+ * x_{k+1} = D^-1 (b - N x_k)).
+ *
+ * Exact solves run "sync-free" (after Liu et al., Euro-Par 2016): one
+ * launch per solve; every row, taken by a group of W lanes, waits for the
+ * rows it reads through per-row ready flags in global memory and then
+ * publishes its own x_i and flag.  Blocks take their rows from a global
+ * ticket counter (atomicAdd), so a block's rows come after the rows of
+ * every block that took a ticket before it, and those blocks are already
+ * running: the row with the smallest unfinished index has all its
+ * dependencies finished and proceeds, whatever order the hardware schedules
+ * blocks in (forward progress without cooperative launch).  The flags hold
+ * a generation number (one per solve), so nothing is cleared between
+ * solves.  The level-scheduled form (one launch per level of the pattern's
+ * level sets) is kept: AUTO takes it for large n (sf_width_for says why).
  * Status conventions as the CPU table (sparse_cpu_t.h): the smallest bad
  * row, 1-based, found by an integer atomicMin.
  */
@@ -28,9 +40,23 @@ struct FacDev {
           *cscpos = nullptr, *tpos = nullptr;
   int32_t *colind = nullptr, *rowidx = nullptr, *csrrow = nullptr;
   void *val = nullptr, *tmp = nullptr; /* values; second sweep buffer */
-  std::vector<int64_t> lo_ptr, up_ptr; /* host: level boundaries     */
+  std::vector<int64_t> lo_ptr, up_ptr; /* host: level boundaries (or empty) */
   int64_t *lo_rows = nullptr, *up_rows = nullptr;
-  int width = 1; /* lanes per row of the triangular solves */
+  int width = 1; /* lanes per row of the Jacobi-sweep and level solves */
+  /* Exact solves: the resolved algorithm, its lanes per row, AUTO's
+     sync-free width (0: AUTO takes levels when the pattern has them). */
+  axb_sptri_gpu_alg alg = AXB_SPTRI_GPU_SYNCFREE;
+  int sf_width = 1, auto_width = 1;
+  /* Sync-free state: ready[i] = the generation of the solve that last
+     published x_i; ticket = blocks handed out over all solves so far (the
+     device's count), issued = the same count on the host at the start of
+     the next solve (launches on one stream run in order, and each takes
+     exactly its grid's tickets).  The tri_solve entry takes a const
+     factor: these are the solve's bookkeeping, not the factor. */
+  unsigned *ready = nullptr;
+  unsigned long long *ticket = nullptr;
+  mutable unsigned gen = 0;
+  mutable unsigned long long issued = 0;
   ~FacDev() {
     cudaFree(rowptr);
     cudaFree(diag);
@@ -44,6 +70,8 @@ struct FacDev {
     cudaFree(tmp);
     cudaFree(lo_rows);
     cudaFree(up_rows);
+    cudaFree(ready);
+    cudaFree(ticket);
   }
 };
 
@@ -148,6 +176,14 @@ __global__ void ic_sweep(int64_t nnz, const int64_t *rowptr,
   }
 }
 
+/* rowidx[k] = the row of entry k (the sweeps' thread-per-entry map). */
+__global__ void fill_rowidx(int64_t n, const int64_t *rowptr, int32_t *rowidx) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    for (int64_t k = rowptr[i]; k < rowptr[i + 1]; ++k)
+      rowidx[k] = (int32_t)i;
+}
+
 /* After the sweeps: pivots nonzero (IC: positive), every value finite. */
 template <typename T>
 __global__ void fac_check_rows(int64_t n, int ic, const int64_t *rowptr,
@@ -206,6 +242,16 @@ axb_status f_sweeps(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
   const T *a = (const T *)A->val;
   const unsigned grid = grid_for(F->nnz, kBlock);
   unsigned long long piv, spd;
+  if (sweeps > 0 && F->kind == AXB_SPF_LU && !F->cscpos)
+    return axb__fail(h, AXB_ERR_INTERNAL,
+                     "ParILU sweeps on a factor made without its CSC view");
+  if (sweeps > 0 && !F->rowidx) { /* first sweeps: the row of every entry */
+    AXB_CU(h, cudaMalloc((void **)&F->rowidx,
+                         sizeof(int32_t) * (size_t)(F->nnz > 0 ? F->nnz : 1)));
+    fill_rowidx<<<grid_for(F->n, kBlock), kBlock, 0, s>>>(F->n, F->rowptr,
+                                                          F->rowidx);
+    AXB_CU(h, cudaGetLastError());
+  }
   for (int sw = 0; sw < sweeps; ++sw) {
     AXB_CU(h,
            cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s));
@@ -279,6 +325,122 @@ __global__ void tri_init(int64_t n, const int64_t *diag, const T *v, int unit,
     x[i] = unit ? b[i] : b[i] / v[diag[i]];
 }
 
+/* Acquire / release at GPU scope: a row that sees ready[j] == gen also
+   sees the x_j published before the flag. */
+__device__ __forceinline__ unsigned ld_acquire(const unsigned *p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+               : "=r"(v)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_release(unsigned *p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v)
+               : "memory");
+}
+
+/* The sync-free solve, W lanes per row, kBlock / W rows per block.
+   Block ordinal = its ticket - base (base: tickets of earlier solves);
+   the idx-th row in dependency order is row idx (lower) or n-1-idx
+   (upper).  Each lane waits for the rows of its entries (ready[j] == gen,
+   acquire), reads x_j past L1 (__ldcg: another SM wrote it), the lanes'
+   sums are added by shuffles, and lane 0 stores x_i, fences, and
+   publishes ready[i] = gen (release).  Rows of one warp may wait for each
+   other when W < 32; independent thread scheduling (sm_70+) lets the
+   lanes that can proceed do so. */
+template <typename T, int W>
+__global__ void __launch_bounds__(kBlock)
+    tri_syncfree(int64_t n, const int64_t *rowptr, const int32_t *col,
+                 const int64_t *diag, const T *v, int lower, int unit,
+                 const T *b, T *x, unsigned *ready, unsigned gen,
+                 unsigned long long *ticket, unsigned long long base) {
+  __shared__ unsigned long long blk;
+  if (threadIdx.x == 0) blk = atomicAdd(ticket, 1ull) - base;
+  __syncthreads();
+  const int64_t idx = (int64_t)blk * (kBlock / W) + threadIdx.x / W;
+  if (idx >= n) return;
+  const int lane = threadIdx.x & (W - 1);
+  const unsigned mask =
+      W == 32 ? 0xffffffffu
+              : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
+  const int64_t i = lower ? idx : n - 1 - idx;
+  const int64_t k0 = lower ? rowptr[i] : diag[i] + 1;
+  const int64_t k1 = lower ? diag[i] : rowptr[i + 1];
+  T s = 0;
+  for (int64_t k = k0 + lane; k < k1; k += W) {
+    const int64_t j = col[k];
+    while (ld_acquire(ready + j) != gen) {
+    }
+    s += v[k] * __ldcg(x + j);
+  }
+  for (int o = W / 2; o > 0; o >>= 1)
+    s += __shfl_down_sync(mask, s, o, W);
+  if (lane == 0) {
+    const T r = b[i] - s;
+    __stcg(x + i, unit ? r : r / v[diag[i]]);
+    /* The release store is the fence: x_i is visible (at GPU scope) to
+       whoever acquires ready[i] == gen.  A __threadfence() before it
+       would be a second MEMBAR.GPU on every hop of the chain. */
+    st_release(ready + i, gen);
+  }
+}
+
+} // namespace
+
+/* AUTO's choice between the two exact solves, from the measurements in
+   docs/PERFORMANCE.md ("Sparse on the GPU", H200): a sync-free row waits
+   in place, so only the rows resident at once make progress, and a row's
+   lanes poll its dependencies.  With every row resident and 8+ lanes per
+   row (n * W <= resident threads, W >= 8) sync-free beat one launch per
+   level (sherman3 W = 32: 251 us against 287 us per lower + upper pair;
+   cage10 W = 16: 298 against 314; bcsstk16 W = 32: 3.45 against 4.17 ms);
+   with fewer lanes or rows beyond the resident window it lost (Poisson
+   100^3, n = 1e6, W = 1: 4.78 against 3.50 ms; sherman3 W = 4: 382
+   against 287 us).  Returns the largest such W (<= 32), or 0: levels. */
+int axb_spcuda::sf_width_for(int64_t n, int device) {
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  const double resident = 2048.0 * (sms > 0 ? sms : 1);
+  for (int w = 32; w >= 8; w /= 2)
+    if ((double)n * w <= resident) return w;
+  return 0;
+}
+
+namespace {
+
+template <typename T>
+cudaError_t launch_syncfree(const FacDev *F, int lower, int unit, const T *b,
+                            T *x, cudaStream_t s) {
+  if (F->gen == ~0u) { /* generations wrapped: clear the flags once */
+    cudaError_t e =
+        cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * (size_t)F->n, s);
+    if (e != cudaSuccess) return e;
+    F->gen = 0;
+  }
+  const unsigned gen = ++F->gen;
+  const unsigned grid = grid_for(F->n, kBlock / F->sf_width);
+  const T *v = (const T *)F->val;
+#define SF_CASE(W)                                                             \
+  case W:                                                                      \
+    tri_syncfree<T, W><<<grid, kBlock, 0, s>>>(                                \
+        F->n, F->rowptr, F->colind, F->diag, v, lower, unit, b, x, F->ready,   \
+        gen, F->ticket, F->issued);                                            \
+    break;
+  switch (F->sf_width) {
+    SF_CASE(1)
+    SF_CASE(2)
+    SF_CASE(4)
+    SF_CASE(8)
+    SF_CASE(16)
+  default: SF_CASE(32)
+  }
+#undef SF_CASE
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) F->issued += grid;
+  return e;
+}
+
 template <typename T>
 cudaError_t launch_rows(const FacDev *F, int64_t count, const int64_t *rows,
                         int lower, int unit, const T *b, const T *xo, T *xn,
@@ -326,6 +488,10 @@ axb_status f_tri_solve(axb_handle h, const axb_spfac *Fo, axb_uplo uplo,
     }
     return AXB_SUCCESS;
   }
+  if (F->alg == AXB_SPTRI_GPU_SYNCFREE) {
+    AXB_CU(h, launch_syncfree<T>(F, lower, unit, b, x, s));
+    return AXB_SUCCESS;
+  }
   const std::vector<int64_t> &lp = lower ? F->lo_ptr : F->up_ptr;
   const int64_t *lr = lower ? F->lo_rows : F->up_rows;
   for (size_t l = 0; l + 1 < lp.size(); ++l)
@@ -358,6 +524,13 @@ cudaError_t put32(int32_t **d, const int64_t *h, int64_t count) {
   return e;
 }
 
+void resolve_tri_auto(FacDev *F) {
+  const bool levels = !F->lo_ptr.empty() && !F->up_ptr.empty();
+  F->alg = F->auto_width == 0 && levels ? AXB_SPTRI_GPU_LEVELS
+                                        : AXB_SPTRI_GPU_SYNCFREE;
+  F->sf_width = F->auto_width > 0 ? F->auto_width : 1;
+}
+
 template <typename T>
 axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
                     axb_spfac **out) {
@@ -372,32 +545,42 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
   F->kind = P->kind;
   F->n = P->n;
   F->nnz = P->nnz;
-  int64_t *rowidx =
-      new (std::nothrow) int64_t[(size_t)(P->nnz > 0 ? P->nnz : 1)];
-  cudaError_t e = rowidx ? cudaSuccess : cudaErrorMemoryAllocation;
-  for (int64_t i = 0; rowidx && i < P->n; ++i)
-    for (int64_t k = P->rowptr[i]; k < P->rowptr[i + 1]; ++k)
-      rowidx[k] = i;
-  if (e == cudaSuccess) e = put(&F->rowptr, P->rowptr, P->n + 1);
+  /* Only the parts the pattern brings (sparse_ops.h): the CSC view for
+     ParILU, level sets for the level-scheduled solve; the sweeps' row of
+     every entry is made on the device when sweeps first run. */
+  cudaError_t e = put(&F->rowptr, P->rowptr, P->n + 1);
   if (e == cudaSuccess) e = put32(&F->colind, P->colind, P->nnz);
-  if (e == cudaSuccess) e = put32(&F->rowidx, rowidx, P->nnz);
-  delete[] rowidx;
   if (e == cudaSuccess) e = put(&F->diag, P->diag, P->n);
-  if (e == cudaSuccess) e = put(&F->colptr, P->colptr, P->n + 1);
-  if (e == cudaSuccess) e = put32(&F->csrrow, P->csrrow, P->nnz);
-  if (e == cudaSuccess) e = put(&F->cscpos, P->cscpos, P->nnz);
+  if (e == cudaSuccess && P->cscpos) {
+    e = put(&F->colptr, P->colptr, P->n + 1);
+    if (e == cudaSuccess) e = put32(&F->csrrow, P->csrrow, P->nnz);
+    if (e == cudaSuccess) e = put(&F->cscpos, P->cscpos, P->nnz);
+  }
   if (e == cudaSuccess && P->tpos) e = put(&F->tpos, P->tpos, P->nnz);
-  if (e == cudaSuccess) e = put(&F->lo_rows, P->lo_rows, P->n);
-  if (e == cudaSuccess) e = put(&F->up_rows, P->up_rows, P->n);
+  if (e == cudaSuccess && P->lo_rows) e = put(&F->lo_rows, P->lo_rows, P->n);
+  if (e == cudaSuccess && P->up_rows) e = put(&F->up_rows, P->up_rows, P->n);
   if (e == cudaSuccess) e = put((T **)&F->val, values, P->nnz);
   if (e == cudaSuccess)
     e = cudaMalloc(&F->tmp, sizeof(T) * (size_t)(P->nnz > 0 ? P->nnz : 1));
+  if (e == cudaSuccess)
+    e = cudaMalloc((void **)&F->ready,
+                   sizeof(unsigned) * (size_t)(P->n > 0 ? P->n : 1));
+  if (e == cudaSuccess)
+    e = cudaMalloc((void **)&F->ticket, sizeof(unsigned long long));
+  if (e == cudaSuccess)
+    e = cudaMemset(F->ready, 0,
+                   sizeof(unsigned) * (size_t)(P->n > 0 ? P->n : 1));
+  if (e == cudaSuccess)
+    e = cudaMemset(F->ticket, 0, sizeof(unsigned long long));
+  if (e == cudaSuccess) e = cudaStreamSynchronize(0); /* as put() */
   if (e != cudaSuccess) {
     delete F;
     return axb_cuda::fail_cuda(h, e, "sparse GPU factor");
   }
-  F->lo_ptr.assign(P->lo_ptr, P->lo_ptr + P->lo_nlev + 1);
-  F->up_ptr.assign(P->up_ptr, P->up_ptr + P->up_nlev + 1);
+  if (P->lo_ptr && P->up_ptr) {
+    F->lo_ptr.assign(P->lo_ptr, P->lo_ptr + P->lo_nlev + 1);
+    F->up_ptr.assign(P->up_ptr, P->up_ptr + P->up_nlev + 1);
+  }
   /* Lanes per row: a strict triangle holds about half of a row. */
   const double half = P->n > 0 ? 0.5 * (double)P->nnz / (double)P->n : 0;
   while (F->width < 32 && F->width < half)
@@ -408,6 +591,10 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
   const double resident = 2048.0 * (sms > 0 ? sms : 1);
   while (F->width > 1 && (double)P->n * F->width > 4.0 * resident)
     F->width /= 2;
+  /* Exact solves: AUTO's choice (sf_width_for); without level sets the
+     sync-free solve with 1 lane per row, the widest window. */
+  F->auto_width = sf_width_for(P->n, h->device);
+  resolve_tri_auto(F);
   *out = (axb_spfac *)F;
   return AXB_SUCCESS;
 }
@@ -431,6 +618,33 @@ axb_status f_download(axb_handle h, const axb_spfac *Fo, T *values) {
 }
 
 } // namespace
+
+extern "C" axb_status axb_spcuda_fac_set_tri(struct axb_spfac_s *Fo,
+                                             axb_sptri_gpu_alg alg, int width) {
+  FacDev *F = CF(Fo);
+  if (width < 0 || width > 32 || (width & (width - 1)) != 0)
+    return AXB_ERR_INVALID;
+  if (alg == AXB_SPTRI_GPU_LEVELS) {
+    if (F->lo_ptr.empty() || F->up_ptr.empty()) return AXB_ERR_NOT_SUPPORTED;
+    F->alg = alg;
+    return AXB_SUCCESS;
+  }
+  if (alg == AXB_SPTRI_GPU_AUTO) {
+    resolve_tri_auto(F);
+    return AXB_SUCCESS;
+  }
+  if (alg != AXB_SPTRI_GPU_SYNCFREE) return AXB_ERR_INVALID;
+  F->alg = AXB_SPTRI_GPU_SYNCFREE;
+  F->sf_width = width ? width : F->auto_width > 0 ? F->auto_width : 1;
+  return AXB_SUCCESS;
+}
+
+extern "C" void axb_spcuda_fac_tri_info(const struct axb_spfac_s *Fo,
+                                        axb_sptri_gpu_alg *alg, int *width) {
+  const FacDev *F = CF(Fo);
+  *alg = F->alg;
+  *width = F->alg == AXB_SPTRI_GPU_LEVELS ? F->width : F->sf_width;
+}
 
 template <typename T>
 void axb_spcuda::fill_fac_ops(typename OpsOf<T>::type *o) {

@@ -52,6 +52,18 @@ void axb_spcuda_mat_destroy(axb_spcuda_mat *M); /* NULL is fine */
    power of two in [1, 32]. */
 axb_status axb_spcuda_mat_set_spmv(axb_spcuda_mat *M, axb_spmv_kind kind,
                                    int width);
+/* Cache hint of VECTOR's loads of the values and column indices (read
+   once per SpMV; x is read many times and should stay in L2): NONE plain
+   loads, CS ld.global.cs (__ldcs), L2EF ld.global.nc with an L2
+   evict-first policy.  The defaults (per precision) are measured, see
+   spcuda_internal.cuh. */
+typedef enum {
+  AXB_SPMV_HINT_NONE = 0,
+  AXB_SPMV_HINT_CS = 1,
+  AXB_SPMV_HINT_L2EF = 2
+} axb_spmv_hint;
+axb_status axb_spcuda_mat_set_spmv_hint(axb_spcuda_mat *M, axb_spmv_hint hint);
+
 /* The kernel AUTO resolved to and its width (for reports and benchmarks). */
 void axb_spcuda_mat_spmv_info(const axb_spcuda_mat *M, axb_spmv_kind *kind,
                               int *width);
@@ -64,6 +76,29 @@ double axb_spcuda_mat_spmv_bytes(const axb_spcuda_mat *M);
 /* y := A x; dx has cols entries, dy rows entries, of the matrix's dtype. */
 axb_status axb_spcuda_spmv(axb_handle h, const axb_spcuda_mat *M,
                            const void *dx, void *dy);
+
+/* The exact triangular solves of a GPU factor (fac.cu):
+     SYNCFREE: one launch per solve; W lanes per row; every row waits on
+               the ready flags of the rows it reads (rows handed out in
+               dependency order through a global ticket, see fac.cu);
+     LEVELS:   one launch per level of the pattern's level sets (only when
+               the factor was created from a pattern that has them);
+     AUTO:     SYNCFREE with W from the mean row length (fac.cu says why).
+   For benchmarks and tests; the solvers always run AUTO.  Returns
+   AXB_ERR_INVALID for a width that is not 0 (= AUTO's) or a power of two
+   in [1, 32], AXB_ERR_NOT_SUPPORTED for LEVELS without level sets.  F is
+   an axb_spfac made by the CUDA table. */
+typedef enum {
+  AXB_SPTRI_GPU_AUTO = 0,
+  AXB_SPTRI_GPU_SYNCFREE = 1,
+  AXB_SPTRI_GPU_LEVELS = 2
+} axb_sptri_gpu_alg;
+struct axb_spfac_s;
+axb_status axb_spcuda_fac_set_tri(struct axb_spfac_s *F, axb_sptri_gpu_alg alg,
+                                  int width);
+/* The resolved choice (SYNCFREE or LEVELS) and its lanes per row. */
+void axb_spcuda_fac_tri_info(const struct axb_spfac_s *F,
+                             axb_sptri_gpu_alg *alg, int *width);
 
 /* Free the sparse scratch a CUDA handle acquired (reduction buffers, a few
    KB of device and pinned memory, kept from the first sparse operation on

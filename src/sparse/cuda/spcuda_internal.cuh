@@ -29,6 +29,13 @@ constexpr int kStreamCap = 2048;
 constexpr int kRedBlocks = 1024;
 /* Most values one reduction returns. */
 constexpr int kRedMax = 4;
+/* VECTOR's load hint unless set (spcuda.h), measured on an H200 (docs/
+   PERFORMANCE.md, Poisson 3-D 100^3, W = 1): float with the L2
+   evict-first policy 19.5 us against 24.1 us plain (86.6 % against 70.2 %
+   of copy bandwidth); double plain 36.5 us against 39.2 us (L2 evict-
+   first) and 46.5 us (ld.cs). */
+constexpr axb_spmv_hint kDefaultHintF32 = AXB_SPMV_HINT_L2EF;
+constexpr axb_spmv_hint kDefaultHintF64 = AXB_SPMV_HINT_NONE;
 
 } // namespace axb_spcuda
 
@@ -44,6 +51,7 @@ struct axb_spcuda_mat {
   int64_t max_row;
   axb_spmv_kind kind; /* resolved: VECTOR or MERGE */
   int width;          /* VECTOR: lanes per row    */
+  axb_spmv_hint hint; /* VECTOR: load cache hint  */
   /* MERGE plan: tile t starts at row tile_row[t], nonzero tile_nz[t]
      (ntiles + 1 entries); carries of the rows split between tiles. */
   int64_t ntiles;
@@ -104,6 +112,10 @@ inline int red_blocks(int64_t n) {
 /* Second pass of a reduction of k values over `blocks` partial sums, then
    the copy of the k results to the host (waits for the stream). */
 axb_status red_finish(axb_handle h, Scratch *S, int k, int blocks, double *out);
+
+/* Lanes per row of AUTO's sync-free triangular solve of n rows on
+   `device`, or 0 when AUTO takes the level-scheduled solve (fac.cu). */
+int sf_width_for(int64_t n, int device);
 
 /* Fill parts of the tables (vec.cu, mat.cu, fac.cu). */
 template <typename T> void fill_vec_ops(typename OpsOf<T>::type *o);

@@ -18,10 +18,50 @@ namespace {
 
 /* ---- vector-per-row ------------------------------------------------------ */
 
+/* Loads of the matrix's values and columns (read once per SpMV) with a
+   cache hint (spcuda.h, AXB_SPMV_HINT_*): NONE: plain loads; CS: ld.cs
+   (__ldcs, streaming: evict-first in L1 and L2); L2EF: ld.global.nc with
+   an L2 evict-first access policy (L1 as usual, so the lines short rows
+   share still hit there; in L2 the matrix's lines go first and x, read
+   many times, stays). */
+__device__ __forceinline__ uint64_t l2_evict_first() {
+  uint64_t p;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+__device__ __forceinline__ double ld_hint(const double *a, uint64_t p) {
+  double v;
+  asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;"
+      : "=d"(v)
+      : "l"(a), "l"(p));
+  return v;
+}
+__device__ __forceinline__ float ld_hint(const float *a, uint64_t p) {
+  float v;
+  asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;"
+      : "=f"(v)
+      : "l"(a), "l"(p));
+  return v;
+}
+__device__ __forceinline__ int32_t ld_hint(const int32_t *a, uint64_t p) {
+  int32_t v;
+  asm("ld.global.nc.L2::cache_hint.s32 %0, [%1], %2;"
+      : "=r"(v)
+      : "l"(a), "l"(p));
+  return v;
+}
+template <int H, typename S>
+__device__ __forceinline__ S ld_stream(const S *a, uint64_t pol) {
+  if (H == AXB_SPMV_HINT_CS) return __ldcs(a);
+  if (H == AXB_SPMV_HINT_L2EF) return ld_hint(a, pol);
+  return *a;
+}
+
 /* y[r] = sum_k val[k] x[col[k]] over row r, W lanes per row.  A row's lanes
    read consecutive nonzeros, so short rows of neighbouring groups share
-   cache lines; the W partial sums meet through shuffles. */
-template <typename T, int W>
+   cache lines; the W partial sums meet through shuffles.  H: the load
+   hint of val and col (above). */
+template <typename T, int W, int H = AXB_SPMV_HINT_NONE>
 __global__ void __launch_bounds__(kBlock)
     spmv_vector(int64_t rows, const int64_t *__restrict__ rowptr,
                 const int32_t *__restrict__ col, const T *__restrict__ val,
@@ -34,47 +74,49 @@ __global__ void __launch_bounds__(kBlock)
       W == 32 ? 0xffffffffu
               : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
   const int64_t end = rowptr[row + 1];
+  const uint64_t pol = H == AXB_SPMV_HINT_L2EF ? l2_evict_first() : 0;
   T sum = 0;
   for (int64_t k = rowptr[row] + lane; k < end; k += W)
-    sum += val[k] * __ldg(&x[col[k]]);
+    sum += ld_stream<H>(val + k, pol) * __ldg(&x[ld_stream<H>(col + k, pol)]);
   for (int o = W / 2; o > 0; o >>= 1)
     sum += __shfl_down_sync(mask, sum, o, W);
   if (lane == 0)
     y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
 }
 
+template <typename T, int H>
+cudaError_t launch_vector_h(const axb_spcuda_mat *M, int W, T alpha, const T *x,
+                            T beta, T *y, cudaStream_t s) {
+  const unsigned grid = grid_for(M->rows * W, kBlock);
+  const T *v = (const T *)M->val;
+#define VEC_CASE(WW)                                                           \
+  case WW:                                                                     \
+    spmv_vector<T, WW, H><<<grid, kBlock, 0, s>>>(                             \
+        M->rows, M->rowptr, M->colind, v, x, alpha, beta, y);                  \
+    break;
+  switch (W) {
+    VEC_CASE(1)
+    VEC_CASE(2)
+    VEC_CASE(4)
+    VEC_CASE(8)
+    VEC_CASE(16)
+  default: VEC_CASE(32)
+  }
+#undef VEC_CASE
+  return cudaGetLastError();
+}
+
 template <typename T>
 cudaError_t launch_vector(const axb_spcuda_mat *M, int W, T alpha, const T *x,
                           T beta, T *y, cudaStream_t s) {
-  const unsigned grid = grid_for(M->rows * W, kBlock);
-  const T *v = (const T *)M->val;
-  switch (W) {
-  case 1:
-    spmv_vector<T, 1><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, alpha, beta, y);
-    break;
-  case 2:
-    spmv_vector<T, 2><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, alpha, beta, y);
-    break;
-  case 4:
-    spmv_vector<T, 4><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, alpha, beta, y);
-    break;
-  case 8:
-    spmv_vector<T, 8><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                              x, alpha, beta, y);
-    break;
-  case 16:
-    spmv_vector<T, 16><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                               x, alpha, beta, y);
-    break;
+  switch (M->hint) {
+  case AXB_SPMV_HINT_CS:
+    return launch_vector_h<T, AXB_SPMV_HINT_CS>(M, W, alpha, x, beta, y, s);
+  case AXB_SPMV_HINT_L2EF:
+    return launch_vector_h<T, AXB_SPMV_HINT_L2EF>(M, W, alpha, x, beta, y, s);
   default:
-    spmv_vector<T, 32><<<grid, kBlock, 0, s>>>(M->rows, M->rowptr, M->colind, v,
-                                               x, alpha, beta, y);
-    break;
+    return launch_vector_h<T, AXB_SPMV_HINT_NONE>(M, W, alpha, x, beta, y, s);
   }
-  return cudaGetLastError();
 }
 
 /* ---- stream (short rows) ---------------------------------------------- */
@@ -404,6 +446,7 @@ extern "C" axb_status axb_spcuda_mat_create(axb_handle h, const axb_csr *A,
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device);
   resolve_auto(M, sms > 0 ? sms : 1);
+  M->hint = A->dtype == AXB_F32 ? kDefaultHintF32 : kDefaultHintF64;
   *out = M;
   return AXB_SUCCESS;
 }
@@ -426,6 +469,15 @@ extern "C" axb_status axb_spcuda_mat_set_spmv(axb_spcuda_mat *M,
   }
   M->kind = kind;
   M->width = width ? width : width_for(M->mean_row);
+  return AXB_SUCCESS;
+}
+
+extern "C" axb_status axb_spcuda_mat_set_spmv_hint(axb_spcuda_mat *M,
+                                                   axb_spmv_hint hint) {
+  if (hint != AXB_SPMV_HINT_NONE && hint != AXB_SPMV_HINT_CS &&
+      hint != AXB_SPMV_HINT_L2EF)
+    return AXB_ERR_INVALID;
+  M->hint = hint;
   return AXB_SUCCESS;
 }
 

@@ -11,6 +11,10 @@ axb_status finish(axb_handle h) {
   return AXB_SUCCESS;
 }
 
+int tri_levels(axb_handle h, int64_t n) {
+  return sf_width_for(n, h->device) == 0;
+}
+
 axb_sparse_ops make_table() {
   axb_sparse_ops t = {};
   t.name = "cuda";
@@ -21,6 +25,7 @@ axb_sparse_ops make_table() {
   fill_mat_ops<float>(&t.s);
   fill_fac_ops<float>(&t.s);
   t.finish = finish;
+  t.tri_levels = tri_levels;
   return t;
 }
 
