@@ -392,6 +392,25 @@ int main(int argc, char **argv) {
   lu_singular();
   chol_not_spd(AXB_LOWER, 1000, 700, 0);
   chol_not_spd(AXB_UPPER, 1000, 700, 0);
+  /* The tiled look-ahead path (taken instead of the hybrid with
+     AXB_LU_TILED=1) on 2-4 threads, with narrow blocks so that 1537 and
+     3001 run 25 and 47 steps (the last one partial) and the tile grid has
+     several rows and columns: same checks, bitwise determinism. */
+  setenv("AXB_LU_TILED", "1", 1);
+  setenv("AXB_LU_NB", "64", 1);
+  for (int nt = 2; nt <= 4; ++nt) {
+    lu_case(1537, AXB_F64, nt, 1);
+    lu_case(1000, AXB_F32, nt, 0);
+    inv_case(INV_GETRI, 1000, AXB_F64, nt, 0);
+  }
+  lu_case(3001, AXB_F64, 3, 0);
+  lu_case(600, AXB_F32, 2, 1);
+  unsetenv("AXB_LU_NB");
+  lu_case(3001, AXB_F32, 2, 0);
+  lu_rect(1200, 700);
+  lu_rect(700, 1200);
+  lu_singular();
+  unsetenv("AXB_LU_TILED");
   unsetenv("AXB_CPU_HYBRID");
   axb_handle_destroy(h);
   return test_finish("test_omp");

@@ -141,6 +141,10 @@ typedef struct {
 } axb_omp_bar;
 void axb_omp_barrier(axb_omp_bar *b, int *sense);
 
+/* Spin (yielding the core after a few rounds) until the atomic *p equals
+   v; acquire ordering. */
+void axb_omp_wait_until(const int *p, int v);
+
 /* Environment integer (library code never prints; a malformed value is
    ignored and `dflt` returned). */
 int64_t axb_omp_env_int(const char *name, int64_t dflt);

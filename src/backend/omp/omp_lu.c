@@ -4,6 +4,7 @@
 #include "backend/ref/ref.h"
 #include "core/template.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #ifdef AXB_HAVE_LAPACK
@@ -36,6 +37,19 @@
    call, each a synchronization of all OpenBLAS threads. */
 #define OMP_HYB_LU_LEAF 16
 #define OMP_HYB_TRSM_LEAF INT64_MAX
+/* Tiled look-ahead path (AXB_LU_TILED=1) instead of the hybrid where the
+   hybrid would be taken. */
+#define OMP_LU_TILED 0
+/* Its block width: the panel, factored by one thread, hides behind the
+   update of the others while nb < ~ 4 n s1 / (3 (T - 1) s_gemm) (per step:
+   panel m nb^2 flops on one thread at s1, update 2 m (n - j) nb on T - 1
+   threads); with T = 16 and s1 ~ s_gemm / 2 that is n / 22.  Below 64 the
+   gemm's inner dimension is too short for its kernels, above 256 they gain
+   nothing. */
+#define OMP_LU_TILED_NB(mn)                                                    \
+  ((mn) / 24 < 64 ? 64 : ((mn) / 24 > 256 ? 256 : (mn) / 24 / 32 * 32))
+/* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
+#define OMP_LU_TILES_PER_THREAD 2
 
 #define AXB_TEMPLATE "backend/omp/omp_lu_t.h"
 #include "core/instantiate.h"

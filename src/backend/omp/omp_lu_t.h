@@ -42,6 +42,7 @@
 #define TRSM_ AXB_FN(axb_omp_, trsm_)
 #define SWAPR_ AXB_FN(omp_, lu_swap_rec)
 #define LASWP_OB_ AXB_FN(axb_omp_, laswp_ob)
+#define TILED_ AXB_FN(omp_, lu_tiled)
 
 /* First index of the largest |x_i| (NaN never compares larger), as LAPACK's
    i?amax and the reference kernels. */
@@ -188,6 +189,103 @@ static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
           &AT(C, lda, j + jb, 0), lda);
 }
 
+/* Tiled look-ahead path (many threads, AXB_LU_TILED): the structure of the
+   look-ahead path above with the trailing update cut in two dimensions, as
+   OpenBLAS's own threaded getrf does.  In step k (panel J = [j, j+jb)
+   factored, next panel J1 = [j1, j1+jb1)):
+     thread 0:  update block column J1 (interchanges, trsm, gemm) and factor
+                it as panel k+1 (single-threaded BLAS, the recursion);
+     the others: phase A, the interchanges and C_J := L_JJ^-1 C_J on column
+                pieces of the rest [c2, n), c2 = j1 + jb1; then phase B, the
+                gemm C_below -= L_below,J C_J on a grid of nearly square
+                tiles of rows [j+jb, m) x columns [c2, n).
+   Thread 0 joins phase B when its panel is done.  Pieces and tiles are
+   claimed through atomic counters (ctr: three per step, zeroed by the
+   caller): a fixed sequential BLAS call on a fixed block each, the cuts
+   depending on (m, n, nb, threads) only, so the result is bitwise the same
+   whichever thread runs a tile.  Square tiles re-pack each block of L and U
+   only once per tile row/column, where the look-ahead path's thin column
+   pieces re-packed the whole of L_below,J for every piece.
+   Returns the first zero pivot (1-based) or 0. */
+static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
+                      int nt, int64_t nb, int *ctr) {
+  const int64_t mn = m < n ? m : n;
+  const int64_t nsteps = (mn + nb - 1) / nb;
+  const int tiles_per_thread =
+      (int)axb_omp_env_int("AXB_LU_TILES", OMP_LU_TILES_PER_THREAD);
+  int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL,
+                          OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+  axb_omp_bar bar = {0, 0};
+  AXB_OMP(parallel num_threads(nt)) {
+    const int tid = axb_omp_thread_id();
+    int64_t cb[AXB_OMP_MAX_PARTS + 1], rb[AXB_OMP_MAX_PARTS + 1];
+    int64_t ab[AXB_OMP_MAX_PARTS + 1];
+    int sense = 0;
+    for (int64_t k = 0; k < nsteps; ++k) {
+      int *claim_a = &ctr[3 * k], *done_a = claim_a + 1, *claim_b = claim_a + 2;
+      const int64_t j = k * nb, jb = mn - j < nb ? mn - j : nb;
+      const int64_t j1 = j + jb;
+      const int64_t jb1 = k + 1 < nsteps ? (mn - j1 < nb ? mn - j1 : nb) : 0;
+      const int64_t c2 = j1 + jb1, r0 = j + jb;
+      const int64_t ncols = n - c2, nrows = m - r0;
+      /* Phase A pieces: one per worker.  Tile grid: about tiles_per_thread
+         x nt tiles, pc columns x pr rows with pc / pr ~ ncols / nrows. */
+      const int workers = nt > 1 ? nt - 1 : 1;
+      const int pa = axb_omp_split(c2, n, 16, workers, ab);
+      int pc = 0, pr = 0;
+      if (ncols > 0 && nrows > 0) {
+        int want = tiles_per_thread * nt;
+        if (want > AXB_OMP_MAX_PARTS) want = AXB_OMP_MAX_PARTS;
+        int c = (int)(sqrt((double)want * (double)ncols / (double)nrows) + 0.5);
+        c = c < 1 ? 1 : (c > want ? want : c);
+        int r = (want + c - 1) / c;
+        pc = axb_omp_split(c2, n, 16, c, cb);
+        pr = axb_omp_split(r0, m, 16, r, rb);
+      }
+      if (tid == 0) {
+        if (jb1 > 0) {
+          UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
+          const int64_t pinfo =
+              RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
+                      OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+          for (int64_t i = j1; i < j1 + jb1; ++i)
+            ipiv[i] += j1;
+          if (first == 0 && pinfo > 0) first = j1 + pinfo;
+        }
+      }
+      if (tid != 0 || nt == 1) {
+        int q;
+        while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
+          const int64_t w = ab[q + 1] - ab[q];
+          T *C = &AT(A, lda, 0, ab[q]);
+          SWAPC_(w, C, lda, j, j + jb, ipiv);
+          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
+                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+          __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
+        }
+      }
+      axb_omp_wait_until(done_a, pa);
+      {
+        int q;
+        while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) <
+               pr * pc) {
+          const int qc = q / pr, qr = q % pr;
+          GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, rb[qr + 1] - rb[qr],
+                cb[qc + 1] - cb[qc], jb, (T)-1, &AT(A, lda, rb[qr], j), lda,
+                &AT(A, lda, j, cb[qc]), lda, (T)1, &AT(A, lda, rb[qr], cb[qc]),
+                lda);
+        }
+      }
+      axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
+    }
+    /* Interchanges of the panels right of each block column. */
+    AXB_OMP(for schedule(dynamic, 1))
+    for (int64_t k = 0; k < nsteps - 1; ++k)
+      SWAPC_(nb, &AT(A, lda, 0, k * nb), lda, (k + 1) * nb, mn, ipiv);
+  }
+  return first;
+}
+
 axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                                    int64_t lda, int64_t *ipiv, int64_t *info) {
   if (!axb_omp_fits_int(m, n) || !axb_omp_fits_int(lda, 0))
@@ -197,6 +295,20 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   int64_t first = 0;
   const int64_t small0 = axb_omp_env_int("AXB_LU_SMALL", OMP_LU_SMALL);
   if (nt > 1 && mn > small0 && axb_omp_use_hybrid(nt, mn, 0)) {
+    if (axb_omp_env_int("AXB_LU_TILED", OMP_LU_TILED) != 0) {
+      /* Tiled look-ahead (single-threaded BLAS in nt OpenMP threads). */
+      const int64_t nb = axb_omp_env_int("AXB_LU_NB", OMP_LU_TILED_NB(mn));
+      int *ctr = nb >= 8 && nb < mn
+                     ? calloc((size_t)(3 * ((mn + nb - 1) / nb)), sizeof *ctr)
+                     : NULL;
+      if (ctr) {
+        const int sv = axb_omp_blas_begin();
+        first = TILED_(m, n, A, lda, ipiv, nt, nb, ctr);
+        axb_omp_blas_end(sv);
+        free(ctr);
+        goto done;
+      }
+    }
     /* Hybrid path (many threads): the recursion on the whole matrix with
        OpenBLAS threaded (nt threads) in every gemm, trsm and interchange,
        called from this thread outside any OpenMP region. */
@@ -279,3 +391,4 @@ done:
 #undef TRSM_
 #undef SWAPR_
 #undef LASWP_OB_
+#undef TILED_
