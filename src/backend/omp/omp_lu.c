@@ -41,15 +41,17 @@
    hybrid would be taken. */
 #define OMP_LU_TILED 0
 /* Its block width: the panel, factored by one thread, hides behind the
-   update of the others while nb < ~ 4 n s1 / (3 (T - 1) s_gemm) (per step:
-   panel m nb^2 flops on one thread at s1, update 2 m (n - j) nb on T - 1
-   threads); with T = 16 and s1 ~ s_gemm / 2 that is n / 22.  Below 64 the
-   gemm's inner dimension is too short for its kernels, above 256 they gain
-   nothing. */
+   update of the others while n - j > ~ (T - 1) nb s_gemm / (2 s_panel)
+   (per step: panel m nb^2 flops on one thread, update 2 m (n - j) nb on
+   T - 1 threads), i.e. for most of the flops when nb ~ n / 20 with T = 16.
+   Below 64 the gemm's inner dimension is too short for its kernels, above
+   256 they gain nothing. */
 #define OMP_LU_TILED_NB(mn)                                                    \
-  ((mn) / 24 < 64 ? 64 : ((mn) / 24 > 256 ? 256 : (mn) / 24 / 32 * 32))
+  ((mn) / 20 < 64 ? 64 : ((mn) / 20 > 256 ? 256 : (mn) / 20 / 32 * 32))
 /* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
 #define OMP_LU_TILES_PER_THREAD 2
+/* Atomic counters per step of the tiled path. */
+#define OMP_LU_CTRS 6
 
 #define AXB_TEMPLATE "backend/omp/omp_lu_t.h"
 #include "core/instantiate.h"

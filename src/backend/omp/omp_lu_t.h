@@ -189,62 +189,95 @@ static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
           &AT(C, lda, j + jb, 0), lda);
 }
 
-/* Tiled look-ahead path (many threads, AXB_LU_TILED): the structure of the
-   look-ahead path above with the trailing update cut in two dimensions, as
-   OpenBLAS's own threaded getrf does.  In step k (panel J = [j, j+jb)
-   factored, next panel J1 = [j1, j1+jb1)):
-     thread 0:  update block column J1 (interchanges, trsm, gemm) and factor
-                it as panel k+1 (single-threaded BLAS, the recursion);
-     the others: phase A, the interchanges and C_J := L_JJ^-1 C_J on column
-                pieces of the rest [c2, n), c2 = j1 + jb1; then phase B, the
-                gemm C_below -= L_below,J C_J on a grid of nearly square
-                tiles of rows [j+jb, m) x columns [c2, n).
-   Thread 0 joins phase B when its panel is done.  Pieces and tiles are
-   claimed through atomic counters (ctr: three per step, zeroed by the
-   caller): a fixed sequential BLAS call on a fixed block each, the cuts
-   depending on (m, n, nb, threads) only, so the result is bitwise the same
-   whichever thread runs a tile.  Square tiles re-pack each block of L and U
-   only once per tile row/column, where the look-ahead path's thin column
-   pieces re-packed the whole of L_below,J for every piece.
-   Returns the first zero pivot (1-based) or 0. */
+/* Tiled look-ahead path (many threads, AXB_LU_TILED), after the structure
+   of OpenBLAS's threaded getrf, with single-threaded BLAS calls on fixed
+   blocks.  In step k (panel J = [j, j+jb) factored, next panel J1 =
+   [j1, j1+jb1), the rest R = [c2, n) with c2 = j1 + jb1, rows below the
+   panel B = [j+jb, m)):
+     thread 0:   interchanges and C_J := L_JJ^-1 C_J on J1, then (with any
+                 thread that is free) the gemm of B x J1 in row tiles; once
+                 all of those are done it factors J1 as panel k+1;
+     the others: the interchanges and trsm of R in column pieces (phase A),
+                 then the B x J1 tiles, then the gemm of B x R on a grid of
+                 nearly square tiles (phase B); thread 0 joins phase B when
+                 its panel is done.
+   So the only serial work per step is the panel (m - j1) x jb1, factored
+   while the other threads run the trailing gemm; its cost m nb^2 hides
+   behind the update 2 m (n - j) nb / (T - 1) while n - j > ~ (T - 1) nb.
+   Square tiles pack each block of L and U once per tile row / column,
+   where thin column pieces re-pack the whole of L_B,J for every piece.
+   Pieces and tiles are claimed through atomic counters (ctr: OMP_LU_CTRS
+   per step, zeroed by the caller); each is a fixed sequential computation
+   on a fixed block, the cuts depending on (m, n, nb, threads) only, so the
+   result is bitwise the same whichever thread runs what.  Returns the
+   first zero pivot (1-based) or 0. */
 static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
                       int nt, int64_t nb, int *ctr) {
   const int64_t mn = m < n ? m : n;
   const int64_t nsteps = (mn + nb - 1) / nb;
   const int tiles_per_thread =
       (int)axb_omp_env_int("AXB_LU_TILES", OMP_LU_TILES_PER_THREAD);
-  int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL,
-                          OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+  int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL, OMP_LU_LEAF,
+                          OMP_LU_TRSM_LEAF);
   axb_omp_bar bar = {0, 0};
   AXB_OMP(parallel num_threads(nt)) {
     const int tid = axb_omp_thread_id();
     int64_t cb[AXB_OMP_MAX_PARTS + 1], rb[AXB_OMP_MAX_PARTS + 1];
-    int64_t ab[AXB_OMP_MAX_PARTS + 1];
+    int64_t ab[AXB_OMP_MAX_PARTS + 1], jr[AXB_OMP_MAX_PARTS + 1];
     int sense = 0;
     for (int64_t k = 0; k < nsteps; ++k) {
-      int *claim_a = &ctr[3 * k], *done_a = claim_a + 1, *claim_b = claim_a + 2;
+      int *c = &ctr[OMP_LU_CTRS * k];
+      int *claim_a = c, *done_a = c + 1, *j1_ready = c + 2, *claim_j = c + 3,
+          *done_j = c + 4, *claim_b = c + 5;
       const int64_t j = k * nb, jb = mn - j < nb ? mn - j : nb;
       const int64_t j1 = j + jb;
       const int64_t jb1 = k + 1 < nsteps ? (mn - j1 < nb ? mn - j1 : nb) : 0;
       const int64_t c2 = j1 + jb1, r0 = j + jb;
       const int64_t ncols = n - c2, nrows = m - r0;
-      /* Phase A pieces: one per worker.  Tile grid: about tiles_per_thread
-         x nt tiles, pc columns x pr rows with pc / pr ~ ncols / nrows. */
-      const int workers = nt > 1 ? nt - 1 : 1;
-      const int pa = axb_omp_split(c2, n, 16, workers, ab);
+      /* Phase A: a piece per thread.  J1's gemm: row tiles, a few per
+         thread.  Phase B: about tiles_per_thread x nt tiles, pc columns x
+         pr rows with pc / pr ~ ncols / nrows. */
+      const int pa = axb_omp_split(c2, n, 16, nt, ab);
+      const int pj =
+          jb1 > 0 && nrows > 0 ? axb_omp_split(r0, m, 16, 2 * nt, jr) : 0;
       int pc = 0, pr = 0;
       if (ncols > 0 && nrows > 0) {
         int want = tiles_per_thread * nt;
         if (want > AXB_OMP_MAX_PARTS) want = AXB_OMP_MAX_PARTS;
-        int c = (int)(sqrt((double)want * (double)ncols / (double)nrows) + 0.5);
-        c = c < 1 ? 1 : (c > want ? want : c);
-        int r = (want + c - 1) / c;
-        pc = axb_omp_split(c2, n, 16, c, cb);
-        pr = axb_omp_split(r0, m, 16, r, rb);
+        int w = (int)(sqrt((double)want * (double)ncols / (double)nrows) + 0.5);
+        w = w < 1 ? 1 : (w > want ? want : w);
+        pc = axb_omp_split(c2, n, 16, w, cb);
+        pr = axb_omp_split(r0, m, 16, (want + w - 1) / w, rb);
+      }
+      int q;
+      if (tid == 0) {
+        if (jb1 > 0) {
+          T *C = &AT(A, lda, 0, j1);
+          SWAPC_(jb1, C, lda, j, j + jb, ipiv);
+          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1, (T)1,
+                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+        }
+        __atomic_store_n(j1_ready, 1, __ATOMIC_RELEASE);
+      } else {
+        while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
+          const int64_t w = ab[q + 1] - ab[q];
+          T *C = &AT(A, lda, 0, ab[q]);
+          SWAPC_(w, C, lda, j, j + jb, ipiv);
+          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
+                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+          __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
+        }
+        axb_omp_wait_until(j1_ready, 1);
+      }
+      while ((q = __atomic_fetch_add(claim_j, 1, __ATOMIC_RELAXED)) < pj) {
+        GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, jr[q + 1] - jr[q], jb1, jb, (T)-1,
+              &AT(A, lda, jr[q], j), lda, &AT(A, lda, j, j1), lda, (T)1,
+              &AT(A, lda, jr[q], j1), lda);
+        __atomic_add_fetch(done_j, 1, __ATOMIC_RELEASE);
       }
       if (tid == 0) {
         if (jb1 > 0) {
-          UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
+          axb_omp_wait_until(done_j, pj);
           const int64_t pinfo =
               RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
                       OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
@@ -252,9 +285,7 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
             ipiv[i] += j1;
           if (first == 0 && pinfo > 0) first = j1 + pinfo;
         }
-      }
-      if (tid != 0 || nt == 1) {
-        int q;
+        /* Phase A pieces nobody has taken (one thread only). */
         while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
           const int64_t w = ab[q + 1] - ab[q];
           T *C = &AT(A, lda, 0, ab[q]);
@@ -265,16 +296,12 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
         }
       }
       axb_omp_wait_until(done_a, pa);
-      {
-        int q;
-        while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) <
-               pr * pc) {
-          const int qc = q / pr, qr = q % pr;
-          GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, rb[qr + 1] - rb[qr],
-                cb[qc + 1] - cb[qc], jb, (T)-1, &AT(A, lda, rb[qr], j), lda,
-                &AT(A, lda, j, cb[qc]), lda, (T)1, &AT(A, lda, rb[qr], cb[qc]),
-                lda);
-        }
+      while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) < pr * pc) {
+        const int qc = q / pr, qr = q % pr;
+        GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, rb[qr + 1] - rb[qr],
+              cb[qc + 1] - cb[qc], jb, (T)-1, &AT(A, lda, rb[qr], j), lda,
+              &AT(A, lda, j, cb[qc]), lda, (T)1, &AT(A, lda, rb[qr], cb[qc]),
+              lda);
       }
       axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
     }
@@ -299,7 +326,8 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
       /* Tiled look-ahead (single-threaded BLAS in nt OpenMP threads). */
       const int64_t nb = axb_omp_env_int("AXB_LU_NB", OMP_LU_TILED_NB(mn));
       int *ctr = nb >= 8 && nb < mn
-                     ? calloc((size_t)(3 * ((mn + nb - 1) / nb)), sizeof *ctr)
+                     ? calloc((size_t)(OMP_LU_CTRS * ((mn + nb - 1) / nb)),
+                              sizeof *ctr)
                      : NULL;
       if (ctr) {
         const int sv = axb_omp_blas_begin();
