@@ -66,6 +66,13 @@
 #else
 #define AXB_OMP_CLONES
 #endif
+/* Helpers of such loops: inlined into each clone, so that they are
+   compiled for its ISA (a call would run the baseline code). */
+#if defined(__GNUC__)
+#define AXB_OMP_INLINE static inline __attribute__((always_inline))
+#else
+#define AXB_OMP_INLINE static inline
+#endif
 
 /* Threads a kernel may use: h->threads, or all cores (OpenMP's default team
    size, which honours OMP_NUM_THREADS) when it is 0. */

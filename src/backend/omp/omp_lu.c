@@ -5,13 +5,18 @@
 #include "core/template.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef AXB_HAVE_LAPACK
 
 /* Leaf width of the recursive panel: below it the rank-1 loop runs on a
    block that stays in L1/L2. */
 #define OMP_LU_LEAF 16
+/* Rows of a leaf column kept in registers / L1 while the factored columns
+   stream past (omp_lu_t.h, LCOL_). */
+#define OMP_LU_ROWS 64
 /* Rows of the unit lower triangle below which the panel's triangular solve
    calls trsm rather than splitting further into gemm. */
 #define OMP_LU_TRSM_LEAF 32
@@ -52,6 +57,11 @@
 #define OMP_LU_TILES_PER_THREAD 2
 /* Atomic counters per step of the tiled path. */
 #define OMP_LU_CTRS 6
+
+/* Unsigned integers of the scalars' widths (the pivot search compares bit
+   patterns, omp_lu_t.h). */
+typedef uint64_t omp_dlu_bits;
+typedef uint32_t omp_slu_bits;
 
 #define AXB_TEMPLATE "backend/omp/omp_lu_t.h"
 #include "core/instantiate.h"

@@ -32,8 +32,10 @@
 
 #define AT(M, ld, i, j) (M)[(i) + (j) * (ld)]
 #define ABS_(x) ((x) < 0 ? -(x) : (x))
-#define IAMAX_ AXB_FN(omp_, lu_iamax)
 #define GETF2_ AXB_FN(omp_, lu_getf2)
+#define FWD_ AXB_FN(omp_, lu_fwd)
+#define LCOL_ AXB_FN(omp_, lu_lcol)
+#define BITS_ AXB_FN(omp_, lu_bits)
 #define RGETF2_ AXB_FN(omp_, lu_rgetf2)
 #define SWAPC_ AXB_FN(omp_, lu_swap_cols_rows)
 #define UPDATE_ AXB_FN(omp_, lu_update)
@@ -43,19 +45,6 @@
 #define SWAPR_ AXB_FN(omp_, lu_swap_rec)
 #define LASWP_OB_ AXB_FN(axb_omp_, laswp_ob)
 #define TILED_ AXB_FN(omp_, lu_tiled)
-
-/* First index of the largest |x_i| (NaN never compares larger), as LAPACK's
-   i?amax and the reference kernels. */
-static int64_t IAMAX_(int64_t n, const T *x) {
-  int64_t p = 0;
-  T big = ABS_(x[0]);
-  for (int64_t i = 1; i < n; ++i)
-    if (ABS_(x[i]) > big) {
-      big = ABS_(x[i]);
-      p = i;
-    }
-  return p;
-}
 
 /* Interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on the
    n columns of A, a column at a time. */
@@ -72,18 +61,105 @@ static void SWAPC_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
   }
 }
 
+/* Forward substitution x := L^-1 x with the unit lower triangle of the
+   first c rows and columns of A (the U part of a leaf column). */
+AXB_OMP_INLINE void FWD_(int64_t c, const T *A, int64_t lda, T *x) {
+  for (int64_t r = 1; r < c; ++r) {
+    T s = x[r];
+    for (int64_t q = 0; q < r; ++q)
+      s -= AT(A, lda, r, q) * x[q];
+    x[r] = s;
+  }
+}
+
+/* Rows [i0, i0 + len) of leaf column x, len <= OMP_LU_ROWS:
+   x_i -= sum_{q<c} L_iq u_q (u = x[0..c), L = A's first c columns); the
+   rows stay in L1 while the c columns of L stream past once.  Then the
+   first largest |x_i| of the rows, merged into (*p, *big) as LAPACK's
+   i?amax (first index of the maximum; NaN never compares larger; i0 == c
+   starts): the maximum is found on the bit patterns of |x_i| (for
+   non-negative IEEE numbers the same order as the values), a loop that
+   vectorizes; the scalar compare runs only on a chunk with a NaN. */
+AXB_OMP_INLINE void LCOL_(int64_t i0, int64_t len, int64_t c, const T *A,
+                          int64_t lda, T *x, int64_t *p, T *big) {
+  T *y = x + i0;
+  int64_t q = 0;
+  /* Four columns per pass over y (the same operations in the same order
+     as one at a time, a quarter of the loads and stores of y). */
+  for (; q + 4 <= c; q += 4) {
+    const T u0 = x[q], u1 = x[q + 1], u2 = x[q + 2], u3 = x[q + 3];
+    const T *l0 = &AT(A, lda, i0, q), *l1 = l0 + lda, *l2 = l1 + lda,
+            *l3 = l2 + lda;
+    for (int64_t i = 0; i < len; ++i)
+      y[i] = (((y[i] - l0[i] * u0) - l1[i] * u1) - l2[i] * u2) - l3[i] * u3;
+  }
+  for (; q < c; ++q) {
+    const T u = x[q];
+    const T *l = &AT(A, lda, i0, q);
+    for (int64_t i = 0; i < len; ++i)
+      y[i] -= l[i] * u;
+  }
+  const BITS_ sign = (BITS_)1 << (8 * sizeof(BITS_) - 1);
+  const T inf = (T)INFINITY;
+  BITS_ infb, mx = 0;
+  memcpy(&infb, &inf, sizeof infb);
+  for (int64_t i = 0; i < len; ++i) {
+    BITS_ b;
+    memcpy(&b, &y[i], sizeof b);
+    b &= ~sign;
+    mx = b > mx ? b : mx;
+  }
+  if (mx > infb) { /* a NaN in the chunk */
+    int64_t i = 0;
+    if (i0 == c) {
+      *big = ABS_(y[0]);
+      *p = c;
+      i = 1;
+    }
+    for (; i < len; ++i)
+      if (ABS_(y[i]) > *big) {
+        *big = ABS_(y[i]);
+        *p = i0 + i;
+      }
+    return;
+  }
+  T cm;
+  memcpy(&cm, &mx, sizeof cm);
+  if (i0 == c || cm > *big) {
+    int64_t i = 0;
+    for (;; ++i) {
+      BITS_ b;
+      memcpy(&b, &y[i], sizeof b);
+      if ((b & ~sign) == mx) break;
+    }
+    *big = cm;
+    *p = i0 + i;
+  }
+}
+
 /* Unblocked LU of an m x n block (the recursion's leaves; n is small or m
-   is): pivot = first largest |a_ic| (i >= c), swap within the block, scale
-   the column by 1/pivot, rank-1 update of the block's remaining columns.
+   is), left-looking (Crout order, as LAPACK's getf2 through gemv): column
+   c is first brought up to date by the c factored columns left of it, u =
+   L11^-1 a_top and a_below -= L_below u, then pivot = first largest
+   |a_ic| (i >= c), swap within the block, scale the column by 1/pivot.
+   Each column reads the factored part once, where the right-looking
+   rank-1 form streamed the whole block through the caches once per
+   column (3x the memory traffic: that loop was half of a panel's time).
    An exact zero pivot: the column below is zero, record it and go on
-   (LAPACK).  Returns the block-relative 1-based info or 0. */
+   (LAPACK).  Columns beyond min(m, n) (wide blocks) get the triangular
+   solve.  Returns the block-relative 1-based info or 0. */
 AXB_OMP_CLONES
 static int64_t GETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
   int64_t info = 0;
   const int64_t mn = m < n ? m : n;
   for (int64_t c = 0; c < mn; ++c) {
     T *col = &AT(A, lda, 0, c);
-    const int64_t p = c + IAMAX_(m - c, col + c);
+    FWD_(c, A, lda, col);
+    int64_t p = c;
+    T big = 0;
+    for (int64_t i0 = c; i0 < m; i0 += OMP_LU_ROWS)
+      LCOL_(i0, m - i0 < OMP_LU_ROWS ? m - i0 : OMP_LU_ROWS, c, A, lda, col, &p,
+            &big);
     ipiv[c] = p + 1;
     const T piv = col[p];
     if (piv != (T)0) {
@@ -105,13 +181,9 @@ static int64_t GETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
     } else if (info == 0) {
       info = c + 1;
     }
-    for (int64_t j = c + 1; j < n; ++j) {
-      T *a = &AT(A, lda, 0, j);
-      const T u = a[c];
-      for (int64_t i = c + 1; i < m; ++i)
-        a[i] -= col[i] * u;
-    }
   }
+  for (int64_t j = mn; j < n; ++j)
+    FWD_(mn, A, lda, &AT(A, lda, 0, j));
   return info;
 }
 
@@ -409,8 +481,10 @@ done:
 
 #undef AT
 #undef ABS_
-#undef IAMAX_
 #undef GETF2_
+#undef FWD_
+#undef LCOL_
+#undef BITS_
 #undef RGETF2_
 #undef SWAPC_
 #undef UPDATE_
