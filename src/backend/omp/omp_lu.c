@@ -19,7 +19,7 @@
 #define OMP_LU_ROWS 64
 /* Rows of the unit lower triangle below which the panel's triangular solve
    calls trsm rather than splitting further into gemm. */
-#define OMP_LU_TRSM_LEAF 32
+#define OMP_LU_TRSM_LEAF 16
 /* Up to this order (min(m, n)) the whole matrix is factored by the
    recursion in the calling thread: no OpenMP region at all. */
 #define OMP_LU_SMALL 512
