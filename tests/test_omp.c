@@ -460,6 +460,10 @@ int main(int argc, char **argv) {
   lu_singular();
   unsetenv("AXB_LU_TILED");
   unsetenv("AXB_CPU_HYBRID");
+  /* The default LU path from 8 threads (the tiled one), here
+     oversubscribed. */
+  lu_case(1537, AXB_F64, 8, 0);
+  lu_case(1100, AXB_F32, 9, 0);
   axb_handle_destroy(h);
   return test_finish("test_omp");
 }

@@ -42,17 +42,17 @@
    call, each a synchronization of all OpenBLAS threads. */
 #define OMP_HYB_LU_LEAF 16
 #define OMP_HYB_TRSM_LEAF INT64_MAX
-/* Tiled look-ahead path (AXB_LU_TILED=1) instead of the hybrid where the
-   hybrid would be taken. */
-#define OMP_LU_TILED 0
-/* Its block width: the panel, factored by one thread, hides behind the
-   update of the others while n - j > ~ (T - 1) nb s_gemm / (2 s_panel)
-   (per step: panel m nb^2 flops on one thread, update 2 m (n - j) nb on
-   T - 1 threads), i.e. for most of the flops when nb ~ n / 20 with T = 16.
-   Below 64 the gemm's inner dimension is too short for its kernels, above
-   256 they gain nothing. */
-#define OMP_LU_TILED_NB(mn)                                                    \
-  ((mn) / 20 < 64 ? 64 : ((mn) / 20 > 256 ? 256 : (mn) / 20 / 32 * 32))
+/* Tiled look-ahead path instead of the hybrid where the hybrid would be
+   taken, from this many threads (AXB_LU_TILED=0/1 forces it off/on there):
+   on 2-7 threads one thread of the team factoring panels is too large a
+   share (and the hybrid was measured good there at n >= 8192). */
+#define OMP_LU_TILED_THREADS 8
+/* Its block width (AXB_LU_NB overrides).  The panel, factored by one
+   thread, hides behind the update of the others while n - j > ~ (T - 1)
+   nb s_gemm / (2 s_panel) (per step: panel m nb^2 flops on one thread,
+   update 2 m (n - j) nb on T - 1 threads).  Measured on the 16-core device
+   host (docs/PERFORMANCE.md). */
+#define OMP_LU_TILED_NB(mn) 128
 /* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
 #define OMP_LU_TILES_PER_THREAD 2
 /* Atomic counters per step of the tiled path. */
