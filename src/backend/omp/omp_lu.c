@@ -43,15 +43,24 @@
 #define OMP_HYB_LU_LEAF 16
 #define OMP_HYB_TRSM_LEAF INT64_MAX
 /* Tiled look-ahead path instead of the hybrid where the hybrid would be
-   taken, from this many threads (AXB_LU_TILED=0/1 forces it off/on there):
-   on 2-7 threads one thread of the team factoring panels is too large a
-   share (and the hybrid was measured good there at n >= 8192). */
+   taken, from OMP_LU_TILED_THREADS threads up to order OMP_LU_TILED_MAX
+   (AXB_LU_TILED_MAX; AXB_LU_TILED=0/1 forces it off/on wherever the
+   hybrid applies).  Measured on the 16-core device host
+   (docs/PERFORMANCE.md): at n = 4096-8192 it beats the hybrid (dgetrf
+   0.86-0.90 against 0.71 of OpenBLAS at 4096, sgetrf 0.83-1.14 against
+   0.61-0.70), at 2048 the two are within the noise for the factorization
+   alone, but an OpenMP region right after the hybrid (getri, getrs) runs
+   beside OpenBLAS's still-spinning pool (getrf+getri at 2048: 0.67 after
+   the hybrid, 1.36 after the tiled path); at 16384 the hybrid's threaded
+   gemm (shared packing, one pool) wins: 0.93 against 0.74-0.76.  On 2-7
+   threads one panel thread is too large a share of the team. */
 #define OMP_LU_TILED_THREADS 8
-/* Its block width (AXB_LU_NB overrides).  The panel, factored by one
+#define OMP_LU_TILED_MAX 8192
+/* Its block width (AXB_LU_NB overrides): the panel, factored by one
    thread, hides behind the update of the others while n - j > ~ (T - 1)
    nb s_gemm / (2 s_panel) (per step: panel m nb^2 flops on one thread,
-   update 2 m (n - j) nb on T - 1 threads).  Measured on the 16-core device
-   host (docs/PERFORMANCE.md). */
+   update 2 m (n - j) nb on T - 1 threads).  96, 128, 192 and 256 were
+   within the noise of each other at n = 2048-8192 on 16 threads. */
 #define OMP_LU_TILED_NB(mn) 128
 /* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
 #define OMP_LU_TILES_PER_THREAD 2

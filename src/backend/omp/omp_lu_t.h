@@ -395,7 +395,9 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   const int64_t small0 = axb_omp_env_int("AXB_LU_SMALL", OMP_LU_SMALL);
   if (nt > 1 && mn > small0 && axb_omp_use_hybrid(nt, mn, 0)) {
     const int64_t tiled = axb_omp_env_int("AXB_LU_TILED", -1);
-    if (tiled > 0 || (tiled < 0 && nt >= OMP_LU_TILED_THREADS)) {
+    if (tiled > 0 ||
+        (tiled < 0 && nt >= OMP_LU_TILED_THREADS &&
+         mn <= axb_omp_env_int("AXB_LU_TILED_MAX", OMP_LU_TILED_MAX))) {
       /* Tiled look-ahead (single-threaded BLAS in nt OpenMP threads). */
       const int64_t nb = axb_omp_env_int("AXB_LU_NB", OMP_LU_TILED_NB(mn));
       int *ctr = nb >= 8 && nb < mn
