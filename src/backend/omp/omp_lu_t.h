@@ -287,8 +287,12 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
                       int nt, int64_t nb, int *ctr) {
   const int64_t mn = m < n ? m : n;
   const int64_t nsteps = (mn + nb - 1) / nb;
+  const int64_t tiles_env =
+      axb_omp_env_int("AXB_LU_TILES", OMP_LU_TILES_PER_THREAD);
   const int tiles_per_thread =
-      (int)axb_omp_env_int("AXB_LU_TILES", OMP_LU_TILES_PER_THREAD);
+      tiles_env < 1 ? 1
+                    : (tiles_env > AXB_OMP_MAX_PARTS ? AXB_OMP_MAX_PARTS
+                                                     : (int)tiles_env);
   int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL, OMP_LU_LEAF,
                           OMP_LU_TRSM_LEAF);
   axb_omp_bar bar = {0, 0};
@@ -315,7 +319,8 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
       int pc = 0, pr = 0;
       if (ncols > 0 && nrows > 0) {
         int want = tiles_per_thread * nt;
-        if (want > AXB_OMP_MAX_PARTS) want = AXB_OMP_MAX_PARTS;
+        want = want < 1 ? 1
+                        : (want > AXB_OMP_MAX_PARTS ? AXB_OMP_MAX_PARTS : want);
         int w = (int)(sqrt((double)want * (double)ncols / (double)nrows) + 0.5);
         w = w < 1 ? 1 : (w > want ? want : w);
         pc = axb_omp_split(c2, n, 16, w, cb);
