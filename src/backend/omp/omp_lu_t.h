@@ -10,7 +10,8 @@
  *                    (pivots p2), apply p2 to [A21]... (rows n1.. of the left
  *                    half).
  * Almost all its flops are BLAS-3; only leaves of OMP_LU_LEAF columns run
- * the rank-1 loop.  The same recursion factors whole small matrices.
+ * our own (left-looking) loop.  The same recursion factors whole small
+ * matrices.
  *
  * Large matrices: blocked right-looking LU with a look-ahead of depth one.
  * With nb-wide block columns, step k (panel columns J = [j, j+jb) already
@@ -23,7 +24,10 @@
  * schedule).  So the panel, a sequential and memory-bound computation, is
  * hidden behind the trailing GEMMs instead of stalling every thread.  The
  * interchanges of later panels on the columns left of them are applied at
- * the end, one column block per iteration.
+ * the end, one column block per iteration.  From 8 threads the tiled
+ * variant (TILED_ below) replaces the column pieces by a 2-D grid of gemm
+ * tiles; with more threads the hybrid path (the recursion with OpenBLAS
+ * threaded, see omp.h) takes the largest matrices.
  *
  * Every piece is a fixed sequential computation on a fixed block (the cuts
  * depend on n, nb and the thread count only), so the factors are bitwise
