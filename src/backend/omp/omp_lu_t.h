@@ -26,8 +26,8 @@
  * interchanges of later panels on the columns left of them are applied at
  * the end, one column block per iteration.  From 8 threads the tiled
  * variant (TILED_ below) replaces the column pieces by a 2-D grid of gemm
- * tiles; with more threads the hybrid path (the recursion with OpenBLAS
- * threaded, see omp.h) takes the largest matrices.
+ * tiles up to n = 8192; above that (and from n = 8192 on 2-7 threads) the
+ * hybrid path (the recursion with OpenBLAS threaded, see omp.h) runs.
  *
  * Every piece is a fixed sequential computation on a fixed block (the cuts
  * depend on n, nb and the thread count only), so the factors are bitwise
