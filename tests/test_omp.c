@@ -135,6 +135,51 @@ static void lu_case(int64_t n, axb_dtype t, int threads, int full) {
   axb_dense_destroy(&A);
 }
 
+/* Pivot search of the leaves (LAPACK's i?amax: first index of the largest
+   |a_ic|, NaN never larger) across the 64-row chunks of the search, with a
+   NaN in a chunk: column 0 ties at rows 70 and 150 (NaN at 10 and 200);
+   column 1 (column 0 = 10 e_0, so it is not changed below row 0) ties at
+   rows 80, 120 and 130 with a NaN at 100 in the chunk of rows 80 and 120
+   (the scalar search) and 130 in the next (the bitwise one); a third case
+   puts the NaN first, where it is taken.  ipiv[0..1] are then fixed. */
+static void lu_pivot_search(axb_dtype t, int nan_first) {
+  axb_set_threads(h, 1);
+  const int64_t n = 300;
+  axb_dense A = gen(AXB_GEN_UNIFORM, n, t, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    axb_dense_set(&A, i, 0, i == 0 ? 10.0 : 0.0);
+    if (!nan_first) {
+      if (i == 80 || i == 120 || i == 130) axb_dense_set(&A, i, 1, -7.0);
+      if (i == 100) axb_dense_set(&A, i, 1, NAN);
+    }
+  }
+  if (nan_first) {
+    for (int64_t i = 0; i < n; ++i)
+      axb_dense_set(&A, i, 0, i == 0 ? NAN : (i == 70 || i == 150 ? 5 : 0.5));
+    axb_dense_set(&A, 200, 0, NAN);
+  }
+  int64_t *p = calloc((size_t)n, sizeof *p), info = -1;
+  axb_dense F = copy_ld(&A, n);
+  const axb_status st = getrf(&F, p, &info);
+  CHECK(st == AXB_SUCCESS || st == AXB_ERR_SINGULAR, "pivots: status %d", st);
+  if (nan_first)
+    CHECK(p[0] == 1, "NaN first: ipiv[0] %lld", (long long)p[0]);
+  else
+    CHECK(p[0] == 1 && p[1] == 81, "pivot ties: ipiv %lld %lld",
+          (long long)p[0], (long long)p[1]);
+  /* Column 0 with ties and NaN below a finite first entry. */
+  axb_dense G = copy_ld(&A, n);
+  for (int64_t i = 0; i < n; ++i)
+    axb_dense_set(&G, i, 0,
+                  i == 10 || i == 200 ? NAN : (i == 70 || i == 150 ? -5 : 0.5));
+  getrf(&G, p, &info);
+  CHECK(p[0] == 71, "column 0 ties: ipiv[0] %lld", (long long)p[0]);
+  free(p);
+  axb_dense_destroy(&G);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&A);
+}
+
 /* Rectangular m x n (both shapes) through the look-ahead path: P A = L U
    checked entry by entry on a sample, relative to max |a_ij|. */
 static void lu_rect(int64_t m, int64_t n) {
@@ -363,6 +408,9 @@ int main(int argc, char **argv) {
   lu_rect(1200, 700);
   lu_rect(700, 1200);
   lu_singular();
+  lu_pivot_search(AXB_F64, 0);
+  lu_pivot_search(AXB_F32, 0);
+  lu_pivot_search(AXB_F64, 1);
   inv_singular(INV_GETRI);
   inv_singular(INV_GJ_BLOCKED);
   inv_singular(INV_GJ_STUDY);
@@ -392,7 +440,30 @@ int main(int argc, char **argv) {
   lu_singular();
   chol_not_spd(AXB_LOWER, 1000, 700, 0);
   chol_not_spd(AXB_UPPER, 1000, 700, 0);
+  /* The tiled look-ahead path (taken instead of the hybrid with
+     AXB_LU_TILED=1) on 2-4 threads, with narrow blocks so that 1537 and
+     3001 run 25 and 47 steps (the last one partial) and the tile grid has
+     several rows and columns: same checks, bitwise determinism. */
+  setenv("AXB_LU_TILED", "1", 1);
+  setenv("AXB_LU_NB", "64", 1);
+  for (int nt = 2; nt <= 4; ++nt) {
+    lu_case(1537, AXB_F64, nt, 1);
+    lu_case(1000, AXB_F32, nt, 0);
+    inv_case(INV_GETRI, 1000, AXB_F64, nt, 0);
+  }
+  lu_case(3001, AXB_F64, 3, 0);
+  lu_case(600, AXB_F32, 2, 1);
+  unsetenv("AXB_LU_NB");
+  lu_case(3001, AXB_F32, 2, 0);
+  lu_rect(1200, 700);
+  lu_rect(700, 1200);
+  lu_singular();
+  unsetenv("AXB_LU_TILED");
   unsetenv("AXB_CPU_HYBRID");
+  /* The default LU path from 8 threads (the tiled one), here
+     oversubscribed. */
+  lu_case(1537, AXB_F64, 8, 0);
+  lu_case(1100, AXB_F32, 9, 0);
   axb_handle_destroy(h);
   return test_finish("test_omp");
 }

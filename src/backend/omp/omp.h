@@ -25,12 +25,15 @@
  *
  *   Exception, the hybrid path of getrf and potrf (axb_omp_use_hybrid: by
  *   default from 8 threads and n >= 1024, and for n >= 8192 on fewer
- *   threads): the recursion on the whole
+ *   threads; getrf on >= 8 threads takes it only above n = 8192 and
+ *   otherwise the tiled look-ahead path of omp_lu_t.h, all OpenMP with
+ *   single-threaded BLAS): the recursion on the whole
  *   matrix runs in the calling thread, outside any OpenMP region, with
  *   OpenBLAS threaded (nt threads of its own pool) in each gemm, trsm,
  *   syrk and laswp.  On the 16-core device host the OpenMP look-ahead path
  *   was 0.4-0.9x OpenBLAS at n = 2048-8192 (per-thread pieces too narrow,
- *   serial panel), the hybrid 0.65-1.3x.  OpenBLAS's level-3 threading
+ *   serial panel), the hybrid 0.65-1.3x (both measured with OpenBLAS's
+ *   Prescott kernels, see docs/PERFORMANCE.md).  OpenBLAS's level-3 threading
  *   partitions the output statically by the thread count and never splits
  *   the inner dimension, so this path is also bitwise reproducible for a
  *   given thread count (tests/test_omp.c checks it, forced on 2 and 3).
@@ -65,6 +68,13 @@
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define AXB_OMP_CLONES
+#endif
+/* Helpers of such loops: inlined into each clone, so that they are
+   compiled for its ISA (a call would run the baseline code). */
+#if defined(__GNUC__)
+#define AXB_OMP_INLINE static inline __attribute__((always_inline))
+#else
+#define AXB_OMP_INLINE static inline
 #endif
 
 /* Threads a kernel may use: h->threads, or all cores (OpenMP's default team
@@ -140,6 +150,10 @@ typedef struct {
   int phase;
 } axb_omp_bar;
 void axb_omp_barrier(axb_omp_bar *b, int *sense);
+
+/* Spin (yielding the core after a few rounds) until the atomic *p equals
+   v; acquire ordering. */
+void axb_omp_wait_until(const int *p, int v);
 
 /* Environment integer (library code never prints; a malformed value is
    ignored and `dflt` returned). */

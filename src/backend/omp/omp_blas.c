@@ -49,6 +49,12 @@ void axb_omp_barrier(axb_omp_bar *b, int *sense) {
 #endif
 }
 
+void axb_omp_wait_until(const int *p, int v) {
+  int spins = 0;
+  while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != v)
+    if (++spins > 100) sched_yield();
+}
+
 int64_t axb_omp_env_int(const char *name, int64_t dflt) {
   const char *s = getenv(name);
   if (!s || !*s) return dflt;

@@ -10,7 +10,8 @@
  *                    (pivots p2), apply p2 to [A21]... (rows n1.. of the left
  *                    half).
  * Almost all its flops are BLAS-3; only leaves of OMP_LU_LEAF columns run
- * the rank-1 loop.  The same recursion factors whole small matrices.
+ * our own (left-looking) loop.  The same recursion factors whole small
+ * matrices.
  *
  * Large matrices: blocked right-looking LU with a look-ahead of depth one.
  * With nb-wide block columns, step k (panel columns J = [j, j+jb) already
@@ -23,7 +24,10 @@
  * schedule).  So the panel, a sequential and memory-bound computation, is
  * hidden behind the trailing GEMMs instead of stalling every thread.  The
  * interchanges of later panels on the columns left of them are applied at
- * the end, one column block per iteration.
+ * the end, one column block per iteration.  From 8 threads the tiled
+ * variant (TILED_ below) replaces the column pieces by a 2-D grid of gemm
+ * tiles up to n = 8192; above that (and from n = 8192 on 2-7 threads) the
+ * hybrid path (the recursion with OpenBLAS threaded, see omp.h) runs.
  *
  * Every piece is a fixed sequential computation on a fixed block (the cuts
  * depend on n, nb and the thread count only), so the factors are bitwise
@@ -32,8 +36,10 @@
 
 #define AT(M, ld, i, j) (M)[(i) + (j) * (ld)]
 #define ABS_(x) ((x) < 0 ? -(x) : (x))
-#define IAMAX_ AXB_FN(omp_, lu_iamax)
 #define GETF2_ AXB_FN(omp_, lu_getf2)
+#define FWD_ AXB_FN(omp_, lu_fwd)
+#define LCOL_ AXB_FN(omp_, lu_lcol)
+#define BITS_ AXB_FN(omp_, lu_bits)
 #define RGETF2_ AXB_FN(omp_, lu_rgetf2)
 #define SWAPC_ AXB_FN(omp_, lu_swap_cols_rows)
 #define UPDATE_ AXB_FN(omp_, lu_update)
@@ -42,19 +48,7 @@
 #define TRSM_ AXB_FN(axb_omp_, trsm_)
 #define SWAPR_ AXB_FN(omp_, lu_swap_rec)
 #define LASWP_OB_ AXB_FN(axb_omp_, laswp_ob)
-
-/* First index of the largest |x_i| (NaN never compares larger), as LAPACK's
-   i?amax and the reference kernels. */
-static int64_t IAMAX_(int64_t n, const T *x) {
-  int64_t p = 0;
-  T big = ABS_(x[0]);
-  for (int64_t i = 1; i < n; ++i)
-    if (ABS_(x[i]) > big) {
-      big = ABS_(x[i]);
-      p = i;
-    }
-  return p;
-}
+#define TILED_ AXB_FN(omp_, lu_tiled)
 
 /* Interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on the
    n columns of A, a column at a time. */
@@ -71,18 +65,105 @@ static void SWAPC_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
   }
 }
 
+/* Forward substitution x := L^-1 x with the unit lower triangle of the
+   first c rows and columns of A (the U part of a leaf column). */
+AXB_OMP_INLINE void FWD_(int64_t c, const T *A, int64_t lda, T *x) {
+  for (int64_t r = 1; r < c; ++r) {
+    T s = x[r];
+    for (int64_t q = 0; q < r; ++q)
+      s -= AT(A, lda, r, q) * x[q];
+    x[r] = s;
+  }
+}
+
+/* Rows [i0, i0 + len) of leaf column x, len <= OMP_LU_ROWS:
+   x_i -= sum_{q<c} L_iq u_q (u = x[0..c), L = A's first c columns); the
+   rows stay in L1 while the c columns of L stream past once.  Then the
+   first largest |x_i| of the rows, merged into (*p, *big) as LAPACK's
+   i?amax (first index of the maximum; NaN never compares larger; i0 == c
+   starts): the maximum is found on the bit patterns of |x_i| (for
+   non-negative IEEE numbers the same order as the values), a loop that
+   vectorizes; the scalar compare runs only on a chunk with a NaN. */
+AXB_OMP_INLINE void LCOL_(int64_t i0, int64_t len, int64_t c, const T *A,
+                          int64_t lda, T *x, int64_t *p, T *big) {
+  T *y = x + i0;
+  int64_t q = 0;
+  /* Four columns per pass over y (the same operations in the same order
+     as one at a time, a quarter of the loads and stores of y). */
+  for (; q + 4 <= c; q += 4) {
+    const T u0 = x[q], u1 = x[q + 1], u2 = x[q + 2], u3 = x[q + 3];
+    const T *l0 = &AT(A, lda, i0, q), *l1 = l0 + lda, *l2 = l1 + lda,
+            *l3 = l2 + lda;
+    for (int64_t i = 0; i < len; ++i)
+      y[i] = (((y[i] - l0[i] * u0) - l1[i] * u1) - l2[i] * u2) - l3[i] * u3;
+  }
+  for (; q < c; ++q) {
+    const T u = x[q];
+    const T *l = &AT(A, lda, i0, q);
+    for (int64_t i = 0; i < len; ++i)
+      y[i] -= l[i] * u;
+  }
+  const BITS_ sign = (BITS_)1 << (8 * sizeof(BITS_) - 1);
+  const T inf = (T)INFINITY;
+  BITS_ infb, mx = 0;
+  memcpy(&infb, &inf, sizeof infb);
+  for (int64_t i = 0; i < len; ++i) {
+    BITS_ b;
+    memcpy(&b, &y[i], sizeof b);
+    b &= ~sign;
+    mx = b > mx ? b : mx;
+  }
+  if (mx > infb) { /* a NaN in the chunk */
+    int64_t i = 0;
+    if (i0 == c) {
+      *big = ABS_(y[0]);
+      *p = c;
+      i = 1;
+    }
+    for (; i < len; ++i)
+      if (ABS_(y[i]) > *big) {
+        *big = ABS_(y[i]);
+        *p = i0 + i;
+      }
+    return;
+  }
+  T cm;
+  memcpy(&cm, &mx, sizeof cm);
+  if (i0 == c || cm > *big) {
+    int64_t i = 0;
+    for (;; ++i) {
+      BITS_ b;
+      memcpy(&b, &y[i], sizeof b);
+      if ((b & ~sign) == mx) break;
+    }
+    *big = cm;
+    *p = i0 + i;
+  }
+}
+
 /* Unblocked LU of an m x n block (the recursion's leaves; n is small or m
-   is): pivot = first largest |a_ic| (i >= c), swap within the block, scale
-   the column by 1/pivot, rank-1 update of the block's remaining columns.
+   is), left-looking (Crout order, as LAPACK's getf2 through gemv): column
+   c is first brought up to date by the c factored columns left of it, u =
+   L11^-1 a_top and a_below -= L_below u, then pivot = first largest
+   |a_ic| (i >= c), swap within the block, scale the column by 1/pivot.
+   Each column reads the factored part once, where the right-looking
+   rank-1 form streamed the whole block through the caches once per
+   column (3x the memory traffic: that loop was half of a panel's time).
    An exact zero pivot: the column below is zero, record it and go on
-   (LAPACK).  Returns the block-relative 1-based info or 0. */
+   (LAPACK).  Columns beyond min(m, n) (wide blocks) get the triangular
+   solve.  Returns the block-relative 1-based info or 0. */
 AXB_OMP_CLONES
 static int64_t GETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
   int64_t info = 0;
   const int64_t mn = m < n ? m : n;
   for (int64_t c = 0; c < mn; ++c) {
     T *col = &AT(A, lda, 0, c);
-    const int64_t p = c + IAMAX_(m - c, col + c);
+    FWD_(c, A, lda, col);
+    int64_t p = c;
+    T big = 0;
+    for (int64_t i0 = c; i0 < m; i0 += OMP_LU_ROWS)
+      LCOL_(i0, m - i0 < OMP_LU_ROWS ? m - i0 : OMP_LU_ROWS, c, A, lda, col, &p,
+            &big);
     ipiv[c] = p + 1;
     const T piv = col[p];
     if (piv != (T)0) {
@@ -104,13 +185,9 @@ static int64_t GETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
     } else if (info == 0) {
       info = c + 1;
     }
-    for (int64_t j = c + 1; j < n; ++j) {
-      T *a = &AT(A, lda, 0, j);
-      const T u = a[c];
-      for (int64_t i = c + 1; i < m; ++i)
-        a[i] -= col[i] * u;
-    }
   }
+  for (int64_t j = mn; j < n; ++j)
+    FWD_(mn, A, lda, &AT(A, lda, 0, j));
   return info;
 }
 
@@ -188,6 +265,135 @@ static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
           &AT(C, lda, j + jb, 0), lda);
 }
 
+/* Tiled look-ahead path (many threads, AXB_LU_TILED), after the structure
+   of OpenBLAS's threaded getrf, with single-threaded BLAS calls on fixed
+   blocks.  In step k (panel J = [j, j+jb) factored, next panel J1 =
+   [j1, j1+jb1), the rest R = [c2, n) with c2 = j1 + jb1, rows below the
+   panel B = [j+jb, m)):
+     thread 0:   interchanges and C_J := L_JJ^-1 C_J on J1, then (with any
+                 thread that is free) the gemm of B x J1 in row tiles; once
+                 all of those are done it factors J1 as panel k+1;
+     the others: the interchanges and trsm of R in column pieces (phase A),
+                 then the B x J1 tiles, then the gemm of B x R on a grid of
+                 nearly square tiles (phase B); thread 0 joins phase B when
+                 its panel is done.
+   So the only serial work per step is the panel (m - j1) x jb1, factored
+   while the other threads run the trailing gemm; its cost m nb^2 hides
+   behind the update 2 m (n - j) nb / (T - 1) while n - j > ~ (T - 1) nb.
+   Square tiles pack each block of L and U once per tile row / column,
+   where thin column pieces re-pack the whole of L_B,J for every piece.
+   Pieces and tiles are claimed through atomic counters (ctr: OMP_LU_CTRS
+   per step, zeroed by the caller); each is a fixed sequential computation
+   on a fixed block, the cuts depending on (m, n, nb, threads) only, so the
+   result is bitwise the same whichever thread runs what.  Returns the
+   first zero pivot (1-based) or 0. */
+static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
+                      int nt, int64_t nb, int *ctr) {
+  const int64_t mn = m < n ? m : n;
+  const int64_t nsteps = (mn + nb - 1) / nb;
+  const int64_t tiles_env =
+      axb_omp_env_int("AXB_LU_TILES", OMP_LU_TILES_PER_THREAD);
+  const int tiles_per_thread =
+      tiles_env < 1 ? 1
+                    : (tiles_env > AXB_OMP_MAX_PARTS ? AXB_OMP_MAX_PARTS
+                                                     : (int)tiles_env);
+  int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL, OMP_LU_LEAF,
+                          OMP_LU_TRSM_LEAF);
+  axb_omp_bar bar = {0, 0};
+  AXB_OMP(parallel num_threads(nt)) {
+    const int tid = axb_omp_thread_id();
+    int64_t cb[AXB_OMP_MAX_PARTS + 1], rb[AXB_OMP_MAX_PARTS + 1];
+    int64_t ab[AXB_OMP_MAX_PARTS + 1], jr[AXB_OMP_MAX_PARTS + 1];
+    int sense = 0;
+    for (int64_t k = 0; k < nsteps; ++k) {
+      int *c = &ctr[OMP_LU_CTRS * k];
+      int *claim_a = c, *done_a = c + 1, *j1_ready = c + 2, *claim_j = c + 3,
+          *done_j = c + 4, *claim_b = c + 5;
+      const int64_t j = k * nb, jb = mn - j < nb ? mn - j : nb;
+      const int64_t j1 = j + jb;
+      const int64_t jb1 = k + 1 < nsteps ? (mn - j1 < nb ? mn - j1 : nb) : 0;
+      const int64_t c2 = j1 + jb1, r0 = j + jb;
+      const int64_t ncols = n - c2, nrows = m - r0;
+      /* Phase A: a piece per thread.  J1's gemm: row tiles, a few per
+         thread.  Phase B: about tiles_per_thread x nt tiles, pc columns x
+         pr rows with pc / pr ~ ncols / nrows. */
+      const int pa = axb_omp_split(c2, n, 16, nt, ab);
+      const int pj =
+          jb1 > 0 && nrows > 0 ? axb_omp_split(r0, m, 16, 2 * nt, jr) : 0;
+      int pc = 0, pr = 0;
+      if (ncols > 0 && nrows > 0) {
+        int want = tiles_per_thread * nt;
+        want = want < 1 ? 1
+                        : (want > AXB_OMP_MAX_PARTS ? AXB_OMP_MAX_PARTS : want);
+        int w = (int)(sqrt((double)want * (double)ncols / (double)nrows) + 0.5);
+        w = w < 1 ? 1 : (w > want ? want : w);
+        pc = axb_omp_split(c2, n, 16, w, cb);
+        pr = axb_omp_split(r0, m, 16, (want + w - 1) / w, rb);
+      }
+      int q;
+      if (tid == 0) {
+        if (jb1 > 0) {
+          T *C = &AT(A, lda, 0, j1);
+          SWAPC_(jb1, C, lda, j, j + jb, ipiv);
+          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1, (T)1,
+                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+        }
+        __atomic_store_n(j1_ready, 1, __ATOMIC_RELEASE);
+      } else {
+        while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
+          const int64_t w = ab[q + 1] - ab[q];
+          T *C = &AT(A, lda, 0, ab[q]);
+          SWAPC_(w, C, lda, j, j + jb, ipiv);
+          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
+                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+          __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
+        }
+        axb_omp_wait_until(j1_ready, 1);
+      }
+      while ((q = __atomic_fetch_add(claim_j, 1, __ATOMIC_RELAXED)) < pj) {
+        GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, jr[q + 1] - jr[q], jb1, jb, (T)-1,
+              &AT(A, lda, jr[q], j), lda, &AT(A, lda, j, j1), lda, (T)1,
+              &AT(A, lda, jr[q], j1), lda);
+        __atomic_add_fetch(done_j, 1, __ATOMIC_RELEASE);
+      }
+      if (tid == 0) {
+        if (jb1 > 0) {
+          axb_omp_wait_until(done_j, pj);
+          const int64_t pinfo =
+              RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
+                      OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+          for (int64_t i = j1; i < j1 + jb1; ++i)
+            ipiv[i] += j1;
+          if (first == 0 && pinfo > 0) first = j1 + pinfo;
+        }
+        /* Phase A pieces nobody has taken (one thread only). */
+        while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
+          const int64_t w = ab[q + 1] - ab[q];
+          T *C = &AT(A, lda, 0, ab[q]);
+          SWAPC_(w, C, lda, j, j + jb, ipiv);
+          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
+                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+          __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
+        }
+      }
+      axb_omp_wait_until(done_a, pa);
+      while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) < pr * pc) {
+        const int qc = q / pr, qr = q % pr;
+        GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, rb[qr + 1] - rb[qr],
+              cb[qc + 1] - cb[qc], jb, (T)-1, &AT(A, lda, rb[qr], j), lda,
+              &AT(A, lda, j, cb[qc]), lda, (T)1, &AT(A, lda, rb[qr], cb[qc]),
+              lda);
+      }
+      axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
+    }
+    /* Interchanges of the panels right of each block column. */
+    AXB_OMP(for schedule(dynamic, 1))
+    for (int64_t k = 0; k < nsteps - 1; ++k)
+      SWAPC_(nb, &AT(A, lda, 0, k * nb), lda, (k + 1) * nb, mn, ipiv);
+  }
+  return first;
+}
+
 axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                                    int64_t lda, int64_t *ipiv, int64_t *info) {
   if (!axb_omp_fits_int(m, n) || !axb_omp_fits_int(lda, 0))
@@ -197,6 +403,24 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   int64_t first = 0;
   const int64_t small0 = axb_omp_env_int("AXB_LU_SMALL", OMP_LU_SMALL);
   if (nt > 1 && mn > small0 && axb_omp_use_hybrid(nt, mn, 0)) {
+    const int64_t tiled = axb_omp_env_int("AXB_LU_TILED", -1);
+    if (tiled > 0 ||
+        (tiled < 0 && nt >= OMP_LU_TILED_THREADS &&
+         mn <= axb_omp_env_int("AXB_LU_TILED_MAX", OMP_LU_TILED_MAX))) {
+      /* Tiled look-ahead (single-threaded BLAS in nt OpenMP threads). */
+      const int64_t nb = axb_omp_env_int("AXB_LU_NB", OMP_LU_TILED_NB(mn));
+      int *ctr = nb >= 8 && nb < mn
+                     ? calloc((size_t)(OMP_LU_CTRS * ((mn + nb - 1) / nb)),
+                              sizeof *ctr)
+                     : NULL;
+      if (ctr) {
+        const int sv = axb_omp_blas_begin();
+        first = TILED_(m, n, A, lda, ipiv, nt, nb, ctr);
+        axb_omp_blas_end(sv);
+        free(ctr);
+        goto done;
+      }
+    }
     /* Hybrid path (many threads): the recursion on the whole matrix with
        OpenBLAS threaded (nt threads) in every gemm, trsm and interchange,
        called from this thread outside any OpenMP region. */
@@ -269,8 +493,10 @@ done:
 
 #undef AT
 #undef ABS_
-#undef IAMAX_
 #undef GETF2_
+#undef FWD_
+#undef LCOL_
+#undef BITS_
 #undef RGETF2_
 #undef SWAPC_
 #undef UPDATE_
@@ -279,3 +505,4 @@ done:
 #undef TRSM_
 #undef SWAPR_
 #undef LASWP_OB_
+#undef TILED_
