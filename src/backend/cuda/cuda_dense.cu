@@ -6,6 +6,7 @@
  */
 #include "cuda_internal.h"
 
+#include <new>
 #include <stdlib.h>
 
 namespace axb_cuda {
@@ -711,6 +712,163 @@ axb_status host_laswp(axb_handle h, int64_t n, T *A, int64_t lda, int64_t k1,
   return AXB_SUCCESS;
 }
 
+/* ---- resident factors: the certified driver's device path ----------------
+ * One device allocation holds the factor (n x n, ld n), the pivots, info
+ * and one n-vector; A crosses the bus once, and the condition estimate's
+ * triangular solves move only that vector.
+ */
+
+struct Resident {
+  int chol;
+  int64_t n;
+  void *base; /* the allocation (stream-ordered)       */
+  void *a;    /* n x n factors, ld n                   */
+  int64_t *ipiv, *info;
+  void *x; /* n entries: one vector of the estimate */
+};
+
+inline cublasStatus_t trsv(cublasHandle_t b, cublasFillMode_t u,
+                           cublasOperation_t t, cublasDiagType_t d, int64_t n,
+                           const double *A, int64_t lda, double *x) {
+  return cublasDtrsv_64(b, u, t, d, n, A, lda, x, 1);
+}
+inline cublasStatus_t trsv(cublasHandle_t b, cublasFillMode_t u,
+                           cublasOperation_t t, cublasDiagType_t d, int64_t n,
+                           const float *A, int64_t lda, float *x) {
+  return cublasStrsv_64(b, u, t, d, n, A, lda, x, 1);
+}
+
+void res_free(axb_handle h, void *res) {
+  Resident *r = (Resident *)res;
+  if (!r) return;
+  if (r->base) {
+    DeviceScope scope(h->device);
+    cudaFreeAsync(r->base, stream(h));
+  }
+  delete r;
+}
+
+template <typename T>
+axb_status res_factor(axb_handle h, int chol, int64_t n, const T *A,
+                      int64_t lda, void **res, int64_t *info) {
+  *res = nullptr;
+  *info = 0;
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  Resident *r = new (std::nothrow) Resident();
+  if (!r)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for the factors");
+  r->chol = chol;
+  r->n = n;
+  const size_t fa = align_up((size_t)n * (size_t)n * sizeof(T)),
+               fp = align_up((size_t)n * sizeof(int64_t)),
+               fi = align_up(sizeof(int64_t)),
+               fx = align_up((size_t)n * sizeof(T));
+  cudaError_t e = cudaMallocAsync(&r->base, fa + fp + fi + fx, stream(h));
+  if (e != cudaSuccess) {
+    r->base = nullptr;
+    delete r;
+    return fail_cuda(h, e, "cudaMallocAsync (resident factors)");
+  }
+  *res = r;
+  char *p = (char *)r->base;
+  r->a = p;
+  r->ipiv = (int64_t *)(p + fa);
+  r->info = (int64_t *)(p + fa + fp);
+  r->x = p + fa + fp + fi;
+  T *dA = (T *)r->a;
+  axb_status st = upload<T>(h, ctx, dA, A, n, n, lda);
+  if (!st)
+    st = chol ? potrf_dev<T>(h, AXB_LOWER, n, dA, n, r->info)
+              : getrf_dev<T>(h, n, n, dA, n, r->ipiv, r->info);
+  if (!st) st = download<int64_t>(h, ctx, info, 1, r->info, 1, 1);
+  if (!st) st = finish_sync(h);
+  if (st) return st;
+  if (*info > 0) return chol ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR;
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status res_solve(axb_handle h, void *res, int64_t nrhs, T *B, int64_t ldb) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  const int64_t n = r->n;
+  DeviceScope scope(h->device);
+  Stage stg(h);
+  void *p[1];
+  const size_t b[1] = {(size_t)n * nrhs * sizeof(T)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dB = (T *)p[0];
+  const T *dA = (const T *)r->a;
+  if (!(st = upload<T>(h, ctx, dB, B, n, nrhs, ldb)) &&
+      !(st = r->chol ? potrs_dev<T>(h, AXB_LOWER, n, nrhs, dA, n, dB, n)
+                     : getrs_dev<T>(h, AXB_NO_TRANS, n, nrhs, dA, n, r->ipiv,
+                                    dB, n)))
+    st = download<T>(h, ctx, B, ldb, dB, n, nrhs);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status res_trsv(axb_handle h, void *res, axb_uplo uplo, axb_trans trans,
+                    axb_diag diag, T *x) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  const int64_t n = r->n;
+  DeviceScope scope(h->device);
+  T *dx = (T *)r->x;
+  axb_status st = upload<T>(h, ctx, dx, x, n, 1, n);
+  if (st) return st;
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  AXB_BLAS(h, trsv(ctx->blas, fill(uplo), op(trans),
+                   diag == AXB_UNIT ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+                   n, (const T *)r->a, n, dx));
+  st = download<T>(h, ctx, x, n, dx, n, 1);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T> axb_status res_diag(axb_handle h, void *res, T *d) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  DeviceScope scope(h->device);
+  /* the diagonal as a 1 x n block with leading dimension n + 1 */
+  axb_status st = copy_2d<T>(h, ctx, d, 1, (const T *)r->a, r->n + 1, 1, r->n,
+                             cudaMemcpyDeviceToHost);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status res_getri(axb_handle h, void *res, int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  DeviceScope scope(h->device);
+  *info = 0;
+  axb_status st = getri_dev<T>(h, r->n, (T *)r->a, r->n, r->ipiv, r->info);
+  if (!st) st = download<int64_t>(h, ctx, info, 1, r->info, 1, 1);
+  if (!st) st = finish_sync(h);
+  if (st) return st;
+  return *info > 0 ? AXB_ERR_SINGULAR : AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status res_get(axb_handle h, void *res, T *X, int64_t ldx) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  DeviceScope scope(h->device);
+  axb_status st = download<T>(h, ctx, X, ldx, (const T *)r->a, r->n, r->n);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
 double take_transfer_seconds(axb_handle h) {
   Context *c = context(h);
   if (!c) return 0;
@@ -733,6 +891,12 @@ template <typename T, typename Ops> void fill_typed(Ops *o) {
   o->potrf_dev = potrf_dev<T>;
   o->potrs_dev = potrs_dev<T>;
   o->getri_dev = getri_dev<T>;
+  o->res_factor = res_factor<T>;
+  o->res_solve = res_solve<T>;
+  o->res_trsv = res_trsv<T>;
+  o->res_diag = res_diag<T>;
+  o->res_getri = res_getri<T>;
+  o->res_get = res_get<T>;
 }
 
 } // namespace
@@ -742,6 +906,7 @@ void fill_table(axb_backend_ops *ops) {
   fill_typed<float>(&ops->s);
   ops->host = axb_cpu_ops();
   ops->take_transfer_seconds = take_transfer_seconds;
+  ops->res_free = res_free;
 }
 
 } // namespace axb_cuda
