@@ -159,10 +159,8 @@ static axb_status check_inputs(axb_handle h, const axb_dense *A,
 }
 
 static int is_symmetric(const axb_dense *A) {
-  for (int64_t j = 0; j < A->cols; ++j)
-    for (int64_t i = j + 1; i < A->rows; ++i)
-      if (axb_dense_get(A, i, j) != axb_dense_get(A, j, i)) return 0;
-  return 1;
+  return A->dtype == AXB_F64 ? symmetric_d(A->rows, A->data, A->ld)
+                             : symmetric_s(A->rows, A->data, A->ld);
 }
 
 static int is_cholesky(axb_method m) {
@@ -194,7 +192,7 @@ static void copy_back(const void *b, axb_dense *a) {
 }
 
 typedef struct {
-  void *F, *X, *W; /* F: untouched (no pages) when the factors are resident */
+  void *F, *X, *W; /* F: NULL when the factors are resident */
   int64_t *ipiv;
   void *res;                     /* resident factors, or NULL */
   double anorm;                  /* ||A||_1                 */
@@ -356,13 +354,14 @@ static axb_status solve_auto(axb_handle h, const axb_dense *A,
   return run_method(h, A, B, AXB_METHOD_LU, 1, b, r, info);
 }
 
-static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj) {
+static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj,
+                    int need_f) {
   if (n > 0 && (uint64_t)n > (uint64_t)INT64_MAX / (uint64_t)n) return 0;
-  b->F = axb__malloc(n * n, es);
+  b->F = need_f ? axb__malloc(n * n, es) : NULL;
   b->X = axb__malloc(n * k, es);
   b->W = gj ? axb__malloc(n * k, es) : NULL;
   b->ipiv = axb__malloc(n, sizeof(int64_t));
-  return b->F && b->X && b->ipiv && (!gj || b->W);
+  return (!need_f || b->F) && b->X && b->ipiv && (!gj || b->W);
 }
 
 /* Certify X: backward error of the returned answer, rcond verdict. */
@@ -444,11 +443,17 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 
   int64_t n = A->rows, k = B->cols;
   buffers b = {0};
+  /* The methods a device backend factors in its own memory need no host
+     copy of A. */
+  int need_f = !((o.method == AXB_METHOD_AUTO || o.method == AXB_METHOD_LU ||
+                  o.method == AXB_METHOD_CHOLESKY) &&
+                 axb__res_available(h, A->dtype));
   /* Working copies: A (n^2), B twice (or three times for Gauss-Jordan).
      Refuse up front what would only swap or meet the OOM killer. */
-  double need = ((double)n * (double)n + 3.0 * (double)n * (double)k) *
-                    (double)axb_dtype_size(A->dtype) +
-                8.0 * (double)n;
+  double need =
+      ((double)need_f * (double)n * (double)n + 3.0 * (double)n * (double)k) *
+          (double)axb_dtype_size(A->dtype) +
+      8.0 * (double)n;
   double have = (double)axb__memory_available();
   if (need > have)
     return r->status = axb__fail(
@@ -460,7 +465,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
   axb_dense B0 = {0};
   if (!allocate(&b, n, k, axb_dtype_size(A->dtype),
-                o.method == AXB_METHOD_GAUSS_JORDAN) ||
+                o.method == AXB_METHOD_GAUSS_JORDAN, need_f) ||
       axb_dense_create(&B0, n, k, A->dtype)) {
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "no memory for the working copies of a %lld x %lld %s "

@@ -49,6 +49,21 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
   return norm;
 }
 
+/* A == A^T exactly, compared by tiles so that the transposed walk stays in
+   cache (a column-major A read by rows would miss on every entry). */
+static int AXB_FN(symmetric_, )(int64_t n, const T *a, int64_t lda) {
+  enum { TILE = 32 };
+  for (int64_t j0 = 0; j0 < n; j0 += TILE)
+    for (int64_t i0 = j0; i0 < n; i0 += TILE) {
+      int64_t j1 = j0 + TILE < n ? j0 + TILE : n;
+      int64_t i1 = i0 + TILE < n ? i0 + TILE : n;
+      for (int64_t j = j0; j < j1; ++j)
+        for (int64_t i = i0 > j + 1 ? i0 : j + 1; i < i1; ++i)
+          if (a[i + j * lda] != a[j + i * lda]) return 0;
+    }
+  return 1;
+}
+
 /* Factor F in place.  GAUSS factors and solves in one sweep (on X). */
 static axb_status AXB_FN(factor_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
