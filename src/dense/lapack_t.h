@@ -366,7 +366,8 @@ axb_status AXB_FN(axb__, res_factor)(axb_handle h, int chol, int64_t n,
   axb__clear(h);
   NEED_KERNEL(h, k, res_factor, info);
   int64_t i = 0;
-  return finish(h, r, k(h, chol, n, A, lda, res, &i), i, info);
+  axb_status st = k(h, chol, n, A, lda, res, &i); /* before i is read */
+  return finish(h, r, st, i, info);
 }
 
 axb_status AXB_FN(axb__, res_solve)(axb_handle h, void *res, int chol,
