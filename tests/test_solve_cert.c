@@ -9,8 +9,13 @@
    with a leading dimension > n, and the inverse.
    Usage: test_solve_cert [backend]: the backend judged against cpu
    (default cuda; exits 77 without a GPU; ref runs the same comparison on
-   the host). */
+   the host).  "emu" judges the driver's resident path itself without a
+   GPU: a CPU handle whose table gains res_ entries that keep the factors
+   in host memory (the typed layer and driver code of the device path,
+   under the sanitizers too). */
 #include "testing.h"
+
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -225,9 +230,111 @@ static void sweep(axb_dtype t) {
   }
 }
 
+/* ---- "emu": resident factors emulated in host memory -------------------- */
+
+typedef struct {
+  int chol;
+  int64_t n;
+  void *a; /* n x n factors, ld n */
+  int64_t *ipiv;
+} emu_res;
+
+static void emu_free(axb_handle h, void *res) {
+  (void)h;
+  emu_res *r = res;
+  if (!r) return;
+  free(r->a);
+  free(r->ipiv);
+  free(r);
+}
+
+/* The res_ entries for T / P, by the public typed routines on the CPU
+   kernels of the handle's (copied) table. */
+#define EMU_TYPED(T, P)                                                        \
+  static axb_status emu_##P##factor(axb_handle h, int chol, int64_t n,         \
+                                    const T *A, int64_t lda, void **res,       \
+                                    int64_t *info) {                           \
+    emu_res *r = calloc(1, sizeof *r);                                         \
+    if (!r) return AXB_ERR_OUT_OF_MEMORY;                                      \
+    *res = r;                                                                  \
+    r->chol = chol;                                                            \
+    r->n = n;                                                                  \
+    r->a = malloc((size_t)(n * n) * sizeof(T));                                \
+    r->ipiv = malloc((size_t)n * sizeof(int64_t));                             \
+    if (!r->a || !r->ipiv) return AXB_ERR_OUT_OF_MEMORY;                       \
+    T *a = r->a;                                                               \
+    for (int64_t j = 0; j < n; ++j)                                            \
+      for (int64_t i = 0; i < n; ++i)                                          \
+        a[i + j * n] = A[i + j * lda];                                         \
+    return chol ? axb_##P##potrf(h, AXB_LOWER, n, a, n, info)                  \
+                : axb_##P##getrf(h, n, n, a, n, r->ipiv, info);                \
+  }                                                                            \
+  static axb_status emu_##P##solve(axb_handle h, void *res, int64_t nrhs,      \
+                                   T *B, int64_t ldb) {                        \
+    emu_res *r = res;                                                          \
+    return r->chol ? axb_##P##potrs(h, AXB_LOWER, r->n, nrhs, r->a, r->n, B,   \
+                                    ldb, NULL)                                 \
+                   : axb_##P##getrs(h, AXB_NO_TRANS, r->n, nrhs, r->a, r->n,   \
+                                    r->ipiv, B, ldb, NULL);                    \
+  }                                                                            \
+  static axb_status emu_##P##trsv(axb_handle h, void *res, axb_uplo uplo,      \
+                                  axb_trans trans, axb_diag diag, T *x) {      \
+    emu_res *r = res;                                                          \
+    return axb_##P##trsm(h, AXB_LEFT, uplo, trans, diag, r->n, 1, 1, r->a,     \
+                         r->n, x, r->n);                                       \
+  }                                                                            \
+  static axb_status emu_##P##diag(axb_handle h, void *res, T *d) {             \
+    (void)h;                                                                   \
+    emu_res *r = res;                                                          \
+    const T *a = r->a;                                                         \
+    for (int64_t i = 0; i < r->n; ++i)                                         \
+      d[i] = a[i + i * r->n];                                                  \
+    return AXB_SUCCESS;                                                        \
+  }                                                                            \
+  static axb_status emu_##P##getri(axb_handle h, void *res, int64_t *info) {   \
+    emu_res *r = res;                                                          \
+    return axb_##P##getri(h, r->n, r->a, r->n, r->ipiv, info);                 \
+  }                                                                            \
+  static axb_status emu_##P##get(axb_handle h, void *res, T *X, int64_t ldx) { \
+    (void)h;                                                                   \
+    emu_res *r = res;                                                          \
+    const T *a = r->a;                                                         \
+    for (int64_t j = 0; j < r->n; ++j)                                         \
+      for (int64_t i = 0; i < r->n; ++i)                                       \
+        X[i + j * ldx] = a[i + j * r->n];                                      \
+    return AXB_SUCCESS;                                                        \
+  }
+EMU_TYPED(double, d)
+EMU_TYPED(float, s)
+
+static axb_backend_ops emu_ops;
+
+#define EMU_FILL(P)                                                            \
+  do {                                                                         \
+    emu_ops.P.res_factor = emu_##P##factor;                                    \
+    emu_ops.P.res_solve = emu_##P##solve;                                      \
+    emu_ops.P.res_trsv = emu_##P##trsv;                                        \
+    emu_ops.P.res_diag = emu_##P##diag;                                        \
+    emu_ops.P.res_getri = emu_##P##getri;                                      \
+    emu_ops.P.res_get = emu_##P##get;                                          \
+  } while (0)
+
+static axb_handle emu_handle(void) {
+  axb_handle h = test_handle(AXB_BACKEND_CPU);
+  emu_ops = *h->ops;
+  EMU_FILL(d);
+  EMU_FILL(s);
+  emu_ops.res_free = emu_free;
+  h->ops = &emu_ops;
+  return h;
+}
+
 int main(int argc, char **argv) {
-  axb_backend b = argc > 1 ? test_backend_arg(argc, argv) : AXB_BACKEND_CUDA;
-  hd = test_handle(b);
+  if (argc > 1 && strcmp(argv[1], "emu") == 0)
+    hd = emu_handle();
+  else
+    hd =
+        test_handle(argc > 1 ? test_backend_arg(argc, argv) : AXB_BACKEND_CUDA);
   hc = test_handle(AXB_BACKEND_CPU);
   sweep(AXB_F64);
   sweep(AXB_F32);
