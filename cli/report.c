@@ -69,9 +69,11 @@ static void print_method(FILE *f, const cli_result *r) {
 }
 
 static void print_times(FILE *f, const axb_report *p) {
-  fprintf(f, LABEL "factor %.4g  solve %.4g  transfer %.4g  total %.4g\n",
+  fprintf(f,
+          LABEL "factor %.4g  solve %.4g  transfer %.4g  certify %.4g  "
+                "total %.4g\n",
           "time (ms)", 1e3 * p->t_factor, 1e3 * p->t_solve, 1e3 * p->t_transfer,
-          1e3 * p->t_total);
+          1e3 * p->t_certify, 1e3 * p->t_total);
   if (p->gflops > 0 && isfinite(p->gflops))
     fprintf(f, LABEL "%.3g\n", "GFLOP/s", p->gflops);
   else
@@ -210,6 +212,7 @@ static void json_solution(FILE *f, const cli_result *r, int *first) {
   kv_num(f, "t_factor_ms", have ? 1e3 * p->t_factor : NAN, first);
   kv_num(f, "t_solve_ms", have ? 1e3 * p->t_solve : NAN, first);
   kv_num(f, "t_transfer_ms", have ? 1e3 * p->t_transfer : NAN, first);
+  kv_num(f, "t_certify_ms", have ? 1e3 * p->t_certify : NAN, first);
   kv_num(f, "t_total_ms", have ? 1e3 * p->t_total : NAN, first);
   kv_num(f, "gflops", have && p->gflops > 0 ? p->gflops : NAN, first);
   kv_num(f, "backward_error", r->x_exists ? p->backward_error : NAN, first);

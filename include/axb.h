@@ -629,6 +629,10 @@ typedef struct {
   double rcond;          /* 1-norm reciprocal condition estimate, or -1    */
   int64_t sweeps;        /* lu-fixedpoint: sweeps over all sections, else 0 */
   int64_t sections;      /* lu-fixedpoint: sections iterated, else 0       */
+  /* Seconds certifying X: the rcond estimate and the backward error
+     (host<->device copies among them are in t_transfer).  t_total covers
+     factor, solve, transfer, certify and the input checks and copies. */
+  double t_certify;
 } axb_report;
 
 /*

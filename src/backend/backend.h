@@ -84,6 +84,25 @@
                             int64_t lddb);                                     \
     axb_status (*getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,      \
                             const int64_t *dipiv, int64_t *dinfo);             \
+    /* Optional resident factors (the certified driver on a device backend:    \
+       A moved once, every later step on the device copy).  res_factor         \
+       uploads the host A and factors it, LU (chol 0) or lower Cholesky        \
+       (chol 1), into *res (freed by the table's res_free, also after a        \
+       numerical failure); *info as getrf/potrf.  res_solve: host B (n x       \
+       nrhs) := A^-1 B.  res_trsv: host x := op(T)^-1 x with T the factor's    \
+       uplo triangle, no interchanges (the condition estimate).  res_diag:     \
+       host d := the factor's diagonal.  res_getri: the LU factors become      \
+       inv(A) on the device (*info as getri).  res_get: host X (ld ldx) :=     \
+       the device matrix (factors or inverse). */                              \
+    axb_status (*res_factor)(axb_handle h, int chol, int64_t n, const T *A,    \
+                             int64_t lda, void **res, int64_t *info);          \
+    axb_status (*res_solve)(axb_handle h, void *res, int64_t nrhs, T *B,       \
+                            int64_t ldb);                                      \
+    axb_status (*res_trsv)(axb_handle h, void *res, axb_uplo uplo,             \
+                           axb_trans trans, axb_diag diag, T *x);              \
+    axb_status (*res_diag)(axb_handle h, void *res, T *d);                     \
+    axb_status (*res_getri)(axb_handle h, void *res, int64_t *info);           \
+    axb_status (*res_get)(axb_handle h, void *res, T *X, int64_t ldx);         \
   } NAME;
 
 AXB_DECLARE_OPS(double, axb_ops_d)
@@ -101,6 +120,8 @@ typedef struct axb_backend_ops {
   /* Optional.  Seconds spent moving data between host and device on h
      since the last call (then reset to 0); NULL: no transfers. */
   double (*take_transfer_seconds)(axb_handle h);
+  /* Optional, with the res_ entries: release resident factors (NULL ok). */
+  void (*res_free)(axb_handle h, void *res);
 } axb_backend_ops;
 
 /* Tables defined by each backend. */

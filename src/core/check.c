@@ -30,11 +30,16 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 enum {
   CHK_ROWS = 256, /* row block of the inf-norm (stack accumulator)      */
   CHK_NB = 32     /* columns of W updated together in the O(n^3) loops */
 };
+/* Work (entries of A touched) from which a check shares it among threads. */
+#define CHK_PAR_WORK 1048576.0
 
 /* max(a, b) that keeps a NaN: once a is NaN it stays NaN. */
 static double chk_nanmax(double a, double b) {

@@ -43,21 +43,36 @@ static double AXB_FN(chk_, norm_one)(int64_t m, int64_t n, const T *a,
 }
 
 /* ||A||_inf = max_i sum_j |a_ij|, by blocks of CHK_ROWS rows so that the
-   column-major walk stays contiguous and no workspace is allocated. */
+   column-major walk stays contiguous and no workspace is allocated.  Large
+   matrices share the blocks among threads: each row's sum keeps its order
+   and the maximum is order-free, so the value is the serial one. */
 static double AXB_FN(chk_, norm_inf)(int64_t m, int64_t n, const T *a,
                                      int64_t lda) {
-  double norm = 0, acc[CHK_ROWS];
-  for (int64_t i0 = 0; i0 < m; i0 += CHK_ROWS) {
-    int64_t mb = m - i0 < CHK_ROWS ? m - i0 : CHK_ROWS;
-    for (int64_t i = 0; i < mb; ++i)
-      acc[i] = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      const T *aj = a + i0 + j * lda;
+  double norm = 0;
+#ifdef _OPENMP
+#pragma omp parallel if ((double)m * (double)n >= CHK_PAR_WORK)
+#endif
+  {
+    double local = 0, acc[CHK_ROWS];
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (int64_t i0 = 0; i0 < m; i0 += CHK_ROWS) {
+      int64_t mb = m - i0 < CHK_ROWS ? m - i0 : CHK_ROWS;
       for (int64_t i = 0; i < mb; ++i)
-        acc[i] += fabs((double)aj[i]);
+        acc[i] = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        const T *aj = a + i0 + j * lda;
+        for (int64_t i = 0; i < mb; ++i)
+          acc[i] += fabs((double)aj[i]);
+      }
+      for (int64_t i = 0; i < mb; ++i)
+        local = chk_nanmax(local, acc[i]);
     }
-    for (int64_t i = 0; i < mb; ++i)
-      norm = chk_nanmax(norm, acc[i]);
+#ifdef _OPENMP
+#pragma omp critical(axb_chk_norm_inf)
+#endif
+    norm = chk_nanmax(norm, local);
   }
   return norm;
 }
@@ -98,12 +113,13 @@ static double AXB_FN(chk_, norm)(int64_t m, int64_t n, const T *a, int64_t lda,
   return NAN;
 }
 
-/* W := W - A X, A m x k (type T), X k x nrhs (double), W m x nrhs.
-   Columns of W are taken CHK_NB at a time so that a column of A is reused
-   from cache across the block. */
-static void AXB_FN(chk_, sub_ax)(int64_t m, int64_t k, const T *a, int64_t lda,
-                                 const double *x, int64_t ldx, int64_t nrhs,
-                                 double *w, int64_t ldw) {
+/* Rows i0..i1-1 of W := W - A X, A m x k (type T), X k x nrhs (double), W
+   m x nrhs.  Columns of W are taken CHK_NB at a time so that a column of A
+   is reused from cache across the block. */
+static void AXB_FN(chk_, sub_ax_rows)(int64_t i0, int64_t i1, int64_t k,
+                                      const T *a, int64_t lda, const double *x,
+                                      int64_t ldx, int64_t nrhs, double *w,
+                                      int64_t ldw) {
   for (int64_t c0 = 0; c0 < nrhs; c0 += CHK_NB) {
     int64_t c1 = c0 + CHK_NB < nrhs ? c0 + CHK_NB : nrhs;
     for (int64_t p = 0; p < k; ++p) {
@@ -111,11 +127,33 @@ static void AXB_FN(chk_, sub_ax)(int64_t m, int64_t k, const T *a, int64_t lda,
       for (int64_t c = c0; c < c1; ++c) {
         double xpc = x[p + c * ldx];
         double *wc = w + c * ldw;
-        for (int64_t i = 0; i < m; ++i)
+        for (int64_t i = i0; i < i1; ++i)
           wc[i] -= (double)ap[i] * xpc;
       }
     }
   }
+}
+
+/* W := W - A X.  Large products share the rows among threads in strips;
+   every entry is formed in the serial order, so the result is bitwise the
+   serial one. */
+static void AXB_FN(chk_, sub_ax)(int64_t m, int64_t k, const T *a, int64_t lda,
+                                 const double *x, int64_t ldx, int64_t nrhs,
+                                 double *w, int64_t ldw) {
+#ifdef _OPENMP
+  if ((double)m * (double)k * (double)nrhs >= CHK_PAR_WORK && m >= 64) {
+#pragma omp parallel
+    {
+      int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
+      int64_t strip = ((m + nt - 1) / nt + 7) / 8 * 8;
+      int64_t i0 = t * strip, i1 = i0 + strip < m ? i0 + strip : m;
+      if (i0 < i1)
+        AXB_FN(chk_, sub_ax_rows)(i0, i1, k, a, lda, x, ldx, nrhs, w, ldw);
+    }
+    return;
+  }
+#endif
+  AXB_FN(chk_, sub_ax_rows)(0, m, k, a, lda, x, ldx, nrhs, w, ldw);
 }
 
 /* W := W - L U for getrf's combined n x n factor: L unit lower (strictly

@@ -2,6 +2,7 @@
 #include "core/internal.h"
 #include "core/template.h"
 #include "dense/condest.h"
+#include "dense/resident.h"
 
 #include <math.h>
 #include <string.h>

@@ -214,29 +214,33 @@ typedef struct {
   int64_t n, ld;
   axb_uplo uplo; /* pocon */
   T *w;          /* n work entries in T */
+  void *res;     /* or: factors resident on the device (res_trsv) */
 } AXB_FN(condctx_, );
+
+/* w := op(T)^-1 w with T the uplo triangle of the factor: the host copy,
+   or the backend's resident copy (only the n-vector moves). */
+static axb_status AXB_FN(cond_tri_, )(AXB_FN(condctx_, ) * c, axb_uplo uplo,
+                                      axb_trans trans, axb_diag diag) {
+  if (c->res)
+    return c->h->ops->P.res_trsv(c->h, c->res, uplo, trans, diag, c->w);
+  return c->tr(c->h, AXB_LEFT, uplo, trans, diag, c->n, 1, 1, c->F, c->ld, c->w,
+               c->n);
+}
 
 /* x := A^-1 x or A^-T x with A = P L U; the permutation is dropped
    because it permutes the columns (A^-1) or rows (A^-T) of the inverse,
    which changes neither its 1-norm nor its inf-norm. */
 static axb_status AXB_FN(lu_apply_, )(void *vctx, int transpose, double *x) {
   AXB_FN(condctx_, ) *c = vctx;
-  __typeof__(c->tr) tr = c->tr;
   for (int64_t i = 0; i < c->n; ++i)
     c->w[i] = (T)x[i];
   axb_status st;
   if (!transpose) {
-    st = tr(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, c->n, 1, 1, c->F,
-            c->ld, c->w, c->n);
-    if (!st)
-      st = tr(c->h, AXB_LEFT, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, c->n, 1, 1,
-              c->F, c->ld, c->w, c->n);
+    st = AXB_FN(cond_tri_, )(c, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT);
+    if (!st) st = AXB_FN(cond_tri_, )(c, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT);
   } else {
-    st = tr(c->h, AXB_LEFT, AXB_UPPER, AXB_TRANS, AXB_NON_UNIT, c->n, 1, 1,
-            c->F, c->ld, c->w, c->n);
-    if (!st)
-      st = tr(c->h, AXB_LEFT, AXB_LOWER, AXB_TRANS, AXB_UNIT, c->n, 1, 1, c->F,
-              c->ld, c->w, c->n);
+    st = AXB_FN(cond_tri_, )(c, AXB_UPPER, AXB_TRANS, AXB_NON_UNIT);
+    if (!st) st = AXB_FN(cond_tri_, )(c, AXB_LOWER, AXB_TRANS, AXB_UNIT);
   }
   for (int64_t i = 0; i < c->n; ++i)
     x[i] = (double)c->w[i];
@@ -251,14 +255,45 @@ static axb_status AXB_FN(chol_apply_, )(void *vctx, int transpose, double *x) {
     c->w[i] = (T)x[i];
   axb_trans first = c->uplo == AXB_LOWER ? AXB_NO_TRANS : AXB_TRANS;
   axb_trans second = c->uplo == AXB_LOWER ? AXB_TRANS : AXB_NO_TRANS;
-  axb_status st = c->tr(c->h, AXB_LEFT, c->uplo, first, AXB_NON_UNIT, c->n, 1,
-                        1, c->F, c->ld, c->w, c->n);
-  if (!st)
-    st = c->tr(c->h, AXB_LEFT, c->uplo, second, AXB_NON_UNIT, c->n, 1, 1, c->F,
-               c->ld, c->w, c->n);
+  axb_status st = AXB_FN(cond_tri_, )(c, c->uplo, first, AXB_NON_UNIT);
+  if (!st) st = AXB_FN(cond_tri_, )(c, c->uplo, second, AXB_NON_UNIT);
   for (int64_t i = 0; i < c->n; ++i)
     x[i] = (double)c->w[i];
   return st;
+}
+
+/* The estimate itself: rcond = 1 / (anorm * est(||A^-1||)), est from the
+   solves of c (n > 0, anorm > 0, a diagonal without zeros). */
+static axb_status AXB_FN(con_estimate_, )(AXB_FN(condctx_, ) * c, const char *r,
+                                          int is_chol, axb_norm norm,
+                                          double anorm, double *rcond,
+                                          int64_t *info) {
+  axb_handle h = c->h;
+  int64_t n = c->n;
+  c->w = axb__malloc(n, sizeof(T));
+  double *x = axb__malloc(n, sizeof(double));
+  double *v = axb__malloc(n, sizeof(double));
+  int64_t *isgn = axb__malloc(n, sizeof(int64_t));
+  double est = 0;
+  axb_status st = AXB_ERR_OUT_OF_MEMORY;
+  if (c->w && x && v && isgn) {
+    /* ||A^-1||_inf = ||A^-T||_1: estimate with the transpose swapped. */
+    int swap = !is_chol && norm == AXB_NORM_INF;
+    st = axb__norm1_estimate(
+        n, is_chol ? AXB_FN(chol_apply_, ) : AXB_FN(lu_apply_, ), c, swap, x, v,
+        isgn, &est);
+  }
+  axb__free(c->w);
+  c->w = NULL;
+  axb__free(x);
+  axb__free(v);
+  axb__free(isgn);
+  if (st == AXB_ERR_OUT_OF_MEMORY)
+    return axb__fail(h, st, "%s: no memory for %lld work entries", r,
+                     (long long)n);
+  if (st) return finish(h, r, st, 0, info);
+  if (est > 0 && isfinite(est)) *rcond = (1.0 / est) / anorm;
+  return AXB_SUCCESS;
 }
 
 /* Shared body of gecon/pocon: argument checks, zero-pivot short cut, and
@@ -296,30 +331,8 @@ static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
   const axb_backend_ops *hops = h->ops && h->ops->host ? h->ops->host : h->ops;
   __typeof__(KERNEL(h, trsm)) tr = hops ? hops->P.trsm : NULL;
   if (!tr) return not_supported(h, PREFIX_STR "trsm", info);
-  AXB_FN(condctx_, ) c = {h, tr, F, n, lda, uplo, NULL};
-  c.w = axb__malloc(n, sizeof(T));
-  double *x = axb__malloc(n, sizeof(double));
-  double *v = axb__malloc(n, sizeof(double));
-  int64_t *isgn = axb__malloc(n, sizeof(int64_t));
-  double est = 0;
-  axb_status st = AXB_ERR_OUT_OF_MEMORY;
-  if (c.w && x && v && isgn) {
-    /* ||A^-1||_inf = ||A^-T||_1: estimate with the transpose swapped. */
-    int swap = !is_chol && norm == AXB_NORM_INF;
-    st = axb__norm1_estimate(
-        n, is_chol ? AXB_FN(chol_apply_, ) : AXB_FN(lu_apply_, ), &c, swap, x,
-        v, isgn, &est);
-  }
-  axb__free(c.w);
-  axb__free(x);
-  axb__free(v);
-  axb__free(isgn);
-  if (st == AXB_ERR_OUT_OF_MEMORY)
-    return axb__fail(h, st, "%s: no memory for %lld work entries", r,
-                     (long long)n);
-  if (st) return finish(h, r, st, 0, info);
-  if (est > 0 && isfinite(est)) *rcond = (1.0 / est) / anorm;
-  return AXB_SUCCESS;
+  AXB_FN(condctx_, ) c = {h, tr, F, n, lda, uplo, NULL, NULL};
+  return AXB_FN(con_estimate_, )(&c, r, is_chol, norm, anorm, rcond, info);
 }
 
 axb_status AXB_FN(axb_, gecon)(axb_handle h, axb_norm norm, int64_t n,
@@ -335,6 +348,80 @@ axb_status AXB_FN(axb_, pocon)(axb_handle h, axb_uplo uplo, int64_t n,
   return AXB_FN(con_, )(h, PREFIX_STR "pocon", 1, uplo, AXB_NORM_ONE, n, L, lda,
                         anorm, rcond, info);
 }
+
+/* ---- resident factors (dense/resident.h) ----
+   The certified driver's steps on factors the backend keeps in device
+   memory: same statuses and detail messages as getrf/potrf, getrs/potrs,
+   gecon/pocon and getri on host arrays. */
+
+#define RES_NAME(chol, lu_name, chol_name)                                     \
+  ((chol) ? PREFIX_STR chol_name : PREFIX_STR lu_name)
+
+axb_status AXB_FN(axb__, res_factor)(axb_handle h, int chol, int64_t n,
+                                     const T *A, int64_t lda, void **res,
+                                     int64_t *info) {
+  const char *r = RES_NAME(chol, "getrf", "potrf");
+  *res = NULL;
+  set_info(info, 0);
+  axb__clear(h);
+  NEED_KERNEL(h, k, res_factor, info);
+  int64_t i = 0;
+  axb_status st = k(h, chol, n, A, lda, res, &i); /* before i is read */
+  return finish(h, r, st, i, info);
+}
+
+axb_status AXB_FN(axb__, res_solve)(axb_handle h, void *res, int chol,
+                                    int64_t nrhs, T *B, int64_t ldb) {
+  const char *r = RES_NAME(chol, "getrs", "potrs");
+  axb__clear(h);
+  NEED_KERNEL(h, k, res_solve, NULL);
+  return finish(h, r, k(h, res, nrhs, B, ldb), 0, NULL);
+}
+
+axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
+                                  double anorm, double *rcond) {
+  const char *r = RES_NAME(chol, "gecon", "pocon");
+  axb__clear(h);
+  *rcond = 0;
+  if (!(anorm >= 0) || isinf(anorm))
+    return arg_error(h, r, 5, "anorm must be finite and >= 0", NULL);
+  if (n == 0) {
+    *rcond = 1;
+    return AXB_SUCCESS;
+  }
+  if (anorm == 0) return AXB_SUCCESS;
+  NEED_KERNEL(h, kd, res_diag, NULL);
+  if (!KERNEL(h, res_trsv)) return not_supported(h, PREFIX_STR "trsv", NULL);
+  /* An exactly zero or non-finite diagonal: the factor is singular. */
+  T *d = axb__malloc(n, sizeof(T));
+  if (!d)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "%s: no memory for %lld entries",
+                     r, (long long)n);
+  axb_status st = kd(h, res, d);
+  int singular = 0;
+  for (int64_t i = 0; !st && i < n; ++i)
+    if (d[i] == 0 || !isfinite(d[i])) singular = 1;
+  axb__free(d);
+  if (st) return finish(h, r, st, 0, NULL);
+  if (singular) return AXB_SUCCESS;
+  AXB_FN(condctx_, ) c = {h, NULL, NULL, n, n, AXB_LOWER, NULL, res};
+  return AXB_FN(con_estimate_, )(&c, r, chol, AXB_NORM_ONE, anorm, rcond, NULL);
+}
+
+axb_status AXB_FN(axb__, res_getri)(axb_handle h, void *res, T *X, int64_t ldx,
+                                    int64_t *info) {
+  const char *r = PREFIX_STR "getri";
+  set_info(info, 0);
+  axb__clear(h);
+  NEED_KERNEL(h, k, res_getri, info);
+  NEED_KERNEL(h, get, res_get, info);
+  int64_t i = 0;
+  axb_status st = k(h, res, &i);
+  if (!st) st = get(h, res, X, ldx);
+  return finish(h, r, st, i, info);
+}
+
+#undef RES_NAME
 
 /* ---- device-pointer API (arrays and info in device memory) ----
    Same argument checks and numbering as the host routines; the backend

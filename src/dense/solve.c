@@ -4,6 +4,13 @@
  *   validate -> copy A (A stays intact for the residual) -> choose method
  *   -> factor -> solve -> rcond -> backward error -> verdict
  *
+ * On a device backend (the res_ entries of its table, dense/resident.h)
+ * LU and Cholesky skip the host copy: A is uploaded once and factored
+ * there, the solve and the condition estimate's triangular solves run on
+ * that device copy (only n-vectors move), X comes back once, and the
+ * backward error is computed on the host from the caller's A, exactly as
+ * on the CPU.
+ *
  * Every answer is certified: the report carries the scaled residual
  * ||b - Ax||_inf / (||A||_inf ||x||_inf n eps) of the returned X and the
  * 1-norm reciprocal condition estimate.  A result that fails either test
@@ -12,9 +19,13 @@
 #include "core/internal.h"
 #include "core/template.h"
 #include "core/tune.h"
+#include "dense/resident.h"
 
 #include <math.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define T double
 #define P d
@@ -106,8 +117,26 @@ static axb_status check_finite(axb_handle h, const axb_dense *A,
                    isnan(v) ? "NaN" : "infinite");
 }
 
+/* The square A is finite, and *anorm = ||A||_1 (the rcond estimate's),
+   from one pass over A (columns shared among the handle's threads); only
+   a non-finite norm pays for the entry-by-entry scan that names the
+   culprit (or finds none: the sums overflowed). */
+static axb_status check_finite_norm(axb_handle h, const axb_dense *A,
+                                    const char *what, double *anorm) {
+  int64_t n = A->rows;
+  double *colsum = axb__malloc(n, sizeof(double));
+  if (!colsum)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for %lld sums",
+                     (long long)n);
+  *anorm = A->dtype == AXB_F64
+               ? norm_one_d(n, A->data, A->ld, colsum, h->threads)
+               : norm_one_s(n, A->data, A->ld, colsum, h->threads);
+  axb__free(colsum);
+  return isfinite(*anorm) ? AXB_SUCCESS : check_finite(h, A, what);
+}
+
 static axb_status check_inputs(axb_handle h, const axb_dense *A,
-                               const axb_dense *B) {
+                               const axb_dense *B, double *anorm) {
   axb_status st = check_square(h, A, "A");
   if (st) return st;
   if (!B || !B->data)
@@ -125,15 +154,13 @@ static axb_status check_inputs(axb_handle h, const axb_dense *A,
   if (B->ld < B->rows)
     return axb__fail(h, AXB_ERR_INVALID, "B has ld %lld < rows %lld",
                      (long long)B->ld, (long long)B->rows);
-  if ((st = check_finite(h, A, "A"))) return st;
+  if ((st = check_finite_norm(h, A, "A", anorm))) return st;
   return check_finite(h, B, "B");
 }
 
 static int is_symmetric(const axb_dense *A) {
-  for (int64_t j = 0; j < A->cols; ++j)
-    for (int64_t i = j + 1; i < A->rows; ++i)
-      if (axb_dense_get(A, i, j) != axb_dense_get(A, j, i)) return 0;
-  return 1;
+  return A->dtype == AXB_F64 ? symmetric_d(A->rows, A->data, A->ld)
+                             : symmetric_s(A->rows, A->data, A->ld);
 }
 
 static int is_cholesky(axb_method m) {
@@ -165,13 +192,17 @@ static void copy_back(const void *b, axb_dense *a) {
 }
 
 typedef struct {
-  void *F, *X, *W;
+  void *F, *X, *W; /* F: NULL when the factors are resident */
   int64_t *ipiv;
+  void *res;                     /* resident factors, or NULL */
+  double anorm;                  /* ||A||_1                 */
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
   axb_fixedpoint_stats fps;      /* and its statistics      */
 } buffers;
 
-static void free_buffers(buffers *b) {
+static void free_buffers(axb_handle h, buffers *b) {
+  axb__res_free(h, b->res);
+  b->res = NULL;
   axb__free(b->F);
   axb__free(b->X);
   axb__free(b->W);
@@ -183,7 +214,12 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
                              const axb_dense *B, axb_method m, int pivot,
                              buffers *b, axb_report *r, int64_t *info) {
   int64_t n = A->rows, k = B->cols;
-  copy_dense(A, b->F);
+  /* A device backend keeps LU and Cholesky factors: no host copy of A. */
+  int resident = (m == AXB_METHOD_LU || m == AXB_METHOD_CHOLESKY) &&
+                 axb__res_available(h, A->dtype);
+  axb__res_free(h, b->res); /* a failed Cholesky attempt's */
+  b->res = NULL;
+  if (!resident) copy_dense(A, b->F);
   copy_dense(B, b->X);
   axb_status st;
   /* A device backend counts its host<->device copies: they are reported as
@@ -193,18 +229,44 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
   if (take) take(h);
   double t0 = axb__now();
   if (A->dtype == AXB_F64) {
-    work_d w = {h,       m,    pivot, n, k,     b->F,
-                b->ipiv, b->X, b->W,  0, b->fp, &b->fps};
+    work_d w = {.h = h,
+                .method = m,
+                .pivot = pivot,
+                .n = n,
+                .nrhs = k,
+                .F = b->F,
+                .ipiv = b->ipiv,
+                .X = b->X,
+                .W = b->W,
+                .fp = b->fp,
+                .fps = &b->fps,
+                .resident = resident,
+                .A = A->data,
+                .lda = A->ld};
     st = factor_d(&w);
+    b->res = w.res;
     r->t_factor = axb__now() - t0;
     if (take) tx_f = take(h);
     t0 = axb__now();
     if (!st) st = apply_d(&w);
     *info = w.info;
   } else {
-    work_s w = {h,       m,    pivot, n, k,     b->F,
-                b->ipiv, b->X, b->W,  0, b->fp, &b->fps};
+    work_s w = {.h = h,
+                .method = m,
+                .pivot = pivot,
+                .n = n,
+                .nrhs = k,
+                .F = b->F,
+                .ipiv = b->ipiv,
+                .X = b->X,
+                .W = b->W,
+                .fp = b->fp,
+                .fps = &b->fps,
+                .resident = resident,
+                .A = A->data,
+                .lda = A->ld};
     st = factor_s(&w);
+    b->res = w.res;
     r->t_factor = axb__now() - t0;
     if (take) tx_f = take(h);
     t0 = axb__now();
@@ -228,7 +290,7 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
 static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
                                  int pivot, buffers *b, double *rcond) {
   int64_t n = A->rows;
-  double anorm = axb_matrix_norm(A, AXB_NORM_ONE);
+  double anorm = b->anorm;
   int refactor = m == AXB_METHOD_GAUSS;
   if (refactor) {
     copy_dense(A, b->F);
@@ -236,13 +298,32 @@ static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
     pivot = 1;
   }
   axb_status st;
+  int resident = b->res != NULL;
   if (A->dtype == AXB_F64) {
-    work_d w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0, NULL, NULL};
+    work_d w = {.h = h,
+                .method = m,
+                .pivot = pivot,
+                .n = n,
+                .F = b->F,
+                .ipiv = b->ipiv,
+                .A = A->data,
+                .lda = A->ld,
+                .res = b->res,
+                .resident = resident};
     st = refactor ? factor_d(&w) : AXB_SUCCESS;
     if (st == AXB_ERR_SINGULAR) return *rcond = 0, AXB_SUCCESS;
     return st ? st : rcond_d(&w, anorm, rcond);
   }
-  work_s w = {h, m, pivot, n, 0, b->F, b->ipiv, NULL, NULL, 0, NULL, NULL};
+  work_s w = {.h = h,
+              .method = m,
+              .pivot = pivot,
+              .n = n,
+              .F = b->F,
+              .ipiv = b->ipiv,
+              .A = A->data,
+              .lda = A->ld,
+              .res = b->res,
+              .resident = resident};
   st = refactor ? factor_s(&w) : AXB_SUCCESS;
   if (st == AXB_ERR_SINGULAR) return *rcond = 0, AXB_SUCCESS;
   return st ? st : rcond_s(&w, anorm, rcond);
@@ -273,13 +354,14 @@ static axb_status solve_auto(axb_handle h, const axb_dense *A,
   return run_method(h, A, B, AXB_METHOD_LU, 1, b, r, info);
 }
 
-static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj) {
+static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj,
+                    int need_f) {
   if (n > 0 && (uint64_t)n > (uint64_t)INT64_MAX / (uint64_t)n) return 0;
-  b->F = axb__malloc(n * n, es);
+  b->F = need_f ? axb__malloc(n * n, es) : NULL;
   b->X = axb__malloc(n * k, es);
   b->W = gj ? axb__malloc(n * k, es) : NULL;
   b->ipiv = axb__malloc(n, sizeof(int64_t));
-  return b->F && b->X && b->ipiv && (!gj || b->W);
+  return (!need_f || b->F) && b->X && b->ipiv && (!gj || b->W);
 }
 
 /* Certify X: backward error of the returned answer, rcond verdict. */
@@ -327,7 +409,8 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   axb_solve_opts o;
   axb_solve_opts_default(&o);
   if (opts) o = *opts;
-  axb_status st = check_inputs(h, A, B);
+  double anorm = 0;
+  axb_status st = check_inputs(h, A, B, &anorm);
   if (!st && (o.method < 0 || o.method >= AXB_METHOD_COUNT))
     st = axb__fail(h, AXB_ERR_INVALID, "unknown method %d", (int)o.method);
   if (!st && ((o.pivot != 0 && o.pivot != 1) ||
@@ -360,11 +443,17 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 
   int64_t n = A->rows, k = B->cols;
   buffers b = {0};
+  /* The methods a device backend factors in its own memory need no host
+     copy of A. */
+  int need_f = !((o.method == AXB_METHOD_AUTO || o.method == AXB_METHOD_LU ||
+                  o.method == AXB_METHOD_CHOLESKY) &&
+                 axb__res_available(h, A->dtype));
   /* Working copies: A (n^2), B twice (or three times for Gauss-Jordan).
      Refuse up front what would only swap or meet the OOM killer. */
-  double need = ((double)n * (double)n + 3.0 * (double)n * (double)k) *
-                    (double)axb_dtype_size(A->dtype) +
-                8.0 * (double)n;
+  double need =
+      ((double)need_f * (double)n * (double)n + 3.0 * (double)n * (double)k) *
+          (double)axb_dtype_size(A->dtype) +
+      8.0 * (double)n;
   double have = (double)axb__memory_available();
   if (need > have)
     return r->status = axb__fail(
@@ -376,7 +465,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
   axb_dense B0 = {0};
   if (!allocate(&b, n, k, axb_dtype_size(A->dtype),
-                o.method == AXB_METHOD_GAUSS_JORDAN) ||
+                o.method == AXB_METHOD_GAUSS_JORDAN, need_f) ||
       axb_dense_create(&B0, n, k, A->dtype)) {
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "no memory for the working copies of a %lld x %lld %s "
@@ -387,6 +476,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   }
   copy_dense(B, B0.data);
   b.fp = &o.fixedpoint;
+  b.anorm = anorm;
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {
@@ -397,7 +487,16 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   }
   r->info = info;
   if (st) goto cleanup;
+  /* Certification time apart, its host<->device copies (the estimate's
+     vectors) counted as transfer time like the others. */
+  double (*take)(axb_handle) = h->ops ? h->ops->take_transfer_seconds : NULL;
+  if (take) take(h);
+  double t_cert = axb__now();
   st = certify(h, A, &B0, &o, &b, r);
+  double tx_c = take ? take(h) : 0;
+  t_cert = axb__now() - t_cert;
+  r->t_certify = t_cert > tx_c ? t_cert - tx_c : 0;
+  r->t_transfer += tx_c;
   /* X exists: hand it back, also when certify found it untrustworthy. */
   if (st == AXB_SUCCESS || st == AXB_ERR_ILL_CONDITIONED ||
       st == AXB_ERR_INACCURATE)
@@ -409,10 +508,29 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                     : 0;
 
 cleanup:
-  free_buffers(&b);
+  free_buffers(h, &b);
   axb_dense_destroy(&B0);
   r->t_total = axb__now() - t_start;
   return r->status = st;
+}
+
+/* getrf + getri with the factors resident on the device: A goes up once,
+   inv(A) comes back once (host arrays would move the factors both ways
+   between the two).  X holds no inverse after a failure. */
+static axb_status invert_resident(axb_handle h, const axb_dense *A,
+                                  axb_dense *X) {
+  int64_t n = A->rows, info = 0;
+  void *res = NULL;
+  axb_status st;
+  if (A->dtype == AXB_F64) {
+    st = axb__dres_factor(h, 0, n, A->data, A->ld, &res, &info);
+    if (!st) st = axb__dres_getri(h, res, X->data, X->ld, &info);
+  } else {
+    st = axb__sres_factor(h, 0, n, A->data, A->ld, &res, &info);
+    if (!st) st = axb__sres_getri(h, res, X->data, X->ld, &info);
+  }
+  axb__res_free(h, res);
+  return st;
 }
 
 axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
@@ -420,7 +538,8 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
   if (!h) return AXB_ERR_INVALID;
   axb__clear(h);
   axb_status st = check_square(h, A, "A");
-  if (!st) st = check_finite(h, A, "A");
+  double anorm = 0;
+  if (!st) st = check_finite_norm(h, A, "A", &anorm);
   if (st) return st;
   int64_t n = A->rows;
   if (!X || !X->data || X->rows != n || X->cols != n || X->ld < n ||
@@ -435,6 +554,7 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
   if (method == AXB_METHOD_LU) {
     axb_handle g = axb__auto_pick(h, AXB_TUNE_INVERSE, A->rows);
     if (g != h) return forward(h, g, axb_invert(g, A, X, method));
+    if (axb__res_available(h, A->dtype)) return invert_resident(h, A, X);
   }
   /* Copy A into X column by column (X may have a larger ld). */
   size_t es = axb_dtype_size(A->dtype);

@@ -16,12 +16,61 @@ typedef struct {
   int64_t info;
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint options, or NULL       */
   axb_fixedpoint_stats *fps;     /* lu-fixedpoint statistics, or NULL    */
+  /* Resident factors (dense/resident.h; LU and Cholesky on a backend with
+     the res_ entries): A is factored where the backend keeps it, F is
+     not used, and res holds the factors for the solve and rcond. */
+  int resident;
+  const T *A; /* the caller's A (lda) */
+  int64_t lda;
+  void *res;
 } AXB_FN(work_, );
+
+/* One pass over A (n x n): ||A||_1 = max_j sum_i |a_ij|, each column summed
+   in double in order, as axb_matrix_norm does (the same bits, also when the
+   columns are shared among threads).  A NaN or Inf entry makes its column's
+   sum non-finite; the caller then locates it. */
+static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
+                                  double *colsum, int threads) {
+  (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (n >= 512)                        \
+    num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  for (int64_t j = 0; j < n; ++j) {
+    const T *aj = a + j * lda;
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i)
+      s += fabs((double)aj[i]);
+    colsum[j] = s;
+  }
+  double norm = 0;
+  for (int64_t j = 0; j < n; ++j)
+    if (colsum[j] > norm || isnan(colsum[j])) norm = colsum[j];
+  return norm;
+}
+
+/* A == A^T exactly, compared by tiles so that the transposed walk stays in
+   cache (a column-major A read by rows would miss on every entry). */
+static int AXB_FN(symmetric_, )(int64_t n, const T *a, int64_t lda) {
+  enum { TILE = 32 };
+  for (int64_t j0 = 0; j0 < n; j0 += TILE)
+    for (int64_t i0 = j0; i0 < n; i0 += TILE) {
+      int64_t j1 = j0 + TILE < n ? j0 + TILE : n;
+      int64_t i1 = i0 + TILE < n ? i0 + TILE : n;
+      for (int64_t j = j0; j < j1; ++j)
+        for (int64_t i = i0 > j + 1 ? i0 : j + 1; i < i1; ++i)
+          if (a[i + j * lda] != a[j + i * lda]) return 0;
+    }
+  return 1;
+}
 
 /* Factor F in place.  GAUSS factors and solves in one sweep (on X). */
 static axb_status AXB_FN(factor_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   int64_t n = w->n;
+  if (w->resident)
+    return AXB_FN(axb__, res_factor)(h, w->method != AXB_METHOD_LU, n, w->A,
+                                     w->lda, &w->res, &w->info);
   switch (w->method) {
   case AXB_METHOD_LU:
     return AXB_FN(axb_, getrf)(h, n, n, w->F, n, w->ipiv, &w->info);
@@ -68,6 +117,9 @@ static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
 static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   int64_t n = w->n, k = w->nrhs;
+  if (w->resident)
+    return AXB_FN(axb__, res_solve)(h, w->res, w->method != AXB_METHOD_LU, k,
+                                    w->X, n);
   switch (w->method) {
   case AXB_METHOD_LU:
     return AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k, w->F, n, w->ipiv, w->X, n,
@@ -102,6 +154,9 @@ static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
   axb_handle h = w->h;
   int64_t n = w->n;
   *rcond = -1;
+  if (w->resident)
+    return AXB_FN(axb__, res_con)(h, w->res, w->method != AXB_METHOD_LU, n,
+                                  anorm, rcond);
   switch (w->method) {
   case AXB_METHOD_LU:
     return AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, w->F, n, anorm, rcond, NULL);

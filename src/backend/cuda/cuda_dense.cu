@@ -6,6 +6,7 @@
  */
 #include "cuda_internal.h"
 
+#include <new>
 #include <stdlib.h>
 
 namespace axb_cuda {
@@ -72,15 +73,43 @@ axb_status apply_pivots(axb_handle h, SwapPlan plan, int64_t k,
   return AXB_SUCCESS;
 }
 
-/* A tuning knob from the environment (experiments; the defaults are what
-   the device measured best), or dflt. */
-int64_t knob(const char *name, int64_t dflt) {
+/* Tuning knobs from the environment (experiments, scripts/cuda-tune.sh;
+   the defaults are what the device measured best), read once per process:
+   getenv on every factorisation would scan the environment each time and
+   race with a caller's setenv on another thread. */
+struct Knob {
+  bool set = false;
+  int64_t v = 0;
+};
+struct Knobs {
+  Knob lu_nb, potrf_nb, lookahead;
+};
+
+Knob read_knob(const char *name) {
+  Knob k;
   const char *e = getenv(name);
-  if (!e || !*e) return dflt;
+  if (!e || !*e) return k;
   char *end = nullptr;
   long long v = strtoll(e, &end, 10);
-  return end && *end == '\0' ? (int64_t)v : dflt;
+  if (end && *end == '\0') {
+    k.set = true;
+    k.v = (int64_t)v;
+  }
+  return k;
 }
+
+const Knobs &knobs() {
+  static const Knobs k = [] {
+    Knobs r;
+    r.lu_nb = read_knob("AXB_CUDA_LU_NB");
+    r.potrf_nb = read_knob("AXB_CUDA_POTRF_NB");
+    r.lookahead = read_knob("AXB_CUDA_LOOKAHEAD");
+    return r;
+  }();
+  return k;
+}
+
+int64_t knob(const Knob &k, int64_t dflt) { return k.set ? k.v : dflt; }
 
 /*
  * The two streams of a factorisation with look-ahead.  `fast` (the
@@ -96,30 +125,46 @@ struct Lanes {
   Context *ctx;
   cudaStream_t main, fast;
   cublasHandle_t bmain, bfast;
-  bool on;
+  bool on, joined = false;
+  cudaError_t start; /* of the first fast_waits_main: check it */
   Lanes(axb_handle h, Context *c, bool enable)
       : ctx(c), main(stream(h)), fast(stream(h)), bmain(c->blas),
-        bfast(c->blas), on(enable) {
+        bfast(c->blas), on(enable), start(cudaSuccess) {
     if (on) {
       fast = c->fast;
       bfast = c->blas_fast;
-      fast_waits_main();
+      start = fast_waits_main();
     }
   }
   Lanes(const Lanes &) = delete;
   Lanes &operator=(const Lanes &) = delete;
-  /* Errors of these two surface at the next launch on the stream. */
-  void fast_waits_main() {
-    if (!on) return;
-    cudaEventRecord(ctx->ev_main, main);
-    cudaStreamWaitEvent(fast, ctx->ev_main, 0);
+  /* A failed record or wait would leave the lanes unordered (a race, not
+     an error at the next launch): callers turn it into a status. */
+  cudaError_t fast_waits_main() {
+    if (!on) return cudaSuccess;
+    cudaError_t e = cudaEventRecord(ctx->ev_main, main);
+    return e == cudaSuccess ? cudaStreamWaitEvent(fast, ctx->ev_main, 0) : e;
   }
-  void main_waits_fast() {
-    if (!on) return;
-    cudaEventRecord(ctx->ev_fast, fast);
-    cudaStreamWaitEvent(main, ctx->ev_fast, 0);
+  cudaError_t main_waits_fast() {
+    if (!on) return cudaSuccess;
+    cudaError_t e = cudaEventRecord(ctx->ev_fast, fast);
+    return e == cudaSuccess ? cudaStreamWaitEvent(main, ctx->ev_fast, 0) : e;
   }
-  ~Lanes() { main_waits_fast(); }
+  /* The checked join that ends a successful factorisation.  When it fails
+     the host waits for fast itself, so that scratch freed on main after
+     the return is no longer in use. */
+  cudaError_t join() {
+    joined = true;
+    cudaError_t e = main_waits_fast();
+    if (e != cudaSuccess && on) cudaStreamSynchronize(fast);
+    return e;
+  }
+  /* Early (error) returns: join as well as one can; the status the caller
+     returns is a failure already. */
+  ~Lanes() {
+    if (!joined && main_waits_fast() != cudaSuccess && on)
+      cudaStreamSynchronize(fast);
+  }
 };
 
 } // namespace
@@ -199,20 +244,21 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
   const int64_t kmin = m < n ? m : n;
   /* Small matrices are latency-bound: one leaf per panel (its plan is the
      panel's, no inner TRSM/GEMM); larger ones amortise wider panels. */
-  int64_t NB = knob("AXB_CUDA_LU_NB", kmin <= 2048   ? kLeafWidth
-                                      : kmin >= 4096 ? 256
-                                                     : 128);
+  int64_t NB = knob(knobs().lu_nb, kmin <= 2048   ? kLeafWidth
+                                   : kmin >= 4096 ? 256
+                                                  : 128);
   NB = NB < kLeafWidth ? kLeafWidth
        : NB > 256      ? 256
                        : NB / kLeafWidth * kLeafWidth;
   static_assert(256 <= kSwapBatch, "panel plan must hold NB interchanges");
-  Lanes ln(h, ctx, knob("AXB_CUDA_LOOKAHEAD", 1) != 0);
+  Lanes ln(h, ctx, knob(knobs().lookahead, 1) != 0);
+  AXB_CU(h, ln.start);
   for (int64_t k = 0; k < kmin; k += NB) {
     const int64_t nb = kmin - k < NB ? kmin - k : NB;
     st = lu_panel<T>(h, ctx, ln, m, k, nb, A, lda, ipiv, info, ls, leaf_plan);
     if (st) return st;
     /* columns outside the panel: after the bulk update of step k - 1 */
-    ln.fast_waits_main();
+    AXB_CU(h, ln.fast_waits_main());
     const int64_t right = n - k - nb;
     if (n > nb && nb <= kLeafWidth) {
       /* one leaf: its plan is the panel's; swap and solve in one pass */
@@ -239,13 +285,14 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
                gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_N, below, next, nb, &minus,
                     A + (k + nb) + k * lda, lda, A + k + (k + nb) * lda, lda,
                     &one, A + (k + nb) + (k + nb) * lda, lda));
-    ln.main_waits_fast();
+    AXB_CU(h, ln.main_waits_fast());
     const int64_t c0 = k + nb + next;
     if (n - c0 > 0)
       AXB_BLAS(h, gemm(ln.bmain, CUBLAS_OP_N, CUBLAS_OP_N, below, n - c0, nb,
                        &minus, A + (k + nb) + k * lda, lda, A + k + c0 * lda,
                        lda, &one, A + (k + nb) + c0 * lda, lda));
   }
+  AXB_CU(h, ln.join());
   return AXB_SUCCESS;
 }
 
@@ -331,13 +378,14 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
   AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
   /* Small n: one level of kCholBlock steps (their SYRKs are short); larger
      n: blocks of NB so that the bulk SYRKs have a deep inner dimension. */
-  int64_t NB = knob("AXB_CUDA_POTRF_NB", n <= 1024 ? n : n < 8192 ? 256 : 512);
+  int64_t NB = knob(knobs().potrf_nb, n <= 1024 ? n : n < 8192 ? 256 : 512);
   if (NB >= n)
     return potrf_steps<T>(h, stream(h), ctx->blas, uplo, n, A, lda, 0, info);
   NB = NB < kCholBlock ? kCholBlock : NB / kCholBlock * kCholBlock;
   const T one = 1, minus = -1;
   const bool lower = uplo == AXB_LOWER;
-  Lanes ln(h, ctx, knob("AXB_CUDA_LOOKAHEAD", 1) != 0);
+  Lanes ln(h, ctx, knob(knobs().lookahead, 1) != 0);
+  AXB_CU(h, ln.start);
   for (int64_t k = 0; k < n; k += NB) {
     const int64_t nb = n - k < NB ? n - k : NB;
     const int64_t rem = n - k - nb;
@@ -356,7 +404,7 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
       AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
                        CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb, rem, &one, Akk,
                        lda, P, lda));
-    ln.fast_waits_main();
+    AXB_CU(h, ln.fast_waits_main());
     /* the next block column: n2 columns, its diagonal block by SYRK */
     const int64_t n2 = rem < NB ? rem : NB, r2 = rem - n2;
     T *A22 = Akk + nb + nb * lda;
@@ -376,7 +424,7 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
         AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_T, CUBLAS_OP_N, n2, r2, nb, &minus,
                          P, lda, P2, lda, &one, A22 + n2 * lda, lda));
     }
-    ln.main_waits_fast();
+    AXB_CU(h, ln.main_waits_fast());
     if (r2 <= 0) continue;
     if (lower)
       AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, r2, nb,
@@ -385,6 +433,7 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
       AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, r2, nb,
                        &minus, P2, lda, &one, C2, lda));
   }
+  AXB_CU(h, ln.join());
   return AXB_SUCCESS;
 }
 
@@ -691,6 +740,163 @@ axb_status host_laswp(axb_handle h, int64_t n, T *A, int64_t lda, int64_t k1,
   return AXB_SUCCESS;
 }
 
+/* ---- resident factors: the certified driver's device path ----------------
+ * One device allocation holds the factor (n x n, ld n), the pivots, info
+ * and one n-vector; A crosses the bus once, and the condition estimate's
+ * triangular solves move only that vector.
+ */
+
+struct Resident {
+  int chol;
+  int64_t n;
+  void *base; /* the allocation (stream-ordered)       */
+  void *a;    /* n x n factors, ld n                   */
+  int64_t *ipiv, *info;
+  void *x; /* n entries: one vector of the estimate */
+};
+
+inline cublasStatus_t trsv(cublasHandle_t b, cublasFillMode_t u,
+                           cublasOperation_t t, cublasDiagType_t d, int64_t n,
+                           const double *A, int64_t lda, double *x) {
+  return cublasDtrsv_64(b, u, t, d, n, A, lda, x, 1);
+}
+inline cublasStatus_t trsv(cublasHandle_t b, cublasFillMode_t u,
+                           cublasOperation_t t, cublasDiagType_t d, int64_t n,
+                           const float *A, int64_t lda, float *x) {
+  return cublasStrsv_64(b, u, t, d, n, A, lda, x, 1);
+}
+
+void res_free(axb_handle h, void *res) {
+  Resident *r = (Resident *)res;
+  if (!r) return;
+  if (r->base) {
+    DeviceScope scope(h->device);
+    cudaFreeAsync(r->base, stream(h));
+  }
+  delete r;
+}
+
+template <typename T>
+axb_status res_factor(axb_handle h, int chol, int64_t n, const T *A,
+                      int64_t lda, void **res, int64_t *info) {
+  *res = nullptr;
+  *info = 0;
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  DeviceScope scope(h->device);
+  Resident *r = new (std::nothrow) Resident();
+  if (!r)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for the factors");
+  r->chol = chol;
+  r->n = n;
+  const size_t fa = align_up((size_t)n * (size_t)n * sizeof(T)),
+               fp = align_up((size_t)n * sizeof(int64_t)),
+               fi = align_up(sizeof(int64_t)),
+               fx = align_up((size_t)n * sizeof(T));
+  cudaError_t e = cudaMallocAsync(&r->base, fa + fp + fi + fx, stream(h));
+  if (e != cudaSuccess) {
+    r->base = nullptr;
+    delete r;
+    return fail_cuda(h, e, "cudaMallocAsync (resident factors)");
+  }
+  *res = r;
+  char *p = (char *)r->base;
+  r->a = p;
+  r->ipiv = (int64_t *)(p + fa);
+  r->info = (int64_t *)(p + fa + fp);
+  r->x = p + fa + fp + fi;
+  T *dA = (T *)r->a;
+  axb_status st = upload<T>(h, ctx, dA, A, n, n, lda);
+  if (!st)
+    st = chol ? potrf_dev<T>(h, AXB_LOWER, n, dA, n, r->info)
+              : getrf_dev<T>(h, n, n, dA, n, r->ipiv, r->info);
+  if (!st) st = download<int64_t>(h, ctx, info, 1, r->info, 1, 1);
+  if (!st) st = finish_sync(h);
+  if (st) return st;
+  if (*info > 0) return chol ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR;
+  return AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status res_solve(axb_handle h, void *res, int64_t nrhs, T *B, int64_t ldb) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  const int64_t n = r->n;
+  DeviceScope scope(h->device);
+  Stage stg(h);
+  void *p[1];
+  const size_t b[1] = {(size_t)n * nrhs * sizeof(T)};
+  axb_status st = stg.alloc(b, p);
+  if (st) return st;
+  T *dB = (T *)p[0];
+  const T *dA = (const T *)r->a;
+  if (!(st = upload<T>(h, ctx, dB, B, n, nrhs, ldb)) &&
+      !(st = r->chol ? potrs_dev<T>(h, AXB_LOWER, n, nrhs, dA, n, dB, n)
+                     : getrs_dev<T>(h, AXB_NO_TRANS, n, nrhs, dA, n, r->ipiv,
+                                    dB, n)))
+    st = download<T>(h, ctx, B, ldb, dB, n, nrhs);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status res_trsv(axb_handle h, void *res, axb_uplo uplo, axb_trans trans,
+                    axb_diag diag, T *x) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  const int64_t n = r->n;
+  DeviceScope scope(h->device);
+  T *dx = (T *)r->x;
+  axb_status st = upload<T>(h, ctx, dx, x, n, 1, n);
+  if (st) return st;
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  AXB_BLAS(h, trsv(ctx->blas, fill(uplo), op(trans),
+                   diag == AXB_UNIT ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+                   n, (const T *)r->a, n, dx));
+  st = download<T>(h, ctx, x, n, dx, n, 1);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T> axb_status res_diag(axb_handle h, void *res, T *d) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  DeviceScope scope(h->device);
+  /* the diagonal as a 1 x n block with leading dimension n + 1 */
+  axb_status st = copy_2d<T>(h, ctx, d, 1, (const T *)r->a, r->n + 1, 1, r->n,
+                             cudaMemcpyDeviceToHost);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
+template <typename T>
+axb_status res_getri(axb_handle h, void *res, int64_t *info) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  DeviceScope scope(h->device);
+  *info = 0;
+  axb_status st = getri_dev<T>(h, r->n, (T *)r->a, r->n, r->ipiv, r->info);
+  if (!st) st = download<int64_t>(h, ctx, info, 1, r->info, 1, 1);
+  if (!st) st = finish_sync(h);
+  if (st) return st;
+  return *info > 0 ? AXB_ERR_SINGULAR : AXB_SUCCESS;
+}
+
+template <typename T>
+axb_status res_get(axb_handle h, void *res, T *X, int64_t ldx) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  Resident *r = (Resident *)res;
+  DeviceScope scope(h->device);
+  axb_status st = download<T>(h, ctx, X, ldx, (const T *)r->a, r->n, r->n);
+  if (!st) st = finish_sync(h);
+  return st;
+}
+
 double take_transfer_seconds(axb_handle h) {
   Context *c = context(h);
   if (!c) return 0;
@@ -713,6 +919,12 @@ template <typename T, typename Ops> void fill_typed(Ops *o) {
   o->potrf_dev = potrf_dev<T>;
   o->potrs_dev = potrs_dev<T>;
   o->getri_dev = getri_dev<T>;
+  o->res_factor = res_factor<T>;
+  o->res_solve = res_solve<T>;
+  o->res_trsv = res_trsv<T>;
+  o->res_diag = res_diag<T>;
+  o->res_getri = res_getri<T>;
+  o->res_get = res_get<T>;
 }
 
 } // namespace
@@ -722,6 +934,7 @@ void fill_table(axb_backend_ops *ops) {
   fill_typed<float>(&ops->s);
   ops->host = axb_cpu_ops();
   ops->take_transfer_seconds = take_transfer_seconds;
+  ops->res_free = res_free;
 }
 
 } // namespace axb_cuda
