@@ -498,6 +498,27 @@ static void test_fixed_point(axb_handle h) {
   axb_csr_destroy(&A);
 }
 
+/* axb__csr_symmetric_once: computes the answer when *known < 0 and keeps
+   it; a known answer is returned as it is (the solve asks several times,
+   the matrix is read once). */
+static void test_symmetry_once(axb_handle h) {
+  axb_csr P = gen_csr(h, "poisson2d:7", AXB_F64);
+  double un[9] = {4, 1, 0, 0, 4, 1, 1, 0, 4};
+  axb_csr U = csr_from_rows(3, un, AXB_F64);
+  int known = -1;
+  CHECK(axb__csr_symmetric_once(&P, &known) == 1 && known == 1,
+        "poisson2d symmetric: %d", known);
+  known = 0; /* a remembered answer wins over the matrix */
+  CHECK(axb__csr_symmetric_once(&P, &known) == 0, "remembered 0 not kept");
+  known = -1;
+  CHECK(axb__csr_symmetric_once(&U, &known) == 0 && known == 0,
+        "unsymmetric: %d", known);
+  known = 1;
+  CHECK(axb__csr_symmetric_once(&U, &known) == 1, "remembered 1 not kept");
+  axb_csr_destroy(&P);
+  axb_csr_destroy(&U);
+}
+
 /* ILU(0) on an unsymmetric pattern: (L U)_ij = a_ij on every stored (i,j)
    (the defining property), and ParILU's sweeps converge to it (the CSC view
    of the sweeps is exercised only by an unsymmetric pattern). */
@@ -737,6 +758,7 @@ int main(int argc, char **argv) {
   test_failure_modes(h);
   test_bicgstab_breakdown(h);
   test_fixed_point(h);
+  test_symmetry_once(h);
   test_ilu0_unsymmetric(h);
   test_poisson(h);
   test_real(h);

@@ -50,6 +50,11 @@ axb_status axb__spf_levels(int64_t n, const int64_t *rowptr,
 /* 1 when A (square) equals its transpose: pattern and values (values
    compared exactly; `values` may be NULL to compare the pattern only). */
 int axb__csr_is_symmetric(const axb_csr *A, int values);
+/* axb__csr_is_symmetric(A, 1) remembered in *known (-1: not yet asked,
+   else the answer): the test reads every entry and searches its mirror, so
+   one solve computes it at most once however many choices ask for it
+   (AUTO method, AUTO preconditioner, the IC(0)/ParIC check). */
+int axb__csr_symmetric_once(const axb_csr *A, int *known);
 /* 1 when every diagonal entry is stored and > 0. */
 int axb__csr_positive_diag(const axb_csr *A);
 

@@ -221,6 +221,11 @@ int axb__csr_is_symmetric(const axb_csr *A, int values) {
   return 1;
 }
 
+int axb__csr_symmetric_once(const axb_csr *A, int *known) {
+  if (*known < 0) *known = axb__csr_is_symmetric(A, 1);
+  return *known;
+}
+
 int axb__csr_positive_diag(const axb_csr *A) {
   for (int64_t i = 0; i < A->rows; ++i) {
     int64_t k = find_in_row(A->rowptr, A->colind, i, i);

@@ -177,9 +177,12 @@ static axb_status check_inputs(axb_handle h, const axb_csr *A,
   return check_vec(h, X, "X", 4, A, B->cols, o->use_x0);
 }
 
-static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m) {
+/* The diagonal test first: it is cheaper than the symmetry test and, when
+   it fails, the symmetry is not needed at all. */
+static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m,
+                                       int *sym) {
   if (m != AXB_SPARSE_AUTO) return m;
-  return axb__csr_is_symmetric(A, 1) && axb__csr_positive_diag(A)
+  return axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, sym)
              ? AXB_SPARSE_CG
              : AXB_SPARSE_GMRES;
 }
@@ -212,14 +215,15 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   } else {
     ops = axb__sparse_cpu_ops();
   }
-  axb_sparse_method m = choose_method(A, o.method);
+  int sym = -1; /* A's symmetry: asked for at most once per solve */
+  axb_sparse_method m = choose_method(A, o.method, &sym);
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
   if (A->dtype == AXB_F64)
-    st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, r);
+    st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, sym, r);
   else
-    st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, r);
+    st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, sym, r);
   if (!report) axb_sparse_report_free(r);
   return r->status = st;
 }
