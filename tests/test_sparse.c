@@ -765,7 +765,11 @@ static void test_invalid(axb_handle h) {
             o.method == AXB_SPARSE_CG1 &&
             axb_precond_parse("parilu", &o.precond) == AXB_SUCCESS &&
             o.precond == AXB_PRECOND_PARILU &&
-            axb_precond_parse("lu", &o.precond) == AXB_ERR_INVALID,
+            axb_precond_parse("lu", &o.precond) == AXB_ERR_INVALID &&
+            axb_precond_parse(NULL, &o.precond) == AXB_ERR_INVALID &&
+            axb_precond_parse("ic0", NULL) == AXB_ERR_INVALID &&
+            axb_sparse_method_parse("gmres", NULL) == AXB_ERR_INVALID &&
+            axb_sparse_method_parse(NULL, &o.method) == AXB_ERR_INVALID,
         "name parsing");
   axb_dense_destroy(&Xt3);
   axb_dense_destroy(&B3);

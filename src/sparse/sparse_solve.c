@@ -46,24 +46,25 @@ const char *axb_sparse_breakdown_name(axb_sparse_breakdown b) {
   return b >= 0 && b <= AXB_BREAKDOWN_DIVERGED ? breakdown_names[b] : "unknown";
 }
 
+/* Index of name in names[0 .. count), or -1. */
+static int name_index(const char *const *names, int count, const char *name) {
+  for (int i = 0; name && i < count; ++i)
+    if (strcmp(name, names[i]) == 0) return i;
+  return -1;
+}
+
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
-  if (!name || !m) return AXB_ERR_INVALID;
-  for (int i = 0; i < AXB_SPARSE_METHOD_COUNT; ++i)
-    if (strcmp(name, method_names[i]) == 0) {
-      *m = (axb_sparse_method)i;
-      return AXB_SUCCESS;
-    }
-  return AXB_ERR_INVALID;
+  int i = name_index(method_names, AXB_SPARSE_METHOD_COUNT, name);
+  if (i < 0 || !m) return AXB_ERR_INVALID;
+  *m = (axb_sparse_method)i;
+  return AXB_SUCCESS;
 }
 
 axb_status axb_precond_parse(const char *name, axb_precond *p) {
-  if (!name || !p) return AXB_ERR_INVALID;
-  for (int i = 0; i < AXB_PRECOND_COUNT; ++i)
-    if (strcmp(name, precond_names[i]) == 0) {
-      *p = (axb_precond)i;
-      return AXB_SUCCESS;
-    }
-  return AXB_ERR_INVALID;
+  int i = name_index(precond_names, AXB_PRECOND_COUNT, name);
+  if (i < 0 || !p) return AXB_ERR_INVALID;
+  *p = (axb_precond)i;
+  return AXB_SUCCESS;
 }
 
 void axb_sparse_opts_default(axb_sparse_opts *o) {
