@@ -135,15 +135,12 @@ static void print_text(const cli_sparse_job *j, const axb_sparse_report *r,
     printf(" (all cores)");
   printf("\nmethod         %s + %s", axb_sparse_method_name(r->method),
          axb_precond_name(r->precond));
-  if (r->precond_fell_back)
-    printf(" (fallback: %s failed, %s at row %lld)",
-           axb_precond_name(
-               r->precond_requested == AXB_PRECOND_AUTO
-                   ? (r->method == AXB_SPARSE_CG || r->method == AXB_SPARSE_CG1
-                          ? AXB_PRECOND_IC0
-                          : AXB_PRECOND_ILU0)
-                   : r->precond_requested),
-           axb_strerror(r->precond_status), (long long)r->precond_info);
+  if (r->precond_fell_back) /* AUTO: what it tried, why, what then ran */
+    printf(" (fallback: %s failed, %s at row %lld%s; fell back to %s)",
+           axb_precond_name(r->precond_requested),
+           axb_strerror(r->precond_status), (long long)r->precond_info,
+           r->precond == AXB_PRECOND_NONE ? "; jacobi failed too" : "",
+           axb_precond_name(r->precond));
   printf("\niterations     %lld", (long long)r->iterations);
   if (r->restarts) printf(" (%d restarts)", r->restarts);
   printf("\nsetup          %.6f s\nsolve          %.6f s\n", r->t_setup,
@@ -163,11 +160,13 @@ static void print_json(const cli_sparse_job *j, const axb_sparse_report *r,
   cli_json_string(stdout, j->gen ? j->gen : j->a_path);
   printf(", \"n\": %lld, \"nnz\": %lld, \"dtype\": \"%s\", \"nrhs\": %lld, "
          "\"backend\": \"%s\", \"threads\": %d, \"method\": \"%s\", "
-         "\"precond\": \"%s\", \"precond_fell_back\": %s, \"iterations\": "
+         "\"precond\": \"%s\", \"precond_requested\": \"%s\", "
+         "\"precond_fell_back\": %s, \"iterations\": "
          "%lld, \"restarts\": %d, \"t_setup\": ",
          (long long)r->n, (long long)r->nnz, axb_dtype_name(r->dtype),
          (long long)r->nrhs, axb_backend_name(r->backend), threads,
          axb_sparse_method_name(r->method), axb_precond_name(r->precond),
+         axb_precond_name(r->precond_requested),
          r->precond_fell_back ? "true" : "false", (long long)r->iterations,
          r->restarts);
   cli_json_number(stdout, r->t_setup);

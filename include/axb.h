@@ -957,6 +957,8 @@ typedef struct {
   axb_status status;
   axb_sparse_method method; /* the method that ran                         */
   axb_precond precond;      /* the preconditioner that ran                */
+  /* opts.precond, or AUTO's choice once made (IC(0) or ILU(0)): the one
+     set up first, which failed when precond_fell_back is 1 */
   axb_precond precond_requested;
   int precond_fell_back;     /* 1: the requested one failed, `precond` ran */
   axb_status precond_status; /* why it failed (else AXB_SUCCESS)          */

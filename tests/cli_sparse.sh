@@ -59,8 +59,21 @@ check "non-SPD to cg" 1 "not positive definite" \
 printf '%%%%MatrixMarket matrix coordinate real general\n3 3 7\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n2 3 1\n3 2 1\n3 3 1\n' >"$TMP/zp.mtx"
 check "ilu0 zero pivot" 1 "ilu0 failed.*row 2" \
   "$AXB" solve "$TMP/zp.mtx" --method gmres --precond ilu0
-check "auto falls back to jacobi" 0 "fallback: ilu0 failed" \
+check "auto falls back to jacobi" 0 "fallback: ilu0 failed.*fell back to jacobi" \
   "$AXB" solve "$TMP/zp.mtx" --method gmres
+# The message names what AUTO tried: on zp.mtx (symmetric) CG tries ic0; CG
+# named on an unsymmetric variant tries ilu0 (not ic0).
+check "auto cg tries ic0" 1 "cg \+ jacobi \(fallback: ic0 failed" \
+  "$AXB" solve "$TMP/zp.mtx" --sparse
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 7\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n2 3 2\n3 2 1\n3 3 1\n' >"$TMP/zu.mtx"
+check "cg on unsymmetric: auto tried ilu0" 1 "cg \+ jacobi \(fallback: ilu0 failed" \
+  "$AXB" solve "$TMP/zu.mtx" --method cg
+# Jacobi fails too on a stored zero diagonal: the message says so.
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 0\n1 2 1\n2 1 1\n2 2 0\n' >"$TMP/zd.mtx"
+check "auto falls back to none" 0 "fallback: ilu0 failed.*jacobi failed too; fell back to none" \
+  "$AXB" solve "$TMP/zd.mtx" --method gmres
+check "json names what was tried" 0 '"precond": "none", "precond_requested": "ilu0", "precond_fell_back": true' \
+  "$AXB" solve "$TMP/zd.mtx" --method gmres --json
 check "ic0 on unsymmetric" 3 "needs a symmetric matrix" \
   "$AXB" solve --gen uniform:20 --method gmres --precond ic0
 

@@ -341,6 +341,32 @@ static void test_failure_modes(axb_handle h) {
     CHECK(ours <= 1.01 * (t == AXB_F64 ? 1e-8 : 1e-5),
           "fallback solve residual %.3g", ours);
     axb_sparse_report_free(&r);
+    /* AUTO on Z (symmetric, positive diagonal): CG, IC(0) tried (pivot 0
+       at row 2), Jacobi ran; the report names IC(0) as the one tried. */
+    st = quick_solve(h, &Z, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 100, &r, NULL);
+    CHECK(r.method == AXB_SPARSE_CG && r.precond_fell_back &&
+              r.precond_requested == AXB_PRECOND_IC0 &&
+              r.precond_status == AXB_ERR_NOT_SPD && r.precond_info == 2 &&
+              r.precond == AXB_PRECOND_JACOBI,
+          "AUTO on Z: %s, tried %s (status %d row %lld), ran %s",
+          axb_sparse_method_name(r.method),
+          axb_precond_name(r.precond_requested), r.precond_status,
+          (long long)r.precond_info, axb_precond_name(r.precond));
+    axb_sparse_report_free(&r);
+    /* CG asked for by name on an unsymmetric Z: AUTO tries ILU(0), not
+       IC(0), and the report says ILU(0) failed. */
+    double zu[9] = {1, 1, 0, 1, 1, 2, 0, 1, 1};
+    axb_csr ZU = csr_from_rows(3, zu, t);
+    st = quick_solve(h, &ZU, AXB_SPARSE_CG, AXB_PRECOND_AUTO, 100, &r, NULL);
+    CHECK(st >= 0 && r.precond_fell_back &&
+              r.precond_requested == AXB_PRECOND_ILU0 &&
+              r.precond_status == AXB_ERR_SMALL_PIVOT && r.precond_info == 2,
+          "CG + AUTO on unsymmetric: status %d, tried %s (status %d row "
+          "%lld)",
+          st, axb_precond_name(r.precond_requested), r.precond_status,
+          (long long)r.precond_info);
+    axb_sparse_report_free(&r);
+    axb_csr_destroy(&ZU);
     /* ParILU on the same matrix: its sweeps meet the zero pivot too. */
     st =
         quick_solve(h, &Z, AXB_SPARSE_GMRES, AXB_PRECOND_PARILU, 100, &r, NULL);
@@ -365,8 +391,10 @@ static void test_failure_modes(axb_handle h) {
     axb_sparse_report_free(&r);
     st = quick_solve(h, &D, AXB_SPARSE_GMRES, AXB_PRECOND_AUTO, 100, &r, &ours);
     CHECK_STATUS(h, st, AXB_SUCCESS);
-    CHECK(r.precond_fell_back && r.precond == AXB_PRECOND_NONE,
-          "zero diagonal AUTO ran %s", axb_precond_name(r.precond));
+    CHECK(r.precond_fell_back && r.precond == AXB_PRECOND_NONE &&
+              r.precond_requested == AXB_PRECOND_ILU0,
+          "zero diagonal AUTO tried %s, ran %s",
+          axb_precond_name(r.precond_requested), axb_precond_name(r.precond));
     axb_sparse_report_free(&r);
     axb_csr_destroy(&D);
 
@@ -496,6 +524,27 @@ static void test_fixed_point(axb_handle h) {
     free(f);
   }
   axb_csr_destroy(&A);
+}
+
+/* axb__csr_symmetric_once: computes the answer when *known < 0 and keeps
+   it; a known answer is returned as it is (the solve asks several times,
+   the matrix is read once). */
+static void test_symmetry_once(axb_handle h) {
+  axb_csr P = gen_csr(h, "poisson2d:7", AXB_F64);
+  double un[9] = {4, 1, 0, 0, 4, 1, 1, 0, 4};
+  axb_csr U = csr_from_rows(3, un, AXB_F64);
+  int known = -1;
+  CHECK(axb__csr_symmetric_once(&P, &known) == 1 && known == 1,
+        "poisson2d symmetric: %d", known);
+  known = 0; /* a remembered answer wins over the matrix */
+  CHECK(axb__csr_symmetric_once(&P, &known) == 0, "remembered 0 not kept");
+  known = -1;
+  CHECK(axb__csr_symmetric_once(&U, &known) == 0 && known == 0,
+        "unsymmetric: %d", known);
+  known = 1;
+  CHECK(axb__csr_symmetric_once(&U, &known) == 1, "remembered 1 not kept");
+  axb_csr_destroy(&P);
+  axb_csr_destroy(&U);
 }
 
 /* ILU(0) on an unsymmetric pattern: (L U)_ij = a_ij on every stored (i,j)
@@ -716,7 +765,11 @@ static void test_invalid(axb_handle h) {
             o.method == AXB_SPARSE_CG1 &&
             axb_precond_parse("parilu", &o.precond) == AXB_SUCCESS &&
             o.precond == AXB_PRECOND_PARILU &&
-            axb_precond_parse("lu", &o.precond) == AXB_ERR_INVALID,
+            axb_precond_parse("lu", &o.precond) == AXB_ERR_INVALID &&
+            axb_precond_parse(NULL, &o.precond) == AXB_ERR_INVALID &&
+            axb_precond_parse("ic0", NULL) == AXB_ERR_INVALID &&
+            axb_sparse_method_parse("gmres", NULL) == AXB_ERR_INVALID &&
+            axb_sparse_method_parse(NULL, &o.method) == AXB_ERR_INVALID,
         "name parsing");
   axb_dense_destroy(&Xt3);
   axb_dense_destroy(&B3);
@@ -737,6 +790,7 @@ int main(int argc, char **argv) {
   test_failure_modes(h);
   test_bicgstab_breakdown(h);
   test_fixed_point(h);
+  test_symmetry_once(h);
   test_ilu0_unsymmetric(h);
   test_poisson(h);
   test_real(h);

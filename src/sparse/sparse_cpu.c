@@ -6,7 +6,7 @@
 #include "backend/omp/omp.h"
 #include "core/internal.h"
 #include "core/template.h"
-#include "sparse/sparse_ops.h"
+#include "sparse/sparse_host.h"
 
 #include <math.h>
 #include <string.h>
@@ -78,19 +78,6 @@ static void sp_row_range(const struct cpu_mat *A, int t, int nt, int64_t *r0,
   *r1 = t == nt - 1
             ? A->rows
             : sp_row_at(A, A->nnz / nt * (t + 1) + A->nnz % nt * (t + 1) / nt);
-}
-
-static int64_t sp_find(const int64_t *rowptr, const int64_t *colind, int64_t i,
-                       int64_t c) {
-  int64_t lo = rowptr[i], hi = rowptr[i + 1];
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (colind[mid] < c)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return (lo < rowptr[i + 1] && colind[lo] == c) ? lo : -1;
 }
 
 /* The smaller offending row decides; at a tie IC's "not positive" wins. */

@@ -250,7 +250,7 @@ static axb_status AXB_FN(cpu_, diag_inv)(axb_handle h, const axb_spmat *M,
   AXB_OMP(parallel for num_threads(nt) if (nt > 1 && n >= SP_PAR_MIN)
               schedule(static) reduction(min : bad))
   for (int64_t i = 0; i < n; ++i) {
-    int64_t k = sp_find(A->rowptr, A->colind, i, i);
+    int64_t k = axb__csr_find(A->rowptr, A->colind, i, i);
     T d = k >= 0 ? v[k] : 0;
     T r = d != 0 ? 1 / d : 0;
     if (d == 0 || !isfinite(r)) {

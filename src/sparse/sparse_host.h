@@ -3,7 +3,7 @@
  * pattern description of an incomplete factor (diagonal positions, CSC
  * view, transposed positions, level sets), the exact sequential ILU(0) and
  * IC(0), the ParILU/ParIC initial guess, and structural questions about a
- * CSR matrix (symmetry, positive diagonal).
+ * CSR matrix (an entry's position, symmetry, positive diagonal).
  */
 #ifndef AXB_SPARSE_HOST_H
 #define AXB_SPARSE_HOST_H
@@ -47,9 +47,19 @@ axb_status axb__spf_levels(int64_t n, const int64_t *rowptr,
                            const int64_t *colind, int upper, int64_t **ptr,
                            int64_t **rows, int64_t *nlev);
 
+/* Position of column c in row i of (rowptr, colind), or -1 (binary search:
+   columns are sorted within rows). */
+int64_t axb__csr_find(const int64_t *rowptr, const int64_t *colind, int64_t i,
+                      int64_t c);
+
 /* 1 when A (square) equals its transpose: pattern and values (values
    compared exactly; `values` may be NULL to compare the pattern only). */
 int axb__csr_is_symmetric(const axb_csr *A, int values);
+/* axb__csr_is_symmetric(A, 1) remembered in *known (-1: not yet asked,
+   else the answer): the test reads every entry and searches its mirror, so
+   one solve computes it at most once however many choices ask for it
+   (AUTO method, AUTO preconditioner, the IC(0)/ParIC check). */
+int axb__csr_symmetric_once(const axb_csr *A, int *known);
 /* 1 when every diagonal entry is stored and > 0. */
 int axb__csr_positive_diag(const axb_csr *A);
 

@@ -5,10 +5,8 @@
 
 #include <string.h>
 
-/* Position of column c in row i of (rowptr, colind), or -1 (binary search:
-   columns are sorted within rows). */
-static int64_t find_in_row(const int64_t *rowptr, const int64_t *colind,
-                           int64_t i, int64_t c) {
+int64_t axb__csr_find(const int64_t *rowptr, const int64_t *colind, int64_t i,
+                      int64_t c) {
   int64_t lo = rowptr[i], hi = rowptr[i + 1];
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
@@ -161,7 +159,7 @@ axb_status axb__spf_pattern_build_some(const axb_csr *A, axb_spf_kind kind,
     goto fail;
   }
   for (int64_t i = 0; i < n; ++i) {
-    P->diag[i] = find_in_row(A->rowptr, A->colind, i, i);
+    P->diag[i] = axb__csr_find(A->rowptr, A->colind, i, i);
     if (P->diag[i] < 0) {
       *info = i + 1;
       st = AXB_ERR_SMALL_PIVOT;
@@ -214,16 +212,21 @@ int axb__csr_is_symmetric(const axb_csr *A, int values) {
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
       int64_t j = A->colind[k];
       if (j == i) continue;
-      int64_t t = find_in_row(A->rowptr, A->colind, j, i);
+      int64_t t = axb__csr_find(A->rowptr, A->colind, j, i);
       if (t < 0) return 0;
       if (values && csr_value(A, t) != csr_value(A, k)) return 0;
     }
   return 1;
 }
 
+int axb__csr_symmetric_once(const axb_csr *A, int *known) {
+  if (*known < 0) *known = axb__csr_is_symmetric(A, 1);
+  return *known;
+}
+
 int axb__csr_positive_diag(const axb_csr *A) {
   for (int64_t i = 0; i < A->rows; ++i) {
-    int64_t k = find_in_row(A->rowptr, A->colind, i, i);
+    int64_t k = axb__csr_find(A->rowptr, A->colind, i, i);
     if (k < 0 || !(csr_value(A, k) > 0)) return 0;
   }
   return 1;

@@ -11,6 +11,7 @@ typedef struct SP_CTX {
   const SP_OPS *o;
   axb_spmat *A;
   int64_t n;
+  int sym; /* A symmetric: -1 not yet known (axb__csr_symmetric_once) */
   /* preconditioner */
   axb_precond pc;
   T *dinv;      /* Jacobi: 1 / a_ii                         */
@@ -101,7 +102,7 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
     return AXB_SUCCESS;
   }
   int ic = pc == AXB_PRECOND_IC0 || pc == AXB_PRECOND_PARIC;
-  if (ic && !axb__csr_is_symmetric(A, 1)) {
+  if (ic && !axb__csr_symmetric_once(A, &c->sym)) {
     st = AXB_ERR_INVALID;
     goto fail;
   }

@@ -46,24 +46,25 @@ const char *axb_sparse_breakdown_name(axb_sparse_breakdown b) {
   return b >= 0 && b <= AXB_BREAKDOWN_DIVERGED ? breakdown_names[b] : "unknown";
 }
 
+/* Index of name in names[0 .. count), or -1. */
+static int name_index(const char *const *names, int count, const char *name) {
+  for (int i = 0; name && i < count; ++i)
+    if (strcmp(name, names[i]) == 0) return i;
+  return -1;
+}
+
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
-  if (!name || !m) return AXB_ERR_INVALID;
-  for (int i = 0; i < AXB_SPARSE_METHOD_COUNT; ++i)
-    if (strcmp(name, method_names[i]) == 0) {
-      *m = (axb_sparse_method)i;
-      return AXB_SUCCESS;
-    }
-  return AXB_ERR_INVALID;
+  int i = name_index(method_names, AXB_SPARSE_METHOD_COUNT, name);
+  if (i < 0 || !m) return AXB_ERR_INVALID;
+  *m = (axb_sparse_method)i;
+  return AXB_SUCCESS;
 }
 
 axb_status axb_precond_parse(const char *name, axb_precond *p) {
-  if (!name || !p) return AXB_ERR_INVALID;
-  for (int i = 0; i < AXB_PRECOND_COUNT; ++i)
-    if (strcmp(name, precond_names[i]) == 0) {
-      *p = (axb_precond)i;
-      return AXB_SUCCESS;
-    }
-  return AXB_ERR_INVALID;
+  int i = name_index(precond_names, AXB_PRECOND_COUNT, name);
+  if (i < 0 || !p) return AXB_ERR_INVALID;
+  *p = (axb_precond)i;
+  return AXB_SUCCESS;
 }
 
 void axb_sparse_opts_default(axb_sparse_opts *o) {
@@ -177,9 +178,12 @@ static axb_status check_inputs(axb_handle h, const axb_csr *A,
   return check_vec(h, X, "X", 4, A, B->cols, o->use_x0);
 }
 
-static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m) {
+/* The diagonal test first: it is cheaper than the symmetry test and, when
+   it fails, the symmetry is not needed at all. */
+static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m,
+                                       int *sym) {
   if (m != AXB_SPARSE_AUTO) return m;
-  return axb__csr_is_symmetric(A, 1) && axb__csr_positive_diag(A)
+  return axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, sym)
              ? AXB_SPARSE_CG
              : AXB_SPARSE_GMRES;
 }
@@ -212,14 +216,15 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   } else {
     ops = axb__sparse_cpu_ops();
   }
-  axb_sparse_method m = choose_method(A, o.method);
+  int sym = -1; /* A's symmetry: asked for at most once per solve */
+  axb_sparse_method m = choose_method(A, o.method, &sym);
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
   if (A->dtype == AXB_F64)
-    st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, r);
+    st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, sym, r);
   else
-    st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, r);
+    st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, sym, r);
   if (!report) axb_sparse_report_free(r);
   return r->status = st;
 }

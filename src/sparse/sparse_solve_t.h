@@ -51,11 +51,12 @@ static axb_status AXB_FN(sp_, setup_pc)(SP_CTX *c, const axb_csr *A,
   axb_precond pc = want;
   if (pc == AXB_PRECOND_AUTO)
     pc = (m == AXB_SPARSE_CG || m == AXB_SPARSE_CG1) &&
-                 axb__csr_is_symmetric(A, 1)
+                 axb__csr_symmetric_once(A, &c->sym)
              ? AXB_PRECOND_IC0
              : AXB_PRECOND_ILU0;
   int64_t info = 0;
   axb_status st = AXB_FN(sp_, pc_setup)(c, A, pc, o->sweeps, &info);
+  r->precond_requested = pc; /* AUTO's choice: what a fallback names */
   r->precond = pc;
   if (st == AXB_SUCCESS) return st;
   if (st < 0 && st != AXB_ERR_INVALID) return st;
@@ -90,13 +91,14 @@ static axb_status
 AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
                              const axb_csr *A, const axb_dense *B, axb_dense *X,
                              const axb_sparse_opts *o, axb_sparse_method m,
-                             axb_sparse_report *r) {
+                             int sym, axb_sparse_report *r) {
   SP_CTX c;
   memset(&c, 0, sizeof(c));
   c.h = h;
   c.all = all;
   c.o = &all->P;
   c.n = A->rows;
+  c.sym = sym;
   c.pc = AXB_PRECOND_NONE;
   c.tol = o->tol;
   c.max_iter = o->max_iter;
