@@ -1656,6 +1656,28 @@ static void defaults(config *c) {
   c->nbe = 4;
 }
 
+/* Grid generators take the grid edge g, not the order: 2 for poisson2d
+   (order g^2), 3 for poisson3d and convdiff3d (g^3), 0 for the others. */
+static int grid_dim(const char *kind) {
+  if (strcmp(kind, "poisson2d") == 0) return 2;
+  if (strcmp(kind, "poisson3d") == 0 || strcmp(kind, "convdiff3d") == 0)
+    return 3;
+  return 0;
+}
+
+/* The generator spec of a matrix of order about n: --sizes are orders for
+   every kind, so a grid kind gets the edge round(sqrt n) or round(cbrt n)
+   (at least 1); the actual order is the generated matrix's. */
+static void gen_spec_text(char *spec, size_t len, const char *kind, int64_t n,
+                          uint64_t seed) {
+  int d = grid_dim(kind);
+  int64_t g = d == 2   ? (int64_t)llround(sqrt((double)n))
+              : d == 3 ? (int64_t)llround(cbrt((double)n))
+                       : n;
+  snprintf(spec, len, "%s:%lld,seed=%llu", kind, (long long)(g > 1 ? g : 1),
+           (unsigned long long)seed);
+}
+
 /* Generate (or read) the matrix of one problem and its right-hand side. */
 static axb_status make_problem(bench *b, const char *kind, const char *file,
                                int64_t n, axb_dtype t, axb_dense *A,
@@ -1667,8 +1689,7 @@ static axb_status make_problem(bench *b, const char *kind, const char *file,
   } else {
     char spec[160];
     axb_gen_spec s;
-    snprintf(spec, sizeof spec, "%s:%lld,seed=%llu", kind, (long long)n,
-             (unsigned long long)b->c->seed);
+    gen_spec_text(spec, sizeof spec, kind, n, b->c->seed);
     st = axb_gen_parse(b->hc, spec, &s);
     if (!st) st = axb_gen_dense(b->hc, &s, t, A);
   }

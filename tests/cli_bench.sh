@@ -77,6 +77,19 @@ check "bench: --max-n does not drop generated sizes" 0 "^lu +double +uniform +20
 check "bench: batched skips n > 128" 0 "n <= 128" "$AXB" bench \
   -r batched-gesv -b ref -n 200 --batch 2 --reps 1 --pause 0
 
+# --sizes are orders for every matrix kind: a grid kind gets the edge
+# round(sqrt n) / round(cbrt n), dense routines as well as sparse ones.
+check "bench: poisson3d -n 8 is order 8" 0 "^lu +double +poisson3d +8 +ref" \
+  "$AXB" bench -r lu -m poisson3d -n 8 -b ref --reps 1 --pause 0
+check "bench: poisson2d,convdiff3d -n 10 is order 9 and 8" 0 \
+  "^lu +double +convdiff3d +8 +ref" "$AXB" bench -r lu -m poisson2d,convdiff3d \
+  -n 10 -b ref --reps 1 --pause 0
+if printf '%s\n' "$OUT" | grep -Eq '^lu +double +poisson2d +9 +ref'; then
+  ok "poisson2d -n 10 is order 9"
+else
+  bad "poisson2d -n 10 is not order 9" "$OUT"
+fi
+
 # Absent backends are skipped with a note, never silently: without a GPU
 # (or CUDA) the GPU backends say so; an anchor without the routine says so.
 if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
