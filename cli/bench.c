@@ -1779,10 +1779,12 @@ static void run_batched(bench *b, rtn r, const char *kind, int64_t n,
   for (int64_t k = 0; k < nb && !st; ++k) {
     char spec[160];
     axb_gen_spec g;
-    snprintf(spec, sizeof spec, "%s:%lld,seed=%llu", kind, (long long)n,
-             (unsigned long long)(c->seed + (uint64_t)k));
+    /* n is the order of the problem made by make_problem: for a grid
+       kind, the same edge and so the same order again. */
+    gen_spec_text(spec, sizeof spec, kind, n, c->seed + (uint64_t)k);
     st = axb_gen_parse(b->hc, spec, &g);
     if (!st) st = axb_gen_dense(b->hc, &g, t, &Ak);
+    if (!st && (Ak.rows != n || Ak.cols != n)) st = AXB_ERR_INVALID;
     if (st) break;
     memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
            (size_t)(n * n) * es);

@@ -90,6 +90,12 @@ else
   bad "poisson2d -n 10 is not order 9" "$OUT"
 fi
 
+# A batched routine on a grid kind: every problem of the batch is the
+# grid matrix of that order (n = 9: edge 3), never a larger one cut short.
+check "bench: batched-gesv on poisson2d" 0 \
+  "^batched-gesv +double +poisson2d\\*2 +9 +ref .* 1  *$" "$AXB" bench \
+  -r batched-gesv -m poisson2d -n 9 --batch 2 -b ref --reps 1 --pause 0
+
 # Absent backends are skipped with a note, never silently: without a GPU
 # (or CUDA) the GPU backends say so; an anchor without the routine says so.
 if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
