@@ -861,13 +861,18 @@ static void derive(const config *c) {
   for (int i = 0; i < nresults; ++i) {
     result *r = &results[i];
     if (r->runs == 0) continue;
-    const result *base = NULL, *one = NULL;
+    /* The baseline row with r's thread count; for a row without one (GPU
+       backends, or a count the baseline did not run) the baseline's row
+       with the most threads, its best CPU time. */
+    const result *same = NULL, *most = NULL, *one = NULL;
     for (int j = 0; j < nresults; ++j) {
       const result *o = &results[j];
       if (!same_problem(r, o) || o->runs == 0) continue;
-      if (o->be == c->baseline && (!base || o->thr == r->thr)) base = o;
+      if (o->be == c->baseline && o->thr == r->thr) same = o;
+      if (o->be == c->baseline && (!most || o->thr > most->thr)) most = o;
       if (o->be == r->be && o->thr == 1) one = o;
     }
+    const result *base = same ? same : most;
     if (base && !r->flagged && !base->flagged) r->speedup = base->med / r->med;
     if (one && r->thr > 0 && bk_threaded(r->be) && !r->flagged && !one->flagged)
       r->eff = one->med / r->med / r->thr;
@@ -939,15 +944,24 @@ static void print_table(FILE *f, const config *c) {
             rt_names[r->rt], prec(r->dt), r->matrix, (long long)r->n, lab, a[0],
             a[1], a[2], a[3], a[6], a[4], a[5], e, res, rk, nb);
   }
+  int most = 0; /* the baseline's largest thread count */
+  for (int i = 0; i < nresults; ++i)
+    if (results[i].be == c->baseline && results[i].runs &&
+        results[i].thr > most)
+      most = results[i].thr;
+  char other[64] = "";
+  if (c->baseline >= 0 && bk_threaded(c->baseline) && most > 0)
+    snprintf(other, sizeof other, "; other rows: %s/t%d", bk_names[c->baseline],
+             most);
   if (c->baseline >= 0)
     fprintf(f,
-            "speedup: median time of %s (same threads where measured) / "
+            "speedup: median time of %s (same threads where measured%s) / "
             "median time; device_ms: median GPU time of the operation alone "
             "(CUDA events; the other times are wall clock, transfers "
             "included); eff: speedup over 1 thread / threads; "
             "residual: max over runs of ||b-Ax||/(||A|| ||x|| n eps), "
             "flagged at >= 30\n",
-            bk_names[c->baseline]);
+            bk_names[c->baseline], other);
 }
 
 static void csv_num(FILE *f, double v) {

@@ -96,6 +96,22 @@ check "bench: batched-gesv on poisson2d" 0 \
   "^batched-gesv +double +poisson2d\\*2 +9 +ref .* 1  *$" "$AXB" bench \
   -r batched-gesv -m poisson2d -n 9 --batch 2 -b ref --reps 1 --pause 0
 
+# A row without the baseline's thread count (ref here; cuda, cusolver,
+# cublas always) is compared with the baseline's most-threaded row, and
+# the footer says which.
+check "bench: speedup over the most-threaded baseline row" 0 \
+  "other rows: cpu/t3" "$AXB" bench -r lu -b ref,cpu -t 2,3 --baseline cpu \
+  -n 64 --reps 3 --pause 0 --no-plots -o "$TMP/thr"
+if python3 -c "
+import json
+r = json.load(open('$TMP/thr/results.json'))['results']
+ref = [x for x in r if x['backend'] == 'ref'][0]
+t3 = [x for x in r if x['backend'] == 'cpu' and x['threads'] == 3][0]
+want = t3['median_s'] / ref['median_s']
+assert abs(ref['speedup'] - want) < 1e-6 * want, (ref['speedup'], want)
+" 2>"$TMP/py"; then ok "ref speedup over cpu/t3"; else
+  bad "ref speedup" "$(cat "$TMP/py")"; fi
+
 # Absent backends are skipped with a note, never silently: without a GPU
 # (or CUDA) the GPU backends say so; an anchor without the routine says so.
 if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
