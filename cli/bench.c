@@ -2166,11 +2166,11 @@ int cli_bench(int argc, char **argv) {
     cli_error("no backend to measure");
     return CLI_DEVICE;
   }
-  if (c.baseline == -2) {
-    c.baseline = c.be[0];
+  if (c.baseline == -2) { /* openblas when measured, else the first present */
+    c.baseline = -1;
     for (int i = 0; i < c.nbe; ++i)
-      if (c.be[i] == BK_OPENBLAS && b.present[BK_OPENBLAS])
-        c.baseline = BK_OPENBLAS;
+      if (b.present[c.be[i]] && (c.baseline < 0 || c.be[i] == BK_OPENBLAS))
+        c.baseline = c.be[i];
   }
   if (c.out && !mkdir_p(c.out)) {
     cli_error("%s: cannot create: %s", c.out, strerror(errno));

@@ -119,6 +119,10 @@ if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
 else
   check "bench: GPU backends without a GPU" 0 "cusolver and cublas skipped" \
     "$AXB" bench -r lu -b ref,cuda,cusolver -n 8 --reps 1 --pause 0
+  # The default baseline is the first backend present, not an absent one.
+  check "bench: default baseline skips absent backends" 0 \
+    "^lu +double +uniform +8 +ref .* 1\\.00 " "$AXB" bench -r lu \
+    -b cuda,ref -n 8 --reps 1 --pause 0
 fi
 check "bench: anchor without the routine" 0 "no openblas anchor for batched-gesv" \
   "$AXB" bench -r batched-gesv -b ref,openblas -n 8 --batch 2 --reps 1 --pause 0
