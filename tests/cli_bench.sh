@@ -226,6 +226,17 @@ check "bench --plot-history: bad file -> 3" 3 "hbad.csv:3" "$AXB" bench \
 # tune: without a GPU it writes the defaults; info shows them.
 check "tune writes a file" 0 "written" env AXB_TUNE_FILE="$TMP/t/tune.txt" \
   "$AXB" tune
+if ! "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
+  # Without a GPU nothing is measured, and the summary says so.
+  if printf '%s\n' "$OUT" | grep -q "did not win"; then
+    bad "tune: claims a measurement it did not make" "$OUT"
+  else
+    ok "tune: no claim of a measurement"
+  fi
+  check "tune without a GPU: built-in defaults said" 0 \
+    "^batched-gesv +never \(no GPU: built-in default\)" \
+    "$AXB" tune --no-batched --dry-run
+fi
 check "tune file content" 0 "^lu [0-9]+" cat "$TMP/t/tune.txt"
 check "tune file: batched keys" 0 "^batched-cholesky never" cat "$TMP/t/tune.txt"
 printf 'batched-gesv 8\nbatched-inverse 16\n' >"$TMP/bt.txt"
