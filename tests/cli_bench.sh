@@ -239,6 +239,15 @@ if ! "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; the
 fi
 check "tune file content" 0 "^lu [0-9]+" cat "$TMP/t/tune.txt"
 check "tune file: batched keys" 0 "^batched-cholesky never" cat "$TMP/t/tune.txt"
+# The README states AUTO's built-in crossover; it must be axb.h's.
+src=${2:-$(dirname "$0")}/..
+def=$(sed -n 's/^#define AXB_TUNE_DEFAULT_CROSSOVER \([0-9]*\).*/\1/p' \
+  "$src/include/axb.h")
+if [ -n "$def" ] && grep -q "built-in default (n ≥ $def" "$src/README.md"; then
+  ok "README: AUTO's built-in crossover $def"
+else
+  bad "README lacks AUTO's built-in crossover ($def)"
+fi
 printf 'batched-gesv 8\nbatched-inverse 16\n' >"$TMP/bt.txt"
 check "info: batched crossovers" 0 "batched-gesv 8, batched-cholesky never, batched-inverse 16" \
   env AXB_TUNE_FILE="$TMP/bt.txt" "$AXB" info
