@@ -246,6 +246,8 @@ static result *results;
 static int nresults, capresults;
 static volatile sig_atomic_t stop_flag;
 
+/* The first Ctrl-C stops after the current run (installed with
+   SA_RESETHAND, so a second one ends the process at once). */
 static void on_sigint(int sig) {
   (void)sig;
   stop_flag = 1;
@@ -909,6 +911,7 @@ static void fmt_num(char *buf, size_t len, const char *f, double v) {
 }
 
 static void print_table(FILE *f, const config *c) {
+  int short_rows = 0;
   fprintf(f,
           "%-22s %-6s %-14s %6s %-12s %10s %10s %9s %10s %10s %8s %7s %5s "
           "%9s %4s  %s\n",
@@ -926,10 +929,14 @@ static void print_table(FILE *f, const config *c) {
     fmt_num(a[4], 32, "%.2f", r->gflops);
     fmt_num(a[5], 32, "%.2f", r->speedup);
     fmt_num(a[6], 32, "%.3f", r->dev_med * 1e3);
-    char e[16], res[16], rk[8];
+    char e[16], res[16], rk[16];
     fmt_num(e, sizeof e, "%.2f", r->eff);
     fmt_num(res, sizeof res, "%.3g", r->maxres);
     snprintf(rk, sizeof rk, r->rank ? "%d" : "-", r->rank);
+    if (r->runs > 0 && r->runs < c->reps) { /* cut short by Ctrl-C */
+      strcat(rk, "*");
+      short_rows++;
+    }
     const char *note = r->flagged
                            ? (r->note[0] ? r->note : "FLAGGED: residual >= 30")
                            : r->note;
@@ -944,6 +951,11 @@ static void print_table(FILE *f, const config *c) {
             rt_names[r->rt], prec(r->dt), r->matrix, (long long)r->n, lab, a[0],
             a[1], a[2], a[3], a[6], a[4], a[5], e, res, rk, nb);
   }
+  if (short_rows)
+    fprintf(f,
+            "*: cut short by Ctrl-C, fewer than %d runs (see runs in "
+            "results.csv): its statistics and rank are less certain\n",
+            c->reps);
   int most = 0; /* the baseline's largest thread count */
   for (int i = 0; i < nresults; ++i)
     if (results[i].be == c->baseline && results[i].runs &&
@@ -2181,6 +2193,7 @@ int cli_bench(int argc, char **argv) {
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
+  sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C aborts */
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old);
 
@@ -2247,7 +2260,11 @@ int cli_bench(int argc, char **argv) {
           if (st) {
             fprintf(stderr, "axb bench: %s: %s (skipped)\n",
                     c.nfile ? c.file[m] : kind, err);
-          } else if (!c.nfile || A.rows <= c.max_n) { /* --max-n: files only */
+          } else if (c.nfile && A.rows > c.max_n) { /* --max-n: files only */
+            fprintf(stderr,
+                    "axb bench: %s: n = %lld > --max-n %lld (skipped)\n",
+                    c.file[m], (long long)A.rows, (long long)c.max_n);
+          } else {
             for (int r = 0; r < c.nrt && !stop_flag; ++r) {
               rtn rt = c.rt[r];
               if (rt_sparse(rt)) continue;

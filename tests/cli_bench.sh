@@ -112,6 +112,60 @@ assert abs(ref['speedup'] - want) < 1e-6 * want, (ref['speedup'], want)
 " 2>"$TMP/py"; then ok "ref speedup over cpu/t3"; else
   bad "ref speedup" "$(cat "$TMP/py")"; fi
 
+# --max-n skips larger Matrix Market files, and says so.
+"$AXB" gen poisson2d:4 -o "$TMP/p16.mtx" >/dev/null 2>&1
+check "bench: --max-n skip said" 0 "p16.mtx: n = 16 > --max-n 10 \\(skipped\\)" \
+  "$AXB" bench -r lu -b ref --files "$TMP/p16.mtx" --max-n 10 --reps 1 --pause 0
+
+# Ctrl-C: the run stops after the current run, keeps what was measured
+# (exit 130, "interrupted": true), marks the rows cut short; a second
+# Ctrl-C is the default action (the handler resets itself: SigCgt).
+timeout --preserve-status -s INT 2 "$AXB" bench -r lu -b ref -n 512 \
+  --reps 1000 --pause 0 --no-plots -o "$TMP/int" >"$TMP/int.out" 2>&1
+rc=$?
+if [ "$rc" -eq 130 ] && python3 -c "
+import json
+d = json.load(open('$TMP/int/results.json'))
+assert d['interrupted'] is True, d['interrupted']
+r = d['results']
+assert len(r) == 1 and 1 <= r[0]['runs'] < 1000, r[0]['runs']
+" 2>"$TMP/py" && grep -q '^\*: cut short by Ctrl-C' "$TMP/int.out" &&
+  grep -Eq '^lu .* [0-9]+\*  ' "$TMP/int.out"; then
+  ok "bench: SIGINT keeps the runs, marks the rows"
+else
+  bad "bench: SIGINT (exit $rc)" "$(cat "$TMP/py" "$TMP/int.out")"
+fi
+if [ -r /proc/self/status ]; then
+  # One run of about 2 s (ref LU, n = 3000): the first Ctrl-C lands while it
+  # runs, so the process is still alive when its handlers are read.
+  "$AXB" bench -r lu -b ref -n 3000 --reps 1 --pause 0 >/dev/null 2>&1 &
+  pid=$!
+  sigcgt() { # SIGINT's bit (1) of $pid's SigCgt; "gone" when not running
+    local st
+    st=$(cat "/proc/$pid/status" 2>/dev/null)
+    if [ -z "$st" ] || printf '%s\n' "$st" | grep -q '^State:[[:space:]]*Z'; then
+      echo gone
+      return
+    fi
+    echo $((0x$(printf '%s\n' "$st" | sed -n 's/^SigCgt:[[:space:]]*//p') & 2))
+  }
+  for _ in $(seq 50); do [ "$(sigcgt)" = 2 ] && break; sleep 0.1; done
+  sleep 0.5 # past the matrix generation, into the run
+  if [ "$(sigcgt)" = 2 ]; then
+    kill -INT "$pid"
+    sleep 0.2
+    case $(sigcgt) in
+    0) ok "bench: a second Ctrl-C aborts" ;;
+    2) bad "bench: SIGINT handler kept after the first Ctrl-C" ;;
+    *) bad "bench: the run ended before its handlers were read" ;;
+    esac
+  else
+    bad "bench: no SIGINT handler"
+  fi
+  kill -INT "$pid" 2>/dev/null
+  wait "$pid"
+fi
+
 # Absent backends are skipped with a note, never silently: without a GPU
 # (or CUDA) the GPU backends say so; an anchor without the routine says so.
 if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
