@@ -249,6 +249,30 @@ assert it['pcg-ic0'] < it['cg'], it
 " 2>"$TMP/py"; then ok "cg-poisson results"; else
   bad "cg-poisson" "$(cat "$TMP/py")"; fi
 
+# The bench plots: data and script always; time, GFLOP/s and speedup
+# rendered as PNG (and SVG) when gnuplot is installed (not in CI).
+check "bench plots" 0 "" "$AXB" bench -r lu -b ref,cpu -n 16,32 -t 1 \
+  --reps 1 --pause 0 -o "$TMP/plt"
+if [ -s "$TMP/plt/plots.gp" ] && [ -s "$TMP/plt/lu_double_uniform.dat" ]; then
+  ok "bench plot data and script"
+else
+  bad "bench plot data" "$(ls "$TMP/plt")"
+fi
+if command -v gnuplot >/dev/null; then
+  png=1
+  for k in time gflops speedup; do
+    f=$TMP/plt/lu_double_uniform_$k
+    # a PNG starts with \x89PNG
+    [ -s "$f.svg" ] && [ "$(head -c 4 "$f.png" | tail -c 3)" = PNG ] || png=0
+  done
+  if [ "$png" = 1 ]; then ok "bench plots rendered (PNG, SVG)"; else
+    bad "bench plots not rendered" \
+      "$(ls "$TMP/plt"; cat "$TMP/plt/gnuplot.log" 2>/dev/null)"
+  fi
+else
+  echo "skip: gnuplot not installed (bench plots not rendered)"
+fi
+
 # Convergence histories of axb solve --history, plotted (data and script
 # always; the images when gnuplot is installed); a bad file is an input
 # error naming the line.
