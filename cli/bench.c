@@ -1579,6 +1579,11 @@ static int apply_preset(config *c, const char *name) {
     parse_routines(c, "inverse,gauss-jordan,gauss-jordan-unblocked");
     parse_sizes(c, c->quick ? "2:64" : "2:8192");
     parse_matrix(c, "uniform,integer,diagonal,upper");
+    /* The source compared float and double against Eigen's inverse(). */
+    parse_backends(c, "cpu,openblas,eigen,cuda,cusolver");
+    c->dt[0] = AXB_F32;
+    c->dt[1] = AXB_F64;
+    c->ndt = 2;
     c->source_note =
         "Hamburg 2022: Gauss-Jordan inverse (no pivoting) sequential/OpenMP/"
         "CUDA vs Eigen inverse() and cuBLAS getrf/getriBatched, float and "
@@ -1614,6 +1619,9 @@ static int apply_preset(config *c, const char *name) {
     parse_routines(c, "lu");
     if (!add_path(c, matrices_dir())) return 0;
     if (c->quick) c->max_n = 500;
+    c->dt[0] = AXB_F32; /* the thesis ran float and double */
+    c->dt[1] = AXB_F64;
+    c->ndt = 2;
     c->source_note =
         "Thesis on ICM/ParILU (A100): 63 matrices, mostly SuiteSparse, float "
         "and double, metric max|A - LU|; dense double only 1.5-2.4x over a "

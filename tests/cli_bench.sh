@@ -202,6 +202,25 @@ for a in names:
 " 2>"$TMP/py"; then ok "anchors judged and unflagged"; else
   bad "anchors" "$(cat "$TMP/py")"; fi
 
+# The inverse preset compares float and double against Eigen's inverse()
+# (when compiled) as its source did; real-lu runs both precisions.
+check "bench preset inverse: precisions and eigen" 0 "" "$AXB" bench \
+  --preset inverse --quick -n 4 --reps 1 --pause 0 --no-plots -o "$TMP/pinv"
+mkdir -p "$TMP/mats" && cp "$TMP/p16.mtx" "$TMP/mats/"
+check "bench preset real-lu" 0 "" env AXB_MATRICES="$TMP/mats" "$AXB" bench \
+  --preset real-lu --quick -b cpu --reps 1 --pause 0 --no-plots -o "$TMP/prl"
+if python3 -c "
+import json
+r = json.load(open('$TMP/pinv/results.json'))['results']
+assert {x['precision'] for x in r} == {'single', 'double'}
+b = {x['backend'] for x in r if x['runs']}
+assert {'cpu', 'openblas'} <= b, b
+assert ('eigen' in b) == ('eigen' in '$anchors'), b
+r = json.load(open('$TMP/prl/results.json'))['results']
+assert {x['precision'] for x in r if x['runs']} == {'single', 'double'}, r
+" 2>"$TMP/py"; then ok "presets inverse and real-lu: float, double, eigen"; else
+  bad "presets inverse / real-lu" "$(cat "$TMP/py")"; fi
+
 # Batched Cholesky and the Eigen anchor on batches (when compiled): every
 # problem judged, OpenBLAS says it has no batched routine.
 banchors=cpu
