@@ -246,6 +246,8 @@ static result *results;
 static int nresults, capresults;
 static volatile sig_atomic_t stop_flag;
 
+/* The first Ctrl-C stops after the current run (installed with
+   SA_RESETHAND, so a second one ends the process at once). */
 static void on_sigint(int sig) {
   (void)sig;
   stop_flag = 1;
@@ -861,13 +863,18 @@ static void derive(const config *c) {
   for (int i = 0; i < nresults; ++i) {
     result *r = &results[i];
     if (r->runs == 0) continue;
-    const result *base = NULL, *one = NULL;
+    /* The baseline row with r's thread count; for a row without one (GPU
+       backends, or a count the baseline did not run) the baseline's row
+       with the most threads, its best CPU time. */
+    const result *same = NULL, *most = NULL, *one = NULL;
     for (int j = 0; j < nresults; ++j) {
       const result *o = &results[j];
       if (!same_problem(r, o) || o->runs == 0) continue;
-      if (o->be == c->baseline && (!base || o->thr == r->thr)) base = o;
+      if (o->be == c->baseline && o->thr == r->thr) same = o;
+      if (o->be == c->baseline && (!most || o->thr > most->thr)) most = o;
       if (o->be == r->be && o->thr == 1) one = o;
     }
+    const result *base = same ? same : most;
     if (base && !r->flagged && !base->flagged) r->speedup = base->med / r->med;
     if (one && r->thr > 0 && bk_threaded(r->be) && !r->flagged && !one->flagged)
       r->eff = one->med / r->med / r->thr;
@@ -904,6 +911,7 @@ static void fmt_num(char *buf, size_t len, const char *f, double v) {
 }
 
 static void print_table(FILE *f, const config *c) {
+  int short_rows = 0;
   fprintf(f,
           "%-22s %-6s %-14s %6s %-12s %10s %10s %9s %10s %10s %8s %7s %5s "
           "%9s %4s  %s\n",
@@ -921,10 +929,14 @@ static void print_table(FILE *f, const config *c) {
     fmt_num(a[4], 32, "%.2f", r->gflops);
     fmt_num(a[5], 32, "%.2f", r->speedup);
     fmt_num(a[6], 32, "%.3f", r->dev_med * 1e3);
-    char e[16], res[16], rk[8];
+    char e[16], res[16], rk[16];
     fmt_num(e, sizeof e, "%.2f", r->eff);
     fmt_num(res, sizeof res, "%.3g", r->maxres);
     snprintf(rk, sizeof rk, r->rank ? "%d" : "-", r->rank);
+    if (r->runs > 0 && r->runs < c->reps) { /* cut short by Ctrl-C */
+      strcat(rk, "*");
+      short_rows++;
+    }
     const char *note = r->flagged
                            ? (r->note[0] ? r->note : "FLAGGED: residual >= 30")
                            : r->note;
@@ -939,15 +951,29 @@ static void print_table(FILE *f, const config *c) {
             rt_names[r->rt], prec(r->dt), r->matrix, (long long)r->n, lab, a[0],
             a[1], a[2], a[3], a[6], a[4], a[5], e, res, rk, nb);
   }
+  if (short_rows)
+    fprintf(f,
+            "*: cut short by Ctrl-C, fewer than %d runs (see runs in "
+            "results.csv): its statistics and rank are less certain\n",
+            c->reps);
+  int most = 0; /* the baseline's largest thread count */
+  for (int i = 0; i < nresults; ++i)
+    if (results[i].be == c->baseline && results[i].runs &&
+        results[i].thr > most)
+      most = results[i].thr;
+  char other[64] = "";
+  if (c->baseline >= 0 && bk_threaded(c->baseline) && most > 0)
+    snprintf(other, sizeof other, "; other rows: %s/t%d", bk_names[c->baseline],
+             most);
   if (c->baseline >= 0)
     fprintf(f,
-            "speedup: median time of %s (same threads where measured) / "
+            "speedup: median time of %s (same threads where measured%s) / "
             "median time; device_ms: median GPU time of the operation alone "
             "(CUDA events; the other times are wall clock, transfers "
             "included); eff: speedup over 1 thread / threads; "
             "residual: max over runs of ||b-Ax||/(||A|| ||x|| n eps), "
             "flagged at >= 30\n",
-            bk_names[c->baseline]);
+            bk_names[c->baseline], other);
 }
 
 static void csv_num(FILE *f, double v) {
@@ -1553,6 +1579,11 @@ static int apply_preset(config *c, const char *name) {
     parse_routines(c, "inverse,gauss-jordan,gauss-jordan-unblocked");
     parse_sizes(c, c->quick ? "2:64" : "2:8192");
     parse_matrix(c, "uniform,integer,diagonal,upper");
+    /* The source compared float and double against Eigen's inverse(). */
+    parse_backends(c, "cpu,openblas,eigen,cuda,cusolver");
+    c->dt[0] = AXB_F32;
+    c->dt[1] = AXB_F64;
+    c->ndt = 2;
     c->source_note =
         "Hamburg 2022: Gauss-Jordan inverse (no pivoting) sequential/OpenMP/"
         "CUDA vs Eigen inverse() and cuBLAS getrf/getriBatched, float and "
@@ -1588,6 +1619,9 @@ static int apply_preset(config *c, const char *name) {
     parse_routines(c, "lu");
     if (!add_path(c, matrices_dir())) return 0;
     if (c->quick) c->max_n = 500;
+    c->dt[0] = AXB_F32; /* the thesis ran float and double */
+    c->dt[1] = AXB_F64;
+    c->ndt = 2;
     c->source_note =
         "Thesis on ICM/ParILU (A100): 63 matrices, mostly SuiteSparse, float "
         "and double, metric max|A - LU|; dense double only 1.5-2.4x over a "
@@ -1656,6 +1690,28 @@ static void defaults(config *c) {
   c->nbe = 4;
 }
 
+/* Grid generators take the grid edge g, not the order: 2 for poisson2d
+   (order g^2), 3 for poisson3d and convdiff3d (g^3), 0 for the others. */
+static int grid_dim(const char *kind) {
+  if (strcmp(kind, "poisson2d") == 0) return 2;
+  if (strcmp(kind, "poisson3d") == 0 || strcmp(kind, "convdiff3d") == 0)
+    return 3;
+  return 0;
+}
+
+/* The generator spec of a matrix of order about n: --sizes are orders for
+   every kind, so a grid kind gets the edge round(sqrt n) or round(cbrt n)
+   (at least 1); the actual order is the generated matrix's. */
+static void gen_spec_text(char *spec, size_t len, const char *kind, int64_t n,
+                          uint64_t seed) {
+  int d = grid_dim(kind);
+  int64_t g = d == 2   ? (int64_t)llround(sqrt((double)n))
+              : d == 3 ? (int64_t)llround(cbrt((double)n))
+                       : n;
+  snprintf(spec, len, "%s:%lld,seed=%llu", kind, (long long)(g > 1 ? g : 1),
+           (unsigned long long)seed);
+}
+
 /* Generate (or read) the matrix of one problem and its right-hand side. */
 static axb_status make_problem(bench *b, const char *kind, const char *file,
                                int64_t n, axb_dtype t, axb_dense *A,
@@ -1667,8 +1723,7 @@ static axb_status make_problem(bench *b, const char *kind, const char *file,
   } else {
     char spec[160];
     axb_gen_spec s;
-    snprintf(spec, sizeof spec, "%s:%lld,seed=%llu", kind, (long long)n,
-             (unsigned long long)b->c->seed);
+    gen_spec_text(spec, sizeof spec, kind, n, b->c->seed);
     st = axb_gen_parse(b->hc, spec, &s);
     if (!st) st = axb_gen_dense(b->hc, &s, t, A);
   }
@@ -1758,10 +1813,12 @@ static void run_batched(bench *b, rtn r, const char *kind, int64_t n,
   for (int64_t k = 0; k < nb && !st; ++k) {
     char spec[160];
     axb_gen_spec g;
-    snprintf(spec, sizeof spec, "%s:%lld,seed=%llu", kind, (long long)n,
-             (unsigned long long)(c->seed + (uint64_t)k));
+    /* n is the order of the problem made by make_problem: for a grid
+       kind, the same edge and so the same order again. */
+    gen_spec_text(spec, sizeof spec, kind, n, c->seed + (uint64_t)k);
     st = axb_gen_parse(b->hc, spec, &g);
     if (!st) st = axb_gen_dense(b->hc, &g, t, &Ak);
+    if (!st && (Ak.rows != n || Ak.cols != n)) st = AXB_ERR_INVALID;
     if (st) break;
     memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
            (size_t)(n * n) * es);
@@ -2129,11 +2186,11 @@ int cli_bench(int argc, char **argv) {
     cli_error("no backend to measure");
     return CLI_DEVICE;
   }
-  if (c.baseline == -2) {
-    c.baseline = c.be[0];
+  if (c.baseline == -2) { /* openblas when measured, else the first present */
+    c.baseline = -1;
     for (int i = 0; i < c.nbe; ++i)
-      if (c.be[i] == BK_OPENBLAS && b.present[BK_OPENBLAS])
-        c.baseline = BK_OPENBLAS;
+      if (b.present[c.be[i]] && (c.baseline < 0 || c.be[i] == BK_OPENBLAS))
+        c.baseline = c.be[i];
   }
   if (c.out && !mkdir_p(c.out)) {
     cli_error("%s: cannot create: %s", c.out, strerror(errno));
@@ -2144,6 +2201,7 @@ int cli_bench(int argc, char **argv) {
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
+  sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C aborts */
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old);
 
@@ -2210,7 +2268,11 @@ int cli_bench(int argc, char **argv) {
           if (st) {
             fprintf(stderr, "axb bench: %s: %s (skipped)\n",
                     c.nfile ? c.file[m] : kind, err);
-          } else if (!c.nfile || A.rows <= c.max_n) { /* --max-n: files only */
+          } else if (c.nfile && A.rows > c.max_n) { /* --max-n: files only */
+            fprintf(stderr,
+                    "axb bench: %s: n = %lld > --max-n %lld (skipped)\n",
+                    c.file[m], (long long)A.rows, (long long)c.max_n);
+          } else {
             for (int r = 0; r < c.nrt && !stop_flag; ++r) {
               rtn rt = c.rt[r];
               if (rt_sparse(rt)) continue;

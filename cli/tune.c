@@ -272,7 +272,11 @@ int cli_tune(int argc, char **argv) {
   char host[256] = "unknown";
   gethostname(host, sizeof host - 1);
   snprintf(log, sizeof log, "host %s, axb %s\n", host, axb_version());
+  /* Why a crossover was not measured (NULL: measured), for the summary. */
+  const char *why[AXB_TUNE_COUNT];
   int count = 0;
+  for (int r = 0; r < AXB_TUNE_COUNT; ++r)
+    why[r] = "no GPU: built-in default";
   if (!axb_backend_compiled(AXB_BACKEND_CUDA) ||
       axb_cuda_device_count(&count) != AXB_SUCCESS || count <= device) {
     strncat(log,
@@ -296,9 +300,13 @@ int cli_tune(int argc, char **argv) {
              "GPU %d: %s; double precision, host arrays (transfers timed), "
              "median of %d\n",
              device, name, reps);
-    for (int r = 0; r < AXB_TUNE_BATCHED_GESV; ++r)
+    for (int r = 0; r < AXB_TUNE_BATCHED_GESV; ++r) {
       t.crossover[r] =
           measure(cpu, gpu, (axb_tune_routine)r, max_n, reps, log, sizeof log);
+      why[r] = NULL;
+    }
+    for (int r = AXB_TUNE_BATCHED_GESV; r < AXB_TUNE_COUNT; ++r)
+      why[r] = "not measured (--no-batched): built-in default";
     axb_handle_destroy(gpu);
     if (batched) {
       axb_handle ga = gpu_auto_handle(device);
@@ -307,22 +315,29 @@ int cli_tune(int argc, char **argv) {
                "batched: batch %d, host arrays (AUTO's staging timed), n "
                "2..64%s\n",
                AXB_TUNE_BATCH, ga ? "" : ": no AUTO GPU handle, not measured");
-      for (int r = AXB_TUNE_BATCHED_GESV; ga && r < AXB_TUNE_COUNT; ++r)
+      for (int r = AXB_TUNE_BATCHED_GESV; r < AXB_TUNE_COUNT; ++r) {
+        why[r] = "not measured (no AUTO GPU handle): built-in default";
+        if (!ga) continue;
         t.crossover[r] = measure_batched(cpu, ga, (axb_tune_routine)r, reps,
                                          log, sizeof log);
+        why[r] = NULL;
+      }
       axb_handle_destroy(ga);
     }
     axb_handle_destroy(cpu);
   }
   if (log[strlen(log) - 1] == '\n') log[strlen(log) - 1] = '\0';
   for (int r = 0; r < AXB_TUNE_COUNT; ++r) {
-    if (t.crossover[r] == AXB_TUNE_NEVER)
-      printf("%-16s never (the GPU did not win up to n = %lld)\n",
-             axb_tune_routine_name(r),
+    const char *name = axb_tune_routine_name(r);
+    if (why[r] && t.crossover[r] == AXB_TUNE_NEVER)
+      printf("%-16s never (%s)\n", name, why[r]);
+    else if (why[r])
+      printf("%-16s %lld (%s)\n", name, (long long)t.crossover[r], why[r]);
+    else if (t.crossover[r] == AXB_TUNE_NEVER)
+      printf("%-16s never (the GPU did not win up to n = %lld)\n", name,
              (long long)(r >= AXB_TUNE_BATCHED_GESV ? 64 : max_n));
     else
-      printf("%-16s %lld\n", axb_tune_routine_name(r),
-             (long long)t.crossover[r]);
+      printf("%-16s %lld\n", name, (long long)t.crossover[r]);
   }
   if (dry) return CLI_OK;
   axb_status st = axb_tuning_write(path, &t, log);

@@ -77,6 +77,102 @@ check "bench: --max-n does not drop generated sizes" 0 "^lu +double +uniform +20
 check "bench: batched skips n > 128" 0 "n <= 128" "$AXB" bench \
   -r batched-gesv -b ref -n 200 --batch 2 --reps 1 --pause 0
 
+# --sizes are orders for every matrix kind: a grid kind gets the edge
+# round(sqrt n) / round(cbrt n), dense routines as well as sparse ones.
+check "bench: poisson3d -n 8 is order 8" 0 "^lu +double +poisson3d +8 +ref" \
+  "$AXB" bench -r lu -m poisson3d -n 8 -b ref --reps 1 --pause 0
+check "bench: poisson2d,convdiff3d -n 10 is order 9 and 8" 0 \
+  "^lu +double +convdiff3d +8 +ref" "$AXB" bench -r lu -m poisson2d,convdiff3d \
+  -n 10 -b ref --reps 1 --pause 0
+if printf '%s\n' "$OUT" | grep -Eq '^lu +double +poisson2d +9 +ref'; then
+  ok "poisson2d -n 10 is order 9"
+else
+  bad "poisson2d -n 10 is not order 9" "$OUT"
+fi
+
+# A batched routine on a grid kind: every problem of the batch is the
+# grid matrix of that order (n = 9: edge 3), never a larger one cut short.
+check "bench: batched-gesv on poisson2d" 0 \
+  "^batched-gesv +double +poisson2d\\*2 +9 +ref .* 1  *$" "$AXB" bench \
+  -r batched-gesv -m poisson2d -n 9 --batch 2 -b ref --reps 1 --pause 0
+
+# A row without the baseline's thread count (ref here; cuda, cusolver,
+# cublas always) is compared with the baseline's most-threaded row, and
+# the footer says which.
+check "bench: speedup over the most-threaded baseline row" 0 \
+  "other rows: cpu/t3" "$AXB" bench -r lu -b ref,cpu -t 2,3 --baseline cpu \
+  -n 64 --reps 3 --pause 0 --no-plots -o "$TMP/thr"
+if python3 -c "
+import json
+r = json.load(open('$TMP/thr/results.json'))['results']
+ref = [x for x in r if x['backend'] == 'ref'][0]
+t3 = [x for x in r if x['backend'] == 'cpu' and x['threads'] == 3][0]
+want = t3['median_s'] / ref['median_s']
+assert abs(ref['speedup'] - want) < 1e-6 * want, (ref['speedup'], want)
+" 2>"$TMP/py"; then ok "ref speedup over cpu/t3"; else
+  bad "ref speedup" "$(cat "$TMP/py")"; fi
+
+# --max-n skips larger Matrix Market files, and says so.
+"$AXB" gen poisson2d:4 -o "$TMP/p16.mtx" >/dev/null 2>&1
+check "bench: --max-n skip said" 0 "p16.mtx: n = 16 > --max-n 10 \\(skipped\\)" \
+  "$AXB" bench -r lu -b ref --files "$TMP/p16.mtx" --max-n 10 --reps 1 --pause 0
+
+# Ctrl-C: the run stops after the current run, keeps what was measured
+# (exit 130, "interrupted": true), marks the rows cut short; a second
+# Ctrl-C is the default action (the handler resets itself: SigCgt).
+timeout --preserve-status -s INT 2 "$AXB" bench -r lu -b ref -n 512 \
+  --reps 1000 --pause 0 --no-plots -o "$TMP/int" >"$TMP/int.out" 2>&1
+rc=$?
+if [ "$rc" -eq 130 ] && python3 -c "
+import json
+d = json.load(open('$TMP/int/results.json'))
+assert d['interrupted'] is True, d['interrupted']
+r = d['results']
+assert len(r) == 1 and 1 <= r[0]['runs'] < 1000, r[0]['runs']
+" 2>"$TMP/py" && grep -q '^\*: cut short by Ctrl-C' "$TMP/int.out" &&
+  grep -Eq '^lu .* [0-9]+\*  ' "$TMP/int.out"; then
+  ok "bench: SIGINT keeps the runs, marks the rows"
+else
+  bad "bench: SIGINT (exit $rc)" "$(cat "$TMP/py" "$TMP/int.out")"
+fi
+if [ -r /proc/self/status ]; then
+  sigcgt() { # SIGINT's bit (1) of $pid's SigCgt; "gone" when not running
+    local st
+    st=$(cat "/proc/$pid/status" 2>/dev/null)
+    if [ -z "$st" ] || printf '%s\n' "$st" | grep -q '^State:[[:space:]]*Z'; then
+      echo gone
+      return
+    fi
+    echo $((0x$(printf '%s\n' "$st" | sed -n 's/^SigCgt:[[:space:]]*//p') & 2))
+  }
+  # One run of about 2 s (ref LU, n = 3000): the first Ctrl-C lands while it
+  # runs, so the process is still alive when its handlers are read (a try
+  # where it ended first, e.g. on a loaded machine, is repeated).
+  verdict="the run ended before its handlers were read"
+  for _ in 1 2 3; do
+    "$AXB" bench -r lu -b ref -n 3000 --reps 1 --pause 0 >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 50); do [ "$(sigcgt)" = 2 ] && break; sleep 0.1; done
+    sleep 0.5 # past the matrix generation, into the run
+    case $(sigcgt) in
+    2)
+      kill -INT "$pid"
+      sleep 0.2
+      case $(sigcgt) in
+      0) verdict=ok ;;
+      2) verdict="SIGINT handler kept after the first Ctrl-C" ;;
+      esac
+      ;;
+    0) verdict="no SIGINT handler" ;;
+    esac
+    kill -INT "$pid" 2>/dev/null
+    wait "$pid"
+    [ "$verdict" = "the run ended before its handlers were read" ] || break
+  done
+  if [ "$verdict" = ok ]; then ok "bench: a second Ctrl-C aborts"; else
+    bad "bench: $verdict"; fi
+fi
+
 # Absent backends are skipped with a note, never silently: without a GPU
 # (or CUDA) the GPU backends say so; an anchor without the routine says so.
 if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
@@ -84,6 +180,10 @@ if "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
 else
   check "bench: GPU backends without a GPU" 0 "cusolver and cublas skipped" \
     "$AXB" bench -r lu -b ref,cuda,cusolver -n 8 --reps 1 --pause 0
+  # The default baseline is the first backend present, not an absent one.
+  check "bench: default baseline skips absent backends" 0 \
+    "^lu +double +uniform +8 +ref .* 1\\.00 " "$AXB" bench -r lu \
+    -b cuda,ref -n 8 --reps 1 --pause 0
 fi
 check "bench: anchor without the routine" 0 "no openblas anchor for batched-gesv" \
   "$AXB" bench -r batched-gesv -b ref,openblas -n 8 --batch 2 --reps 1 --pause 0
@@ -108,6 +208,25 @@ for a in names:
     assert a in d['anchors'], d['anchors']
 " 2>"$TMP/py"; then ok "anchors judged and unflagged"; else
   bad "anchors" "$(cat "$TMP/py")"; fi
+
+# The inverse preset compares float and double against Eigen's inverse()
+# (when compiled) as its source did; real-lu runs both precisions.
+check "bench preset inverse: precisions and eigen" 0 "" "$AXB" bench \
+  --preset inverse --quick -n 4 --reps 1 --pause 0 --no-plots -o "$TMP/pinv"
+mkdir -p "$TMP/mats" && cp "$TMP/p16.mtx" "$TMP/mats/"
+check "bench preset real-lu" 0 "" env AXB_MATRICES="$TMP/mats" "$AXB" bench \
+  --preset real-lu --quick -b cpu --reps 1 --pause 0 --no-plots -o "$TMP/prl"
+if python3 -c "
+import json
+r = json.load(open('$TMP/pinv/results.json'))['results']
+assert {x['precision'] for x in r} == {'single', 'double'}
+b = {x['backend'] for x in r if x['runs']}
+assert {'cpu', 'openblas'} <= b, b
+assert ('eigen' in b) == ('eigen' in '$anchors'), b
+r = json.load(open('$TMP/prl/results.json'))['results']
+assert {x['precision'] for x in r if x['runs']} == {'single', 'double'}, r
+" 2>"$TMP/py"; then ok "presets inverse and real-lu: float, double, eigen"; else
+  bad "presets inverse / real-lu" "$(cat "$TMP/py")"; fi
 
 # Batched Cholesky and the Eigen anchor on batches (when compiled): every
 # problem judged, OpenBLAS says it has no batched routine.
@@ -156,6 +275,30 @@ assert it['pcg-ic0'] < it['cg'], it
 " 2>"$TMP/py"; then ok "cg-poisson results"; else
   bad "cg-poisson" "$(cat "$TMP/py")"; fi
 
+# The bench plots: data and script always; time, GFLOP/s and speedup
+# rendered as PNG (and SVG) when gnuplot is installed (not in CI).
+check "bench plots" 0 "" "$AXB" bench -r lu -b ref,cpu -n 16,32 -t 1 \
+  --reps 1 --pause 0 -o "$TMP/plt"
+if [ -s "$TMP/plt/plots.gp" ] && [ -s "$TMP/plt/lu_double_uniform.dat" ]; then
+  ok "bench plot data and script"
+else
+  bad "bench plot data" "$(ls "$TMP/plt")"
+fi
+if command -v gnuplot >/dev/null; then
+  png=1
+  for k in time gflops speedup; do
+    f=$TMP/plt/lu_double_uniform_$k
+    # a PNG starts with \x89PNG
+    [ -s "$f.svg" ] && [ "$(head -c 4 "$f.png" | tail -c 3)" = PNG ] || png=0
+  done
+  if [ "$png" = 1 ]; then ok "bench plots rendered (PNG, SVG)"; else
+    bad "bench plots not rendered" \
+      "$(ls "$TMP/plt"; cat "$TMP/plt/gnuplot.log" 2>/dev/null)"
+  fi
+else
+  echo "skip: gnuplot not installed (bench plots not rendered)"
+fi
+
 # Convergence histories of axb solve --history, plotted (data and script
 # always; the images when gnuplot is installed); a bad file is an input
 # error naming the line.
@@ -187,8 +330,28 @@ check "bench --plot-history: bad file -> 3" 3 "hbad.csv:3" "$AXB" bench \
 # tune: without a GPU it writes the defaults; info shows them.
 check "tune writes a file" 0 "written" env AXB_TUNE_FILE="$TMP/t/tune.txt" \
   "$AXB" tune
+if ! "$AXB" info --json 2>/dev/null | grep -q '"cuda_device_count": *[1-9]'; then
+  # Without a GPU nothing is measured, and the summary says so.
+  if printf '%s\n' "$OUT" | grep -q "did not win"; then
+    bad "tune: claims a measurement it did not make" "$OUT"
+  else
+    ok "tune: no claim of a measurement"
+  fi
+  check "tune without a GPU: built-in defaults said" 0 \
+    "^batched-gesv +never \(no GPU: built-in default\)" \
+    "$AXB" tune --no-batched --dry-run
+fi
 check "tune file content" 0 "^lu [0-9]+" cat "$TMP/t/tune.txt"
 check "tune file: batched keys" 0 "^batched-cholesky never" cat "$TMP/t/tune.txt"
+# The README states AUTO's built-in crossover; it must be axb.h's.
+src=${2:-$(dirname "$0")}/..
+def=$(sed -n 's/^#define AXB_TUNE_DEFAULT_CROSSOVER \([0-9]*\).*/\1/p' \
+  "$src/include/axb.h")
+if [ -n "$def" ] && grep -q "built-in default (n ≥ $def" "$src/README.md"; then
+  ok "README: AUTO's built-in crossover $def"
+else
+  bad "README lacks AUTO's built-in crossover ($def)"
+fi
 printf 'batched-gesv 8\nbatched-inverse 16\n' >"$TMP/bt.txt"
 check "info: batched crossovers" 0 "batched-gesv 8, batched-cholesky never, batched-inverse 16" \
   env AXB_TUNE_FILE="$TMP/bt.txt" "$AXB" info
