@@ -49,6 +49,7 @@
 #define SWAPR_ AXB_FN(omp_, lu_swap_rec)
 #define LASWP_OB_ AXB_FN(axb_omp_, laswp_ob)
 #define TILED_ AXB_FN(omp_, lu_tiled)
+#define PHASE_A_ AXB_FN(omp_, lu_phase_a)
 
 /* Interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on the
    n columns of A, a column at a time. */
@@ -265,6 +266,25 @@ static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
           &AT(C, lda, j + jb, 0), lda);
 }
 
+/* Phase A of a tiled step: claim the column pieces ab[q]..ab[q+1] right
+   of the look-ahead block one by one, apply the step's row swaps to each
+   and solve with the unit L11: U12 = L11^-1 P A12.  Any thread may run any
+   piece; each piece is a fixed computation, so the result does not depend
+   on who ran it. */
+static void PHASE_A_(T *A, int64_t lda, int64_t j, int64_t jb,
+                     const int64_t *ipiv, const int64_t *ab, int pa,
+                     int *claim_a, int *done_a) {
+  int q;
+  while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
+    const int64_t w = ab[q + 1] - ab[q];
+    T *C = &AT(A, lda, 0, ab[q]);
+    SWAPC_(w, C, lda, j, j + jb, ipiv);
+    TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
+          &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+    __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
+  }
+}
+
 /* Tiled look-ahead path (many threads, AXB_LU_TILED), after the structure
    of OpenBLAS's threaded getrf, with single-threaded BLAS calls on fixed
    blocks.  In step k (panel J = [j, j+jb) factored, next panel J1 =
@@ -340,14 +360,7 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
         }
         __atomic_store_n(j1_ready, 1, __ATOMIC_RELEASE);
       } else {
-        while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
-          const int64_t w = ab[q + 1] - ab[q];
-          T *C = &AT(A, lda, 0, ab[q]);
-          SWAPC_(w, C, lda, j, j + jb, ipiv);
-          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
-                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
-          __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
-        }
+        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a);
         axb_omp_wait_until(j1_ready, 1);
       }
       while ((q = __atomic_fetch_add(claim_j, 1, __ATOMIC_RELAXED)) < pj) {
@@ -367,14 +380,7 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
           if (first == 0 && pinfo > 0) first = j1 + pinfo;
         }
         /* Phase A pieces nobody has taken (one thread only). */
-        while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
-          const int64_t w = ab[q + 1] - ab[q];
-          T *C = &AT(A, lda, 0, ab[q]);
-          SWAPC_(w, C, lda, j, j + jb, ipiv);
-          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
-                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
-          __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
-        }
+        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a);
       }
       axb_omp_wait_until(done_a, pa);
       while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) < pr * pc) {
@@ -506,3 +512,4 @@ done:
 #undef SWAPR_
 #undef LASWP_OB_
 #undef TILED_
+#undef PHASE_A_
