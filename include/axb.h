@@ -674,7 +674,10 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
  * for the result, when n >= the routine's batched crossover, n <= 64 (the
  * device kernels) and batch >= AXB_TUNE_BATCH (the batch the crossover was
  * measured at: a GPU that wins at that batch wins at larger ones, a smaller
- * batch stays on the CPU).  The other batched routines (getrf/getrs,
+ * batch stays on the CPU), and only for packed arrays (lda = n, stride
+ * n*n; ldb = n, stride n*nrhs, nrhs >= 1; ipiv stride n): the staging copies
+ * whole spans back, so padded or interleaved layouts stay on the CPU.  The
+ * other batched routines (getrf/getrs,
  * potrf/potrs: factors reused on the host) stay on the CPU.
  *
  * Crossovers come from a tuning file written by `axb tune`: the file named

@@ -186,9 +186,11 @@ static void auto_on_gpu(const char *path) {
    `text`: gesv, posv and inverse (double; gesv in float too) on padded
    strided arrays must pass each problem's scaled residual, keep the
    padding, and report a singular problem alone with the infos a CPU
-   handle reports.  With a GPU and crossovers of 1 this
-   is the staged device path; without one (or "never") the host loops. */
-static void auto_batched(const char *path, const char *text) {
+   handle reports.  With a GPU and crossovers of 1 a packed layout takes
+   the staged device path, a padded one (gaps between and inside the
+   matrices) stays on the host loops, as it must: the staging copies whole
+   spans back; without a GPU (or "never") both run the host loops. */
+static void auto_batched(const char *path, const char *text, int padded) {
   FILE *f = fopen(path, "w");
   if (!f) return;
   fputs(text, f);
@@ -196,7 +198,9 @@ static void auto_batched(const char *path, const char *text) {
   axb_handle ha = NULL, hc = NULL;
   CHECK(axb_handle_create(&ha, AXB_BACKEND_AUTO, 0) == AXB_SUCCESS, "auto");
   CHECK(axb_handle_create(&hc, AXB_BACKEND_CPU, 0) == AXB_SUCCESS, "cpu");
-  const int64_t n = 5, lda = 6, sA = lda * n + 2, ldb = 7, sB = ldb + 1;
+  const int64_t n = 5, lda = padded ? 6 : n;
+  const int64_t sA = padded ? lda * n + 2 : n * n, ldb = padded ? 7 : n;
+  const int64_t sB = padded ? ldb + 1 : n;
   const int64_t nb = AXB_TUNE_BATCH;
   size_t lenA = (size_t)(sA * nb), lenB = (size_t)(sB * nb);
   double *A = malloc(lenA * sizeof *A), *B = malloc(lenB * sizeof *B);
@@ -411,10 +415,15 @@ static void test_files(void) {
   }
   axb_handle_destroy(h);
   /* Batched on host arrays: GPU (when there is one) and CPU paths. */
-  auto_batched(path, "batched-gesv 1\nbatched-cholesky 1\n"
-                     "batched-inverse 1\n");
-  auto_batched(path, "batched-gesv never\nbatched-cholesky never\n"
-                     "batched-inverse never\n");
+  for (int padded = 0; padded < 2; ++padded)
+    auto_batched(path,
+                 "batched-gesv 1\nbatched-cholesky 1\n"
+                 "batched-inverse 1\n",
+                 padded);
+  auto_batched(path,
+               "batched-gesv never\nbatched-cholesky never\n"
+               "batched-inverse never\n",
+               1);
   if (count > 0) auto_on_gpu(path);
   unsetenv("AXB_TUNE_FILE");
   remove(path);

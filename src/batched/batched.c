@@ -122,10 +122,25 @@ static axb_tune_routine bat_tune_routine(int op) {
          : op == BAT_INVERSE ? AXB_TUNE_BATCHED_INVERSE
                              : AXB_TUNE_COUNT;
 }
+/* The staging copies each array as one span, the gaps between matrices
+   included, so only packed layouts (lda = n and stride n^2 for A, ldb = n
+   and stride n * nrhs for B, stride n for ipiv) may go to the GPU: a gap
+   may hold the caller's other data (interleaved [A_k | B_k] problems,
+   another thread's matrices), which a span copy-back would overwrite.
+   Other layouts, and gesv/posv without right-hand sides, stay on the
+   CPU. */
+static int bat_packed(const bat_args *a, int op, const void *ipiv) {
+  const int64_t n = a->n;
+  if (a->lda != n || a->sA != n * n) return 0;
+  if (op == BAT_GESV || op == BAT_POSV)
+    if (a->nrhs < 1 || a->ldb != n || a->sB != n * a->nrhs) return 0;
+  return !(op == BAT_GESV && ipiv && a->sP != n);
+}
+
 #ifdef AXB_HAVE_CUDA
 #define BAT_AUTO_GPU(h, a, op, staged)                                         \
   if ((h)->requested == AXB_BACKEND_AUTO && (a)->n > 0 &&                      \
-      bat_tune_routine(op) != AXB_TUNE_COUNT) {                                \
+      bat_tune_routine(op) != AXB_TUNE_COUNT && bat_packed(a, op, ipiv)) {     \
     axb_handle g_ =                                                            \
         axb__auto_pick_batched((h), bat_tune_routine(op), (a)->n, (a)->batch); \
     if (g_ != (h)) {                                                           \
@@ -140,7 +155,7 @@ static axb_tune_routine bat_tune_routine(int op) {
     }                                                                          \
   }
 #else
-#define BAT_AUTO_GPU(h, a, op, staged) (void)bat_tune_routine;
+#define BAT_AUTO_GPU(h, a, op, staged) (void)bat_tune_routine, (void)bat_packed;
 #endif
 
 #define T double
