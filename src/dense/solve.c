@@ -373,7 +373,13 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
     if (st) return st;
   }
   axb_dense X = axb_dense_wrap(A->rows, B->cols, A->rows, A->dtype, b->X);
+  /* The check's parallel passes take the calling thread's team size: the
+     handle's thread count for the duration (omp_set_num_threads changes
+     this thread's setting only). */
+  const int team = omp_get_max_threads();
+  if (h->threads > 0) omp_set_num_threads(h->threads);
   r->backward_error = axb_check_solve(A, &X, B);
+  omp_set_num_threads(team);
   double eps = axb_eps(A->dtype);
   if (!(r->backward_error < 30))
     return axb__fail(h, AXB_ERR_INACCURATE,
