@@ -192,7 +192,8 @@ typedef struct axb_sparse_ops {
   /* 1 when the exact triangular solves of an n x n factor on h read the
      pattern's level sets (CPU: always; without them it substitutes row by
      row.  CUDA: only when n is too large for its sync-free solve, see
-     src/sparse/cuda/fac.cu); 0 lets the set-up skip building them. */
+     src/sparse/cuda/fac.cu); 0 lets the set-up skip building them.  NULL:
+     always built, the safe default. */
   int (*tri_levels)(axb_handle h, int64_t n);
 } axb_sparse_ops;
 

@@ -110,7 +110,8 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
      level sets for exact solves on a table that schedules by levels. */
   int need = 0;
   if (pc == AXB_PRECOND_PARILU) need |= AXB_SPF_NEED_CSC;
-  if (c->mode == AXB_SPTRI_EXACT && c->all->tri_levels(h, c->n))
+  if (c->mode == AXB_SPTRI_EXACT &&
+      (!c->all->tri_levels || c->all->tri_levels(h, c->n)))
     need |= AXB_SPF_NEED_LEVELS;
   if ((st = axb__spf_pattern_build_some(A, ic ? AXB_SPF_IC : AXB_SPF_LU, need,
                                         &pat, info)))
