@@ -162,10 +162,9 @@ static int batched_input(axb_handle h, axb_tune_routine r, int64_t n,
    whose tuning sends every batched call to the GPU (the path AUTO takes:
    staging through device memory and back, timed).  n = 2, 4, ..., 64 are
    measured; the crossover is the smallest of them from which the GPU wins
-   at every larger one, and AUTO applies it to every n in between.  (If the
-   staging fails, AUTO runs the CPU code and this compares the CPU with
-   itself; the staging fails only when device memory does, which the
-   dense measurements above would have shown.) */
+   at every larger one, and AUTO applies it to every n in between.  (Known gap:
+   if the staging fails, AUTO runs the CPU code and this compares the CPU
+   with itself, undetected.) */
 static int64_t measure_batched(axb_handle cpu, axb_handle gpu_auto,
                                axb_tune_routine r, int reps, char *log,
                                size_t loglen) {
