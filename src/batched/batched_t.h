@@ -5,29 +5,48 @@
  * info are int, 1-based, as in the API.
  */
 
+/* y := y - x u over m entries: the column update of a rank-1 step.  x and
+   y never overlap (two columns, or a column and a saved copy), so restrict
+   holds and the loop vectorises without a run-time alias check. */
+static inline void AXB_FN(bat_, axpy1)(int64_t m, T u, const T *restrict x,
+                                       T *restrict y) {
+  for (int64_t i = 0; i < m; ++i)
+    y[i] -= x[i] * u;
+}
+
+/* Row of the first largest |A(i,k)|, i >= k, in column ak (LAPACK's
+   idamax: the first maximum wins, NaN never wins). */
+static inline int64_t AXB_FN(bat_, pivot1)(int64_t n, int64_t k, const T *ak) {
+  int64_t p = k;
+  T best = ak[k] < 0 ? -ak[k] : ak[k];
+  for (int64_t i = k + 1; i < n; ++i) {
+    const T v = ak[i] < 0 ? -ak[i] : ak[i];
+    if (v > best) {
+      best = v;
+      p = i;
+    }
+  }
+  return p;
+}
+
+static inline void AXB_FN(bat_, swaprows)(int64_t n, T *A, int64_t lda,
+                                          int64_t k, int64_t p) {
+  for (int64_t j = 0; j < n; ++j) {
+    const T t = A[k + j * lda];
+    A[k + j * lda] = A[p + j * lda];
+    A[p + j * lda] = t;
+  }
+}
+
 /* LU with partial pivoting (LAPACK dgetf2: the first largest magnitude
    wins, NaN never wins; a zero pivot is recorded and skipped). */
 static int AXB_FN(bat_, getrf1)(int64_t n, T *A, int64_t lda, int *ipiv) {
   int info = 0;
   for (int64_t k = 0; k < n; ++k) {
     T *ak = A + k * lda;
-    int64_t p = k;
-    T best = ak[k] < 0 ? -ak[k] : ak[k];
-    for (int64_t i = k + 1; i < n; ++i) {
-      const T v = ak[i] < 0 ? -ak[i] : ak[i];
-      if (v > best) {
-        best = v;
-        p = i;
-      }
-    }
+    const int64_t p = AXB_FN(bat_, pivot1)(n, k, ak);
     ipiv[k] = (int)(p + 1);
-    if (p != k) {
-      for (int64_t j = 0; j < n; ++j) {
-        const T t = A[k + j * lda];
-        A[k + j * lda] = A[p + j * lda];
-        A[p + j * lda] = t;
-      }
-    }
+    if (p != k) AXB_FN(bat_, swaprows)(n, A, lda, k, p);
     const T piv = ak[k];
     if (piv == 0) {
       if (!info) info = (int)(k + 1);
@@ -39,9 +58,7 @@ static int AXB_FN(bat_, getrf1)(int64_t n, T *A, int64_t lda, int *ipiv) {
     for (int64_t j = k + 1; j < n; ++j) {
       T *aj = A + j * lda;
       const T u = aj[k];
-      if (u != 0)
-        for (int64_t i = k + 1; i < n; ++i)
-          aj[i] -= ak[i] * u;
+      if (u != 0) AXB_FN(bat_, axpy1)(n - k - 1, u, ak + k + 1, aj + k + 1);
     }
   }
   return info;
@@ -61,60 +78,49 @@ static void AXB_FN(bat_, getrs1)(int64_t n, int64_t nrhs, const T *A,
       }
     }
     for (int64_t k = 0; k < n; ++k) {
-      const T *ak = A + k * lda;
       const T y = b[k];
       if (y != 0)
-        for (int64_t i = k + 1; i < n; ++i)
-          b[i] -= ak[i] * y;
+        AXB_FN(bat_, axpy1)(n - k - 1, y, A + k * lda + k + 1, b + k + 1);
     }
     for (int64_t k = n - 1; k >= 0; --k) {
-      const T *ak = A + k * lda;
-      b[k] /= ak[k];
+      b[k] /= A[k + k * lda];
       const T x = b[k];
-      if (x != 0)
-        for (int64_t i = 0; i < k; ++i)
-          b[i] -= ak[i] * x;
+      if (x != 0) AXB_FN(bat_, axpy1)(k, x, A + k * lda, b);
     }
   }
 }
 
-/* Gauss-Jordan inverse of the n x n W (ld n) in place; piv: n ints. */
-static int AXB_FN(bat_, gj1)(int64_t n, T *W, int *piv) {
+/* Gauss-Jordan inverse of the n x n W (ld n) in place; piv: n ints, c: n
+   Ts of scratch.  Step k, after the pivot row is swapped to k and scaled
+   by r = 1/W(k,k): every other column j takes the rank-1 update
+   W(:,j) -= c W(k,j) with c = W(:,k) saved and c(k) = 0 (so that row k,
+   which holds the scaled pivot row, is left alone and the loop needs no
+   branch), then W(:,k) = -c r with W(k,k) = r. */
+static int AXB_FN(bat_, gj1)(int64_t n, T *restrict W, int *piv,
+                             T *restrict c) {
   for (int64_t k = 0; k < n; ++k) {
     T *wk = W + k * n;
-    int64_t p = k;
-    T best = wk[k] < 0 ? -wk[k] : wk[k];
-    for (int64_t i = k + 1; i < n; ++i) {
-      const T v = wk[i] < 0 ? -wk[i] : wk[i];
-      if (v > best) {
-        best = v;
-        p = i;
-      }
-    }
+    const int64_t p = AXB_FN(bat_, pivot1)(n, k, wk);
     piv[k] = (int)p;
-    if (p != k) {
-      for (int64_t j = 0; j < n; ++j) {
-        const T t = W[k + j * n];
-        W[k + j * n] = W[p + j * n];
-        W[p + j * n] = t;
-      }
-    }
+    if (p != k) AXB_FN(bat_, swaprows)(n, W, n, k, p);
     const T d = wk[k];
     if (d == 0) return (int)(k + 1);
     const T r = (T)1 / d;
-    wk[k] = 1;
-    for (int64_t j = 0; j < n; ++j)
-      W[k + j * n] *= r;
+    for (int64_t i = 0; i < n; ++i)
+      c[i] = wk[i];
+    c[k] = 0;
     for (int64_t j = 0; j < n; ++j) {
       if (j == k) continue;
       T *wj = W + j * n;
-      const T u = wj[k];
-      if (u != 0)
-        for (int64_t i = 0; i < n; ++i)
-          if (i != k) wj[i] -= wk[i] * u;
+      const T u = wj[k] * r;
+      if (u != 0) {
+        AXB_FN(bat_, axpy1)(n, u, c, wj);
+      }
+      wj[k] = u; /* also undoes 0 * u when u is infinite */
     }
     for (int64_t i = 0; i < n; ++i)
-      if (i != k) wk[i] = -wk[i] * r;
+      wk[i] = -c[i] * r;
+    wk[k] = r;
   }
   for (int64_t k = n - 1; k >= 0; --k) {
     const int64_t p = piv[k];
@@ -193,7 +199,7 @@ static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
     T *work = NULL;
     int *pwork = NULL;
     if (need_work) {
-      work = (T *)axb__malloc(n * n + 1, sizeof(T));
+      work = (T *)axb__malloc(n * n + n + 1, sizeof(T));
       pwork = (int *)axb__malloc(n + 1, sizeof(int));
       if (!work || !pwork) oom = 1;
     }
@@ -218,7 +224,7 @@ static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
       case BAT_INVERSE:
         for (int64_t j = 0; j < n; ++j)
           memcpy(work + j * n, Ab + j * lda, (size_t)n * sizeof(T));
-        st = AXB_FN(bat_, gj1)(n, work, pwork);
+        st = AXB_FN(bat_, gj1)(n, work, pwork, work + n * n);
         if (!st)
           for (int64_t j = 0; j < n; ++j)
             memcpy(Ab + j * lda, work + j * n, (size_t)n * sizeof(T));
