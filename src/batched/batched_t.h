@@ -90,39 +90,129 @@ static void AXB_FN(bat_, getrs1)(int64_t n, int64_t nrhs, const T *A,
   }
 }
 
-/* Gauss-Jordan inverse of the n x n W (ld n) in place; piv: n ints, c: n
-   Ts of scratch.  Step k, after the pivot row is swapped to k and scaled
-   by r = 1/W(k,k): every other column j takes the rank-1 update
-   W(:,j) -= c W(k,j) with c = W(:,k) saved and c(k) = 0 (so that row k,
-   which holds the scaled pivot row, is left alone and the loop needs no
-   branch), then W(:,k) = -c r with W(k,k) = r. */
+/* y := (y - x0 u0) - x1 u1: two rank-1 steps in one pass over y (one
+   store per element instead of two; the same roundings as one after the
+   other). */
+static inline void AXB_FN(bat_, axpy2)(int64_t m, T u0, const T *restrict x0,
+                                       T u1, const T *restrict x1,
+                                       T *restrict y) {
+  for (int64_t i = 0; i < m; ++i)
+    y[i] = (y[i] - x0[i] * u0) - x1[i] * u1;
+}
+
+/* Gauss-Jordan (SEEDS.md 4 per pivot) on the n x n W, ld n, in place.
+   Step k, after the pivot row is swapped to k and scaled by r = 1/W(k,k):
+   every other column j takes the rank-1 update W(:,j) -= c u_j with
+   c = W(:,k) saved, c(k) = 0 (row k, the scaled pivot row, is left alone
+   without a branch in the loop) and u_j = W(k,j) r, then W(k,j) = u_j;
+   column k becomes -c r with W(k,k) = r.  A zero u_j skips the update
+   (as LAPACK's dger does: no 0 * Inf). */
+
+/* Pivot search and row swap of step k; 0 or k + 1 for a zero pivot. */
+static inline int AXB_FN(bat_, gjpivot)(int64_t n, T *W, int64_t k, int *piv,
+                                        T *r) {
+  const int64_t p = AXB_FN(bat_, pivot1)(n, k, W + k * n);
+  piv[k] = (int)p;
+  if (p != k) AXB_FN(bat_, swaprows)(n, W, n, k, p);
+  const T d = W[k + k * n];
+  if (d == 0) return (int)(k + 1);
+  *r = (T)1 / d;
+  return 0;
+}
+
+/* Column j takes step k (saved column c, pivot reciprocal r). */
+static inline void AXB_FN(bat_, gjcol)(int64_t n, T *restrict wj, int64_t k,
+                                       const T *restrict c, T r) {
+  const T u = wj[k] * r;
+  if (u != 0) AXB_FN(bat_, axpy1)(n, u, c, wj);
+  wj[k] = u; /* also undoes 0 * u when u is infinite */
+}
+
+/* c := W(:,k) with c(k) = 0, then W(:,k) := -c r, W(k,k) = r. */
+static inline void AXB_FN(bat_, gjsave)(int64_t n, T *restrict wk, int64_t k,
+                                        T *restrict c, T r) {
+  for (int64_t i = 0; i < n; ++i)
+    c[i] = wk[i];
+  c[k] = 0;
+  for (int64_t i = 0; i < n; ++i)
+    wk[i] = -c[i] * r;
+  wk[k] = r;
+}
+
+/* One step k on all columns. */
+static int AXB_FN(bat_, gjstep1)(int64_t n, T *restrict W, int64_t k, int *piv,
+                                 T *restrict c) {
+  T r = 0;
+  const int st = AXB_FN(bat_, gjpivot)(n, W, k, piv, &r);
+  if (st) return st;
+  AXB_FN(bat_, gjsave)(n, W + k * n, k, c, r);
+  for (int64_t j = 0; j < n; ++j)
+    if (j != k) AXB_FN(bat_, gjcol)(n, W + j * n, k, c, r);
+  return 0;
+}
+
+/* Steps k and k1 = k + 1 with one pass over the other columns.  Step k is
+   applied at once to column k1 (its pivot search needs it); the swap of
+   step k1 (rows k1 and p1 > k) is applied to every column at once and to
+   the saved c0, which equals swapping after step k's update since row k
+   (that gives u0) is not involved.  For another column j, with
+   u0 = W(k,j) r0, v = W(k1,j) - c0(k1) u0 (its value after step k) and
+   u1 = v r1: W(:,j) -= c0 u0 + c1 u1 in that order, then W(k,j) =
+   u0 - c1(k) u1 and W(k1,j) = u1, as the two steps one after the other
+   leave them. */
+static int AXB_FN(bat_, gjstep2)(int64_t n, T *restrict W, int64_t k, int *piv,
+                                 T *restrict c0, T *restrict c1) {
+  const int64_t k1 = k + 1;
+  T *wk = W + k * n, *w1 = W + k1 * n;
+  T r0 = 0, r1 = 0;
+  int st = AXB_FN(bat_, gjpivot)(n, W, k, piv, &r0);
+  if (st) return st;
+  AXB_FN(bat_, gjsave)(n, wk, k, c0, r0);
+  AXB_FN(bat_, gjcol)(n, w1, k, c0, r0);
+  st = AXB_FN(bat_, gjpivot)(n, W, k1, piv, &r1);
+  if (st) return st;
+  const int64_t p1 = piv[k1];
+  if (p1 != k1) {
+    const T t = c0[k1];
+    c0[k1] = c0[p1];
+    c0[p1] = t;
+  }
+  AXB_FN(bat_, gjsave)(n, w1, k1, c1, r1);
+  AXB_FN(bat_, gjcol)(n, wk, k1, c1, r1);
+  for (int64_t j = 0; j < n; ++j) {
+    if (j == k || j == k1) continue;
+    T *wj = W + j * n;
+    const T u0 = wj[k] * r0;
+    const T v = u0 != 0 ? wj[k1] - c0[k1] * u0 : wj[k1];
+    const T u1 = v * r1;
+    if (u0 != 0 && u1 != 0)
+      AXB_FN(bat_, axpy2)(n, u0, c0, u1, c1, wj);
+    else if (u0 != 0)
+      AXB_FN(bat_, axpy1)(n, u0, c0, wj);
+    else if (u1 != 0)
+      AXB_FN(bat_, axpy1)(n, u1, c1, wj);
+    wj[k] = u1 != 0 ? u0 - c1[k] * u1 : u0;
+    wj[k1] = u1;
+  }
+  return 0;
+}
+
+/* The inverse of the n x n W (ld n) in place by Gauss-Jordan, steps in
+   pairs; piv: n ints, c: 2n Ts of scratch; 0 or the first zero pivot
+   (then W is garbage).  The pivots' row swaps become column swaps of the
+   inverse, undone last to first. */
 static int AXB_FN(bat_, gj1)(int64_t n, T *restrict W, int *piv,
                              T *restrict c) {
-  for (int64_t k = 0; k < n; ++k) {
-    T *wk = W + k * n;
-    const int64_t p = AXB_FN(bat_, pivot1)(n, k, wk);
-    piv[k] = (int)p;
-    if (p != k) AXB_FN(bat_, swaprows)(n, W, n, k, p);
-    const T d = wk[k];
-    if (d == 0) return (int)(k + 1);
-    const T r = (T)1 / d;
-    for (int64_t i = 0; i < n; ++i)
-      c[i] = wk[i];
-    c[k] = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      if (j == k) continue;
-      T *wj = W + j * n;
-      const T u = wj[k] * r;
-      if (u != 0) {
-        AXB_FN(bat_, axpy1)(n, u, c, wj);
-      }
-      wj[k] = u; /* also undoes 0 * u when u is infinite */
-    }
-    for (int64_t i = 0; i < n; ++i)
-      wk[i] = -c[i] * r;
-    wk[k] = r;
+  int64_t k = 0;
+  for (; k + 1 < n; k += 2) {
+    const int st = AXB_FN(bat_, gjstep2)(n, W, k, piv, c, c + n);
+    if (st) return st;
   }
-  for (int64_t k = n - 1; k >= 0; --k) {
+  if (k < n) {
+    const int st = AXB_FN(bat_, gjstep1)(n, W, k, piv, c);
+    if (st) return st;
+  }
+  for (k = n - 1; k >= 0; --k) {
     const int64_t p = piv[k];
     if (p != k)
       for (int64_t i = 0; i < n; ++i) {
@@ -199,7 +289,7 @@ static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
     T *work = NULL;
     int *pwork = NULL;
     if (need_work) {
-      work = (T *)axb__malloc(n * n + n + 1, sizeof(T));
+      work = (T *)axb__malloc(n * n + 2 * n + 1, sizeof(T));
       pwork = (int *)axb__malloc(n + 1, sizeof(int));
       if (!work || !pwork) oom = 1;
     }
