@@ -14,6 +14,16 @@ static inline void AXB_FN(bat_, axpy1)(int64_t m, T u, const T *restrict x,
     y[i] -= x[i] * u;
 }
 
+/* y := (y - x0 u0) - x1 u1: two rank-1 steps in one pass over y (one
+   store per element instead of two; the same roundings as one after the
+   other). */
+static inline void AXB_FN(bat_, axpy2)(int64_t m, T u0, const T *restrict x0,
+                                       T u1, const T *restrict x1,
+                                       T *restrict y) {
+  for (int64_t i = 0; i < m; ++i)
+    y[i] = (y[i] - x0[i] * u0) - x1[i] * u1;
+}
+
 /* Row of the first largest |A(i,k)|, i >= k, in column ak (LAPACK's
    idamax: the first maximum wins, NaN never wins). */
 static inline int64_t AXB_FN(bat_, pivot1)(int64_t n, int64_t k, const T *ak) {
@@ -38,29 +48,58 @@ static inline void AXB_FN(bat_, swaprows)(int64_t n, T *A, int64_t lda,
   }
 }
 
-/* LU with partial pivoting (LAPACK dgetf2: the first largest magnitude
-   wins, NaN never wins; a zero pivot is recorded and skipped). */
+/* Pivot of LU step k in column ak: search, swap of rows k and p in all
+   columns, L's column scaled; info keeps the first zero pivot (LAPACK
+   dgetf2: the first largest magnitude wins, NaN never wins, a zero pivot
+   is recorded and skipped). */
+static inline void AXB_FN(bat_, lupivot)(int64_t n, T *A, int64_t lda,
+                                         int64_t k, int *ipiv, int *info) {
+  T *ak = A + k * lda;
+  const int64_t p = AXB_FN(bat_, pivot1)(n, k, ak);
+  ipiv[k] = (int)(p + 1);
+  if (p != k) AXB_FN(bat_, swaprows)(n, A, lda, k, p);
+  const T piv = ak[k];
+  if (piv == 0) {
+    if (!*info) *info = (int)(k + 1);
+  } else {
+    const T r = (T)1 / piv;
+    for (int64_t i = k + 1; i < n; ++i)
+      ak[i] *= r;
+  }
+}
+
+/* LU with partial pivoting, right-looking, steps in pairs: step k is
+   applied at once to column k1 = k + 1 (whose pivot search needs it);
+   then each later column j gets both rank-1 updates in one pass,
+   A(k1+1:,j) -= L(:,k) A(k,j) + L(:,k1) v with v = A(k1,j) - L(k1,k)
+   A(k,j) its U entry, in the order and with the zero skips of the steps
+   one after the other (the swap of step k1 touches rows k1 and p1 > k
+   only, so it commutes with step k's update of the later columns). */
 static int AXB_FN(bat_, getrf1)(int64_t n, T *A, int64_t lda, int *ipiv) {
   int info = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    T *ak = A + k * lda;
-    const int64_t p = AXB_FN(bat_, pivot1)(n, k, ak);
-    ipiv[k] = (int)(p + 1);
-    if (p != k) AXB_FN(bat_, swaprows)(n, A, lda, k, p);
-    const T piv = ak[k];
-    if (piv == 0) {
-      if (!info) info = (int)(k + 1);
-    } else {
-      const T r = (T)1 / piv;
-      for (int64_t i = k + 1; i < n; ++i)
-        ak[i] *= r;
-    }
-    for (int64_t j = k + 1; j < n; ++j) {
+  int64_t k = 0;
+  for (; k + 1 < n; k += 2) {
+    const int64_t k1 = k + 1;
+    T *ak = A + k * lda, *a1 = A + k1 * lda;
+    AXB_FN(bat_, lupivot)(n, A, lda, k, ipiv, &info);
+    const T u = a1[k];
+    if (u != 0) AXB_FN(bat_, axpy1)(n - k1, u, ak + k1, a1 + k1);
+    AXB_FN(bat_, lupivot)(n, A, lda, k1, ipiv, &info);
+    const int64_t m = n - k1 - 1;
+    for (int64_t j = k1 + 1; j < n; ++j) {
       T *aj = A + j * lda;
-      const T u = aj[k];
-      if (u != 0) AXB_FN(bat_, axpy1)(n - k - 1, u, ak + k + 1, aj + k + 1);
+      const T u0 = aj[k];
+      const T v = u0 != 0 ? aj[k1] - ak[k1] * u0 : aj[k1];
+      aj[k1] = v;
+      if (u0 != 0 && v != 0)
+        AXB_FN(bat_, axpy2)(m, u0, ak + k1 + 1, v, a1 + k1 + 1, aj + k1 + 1);
+      else if (u0 != 0)
+        AXB_FN(bat_, axpy1)(m, u0, ak + k1 + 1, aj + k1 + 1);
+      else if (v != 0)
+        AXB_FN(bat_, axpy1)(m, v, a1 + k1 + 1, aj + k1 + 1);
     }
   }
+  if (k < n) AXB_FN(bat_, lupivot)(n, A, lda, k, ipiv, &info);
   return info;
 }
 
@@ -88,16 +127,6 @@ static void AXB_FN(bat_, getrs1)(int64_t n, int64_t nrhs, const T *A,
       if (x != 0) AXB_FN(bat_, axpy1)(k, x, A + k * lda, b);
     }
   }
-}
-
-/* y := (y - x0 u0) - x1 u1: two rank-1 steps in one pass over y (one
-   store per element instead of two; the same roundings as one after the
-   other). */
-static inline void AXB_FN(bat_, axpy2)(int64_t m, T u0, const T *restrict x0,
-                                       T u1, const T *restrict x1,
-                                       T *restrict y) {
-  for (int64_t i = 0; i < m; ++i)
-    y[i] = (y[i] - x0[i] * u0) - x1[i] * u1;
 }
 
 /* Gauss-Jordan (SEEDS.md 4 per pivot) on the n x n W, ld n, in place.
