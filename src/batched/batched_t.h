@@ -148,21 +148,21 @@ static void AXB_FN(bat_, getrs1)(int64_t n, int64_t nrhs, const T *A,
   }
 }
 
-/* Gauss-Jordan (SEEDS.md 4 per pivot) on the n x n W, ld n, in place.
-   Step k, after the pivot row is swapped to k and scaled by r = 1/W(k,k):
-   every other column j takes the rank-1 update W(:,j) -= c u_j with
+/* Gauss-Jordan (SEEDS.md 4 per pivot) on the n x n W, leading dimension ld, in
+   place. Step k, after the pivot row is swapped to k and scaled by r =
+   1/W(k,k): every other column j takes the rank-1 update W(:,j) -= c u_j with
    c = W(:,k) saved, c(k) = 0 (row k, the scaled pivot row, is left alone
    without a branch in the loop) and u_j = W(k,j) r, then W(k,j) = u_j;
    column k becomes -c r with W(k,k) = r.  A zero u_j skips the update
    (as LAPACK's dger does: no 0 * Inf). */
 
 /* Pivot search and row swap of step k; 0 or k + 1 for a zero pivot. */
-static inline int AXB_FN(bat_, gjpivot)(int64_t n, T *W, int64_t k, int *piv,
-                                        T *r) {
-  const int64_t p = AXB_FN(bat_, pivot1)(n, k, W + k * n);
+static inline int AXB_FN(bat_, gjpivot)(int64_t n, T *W, int64_t ld, int64_t k,
+                                        int *piv, T *r) {
+  const int64_t p = AXB_FN(bat_, pivot1)(n, k, W + k * ld);
   piv[k] = (int)p;
-  if (p != k) AXB_FN(bat_, swaprows)(n, W, n, k, p);
-  const T d = W[k + k * n];
+  if (p != k) AXB_FN(bat_, swaprows)(n, W, ld, k, p);
+  const T d = W[k + k * ld];
   if (d == 0) return (int)(k + 1);
   *r = (T)1 / d;
   return 0;
@@ -188,14 +188,14 @@ static inline void AXB_FN(bat_, gjsave)(int64_t n, T *restrict wk, int64_t k,
 }
 
 /* One step k on all columns. */
-static int AXB_FN(bat_, gjstep1)(int64_t n, T *restrict W, int64_t k, int *piv,
-                                 T *restrict c) {
+static int AXB_FN(bat_, gjstep1)(int64_t n, T *restrict W, int64_t ld,
+                                 int64_t k, int *piv, T *restrict c) {
   T r = 0;
-  const int st = AXB_FN(bat_, gjpivot)(n, W, k, piv, &r);
+  const int st = AXB_FN(bat_, gjpivot)(n, W, ld, k, piv, &r);
   if (st) return st;
-  AXB_FN(bat_, gjsave)(n, W + k * n, k, c, r);
+  AXB_FN(bat_, gjsave)(n, W + k * ld, k, c, r);
   for (int64_t j = 0; j < n; ++j)
-    if (j != k) AXB_FN(bat_, gjcol)(n, W + j * n, k, c, r);
+    if (j != k) AXB_FN(bat_, gjcol)(n, W + j * ld, k, c, r);
   return 0;
 }
 
@@ -208,16 +208,17 @@ static int AXB_FN(bat_, gjstep1)(int64_t n, T *restrict W, int64_t k, int *piv,
    u1 = v r1: W(:,j) -= c0 u0 + c1 u1 in that order, then W(k,j) =
    u0 - c1(k) u1 and W(k1,j) = u1, as the two steps one after the other
    leave them. */
-static int AXB_FN(bat_, gjstep2)(int64_t n, T *restrict W, int64_t k, int *piv,
-                                 T *restrict c0, T *restrict c1) {
+static int AXB_FN(bat_, gjstep2)(int64_t n, T *restrict W, int64_t ld,
+                                 int64_t k, int *piv, T *restrict c0,
+                                 T *restrict c1) {
   const int64_t k1 = k + 1;
-  T *wk = W + k * n, *w1 = W + k1 * n;
+  T *wk = W + k * ld, *w1 = W + k1 * ld;
   T r0 = 0, r1 = 0;
-  int st = AXB_FN(bat_, gjpivot)(n, W, k, piv, &r0);
+  int st = AXB_FN(bat_, gjpivot)(n, W, ld, k, piv, &r0);
   if (st) return st;
   AXB_FN(bat_, gjsave)(n, wk, k, c0, r0);
   AXB_FN(bat_, gjcol)(n, w1, k, c0, r0);
-  st = AXB_FN(bat_, gjpivot)(n, W, k1, piv, &r1);
+  st = AXB_FN(bat_, gjpivot)(n, W, ld, k1, piv, &r1);
   if (st) return st;
   const int64_t p1 = piv[k1];
   if (p1 != k1) {
@@ -229,7 +230,7 @@ static int AXB_FN(bat_, gjstep2)(int64_t n, T *restrict W, int64_t k, int *piv,
   AXB_FN(bat_, gjcol)(n, wk, k1, c1, r1);
   for (int64_t j = 0; j < n; ++j) {
     if (j == k || j == k1) continue;
-    T *wj = W + j * n;
+    T *wj = W + j * ld;
     const T u0 = wj[k] * r0;
     const T v = u0 != 0 ? wj[k1] - c0[k1] * u0 : wj[k1];
     const T u1 = v * r1;
@@ -245,28 +246,28 @@ static int AXB_FN(bat_, gjstep2)(int64_t n, T *restrict W, int64_t k, int *piv,
   return 0;
 }
 
-/* The inverse of the n x n W (ld n) in place by Gauss-Jordan, steps in
-   pairs; piv: n ints, c: 2n Ts of scratch; 0 or the first zero pivot
+/* The inverse of the n x n W (leading dimension ld) in place by Gauss-Jordan,
+   steps in pairs; piv: n ints, c: 2n Ts of scratch; 0 or the first zero pivot
    (then W is garbage).  The pivots' row swaps become column swaps of the
    inverse, undone last to first. */
-static int AXB_FN(bat_, gj1)(int64_t n, T *restrict W, int *piv,
+static int AXB_FN(bat_, gj1)(int64_t n, T *restrict W, int64_t ld, int *piv,
                              T *restrict c) {
   int64_t k = 0;
   for (; k + 1 < n; k += 2) {
-    const int st = AXB_FN(bat_, gjstep2)(n, W, k, piv, c, c + n);
+    const int st = AXB_FN(bat_, gjstep2)(n, W, ld, k, piv, c, c + n);
     if (st) return st;
   }
   if (k < n) {
-    const int st = AXB_FN(bat_, gjstep1)(n, W, k, piv, c);
+    const int st = AXB_FN(bat_, gjstep1)(n, W, ld, k, piv, c);
     if (st) return st;
   }
   for (k = n - 1; k >= 0; --k) {
     const int64_t p = piv[k];
     if (p != k)
       for (int64_t i = 0; i < n; ++i) {
-        const T t = W[i + k * n];
-        W[i + k * n] = W[i + p * n];
-        W[i + p * n] = t;
+        const T t = W[i + k * ld];
+        W[i + k * ld] = W[i + p * ld];
+        W[i + p * ld] = t;
       }
   }
   return 0;
@@ -321,6 +322,13 @@ static void AXB_FN(bat_, potrs1)(int up, int64_t n, int64_t nrhs, const T *A,
 
 /* ---- the batch loops ---------------------------------------------------- */
 
+/* The n x n X (ld ldx) to Y (ld ldy). */
+static void AXB_FN(bat_, copy)(int64_t n, const T *X, int64_t ldx, T *Y,
+                               int64_t ldy) {
+  for (int64_t j = 0; j < n; ++j)
+    memcpy(Y + j * ldy, X + j * ldx, (size_t)n * sizeof(T));
+}
+
 static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
                                      int64_t nrhs, T *A, int64_t lda,
                                      int64_t sA, int *ipiv, int64_t sP, T *B,
@@ -329,7 +337,14 @@ static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
   const int nt = bat_threads(h, batch);
   (void)nt; /* unused without OpenMP */
   int oom = 0;
-  const int need_work = op == BAT_INVERSE || (op == BAT_GESV && !ipiv);
+  /* LU and inverse work on a copy in a per-thread buffer of leading
+     dimension ldw: n rounded up to 32 bytes, plus 32 bytes when that is a
+     multiple of 256 bytes (a power-of-two stride puts a row's elements in
+     few L1 sets, and the row swaps then miss). */
+  const int64_t vec = 32 / (int64_t)sizeof(T);
+  int64_t ldw = (n + vec - 1) / vec * vec;
+  if ((ldw * (int64_t)sizeof(T)) % 256 == 0) ldw += vec;
+  const int need_work = op == BAT_INVERSE || op == BAT_GESV || op == BAT_GETRF;
 #ifdef AXB_HAVE_OPENMP
 #pragma omp parallel num_threads(nt) reduction(| : oom)
 #endif
@@ -337,7 +352,7 @@ static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
     T *work = NULL;
     int *pwork = NULL;
     if (need_work) {
-      work = (T *)axb__malloc(n * n + 2 * n + 1, sizeof(T));
+      work = (T *)axb__malloc(ldw * n + 2 * n + 1, sizeof(T));
       pwork = (int *)axb__malloc(n + 1, sizeof(int));
       if (!work || !pwork) oom = 1;
     }
@@ -351,21 +366,21 @@ static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
       int *pb = ipiv ? ipiv + b * sP : pwork;
       int st = 0;
       switch (op) {
-      case BAT_GETRF: st = AXB_FN(bat_, getrf1)(n, Ab, lda, pb); break;
+      case BAT_GETRF:
+      case BAT_GESV:
+        AXB_FN(bat_, copy)(n, Ab, lda, work, ldw);
+        st = AXB_FN(bat_, getrf1)(n, work, ldw, pb);
+        AXB_FN(bat_, copy)(n, work, ldw, Ab, lda);
+        if (op == BAT_GESV && !st)
+          AXB_FN(bat_, getrs1)(n, nrhs, work, ldw, pb, Bb, ldb);
+        break;
       case BAT_GETRS:
         AXB_FN(bat_, getrs1)(n, nrhs, Ab, lda, pb, Bb, ldb);
         break;
-      case BAT_GESV:
-        st = AXB_FN(bat_, getrf1)(n, Ab, lda, pb);
-        if (!st) AXB_FN(bat_, getrs1)(n, nrhs, Ab, lda, pb, Bb, ldb);
-        break;
       case BAT_INVERSE:
-        for (int64_t j = 0; j < n; ++j)
-          memcpy(work + j * n, Ab + j * lda, (size_t)n * sizeof(T));
-        st = AXB_FN(bat_, gj1)(n, work, pwork, work + n * n);
-        if (!st)
-          for (int64_t j = 0; j < n; ++j)
-            memcpy(Ab + j * lda, work + j * n, (size_t)n * sizeof(T));
+        AXB_FN(bat_, copy)(n, Ab, lda, work, ldw);
+        st = AXB_FN(bat_, gj1)(n, work, ldw, pwork, work + ldw * n);
+        if (!st) AXB_FN(bat_, copy)(n, work, ldw, Ab, lda);
         break;
       case BAT_POTRF: st = AXB_FN(bat_, potrf1)(up, n, Ab, lda); break;
       case BAT_POTRS:
