@@ -25,37 +25,18 @@ static inline void AXB_FN(bat_, axpy2)(int64_t m, T u0, const T *restrict x0,
 }
 
 /* Row of the first largest |A(i,k)|, i >= k, in column ak (LAPACK's
-   idamax: the first maximum wins, NaN never wins).  Two passes: the
-   largest magnitude m over four independent running maxima (max is exact
-   and associative, so m is the sequential scan's; NaN never replaces a
-   maximum, as there), then the first row holding m.  A NaN at row k is
-   the sequential scan's answer at once (nothing compares above it). */
+   idamax: the first maximum wins, NaN never wins). */
 static inline int64_t AXB_FN(bat_, pivot1)(int64_t n, int64_t k, const T *ak) {
-#define BAT_ABS(x) ((x) < 0 ? -(x) : (x))
-  const T first = BAT_ABS(ak[k]);
-  if (first != first) return k;
-  T m0 = first, m1 = first, m2 = first, m3 = first;
-  int64_t i = k + 1;
-  for (; i + 3 < n; i += 4) {
-    const T v0 = BAT_ABS(ak[i]), v1 = BAT_ABS(ak[i + 1]);
-    const T v2 = BAT_ABS(ak[i + 2]), v3 = BAT_ABS(ak[i + 3]);
-    m0 = v0 > m0 ? v0 : m0;
-    m1 = v1 > m1 ? v1 : m1;
-    m2 = v2 > m2 ? v2 : m2;
-    m3 = v3 > m3 ? v3 : m3;
-  }
-  for (; i < n; ++i) {
-    const T v = BAT_ABS(ak[i]);
-    m0 = v > m0 ? v : m0;
-  }
-  m0 = m1 > m0 ? m1 : m0;
-  m2 = m3 > m2 ? m3 : m2;
-  m0 = m2 > m0 ? m2 : m0;
   int64_t p = k;
-  while (BAT_ABS(ak[p]) != m0)
-    ++p;
+  T best = ak[k] < 0 ? -ak[k] : ak[k];
+  for (int64_t i = k + 1; i < n; ++i) {
+    const T v = ak[i] < 0 ? -ak[i] : ak[i];
+    if (v > best) {
+      best = v;
+      p = i;
+    }
+  }
   return p;
-#undef BAT_ABS
 }
 
 static inline void AXB_FN(bat_, swaprows)(int64_t n, T *A, int64_t lda,
@@ -323,10 +304,11 @@ static void AXB_FN(bat_, potrs1)(int up, int64_t n, int64_t nrhs, const T *A,
 /* ---- the batch loops ---------------------------------------------------- */
 
 /* The n x n X (ld ldx) to Y (ld ldy). */
-static void AXB_FN(bat_, copy)(int64_t n, const T *X, int64_t ldx, T *Y,
-                               int64_t ldy) {
+static void AXB_FN(bat_, copy)(int64_t n, const T *restrict X, int64_t ldx,
+                               T *restrict Y, int64_t ldy) {
   for (int64_t j = 0; j < n; ++j)
-    memcpy(Y + j * ldy, X + j * ldx, (size_t)n * sizeof(T));
+    for (int64_t i = 0; i < n; ++i)
+      Y[i + j * ldy] = X[i + j * ldx];
 }
 
 static axb_status AXB_FN(bat_, host)(axb_handle h, int op, int up, int64_t n,
