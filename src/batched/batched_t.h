@@ -25,12 +25,13 @@ static inline void AXB_FN(bat_, axpy2)(int64_t m, T u0, const T *restrict x0,
 }
 
 /* Row of the first largest |A(i,k)|, i >= k, in column ak (LAPACK's
-   idamax: the first maximum wins, NaN never wins). */
+   idamax: the first maximum wins, NaN never wins).  BAT_FABS, not a
+   test of the sign: a branch on random signs mispredicts half the time. */
 static inline int64_t AXB_FN(bat_, pivot1)(int64_t n, int64_t k, const T *ak) {
   int64_t p = k;
-  T best = ak[k] < 0 ? -ak[k] : ak[k];
+  T best = BAT_FABS(ak[k]);
   for (int64_t i = k + 1; i < n; ++i) {
-    const T v = ak[i] < 0 ? -ak[i] : ak[i];
+    const T v = BAT_FABS(ak[i]);
     if (v > best) {
       best = v;
       p = i;
