@@ -1,8 +1,14 @@
 /*
  * Host kernels of the batched API, one problem each (written once in T/P,
- * included twice by batched.c).  Unblocked, column-oriented loops: the
- * problems are small and the parallelism is over the batch.  Pivots and
- * info are int, 1-based, as in the API.
+ * included twice by batched.c).  Column-oriented loops without blocking
+ * beyond pairs of elimination steps (LU, Gauss-Jordan) fused into one pass
+ * over each column: the problems are small and the parallelism is over
+ * the batch.  LU and the inverse work on a copy in a per-thread buffer
+ * (the batch loop's ldw).  Every variant does the same operations in the
+ * same order as the one-step-at-a-time dgetf2 / Gauss-Jordan loops, with
+ * the same zero-multiplier skips: the same roundings (no FMA contraction
+ * in a baseline x86-64 build), whatever the pairing.  Pivots and info are int,
+ * 1-based, as in the API.
  */
 
 /* y := y - x u over m entries: the column update of a rank-1 step.  x and
