@@ -7,9 +7,9 @@
  * (axb_check_lu/solve/inverse/cholesky < 30) and its info against the
  * reference backend's typed routine on the same matrix; a failed problem
  * leaves its B (gesv, posv) or A (inverse) unchanged.  Batch sizes 0, 1,
- * odd and large; illegal arguments.  Host arrays on ref/cpu handles; the
- * same program built as test_batched_cuda runs it on device arrays.
- * AXB_TEST_PER_BACKEND
+ * odd and large; mostly-zero matrices; illegal arguments.  Host arrays on
+ * ref/cpu handles; the same program built as test_batched_cuda runs it on
+ * device arrays. AXB_TEST_PER_BACKEND
  */
 #include "testing.h"
 
@@ -215,13 +215,28 @@ static axb_status posv_b(axb_uplo u, batch_buf *A, batch_buf *B, int *info) {
 
 /* General problem k of a mixed batch: uniform, singular (zero column n/2),
    ill-conditioned, diagonally dominant, uniform in [-1000, 1000]. */
+static int sparse_mode;
 static axb_dense gen_general(int64_t n, axb_dtype t, int64_t k) {
   static const axb_gen_kind kinds[] = {AXB_GEN_UNIFORM, AXB_GEN_SINGULAR,
                                        AXB_GEN_COND, AXB_GEN_DIAG_DOMINANT,
                                        AXB_GEN_UNIFORM1000};
   const axb_gen_kind kind = kinds[k % 5];
   const double kappa = t == AXB_F64 ? 1e7 : 1e3;
-  return test_gen(href, kind, n, t, kappa, -1, 1000 + (uint64_t)(7 * k + n));
+  axb_dense A =
+      test_gen(href, kind, n, t, kappa, -1, 1000 + (uint64_t)(7 * k + n));
+  /* sparse_mode: about two thirds of the off-diagonal entries zeroed, so
+     that elimination steps meet exact zero multipliers in every
+     combination (the CPU kernels skip zero updates, one or both of a
+     pair of steps). The diagonal stays: singular only where the kind
+     is. */
+  if (sparse_mode)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < n; ++i) {
+        const uint32_t hsh = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u ^
+                             (uint32_t)k * 83492791u;
+        if (i != j && (hsh >> 7) % 3 != 0) axb_dense_set(&A, i, j, 0.0);
+      }
+  return A;
 }
 static int is_singular_kind(int64_t k) { return k % 5 == 1; }
 
@@ -565,6 +580,13 @@ int main(int argc, char **argv) {
       test_chol_family(types[ti], ns[i], 0, AXB_UPPER);
     }
     test_lu_family(types[ti], 5, q ? 65 : 1001);
+    /* mostly-zero matrices: the zero-multiplier skips of the paired
+       elimination steps (CPU kernels), odd and even n */
+    sparse_mode = 1;
+    const int64_t sn[] = {2, 3, 4, 5, 8, 9, 16, 17, 31, 64};
+    for (int i = 0; i < 10; ++i)
+      test_lu_family(types[ti], sn[i], 15);
+    sparse_mode = 0;
     test_chol_family(types[ti], 12, q ? 33 : 333, AXB_LOWER);
   }
   axb_handle_destroy(href);

@@ -30,16 +30,21 @@ static int bat_threads(axb_handle h, int64_t batch) {
 #endif
 }
 
+/* BAT_FABS: |x| in T (a sign-bit clear, no branch on the sign). */
 #define T double
 #define P d
+#define BAT_FABS fabs
 #include "batched/batched_t.h"
 #undef T
 #undef P
+#undef BAT_FABS
 #define T float
 #define P s
+#define BAT_FABS fabsf
 #include "batched/batched_t.h"
 #undef T
 #undef P
+#undef BAT_FABS
 
 /* ---- argument checks ------------------------------------------------------
  */
