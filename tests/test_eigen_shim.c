@@ -242,14 +242,7 @@ static void batched(int64_t n, int64_t nb, axb_dtype t, int64_t bad) {
         for (int64_t i = 0; i < n; ++i)
           axb_dense_set(&Ak, i, n - 1, 0.0);
       if (k == bad && o == 1) axb_dense_set(&Ak, n - 1, n - 1, -1.0);
-      memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
-             (size_t)(n * n) * es);
-      for (int64_t i = 0; i < n; ++i) {
-        double s = 0;
-        for (int64_t j = 0; j < n; ++j)
-          s += axb_dense_get(&Ak, i, j);
-        axb_dense_set(&B, i, k, s);
-      }
+      test_batch_put(&A, &B, k, &Ak);
       axb_dense_destroy(&Ak);
     }
     axb_dense W = test_copy_ld(&A, n), X = test_copy_ld(&B, n);

@@ -121,14 +121,7 @@ static void batched(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
   for (int64_t k = 0; k < nb; ++k) {
     axb_dense Ak = test_gen(hc, k == bad ? AXB_GEN_SINGULAR : AXB_GEN_UNIFORM,
                             n, t, 0, 0, 100 + (uint64_t)k);
-    memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
-           (size_t)(n * n) * es);
-    for (int64_t i = 0; i < n; ++i) {
-      double s = 0;
-      for (int64_t j = 0; j < n; ++j)
-        s += axb_dense_get(&Ak, i, j);
-      axb_dense_set(&B, i, k, s);
-    }
+    test_batch_put(&A, &B, k, &Ak);
     axb_dense_destroy(&Ak);
   }
   axb_dense W = test_copy_ld(&A, n), X = test_copy_ld(&B, n);
@@ -184,14 +177,7 @@ static void batched_posv(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
     axb_dense Ak =
         test_gen(hc, AXB_GEN_SPD_SHIFT, n, t, 0, 0, 300 + (uint64_t)k);
     if (k == bad) axb_dense_set(&Ak, n / 2, n / 2, -1.0);
-    memcpy((char *)A.data + (size_t)(k * n * n) * es, Ak.data,
-           (size_t)(n * n) * es);
-    for (int64_t i = 0; i < n; ++i) {
-      double s = 0;
-      for (int64_t j = 0; j < n; ++j)
-        s += axb_dense_get(&Ak, i, j);
-      axb_dense_set(&B, i, k, s);
-    }
+    test_batch_put(&A, &B, k, &Ak);
     axb_dense_destroy(&Ak);
   }
   axb_dense W = test_copy_ld(&A, n), X = test_copy_ld(&B, n);

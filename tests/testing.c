@@ -99,6 +99,20 @@ axb_dense test_copy_ld(const axb_dense *A, int64_t ld) {
   return D;
 }
 
+void test_batch_put(axb_dense *A, axb_dense *B, int64_t k,
+                    const axb_dense *Ak) {
+  const int64_t n = Ak->rows;
+  const size_t es = axb_dtype_size(A->dtype);
+  memcpy((char *)A->data + (size_t)(k * n * n) * es, Ak->data,
+         (size_t)(n * n) * es);
+  for (int64_t i = 0; i < n; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < n; ++j)
+      s += axb_dense_get(Ak, i, j);
+    axb_dense_set(B, i, k, s);
+  }
+}
+
 int test_padding_intact(const axb_dense *D) {
   for (int64_t j = 0; j < D->cols; ++j)
     for (int64_t i = D->rows; i < D->ld; ++i)

@@ -27,6 +27,17 @@
 #include <omp.h>
 #endif
 
+/* The driver's working buffers (untyped; dense/solve_t.h reads them in
+   T). */
+typedef struct {
+  void *F, *X, *W; /* F: NULL when the factors are resident */
+  int64_t *ipiv;
+  void *res;                     /* resident factors, or NULL */
+  double anorm;                  /* ||A||_1                 */
+  const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
+  axb_fixedpoint_stats fps;      /* and its statistics      */
+} buffers;
+
 #define T double
 #define P d
 #define AXB_DTYPE AXB_F64
@@ -191,15 +202,6 @@ static void copy_back(const void *b, axb_dense *a) {
            (const char *)b + (size_t)j * col, col);
 }
 
-typedef struct {
-  void *F, *X, *W; /* F: NULL when the factors are resident */
-  int64_t *ipiv;
-  void *res;                     /* resident factors, or NULL */
-  double anorm;                  /* ||A||_1                 */
-  const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
-  axb_fixedpoint_stats fps;      /* and its statistics      */
-} buffers;
-
 static void free_buffers(axb_handle h, buffers *b) {
   axb__res_free(h, b->res);
   b->res = NULL;
@@ -213,7 +215,7 @@ static void free_buffers(axb_handle h, buffers *b) {
 static axb_status run_method(axb_handle h, const axb_dense *A,
                              const axb_dense *B, axb_method m, int pivot,
                              buffers *b, axb_report *r, int64_t *info) {
-  int64_t n = A->rows, k = B->cols;
+  int64_t k = B->cols;
   /* A device backend keeps LU and Cholesky factors: no host copy of A. */
   int resident = (m == AXB_METHOD_LU || m == AXB_METHOD_CHOLESKY) &&
                  axb__res_available(h, A->dtype);
@@ -225,59 +227,21 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
   /* A device backend counts its host<->device copies: they are reported as
      t_transfer and taken out of the factor and solve times. */
   double (*take)(axb_handle) = h->ops ? h->ops->take_transfer_seconds : NULL;
-  double tx_f = 0, tx_s = 0;
-  if (take) take(h);
-  double t0 = axb__now();
+  double t[2], tx[2];
   if (A->dtype == AXB_F64) {
-    work_d w = {.h = h,
-                .method = m,
-                .pivot = pivot,
-                .n = n,
-                .nrhs = k,
-                .F = b->F,
-                .ipiv = b->ipiv,
-                .X = b->X,
-                .W = b->W,
-                .fp = b->fp,
-                .fps = &b->fps,
-                .resident = resident,
-                .A = A->data,
-                .lda = A->ld};
-    st = factor_d(&w);
+    work_d w = work_on_d(h, A, m, pivot, k, b, resident);
+    st = factor_apply_d(&w, take, t, tx);
     b->res = w.res;
-    r->t_factor = axb__now() - t0;
-    if (take) tx_f = take(h);
-    t0 = axb__now();
-    if (!st) st = apply_d(&w);
     *info = w.info;
   } else {
-    work_s w = {.h = h,
-                .method = m,
-                .pivot = pivot,
-                .n = n,
-                .nrhs = k,
-                .F = b->F,
-                .ipiv = b->ipiv,
-                .X = b->X,
-                .W = b->W,
-                .fp = b->fp,
-                .fps = &b->fps,
-                .resident = resident,
-                .A = A->data,
-                .lda = A->ld};
-    st = factor_s(&w);
+    work_s w = work_on_s(h, A, m, pivot, k, b, resident);
+    st = factor_apply_s(&w, take, t, tx);
     b->res = w.res;
-    r->t_factor = axb__now() - t0;
-    if (take) tx_f = take(h);
-    t0 = axb__now();
-    if (!st) st = apply_s(&w);
     *info = w.info;
   }
-  r->t_solve = axb__now() - t0;
-  if (take) tx_s = take(h);
-  r->t_factor = r->t_factor > tx_f ? r->t_factor - tx_f : 0;
-  r->t_solve = r->t_solve > tx_s ? r->t_solve - tx_s : 0;
-  r->t_transfer = tx_f + tx_s;
+  r->t_factor = t[0] > tx[0] ? t[0] - tx[0] : 0;
+  r->t_solve = t[1] > tx[1] ? t[1] - tx[1] : 0;
+  r->t_transfer = tx[0] + tx[1];
   r->sweeps = b->fps.sweeps;
   r->sections = b->fps.sections;
   return st;
@@ -289,7 +253,6 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
    singular copy gives rcond = 0, hence the ILL_CONDITIONED verdict. */
 static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
                                  int pivot, buffers *b, double *rcond) {
-  int64_t n = A->rows;
   double anorm = b->anorm;
   int refactor = m == AXB_METHOD_GAUSS;
   if (refactor) {
@@ -300,30 +263,12 @@ static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
   axb_status st;
   int resident = b->res != NULL;
   if (A->dtype == AXB_F64) {
-    work_d w = {.h = h,
-                .method = m,
-                .pivot = pivot,
-                .n = n,
-                .F = b->F,
-                .ipiv = b->ipiv,
-                .A = A->data,
-                .lda = A->ld,
-                .res = b->res,
-                .resident = resident};
+    work_d w = work_on_d(h, A, m, pivot, 0, b, resident);
     st = refactor ? factor_d(&w) : AXB_SUCCESS;
     if (st == AXB_ERR_SINGULAR) return *rcond = 0, AXB_SUCCESS;
     return st ? st : rcond_d(&w, anorm, rcond);
   }
-  work_s w = {.h = h,
-              .method = m,
-              .pivot = pivot,
-              .n = n,
-              .F = b->F,
-              .ipiv = b->ipiv,
-              .A = A->data,
-              .lda = A->ld,
-              .res = b->res,
-              .resident = resident};
+  work_s w = work_on_s(h, A, m, pivot, 0, b, resident);
   st = refactor ? factor_s(&w) : AXB_SUCCESS;
   if (st == AXB_ERR_SINGULAR) return *rcond = 0, AXB_SUCCESS;
   return st ? st : rcond_s(&w, anorm, rcond);
@@ -376,10 +321,14 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
   /* The check's parallel passes take the calling thread's team size: the
      handle's thread count for the duration (omp_set_num_threads changes
      this thread's setting only). */
+#ifdef _OPENMP
   const int team = omp_get_max_threads();
   if (h->threads > 0) omp_set_num_threads(h->threads);
+#endif
   r->backward_error = axb_check_solve(A, &X, B);
+#ifdef _OPENMP
   omp_set_num_threads(team);
+#endif
   double eps = axb_eps(A->dtype);
   if (!(r->backward_error < 30))
     return axb__fail(h, AXB_ERR_INACCURATE,

@@ -147,6 +147,49 @@ static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
   }
 }
 
+/* The work record of a method on the driver's buffers b (solve.c) for
+   A's n x n system with k right-hand sides. */
+static AXB_FN(work_, )
+    AXB_FN(work_on_, )(axb_handle h, const axb_dense *A, axb_method m,
+                       int pivot, int64_t k, buffers *b, int resident) {
+  AXB_FN(work_, )
+  w = {.h = h,
+       .method = m,
+       .pivot = pivot,
+       .n = A->rows,
+       .nrhs = k,
+       .F = b->F,
+       .ipiv = b->ipiv,
+       .X = b->X,
+       .W = b->W,
+       .fp = b->fp,
+       .fps = &b->fps,
+       .resident = resident,
+       .A = A->data,
+       .lda = A->ld,
+       .res = b->res};
+  return w;
+}
+
+/* Factor, then solve with the factors: t[0], t[1] their wall times and
+   tx[0], tx[1] the host<->device copies inside them, as the backend's
+   `take` counts them (0 without one). */
+static axb_status AXB_FN(factor_apply_, )(AXB_FN(work_, ) * w,
+                                          double (*take)(axb_handle),
+                                          double t[2], double tx[2]) {
+  tx[0] = tx[1] = 0;
+  if (take) take(w->h);
+  double t0 = axb__now();
+  axb_status st = AXB_FN(factor_, )(w);
+  t[0] = axb__now() - t0;
+  if (take) tx[0] = take(w->h);
+  t0 = axb__now();
+  if (!st) st = AXB_FN(apply_, )(w);
+  t[1] = axb__now() - t0;
+  if (take) tx[1] = take(w->h);
+  return st;
+}
+
 /* 1-norm reciprocal condition estimate from the factors in w->F (for
    GAUSS the caller puts an LU factorization there first). */
 static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,

@@ -50,6 +50,7 @@
 #define LASWP_OB_ AXB_FN(axb_omp_, laswp_ob)
 #define TILED_ AXB_FN(omp_, lu_tiled)
 #define PHASE_A_ AXB_FN(omp_, lu_phase_a)
+#define PANEL_ AXB_FN(omp_, lu_panel)
 
 /* Interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on the
    n columns of A, a column at a time. */
@@ -266,6 +267,18 @@ static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
           &AT(C, lda, j + jb, 0), lda);
 }
 
+/* Factor the panel of columns [j1, j1 + jb1) below row j1 (the look-ahead
+   panel), its pivots made global; *first: the first zero pivot so far
+   (1-based, 0 if none). */
+static void PANEL_(int64_t m, T *A, int64_t lda, int64_t *ipiv, int64_t j1,
+                   int64_t jb1, int64_t *first) {
+  const int64_t pinfo = RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda,
+                                ipiv + j1, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+  for (int64_t i = j1; i < j1 + jb1; ++i)
+    ipiv[i] += j1;
+  if (*first == 0 && pinfo > 0) *first = j1 + pinfo;
+}
+
 /* Phase A of a tiled step: claim the column pieces ab[q]..ab[q+1] right
    of the look-ahead block one by one, apply the step's row swaps to each
    and solve with the unit L11: U12 = L11^-1 P A12.  Any thread may run any
@@ -372,12 +385,7 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
       if (tid == 0) {
         if (jb1 > 0) {
           axb_omp_wait_until(done_j, pj);
-          const int64_t pinfo =
-              RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
-                      OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
-          for (int64_t i = j1; i < j1 + jb1; ++i)
-            ipiv[i] += j1;
-          if (first == 0 && pinfo > 0) first = j1 + pinfo;
+          PANEL_(m, A, lda, ipiv, j1, jb1, &first);
         }
         /* Phase A pieces nobody has taken (one thread only). */
         PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a);
@@ -469,12 +477,7 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
         AXB_OMP(single nowait)
         if (jb1 > 0) {
           UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
-          const int64_t pinfo =
-              RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
-                      OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
-          for (int64_t i = j1; i < j1 + jb1; ++i)
-            ipiv[i] += j1;
-          if (first == 0 && pinfo > 0) first = j1 + pinfo;
+          PANEL_(m, A, lda, ipiv, j1, jb1, &first);
         }
         AXB_OMP(for schedule(dynamic, 1) nowait)
         for (int q = 0; q < parts; ++q)
@@ -513,3 +516,4 @@ done:
 #undef LASWP_OB_
 #undef TILED_
 #undef PHASE_A_
+#undef PANEL_
