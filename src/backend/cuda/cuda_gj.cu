@@ -206,7 +206,8 @@ axb_status gj_panel_lu(axb_handle h, Context *ctx, const GjLanes &ln, int64_t n,
     axb_status st =
         lu_leaf<T>(h, ctx, ln.fast, n, c, w, A, lda, ipiv, info, ls, leaf_plan);
     if (!st && kb > w)
-      st = swap_apply<T>(h, ln.fast, leaf_plan, A + k * lda, lda, kb, c - k, w);
+      st = swap_apply<T>(h, ln.fast, leaf_plan, A + k * lda, lda, kb - w, c - k,
+                         w);
     if (st) return st;
     const int64_t rest = k + kb - c - w; /* panel columns right of the leaf */
     if (rest <= 0) continue;
@@ -340,7 +341,8 @@ axb_status getri_gj_dev(axb_handle h, int64_t n, T *A, int64_t lda,
     /* the rest of the matrix once the previous step's bulk is done */
     AXB_CU(h, ln.fast_waits_main());
     st = swap_plan<T>(h, ln.fast, k, k + kb, ipiv, 1, panel_plan);
-    if (!st) st = swap_apply<T>(h, ln.fast, panel_plan, A, lda, n, k, kb);
+    /* (swap_apply's ncols counts the columns it moves: all but K) */
+    if (!st) st = swap_apply<T>(h, ln.fast, panel_plan, A, lda, n - kb, k, kb);
     if (st) return st;
     AXB_CU(h, cudaMemcpy2DAsync(W, (size_t)kb * sizeof(T), A + k,
                                 (size_t)lda * sizeof(T), (size_t)kb * sizeof(T),

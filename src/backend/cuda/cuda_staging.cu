@@ -217,17 +217,36 @@ void staging_release(Context *c) {
   c->stage_half = 0;
 }
 
+/* The direct (pageable) copy, timed by events around it as before staging
+   existed: small copies (the estimate's vectors) pay no extra drain. */
+static axb_status direct_copy(axb_handle h, Context *ctx, void *dst, size_t ldd,
+                              const void *src, size_t lds, size_t row_bytes,
+                              size_t cols, cudaMemcpyKind kind, bool timed) {
+  cudaStream_t s = stream(h);
+  AXB_CU(h, cudaEventRecord(ctx->t0, s));
+  AXB_CU(h, cudaMemcpy2DAsync(dst, ldd, src, lds, row_bytes, cols, kind, s));
+  AXB_CU(h, cudaEventRecord(ctx->t1, s));
+  AXB_CU(h, cudaEventSynchronize(ctx->t1));
+  float ms = 0;
+  if (timed && cudaEventElapsedTime(&ms, ctx->t0, ctx->t1) == cudaSuccess)
+    ctx->transfer_s += ms * 1e-3;
+  return AXB_SUCCESS;
+}
+
 axb_status copy_2d_bytes(axb_handle h, Context *ctx, void *dst, size_t ldd,
                          const void *src, size_t lds, size_t row_bytes,
                          size_t cols, cudaMemcpyKind kind) {
   if (row_bytes == 0 || cols == 0) return AXB_SUCCESS;
-  cudaStream_t s = stream(h);
-  const size_t total = row_bytes * cols;
   const bool host_side =
       kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost;
   const size_t direct_below =
       kDirectBelow < ctx->stage_chunk ? kDirectBelow : ctx->stage_chunk;
-  int mode = host_side && total >= direct_below ? ctx->stage_mode : 0;
+  int mode =
+      host_side && row_bytes * cols >= direct_below ? ctx->stage_mode : 0;
+  if (mode == 0)
+    return direct_copy(h, ctx, dst, ldd, src, lds, row_bytes, cols, kind,
+                       host_side);
+  cudaStream_t s = stream(h);
   /* Drain the stream first: the clock starts with the copy itself. */
   AXB_CU(h, cudaEventRecord(ctx->t0, s));
   AXB_CU(h, cudaEventSynchronize(ctx->t0));
@@ -238,32 +257,27 @@ axb_status copy_2d_bytes(axb_handle h, Context *ctx, void *dst, size_t ldd,
     if (e != cudaSuccess) mode = 1; /* not registrable: stage it */
   }
   if (mode == 1) {
-    const size_t chunk = ctx->stage_chunk;
-    const Cut cut(row_bytes, cols, chunk);
-    const size_t biggest =
-        cut.segs == 1 ? row_bytes * (cut.per < cols ? cut.per : cols) : chunk;
+    const Cut cut(row_bytes, cols, ctx->stage_chunk);
+    const size_t biggest = cut.segs == 1
+                               ? row_bytes * (cut.per < cols ? cut.per : cols)
+                               : ctx->stage_chunk;
     e = ensure_halves(ctx, biggest);
-    if (e != cudaSuccess) {
-      mode = 0; /* no pinned memory: the pageable path still works */
-    } else {
-      const int threads = axb__stage_threads();
-      e = kind == cudaMemcpyHostToDevice
-              ? staged_upload(ctx, s, (char *)dst, ldd, (const char *)src, lds,
-                              cut, threads)
-              : staged_download(ctx, s, (char *)dst, ldd, (const char *)src,
-                                lds, cut, threads);
-    }
-  }
-  if (mode == 0) {
-    e = cudaMemcpy2DAsync(dst, ldd, src, lds, row_bytes, cols, kind, s);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) /* no pinned memory: the pageable path works */
+      return direct_copy(h, ctx, dst, ldd, src, lds, row_bytes, cols, kind,
+                         true);
+    const int threads = axb__stage_threads();
+    e = kind == cudaMemcpyHostToDevice
+            ? staged_upload(ctx, s, (char *)dst, ldd, (const char *)src, lds,
+                            cut, threads)
+            : staged_download(ctx, s, (char *)dst, ldd, (const char *)src, lds,
+                              cut, threads);
   }
   if (e != cudaSuccess) {
     /* no DMA may still target a staging half or the caller's array */
     cudaStreamSynchronize(s);
     return fail_cuda(h, e, "host <-> device copy");
   }
-  if (host_side) ctx->transfer_s += now_s() - t0;
+  ctx->transfer_s += now_s() - t0;
   return AXB_SUCCESS;
 }
 
