@@ -2,8 +2,8 @@
  * bench_cuda: axb's CUDA backend beside cuSOLVER, same process, same
  * matrices, device arrays (the _dev API: no transfers in the times).
  *
- *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,dgetri] [--axb-only]
- *              [N ...]
+ *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,dgetri,dinvgj]
+ *              [--axb-only] [--transfer] [N ...]
  *
  * For each size the input is generated once on the host (uniform(-1, 1)
  * from a fixed LCG; symmetric with n on the diagonal for Cholesky) and
@@ -14,11 +14,15 @@
  * column judges axb's result by a solve, b = A x (x random), x from axb's
  * factors (getrs_dev/potrs_dev) or inverse (x = inv(A) b on the host), as
  * axb_check_solve (must be < 30); cuSOLVER's result is judged the same way.
- * Inverse: axb getrf_dev + getri_dev vs cuSOLVER getrf + getrs(B = I).
+ * Inverse: axb getrf_dev + getri_dev (dgetri) or the blocked Gauss-Jordan
+ * getri_gj_dev (dinvgj, not in the default set) vs cuSOLVER getrf +
+ * getrs(B = I).  --transfer: the host-array copies instead (see
+ * transfer_bench).
  * --axb-only: axb's runs alone (no cuSOLVER, DGEMM or panel timing), for a
  * profiler (ncu) to see axb's kernels only; ratio columns print 0.
  */
 #include "axb.h"
+#include "backend/backend.h"
 #include "vendor/cusolver_anchor.h"
 
 #include <cublas_v2.h>
@@ -196,8 +200,17 @@ static int64_t dinfo(prob *p) {
   return v;
 }
 
-typedef enum { OP_DGETRF, OP_SGETRF, OP_DPOTRF, OP_DGETRI, OP_COUNT } op_t;
-static const char *op_name[] = {"dgetrf", "sgetrf", "dpotrf", "dgetri"};
+typedef enum {
+  OP_DGETRF,
+  OP_SGETRF,
+  OP_DPOTRF,
+  OP_DGETRI,
+  OP_DINVGJ,
+  OP_COUNT
+} op_t;
+static const char *op_name[] = {"dgetrf", "sgetrf", "dpotrf", "dgetri",
+                                "dinvgj"};
+static int is_inverse(op_t op) { return op == OP_DGETRI || op == OP_DINVGJ; }
 
 /* One side of one op on p: factor (timed), then the solve for berr. */
 static double run_axb(prob *p, op_t op, double *be) {
@@ -219,6 +232,7 @@ static double run_axb(prob *p, op_t op, double *be) {
     st = axb_dgetrf_dev(H, n, n, p->dA, n, p->dipiv, p->dinfo);
     if (!st) st = axb_dgetri_dev(H, n, p->dA, n, p->dipiv, p->dinfo);
     break;
+  case OP_DINVGJ: st = axb_dgetri_gj_dev(H, n, p->dA, n, p->dinfo); break;
   default: break;
   }
   double ms = stop_ms();
@@ -248,7 +262,7 @@ static double run_cus(prob *p, op_t op, double *be) {
   int64_t n = p->n;
   int r = 0;
   void *dX = NULL;
-  if (op == OP_DGETRI) {
+  if (is_inverse(op)) {
     CU(cudaMalloc(&dX, (size_t)(n * n) * 8));
     CU(cudaMemcpyAsync(dX, dI, (size_t)(n * n) * 8, cudaMemcpyDeviceToDevice,
                        S));
@@ -258,8 +272,9 @@ static double run_cus(prob *p, op_t op, double *be) {
   case OP_DGETRF:
   case OP_SGETRF:
   case OP_DGETRI:
+  case OP_DINVGJ:
     r = axb_cusolver_getrf(CS, p->t, n, p->dA, n, p->dipiv, p->dinfo32);
-    if (!r && op == OP_DGETRI)
+    if (!r && is_inverse(op))
       r = axb_cusolver_getrs(CS, p->t, n, n, p->dA, n, p->dipiv, dX, n,
                              p->dinfo32);
     break;
@@ -349,15 +364,88 @@ static void panel_time(int64_t n, int reps) {
   cudaFree(inf);
 }
 
+/*
+ * --transfer: host <-> device bandwidth of the host-array entries, by
+ * staging mode (AXB_CUDA_STAGING 0 pageable, 1 pinned staging, 2 the
+ * caller's array registered per copy), each on its own handle: A (n x n
+ * double, pageable malloc, ld n) goes up through the resident-factor entry
+ * and the n x n result comes down through res_get; the handle's transfer
+ * clock times the copies only (the factorisation between them is not in
+ * it; the up time includes the 8-byte info copy).  GB/s = 8 n^2 / median.
+ */
+static void transfer_bench(const int64_t *sizes, int ns, int reps) {
+  const char *modes[3] = {"0", "1", "2"};
+  const char *names[3] = {"pageable", "pinned-staged", "registered"};
+  const axb_backend_ops *ops = axb_cuda_ops();
+  printf("# transfer: double n x n, host malloc (pageable), median of %d "
+         "after 1 warm-up; GB/s = 8 n^2 / the handle's transfer clock\n",
+         reps);
+  printf("%-14s %6s %10s %9s %10s %9s\n", "mode", "n", "up_ms", "up_GB/s",
+         "down_ms", "down_GB/s");
+  for (int mi = 0; mi < 3; ++mi) {
+    setenv("AXB_CUDA_STAGING", modes[mi], 1);
+    axb_handle g = NULL;
+    if (axb_handle_create(&g, AXB_BACKEND_CUDA, 0) != AXB_SUCCESS) {
+      fprintf(stderr, "handle: %s\n", axb_detail(NULL));
+      exit(2);
+    }
+    for (int si = 0; si < ns; ++si) {
+      const int64_t n = sizes[si];
+      const size_t bytes = (size_t)(n * n) * 8;
+      double *A = malloc(bytes), *X = malloc(bytes);
+      if (!A || !X) {
+        fprintf(stderr, "out of host memory at n=%lld\n", (long long)n);
+        exit(2);
+      }
+      for (int64_t i = 0; i < n * n; ++i) {
+        A[i] = urand();
+        X[i] = 0;
+      }
+      for (int64_t i = 0; i < n; ++i)
+        A[i + i * n] += (double)n; /* nonsingular: the factorisation runs */
+      double up[MAXREP], down[MAXREP];
+      for (int r = -1; r < reps; ++r) {
+        void *res = NULL;
+        int64_t info = 0;
+        ops->take_transfer_seconds(g);
+        axb_status st = ops->d.res_factor(g, 0, n, A, n, &res, &info);
+        const double tu = ops->take_transfer_seconds(g);
+        if (!st) st = ops->d.res_get(g, res, X, n);
+        const double td = ops->take_transfer_seconds(g);
+        ops->res_free(g, res);
+        if (st) {
+          fprintf(stderr, "transfer n=%lld: %s\n", (long long)n, axb_detail(g));
+          exit(1);
+        }
+        if (r >= 0) {
+          up[r] = tu;
+          down[r] = td;
+        }
+      }
+      const double mu = median(up, reps), md = median(down, reps);
+      printf("%-14s %6lld %10.3f %9.2f %10.3f %9.2f\n", names[mi], (long long)n,
+             1e3 * mu, (double)bytes / mu / 1e9, 1e3 * md,
+             (double)bytes / md / 1e9);
+      fflush(stdout);
+      free(A);
+      free(X);
+    }
+    axb_handle_destroy(g);
+  }
+}
+
 int main(int argc, char **argv) {
   int reps = 5, axb_only = 0;
-  int want[OP_COUNT] = {1, 1, 1, 1};
+  int want[OP_COUNT] = {1, 1, 1, 1, 0};
+  int transfer = 0;
   int64_t sizes[32];
   int ns = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = atoi(argv[++i]);
       if (reps < 1 || reps > MAXREP) reps = 5;
+    } else if (!strcmp(argv[i], "--transfer")) {
+      transfer = 1;
     } else if (!strcmp(argv[i], "--axb-only")) {
       axb_only = 1;
     } else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
@@ -376,6 +464,11 @@ int main(int argc, char **argv) {
   if (axb_handle_create(&H, AXB_BACKEND_CUDA, 0) != AXB_SUCCESS) {
     fprintf(stderr, "no CUDA handle: %s\n", axb_detail(NULL));
     return 77;
+  }
+  if (transfer) {
+    transfer_bench(sizes, ns, reps);
+    axb_handle_destroy(H);
+    return 0;
   }
   S = (cudaStream_t)axb_get_stream(H);
   CU(cudaEventCreate(&E0));
@@ -403,7 +496,7 @@ int main(int argc, char **argv) {
       if (!want[o]) continue;
       prob p;
       prob_make(&p, n, o == OP_SGETRF ? AXB_F32 : AXB_F64, o == OP_DPOTRF);
-      if (o == OP_DGETRI) {
+      if (is_inverse((op_t)o)) {
         double *hI = calloc((size_t)(n * n), 8);
         for (int64_t i = 0; i < n; ++i)
           hI[i + i * n] = 1;
@@ -421,14 +514,14 @@ int main(int argc, char **argv) {
       }
       double ma = median(ta, reps), mc = median(tc, reps);
       double nn = (double)n;
-      double fl = o == OP_DPOTRF   ? nn * nn * nn / 3
-                  : o == OP_DGETRI ? 2 * nn * nn * nn
-                                   : 2 * nn * nn * nn / 3;
+      double fl = o == OP_DPOTRF        ? nn * nn * nn / 3
+                  : is_inverse((op_t)o) ? 2 * nn * nn * nn
+                                        : 2 * nn * nn * nn / 3;
       printf("%-7s %6lld %10.3f %8.2f %10.3f %8.2f %7.2f %9.3g %9.3g %8.1f\n",
              op_name[o], (long long)n, ma, fl / (ma * 1e-3) / 1e12, mc,
              fl / (mc * 1e-3) / 1e12, mc / ma, bea, bec, gtf);
       fflush(stdout);
-      if (o == OP_DGETRI) {
+      if (is_inverse((op_t)o)) {
         cudaFree(dI);
         dI = NULL;
       }

@@ -335,7 +335,11 @@ AXB_DECLARE_TYPED(float, s)
                                 T *dB, int64_t lddb);                          \
   /* Inverse from getrf_dev's factors, in place. */                            \
   axb_status axb_##p##getri_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,  \
-                                const int64_t *dipiv, int64_t *dinfo);
+                                const int64_t *dipiv, int64_t *dinfo);         \
+  /* Blocked Gauss-Jordan inverse with partial pivoting, in place (no          \
+     factors needed; *dinfo = the first zero pivot, then dA is undefined). */  \
+  axb_status axb_##p##getri_gj_dev(axb_handle h, int64_t n, T *dA,             \
+                                   int64_t ldda, int64_t *dinfo);
 
 AXB_DECLARE_DEV(double, d)
 AXB_DECLARE_DEV(float, s)

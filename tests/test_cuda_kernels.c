@@ -288,6 +288,72 @@ static void dev_api_case(int64_t n, axb_dtype t) {
   axb_dense_destroy(&A);
 }
 
+/* Blocked Gauss-Jordan on device arrays: inverse against the host check
+   (n <= BIG), a solve x = inv(A) b judged at every size, a zero column
+   reported in dinfo, n = 0, and the argument checks. */
+static void gj_dev_case(int64_t n, axb_dtype t) {
+  const int d = t == AXB_F64;
+  char what[64];
+  snprintf(what, sizeof what, "gj_dev n=%lld %s", (long long)n,
+           axb_dtype_name(t));
+  axb_dense A = test_gen(g, AXB_GEN_UNIFORM, n, t, 0, 0, 700 + (uint64_t)n);
+  void *dA = dev_copy(&A);
+  int64_t *dinfo = NULL;
+  cudaMalloc((void **)&dinfo, sizeof(int64_t));
+  CHECK(dA && dinfo, "%s: cudaMalloc", what);
+  if (!(dA && dinfo)) return;
+  axb_status st = d ? axb_dgetri_gj_dev(g, n, dA, n, dinfo)
+                    : axb_sgetri_gj_dev(g, n, dA, n, dinfo);
+  CHECK_STATUS(g, st, AXB_SUCCESS);
+  CHECK(dev_info(dinfo) == 0, "%s: info %lld", what,
+        (long long)dev_info(dinfo));
+  axb_dense X = test_alloc(n, n, n, t);
+  dev_back(&X, dA);
+  if (n <= BIG) CHECK_RATIO(axb_check_inverse(&A, &X), "%s", what);
+  /* x = inv(A) b with b = A * ones: x must be ones to the condition */
+  axb_dense B = test_alloc(n, 1, n, t), Y = test_alloc(n, 1, n, t);
+  for (int64_t i = 0; i < n; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < n; ++j)
+      s += axb_dense_get(&A, i, j);
+    axb_dense_set(&B, i, 0, s);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < n; ++j)
+      s += axb_dense_get(&X, i, j) * axb_dense_get(&B, j, 0);
+    axb_dense_set(&Y, i, 0, s);
+  }
+  CHECK_RATIO(axb_check_solve(&A, &Y, &B), "%s inv(A) b", what);
+  /* a zero column: dinfo at or before it */
+  if (n >= 31) {
+    const int64_t col = n / 2;
+    axb_dense Z = test_gen(g, AXB_GEN_SINGULAR, n, t, 0, col, 9);
+    cudaFree(dA);
+    dA = dev_copy(&Z);
+    st = d ? axb_dgetri_gj_dev(g, n, dA, n, dinfo)
+           : axb_sgetri_gj_dev(g, n, dA, n, dinfo);
+    CHECK_STATUS(g, st, AXB_SUCCESS);
+    const int64_t inf = dev_info(dinfo);
+    CHECK(inf >= 1 && inf <= col + 1, "%s zero column %lld: dinfo %lld", what,
+          (long long)col, (long long)inf);
+    axb_dense_destroy(&Z);
+  }
+  CHECK_STATUS(g,
+               d ? axb_dgetri_gj_dev(g, 0, dA, 1, dinfo)
+                 : axb_sgetri_gj_dev(g, 0, dA, 1, dinfo),
+               AXB_SUCCESS);
+  CHECK(dev_info(dinfo) == 0, "%s: n = 0 info", what);
+  CHECK(axb_dgetri_gj_dev(g, n, dA, n, NULL) == -4, "gj dinfo NULL");
+  CHECK(axb_dgetri_gj_dev(g, 2, dA, 1, dinfo) == -3, "gj ldda < n");
+  cudaFree(dA);
+  cudaFree(dinfo);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&Y);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&A);
+}
+
 int main(void) {
   int count = 0;
   if (!axb_backend_compiled(AXB_BACKEND_CUDA) ||
@@ -304,6 +370,7 @@ int main(void) {
       chol_case(sizes[i], types[ti], AXB_LOWER);
       chol_case(sizes[i], types[ti], AXB_UPPER);
       dev_api_case(sizes[i], types[ti]);
+      gj_dev_case(sizes[i], types[ti]);
       if (sizes[i] >= 31) {
         singular_case(sizes[i], types[ti]);
         const int64_t m = sizes[i] <= BIG ? sizes[i] : BIG;

@@ -96,6 +96,7 @@ static void inverse_cases(axb_dtype t, method m) {
   inverse_case(AXB_GEN_UNIFORM, 257, t, 0, m, 0);
   /* SEEDS.md 4's kernels broke above n = 1024: the CUDA ones must not. */
   if (axb_handle_backend(h) == AXB_BACKEND_CUDA && m != BY_LU) {
+    inverse_case(AXB_GEN_UNIFORM, 1000, t, 0, m, 0);
     inverse_case(AXB_GEN_UNIFORM, 1030, t, 0, m, 0);
     inverse_case(AXB_GEN_DIAG_DOMINANT, 2049, t, 0, m, 0);
   }
@@ -151,8 +152,8 @@ int main(int argc, char **argv) {
   empty_sizes();
   getri_zero_u();
   const axb_dtype types[] = {AXB_F64, AXB_F32};
-  /* On cuda getri_gj and getri_gj_unblocked are both the per-pivot
-     kernels of SEEDS.md 4. */
+  /* On cuda getri_gj is the blocked Gauss-Jordan of cuda_gj.cu and
+     getri_gj_unblocked the per-pivot kernels of SEEDS.md 4. */
   const int last = BY_GJ_UNBLOCKED;
   for (int i = 0; i < 2; ++i)
     for (int m = BY_LU; m <= last; ++m) {

@@ -84,6 +84,8 @@
                             int64_t lddb);                                     \
     axb_status (*getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,      \
                             const int64_t *dipiv, int64_t *dinfo);             \
+    axb_status (*getri_gj_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,   \
+                               int64_t *dinfo);                                \
     /* Optional resident factors (the certified driver on a device backend:    \
        A moved once, every later step on the device copy).  res_factor         \
        uploads the host A and factors it, LU (chol 0) or lower Cholesky        \

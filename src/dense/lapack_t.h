@@ -499,6 +499,19 @@ axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
   return finish(h, r, k(h, n, dA, ldda, dipiv, dinfo), 0, NULL);
 }
 
+axb_status AXB_FN(axb_, getri_gj_dev)(axb_handle h, int64_t n, T *dA,
+                                      int64_t ldda, int64_t *dinfo) {
+  const char *r = PREFIX_STR "getri_gj_dev";
+  if (!h) return AXB_ERR_INVALID;
+  axb__clear(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
+  if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
+  if (ldda < imax(1, n)) return arg_error(h, r, 3, "ldda < max(1, n)", NULL);
+  if (!dinfo) return arg_error(h, r, 4, "dinfo is NULL", NULL);
+  NEED_KERNEL(h, k, getri_gj_dev, NULL);
+  return finish(h, r, k(h, n, dA, ldda, dinfo), 0, NULL);
+}
+
 /* ---- study variants ---- */
 
 axb_status AXB_FN(axb_, getrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,

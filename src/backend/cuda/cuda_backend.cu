@@ -50,6 +50,7 @@ static void context_destroy(axb_handle h, Context *c) {
   if (c->ev_fast) cudaEventDestroy(c->ev_fast);
   if (c->ev_main) cudaEventDestroy(c->ev_main);
   if (c->fast) cudaStreamDestroy(c->fast);
+  staging_release(c);
   cudaEventDestroy(c->t0);
   cudaEventDestroy(c->t1);
   delete c;
@@ -133,6 +134,7 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
       e2 = cudaEventCreateWithFlags(&c->ev_fast, cudaEventDisableTiming);
     if (e2 == cudaSuccess)
       e2 = cudaEventCreateWithFlags(&c->ev_main, cudaEventDisableTiming);
+    if (e2 == cudaSuccess) e2 = staging_init(c);
     cublasStatus_t b2 = e2 == cudaSuccess ? cublasCreate(&c->blas_fast)
                                           : CUBLAS_STATUS_NOT_INITIALIZED;
     if (b2 == CUBLAS_STATUS_SUCCESS)
@@ -176,6 +178,7 @@ extern "C" const axb_backend_ops *axb_cuda_ops(void) {
     cuda_ops.name = "cuda";
     fill_table(&cuda_ops);
     fill_study_table(&cuda_ops);
+    fill_gj_table(&cuda_ops);
   });
   return &cuda_ops;
 }

@@ -32,6 +32,16 @@ struct Context {
   cudaStream_t fast;
   cublasHandle_t blas_fast;
   cudaEvent_t ev_fast, ev_main;
+  /* Pinned staging of host arrays (cuda_staging.cu): two halves of one
+     pinned allocation, grown on demand up to stage_chunk bytes each and
+     freed with the handle; stage_ev[i] marks the last copy through half i.
+     stage_mode: 0 pageable copies, 1 pinned staging, 2 register the
+     caller's array (AXB_CUDA_STAGING; read when the handle is made). */
+  void *stage_buf;
+  size_t stage_half; /* bytes of each half now allocated */
+  size_t stage_chunk;
+  int stage_mode;
+  cudaEvent_t stage_ev[2];
 };
 
 /* The context of h (NULL when h is not a CUDA handle or has none). */
@@ -67,24 +77,31 @@ axb_status fail_blas(axb_handle h, cublasStatus_t e, const char *what);
       return axb_cuda::fail_blas((h), e_, #call);                              \
   } while (0)
 
+/* Reads the staging knobs (AXB_CUDA_STAGING, AXB_CUDA_STAGE_CHUNK) into c
+   and creates its events; releases what staging holds (cuda_staging.cu). */
+cudaError_t staging_init(Context *c);
+void staging_release(Context *c);
+
+/* Copy rows x cols bytes-wide blocks between host (ld in bytes) and device
+   (cudaMemcpyHostToDevice or DeviceToHost), or device to device: host data
+   moves through the context's pinned staging in chunks, double buffered
+   (the host copy of chunk k+1 overlaps the DMA of chunk k); the elapsed
+   time, host copies included, goes to the context's transfer clock.
+   Returns when the copy is complete. */
+axb_status copy_2d_bytes(axb_handle h, Context *ctx, void *dst, size_t ldd,
+                         const void *src, size_t lds, size_t row_bytes,
+                         size_t cols, cudaMemcpyKind kind);
+
 /* Copy a rows x cols host block (ld) to/from a device block (ldd), timed
-   with events into the context's transfer clock. */
+   into the context's transfer clock (copy_2d_bytes). */
 template <typename T>
 inline axb_status copy_2d(axb_handle h, Context *ctx, T *dst, int64_t ldd,
                           const T *src, int64_t lds, int64_t rows, int64_t cols,
                           cudaMemcpyKind kind) {
   if (rows <= 0 || cols <= 0) return AXB_SUCCESS;
-  cudaStream_t s = stream(h);
-  AXB_CU(h, cudaEventRecord(ctx->t0, s));
-  AXB_CU(h, cudaMemcpy2DAsync(dst, (size_t)ldd * sizeof(T), src,
-                              (size_t)lds * sizeof(T), (size_t)rows * sizeof(T),
-                              (size_t)cols, kind, s));
-  AXB_CU(h, cudaEventRecord(ctx->t1, s));
-  AXB_CU(h, cudaEventSynchronize(ctx->t1));
-  float ms = 0;
-  if (cudaEventElapsedTime(&ms, ctx->t0, ctx->t1) == cudaSuccess)
-    ctx->transfer_s += ms * 1e-3;
-  return AXB_SUCCESS;
+  return copy_2d_bytes(h, ctx, dst, (size_t)ldd * sizeof(T), src,
+                       (size_t)lds * sizeof(T), (size_t)rows * sizeof(T),
+                       (size_t)cols, kind);
 }
 
 /* ---- cuBLAS overloads (64-bit sizes) ---------------------------------- */
@@ -223,8 +240,15 @@ template <typename T>
 axb_status getri_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
                      const int64_t *dipiv, int64_t *dinfo);
 
-/* Fill the CUDA table's entries (cuda_dense.cu). */
+/* Blocked Gauss-Jordan inverse in place (cuda_gj.cu). */
+template <typename T>
+axb_status getri_gj_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
+                        int64_t *dinfo);
+
+/* Fill the CUDA table's entries (cuda_dense.cu; getri_gj: cuda_gj.cu, after
+   the study table, whose per-pivot getri_gj stays as getri_gj_unblocked). */
 void fill_table(axb_backend_ops *ops);
+void fill_gj_table(axb_backend_ops *ops);
 
 } // namespace axb_cuda
 
