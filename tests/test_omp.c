@@ -464,6 +464,30 @@ int main(int argc, char **argv) {
      oversubscribed. */
   lu_case(1537, AXB_F64, 8, 0);
   lu_case(1100, AXB_F32, 9, 0);
+  /* The tiled path with its panel helpers on (AXB_LU_HELP=1: threads
+     done with a step's update run row chunks of the look-ahead panel's
+     gemms), 16 threads forced through the handle, small chunks so that
+     every panel is cut: bitwise determinism whoever helps, and the
+     checks; then rectangular and singular inputs with the helpers. */
+  setenv("AXB_LU_HELP", "1", 1);
+  setenv("AXB_LU_HELP_ROWS", "64", 1);
+  const int64_t help_n[] = {1000, 1537, 2048, 3001};
+  for (int i = 0; i < 4; ++i) {
+    lu_case(help_n[i], AXB_F64, 16, i < 2);
+    lu_case(help_n[i], AXB_F32, 16, i < 2);
+  }
+  setenv("AXB_LU_TILED", "1", 1);
+  setenv("AXB_CPU_HYBRID", "1", 1);
+  setenv("AXB_LU_NB", "64", 1);
+  lu_case(1537, AXB_F64, 3, 1);
+  lu_rect(1200, 700);
+  lu_rect(700, 1200);
+  lu_singular();
+  unsetenv("AXB_LU_NB");
+  unsetenv("AXB_CPU_HYBRID");
+  unsetenv("AXB_LU_TILED");
+  unsetenv("AXB_LU_HELP_ROWS");
+  unsetenv("AXB_LU_HELP");
   axb_handle_destroy(h);
   return test_finish("test_omp");
 }

@@ -151,6 +151,33 @@ typedef struct {
 } axb_omp_bar;
 void axb_omp_barrier(axb_omp_bar *b, int *sense);
 
+/* A job board through which one thread (the owner, e.g. the thread that
+   factors the look-ahead panel) hands the chunks of a job (row blocks of a
+   gemm) to threads that would otherwise spin at a barrier.  Each chunk is
+   a fixed computation whatever thread runs it, so results do not depend on
+   who helped.  `claim` holds (generation << 32) | next chunk: the owner
+   closes it before it rewrites the job and reopens it with a new
+   generation, so a helper whose compare-and-swap succeeds has read the
+   job of the generation it claimed from (every field is atomic).
+   Zero-initialise; only the owner calls board_run. */
+typedef struct {
+  uint64_t claim;
+  int done;    /* chunks finished in this generation */
+  int nchunks; /* chunks of this generation */
+  void (*run)(void *job, int chunk);
+  void *job;
+  int64_t rows; /* owner only: rows per chunk of the jobs it posts */
+} axb_omp_board;
+/* Owner: run `nchunks` chunks of `job`, helped by board_help callers;
+   returns when all are done (their writes visible). */
+void axb_omp_board_run(axb_omp_board *b, int nchunks,
+                       void (*run)(void *job, int chunk), void *job);
+/* Helper: run one open chunk if there is one; 1 if it did. */
+int axb_omp_board_help(axb_omp_board *b);
+/* axb_omp_barrier that runs the board's open chunks while it waits
+   (b may be NULL). */
+void axb_omp_barrier_help(axb_omp_bar *bar, int *sense, axb_omp_board *b);
+
 /* Spin (yielding the core after a few rounds) until the atomic *p equals
    v; acquire ordering. */
 void axb_omp_wait_until(const int *p, int v);
@@ -158,6 +185,57 @@ void axb_omp_wait_until(const int *p, int v);
 /* Environment integer (library code never prints; a malformed value is
    ignored and `dflt` returned). */
 int64_t axb_omp_env_int(const char *name, int64_t dflt);
+
+/* Per-phase profile of the many-thread getrf/potrf paths (tiled LU,
+   hybrid LU and Cholesky), for the benchmark (docs/PERFORMANCE.md): off
+   unless the environment has AXB_OMP_PROFILE=1 when the factorization
+   starts; then each thread adds the seconds it spends in each phase to its
+   row of one process-wide record (the library never prints it; bench_cpu
+   reads it through axb_omp_prof_get).  Concurrent profiled calls from
+   several user threads would mix their rows: a measuring aid only. */
+enum {
+  AXB_OMP_PH_PANEL, /* tiled LU: the look-ahead panel (thread 0) */
+  AXB_OMP_PH_SWAP,  /* tiled LU: interchanges of the trailing columns */
+  AXB_OMP_PH_TRSM,  /* tiled LU: U12 := L11^-1 U12 */
+  AXB_OMP_PH_GEMM,  /* tiled LU: trailing gemm tiles (J1 and the rest) */
+  AXB_OMP_PH_WAIT,  /* tiled LU: spinning on a flag or the step barrier */
+  AXB_OMP_PH_TAIL,  /* tiled LU: the final left interchanges */
+  AXB_OMP_PH_LEAF,  /* recursion: unblocked leaves (getf2 / potf2) */
+  AXB_OMP_PH_RSWAP, /* recursion: interchanges */
+  AXB_OMP_PH_RTRSM, /* recursion: triangular solves */
+  AXB_OMP_PH_RGEMM, /* recursion: gemm and syrk */
+  AXB_OMP_PH_HELP,  /* tiled LU: panel gemm chunks run by other threads
+                       while they wait (inside their "wait") */
+  AXB_OMP_PH_COUNT
+};
+#define AXB_OMP_PROF_THREADS 64
+typedef struct {
+  double t[AXB_OMP_PROF_THREADS][AXB_OMP_PH_COUNT]; /* seconds */
+  double wall; /* seconds inside the profiled calls */
+  int calls;   /* profiled calls since the last reset */
+  int threads; /* thread count of the last one */
+  int path;    /* 1 tiled LU, 2 hybrid LU, 3 hybrid Cholesky, 4 other */
+} axb_omp_prof;
+extern int axb_omp_prof_on;
+double axb_omp_now(void);
+/* Start of a profiled call: reads AXB_OMP_PROFILE, returns the start time
+   (0 when off); end adds the call's wall time. */
+double axb_omp_prof_begin(int nt, int path);
+void axb_omp_prof_end(double t0);
+/* rec[thread][phase] += now - t0; returns now (for chaining). */
+double axb_omp_prof_add(int tid, int phase, double t0);
+const axb_omp_prof *axb_omp_prof_get(void);
+void axb_omp_prof_reset(void);
+extern const char *const axb_omp_prof_names[AXB_OMP_PH_COUNT];
+/* Phase bracket for code that may run in any thread; ADD_ is an
+   expression that returns the new start time. */
+#define AXB_PROF_ADD_(tid, ph, t0)                                             \
+  (axb_omp_prof_on ? axb_omp_prof_add((tid), (ph), (t0)) : 0.0)
+#define AXB_PROF_T0() (axb_omp_prof_on ? axb_omp_now() : 0.0)
+#define AXB_PROF_ADD(tid, ph, t0)                                              \
+  do {                                                                         \
+    if (axb_omp_prof_on) axb_omp_prof_add((tid), (ph), (t0));                  \
+  } while (0)
 
 #define AXB_DECLARE_OMP(T, p)                                                  \
   /* BLAS wrappers: column-major, sizes checked by the caller to fit int. */   \

@@ -64,6 +64,11 @@
 #define OMP_LU_TILED_NB(mn) 128
 /* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
 #define OMP_LU_TILES_PER_THREAD 2
+/* Panel helpers of the tiled path (AXB_LU_HELP, AXB_LU_HELP_ROWS): the
+   threads that finish a step's update before the look-ahead panel is done
+   take row chunks of the panel's gemms (omp_lu_t.h, TILED_). */
+#define OMP_LU_HELP 0
+#define OMP_LU_HELP_ROWS 256
 /* Atomic counters per step of the tiled path. */
 #define OMP_LU_CTRS 6
 

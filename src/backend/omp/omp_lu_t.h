@@ -51,6 +51,8 @@
 #define TILED_ AXB_FN(omp_, lu_tiled)
 #define PHASE_A_ AXB_FN(omp_, lu_phase_a)
 #define PANEL_ AXB_FN(omp_, lu_panel)
+#define GJOB_ AXB_FN(omp_, lu_gemm_job)
+#define GJOBRUN_ AXB_FN(omp_, lu_gemm_job_run)
 
 /* Interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on the
    n columns of A, a column at a time. */
@@ -222,31 +224,72 @@ static void SWAPR_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
     SWAPC_(n, A, lda, k1, k2, ipiv);
 }
 
+/* A gemm C := C - A B (A m x k, B k x n) handed out in row chunks of
+   `rows` rows through a job board (the panel's helpers, see TILED_). */
+typedef struct {
+  int64_t m, n, k, lda, rows;
+  const T *A, *B;
+  T *C;
+} GJOB_;
+
+static void GJOBRUN_(void *job, int q) {
+  const GJOB_ *g = job;
+  const int64_t r0 = (int64_t)q * g->rows;
+  const int64_t r = g->m - r0 < g->rows ? g->m - r0 : g->rows;
+  GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, r, g->n, g->k, (T)-1, g->A + r0, g->lda,
+        g->B, g->lda, (T)1, g->C + r0, g->lda);
+}
+
 /* Recursive LU of the m x n block (see the file comment); ipiv relative to
    the block's first row, 1-based; returns block-relative info or 0.
    ibuf: NULL, or int workspace (min(m, n) entries, indexed like ipiv) for
    the threaded interchanges of the hybrid path.  leaf: width of the
    unblocked leaves; tleaf: rows below which the triangular solve calls
-   trsm (see RTRSM_). */
+   trsm (see RTRSM_).  bd: NULL, or the board on which the big gemms of
+   the recursion are cut into row chunks (bd->rows rows) for idle threads
+   to help with (the tiled path's panel). */
 static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
-                       int *ibuf, int64_t leaf, int64_t tleaf) {
+                       int *ibuf, int64_t leaf, int64_t tleaf,
+                       axb_omp_board *bd) {
   const int64_t mn = m < n ? m : n;
-  if (mn <= leaf) return GETF2_(m, n, A, lda, ipiv);
+  const int tid = axb_omp_prof_on ? axb_omp_thread_id() : 0;
+  double t0 = AXB_PROF_T0();
+  if (mn <= leaf) {
+    const int64_t info = GETF2_(m, n, A, lda, ipiv);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_LEAF, t0);
+    return info;
+  }
   const int64_t n1 = mn / 2, n2 = n - n1;
-  const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv, ibuf, leaf, tleaf);
+  const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv, ibuf, leaf, tleaf, bd);
   T *A12 = &AT(A, lda, 0, n1);
+  t0 = AXB_PROF_T0();
   SWAPR_(n2, A12, lda, 0, n1, ipiv, ibuf);
+  AXB_PROF_ADD(tid, AXB_OMP_PH_RSWAP, t0);
+  t0 = AXB_PROF_T0();
   RTRSM_(n1, n2, A, lda, A12, lda, tleaf);
+  AXB_PROF_ADD(tid, AXB_OMP_PH_RTRSM, t0);
   int64_t info2 = 0;
   if (m > n1) {
-    GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - n1, n2, n1, (T)-1, &AT(A, lda, n1, 0),
-          lda, A12, lda, (T)1, &AT(A, lda, n1, n1), lda);
+    t0 = AXB_PROF_T0();
+    if (bd && m - n1 >= 2 * bd->rows) {
+      GJOB_ g = {m - n1,   n2,
+                 n1,       lda,
+                 bd->rows, &AT(A, lda, n1, 0),
+                 A12,      &AT(A, lda, n1, n1)};
+      axb_omp_board_run(bd, (int)((g.m + g.rows - 1) / g.rows), GJOBRUN_, &g);
+    } else {
+      GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - n1, n2, n1, (T)-1,
+            &AT(A, lda, n1, 0), lda, A12, lda, (T)1, &AT(A, lda, n1, n1), lda);
+    }
+    AXB_PROF_ADD(tid, AXB_OMP_PH_RGEMM, t0);
     info2 = RGETF2_(m - n1, n2, &AT(A, lda, n1, n1), lda, ipiv + n1,
-                    ibuf ? ibuf + n1 : NULL, leaf, tleaf);
+                    ibuf ? ibuf + n1 : NULL, leaf, tleaf, bd);
     const int64_t mn2 = m - n1 < n2 ? m - n1 : n2;
     for (int64_t i = n1; i < n1 + mn2; ++i)
       ipiv[i] += n1;
+    t0 = AXB_PROF_T0();
     SWAPR_(n1, A, lda, n1, n1 + mn2, ipiv, ibuf);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_RSWAP, t0);
   }
   return info1 ? info1 : (info2 ? info2 + n1 : 0);
 }
@@ -271,9 +314,10 @@ static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
    panel), its pivots made global; *first: the first zero pivot so far
    (1-based, 0 if none). */
 static void PANEL_(int64_t m, T *A, int64_t lda, int64_t *ipiv, int64_t j1,
-                   int64_t jb1, int64_t *first) {
-  const int64_t pinfo = RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda,
-                                ipiv + j1, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+                   int64_t jb1, int64_t *first, axb_omp_board *bd) {
+  const int64_t pinfo =
+      RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
+              OMP_LU_LEAF, OMP_LU_TRSM_LEAF, bd);
   for (int64_t i = j1; i < j1 + jb1; ++i)
     ipiv[i] += j1;
   if (*first == 0 && pinfo > 0) *first = j1 + pinfo;
@@ -286,14 +330,18 @@ static void PANEL_(int64_t m, T *A, int64_t lda, int64_t *ipiv, int64_t j1,
    on who ran it. */
 static void PHASE_A_(T *A, int64_t lda, int64_t j, int64_t jb,
                      const int64_t *ipiv, const int64_t *ab, int pa,
-                     int *claim_a, int *done_a) {
+                     int *claim_a, int *done_a, int tid) {
   int q;
   while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
     const int64_t w = ab[q + 1] - ab[q];
     T *C = &AT(A, lda, 0, ab[q]);
+    double t0 = AXB_PROF_T0();
     SWAPC_(w, C, lda, j, j + jb, ipiv);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_SWAP, t0);
+    t0 = AXB_PROF_T0();
     TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
           &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_TRSM, t0);
     __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
   }
 }
@@ -331,8 +379,16 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
                     : (tiles_env > AXB_OMP_MAX_PARTS ? AXB_OMP_MAX_PARTS
                                                      : (int)tiles_env);
   int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL, OMP_LU_LEAF,
-                          OMP_LU_TRSM_LEAF);
+                          OMP_LU_TRSM_LEAF, NULL);
   axb_omp_bar bar = {0, 0};
+  /* Panel helpers: threads that reach the end-of-step barrier while
+     thread 0 still factors the next panel run row chunks of the panel's
+     gemms (AXB_LU_HELP=0 turns it off, AXB_LU_HELP_ROWS the chunk). */
+  axb_omp_board board = {0, 0, 0, NULL, NULL, 0};
+  board.rows = axb_omp_env_int("AXB_LU_HELP_ROWS", OMP_LU_HELP_ROWS);
+  if (board.rows < 16) board.rows = 16;
+  axb_omp_board *bd =
+      axb_omp_env_int("AXB_LU_HELP", OMP_LU_HELP) ? &board : NULL;
   AXB_OMP(parallel num_threads(nt)) {
     const int tid = axb_omp_thread_id();
     int64_t cb[AXB_OMP_MAX_PARTS + 1], rb[AXB_OMP_MAX_PARTS + 1];
@@ -364,17 +420,22 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
         pr = axb_omp_split(r0, m, 16, (want + w - 1) / w, rb);
       }
       int q;
+      double t0 = AXB_PROF_T0();
       if (tid == 0) {
         if (jb1 > 0) {
           T *C = &AT(A, lda, 0, j1);
           SWAPC_(jb1, C, lda, j, j + jb, ipiv);
+          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_SWAP, t0);
           TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1, (T)1,
                 &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_TRSM, t0);
         }
         __atomic_store_n(j1_ready, 1, __ATOMIC_RELEASE);
       } else {
-        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a);
+        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid);
+        t0 = AXB_PROF_T0();
         axb_omp_wait_until(j1_ready, 1);
+        t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAIT, t0);
       }
       while ((q = __atomic_fetch_add(claim_j, 1, __ATOMIC_RELAXED)) < pj) {
         GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, jr[q + 1] - jr[q], jb1, jb, (T)-1,
@@ -382,15 +443,20 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
               &AT(A, lda, jr[q], j1), lda);
         __atomic_add_fetch(done_j, 1, __ATOMIC_RELEASE);
       }
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_GEMM, t0);
       if (tid == 0) {
         if (jb1 > 0) {
           axb_omp_wait_until(done_j, pj);
-          PANEL_(m, A, lda, ipiv, j1, jb1, &first);
+          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAIT, t0);
+          PANEL_(m, A, lda, ipiv, j1, jb1, &first, bd);
+          AXB_PROF_ADD(tid, AXB_OMP_PH_PANEL, t0);
         }
         /* Phase A pieces nobody has taken (one thread only). */
-        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a);
+        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid);
       }
+      t0 = AXB_PROF_T0();
       axb_omp_wait_until(done_a, pa);
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAIT, t0);
       while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) < pr * pc) {
         const int qc = q / pr, qr = q % pr;
         GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, rb[qr + 1] - rb[qr],
@@ -398,12 +464,17 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
               &AT(A, lda, j, cb[qc]), lda, (T)1, &AT(A, lda, rb[qr], cb[qc]),
               lda);
       }
-      axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_GEMM, t0);
+      /* Panel k+1 and step k done; waiting threads help the panel. */
+      axb_omp_barrier_help(&bar, &sense, bd);
+      AXB_PROF_ADD(tid, AXB_OMP_PH_WAIT, t0);
     }
     /* Interchanges of the panels right of each block column. */
-    AXB_OMP(for schedule(dynamic, 1))
+    const double t0 = AXB_PROF_T0();
+    AXB_OMP(for schedule(dynamic, 1) nowait)
     for (int64_t k = 0; k < nsteps - 1; ++k)
       SWAPC_(nb, &AT(A, lda, 0, k * nb), lda, (k + 1) * nb, mn, ipiv);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_TAIL, t0);
   }
   return first;
 }
@@ -429,7 +500,9 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                      : NULL;
       if (ctr) {
         const int sv = axb_omp_blas_begin();
+        const double tp = axb_omp_prof_begin(nt, 1);
         first = TILED_(m, n, A, lda, ipiv, nt, nb, ctr);
+        axb_omp_prof_end(tp);
         axb_omp_blas_end(sv);
         free(ctr);
         goto done;
@@ -441,9 +514,12 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
     int *ibuf = malloc((size_t)mn * sizeof *ibuf);
     if (ibuf) {
       const int sv = axb_omp_blas_begin_threaded(nt);
+      const double tp = axb_omp_prof_begin(nt, 2);
       first = RGETF2_(m, n, A, lda, ipiv, ibuf,
                       axb_omp_env_int("AXB_HYB_LU_LEAF", OMP_HYB_LU_LEAF),
-                      axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF));
+                      axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF),
+                      NULL);
+      axb_omp_prof_end(tp);
       axb_omp_blas_end_threaded(sv, nt);
       free(ibuf);
       goto done;
@@ -458,10 +534,12 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   if (nt == 1 || mn <= small || nb < 8 || nb >= mn) {
     /* Small or single-threaded: the recursion on the whole matrix, no task
        machinery at all. */
-    first = RGETF2_(m, n, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+    first =
+        RGETF2_(m, n, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF, NULL);
   } else {
     const int64_t nsteps = (mn + nb - 1) / nb;
-    first = RGETF2_(m, nb, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
+    first =
+        RGETF2_(m, nb, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF, NULL);
     axb_omp_bar bar = {0, 0};
     AXB_OMP(parallel num_threads(nt)) {
       int64_t bounds[AXB_OMP_MAX_PARTS + 1];
@@ -477,7 +555,7 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
         AXB_OMP(single nowait)
         if (jb1 > 0) {
           UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
-          PANEL_(m, A, lda, ipiv, j1, jb1, &first);
+          PANEL_(m, A, lda, ipiv, j1, jb1, &first, NULL);
         }
         AXB_OMP(for schedule(dynamic, 1) nowait)
         for (int q = 0; q < parts; ++q)
@@ -517,3 +595,5 @@ done:
 #undef TILED_
 #undef PHASE_A_
 #undef PANEL_
+#undef GJOB_
+#undef GJOBRUN_
