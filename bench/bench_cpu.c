@@ -74,9 +74,7 @@ static int cmp_double(const void *a, const void *b) {
    in each phase, for thread 0 (the panel thread of the tiled LU, the
    calling thread of the hybrid paths) and the mean and maximum over the
    other threads.  r.* are inside the recursion (the hybrid paths, or
-   thread 0's panels on the tiled path, nested in "panel" there); "help"
-   is the other threads' share of the panel's gemms (their "wait" is shown
-   without it). */
+   thread 0's panels on the tiled path, nested in "panel" there). */
 static void print_profile(const char *name, int64_t n) {
   const axb_omp_prof *p = axb_omp_prof_get();
   if (p->calls == 0) return;
@@ -93,9 +91,7 @@ static void print_profile(const char *name, int64_t n) {
   for (int ph = 0; ph < AXB_OMP_PH_COUNT; ++ph) {
     double sum = 0, mx = 0;
     for (int t = 1; t < nt; ++t) {
-      /* Helpers' panel chunks run inside their wait: shown apart. */
-      const double v = p->t[t][ph] -
-                       (ph == AXB_OMP_PH_WAIT ? p->t[t][AXB_OMP_PH_HELP] : 0.0);
+      const double v = p->t[t][ph];
       sum += v;
       mx = v > mx ? v : mx;
     }

@@ -417,6 +417,18 @@ int main(int argc, char **argv) {
   chol_not_spd(AXB_LOWER, 1000, 700, 0);
   chol_not_spd(AXB_UPPER, 1000, 700, 0);
   chol_not_spd(AXB_LOWER, 1000, 100, 0);
+  /* Orders up to OMP_CHOL_DIRECT (128): the unblocked loop on the whole
+     matrix; 129 the recursion just above it. */
+  const int64_t direct_n[] = {1, 2, 17, 64, 127, 128, 129};
+  for (int i = 0; i < 7; ++i) {
+    chol_case(direct_n[i], AXB_F64, AXB_LOWER, 1, 1);
+    chol_case(direct_n[i], AXB_F64, AXB_UPPER, 1, 1);
+    chol_case(direct_n[i], AXB_F32, AXB_LOWER, 1, 1);
+    chol_case(direct_n[i], AXB_F32, AXB_UPPER, 2, 1);
+  }
+  chol_not_spd(AXB_LOWER, 100, 60, 0);
+  chol_not_spd(AXB_UPPER, 100, 60, 0);
+  chol_not_spd(AXB_UPPER, 128, 0, 0);
   chol_not_spd(AXB_LOWER, 500, 450, 1);
   chol_not_spd(AXB_LOWER, 500, 100, 1);
   crout_case(400, AXB_F32, 2, "0");
@@ -464,30 +476,34 @@ int main(int argc, char **argv) {
      oversubscribed. */
   lu_case(1537, AXB_F64, 8, 0);
   lu_case(1100, AXB_F32, 9, 0);
-  /* The tiled path with its panel helpers on (AXB_LU_HELP=1: threads
-     done with a step's update run row chunks of the look-ahead panel's
-     gemms), 16 threads forced through the handle, small chunks so that
-     every panel is cut: bitwise determinism whoever helps, and the
-     checks; then rectangular and singular inputs with the helpers. */
-  setenv("AXB_LU_HELP", "1", 1);
-  setenv("AXB_LU_HELP_ROWS", "64", 1);
-  const int64_t help_n[] = {1000, 1537, 2048, 3001};
+  /* The tiled path (the default from 8 threads up to 8192) with 16
+     threads forced through the handle, at sizes of one to several dozen
+     steps of 128 (the last partial), float and double: the checks and
+     bitwise determinism (pieces and tiles go to whichever thread claims
+     them first).  Then the step orders the knobs select (AXB_LU_J1FIRST,
+     AXB_LU_RTRSM off) and rectangular and singular inputs on the tiled
+     path. */
+  const int64_t tiled_n[] = {1000, 1537, 2048, 3001};
   for (int i = 0; i < 4; ++i) {
-    lu_case(help_n[i], AXB_F64, 16, i < 2);
-    lu_case(help_n[i], AXB_F32, 16, i < 2);
+    lu_case(tiled_n[i], AXB_F64, 16, i < 2);
+    lu_case(tiled_n[i], AXB_F32, 16, i < 2);
   }
+  setenv("AXB_LU_J1FIRST", "0", 1);
+  lu_case(1537, AXB_F64, 16, 1);
+  setenv("AXB_LU_RTRSM", "0", 1);
+  lu_case(1537, AXB_F32, 16, 1);
+  unsetenv("AXB_LU_J1FIRST");
+  lu_case(1000, AXB_F64, 16, 1);
+  unsetenv("AXB_LU_RTRSM");
   setenv("AXB_LU_TILED", "1", 1);
   setenv("AXB_CPU_HYBRID", "1", 1);
   setenv("AXB_LU_NB", "64", 1);
-  lu_case(1537, AXB_F64, 3, 1);
   lu_rect(1200, 700);
   lu_rect(700, 1200);
   lu_singular();
   unsetenv("AXB_LU_NB");
   unsetenv("AXB_CPU_HYBRID");
   unsetenv("AXB_LU_TILED");
-  unsetenv("AXB_LU_HELP_ROWS");
-  unsetenv("AXB_LU_HELP");
   axb_handle_destroy(h);
   return test_finish("test_omp");
 }

@@ -151,33 +151,6 @@ typedef struct {
 } axb_omp_bar;
 void axb_omp_barrier(axb_omp_bar *b, int *sense);
 
-/* A job board through which one thread (the owner, e.g. the thread that
-   factors the look-ahead panel) hands the chunks of a job (row blocks of a
-   gemm) to threads that would otherwise spin at a barrier.  Each chunk is
-   a fixed computation whatever thread runs it, so results do not depend on
-   who helped.  `claim` holds (generation << 32) | next chunk: the owner
-   closes it before it rewrites the job and reopens it with a new
-   generation, so a helper whose compare-and-swap succeeds has read the
-   job of the generation it claimed from (every field is atomic).
-   Zero-initialise; only the owner calls board_run. */
-typedef struct {
-  uint64_t claim;
-  int done;    /* chunks finished in this generation */
-  int nchunks; /* chunks of this generation */
-  void (*run)(void *job, int chunk);
-  void *job;
-  int64_t rows; /* owner only: rows per chunk of the jobs it posts */
-} axb_omp_board;
-/* Owner: run `nchunks` chunks of `job`, helped by board_help callers;
-   returns when all are done (their writes visible). */
-void axb_omp_board_run(axb_omp_board *b, int nchunks,
-                       void (*run)(void *job, int chunk), void *job);
-/* Helper: run one open chunk if there is one; 1 if it did. */
-int axb_omp_board_help(axb_omp_board *b);
-/* axb_omp_barrier that runs the board's open chunks while it waits
-   (b may be NULL). */
-void axb_omp_barrier_help(axb_omp_bar *bar, int *sense, axb_omp_board *b);
-
 /* Spin (yielding the core after a few rounds) until the atomic *p equals
    v; acquire ordering. */
 void axb_omp_wait_until(const int *p, int v);
@@ -198,14 +171,15 @@ enum {
   AXB_OMP_PH_SWAP,  /* tiled LU: interchanges of the trailing columns */
   AXB_OMP_PH_TRSM,  /* tiled LU: U12 := L11^-1 U12 */
   AXB_OMP_PH_GEMM,  /* tiled LU: trailing gemm tiles (J1 and the rest) */
-  AXB_OMP_PH_WAIT,  /* tiled LU: spinning on a flag or the step barrier */
+  AXB_OMP_PH_WAIT,  /* tiled LU: spinning at the end-of-step barrier */
   AXB_OMP_PH_TAIL,  /* tiled LU: the final left interchanges */
   AXB_OMP_PH_LEAF,  /* recursion: unblocked leaves (getf2 / potf2) */
   AXB_OMP_PH_RSWAP, /* recursion: interchanges */
   AXB_OMP_PH_RTRSM, /* recursion: triangular solves */
   AXB_OMP_PH_RGEMM, /* recursion: gemm and syrk */
-  AXB_OMP_PH_HELP,  /* tiled LU: panel gemm chunks run by other threads
-                       while they wait (inside their "wait") */
+  AXB_OMP_PH_WAITJ, /* tiled LU: waiting for the next block column (J1):
+                       its swap+trsm (others) or its gemm tiles (thread 0) */
+  AXB_OMP_PH_WAITA, /* tiled LU: waiting for the trailing swap+trsm pieces */
   AXB_OMP_PH_COUNT
 };
 #define AXB_OMP_PROF_THREADS 64

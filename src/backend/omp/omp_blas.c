@@ -51,70 +51,6 @@ void axb_omp_barrier(axb_omp_bar *b, int *sense) {
 #endif
 }
 
-#define BOARD_CLOSED 0xffffffffu
-
-int axb_omp_board_help(axb_omp_board *b) {
-  uint64_t c = __atomic_load_n(&b->claim, __ATOMIC_SEQ_CST);
-  for (;;) {
-    const uint32_t idx = (uint32_t)(c & 0xffffffffu);
-    if (idx == BOARD_CLOSED) return 0;
-    const int nch = __atomic_load_n(&b->nchunks, __ATOMIC_SEQ_CST);
-    void (*run)(void *, int) = __atomic_load_n(&b->run, __ATOMIC_SEQ_CST);
-    void *job = __atomic_load_n(&b->job, __ATOMIC_SEQ_CST);
-    if ((int64_t)idx >= nch) return 0;
-    /* Claim chunk idx of this generation: fails (and reloads c) if the
-       claim moved on, in particular if the owner closed it to rewrite the
-       job, so a success means nch, run and job were this generation's. */
-    if (__atomic_compare_exchange_n(&b->claim, &c, c + 1, 0, __ATOMIC_SEQ_CST,
-                                    __ATOMIC_SEQ_CST)) {
-      const double t0 = AXB_PROF_T0();
-      run(job, (int)idx);
-      const int tid = axb_omp_prof_on ? axb_omp_thread_id() : 0;
-      if (tid != 0) AXB_PROF_ADD(tid, AXB_OMP_PH_HELP, t0);
-      __atomic_add_fetch(&b->done, 1, __ATOMIC_RELEASE);
-      return 1;
-    }
-  }
-}
-
-void axb_omp_board_run(axb_omp_board *b, int nchunks,
-                       void (*run)(void *job, int chunk), void *job) {
-  const uint64_t gen = (__atomic_load_n(&b->claim, __ATOMIC_SEQ_CST) >> 32) + 1;
-  __atomic_store_n(&b->claim, gen << 32 | BOARD_CLOSED, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&b->nchunks, nchunks, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&b->run, run, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&b->job, job, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&b->done, 0, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&b->claim, gen << 32, __ATOMIC_SEQ_CST);
-  while (axb_omp_board_help(b)) {
-  }
-  axb_omp_wait_until(&b->done, nchunks);
-}
-
-void axb_omp_barrier_help(axb_omp_bar *bar, int *sense, axb_omp_board *b) {
-#ifdef AXB_HAVE_OPENMP
-  const int n = omp_get_num_threads();
-  if (n <= 1) return;
-  *sense = !*sense;
-  if (__atomic_add_fetch(&bar->count, 1, __ATOMIC_ACQ_REL) == n) {
-    __atomic_store_n(&bar->count, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&bar->phase, *sense, __ATOMIC_RELEASE);
-  } else {
-    int spins = 0;
-    while (__atomic_load_n(&bar->phase, __ATOMIC_ACQUIRE) != *sense) {
-      if (b && axb_omp_board_help(b))
-        spins = 0;
-      else if (++spins > 100)
-        sched_yield();
-    }
-  }
-#else
-  (void)bar;
-  (void)sense;
-  (void)b;
-#endif
-}
-
 void axb_omp_wait_until(const int *p, int v) {
   int spins = 0;
   while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != v)
@@ -124,8 +60,8 @@ void axb_omp_wait_until(const int *p, int v) {
 int axb_omp_prof_on;
 static axb_omp_prof prof_rec;
 const char *const axb_omp_prof_names[AXB_OMP_PH_COUNT] = {
-    "panel",  "swap",   "trsm",   "gemm",   "wait", "tail",
-    "r.leaf", "r.swap", "r.trsm", "r.gemm", "help"};
+    "panel",  "swap",   "trsm",   "gemm",   "wait",    "tail",
+    "r.leaf", "r.swap", "r.trsm", "r.gemm", "wait.j1", "wait.a"};
 
 double axb_omp_now(void) {
   struct timespec ts;

@@ -200,7 +200,9 @@ axb_status AXB_FN(axb_omp_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
   const int saved = axb_omp_blas_begin();
   const int64_t nb = axb_omp_env_int("AXB_CHOL_NB", OMP_CHOL_NB(n, nt));
   const int64_t small = axb_omp_env_int("AXB_CHOL_SMALL", OMP_CHOL_SMALL);
-  if (nt == 1 || n <= small || nb < 8 || nb >= n) {
+  if (n <= axb_omp_env_int("AXB_CHOL_DIRECT", OMP_CHOL_DIRECT)) {
+    bad = POTF2_(uplo, n, A, lda);
+  } else if (nt == 1 || n <= small || nb < 8 || nb >= n) {
     bad = RPOTRF_(uplo, n, A, lda, OMP_CHOL_TRSM_LEAF);
   } else {
     const int64_t nsteps = (n + nb - 1) / nb;

@@ -64,11 +64,13 @@
 #define OMP_LU_TILED_NB(mn) 128
 /* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
 #define OMP_LU_TILES_PER_THREAD 2
-/* Panel helpers of the tiled path (AXB_LU_HELP, AXB_LU_HELP_ROWS): the
-   threads that finish a step's update before the look-ahead panel is done
-   take row chunks of the panel's gemms (omp_lu_t.h, TILED_). */
-#define OMP_LU_HELP 0
-#define OMP_LU_HELP_ROWS 256
+/* Order of a tiled step (AXB_LU_J1FIRST, AXB_LU_RTRSM; omp_lu_t.h,
+   TILED_): the other threads switch to the next block column's gemm as
+   soon as it is ready (1) rather than after all their interchange + trsm
+   pieces (0); the step's triangular solves recursive into gemm (1) or one
+   trsm call each (0). */
+#define OMP_LU_J1FIRST 1
+#define OMP_LU_RTRSM 1
 /* Atomic counters per step of the tiled path. */
 #define OMP_LU_CTRS 6
 

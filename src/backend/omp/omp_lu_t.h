@@ -51,8 +51,6 @@
 #define TILED_ AXB_FN(omp_, lu_tiled)
 #define PHASE_A_ AXB_FN(omp_, lu_phase_a)
 #define PANEL_ AXB_FN(omp_, lu_panel)
-#define GJOB_ AXB_FN(omp_, lu_gemm_job)
-#define GJOBRUN_ AXB_FN(omp_, lu_gemm_job_run)
 
 /* Interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on the
    n columns of A, a column at a time. */
@@ -224,33 +222,14 @@ static void SWAPR_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
     SWAPC_(n, A, lda, k1, k2, ipiv);
 }
 
-/* A gemm C := C - A B (A m x k, B k x n) handed out in row chunks of
-   `rows` rows through a job board (the panel's helpers, see TILED_). */
-typedef struct {
-  int64_t m, n, k, lda, rows;
-  const T *A, *B;
-  T *C;
-} GJOB_;
-
-static void GJOBRUN_(void *job, int q) {
-  const GJOB_ *g = job;
-  const int64_t r0 = (int64_t)q * g->rows;
-  const int64_t r = g->m - r0 < g->rows ? g->m - r0 : g->rows;
-  GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, r, g->n, g->k, (T)-1, g->A + r0, g->lda,
-        g->B, g->lda, (T)1, g->C + r0, g->lda);
-}
-
 /* Recursive LU of the m x n block (see the file comment); ipiv relative to
    the block's first row, 1-based; returns block-relative info or 0.
    ibuf: NULL, or int workspace (min(m, n) entries, indexed like ipiv) for
    the threaded interchanges of the hybrid path.  leaf: width of the
    unblocked leaves; tleaf: rows below which the triangular solve calls
-   trsm (see RTRSM_).  bd: NULL, or the board on which the big gemms of
-   the recursion are cut into row chunks (bd->rows rows) for idle threads
-   to help with (the tiled path's panel). */
+   trsm (see RTRSM_). */
 static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
-                       int *ibuf, int64_t leaf, int64_t tleaf,
-                       axb_omp_board *bd) {
+                       int *ibuf, int64_t leaf, int64_t tleaf) {
   const int64_t mn = m < n ? m : n;
   const int tid = axb_omp_prof_on ? axb_omp_thread_id() : 0;
   double t0 = AXB_PROF_T0();
@@ -260,7 +239,7 @@ static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
     return info;
   }
   const int64_t n1 = mn / 2, n2 = n - n1;
-  const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv, ibuf, leaf, tleaf, bd);
+  const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv, ibuf, leaf, tleaf);
   T *A12 = &AT(A, lda, 0, n1);
   t0 = AXB_PROF_T0();
   SWAPR_(n2, A12, lda, 0, n1, ipiv, ibuf);
@@ -271,19 +250,11 @@ static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
   int64_t info2 = 0;
   if (m > n1) {
     t0 = AXB_PROF_T0();
-    if (bd && m - n1 >= 2 * bd->rows) {
-      GJOB_ g = {m - n1,   n2,
-                 n1,       lda,
-                 bd->rows, &AT(A, lda, n1, 0),
-                 A12,      &AT(A, lda, n1, n1)};
-      axb_omp_board_run(bd, (int)((g.m + g.rows - 1) / g.rows), GJOBRUN_, &g);
-    } else {
-      GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - n1, n2, n1, (T)-1,
-            &AT(A, lda, n1, 0), lda, A12, lda, (T)1, &AT(A, lda, n1, n1), lda);
-    }
+    GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - n1, n2, n1, (T)-1, &AT(A, lda, n1, 0),
+          lda, A12, lda, (T)1, &AT(A, lda, n1, n1), lda);
     AXB_PROF_ADD(tid, AXB_OMP_PH_RGEMM, t0);
     info2 = RGETF2_(m - n1, n2, &AT(A, lda, n1, n1), lda, ipiv + n1,
-                    ibuf ? ibuf + n1 : NULL, leaf, tleaf, bd);
+                    ibuf ? ibuf + n1 : NULL, leaf, tleaf);
     const int64_t mn2 = m - n1 < n2 ? m - n1 : n2;
     for (int64_t i = n1; i < n1 + mn2; ++i)
       ipiv[i] += n1;
@@ -314,10 +285,9 @@ static void UPDATE_(int64_t m, T *A, int64_t lda, const int64_t *ipiv,
    panel), its pivots made global; *first: the first zero pivot so far
    (1-based, 0 if none). */
 static void PANEL_(int64_t m, T *A, int64_t lda, int64_t *ipiv, int64_t j1,
-                   int64_t jb1, int64_t *first, axb_omp_board *bd) {
-  const int64_t pinfo =
-      RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda, ipiv + j1, NULL,
-              OMP_LU_LEAF, OMP_LU_TRSM_LEAF, bd);
+                   int64_t jb1, int64_t *first) {
+  const int64_t pinfo = RGETF2_(m - j1, jb1, &AT(A, lda, j1, j1), lda,
+                                ipiv + j1, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
   for (int64_t i = j1; i < j1 + jb1; ++i)
     ipiv[i] += j1;
   if (*first == 0 && pinfo > 0) *first = j1 + pinfo;
@@ -327,20 +297,23 @@ static void PANEL_(int64_t m, T *A, int64_t lda, int64_t *ipiv, int64_t j1,
    of the look-ahead block one by one, apply the step's row swaps to each
    and solve with the unit L11: U12 = L11^-1 P A12.  Any thread may run any
    piece; each piece is a fixed computation, so the result does not depend
-   on who ran it. */
+   on who ran it.  stop: NULL, or a flag at which the caller stops taking
+   pieces (the next block column is ready for its gemm); tleaf: see
+   RTRSM_. */
 static void PHASE_A_(T *A, int64_t lda, int64_t j, int64_t jb,
                      const int64_t *ipiv, const int64_t *ab, int pa,
-                     int *claim_a, int *done_a, int tid) {
+                     int *claim_a, int *done_a, int tid, const int *stop,
+                     int64_t tleaf) {
   int q;
-  while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
+  while ((!stop || !__atomic_load_n(stop, __ATOMIC_ACQUIRE)) &&
+         (q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
     const int64_t w = ab[q + 1] - ab[q];
     T *C = &AT(A, lda, 0, ab[q]);
     double t0 = AXB_PROF_T0();
     SWAPC_(w, C, lda, j, j + jb, ipiv);
     AXB_PROF_ADD(tid, AXB_OMP_PH_SWAP, t0);
     t0 = AXB_PROF_T0();
-    TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
-          &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+    RTRSM_(jb, w, &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda, tleaf);
     AXB_PROF_ADD(tid, AXB_OMP_PH_TRSM, t0);
     __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
   }
@@ -379,16 +352,18 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
                     : (tiles_env > AXB_OMP_MAX_PARTS ? AXB_OMP_MAX_PARTS
                                                      : (int)tiles_env);
   int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL, OMP_LU_LEAF,
-                          OMP_LU_TRSM_LEAF, NULL);
+                          OMP_LU_TRSM_LEAF);
   axb_omp_bar bar = {0, 0};
-  /* Panel helpers: threads that reach the end-of-step barrier while
-     thread 0 still factors the next panel run row chunks of the panel's
-     gemms (AXB_LU_HELP=0 turns it off, AXB_LU_HELP_ROWS the chunk). */
-  axb_omp_board board = {0, 0, 0, NULL, NULL, 0};
-  board.rows = axb_omp_env_int("AXB_LU_HELP_ROWS", OMP_LU_HELP_ROWS);
-  if (board.rows < 16) board.rows = 16;
-  axb_omp_board *bd =
-      axb_omp_env_int("AXB_LU_HELP", OMP_LU_HELP) ? &board : NULL;
+  /* Knobs of the step's order (measured on the device host,
+     docs/PERFORMANCE.md): j1first: the threads other than 0 stop taking
+     phase A pieces as soon as J1 is ready and take its gemm tiles first,
+     so that thread 0 starts the panel (the critical path) sooner; rtrsm:
+     the triangular solves of J1 and phase A recursive down to
+     OMP_LU_TRSM_LEAF rows (their flops in gemm) instead of one trsm. */
+  const int j1first = axb_omp_env_int("AXB_LU_J1FIRST", OMP_LU_J1FIRST) != 0;
+  const int64_t tleaf = axb_omp_env_int("AXB_LU_RTRSM", OMP_LU_RTRSM)
+                            ? OMP_LU_TRSM_LEAF
+                            : INT64_MAX;
   AXB_OMP(parallel num_threads(nt)) {
     const int tid = axb_omp_thread_id();
     int64_t cb[AXB_OMP_MAX_PARTS + 1], rb[AXB_OMP_MAX_PARTS + 1];
@@ -426,16 +401,17 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
           T *C = &AT(A, lda, 0, j1);
           SWAPC_(jb1, C, lda, j, j + jb, ipiv);
           t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_SWAP, t0);
-          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1, (T)1,
-                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+          RTRSM_(jb, jb1, &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda,
+                 tleaf);
           t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_TRSM, t0);
         }
         __atomic_store_n(j1_ready, 1, __ATOMIC_RELEASE);
       } else {
-        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid);
+        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid,
+                 j1first ? j1_ready : NULL, tleaf);
         t0 = AXB_PROF_T0();
         axb_omp_wait_until(j1_ready, 1);
-        t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAIT, t0);
+        t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITJ, t0);
       }
       while ((q = __atomic_fetch_add(claim_j, 1, __ATOMIC_RELAXED)) < pj) {
         GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, jr[q + 1] - jr[q], jb1, jb, (T)-1,
@@ -447,16 +423,16 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
       if (tid == 0) {
         if (jb1 > 0) {
           axb_omp_wait_until(done_j, pj);
-          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAIT, t0);
-          PANEL_(m, A, lda, ipiv, j1, jb1, &first, bd);
+          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITJ, t0);
+          PANEL_(m, A, lda, ipiv, j1, jb1, &first);
           AXB_PROF_ADD(tid, AXB_OMP_PH_PANEL, t0);
         }
-        /* Phase A pieces nobody has taken (one thread only). */
-        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid);
       }
+      /* Phase A pieces nobody has taken yet. */
+      PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid, NULL, tleaf);
       t0 = AXB_PROF_T0();
       axb_omp_wait_until(done_a, pa);
-      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAIT, t0);
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITA, t0);
       while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) < pr * pc) {
         const int qc = q / pr, qr = q % pr;
         GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, rb[qr + 1] - rb[qr],
@@ -465,8 +441,7 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
               lda);
       }
       t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_GEMM, t0);
-      /* Panel k+1 and step k done; waiting threads help the panel. */
-      axb_omp_barrier_help(&bar, &sense, bd);
+      axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
       AXB_PROF_ADD(tid, AXB_OMP_PH_WAIT, t0);
     }
     /* Interchanges of the panels right of each block column. */
@@ -517,8 +492,7 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
       const double tp = axb_omp_prof_begin(nt, 2);
       first = RGETF2_(m, n, A, lda, ipiv, ibuf,
                       axb_omp_env_int("AXB_HYB_LU_LEAF", OMP_HYB_LU_LEAF),
-                      axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF),
-                      NULL);
+                      axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF));
       axb_omp_prof_end(tp);
       axb_omp_blas_end_threaded(sv, nt);
       free(ibuf);
@@ -534,12 +508,10 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   if (nt == 1 || mn <= small || nb < 8 || nb >= mn) {
     /* Small or single-threaded: the recursion on the whole matrix, no task
        machinery at all. */
-    first =
-        RGETF2_(m, n, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF, NULL);
+    first = RGETF2_(m, n, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
   } else {
     const int64_t nsteps = (mn + nb - 1) / nb;
-    first =
-        RGETF2_(m, nb, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF, NULL);
+    first = RGETF2_(m, nb, A, lda, ipiv, NULL, OMP_LU_LEAF, OMP_LU_TRSM_LEAF);
     axb_omp_bar bar = {0, 0};
     AXB_OMP(parallel num_threads(nt)) {
       int64_t bounds[AXB_OMP_MAX_PARTS + 1];
@@ -555,7 +527,7 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
         AXB_OMP(single nowait)
         if (jb1 > 0) {
           UPDATE_(m, A, lda, ipiv, j, jb, j1, j1 + jb1);
-          PANEL_(m, A, lda, ipiv, j1, jb1, &first, NULL);
+          PANEL_(m, A, lda, ipiv, j1, jb1, &first);
         }
         AXB_OMP(for schedule(dynamic, 1) nowait)
         for (int q = 0; q < parts; ++q)
@@ -595,5 +567,3 @@ done:
 #undef TILED_
 #undef PHASE_A_
 #undef PANEL_
-#undef GJOB_
-#undef GJOBRUN_
