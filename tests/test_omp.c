@@ -481,8 +481,8 @@ int main(int argc, char **argv) {
      steps of 128 (the last partial), float and double: the checks and
      bitwise determinism (pieces and tiles go to whichever thread claims
      them first).  Then the step orders the knobs select (AXB_LU_J1FIRST,
-     AXB_LU_RTRSM off) and rectangular and singular inputs on the tiled
-     path. */
+     AXB_LU_RTRSM, AXB_LU_J1SPLIT off) and rectangular and singular inputs on
+     the tiled path. */
   const int64_t tiled_n[] = {1000, 1537, 2048, 3001};
   for (int i = 0; i < 4; ++i) {
     lu_case(tiled_n[i], AXB_F64, 16, i < 2);
@@ -491,10 +491,13 @@ int main(int argc, char **argv) {
   setenv("AXB_LU_J1FIRST", "0", 1);
   lu_case(1537, AXB_F64, 16, 1);
   setenv("AXB_LU_RTRSM", "0", 1);
+  setenv("AXB_LU_J1SPLIT", "0", 1);
   lu_case(1537, AXB_F32, 16, 1);
   unsetenv("AXB_LU_J1FIRST");
   lu_case(1000, AXB_F64, 16, 1);
   unsetenv("AXB_LU_RTRSM");
+  lu_case(1000, AXB_F32, 16, 1);
+  unsetenv("AXB_LU_J1SPLIT");
   setenv("AXB_LU_TILED", "1", 1);
   setenv("AXB_CPU_HYBRID", "1", 1);
   setenv("AXB_LU_NB", "64", 1);

@@ -71,8 +71,11 @@
    trsm call each (0). */
 #define OMP_LU_J1FIRST 1
 #define OMP_LU_RTRSM 1
+/* J1's interchanges + trsm in pieces for every thread (1) or all on
+   thread 0 (0) (AXB_LU_J1SPLIT). */
+#define OMP_LU_J1SPLIT 1
 /* Atomic counters per step of the tiled path. */
-#define OMP_LU_CTRS 6
+#define OMP_LU_CTRS 7
 
 /* Unsigned integers of the scalars' widths (the pivot search compares bit
    patterns, omp_lu_t.h). */

@@ -297,15 +297,15 @@ static void PANEL_(int64_t m, T *A, int64_t lda, int64_t *ipiv, int64_t j1,
    of the look-ahead block one by one, apply the step's row swaps to each
    and solve with the unit L11: U12 = L11^-1 P A12.  Any thread may run any
    piece; each piece is a fixed computation, so the result does not depend
-   on who ran it.  stop: NULL, or a flag at which the caller stops taking
-   pieces (the next block column is ready for its gemm); tleaf: see
-   RTRSM_. */
+   on who ran it.  stop: NULL, or a counter at whose value stopv the
+   caller stops taking pieces (the next block column is ready for its
+   gemm); tleaf: see RTRSM_. */
 static void PHASE_A_(T *A, int64_t lda, int64_t j, int64_t jb,
                      const int64_t *ipiv, const int64_t *ab, int pa,
                      int *claim_a, int *done_a, int tid, const int *stop,
-                     int64_t tleaf) {
+                     int stopv, int64_t tleaf) {
   int q;
-  while ((!stop || !__atomic_load_n(stop, __ATOMIC_ACQUIRE)) &&
+  while ((!stop || __atomic_load_n(stop, __ATOMIC_ACQUIRE) < stopv) &&
          (q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
     const int64_t w = ab[q + 1] - ab[q];
     T *C = &AT(A, lda, 0, ab[q]);
@@ -359,8 +359,12 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
      phase A pieces as soon as J1 is ready and take its gemm tiles first,
      so that thread 0 starts the panel (the critical path) sooner; rtrsm:
      the triangular solves of J1 and phase A recursive down to
-     OMP_LU_TRSM_LEAF rows (their flops in gemm) instead of one trsm. */
+     OMP_LU_TRSM_LEAF rows (their flops in gemm) instead of one trsm;
+     j1split: J1's interchanges and trsm in 16-column pieces that any
+     thread takes, rather than all by thread 0 (whose caches do not hold
+     J1: the other threads updated it in the step before). */
   const int j1first = axb_omp_env_int("AXB_LU_J1FIRST", OMP_LU_J1FIRST) != 0;
+  const int j1split = axb_omp_env_int("AXB_LU_J1SPLIT", OMP_LU_J1SPLIT) != 0;
   const int64_t tleaf = axb_omp_env_int("AXB_LU_RTRSM", OMP_LU_RTRSM)
                             ? OMP_LU_TRSM_LEAF
                             : INT64_MAX;
@@ -368,11 +372,12 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
     const int tid = axb_omp_thread_id();
     int64_t cb[AXB_OMP_MAX_PARTS + 1], rb[AXB_OMP_MAX_PARTS + 1];
     int64_t ab[AXB_OMP_MAX_PARTS + 1], jr[AXB_OMP_MAX_PARTS + 1];
+    int64_t j1b[AXB_OMP_MAX_PARTS + 1];
     int sense = 0;
     for (int64_t k = 0; k < nsteps; ++k) {
       int *c = &ctr[OMP_LU_CTRS * k];
       int *claim_a = c, *done_a = c + 1, *j1_ready = c + 2, *claim_j = c + 3,
-          *done_j = c + 4, *claim_b = c + 5;
+          *done_j = c + 4, *claim_b = c + 5, *claim_j1 = c + 6;
       const int64_t j = k * nb, jb = mn - j < nb ? mn - j : nb;
       const int64_t j1 = j + jb;
       const int64_t jb1 = k + 1 < nsteps ? (mn - j1 < nb ? mn - j1 : nb) : 0;
@@ -382,6 +387,7 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
          thread.  Phase B: about tiles_per_thread x nt tiles, pc columns x
          pr rows with pc / pr ~ ncols / nrows. */
       const int pa = axb_omp_split(c2, n, 16, nt, ab);
+      const int pj1 = axb_omp_split(j1, c2, 16, j1split ? nt : 1, j1b);
       const int pj =
           jb1 > 0 && nrows > 0 ? axb_omp_split(r0, m, 16, 2 * nt, jr) : 0;
       int pc = 0, pr = 0;
@@ -396,23 +402,23 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
       }
       int q;
       double t0 = AXB_PROF_T0();
-      if (tid == 0) {
-        if (jb1 > 0) {
-          T *C = &AT(A, lda, 0, j1);
-          SWAPC_(jb1, C, lda, j, j + jb, ipiv);
+      /* J1's interchanges and trsm (pieces counted in j1_ready). */
+      if (j1split || tid == 0)
+        while ((q = __atomic_fetch_add(claim_j1, 1, __ATOMIC_RELAXED)) < pj1) {
+          const int64_t w = j1b[q + 1] - j1b[q];
+          T *C = &AT(A, lda, 0, j1b[q]);
+          SWAPC_(w, C, lda, j, j + jb, ipiv);
           t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_SWAP, t0);
-          RTRSM_(jb, jb1, &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda,
-                 tleaf);
+          RTRSM_(jb, w, &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda, tleaf);
           t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_TRSM, t0);
+          __atomic_add_fetch(j1_ready, 1, __ATOMIC_RELEASE);
         }
-        __atomic_store_n(j1_ready, 1, __ATOMIC_RELEASE);
-      } else {
+      if (tid != 0)
         PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid,
-                 j1first ? j1_ready : NULL, tleaf);
-        t0 = AXB_PROF_T0();
-        axb_omp_wait_until(j1_ready, 1);
-        t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITJ, t0);
-      }
+                 j1first ? j1_ready : NULL, pj1, tleaf);
+      t0 = AXB_PROF_T0();
+      axb_omp_wait_until(j1_ready, pj1);
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITJ, t0);
       while ((q = __atomic_fetch_add(claim_j, 1, __ATOMIC_RELAXED)) < pj) {
         GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, jr[q + 1] - jr[q], jb1, jb, (T)-1,
               &AT(A, lda, jr[q], j), lda, &AT(A, lda, j, j1), lda, (T)1,
@@ -429,7 +435,8 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
         }
       }
       /* Phase A pieces nobody has taken yet. */
-      PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid, NULL, tleaf);
+      PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid, NULL, 0,
+               tleaf);
       t0 = AXB_PROF_T0();
       axb_omp_wait_until(done_a, pa);
       t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITA, t0);
