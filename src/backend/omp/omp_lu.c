@@ -64,16 +64,19 @@
 #define OMP_LU_TILED_NB(mn) 128
 /* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
 #define OMP_LU_TILES_PER_THREAD 2
-/* Order of a tiled step (AXB_LU_J1FIRST, AXB_LU_RTRSM; omp_lu_t.h,
-   TILED_): the other threads switch to the next block column's gemm as
-   soon as it is ready (1) rather than after all their interchange + trsm
-   pieces (0); the step's triangular solves recursive into gemm (1) or one
-   trsm call each (0). */
-#define OMP_LU_J1FIRST 1
-#define OMP_LU_RTRSM 1
-/* J1's interchanges + trsm in pieces for every thread (1) or all on
-   thread 0 (0) (AXB_LU_J1SPLIT). */
-#define OMP_LU_J1SPLIT 1
+/* Order of a tiled step (omp_lu_t.h, TILED_), all off by default:
+   AXB_LU_J1FIRST=1: the other threads stop taking interchange + trsm
+   pieces once the next block column J1 is ready and take its gemm tiles
+   first; AXB_LU_RTRSM=1: the step's triangular solves recursive into gemm
+   rather than one trsm call each; AXB_LU_J1SPLIT=1: J1's interchanges +
+   trsm in 16-column pieces for every thread rather than all on thread 0.
+   The profile (docs/PERFORMANCE.md, 2026-11-21 late) showed thread 0
+   waiting 14-16 % of a 2048 LU for J1's gemm; all three on were 0-9 %
+   slower than all off in the same device run (the others still finish
+   their one wide phase-A piece before J1's gemm), so they stay off. */
+#define OMP_LU_J1FIRST 0
+#define OMP_LU_RTRSM 0
+#define OMP_LU_J1SPLIT 0
 /* Atomic counters per step of the tiled path. */
 #define OMP_LU_CTRS 7
 

@@ -354,12 +354,11 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
   int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL, OMP_LU_LEAF,
                           OMP_LU_TRSM_LEAF);
   axb_omp_bar bar = {0, 0};
-  /* Knobs of the step's order (measured on the device host,
-     docs/PERFORMANCE.md): j1first: the threads other than 0 stop taking
-     phase A pieces as soon as J1 is ready and take its gemm tiles first,
-     so that thread 0 starts the panel (the critical path) sooner; rtrsm:
-     the triangular solves of J1 and phase A recursive down to
-     OMP_LU_TRSM_LEAF rows (their flops in gemm) instead of one trsm;
+  /* Knobs of the step's order (off by default, see omp_lu.c): j1first: the
+     threads other than 0 stop taking phase A pieces as soon as J1 is ready and
+     take its gemm tiles first, so that thread 0 starts the panel (the critical
+     path) sooner; rtrsm: the triangular solves of J1 and phase A recursive down
+     to OMP_LU_TRSM_LEAF rows (their flops in gemm) instead of one trsm;
      j1split: J1's interchanges and trsm in 16-column pieces that any
      thread takes, rather than all by thread 0 (whose caches do not hold
      J1: the other threads updated it in the step before). */
