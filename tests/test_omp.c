@@ -483,6 +483,26 @@ int main(int argc, char **argv) {
      them first).  Then the step orders the knobs select (AXB_LU_J1FIRST,
      AXB_LU_RTRSM, AXB_LU_J1SPLIT off) and rectangular and singular inputs on
      the tiled path. */
+  /* The per-phase profile (AXB_OMP_PROFILE=1): results unchanged (the
+     same checks), and the record filled for the tiled LU and the hybrid
+     Cholesky. */
+  setenv("AXB_OMP_PROFILE", "1", 1);
+  axb_omp_prof_reset();
+  lu_case(1100, AXB_F64, 16, 1);
+  const axb_omp_prof *pr = axb_omp_prof_get();
+  CHECK(pr->calls == 2 && pr->path == 1 && pr->threads == 16 &&
+            pr->t[0][AXB_OMP_PH_PANEL] > 0 && pr->t[1][AXB_OMP_PH_GEMM] > 0 &&
+            pr->wall > 0,
+        "profile of the tiled LU: calls %d path %d", pr->calls, pr->path);
+  axb_omp_prof_reset();
+  chol_case(1100, AXB_F64, AXB_LOWER, 16, 1);
+  CHECK(pr->calls == 2 && pr->path == 3 && pr->t[0][AXB_OMP_PH_RTRSM] > 0,
+        "profile of the hybrid Cholesky: calls %d path %d", pr->calls,
+        pr->path);
+  unsetenv("AXB_OMP_PROFILE");
+  axb_omp_prof_reset();
+  lu_case(1100, AXB_F32, 16, 0);
+  CHECK(pr->calls == 0, "profile recorded with AXB_OMP_PROFILE unset");
   const int64_t tiled_n[] = {1000, 1537, 2048, 3001};
   for (int i = 0; i < 4; ++i) {
     lu_case(tiled_n[i], AXB_F64, 16, i < 2);

@@ -190,7 +190,8 @@ typedef struct {
   int threads; /* thread count of the last one */
   int path;    /* 1 tiled LU, 2 hybrid LU, 3 hybrid Cholesky, 4 other */
 } axb_omp_prof;
-extern int axb_omp_prof_on;
+extern int axb_omp_prof_on; /* read through AXB_PROF_ON() */
+#define AXB_PROF_ON() __atomic_load_n(&axb_omp_prof_on, __ATOMIC_RELAXED)
 double axb_omp_now(void);
 /* Start of a profiled call: reads AXB_OMP_PROFILE, returns the start time
    (0 when off); end adds the call's wall time. */
@@ -204,11 +205,11 @@ extern const char *const axb_omp_prof_names[AXB_OMP_PH_COUNT];
 /* Phase bracket for code that may run in any thread; ADD_ is an
    expression that returns the new start time. */
 #define AXB_PROF_ADD_(tid, ph, t0)                                             \
-  (axb_omp_prof_on ? axb_omp_prof_add((tid), (ph), (t0)) : 0.0)
-#define AXB_PROF_T0() (axb_omp_prof_on ? axb_omp_now() : 0.0)
+  (AXB_PROF_ON() ? axb_omp_prof_add((tid), (ph), (t0)) : 0.0)
+#define AXB_PROF_T0() (AXB_PROF_ON() ? axb_omp_now() : 0.0)
 #define AXB_PROF_ADD(tid, ph, t0)                                              \
   do {                                                                         \
-    if (axb_omp_prof_on) axb_omp_prof_add((tid), (ph), (t0));                  \
+    if (AXB_PROF_ON()) axb_omp_prof_add((tid), (ph), (t0));                    \
   } while (0)
 
 #define AXB_DECLARE_OMP(T, p)                                                  \

@@ -70,18 +70,20 @@ double axb_omp_now(void) {
 }
 
 double axb_omp_prof_begin(int nt, int path) {
-  axb_omp_prof_on = axb_omp_env_int("AXB_OMP_PROFILE", 0) > 0;
-  if (!axb_omp_prof_on) return 0;
+  /* Atomic: calls from several user threads may store here at once. */
+  const int on = axb_omp_env_int("AXB_OMP_PROFILE", 0) > 0;
+  __atomic_store_n(&axb_omp_prof_on, on, __ATOMIC_RELAXED);
+  if (!on) return 0;
   prof_rec.threads = nt;
   prof_rec.path = path;
   return axb_omp_now();
 }
 
 void axb_omp_prof_end(double t0) {
-  if (!axb_omp_prof_on) return;
+  if (!AXB_PROF_ON()) return;
   prof_rec.wall += axb_omp_now() - t0;
   prof_rec.calls++;
-  axb_omp_prof_on = 0;
+  __atomic_store_n(&axb_omp_prof_on, 0, __ATOMIC_RELAXED);
 }
 
 double axb_omp_prof_add(int tid, int phase, double t0) {

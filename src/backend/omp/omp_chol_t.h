@@ -107,7 +107,7 @@ static void RTRSM_(axb_uplo uplo, int64_t n1, int64_t n2, const T *L,
    tleaf: order below which the triangular solve calls trsm (RTRSM_). */
 static int64_t RPOTRF_(axb_uplo uplo, int64_t n, T *A, int64_t lda,
                        int64_t tleaf) {
-  const int tid = axb_omp_prof_on ? axb_omp_thread_id() : 0;
+  const int tid = AXB_PROF_ON() ? axb_omp_thread_id() : 0;
   double t0 = AXB_PROF_T0();
   if (n <= OMP_CHOL_LEAF) {
     const int64_t bad = POTF2_(uplo, n, A, lda);

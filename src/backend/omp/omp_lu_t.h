@@ -231,7 +231,7 @@ static void SWAPR_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
 static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
                        int *ibuf, int64_t leaf, int64_t tleaf) {
   const int64_t mn = m < n ? m : n;
-  const int tid = axb_omp_prof_on ? axb_omp_thread_id() : 0;
+  const int tid = AXB_PROF_ON() ? axb_omp_thread_id() : 0;
   double t0 = AXB_PROF_T0();
   if (mn <= leaf) {
     const int64_t info = GETF2_(m, n, A, lda, ipiv);
