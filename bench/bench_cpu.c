@@ -69,6 +69,40 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* The per-phase profile of axb's timed runs (AXB_OMP_PROFILE=1 in the
+   environment; omp.h): percent of the wall time of the profiled calls spent
+   in each phase, for thread 0 (the panel thread of the tiled LU, the
+   calling thread of the hybrid paths) and the mean and maximum over the
+   other threads.  r.* are inside the recursion (the hybrid paths, or
+   thread 0's panels on the tiled path, nested in "panel" there). */
+static void print_profile(const char *name, int64_t n) {
+  const axb_omp_prof *p = axb_omp_prof_get();
+  if (p->calls == 0) return;
+  static const char *paths[] = {"", "tiled", "hybrid", "hybrid-chol", "other"};
+  const int nt =
+      p->threads < AXB_OMP_PROF_THREADS ? p->threads : AXB_OMP_PROF_THREADS;
+  const double wall = p->wall;
+  printf("# profile %s n=%lld path=%s threads=%d calls=%d wall=%.2f ms/call\n",
+         name, (long long)n,
+         p->path >= 1 && p->path <= 4 ? paths[p->path] : "?", p->threads,
+         p->calls, 1e3 * wall / p->calls);
+  printf("#   %-8s %8s %10s %10s\n", "phase", "thread0", "others.mean",
+         "others.max");
+  for (int ph = 0; ph < AXB_OMP_PH_COUNT; ++ph) {
+    double sum = 0, mx = 0;
+    for (int t = 1; t < nt; ++t) {
+      const double v = p->t[t][ph];
+      sum += v;
+      mx = v > mx ? v : mx;
+    }
+    if (p->t[0][ph] == 0 && sum == 0) continue;
+    printf("#   %-8s %7.1f%% %9.1f%% %9.1f%%\n", axb_omp_prof_names[ph],
+           100 * p->t[0][ph] / wall,
+           nt > 1 && p->path == 1 ? 100 * sum / (nt - 1) / wall : 0.0,
+           100 * mx / wall);
+  }
+}
+
 static double median(double *v, int n) {
   qsort(v, (size_t)n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -273,6 +307,7 @@ int main(int argc, char **argv) {
         if (vi != 0) bad = 1;
         if (it >= 0) tv[it] = t1 - t0;
         memcpy(W.data, A.data, bytes);
+        if (it == 0) axb_omp_prof_reset(); /* profile the timed runs only */
         pause(pause_ms);
         t0 = now();
         axb_status st = run_axb(h, r, n, W.data, ipiv);
@@ -290,6 +325,7 @@ int main(int argc, char **argv) {
       const double f = flops(r, (double)n) * 1e-9;
       printf("%-15s %6lld %10.2f %10.2f %7.3f %10.3g%s\n", names[r],
              (long long)n, f / mv, f / ma, mv / ma, res, bad ? "  FAILED" : "");
+      print_profile(names[r], n);
       fflush(stdout);
       if (out)
         fprintf(out, "%s,%lld,%d,%.4f,%.4f,%.4f,%.6g,%.6g,%.4g\n", names[r],

@@ -417,6 +417,18 @@ int main(int argc, char **argv) {
   chol_not_spd(AXB_LOWER, 1000, 700, 0);
   chol_not_spd(AXB_UPPER, 1000, 700, 0);
   chol_not_spd(AXB_LOWER, 1000, 100, 0);
+  /* Orders up to OMP_CHOL_DIRECT (128): the unblocked loop on the whole
+     matrix; 129 the recursion just above it. */
+  const int64_t direct_n[] = {1, 2, 17, 64, 127, 128, 129};
+  for (int i = 0; i < 7; ++i) {
+    chol_case(direct_n[i], AXB_F64, AXB_LOWER, 1, 1);
+    chol_case(direct_n[i], AXB_F64, AXB_UPPER, 1, 1);
+    chol_case(direct_n[i], AXB_F32, AXB_LOWER, 1, 1);
+    chol_case(direct_n[i], AXB_F32, AXB_UPPER, 2, 1);
+  }
+  chol_not_spd(AXB_LOWER, 100, 60, 0);
+  chol_not_spd(AXB_UPPER, 100, 60, 0);
+  chol_not_spd(AXB_UPPER, 128, 0, 0);
   chol_not_spd(AXB_LOWER, 500, 450, 1);
   chol_not_spd(AXB_LOWER, 500, 100, 1);
   crout_case(400, AXB_F32, 2, "0");
@@ -464,6 +476,57 @@ int main(int argc, char **argv) {
      oversubscribed. */
   lu_case(1537, AXB_F64, 8, 0);
   lu_case(1100, AXB_F32, 9, 0);
+  /* The tiled path (the default from 8 threads up to 8192) with 16
+     threads forced through the handle, at sizes of one to several dozen
+     steps of 128 (the last partial), float and double: the checks and
+     bitwise determinism (pieces and tiles go to whichever thread claims
+     them first).  Then the step orders the knobs select (AXB_LU_J1FIRST,
+     AXB_LU_RTRSM, AXB_LU_J1SPLIT off) and rectangular and singular inputs on
+     the tiled path. */
+  /* The per-phase profile (AXB_OMP_PROFILE=1): results unchanged (the
+     same checks), and the record filled for the tiled LU and the hybrid
+     Cholesky. */
+  setenv("AXB_OMP_PROFILE", "1", 1);
+  axb_omp_prof_reset();
+  lu_case(1100, AXB_F64, 16, 1);
+  const axb_omp_prof *pr = axb_omp_prof_get();
+  CHECK(pr->calls == 2 && pr->path == 1 && pr->threads == 16 &&
+            pr->t[0][AXB_OMP_PH_PANEL] > 0 && pr->t[1][AXB_OMP_PH_GEMM] > 0 &&
+            pr->wall > 0,
+        "profile of the tiled LU: calls %d path %d", pr->calls, pr->path);
+  axb_omp_prof_reset();
+  chol_case(1100, AXB_F64, AXB_LOWER, 16, 1);
+  CHECK(pr->calls == 2 && pr->path == 3 && pr->t[0][AXB_OMP_PH_RTRSM] > 0,
+        "profile of the hybrid Cholesky: calls %d path %d", pr->calls,
+        pr->path);
+  unsetenv("AXB_OMP_PROFILE");
+  axb_omp_prof_reset();
+  lu_case(1100, AXB_F32, 16, 0);
+  CHECK(pr->calls == 0, "profile recorded with AXB_OMP_PROFILE unset");
+  const int64_t tiled_n[] = {1000, 1537, 2048, 3001};
+  for (int i = 0; i < 4; ++i) {
+    lu_case(tiled_n[i], AXB_F64, 16, i < 2);
+    lu_case(tiled_n[i], AXB_F32, 16, i < 2);
+  }
+  setenv("AXB_LU_J1FIRST", "0", 1);
+  lu_case(1537, AXB_F64, 16, 1);
+  setenv("AXB_LU_RTRSM", "0", 1);
+  setenv("AXB_LU_J1SPLIT", "0", 1);
+  lu_case(1537, AXB_F32, 16, 1);
+  unsetenv("AXB_LU_J1FIRST");
+  lu_case(1000, AXB_F64, 16, 1);
+  unsetenv("AXB_LU_RTRSM");
+  lu_case(1000, AXB_F32, 16, 1);
+  unsetenv("AXB_LU_J1SPLIT");
+  setenv("AXB_LU_TILED", "1", 1);
+  setenv("AXB_CPU_HYBRID", "1", 1);
+  setenv("AXB_LU_NB", "64", 1);
+  lu_rect(1200, 700);
+  lu_rect(700, 1200);
+  lu_singular();
+  unsetenv("AXB_LU_NB");
+  unsetenv("AXB_CPU_HYBRID");
+  unsetenv("AXB_LU_TILED");
   axb_handle_destroy(h);
   return test_finish("test_omp");
 }

@@ -159,6 +159,59 @@ void axb_omp_wait_until(const int *p, int v);
    ignored and `dflt` returned). */
 int64_t axb_omp_env_int(const char *name, int64_t dflt);
 
+/* Per-phase profile of the many-thread getrf/potrf paths (tiled LU,
+   hybrid LU and Cholesky), for the benchmark (docs/PERFORMANCE.md): off
+   unless the environment has AXB_OMP_PROFILE=1 when the factorization
+   starts; then each thread adds the seconds it spends in each phase to its
+   row of one process-wide record (the library never prints it; bench_cpu
+   reads it through axb_omp_prof_get).  Concurrent profiled calls from
+   several user threads would mix their rows: a measuring aid only. */
+enum {
+  AXB_OMP_PH_PANEL, /* tiled LU: the look-ahead panel (thread 0) */
+  AXB_OMP_PH_SWAP,  /* tiled LU: interchanges of the trailing columns */
+  AXB_OMP_PH_TRSM,  /* tiled LU: U12 := L11^-1 U12 */
+  AXB_OMP_PH_GEMM,  /* tiled LU: trailing gemm tiles (J1 and the rest) */
+  AXB_OMP_PH_WAIT,  /* tiled LU: spinning at the end-of-step barrier */
+  AXB_OMP_PH_TAIL,  /* tiled LU: the final left interchanges */
+  AXB_OMP_PH_LEAF,  /* recursion: unblocked leaves (getf2 / potf2) */
+  AXB_OMP_PH_RSWAP, /* recursion: interchanges */
+  AXB_OMP_PH_RTRSM, /* recursion: triangular solves */
+  AXB_OMP_PH_RGEMM, /* recursion: gemm and syrk */
+  AXB_OMP_PH_WAITJ, /* tiled LU: waiting for the next block column (J1):
+                       its swap+trsm (others) or its gemm tiles (thread 0) */
+  AXB_OMP_PH_WAITA, /* tiled LU: waiting for the trailing swap+trsm pieces */
+  AXB_OMP_PH_COUNT
+};
+#define AXB_OMP_PROF_THREADS 64
+typedef struct {
+  double t[AXB_OMP_PROF_THREADS][AXB_OMP_PH_COUNT]; /* seconds */
+  double wall; /* seconds inside the profiled calls */
+  int calls;   /* profiled calls since the last reset */
+  int threads; /* thread count of the last one */
+  int path;    /* 1 tiled LU, 2 hybrid LU, 3 hybrid Cholesky, 4 other */
+} axb_omp_prof;
+extern int axb_omp_prof_on; /* read through AXB_PROF_ON() */
+#define AXB_PROF_ON() __atomic_load_n(&axb_omp_prof_on, __ATOMIC_RELAXED)
+double axb_omp_now(void);
+/* Start of a profiled call: reads AXB_OMP_PROFILE, returns the start time
+   (0 when off); end adds the call's wall time. */
+double axb_omp_prof_begin(int nt, int path);
+void axb_omp_prof_end(double t0);
+/* rec[thread][phase] += now - t0; returns now (for chaining). */
+double axb_omp_prof_add(int tid, int phase, double t0);
+const axb_omp_prof *axb_omp_prof_get(void);
+void axb_omp_prof_reset(void);
+extern const char *const axb_omp_prof_names[AXB_OMP_PH_COUNT];
+/* Phase bracket for code that may run in any thread; ADD_ is an
+   expression that returns the new start time. */
+#define AXB_PROF_ADD_(tid, ph, t0)                                             \
+  (AXB_PROF_ON() ? axb_omp_prof_add((tid), (ph), (t0)) : 0.0)
+#define AXB_PROF_T0() (AXB_PROF_ON() ? axb_omp_now() : 0.0)
+#define AXB_PROF_ADD(tid, ph, t0)                                              \
+  do {                                                                         \
+    if (AXB_PROF_ON()) axb_omp_prof_add((tid), (ph), (t0));                    \
+  } while (0)
+
 #define AXB_DECLARE_OMP(T, p)                                                  \
   /* BLAS wrappers: column-major, sizes checked by the caller to fit int. */   \
   void axb_omp_##p##gemm_(axb_trans ta, axb_trans tb, int64_t m, int64_t n,    \

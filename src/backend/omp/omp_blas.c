@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 int axb_omp_threads(axb_handle h) {
   int t = h ? h->threads : 0;
@@ -54,6 +56,45 @@ void axb_omp_wait_until(const int *p, int v) {
   while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != v)
     if (++spins > 100) sched_yield();
 }
+
+int axb_omp_prof_on;
+static axb_omp_prof prof_rec;
+const char *const axb_omp_prof_names[AXB_OMP_PH_COUNT] = {
+    "panel",  "swap",   "trsm",   "gemm",   "wait",    "tail",
+    "r.leaf", "r.swap", "r.trsm", "r.gemm", "wait.j1", "wait.a"};
+
+double axb_omp_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double axb_omp_prof_begin(int nt, int path) {
+  /* Atomic: calls from several user threads may store here at once. */
+  const int on = axb_omp_env_int("AXB_OMP_PROFILE", 0) > 0;
+  __atomic_store_n(&axb_omp_prof_on, on, __ATOMIC_RELAXED);
+  if (!on) return 0;
+  prof_rec.threads = nt;
+  prof_rec.path = path;
+  return axb_omp_now();
+}
+
+void axb_omp_prof_end(double t0) {
+  if (!AXB_PROF_ON()) return;
+  prof_rec.wall += axb_omp_now() - t0;
+  prof_rec.calls++;
+  __atomic_store_n(&axb_omp_prof_on, 0, __ATOMIC_RELAXED);
+}
+
+double axb_omp_prof_add(int tid, int phase, double t0) {
+  const double t = axb_omp_now();
+  if (tid >= 0 && tid < AXB_OMP_PROF_THREADS) prof_rec.t[tid][phase] += t - t0;
+  return t;
+}
+
+const axb_omp_prof *axb_omp_prof_get(void) { return &prof_rec; }
+
+void axb_omp_prof_reset(void) { memset(&prof_rec, 0, sizeof prof_rec); }
 
 int64_t axb_omp_env_int(const char *name, int64_t dflt) {
   const char *s = getenv(name);

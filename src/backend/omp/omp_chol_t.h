@@ -107,20 +107,30 @@ static void RTRSM_(axb_uplo uplo, int64_t n1, int64_t n2, const T *L,
    tleaf: order below which the triangular solve calls trsm (RTRSM_). */
 static int64_t RPOTRF_(axb_uplo uplo, int64_t n, T *A, int64_t lda,
                        int64_t tleaf) {
-  if (n <= OMP_CHOL_LEAF) return POTF2_(uplo, n, A, lda);
+  const int tid = AXB_PROF_ON() ? axb_omp_thread_id() : 0;
+  double t0 = AXB_PROF_T0();
+  if (n <= OMP_CHOL_LEAF) {
+    const int64_t bad = POTF2_(uplo, n, A, lda);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_LEAF, t0);
+    return bad;
+  }
   const int64_t n1 = n / 2, n2 = n - n1;
   const int64_t bad = RPOTRF_(uplo, n1, A, lda, tleaf);
   if (bad) return bad;
   T *A22 = &AT(A, lda, n1, n1);
+  t0 = AXB_PROF_T0();
   if (uplo == AXB_LOWER) {
     T *A21 = &AT(A, lda, n1, 0);
     RTRSM_(AXB_LOWER, n1, n2, A, lda, A21, lda, tleaf);
+    t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_RTRSM, t0);
     SYRK_(AXB_LOWER, AXB_NO_TRANS, n2, n1, (T)-1, A21, lda, (T)1, A22, lda);
   } else {
     T *A12 = &AT(A, lda, 0, n1);
     RTRSM_(AXB_UPPER, n1, n2, A, lda, A12, lda, tleaf);
+    t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_RTRSM, t0);
     SYRK_(AXB_UPPER, AXB_TRANS, n2, n1, (T)-1, A12, lda, (T)1, A22, lda);
   }
+  AXB_PROF_ADD(tid, AXB_OMP_PH_RGEMM, t0);
   const int64_t bad2 = RPOTRF_(uplo, n2, A22, lda, tleaf);
   return bad2 ? bad2 + n1 : 0;
 }
@@ -180,15 +190,19 @@ axb_status AXB_FN(axb_omp_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
        OpenBLAS threaded (nt threads) in every trsm, gemm and syrk, called
        from this thread outside any OpenMP region. */
     const int sv = axb_omp_blas_begin_threaded(nt);
+    const double tp = axb_omp_prof_begin(nt, 3);
     bad = RPOTRF_(uplo, n, A, lda,
                   axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF));
+    axb_omp_prof_end(tp);
     axb_omp_blas_end_threaded(sv, nt);
     goto done;
   }
   const int saved = axb_omp_blas_begin();
   const int64_t nb = axb_omp_env_int("AXB_CHOL_NB", OMP_CHOL_NB(n, nt));
   const int64_t small = axb_omp_env_int("AXB_CHOL_SMALL", OMP_CHOL_SMALL);
-  if (nt == 1 || n <= small || nb < 8 || nb >= n) {
+  if (n <= axb_omp_env_int("AXB_CHOL_DIRECT", OMP_CHOL_DIRECT)) {
+    bad = POTF2_(uplo, n, A, lda);
+  } else if (nt == 1 || n <= small || nb < 8 || nb >= n) {
     bad = RPOTRF_(uplo, n, A, lda, OMP_CHOL_TRSM_LEAF);
   } else {
     const int64_t nsteps = (n + nb - 1) / nb;

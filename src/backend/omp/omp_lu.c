@@ -64,8 +64,21 @@
 #define OMP_LU_TILED_NB(mn) 128
 /* Tiles of the trailing gemm per thread and step (AXB_LU_TILES). */
 #define OMP_LU_TILES_PER_THREAD 2
+/* Order of a tiled step (omp_lu_t.h, TILED_), all off by default:
+   AXB_LU_J1FIRST=1: the other threads stop taking interchange + trsm
+   pieces once the next block column J1 is ready and take its gemm tiles
+   first; AXB_LU_RTRSM=1: the step's triangular solves recursive into gemm
+   rather than one trsm call each; AXB_LU_J1SPLIT=1: J1's interchanges +
+   trsm in 16-column pieces for every thread rather than all on thread 0.
+   The profile (docs/PERFORMANCE.md, 2026-11-21 late) showed thread 0
+   waiting 14-16 % of a 2048 LU for J1's gemm; all three on were 0-9 %
+   slower than all off in the same device run (the others still finish
+   their one wide phase-A piece before J1's gemm), so they stay off. */
+#define OMP_LU_J1FIRST 0
+#define OMP_LU_RTRSM 0
+#define OMP_LU_J1SPLIT 0
 /* Atomic counters per step of the tiled path. */
-#define OMP_LU_CTRS 6
+#define OMP_LU_CTRS 7
 
 /* Unsigned integers of the scalars' widths (the pivot search compares bit
    patterns, omp_lu_t.h). */

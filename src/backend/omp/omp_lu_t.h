@@ -231,22 +231,36 @@ static void SWAPR_(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
 static int64_t RGETF2_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
                        int *ibuf, int64_t leaf, int64_t tleaf) {
   const int64_t mn = m < n ? m : n;
-  if (mn <= leaf) return GETF2_(m, n, A, lda, ipiv);
+  const int tid = AXB_PROF_ON() ? axb_omp_thread_id() : 0;
+  double t0 = AXB_PROF_T0();
+  if (mn <= leaf) {
+    const int64_t info = GETF2_(m, n, A, lda, ipiv);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_LEAF, t0);
+    return info;
+  }
   const int64_t n1 = mn / 2, n2 = n - n1;
   const int64_t info1 = RGETF2_(m, n1, A, lda, ipiv, ibuf, leaf, tleaf);
   T *A12 = &AT(A, lda, 0, n1);
+  t0 = AXB_PROF_T0();
   SWAPR_(n2, A12, lda, 0, n1, ipiv, ibuf);
+  AXB_PROF_ADD(tid, AXB_OMP_PH_RSWAP, t0);
+  t0 = AXB_PROF_T0();
   RTRSM_(n1, n2, A, lda, A12, lda, tleaf);
+  AXB_PROF_ADD(tid, AXB_OMP_PH_RTRSM, t0);
   int64_t info2 = 0;
   if (m > n1) {
+    t0 = AXB_PROF_T0();
     GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, m - n1, n2, n1, (T)-1, &AT(A, lda, n1, 0),
           lda, A12, lda, (T)1, &AT(A, lda, n1, n1), lda);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_RGEMM, t0);
     info2 = RGETF2_(m - n1, n2, &AT(A, lda, n1, n1), lda, ipiv + n1,
                     ibuf ? ibuf + n1 : NULL, leaf, tleaf);
     const int64_t mn2 = m - n1 < n2 ? m - n1 : n2;
     for (int64_t i = n1; i < n1 + mn2; ++i)
       ipiv[i] += n1;
+    t0 = AXB_PROF_T0();
     SWAPR_(n1, A, lda, n1, n1 + mn2, ipiv, ibuf);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_RSWAP, t0);
   }
   return info1 ? info1 : (info2 ? info2 + n1 : 0);
 }
@@ -283,17 +297,24 @@ static void PANEL_(int64_t m, T *A, int64_t lda, int64_t *ipiv, int64_t j1,
    of the look-ahead block one by one, apply the step's row swaps to each
    and solve with the unit L11: U12 = L11^-1 P A12.  Any thread may run any
    piece; each piece is a fixed computation, so the result does not depend
-   on who ran it. */
+   on who ran it.  stop: NULL, or a counter at whose value stopv the
+   caller stops taking pieces (the next block column is ready for its
+   gemm); tleaf: see RTRSM_. */
 static void PHASE_A_(T *A, int64_t lda, int64_t j, int64_t jb,
                      const int64_t *ipiv, const int64_t *ab, int pa,
-                     int *claim_a, int *done_a) {
+                     int *claim_a, int *done_a, int tid, const int *stop,
+                     int stopv, int64_t tleaf) {
   int q;
-  while ((q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
+  while ((!stop || __atomic_load_n(stop, __ATOMIC_ACQUIRE) < stopv) &&
+         (q = __atomic_fetch_add(claim_a, 1, __ATOMIC_RELAXED)) < pa) {
     const int64_t w = ab[q + 1] - ab[q];
     T *C = &AT(A, lda, 0, ab[q]);
+    double t0 = AXB_PROF_T0();
     SWAPC_(w, C, lda, j, j + jb, ipiv);
-    TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, w, (T)1,
-          &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_SWAP, t0);
+    t0 = AXB_PROF_T0();
+    RTRSM_(jb, w, &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda, tleaf);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_TRSM, t0);
     __atomic_add_fetch(done_a, 1, __ATOMIC_RELEASE);
   }
 }
@@ -333,15 +354,29 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
   int64_t first = RGETF2_(m, nb < mn ? nb : mn, A, lda, ipiv, NULL, OMP_LU_LEAF,
                           OMP_LU_TRSM_LEAF);
   axb_omp_bar bar = {0, 0};
+  /* Knobs of the step's order (off by default, see omp_lu.c): j1first: the
+     threads other than 0 stop taking phase A pieces as soon as J1 is ready and
+     take its gemm tiles first, so that thread 0 starts the panel (the critical
+     path) sooner; rtrsm: the triangular solves of J1 and phase A recursive down
+     to OMP_LU_TRSM_LEAF rows (their flops in gemm) instead of one trsm;
+     j1split: J1's interchanges and trsm in 16-column pieces that any
+     thread takes, rather than all by thread 0 (whose caches do not hold
+     J1: the other threads updated it in the step before). */
+  const int j1first = axb_omp_env_int("AXB_LU_J1FIRST", OMP_LU_J1FIRST) != 0;
+  const int j1split = axb_omp_env_int("AXB_LU_J1SPLIT", OMP_LU_J1SPLIT) != 0;
+  const int64_t tleaf = axb_omp_env_int("AXB_LU_RTRSM", OMP_LU_RTRSM)
+                            ? OMP_LU_TRSM_LEAF
+                            : INT64_MAX;
   AXB_OMP(parallel num_threads(nt)) {
     const int tid = axb_omp_thread_id();
     int64_t cb[AXB_OMP_MAX_PARTS + 1], rb[AXB_OMP_MAX_PARTS + 1];
     int64_t ab[AXB_OMP_MAX_PARTS + 1], jr[AXB_OMP_MAX_PARTS + 1];
+    int64_t j1b[AXB_OMP_MAX_PARTS + 1];
     int sense = 0;
     for (int64_t k = 0; k < nsteps; ++k) {
       int *c = &ctr[OMP_LU_CTRS * k];
       int *claim_a = c, *done_a = c + 1, *j1_ready = c + 2, *claim_j = c + 3,
-          *done_j = c + 4, *claim_b = c + 5;
+          *done_j = c + 4, *claim_b = c + 5, *claim_j1 = c + 6;
       const int64_t j = k * nb, jb = mn - j < nb ? mn - j : nb;
       const int64_t j1 = j + jb;
       const int64_t jb1 = k + 1 < nsteps ? (mn - j1 < nb ? mn - j1 : nb) : 0;
@@ -351,6 +386,7 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
          thread.  Phase B: about tiles_per_thread x nt tiles, pc columns x
          pr rows with pc / pr ~ ncols / nrows. */
       const int pa = axb_omp_split(c2, n, 16, nt, ab);
+      const int pj1 = axb_omp_split(j1, c2, 16, j1split ? nt : 1, j1b);
       const int pj =
           jb1 > 0 && nrows > 0 ? axb_omp_split(r0, m, 16, 2 * nt, jr) : 0;
       int pc = 0, pr = 0;
@@ -364,33 +400,45 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
         pr = axb_omp_split(r0, m, 16, (want + w - 1) / w, rb);
       }
       int q;
-      if (tid == 0) {
-        if (jb1 > 0) {
-          T *C = &AT(A, lda, 0, j1);
-          SWAPC_(jb1, C, lda, j, j + jb, ipiv);
-          TRSM_(AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1, (T)1,
-                &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda);
+      double t0 = AXB_PROF_T0();
+      /* J1's interchanges and trsm (pieces counted in j1_ready). */
+      if (j1split || tid == 0)
+        while ((q = __atomic_fetch_add(claim_j1, 1, __ATOMIC_RELAXED)) < pj1) {
+          const int64_t w = j1b[q + 1] - j1b[q];
+          T *C = &AT(A, lda, 0, j1b[q]);
+          SWAPC_(w, C, lda, j, j + jb, ipiv);
+          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_SWAP, t0);
+          RTRSM_(jb, w, &AT(A, lda, j, j), lda, &AT(C, lda, j, 0), lda, tleaf);
+          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_TRSM, t0);
+          __atomic_add_fetch(j1_ready, 1, __ATOMIC_RELEASE);
         }
-        __atomic_store_n(j1_ready, 1, __ATOMIC_RELEASE);
-      } else {
-        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a);
-        axb_omp_wait_until(j1_ready, 1);
-      }
+      if (tid != 0)
+        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid,
+                 j1first ? j1_ready : NULL, pj1, tleaf);
+      t0 = AXB_PROF_T0();
+      axb_omp_wait_until(j1_ready, pj1);
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITJ, t0);
       while ((q = __atomic_fetch_add(claim_j, 1, __ATOMIC_RELAXED)) < pj) {
         GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, jr[q + 1] - jr[q], jb1, jb, (T)-1,
               &AT(A, lda, jr[q], j), lda, &AT(A, lda, j, j1), lda, (T)1,
               &AT(A, lda, jr[q], j1), lda);
         __atomic_add_fetch(done_j, 1, __ATOMIC_RELEASE);
       }
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_GEMM, t0);
       if (tid == 0) {
         if (jb1 > 0) {
           axb_omp_wait_until(done_j, pj);
+          t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITJ, t0);
           PANEL_(m, A, lda, ipiv, j1, jb1, &first);
+          AXB_PROF_ADD(tid, AXB_OMP_PH_PANEL, t0);
         }
-        /* Phase A pieces nobody has taken (one thread only). */
-        PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a);
       }
+      /* Phase A pieces nobody has taken yet. */
+      PHASE_A_(A, lda, j, jb, ipiv, ab, pa, claim_a, done_a, tid, NULL, 0,
+               tleaf);
+      t0 = AXB_PROF_T0();
       axb_omp_wait_until(done_a, pa);
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_WAITA, t0);
       while ((q = __atomic_fetch_add(claim_b, 1, __ATOMIC_RELAXED)) < pr * pc) {
         const int qc = q / pr, qr = q % pr;
         GEMM_(AXB_NO_TRANS, AXB_NO_TRANS, rb[qr + 1] - rb[qr],
@@ -398,12 +446,16 @@ static int64_t TILED_(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,
               &AT(A, lda, j, cb[qc]), lda, (T)1, &AT(A, lda, rb[qr], cb[qc]),
               lda);
       }
+      t0 = AXB_PROF_ADD_(tid, AXB_OMP_PH_GEMM, t0);
       axb_omp_barrier(&bar, &sense); /* panel k+1 and step k done */
+      AXB_PROF_ADD(tid, AXB_OMP_PH_WAIT, t0);
     }
     /* Interchanges of the panels right of each block column. */
-    AXB_OMP(for schedule(dynamic, 1))
+    const double t0 = AXB_PROF_T0();
+    AXB_OMP(for schedule(dynamic, 1) nowait)
     for (int64_t k = 0; k < nsteps - 1; ++k)
       SWAPC_(nb, &AT(A, lda, 0, k * nb), lda, (k + 1) * nb, mn, ipiv);
+    AXB_PROF_ADD(tid, AXB_OMP_PH_TAIL, t0);
   }
   return first;
 }
@@ -429,7 +481,9 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                      : NULL;
       if (ctr) {
         const int sv = axb_omp_blas_begin();
+        const double tp = axb_omp_prof_begin(nt, 1);
         first = TILED_(m, n, A, lda, ipiv, nt, nb, ctr);
+        axb_omp_prof_end(tp);
         axb_omp_blas_end(sv);
         free(ctr);
         goto done;
@@ -441,9 +495,11 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
     int *ibuf = malloc((size_t)mn * sizeof *ibuf);
     if (ibuf) {
       const int sv = axb_omp_blas_begin_threaded(nt);
+      const double tp = axb_omp_prof_begin(nt, 2);
       first = RGETF2_(m, n, A, lda, ipiv, ibuf,
                       axb_omp_env_int("AXB_HYB_LU_LEAF", OMP_HYB_LU_LEAF),
                       axb_omp_env_int("AXB_HYB_TRSM_LEAF", OMP_HYB_TRSM_LEAF));
+      axb_omp_prof_end(tp);
       axb_omp_blas_end_threaded(sv, nt);
       free(ibuf);
       goto done;
