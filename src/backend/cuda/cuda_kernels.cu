@@ -25,8 +25,8 @@ template <typename T> __device__ inline T absval(T x) { return x < 0 ? -x : x; }
 
 /* Larger magnitude wins; equal magnitudes: the smaller row (LAPACK takes the
    first).  NaN never wins (comparisons are false), as in idamax. */
-template <typename T>
-__device__ inline void better(T &v, int64_t &i, T ov, int64_t oi) {
+template <typename T, typename I>
+__device__ inline void better(T &v, I &i, T ov, I oi) {
   if (ov > v || (ov == v && oi < i)) {
     v = ov;
     i = oi;
@@ -727,6 +727,197 @@ __global__ void __launch_bounds__(NT, 1) lu_leafc_kernel(LeafArgs<T> a) {
   cl.sync(); /* no block leaves while another may read its shared memory */
 }
 
+/*
+ * Rolled leaf: the column loop is a loop (one copy of its body, which the
+ * instruction cache holds), not 32 unrolled copies.  The fully unrolled
+ * kernels above run ~100-250 KB of straight-line code once per launch,
+ * fetched from L2 (ncu 2026-11-21: see docs/PERFORMANCE.md).
+ *
+ * One block (CL = false, rows <= NT) or a thread-block cluster of CS blocks
+ * (CL = true, rows <= CS * NT); one row per thread.  The row's registers
+ * are a window: r[k] = its entry in column jj + k at the start of column
+ * jj, shifted left by one column per step, so register indices stay
+ * compile-time constants.  Rows do not move between threads: each thread
+ * keeps pos, its row's current position in the leaf after the
+ * interchanges so far, and the final entries of its row (L left of the
+ * diagonal, U from it) in s_row[k * NT + tid], written once per column;
+ * the rows go to their final positions in A at the end.
+ *
+ * Column jj: candidates are the rows not yet pivotal; largest |value|,
+ * ties to the smallest position (LAPACK's first), NaN never wins.  The
+ * pivot position t is the winner, or jj itself when the winner is an exact
+ * zero (info, no division, no interchange) or there is none (all NaN).
+ * The row at t publishes its window (the pivot row), becomes pivotal
+ * (pos = jj, its U part is final), the row at jj takes position t; every
+ * other row below computes l = a / pivot and r[k - 1] = r[k] - l * p[k].
+ * A column costs two block barriers (one block) or a block barrier, a
+ * cluster barrier and a block barrier (cluster: the blocks' candidates
+ * and the pivot row through distributed shared memory, as in
+ * lu_leafc_kernel).  Buffers of column jj are rewritten at jj + 2, after
+ * a barrier that every reader of jj has passed.
+ */
+template <typename T, int W, int NT, bool CL>
+__global__ void __launch_bounds__(NT, 1) lu_leafr_kernel(LeafArgs<T> a) {
+  constexpr int NW = NT / 32;
+  constexpr int kNone = INT_MAX;
+  static_assert(NW <= 32 && W <= 32 && (NW & (NW - 1)) == 0,
+                "one warp reduces warps, columns and blocks");
+  extern __shared__ __align__(16) unsigned char s_dyn[];
+  T *const s_row = (T *)s_dyn; /* W * NT: final entries of the rows */
+  __shared__ __align__(16) T s_prow[2][W]; /* the pivot row: local */
+  __shared__ __align__(16) T s_crow[2][W]; /* the block's candidate row */
+  __shared__ __align__(16) T s_jr[2][W];   /* the row at position jj */
+  __shared__ T s_cv[2];
+  __shared__ int s_ci[2], s_hj[2], s_t[2], s_z[2];
+  __shared__ T s_wv[NW];
+  __shared__ int s_wi[NW];
+  __shared__ int64_t s_piv[W], s_cur[W], s_opos[W], s_osrc[W];
+  int rank = 0;
+  if constexpr (CL) rank = (int)cg::this_cluster().block_rank();
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int me = rank * NT + tid;
+  const bool live = (int64_t)me < a.m - a.c;
+  T *const A0 = a.A + a.c + a.c * a.lda; /* A(c, c) */
+  T r[W];
+#pragma unroll
+  for (int k = 0; k < W; ++k)
+    r[k] = live && k < a.w ? A0[me + k * a.lda] : T(0);
+  int pos = me;
+  bool done = false;
+  int64_t first_zero = 0;
+#pragma unroll 1
+  for (int jj = 0; jj < a.w; ++jj) {
+    const int par = jj & 1;
+    T bv = -1;
+    int bi = kNone;
+    if (live && !done) better(bv, bi, absval(r[0]), pos);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      const T ov = __shfl_xor_sync(0xffffffffu, bv, off);
+      const int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+      better(bv, bi, ov, oi);
+    }
+    if (lane == 0) {
+      s_wv[warp] = bv;
+      s_wi[warp] = bi;
+    }
+    /* CL: does this block hold position jj? */
+    const int hj = __syncthreads_or(pos == jj);
+    bv = lane < NW ? s_wv[lane] : T(-1);
+    bi = lane < NW ? s_wi[lane] : kNone;
+#pragma unroll
+    for (int off = NW / 2; off > 0; off >>= 1) {
+      const T ov = __shfl_xor_sync(0xffffffffu, bv, off);
+      const int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+      better(bv, bi, ov, oi);
+    }
+    int t;
+    bool zero;
+    if constexpr (!CL) {
+      (void)hj;
+      zero = bv == T(0);
+      t = bi == kNone || zero ? jj : bi;
+      if (pos == t) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          s_prow[par][k] = r[k];
+      }
+      __syncthreads();
+    } else {
+      cg::cluster_group cl = cg::this_cluster();
+      const int CS = (int)cl.num_blocks();
+      if (pos == bi) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          s_crow[par][k] = r[k];
+      }
+      if (pos == jj) {
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          s_jr[par][k] = r[k];
+      }
+      if (tid == 0) {
+        s_cv[par] = bv;
+        s_ci[par] = bi;
+        s_hj[par] = hj;
+      }
+      cl.sync();
+      if (warp == 0) {
+        T v = -1;
+        int i = kNone, rb = 0, h = 0;
+        if (lane < CS) {
+          v = *cl.map_shared_rank(&s_cv[par], lane);
+          i = *cl.map_shared_rank(&s_ci[par], lane);
+          h = *cl.map_shared_rank(&s_hj[par], lane);
+          rb = lane;
+        }
+        const int rj = __ffs(__ballot_sync(0xffffffffu, h != 0)) - 1;
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {
+          const T ov = __shfl_xor_sync(0xffffffffu, v, off);
+          const int oi = __shfl_xor_sync(0xffffffffu, i, off);
+          const int ob = __shfl_xor_sync(0xffffffffu, rb, off);
+          if (ov > v || (ov == v && oi < i)) {
+            v = ov;
+            i = oi;
+            rb = ob;
+          }
+        }
+        const bool z = v == T(0);
+        const bool own = i == kNone || z; /* the row at jj is the pivot row */
+        if (lane < W)
+          s_prow[par][lane] = own ? *cl.map_shared_rank(&s_jr[par][lane], rj)
+                                  : *cl.map_shared_rank(&s_crow[par][lane], rb);
+        if (lane == 0) {
+          s_t[par] = own ? jj : i;
+          s_z[par] = z;
+        }
+      }
+      __syncthreads();
+      t = s_t[par];
+      zero = s_z[par] != 0;
+    }
+    const T *const prow = s_prow[par];
+    if (pos == t) { /* the pivot row: its U part is final */
+      done = true;
+      pos = jj;
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        if (k < W - jj) s_row[(jj + k) * NT + tid] = r[k];
+    } else if (pos == jj) {
+      pos = t;
+    }
+    if (live && !done) {
+      T l = r[0];
+      if (!zero) l = l / prow[0];
+      s_row[jj * NT + tid] = l;
+#pragma unroll
+      for (int k = 1; k < W; ++k)
+        r[k - 1] = r[k] - l * prow[k];
+      r[W - 1] = T(0);
+    }
+    if (rank == 0 && tid == 0) {
+      a.ipiv[a.c + jj] = a.c + t + 1;
+      if (zero && first_zero == 0) first_zero = a.c + jj + 1;
+    }
+  }
+  if (live) {
+#pragma unroll 4
+    for (int k = 0; k < a.w; ++k)
+      A0[pos + k * a.lda] = s_row[k * NT + tid];
+  }
+  if (rank == 0) {
+    if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
+    __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
+    if (warp == 0)
+      build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, s_piv, s_cur, s_opos, s_osrc,
+                      a.plan);
+  }
+  if constexpr (CL)
+    cg::this_cluster().sync(); /* no block leaves while another may read
+                                  its shared memory */
+}
+
 /* Rows per block of the cluster leaf kernel and the largest cluster it
    may use; the cluster size the device can schedule with it (cached per
    device; 0: none, the kernel is not used). */
@@ -781,6 +972,100 @@ static axb_status lu_leafc(axb_handle h, cudaStream_t st, LeafArgs<T> a,
   return AXB_SUCCESS;
 }
 
+/* The rolled leaf kernels: per device, the dynamic shared memory set up
+   (W * NT entries) and the largest cluster the device schedules (0: none). */
+constexpr int kLeafRThreads = 512;
+template <typename T, bool CL> static auto leafr_kernel() {
+  return lu_leafr_kernel<T, kLeafWidth, kLeafRThreads, CL>;
+}
+template <typename T> static size_t leafr_smem() {
+  return (size_t)kLeafWidth * kLeafRThreads * sizeof(T);
+}
+template <typename T, bool CL> static cudaError_t leafr_setup(int dev) {
+  static bool done[64];
+  if (dev >= 0 && dev < 64 && done[dev]) return cudaSuccess;
+  cudaError_t e = cudaFuncSetAttribute(
+      leafr_kernel<T, CL>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+      (int)leafr_smem<T>());
+  if (e == cudaSuccess && CL &&
+      cudaFuncSetAttribute(leafr_kernel<T, CL>(),
+                           cudaFuncAttributeNonPortableClusterSizeAllowed,
+                           1) != cudaSuccess)
+    cudaGetLastError(); /* portable sizes (<= 8) only */
+  if (e == cudaSuccess && dev >= 0 && dev < 64) done[dev] = true;
+  return e;
+}
+template <typename T> static int leafr_max_cluster(int dev) {
+  static int cache[64];
+  if (dev >= 0 && dev < 64 && cache[dev] != 0) return cache[dev] - 1;
+  int best = 0;
+  if (leafr_setup<T, true>(dev) != cudaSuccess) {
+    cudaGetLastError();
+  } else {
+    for (int cs = kLeafCMaxCluster; cs >= 2 && best == 0; cs /= 2) {
+      cudaLaunchConfig_t cfg = {};
+      cudaLaunchAttribute at[1];
+      at[0].id = cudaLaunchAttributeClusterDimension;
+      at[0].val.clusterDim.x = (unsigned)cs;
+      at[0].val.clusterDim.y = 1;
+      at[0].val.clusterDim.z = 1;
+      cfg.gridDim = dim3((unsigned)cs);
+      cfg.blockDim = dim3(kLeafRThreads);
+      cfg.dynamicSmemBytes = leafr_smem<T>();
+      cfg.attrs = at;
+      cfg.numAttrs = 1;
+      int clusters = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, leafr_kernel<T, true>(),
+                                         &cfg) != cudaSuccess) {
+        cudaGetLastError();
+        clusters = 0;
+      }
+      if (clusters >= 1) best = cs;
+    }
+  }
+  if (dev >= 0 && dev < 64) cache[dev] = best + 1;
+  return best;
+}
+
+/* The rolled leaf for rows <= 16 x 512 (one block up to 512; else a
+   cluster, when the device has one that large); false: not launched. */
+template <typename T>
+static bool lu_leafr(axb_handle h, cudaStream_t st, const LeafArgs<T> &a,
+                     int64_t rows, axb_status *status) {
+  const int dev = h->device;
+  if (rows <= kLeafRThreads) {
+    *status = AXB_SUCCESS;
+    if (leafr_setup<T, false>(dev) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    leafr_kernel<T, false>()<<<1, kLeafRThreads, leafr_smem<T>(), st>>>(a);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) *status = fail_cuda(h, e, "lu_leafr_kernel");
+    return true;
+  }
+  const int maxcs = leafr_max_cluster<T>(dev);
+  int64_t cs = 2; /* a power of two (extra blocks hold no rows) */
+  while (cs * kLeafRThreads < rows)
+    cs *= 2;
+  if (cs > maxcs) return false;
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeClusterDimension;
+  at[0].val.clusterDim.x = (unsigned)cs;
+  at[0].val.clusterDim.y = 1;
+  at[0].val.clusterDim.z = 1;
+  cfg.gridDim = dim3((unsigned)cs);
+  cfg.blockDim = dim3(kLeafRThreads);
+  cfg.dynamicSmemBytes = leafr_smem<T>();
+  cfg.stream = st;
+  cfg.attrs = at;
+  cfg.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&cfg, leafr_kernel<T, true>(), a);
+  *status = e == cudaSuccess ? AXB_SUCCESS : fail_cuda(h, e, "lu_leafr_kernel");
+  return true;
+}
+
 /* Rows up to which lu_leaf uses the single-block kernel (0: never): one
    row per thread; 512 threads x 32 doubles is what the register file holds
    without spills (R > 1 or 1024 threads spill); up to twice that with a
@@ -819,6 +1104,13 @@ axb_status lu_leaf(axb_handle h, Context *ctx, cudaStream_t st, int64_t m,
   LeafArgs<T> a = {m,    c,      w,      A,      lda,    ipiv,
                    info, s.cval, s.cidx, s.crow, s.jrow, plan};
   const int64_t rows = m - c;
+  /* AXB_CUDA_LU_ROLL=0: the unrolled kernels (comparison runs) */
+  static const int roll_on = [] {
+    const char *e = getenv("AXB_CUDA_LU_ROLL");
+    return e && *e ? atoi(e) : 1;
+  }();
+  axb_status rs = AXB_SUCCESS;
+  if (roll_on && lu_leafr<T>(h, st, a, rows, &rs)) return rs;
   /* AXB_CUDA_LU_CLUSTER=0: the cluster kernel off (comparison runs) */
   static const int cluster_on = [] {
     const char *e = getenv("AXB_CUDA_LU_CLUSTER");
@@ -973,6 +1265,119 @@ __global__ void __launch_bounds__(kCholThreads)
     if (k < nb) lref(A, lda, upper, nb + i, k) = x[k];
 }
 
+/*
+ * The same step with both column loops rolled (one copy of the loop body
+ * in the instruction cache instead of 64 unrolled copies: the unrolled
+ * kernel above runs its ~100 KB of straight-line code once per launch,
+ * see docs/PERFORMANCE.md), and 64 threads per block (more blocks on the
+ * panel).  Registers are windows: at step j, a[k] (factor) and x[k]
+ * (panel) hold the row's entry in column j + k and shift left by one per
+ * step; the first 32 steps shift 64 entries, the rest 32 (columns >= 64
+ * are never needed), so a step's register indices stay constants.
+ *
+ * Factor, thread i < 64, step j: s_c[j & 1][k] = the raw a(j + k, j)
+ * (published shifted at the end of step j - 1, zero past the block), d =
+ * s_c[.][0]; l = sqrt(d) (i = j) or a[0] / sqrt(d); L(j + k, j) goes to
+ * s_Ls[j][k] (the column, shifted: rows past 63 read zeros there);
+ * a[k - 1] = a[k] - (l / sqrt(d)) * s_c[.][k].  One barrier per step.
+ * Panel: x_j = x[0] / l_jj, then x[k - 1] = x[k] - x_j * s_Ls[j][k].
+ * Not positive (or NaN) at j: block 0 writes the factored columns and the
+ * updated rest of the block (as LAPACK leaves it), *info = off + j + 1.
+ */
+constexpr int kCholRThreads = 64;
+template <typename T, int WN>
+__device__ __forceinline__ bool chol_steps(T (&a)[kCholBlock], int j0, int j1,
+                                           int &j, T (*s_c)[kCholBlock],
+                                           T (*s_Ls)[kCholBlock], T *s_rinv) {
+  constexpr int B = kCholBlock;
+  const int i = threadIdx.x;
+#pragma unroll 1
+  for (j = j0; j < j1; ++j) {
+    const int par = j & 1;
+    const T d = s_c[par][0];
+    if (!(d > T(0))) return false; /* the same value in every thread */
+    const T r = sqrt(d), rinv = T(1) / r;
+    const T l = i == j ? r : a[0] * rinv;
+    s_Ls[j][(i - j) & (B - 1)] = i >= j ? l : T(0);
+    if (i == j) s_rinv[j] = rinv;
+    const T t = l * rinv; /* rows above j: garbage, never read */
+#pragma unroll
+    for (int k = 1; k < WN; ++k)
+      a[k - 1] = a[k] - t * s_c[par][k];
+    a[WN - 1] = T(0);
+    s_c[par ^ 1][(i - j - 1) & (B - 1)] = i > j ? a[0] : T(0);
+    __syncthreads();
+  }
+  return true;
+}
+
+template <typename T, int WN>
+__device__ __forceinline__ void
+chol_solve(T (&x)[kCholBlock], int j0, int j1, T *A, int64_t lda, int upper,
+           int64_t row, const T (*s_Ls)[kCholBlock], const T *s_rinv) {
+#pragma unroll 1
+  for (int j = j0; j < j1; ++j) {
+    const T xj = x[0] * s_rinv[j];
+    lref(A, lda, upper, row, j) = xj;
+#pragma unroll
+    for (int k = 1; k < WN; ++k)
+      x[k - 1] = x[k] - xj * s_Ls[j][k];
+    x[WN - 1] = T(0);
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kCholRThreads)
+    potrf_stepr_kernel(int upper, int nb, int64_t rem, T *A, int64_t lda,
+                       int64_t off, int64_t *info) {
+  constexpr int B = kCholBlock, H = B / 2;
+  static_assert(kCholRThreads == B, "one diagonal row per thread");
+  __shared__ __align__(16) T s_c[2][B];
+  __shared__ __align__(16) T s_Ls[B][B];
+  __shared__ T s_rinv[B];
+  if (*info != 0) return; /* an earlier step failed: leave the rest */
+  const int tid = threadIdx.x;
+  const int h1 = nb < H ? nb : H;
+  {
+    T a[B];
+#pragma unroll
+    for (int k = 0; k < B; ++k)
+      a[k] = tid < nb && k < nb
+                 ? (k <= tid ? lref(A, lda, upper, tid, k) : T(0))
+                 : (k == tid ? T(1) : T(0));
+    s_c[0][tid] = a[0];
+    __syncthreads();
+    int j = 0;
+    bool ok = chol_steps<T, B>(a, 0, h1, j, s_c, s_Ls, s_rinv);
+    if (ok) ok = chol_steps<T, H>(a, H, nb, j, s_c, s_Ls, s_rinv);
+    const int done = ok ? nb : j; /* factored columns */
+    if (blockIdx.x == 0 && tid < nb) {
+#pragma unroll 4
+      for (int k = 0; k < done && k <= tid; ++k)
+        lref(A, lda, upper, tid, k) = s_Ls[k][tid - k];
+      if (!ok) { /* the rest of the row as updated so far */
+        const int wn = done < H ? B : H;
+#pragma unroll
+        for (int k = 0; k < B; ++k)
+          if (k < wn && done + k <= tid)
+            lref(A, lda, upper, tid, done + k) = a[k];
+      }
+    }
+    if (!ok) {
+      if (blockIdx.x == 0 && tid == 0) *info = off + done + 1;
+      return;
+    }
+  }
+  const int64_t i = (int64_t)blockIdx.x * kCholRThreads + tid;
+  if (i >= rem) return;
+  T x[B];
+#pragma unroll
+  for (int k = 0; k < B; ++k)
+    x[k] = k < nb ? lref(A, lda, upper, nb + i, k) : T(0);
+  chol_solve<T, B>(x, 0, h1, A, lda, upper, nb + i, s_Ls, s_rinv);
+  chol_solve<T, H>(x, H, nb, A, lda, upper, nb + i, s_Ls, s_rinv);
+}
+
 template <typename T>
 axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
                       int64_t rem, T *A, int64_t lda, int64_t off,
@@ -981,6 +1386,19 @@ axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
   if (nb > kCholBlock)
     return axb__fail(h, AXB_ERR_INTERNAL, "potrf block %lld > %d",
                      (long long)nb, kCholBlock);
+  /* AXB_CUDA_POTRF_ROLL=0: the unrolled kernel (comparison runs) */
+  static const int roll_on = [] {
+    const char *e = getenv("AXB_CUDA_POTRF_ROLL");
+    return e && *e ? atoi(e) : 1;
+  }();
+  if (roll_on) {
+    const int64_t blocks =
+        rem > 0 ? (rem + kCholRThreads - 1) / kCholRThreads : 1;
+    potrf_stepr_kernel<T><<<(unsigned)blocks, kCholRThreads, 0, st>>>(
+        uplo == AXB_UPPER, (int)nb, rem, A, lda, off, info);
+    AXB_CU(h, cudaGetLastError());
+    return AXB_SUCCESS;
+  }
   const int64_t blocks = rem > 0 ? (rem + kCholThreads - 1) / kCholThreads : 1;
   potrf_step_kernel<T><<<(unsigned)blocks, kCholThreads, 0, st>>>(
       uplo == AXB_UPPER, (int)nb, rem, A, lda, off, info);
