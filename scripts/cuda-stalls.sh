@@ -14,7 +14,7 @@ out=$(mktemp -d) # work folder: $final gets stalls.txt and stalls.tgz
 export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 b=build/gpu/bench/bench_cuda
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-specs=${STALL_SPECS:-"dgetrf:1024:lu_leafr:2 dpotrf:1024:potrf_stepr:2"}
+specs=${STALL_SPECS:-"dgetrf:1024:lu_leafc:1 dgetrf:1024:lu_leaf1:1 dpotrf:1024:potrf_step:1"}
 for spec in $specs; do
   IFS=: read -r op n kre cnt ev <<<"$spec"
   tag=$op-$n-$kre
