@@ -2,7 +2,7 @@
  * tests/device_emu: runs the device code of the batched solvers on the host
  * through cuda_emu.h and checks it (run.sh builds and runs this; no GPU,
  * not part of ctest).  Covered: the cooperative group functions of
- * axb_device.cuh for NMAX = 16, 32 (groups of 4..32 lanes, one to four rows
+ * axb_device.cuh for NMAX = 8, 16, 32 (groups of 2..32 lanes, one to four rows
  * per lane, shuffles and shared-memory slots) and 64 (Block), every
  * operation, singular and not-SPD matrices in the mix; thread_inverse; and
  * the per-thread kernels of the batched API (batched_thread.cuh) for
@@ -516,6 +516,15 @@ int main() {
   both<7>();
   both<8>();
   printf("per thread: %d checks, %d failed\n", g_checks, g_fail);
+  fflush(stdout);
+  for (int n = 1; n <= 8; ++n) {
+    coop<8, 8, true>(n);
+    coop<8, 8, false>(n);
+    coop<8, 4, true>(n);
+    coop<8, 2, true>(n);
+    coop<8, 2, false>(n);
+  }
+  printf("NMAX 8: %d checks, %d failed\n", g_checks, g_fail);
   fflush(stdout);
   for (int n = 1; n <= 16; ++n) {
     coop<16, 16, true>(n);

@@ -119,19 +119,28 @@ axb_status thread_launch(axb_handle h, const BatArgs<T> &a) {
   return AXB_SUCCESS;
 }
 
-template <int N, typename T>
-axb_status thread_size(axb_handle h, int op, const BatArgs<T> &a) {
+/* The run-time operation to Kernels::go<OP>, Kernels one size class's
+   launches (ThreadKernels<N>, GroupKernels<NMAX>). */
+template <typename Kernels, typename T>
+axb_status by_op(axb_handle h, int op, const BatArgs<T> &a) {
   switch (op) {
-  case BAT_GETRF: return thread_launch<BAT_GETRF, N>(h, a);
-  case BAT_GETRS: return thread_launch<BAT_GETRS, N>(h, a);
-  case BAT_GESV: return thread_launch<BAT_GESV, N>(h, a);
-  case BAT_INVERSE: return thread_launch<BAT_INVERSE, N>(h, a);
-  case BAT_POTRF: return thread_launch<BAT_POTRF, N>(h, a);
-  case BAT_POTRS: return thread_launch<BAT_POTRS, N>(h, a);
-  case BAT_POSV: return thread_launch<BAT_POSV, N>(h, a);
+  case BAT_GETRF: return Kernels::template go<BAT_GETRF>(h, a);
+  case BAT_GETRS: return Kernels::template go<BAT_GETRS>(h, a);
+  case BAT_GESV: return Kernels::template go<BAT_GESV>(h, a);
+  case BAT_INVERSE: return Kernels::template go<BAT_INVERSE>(h, a);
+  case BAT_POTRF: return Kernels::template go<BAT_POTRF>(h, a);
+  case BAT_POTRS: return Kernels::template go<BAT_POTRS>(h, a);
+  case BAT_POSV: return Kernels::template go<BAT_POSV>(h, a);
   default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
   }
 }
+
+template <int N> struct ThreadKernels {
+  template <int OP, typename T>
+  static axb_status go(axb_handle h, const BatArgs<T> &a) {
+    return thread_launch<OP, N>(h, a);
+  }
+};
 
 /* n (1..kThreadMaxN) to its exact-order kernels. */
 template <int N, typename T>
@@ -139,7 +148,7 @@ axb_status thread_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
   if constexpr (N < kThreadMaxN) {
     if (n != N) return thread_order<N + 1>(h, op, n, a);
   }
-  return thread_size<N>(h, op, a);
+  return by_op<ThreadKernels<N>>(h, op, a);
 }
 
 template <int OP, int NMAX, int NR, typename T>
@@ -171,18 +180,15 @@ axb_status bat_launch(axb_handle h, const BatArgs<T> &a) {
   return bat_launch_nr<OP, NMAX, RhsChunk<NMAX>::value>(h, a);
 }
 
+template <int NMAX> struct GroupKernels {
+  template <int OP, typename T>
+  static axb_status go(axb_handle h, const BatArgs<T> &a) {
+    return bat_launch<OP, NMAX>(h, a);
+  }
+};
 template <int NMAX, typename T>
 axb_status bat_size(axb_handle h, int op, const BatArgs<T> &a) {
-  switch (op) {
-  case BAT_GETRF: return bat_launch<BAT_GETRF, NMAX>(h, a);
-  case BAT_GETRS: return bat_launch<BAT_GETRS, NMAX>(h, a);
-  case BAT_GESV: return bat_launch<BAT_GESV, NMAX>(h, a);
-  case BAT_INVERSE: return bat_launch<BAT_INVERSE, NMAX>(h, a);
-  case BAT_POTRF: return bat_launch<BAT_POTRF, NMAX>(h, a);
-  case BAT_POTRS: return bat_launch<BAT_POTRS, NMAX>(h, a);
-  case BAT_POSV: return bat_launch<BAT_POSV, NMAX>(h, a);
-  default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
-  }
+  return by_op<GroupKernels<NMAX>>(h, op, a);
 }
 
 /* A CUDA handle takes device (or managed) arrays.  Host memory would be
@@ -244,19 +250,14 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
 
 } // namespace axb_cuda
 
-extern "C" axb_status axb__cuda_dbatched(axb_handle h, int op, int up,
-                                         int64_t n, int64_t nrhs, double *A,
-                                         int64_t lda, int64_t sA, int *ipiv,
-                                         int64_t sP, double *B, int64_t ldb,
-                                         int64_t sB, int *info, int64_t batch) {
-  return axb_cuda::batched<double>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,
-                                   ldb, sB, info, batch);
-}
-extern "C" axb_status axb__cuda_sbatched(axb_handle h, int op, int up,
-                                         int64_t n, int64_t nrhs, float *A,
-                                         int64_t lda, int64_t sA, int *ipiv,
-                                         int64_t sP, float *B, int64_t ldb,
-                                         int64_t sB, int *info, int64_t batch) {
-  return axb_cuda::batched<float>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,
-                                  ldb, sB, info, batch);
-}
+/* The C entry points of batched.h, one per precision. */
+#define AXB_BATCHED_ENTRY(name, T)                                             \
+  extern "C" axb_status name(axb_handle h, int op, int up, int64_t n,          \
+                             int64_t nrhs, T *A, int64_t lda, int64_t sA,      \
+                             int *ipiv, int64_t sP, T *B, int64_t ldb,         \
+                             int64_t sB, int *info, int64_t batch) {           \
+    return axb_cuda::batched<T>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,   \
+                                ldb, sB, info, batch);                         \
+  }
+AXB_BATCHED_ENTRY(axb__cuda_dbatched, double)
+AXB_BATCHED_ENTRY(axb__cuda_sbatched, float)
