@@ -35,9 +35,12 @@
 static cudaStream_t g_stream;
 static cudaEvent_t g_e0, g_e1;
 
-/* Median of reps timings (ms) of body(), prep() untimed before each. */
+/* Median of reps timings (ms) of body(), prep() untimed before each;
+   AXB_BENCH_ONCE=1 runs each body once, unwarmed (for a profiler). */
 template <typename Prep, typename Body>
 static double time_ms(Prep prep, Body body, int warm = 2, int reps = 10) {
+  const char *once = getenv("AXB_BENCH_ONCE");
+  if (once && *once == '1') warm = 0, reps = 1;
   std::vector<float> t;
   for (int r = 0; r < warm + reps; ++r) {
     prep();

@@ -307,47 +307,46 @@ template <int R, int C> __host__ __device__ constexpr int tile_ld() {
   return (R * C) | 1;
 }
 
-/* Elements per thread in flight: tile_load issues this many global loads
-   before it writes any of them to shared memory (a loop of load-then-store
-   keeps one or two loads per thread in flight, and a block of 64 threads
-   then waits a memory latency per few hundred bytes). */
+/* Elements per thread in flight: on packed storage tile_load issues this
+   many global loads before it writes any of them to shared memory (a loop
+   of load-then-store keeps one or two loads per thread in flight, and a
+   block of 64 threads then waits a memory latency per few hundred bytes).
+   The price is registers: ptxas puts the per-thread inverse at N = 3, 4, 6
+   (double) at 125 / 128 / 236 registers with it against 44 / 64 / 168
+   without.  The batched API takes it from N = 5 on (on the H200 the N = 6
+   inverse went from 38 to 30 us per 100 000, the solve from 44 to 35) and
+   the plain loop (K = 1) below, where the registers would halve the
+   occupancy for no measured gain. */
 constexpr int kTileBatch = 16;
 
-/* Element e of the tile's region in global memory (matrix t = e / E at
-   G + t * stride, element (i, j) at i + j * ld); packed storage (ld == R,
-   stride == R * C) is element e itself. */
-template <int R, int C>
-__device__ __forceinline__ int64_t tile_gidx(int e, int64_t ld, int64_t stride,
-                                             bool packed) {
-  constexpr int E = R * C;
-  if (packed) return e;
-  const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
-  return t * stride + i + j * ld;
-}
-/* Its place in the tile: block t at t * tile_ld, then element r. */
+/* Place of element e of the tile's region in the tile: block t = e / E at
+   t * tile_ld, then element e - t * E. */
 template <int R, int C> __device__ __forceinline__ int tile_sidx(int e) {
   constexpr int E = R * C;
   return e + (tile_ld<R, C>() - E) * (e / E);
 }
 
-template <int R, int C, typename T>
+/* K: loads in flight per thread on packed storage (1: a plain loop). */
+template <int R, int C, int K = kTileBatch, typename T>
 __device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
                                           int64_t stride, int cnt) {
-  constexpr int K = kTileBatch;
-  const int total = cnt * R * C, nt = (int)blockDim.x;
-  const bool packed = ld == R && stride == R * C;
-  for (int e0 = (int)threadIdx.x; e0 < total; e0 += K * nt) {
-    T v[K];
+  constexpr int E = R * C;
+  const int total = cnt * E, nt = (int)blockDim.x;
+  if (K > 1 && ld == R && stride == E) { /* packed: one contiguous region */
+    for (int e0 = (int)threadIdx.x; e0 < total; e0 += K * nt) {
+      T v[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int e = e0 + k * nt;
-      if (e < total) v[k] = G[tile_gidx<R, C>(e, ld, stride, packed)];
-    }
+      for (int k = 0; k < K; ++k)
+        if (e0 + k * nt < total) v[k] = G[e0 + k * nt];
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int e = e0 + k * nt;
-      if (e < total) S[tile_sidx<R, C>(e)] = v[k];
+      for (int k = 0; k < K; ++k)
+        if (e0 + k * nt < total) S[tile_sidx<R, C>(e0 + k * nt)] = v[k];
     }
+    return;
+  }
+  for (int e = (int)threadIdx.x; e < total; e += nt) {
+    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+    S[t * tile_ld<R, C>() + r] = G[t * stride + i + j * ld];
   }
 }
 
@@ -356,12 +355,11 @@ template <int R, int C, typename T>
 __device__ __forceinline__ void tile_store(T *G, int64_t ld, int64_t stride,
                                            const T *S, int cnt, int uplo = 0) {
   constexpr int E = R * C;
-  const int total = cnt * E, nt = (int)blockDim.x;
-  const bool packed = ld == R && stride == E;
-  for (int e = (int)threadIdx.x; e < total; e += nt) {
-    const int r = e % E, j = r / R, i = r - j * R;
+  const int total = cnt * E;
+  for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
+    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
     if (uplo == 0 || (uplo == 1 ? i >= j : i <= j))
-      G[tile_gidx<R, C>(e, ld, stride, packed)] = S[tile_sidx<R, C>(e)];
+      G[t * stride + i + j * ld] = S[t * tile_ld<R, C>() + r];
   }
 }
 
@@ -693,10 +691,12 @@ __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
    of row lane + G q, 1-based) is set for pivot k on the lane holding row k.
    Columns NMAX..W-1 of the rows (W > NMAX) are carried right-hand sides:
    eliminated with the matrix, so that they end as L^-1 P b (the forward
-   substitution done on the way).  Returns info. */
+   substitution done on the way).  rinv (R entries, may be NULL) gets the
+   reciprocal of the pivot of each of the lane's rows.  Returns info. */
 template <int NMAX, int R, typename Grp, typename T, int W>
 __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
-                                          int (&pos)[R], int (&lpiv)[R]) {
+                                          int (&pos)[R], int (&lpiv)[R],
+                                          T *rinv = nullptr) {
   static_assert(W >= NMAX, "rows shorter than NMAX");
   constexpr int G = Grp::size;
   int info = 0;
@@ -720,6 +720,11 @@ __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
       const bool zero = piv == T(0);
       if (zero && !info) info = k + 1;
       const T rp = T(1) / piv;
+      if (rinv) {
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (g.lane * R + q == wid) rinv[q] = rp;
+      }
       bool below[R];
       T l[R];
 #pragma unroll
@@ -795,23 +800,17 @@ __device__ __forceinline__ void rows_getrs(Grp &g, int n, const T (&r)[R][NMAX],
 }
 
 /* Back substitution U x = y on rows_getrf's factors with y carried in
-   column NMAX (rows of width NMAX + 1): the row at position p ends with
-   x[p] there.  The lanes take the reciprocals of their own diagonals first
-   (off the serial chain), so one step is a ballot, a product, a shuffle and
-   a multiply-add. */
+   column NMAX (rows of width NMAX + 1) and dinv the reciprocals of the
+   lane's pivots (rows_getrf's rinv: no division on the serial chain; a
+   select of the diagonal by position here made the compiler index the row
+   at run time and move it to local memory): the row at position p ends
+   with x[p] there.  One step is a ballot, a product, a shuffle and a
+   multiply-add. */
 template <int NMAX, int R, typename Grp, typename T>
 __device__ __forceinline__ void
-rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R]) {
+rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
+               const T (&dinv)[R]) {
   g.positions(pos);
-  T dinv[R];
-#pragma unroll
-  for (int q = 0; q < R; ++q) {
-    T d = T(1);
-#pragma unroll
-    for (int j = 0; j < NMAX; ++j)
-      if (j == pos[q] && j < n) d = r[q][j];
-    dinv[q] = T(1) / d;
-  }
 #pragma unroll
   for (int k = NMAX - 1; k >= 0; --k) {
     if (k < n) {
@@ -1144,7 +1143,8 @@ __device__ __forceinline__ int gesv1(Grp &g, int n, T *A, int64_t lda,
     r[q][NMAX] = i < n ? b[i] : T(0);
   }
   int pos[R], lpiv[R];
-  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
+  T rinv[R];
+  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv, rinv);
   g.barrier(); /* every lane has read A and b */
 #pragma unroll
   for (int q = 0; q < R; ++q) {
@@ -1156,7 +1156,7 @@ __device__ __forceinline__ int gesv1(Grp &g, int n, T *A, int64_t lda,
   }
   put_ipiv<NMAX>(g, n, lpiv, ipiv);
   if (info) return info;
-  rows_backsolve<NMAX>(g, n, r, pos);
+  rows_backsolve<NMAX>(g, n, r, pos, rinv);
 #pragma unroll
   for (int q = 0; q < R; ++q)
     if (pos[q] < n) b[pos[q]] = r[q][NMAX];

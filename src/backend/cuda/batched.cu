@@ -21,20 +21,25 @@ namespace axb_cuda {
 
 namespace {
 
-/* Lanes per matrix of the group kernels (n > kThreadMaxN): each lane holds
-   NMAX / G rows.  Fewer lanes than rows (G = 8 at NMAX = 16, 16 at 32) give
-   each lane several rows of independent work between two exchanges of the
-   group and put more matrices in a warp, at the price of registers (ptxas,
-   double: inverse 76 -> 146 at NMAX = 16, 130 -> 252 at 32; posv spills at
-   32).  Not measured on the device yet: the default stays one row per lane
-   (the shape measured in docs/PERFORMANCE.md) until `bench_batched sweep`
-   shows a smaller G faster; change it here. */
-template <int NMAX> struct GroupLanes { static constexpr int value = NMAX; };
+/* Lanes per matrix of the group kernels (n > kThreadMaxN), per operation:
+   each lane holds NMAX / G rows.  Fewer lanes than rows give each lane
+   several rows of independent work between two exchanges of the group and
+   put more matrices in a warp, at the price of registers.  Measured on an
+   H200 (`bench_batched sweep`, double, docs/PERFORMANCE.md third round):
+   the Cholesky factorization is faster with two rows per lane (n = 16:
+   153 -> 123 us, 24: 458 -> 391, 32: 534 -> 447 per batch), the Gauss-Jordan
+   inverse slower (16: 314 -> 339 us, 32: 1886 -> 3048); the solves keep one
+   row per lane (the measurement of their two-row shape ran with the row
+   in local memory, fixed since) and so does posv (it spills at NMAX = 32
+   with two rows per lane). */
+template <int OP, int NMAX> struct GroupLanes {
+  static constexpr int value = OP == BAT_POTRF && NMAX >= 16 ? NMAX / 2 : NMAX;
+};
 
 /* Right-hand sides per pass of the solves (registers per lane); one when
    the call has one right-hand side. */
-template <int NMAX> struct RhsChunk {
-  static constexpr int R = NMAX / GroupLanes<NMAX>::value;
+template <int OP, int NMAX> struct RhsChunk {
+  static constexpr int R = NMAX / GroupLanes<OP, NMAX>::value;
   static constexpr int value = R >= 4 ? 2 : NMAX >= 32 ? 4 : 8;
 };
 
@@ -82,7 +87,7 @@ constexpr int kWarpBlock = 128;
 template <int OP, int NMAX, int NR, typename T>
 __global__ void __launch_bounds__(kWarpBlock)
     bat_warp_kernel(const BatArgs<T> a) {
-  constexpr int G = GroupLanes<NMAX>::value;
+  constexpr int G = GroupLanes<OP, NMAX>::value;
   constexpr int per_block = kWarpBlock / G;
   const int64_t step = (int64_t)gridDim.x * per_block;
   const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / G;
@@ -155,7 +160,7 @@ template <int OP, int NMAX, int NR, typename T>
 axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
   constexpr int64_t kMaxGrid = 1 << 22;
   if constexpr (NMAX <= 32) {
-    constexpr int per_block = kWarpBlock / GroupLanes<NMAX>::value;
+    constexpr int per_block = kWarpBlock / GroupLanes<OP, NMAX>::value;
     int64_t blocks = (a.batch + per_block - 1) / per_block;
     if (blocks > kMaxGrid) blocks = kMaxGrid;
     bat_warp_kernel<OP, NMAX, NR, T>
@@ -177,7 +182,7 @@ axb_status bat_launch(axb_handle h, const BatArgs<T> &a) {
   if constexpr (solves) {
     if (a.nrhs == 1) return bat_launch_nr<OP, NMAX, 1>(h, a);
   }
-  return bat_launch_nr<OP, NMAX, RhsChunk<NMAX>::value>(h, a);
+  return bat_launch_nr<OP, NMAX, RhsChunk<OP, NMAX>::value>(h, a);
 }
 
 template <int NMAX> struct GroupKernels {
