@@ -307,46 +307,60 @@ template <int R, int C> __host__ __device__ constexpr int tile_ld() {
   return (R * C) | 1;
 }
 
-/* Elements per thread in flight: on packed storage tile_load issues this
-   many global loads before it writes any of them to shared memory (a loop
-   of load-then-store keeps one or two loads per thread in flight, and a
-   block of 64 threads then waits a memory latency per few hundred bytes).
-   The price is registers: ptxas puts the per-thread inverse at N = 3, 4, 6
-   (double) at 125 / 128 / 236 registers with it against 44 / 64 / 168
-   without.  The batched API takes it from N = 5 on (on the H200 the N = 6
-   inverse went from 38 to 30 us per 100 000, the solve from 44 to 35) and
-   the plain loop (K = 1) below, where the registers would halve the
-   occupancy for no measured gain. */
+/* Elements per thread in flight: tile_load<R, C, K> with K > 1 issues K
+   global loads before it writes any of them to shared memory (a loop of
+   load-then-store keeps one or two loads per thread in flight, and a block
+   of 64 threads then waits a memory latency per few hundred bytes).  The
+   price is registers: ptxas puts the batched API's per-thread inverse at
+   N = 3, 4, 6 (double) at 125 / 128 / 254 registers with K = 16 against
+   44 / 64 / 168 with K = 1 (the plain loop), so the API takes K = 16 only
+   from N = 5 on (H200, batch 100 000: the N = 6 inverse 38 -> 30 us, the
+   solve 44 -> 35 us; docs/PERFORMANCE.md, third round). */
 constexpr int kTileBatch = 16;
 
-/* Place of element e of the tile's region in the tile: block t = e / E at
-   t * tile_ld, then element e - t * E. */
+/* Element e of the tile's region in global memory (matrix t = e / E at
+   G + t * stride, element (i, j) at i + j * ld); packed storage (ld == R,
+   stride == R * C) is element e itself. */
+template <int R, int C>
+__device__ __forceinline__ int64_t tile_gidx(int e, int64_t ld, int64_t stride,
+                                             bool packed) {
+  constexpr int E = R * C;
+  if (packed) return e;
+  const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+  return t * stride + i + j * ld;
+}
+/* Its place in the tile: block t at t * tile_ld, then element r. */
 template <int R, int C> __device__ __forceinline__ int tile_sidx(int e) {
   constexpr int E = R * C;
   return e + (tile_ld<R, C>() - E) * (e / E);
 }
 
-/* K: loads in flight per thread on packed storage (1: a plain loop). */
 template <int R, int C, int K = kTileBatch, typename T>
 __device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
                                           int64_t stride, int cnt) {
-  constexpr int E = R * C;
-  const int total = cnt * E, nt = (int)blockDim.x;
-  if (K > 1 && ld == R && stride == E) { /* packed: one contiguous region */
-    for (int e0 = (int)threadIdx.x; e0 < total; e0 += K * nt) {
-      T v[K];
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (e0 + k * nt < total) v[k] = G[e0 + k * nt];
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (e0 + k * nt < total) S[tile_sidx<R, C>(e0 + k * nt)] = v[k];
+  if constexpr (K == 1) {
+    constexpr int E = R * C;
+    const int total = cnt * E;
+    for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
+      const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+      S[t * tile_ld<R, C>() + r] = G[t * stride + i + j * ld];
     }
     return;
   }
-  for (int e = (int)threadIdx.x; e < total; e += nt) {
-    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
-    S[t * tile_ld<R, C>() + r] = G[t * stride + i + j * ld];
+  const int total = cnt * R * C, nt = (int)blockDim.x;
+  const bool packed = ld == R && stride == R * C;
+  for (int e0 = (int)threadIdx.x; e0 < total; e0 += K * nt) {
+    T v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int e = e0 + k * nt;
+      if (e < total) v[k] = G[tile_gidx<R, C>(e, ld, stride, packed)];
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int e = e0 + k * nt;
+      if (e < total) S[tile_sidx<R, C>(e)] = v[k];
+    }
   }
 }
 
@@ -355,11 +369,12 @@ template <int R, int C, typename T>
 __device__ __forceinline__ void tile_store(T *G, int64_t ld, int64_t stride,
                                            const T *S, int cnt, int uplo = 0) {
   constexpr int E = R * C;
-  const int total = cnt * E;
-  for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
-    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+  const int total = cnt * E, nt = (int)blockDim.x;
+  const bool packed = ld == R && stride == E;
+  for (int e = (int)threadIdx.x; e < total; e += nt) {
+    const int r = e % E, j = r / R, i = r - j * R;
     if (uplo == 0 || (uplo == 1 ? i >= j : i <= j))
-      G[t * stride + i + j * ld] = S[t * tile_ld<R, C>() + r];
+      G[tile_gidx<R, C>(e, ld, stride, packed)] = S[tile_sidx<R, C>(e)];
   }
 }
 
@@ -691,12 +706,10 @@ __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
    of row lane + G q, 1-based) is set for pivot k on the lane holding row k.
    Columns NMAX..W-1 of the rows (W > NMAX) are carried right-hand sides:
    eliminated with the matrix, so that they end as L^-1 P b (the forward
-   substitution done on the way).  rinv (R entries, may be NULL) gets the
-   reciprocal of the pivot of each of the lane's rows.  Returns info. */
+   substitution done on the way).  Returns info. */
 template <int NMAX, int R, typename Grp, typename T, int W>
 __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
-                                          int (&pos)[R], int (&lpiv)[R],
-                                          T *rinv = nullptr) {
+                                          int (&pos)[R], int (&lpiv)[R]) {
   static_assert(W >= NMAX, "rows shorter than NMAX");
   constexpr int G = Grp::size;
   int info = 0;
@@ -720,11 +733,6 @@ __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
       const bool zero = piv == T(0);
       if (zero && !info) info = k + 1;
       const T rp = T(1) / piv;
-      if (rinv) {
-#pragma unroll
-        for (int q = 0; q < R; ++q)
-          if (g.lane * R + q == wid) rinv[q] = rp;
-      }
       bool below[R];
       T l[R];
 #pragma unroll
@@ -795,36 +803,6 @@ __device__ __forceinline__ void rows_getrs(Grp &g, int n, const T (&r)[R][NMAX],
           if (pos[q] < k) b[q][c] -= r[q][k] * x;
       }
       g.row_end();
-    }
-  }
-}
-
-/* Back substitution U x = y on rows_getrf's factors with y carried in
-   column NMAX (rows of width NMAX + 1) and dinv the reciprocals of the
-   lane's pivots (rows_getrf's rinv: no division on the serial chain; a
-   select of the diagonal by position here made the compiler index the row
-   at run time and move it to local memory): the row at position p ends
-   with x[p] there.  One step is a ballot, a product, a shuffle and a
-   multiply-add. */
-template <int NMAX, int R, typename Grp, typename T>
-__device__ __forceinline__ void
-rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
-               const T (&dinv)[R]) {
-  g.positions(pos);
-#pragma unroll
-  for (int k = NMAX - 1; k >= 0; --k) {
-    if (k < n) {
-      const int wid = g.at(pos, k), wq = wid % R;
-      T mine = r[0][NMAX] * dinv[0];
-#pragma unroll
-      for (int q = 1; q < R; ++q)
-        if (wq == q) mine = r[q][NMAX] * dinv[q];
-      const T x = g.shfl(mine, wid / R);
-#pragma unroll
-      for (int q = 0; q < R; ++q) {
-        if (pos[q] == k) r[q][NMAX] = x;
-        if (pos[q] < k) r[q][NMAX] -= r[q][k] * x;
-      }
     }
   }
 }
@@ -1126,43 +1104,6 @@ group_getrs(Grp &g, int n, int nrhs, const T *LU, int64_t lda, const int *ipiv,
   }
 }
 
-/* group_gesv with one right-hand side b (length n): b rides in column NMAX
-   of the rows through the factorization (no separate forward pass), then
-   rows_backsolve.  Returns info; b is unchanged when info > 0. */
-template <int NMAX, typename Grp, typename T>
-__device__ __forceinline__ int gesv1(Grp &g, int n, T *A, int64_t lda,
-                                     int *ipiv, T *b) {
-  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
-  T r[R][NMAX + 1];
-#pragma unroll
-  for (int q = 0; q < R; ++q) {
-    const int i = g.lane + G * q;
-#pragma unroll
-    for (int j = 0; j < NMAX; ++j)
-      r[q][j] = (i < n && j < n) ? A[i + j * lda] : T(0);
-    r[q][NMAX] = i < n ? b[i] : T(0);
-  }
-  int pos[R], lpiv[R];
-  T rinv[R];
-  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv, rinv);
-  g.barrier(); /* every lane has read A and b */
-#pragma unroll
-  for (int q = 0; q < R; ++q) {
-    if (pos[q] < n) {
-#pragma unroll
-      for (int j = 0; j < NMAX; ++j)
-        if (j < n) A[pos[q] + j * lda] = r[q][j];
-    }
-  }
-  put_ipiv<NMAX>(g, n, lpiv, ipiv);
-  if (info) return info;
-  rows_backsolve<NMAX>(g, n, r, pos, rinv);
-#pragma unroll
-  for (int q = 0; q < R; ++q)
-    if (pos[q] < n) b[pos[q]] = r[q][NMAX];
-  return 0;
-}
-
 /* A X = B: LU with partial pivoting of A in place (ipiv may be NULL), B
    overwritten with X.  Returns info; B is unchanged when info > 0. */
 template <int NMAX, int NR = 4, typename Grp, typename T>
@@ -1170,9 +1111,6 @@ __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
                                           int64_t lda, int *ipiv, T *B,
                                           int64_t ldb) {
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
-  if constexpr (NR == 1) {
-    if (nrhs == 1) return gesv1<NMAX>(g, n, A, lda, ipiv, B);
-  }
   T r[R][NMAX];
   load_rows<NMAX>(g, n, A, lda, r);
   int pos[R], lpiv[R];

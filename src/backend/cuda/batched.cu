@@ -26,14 +26,14 @@ namespace {
    several rows of independent work between two exchanges of the group and
    put more matrices in a warp, at the price of registers.  Measured on an
    H200 (`bench_batched sweep`, double, docs/PERFORMANCE.md third round):
-   the Cholesky factorization is faster with two rows per lane (n = 16:
-   153 -> 123 us, 24: 458 -> 391, 32: 534 -> 447 per batch), the Gauss-Jordan
-   inverse slower (16: 314 -> 339 us, 32: 1886 -> 3048); the solves keep one
-   row per lane (the measurement of their two-row shape ran with the row
-   in local memory, fixed since) and so does posv (it spills at NMAX = 32
-   with two rows per lane). */
+   the Gauss-Jordan inverse is slower with two rows per lane (n = 16: 314 ->
+   339 us per 100 000, 32: 1886 -> 3048 us per 65 536), the Cholesky
+   factorization faster (16: 153 -> 123 us, 24: 458 -> 391, 32: 534 -> 447).
+   Still one row per lane everywhere: the API kernels with the Cholesky
+   shape G = NMAX / 2 have not run on the device yet (the next device run
+   should set it for BAT_POTRF at NMAX >= 16 with test_batched_cuda). */
 template <int OP, int NMAX> struct GroupLanes {
-  static constexpr int value = OP == BAT_POTRF && NMAX >= 16 ? NMAX / 2 : NMAX;
+  static constexpr int value = NMAX;
 };
 
 /* Right-hand sides per pass of the solves (registers per lane); one when
