@@ -9,11 +9,11 @@
  * compute-sanitizer).  AXB_TEST_SPARSE_RACE=1 (for compute-sanitizer
  * --tool racecheck, which checks shared memory only): the quick sizes of
  * every kernel of axb that uses shared memory — the reductions, STREAM,
- * MERGE, the CG1 fused kernels, the ParILU/ParIC sweeps and the sync-free
- * triangular solve (its shared ticket) — on the hand-made and generated
- * matrices; it leaves out the solver runs (the same kernels at the same
- * block shapes, many more launches), the real matrices (the same kernels
- * on other data) and the cuSPARSE anchors (not axb's code).
+ * MERGE, the CG1 fused kernels and the sync-free triangular solve (its
+ * shared ticket) — on the hand-made and generated matrices; it leaves out the
+ * solver runs (the same kernels at the same block shapes, many more launches),
+ * the real matrices (the same kernels on other data) and the cuSPARSE anchors
+ * (not axb's code).
  */
 #ifndef SPT_TEMPLATE
 #include "testing.h"
