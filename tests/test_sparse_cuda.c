@@ -6,7 +6,14 @@
  * of ../shared/matrices; the cuSPARSE anchors (PCG + IC(0), BiCGStab +
  * ILU(0)) converge to a true residual <= tol and report a zero pivot.
  * Exit 77 without a GPU.  AXB_TEST_SPARSE_QUICK=1: small sizes only (for
- * compute-sanitizer).
+ * compute-sanitizer).  AXB_TEST_SPARSE_RACE=1 (for compute-sanitizer
+ * --tool racecheck, which checks shared memory only): the quick sizes of
+ * every kernel of axb that uses shared memory — the reductions, STREAM,
+ * MERGE, the CG1 fused kernels and the sync-free triangular solve (its
+ * shared ticket) — on the hand-made and generated matrices; it leaves out the
+ * solver runs (the same kernels at the same block shapes, many more launches),
+ * the real matrices (the same kernels on other data) and the cuSPARSE anchors
+ * (not axb's code).
  */
 #ifndef SPT_TEMPLATE
 #include "testing.h"
@@ -25,6 +32,7 @@
 static axb_handle g;   /* CUDA */
 static axb_handle cpu; /* the CPU table's handle: the reference */
 static int quick;
+static int race; /* AXB_TEST_SPARSE_RACE: the racecheck subset */
 
 /* The table entries against the CPU table, once per precision
    (this file includes itself with SPT_TEMPLATE defined). */
@@ -499,17 +507,20 @@ int main(void) {
     printf("SKIP: no CUDA device\n");
     return 77;
   }
-  quick = getenv("AXB_TEST_SPARSE_QUICK") != NULL;
+  race = getenv("AXB_TEST_SPARSE_RACE") != NULL;
+  quick = race || getenv("AXB_TEST_SPARSE_QUICK") != NULL;
   g = test_handle(AXB_BACKEND_CUDA);
   cpu = test_handle(AXB_BACKEND_CPU);
   ops_tests_d();
   ops_tests_s();
-  solver_tests();
+  if (!race) solver_tests();
   spmv_gen("poisson2d:7");
-  spmv_gen(quick ? "poisson3d:9" : "poisson3d:41");
+  if (!race) spmv_gen(quick ? "poisson3d:9" : "poisson3d:41");
   spmv_handmade();
-  spmv_real();
-  anchors();
+  if (!race) {
+    spmv_real();
+    anchors();
+  }
   axb__sparse_cuda_release(g);
   axb_handle_destroy(g);
   axb_handle_destroy(cpu);
