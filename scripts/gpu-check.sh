@@ -107,6 +107,9 @@ if [ "${GPU_CHECK_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null
   [ -x build/gpu/tests/test_sparse_cuda ]; then
   AXB_TEST_SPARSE_QUICK=1 run memcheck_sparse compute-sanitizer --tool memcheck \
     --error-exitcode 9 build/gpu/tests/test_sparse_cuda
+  # racecheck sees shared memory only: the subset of kernels that use it
+  AXB_TEST_SPARSE_RACE=1 run racecheck_sparse compute-sanitizer --tool racecheck \
+    --error-exitcode 9 build/gpu/tests/test_sparse_cuda
 fi
 if [ "${GPU_CHECK_SPARSE_BENCH:-0}" = 1 ] && [ -x build/gpu/bench/bench_sparse ]; then
   mtx() { # a shared matrix, plain or gzipped (a staged copy may be)
