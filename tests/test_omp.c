@@ -476,13 +476,6 @@ int main(int argc, char **argv) {
      oversubscribed. */
   lu_case(1537, AXB_F64, 8, 0);
   lu_case(1100, AXB_F32, 9, 0);
-  /* The tiled path (the default from 8 threads up to 8192) with 16
-     threads forced through the handle, at sizes of one to several dozen
-     steps of 128 (the last partial), float and double: the checks and
-     bitwise determinism (pieces and tiles go to whichever thread claims
-     them first).  Then the step orders the knobs select (AXB_LU_J1FIRST,
-     AXB_LU_RTRSM, AXB_LU_J1SPLIT off) and rectangular and singular inputs on
-     the tiled path. */
   /* The per-phase profile (AXB_OMP_PROFILE=1): results unchanged (the
      same checks), and the record filled for the tiled LU and the hybrid
      Cholesky. */
@@ -503,16 +496,23 @@ int main(int argc, char **argv) {
   axb_omp_prof_reset();
   lu_case(1100, AXB_F32, 16, 0);
   CHECK(pr->calls == 0, "profile recorded with AXB_OMP_PROFILE unset");
-  const int64_t tiled_n[] = {1000, 1537, 2048, 3001};
-  for (int i = 0; i < 4; ++i) {
-    lu_case(tiled_n[i], AXB_F64, 16, i < 2);
-    lu_case(tiled_n[i], AXB_F32, 16, i < 2);
-  }
-  setenv("AXB_LU_J1FIRST", "0", 1);
-  lu_case(1537, AXB_F64, 16, 1);
-  setenv("AXB_LU_RTRSM", "0", 1);
-  setenv("AXB_LU_J1SPLIT", "0", 1);
+  /* The tiled path (the default from 8 threads up to 8192) with 16
+     threads forced through the handle, at sizes of one to several dozen
+     steps of 128 (the last partial), float and double: the checks and
+     bitwise determinism (pieces and tiles go to whichever thread claims
+     them first).  Then the step orders the knobs select (AXB_LU_J1FIRST,
+     AXB_LU_RTRSM, AXB_LU_J1SPLIT on) and rectangular and singular inputs on
+     the tiled path. */
+  lu_case(1000, AXB_F64, 16, 1);
+  lu_case(1000, AXB_F32, 16, 1);
   lu_case(1537, AXB_F32, 16, 1);
+  lu_case(2048, AXB_F64, 16, 0);
+  lu_case(3001, AXB_F32, 16, 0);
+  setenv("AXB_LU_J1FIRST", "1", 1);
+  lu_case(1537, AXB_F64, 16, 1);
+  setenv("AXB_LU_RTRSM", "1", 1);
+  setenv("AXB_LU_J1SPLIT", "1", 1);
+  lu_case(1100, AXB_F32, 16, 1);
   unsetenv("AXB_LU_J1FIRST");
   lu_case(1000, AXB_F64, 16, 1);
   unsetenv("AXB_LU_RTRSM");
