@@ -206,7 +206,7 @@ axb_status swap_trsm(axb_handle h, cudaStream_t st, SwapPlan plan, T *A,
 
 /* Columns of one Cholesky step and the threads of its kernel. */
 constexpr int kCholBlock = 64;
-constexpr int kCholThreads = 256;
+constexpr int kCholThreads = 64; /* rows of the panel per block of potrf_step */
 /* One Cholesky step on st: the nb x nb diagonal block at A (nb <=
    kCholBlock) factored, and the rem rows below it (lower; columns right of
    it, upper) solved against it; *info = off + j + 1 at the first minor

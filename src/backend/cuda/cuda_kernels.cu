@@ -883,7 +883,7 @@ __device__ inline T &lref(T *A, int64_t lda, int upper, int64_t i, int64_t j) {
 /*
  * One step of the blocked Cholesky in one launch: every block factors the
  * nb x nb diagonal block (nb <= 64, padded with the identity to 64) in its
- * own registers and shared memory, then solves its 256 rows of the panel
+ * own registers and shared memory, then solves its 64 rows of the panel
  * below, X L^T = B (LAPACK dtrsm R/L/T/N: x_j = b_j / l_jj, then
  * b_k -= x_j l_kj), so the diagonal factor never makes a trip through
  * global memory and needs no second launch.
