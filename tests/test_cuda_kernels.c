@@ -354,6 +354,50 @@ static void gj_dev_case(int64_t n, axb_dtype t) {
   axb_dense_destroy(&A);
 }
 
+/* potrf_dev on one handle queued on three streams (axb_set_stream), so the
+   Cholesky step kernels of different calls may run at the same time: each
+   launch must keep its own arrival state (a shared counter made blocks of
+   one launch write L11 before others had read A11).  Every factor is
+   checked, then a fourth call on the handle's own stream. */
+static void potrf_streams_case(int64_t n) {
+  enum { K = 3 };
+  cudaStream_t s[K];
+  void *own = axb_get_stream(g);
+  axb_dense S[K], F = test_alloc(n, n, n, AXB_F64);
+  void *dS[K];
+  int64_t *dinfo = NULL;
+  cudaMalloc((void **)&dinfo, (K + 1) * sizeof(int64_t));
+  for (int k = 0; k < K; ++k) {
+    cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking);
+    S[k] = test_gen(g, AXB_GEN_SPD_SHIFT, n, AXB_F64, 0, 0, 40 + (uint64_t)k);
+    dS[k] = dev_copy(&S[k]);
+  }
+  for (int k = 0; k < K; ++k) {
+    CHECK_STATUS(g, axb_set_stream(g, s[k]), AXB_SUCCESS);
+    CHECK_STATUS(g, axb_dpotrf_dev(g, AXB_LOWER, n, dS[k], n, dinfo + k),
+                 AXB_SUCCESS);
+  }
+  CHECK_STATUS(g, axb_set_stream(g, own), AXB_SUCCESS);
+  void *d4 = dev_copy(&S[0]);
+  CHECK_STATUS(g, axb_dpotrf_dev(g, AXB_LOWER, n, d4, n, dinfo + K),
+               AXB_SUCCESS);
+  for (int k = 0; k <= K; ++k) {
+    CHECK(dev_info(dinfo + k) == 0, "potrf streams n=%lld call %d: info",
+          (long long)n, k);
+    dev_back(&F, k < K ? dS[k] : d4);
+    CHECK_RATIO(axb_check_cholesky(&S[k < K ? k : 0], &F, AXB_LOWER),
+                "potrf_dev n=%lld on stream %d", (long long)n, k);
+  }
+  for (int k = 0; k < K; ++k) {
+    cudaStreamDestroy(s[k]);
+    cudaFree(dS[k]);
+    axb_dense_destroy(&S[k]);
+  }
+  cudaFree(d4);
+  cudaFree(dinfo);
+  axb_dense_destroy(&F);
+}
+
 int main(void) {
   int count = 0;
   if (!axb_backend_compiled(AXB_BACKEND_CUDA) ||
@@ -378,6 +422,8 @@ int main(void) {
         not_spd_case(m, m / 3 + 1, types[ti], AXB_UPPER);
       }
     }
+  potrf_streams_case(500);
+  potrf_streams_case(1000);
   /* The _dev API on a CPU handle: an honest NOT_SUPPORTED. */
   int64_t info;
   CHECK_STATUS(ref, axb_dgetrf_dev(ref, 2, 2, &(double){0}, 2, &info, &info),

@@ -51,7 +51,6 @@ static void context_destroy(axb_handle h, Context *c) {
   if (c->ev_main) cudaEventDestroy(c->ev_main);
   if (c->fast) cudaStreamDestroy(c->fast);
   staging_release(c);
-  if (c->d_arrive) cudaFree(c->d_arrive);
   cudaEventDestroy(c->t0);
   cudaEventDestroy(c->t1);
   delete c;
@@ -136,9 +135,6 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
     if (e2 == cudaSuccess)
       e2 = cudaEventCreateWithFlags(&c->ev_main, cudaEventDisableTiming);
     if (e2 == cudaSuccess) e2 = staging_init(c);
-    if (e2 == cudaSuccess)
-      e2 = cudaMalloc((void **)&c->d_arrive, sizeof(unsigned));
-    if (e2 == cudaSuccess) e2 = cudaMemset(c->d_arrive, 0, sizeof(unsigned));
     cublasStatus_t b2 = e2 == cudaSuccess ? cublasCreate(&c->blas_fast)
                                           : CUBLAS_STATUS_NOT_INITIALIZED;
     if (b2 == CUBLAS_STATUS_SUCCESS)

@@ -42,9 +42,6 @@ struct Context {
   size_t stage_chunk;
   int stage_mode;
   cudaEvent_t stage_ev[2];
-  /* Arrival counter of potrf_step_kernel (one unsigned, zero between
-     launches: the last block of each launch resets it). */
-  unsigned *d_arrive;
 };
 
 /* The context of h (NULL when h is not a CUDA handle or has none). */

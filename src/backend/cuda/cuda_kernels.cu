@@ -906,10 +906,12 @@ __device__ inline T &lref(T *A, int64_t lda, int upper, int64_t i, int64_t j) {
  * L11 overwrites A11, which every block reads when it starts: a block
  * scheduled late (the device busy with other streams' work) would factor
  * L11 instead of A11.  So L11 and info are written by the block that
- * arrives last on the context's counter (*arrive, zero between launches;
- * that block resets it): by then every block has read A11.  Whether the
- * step runs at all (*info of an earlier step) is read by thread 0 only, so
- * it is one value for the block and, as info is only written by a last
+ * arrives last on the launch's own counter (*arrive, zeroed before the
+ * launch; NULL for one block): by then every block has read A11.  The
+ * counter belongs to one launch because launches of the same handle may
+ * run at once on different streams (axb_set_stream).  Whether the step
+ * runs at all (*info of an earlier step) is read by thread 0 only, so it
+ * is one value for the block and, as info is only written by a last
  * block, for the launch.  Not positive (or NaN) at j: the factored
  * columns and the updated rest of the block are written (as LAPACK leaves
  * them), *info = off + j + 1, the panel is left alone.
@@ -991,8 +993,12 @@ __global__ void __launch_bounds__(kCholThreads)
   /* Arrival: every block, skipped or not, after its reads of A11. */
   __syncthreads();
   if (tid == 0) {
-    __threadfence();
-    s_last = atomicAdd(arrive, 1u) == gridDim.x - 1;
+    if (gridDim.x == 1) {
+      s_last = 1;
+    } else {
+      __threadfence();
+      s_last = atomicAdd(arrive, 1u) == gridDim.x - 1;
+    }
   }
   __syncthreads();
   if (s_last) {
@@ -1008,10 +1014,7 @@ __global__ void __launch_bounds__(kCholThreads)
             lref(A, lda, upper, tid, done + k) = a[k];
       }
     }
-    if (tid == 0) {
-      if (!skip && !ok) *info = off + done + 1;
-      *arrive = 0;
-    }
+    if (tid == 0 && !skip && !ok) *info = off + done + 1;
   }
   if (skip || !ok) return;
   const int64_t i = (int64_t)blockIdx.x * kCholThreads + tid;
@@ -1033,12 +1036,21 @@ axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
     return axb__fail(h, AXB_ERR_INTERNAL, "potrf block %lld > %d",
                      (long long)nb, kCholBlock);
   const int64_t blocks = rem > 0 ? (rem + kCholThreads - 1) / kCholThreads : 1;
-  Context *c = context(h);
-  if (!c || !c->d_arrive)
-    return axb__fail(h, AXB_ERR_INTERNAL, "potrf_step: no CUDA context");
+  /* The launch's arrival counter, stream-ordered from the device's pool. */
+  unsigned *arrive = nullptr;
+  if (blocks > 1) {
+    AXB_CU(h, cudaMallocAsync((void **)&arrive, sizeof(unsigned), st));
+    const cudaError_t e = cudaMemsetAsync(arrive, 0, sizeof(unsigned), st);
+    if (e != cudaSuccess) {
+      cudaFreeAsync(arrive, st);
+      AXB_CU(h, e);
+    }
+  }
   potrf_step_kernel<T><<<(unsigned)blocks, kCholThreads, 0, st>>>(
-      uplo == AXB_UPPER, (int)nb, rem, A, lda, off, info, c->d_arrive);
-  AXB_CU(h, cudaGetLastError());
+      uplo == AXB_UPPER, (int)nb, rem, A, lda, off, info, arrive);
+  const cudaError_t e = cudaGetLastError();
+  if (arrive) cudaFreeAsync(arrive, st);
+  AXB_CU(h, e);
   return AXB_SUCCESS;
 }
 
