@@ -192,6 +192,8 @@ cudaError_t registered_copy(cudaStream_t s, void *dst, size_t ldd,
   e = cudaMemcpy2DAsync(dst, ldd, src, lds, row_bytes, cols, kind, s);
   cudaError_t e2 = cudaStreamSynchronize(s);
   cudaHostUnregister(host);
+  if (e != cudaSuccess || e2 != cudaSuccess)
+    cudaGetLastError(); /* the caller falls back to staging: no stale error */
   return e != cudaSuccess ? e : e2;
 }
 
@@ -265,7 +267,7 @@ axb_status copy_2d_bytes(axb_handle h, Context *ctx, void *dst, size_t ldd,
     if (e != cudaSuccess) /* no pinned memory: the pageable path works */
       return direct_copy(h, ctx, dst, ldd, src, lds, row_bytes, cols, kind,
                          true);
-    const int threads = axb__stage_threads();
+    const int threads = axb__stage_threads(h->threads);
     e = kind == cudaMemcpyHostToDevice
             ? staged_upload(ctx, s, (char *)dst, ldd, (const char *)src, lds,
                             cut, threads)

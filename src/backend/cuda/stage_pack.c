@@ -15,11 +15,12 @@
    costs more than it saves. */
 #define STAGE_PAR_MIN ((size_t)1 << 20)
 
-int axb__stage_threads(void) {
+int axb__stage_threads(int handle_threads) {
 #ifdef AXB_HAVE_OPENMP
-  int t = omp_get_max_threads();
+  int t = handle_threads > 0 ? handle_threads : omp_get_max_threads();
   return t < 1 ? 1 : t > 8 ? 8 : t;
 #else
+  (void)handle_threads;
   return 1;
 #endif
 }

@@ -19,9 +19,10 @@ void axb__stage_copy_cols(void *dst, size_t dst_ld, const void *src,
                           size_t src_ld, size_t col_bytes, size_t ncols,
                           int threads);
 
-/* Threads worth using for one staging copy (OpenMP's count, capped: a few
-   cores saturate a socket's memory bandwidth). */
-int axb__stage_threads(void);
+/* Threads worth using for one staging copy: the handle's thread count
+   (0: OpenMP's), capped at 8 (a few cores saturate a socket's memory
+   bandwidth). */
+int axb__stage_threads(int handle_threads);
 
 #ifdef __cplusplus
 }
