@@ -334,17 +334,19 @@ axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
 
 /* The n x n block A (at global offset off) factored completely in steps of
    kCholBlock columns on one stream: potrf_step (diagonal block and the
-   rows below it inside A in one launch), then SYRK on the rest of A. */
+   rows below it inside A in one launch), then SYRK on the rest of A.
+   arrive: zeroed counters, one per step (potrf_dev owns them). */
 template <typename T>
 static axb_status potrf_steps(axb_handle h, cudaStream_t st, cublasHandle_t b,
                               axb_uplo uplo, int64_t n, T *A, int64_t lda,
-                              int64_t off, int64_t *info) {
+                              int64_t off, int64_t *info, unsigned *arrive) {
   const T one = 1, minus = -1;
   for (int64_t j = 0; j < n; j += kCholBlock) {
     const int64_t w = n - j < kCholBlock ? n - j : kCholBlock;
     const int64_t rem = n - j - w;
     T *Ajj = A + j + j * lda;
-    axb_status s = potrf_step<T>(h, st, uplo, w, rem, Ajj, lda, off + j, info);
+    axb_status s = potrf_step<T>(h, st, uplo, w, rem, Ajj, lda, off + j, info,
+                                 arrive + j / kCholBlock);
     if (s) return s;
     if (rem <= 0) continue;
     T *C = A + (j + w) + (j + w) * lda;
@@ -376,11 +378,19 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), stream(h)));
   if (n == 0) return AXB_SUCCESS;
   AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  /* The steps' arrival counters (potrf_step): one zeroed allocation per
+     factorisation, ordered before both lanes by the handle's stream. */
+  const size_t nsteps = (size_t)((n + kCholBlock - 1) / kCholBlock);
+  Scratch cnt(h);
+  if (axb_status s = cnt.alloc(nsteps * sizeof(unsigned))) return s;
+  unsigned *arrive = (unsigned *)cnt.p;
+  AXB_CU(h, cudaMemsetAsync(arrive, 0, nsteps * sizeof(unsigned), stream(h)));
   /* Small n: one level of kCholBlock steps (their SYRKs are short); larger
      n: blocks of NB so that the bulk SYRKs have a deep inner dimension. */
   int64_t NB = knob(knobs().potrf_nb, n <= 1024 ? n : n < 8192 ? 256 : 512);
   if (NB >= n)
-    return potrf_steps<T>(h, stream(h), ctx->blas, uplo, n, A, lda, 0, info);
+    return potrf_steps<T>(h, stream(h), ctx->blas, uplo, n, A, lda, 0, info,
+                          arrive);
   NB = NB < kCholBlock ? kCholBlock : NB / kCholBlock * kCholBlock;
   const T one = 1, minus = -1;
   const bool lower = uplo == AXB_LOWER;
@@ -390,8 +400,8 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
     const int64_t nb = n - k < NB ? n - k : NB;
     const int64_t rem = n - k - nb;
     T *Akk = A + k + k * lda;
-    axb_status st =
-        potrf_steps<T>(h, ln.fast, ln.bfast, uplo, nb, Akk, lda, k, info);
+    axb_status st = potrf_steps<T>(h, ln.fast, ln.bfast, uplo, nb, Akk, lda, k,
+                                   info, arrive + k / kCholBlock);
     if (st) return st;
     if (rem <= 0) continue;
     /* P: the panel, L21 (rem x nb, lower) or U12 (nb x rem, upper) */

@@ -906,8 +906,8 @@ __device__ inline T &lref(T *A, int64_t lda, int upper, int64_t i, int64_t j) {
  * L11 overwrites A11, which every block reads when it starts: a block
  * scheduled late (the device busy with other streams' work) would factor
  * L11 instead of A11.  So L11 and info are written by the block that
- * arrives last on the launch's own counter (*arrive, zeroed before the
- * launch; NULL for one block): by then every block has read A11.  The
+ * arrives last on the launch's own counter (*arrive, zeroed by the
+ * caller; unused for one block): by then every block has read A11.  The
  * counter belongs to one launch because launches of the same handle may
  * run at once on different streams (axb_set_stream).  Whether the step
  * runs at all (*info of an earlier step) is read by thread 0 only, so it
@@ -1030,27 +1030,15 @@ __global__ void __launch_bounds__(kCholThreads)
 template <typename T>
 axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
                       int64_t rem, T *A, int64_t lda, int64_t off,
-                      int64_t *info) {
+                      int64_t *info, unsigned *arrive) {
   if (nb <= 0) return AXB_SUCCESS;
   if (nb > kCholBlock)
     return axb__fail(h, AXB_ERR_INTERNAL, "potrf block %lld > %d",
                      (long long)nb, kCholBlock);
   const int64_t blocks = rem > 0 ? (rem + kCholThreads - 1) / kCholThreads : 1;
-  /* The launch's arrival counter, stream-ordered from the device's pool. */
-  unsigned *arrive = nullptr;
-  if (blocks > 1) {
-    AXB_CU(h, cudaMallocAsync((void **)&arrive, sizeof(unsigned), st));
-    const cudaError_t e = cudaMemsetAsync(arrive, 0, sizeof(unsigned), st);
-    if (e != cudaSuccess) {
-      cudaFreeAsync(arrive, st);
-      AXB_CU(h, e);
-    }
-  }
   potrf_step_kernel<T><<<(unsigned)blocks, kCholThreads, 0, st>>>(
       uplo == AXB_UPPER, (int)nb, rem, A, lda, off, info, arrive);
-  const cudaError_t e = cudaGetLastError();
-  if (arrive) cudaFreeAsync(arrive, st);
-  AXB_CU(h, e);
+  AXB_CU(h, cudaGetLastError());
   return AXB_SUCCESS;
 }
 
@@ -1110,7 +1098,7 @@ axb_status diag_zero_info(axb_handle h, int64_t n, const T *A, int64_t lda,
                                    int64_t, int, const T *, int64_t);          \
   template axb_status potrf_step<T>(axb_handle, cudaStream_t, axb_uplo,        \
                                     int64_t, int64_t, T *, int64_t, int64_t,   \
-                                    int64_t *);                                \
+                                    int64_t *, unsigned *);                    \
   template axb_status set_identity<T>(axb_handle, int64_t, T *, int64_t);      \
   template axb_status diag_zero_info<T>(axb_handle, int64_t, const T *,        \
                                         int64_t, int64_t *);
