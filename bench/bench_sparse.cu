@@ -37,7 +37,7 @@ extern "C" {
 #include "vendor/cusparse_anchor.h"
 }
 
-#include <cuda_runtime.h>
+#include "bench_cu.h"
 
 #include <algorithm>
 #include <math.h>
@@ -46,15 +46,6 @@ extern "C" {
 #include <string.h>
 #include <vector>
 
-#define CU(call)                                                               \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,             \
-              cudaGetErrorString(e_));                                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 #define OK(h, call)                                                            \
   do {                                                                         \
     axb_status e_ = (call);                                                    \
@@ -187,7 +178,7 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   const double tol = sizeof(T) == 8 ? 1e-14 : 1e-5;
   auto row = [&](const char *kernel, int width, double ms, double err) {
     const double bw = bytes / (ms * 1e-3);
-    printf("spmv %-22s %s %-7s %2d %9.2f %7.1f %5.1f%% %6.2fx %8.1e %s\n", name,
+    printf("spmv %-22s %s %-8s %2d %9.2f %7.1f %5.1f%% %6.2fx %8.1e %s\n", name,
            prec, kernel, width, ms * 1e3, bw * 1e-9, 100.0 * bw / copy_bw,
            t_vendor / ms, err, err <= tol ? "ok" : "WRONG");
   };
@@ -212,13 +203,19 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   axb_spcuda_mat_spmv_info(M, &kind, &width);
   /* The load hints on AUTO's VECTOR width (the default hint last). */
   if (kind == AXB_SPMV_VECTOR) {
-    const char *hname[] = {"v-plain", "v-ldcs", "v-l2ef"};
-    for (int hh = 0; hh < 3; ++hh) {
-      OK(h, axb_spcuda_mat_set_spmv_hint(M, (axb_spmv_hint)hh));
-      CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
-      ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
-      row(hname[hh], width, ms, spmv_error(A, hx, ref, dy));
-    }
+    /* W = 1: each hint with batches of 1, 4 and 8 entries ("b4-l2ef"). */
+    const char *hname[] = {"plain", "ldcs", "l2ef"};
+    const int batches[] = {1, 4, 8};
+    for (int bb = 0; bb < (width == 1 ? 3 : 1); ++bb)
+      for (int hh = 0; hh < 3; ++hh) {
+        OK(h, axb_spcuda_mat_set_spmv_hint(M, (axb_spmv_hint)hh));
+        OK(h, axb_spcuda_mat_set_spmv_batch(M, batches[bb]));
+        CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
+        ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
+        char label[16];
+        snprintf(label, sizeof label, "b%d-%s", batches[bb], hname[hh]);
+        row(label, width, ms, spmv_error(A, hx, ref, dy));
+      }
     axb_spcuda_mat_destroy(M); /* fresh: the default hint */
     M = nullptr;
     OK(h, axb_spcuda_mat_create(h, A, &M));
@@ -280,14 +277,20 @@ static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
   OK(h, G->vec_upload(h, n, b.data(), db));
   const int saved = g_reps;
   g_reps = 7;
-  for (int w = -1; w <= 32; w = w < 1 ? w + 1 : 2 * w) {
-    /* w = -1: levels, 0: AUTO, else sync-free with w lanes */
+  /* -1: levels; -2, -3, -4: the warp solve with a back-off of 0, 100 and
+     400 ns; 0: AUTO (back-off 0); else sync-free with w lanes. */
+  const int cfg[] = {-1, -2, -3, -4, 0, 1, 2, 4, 8, 16, 32};
+  for (int w : cfg) {
+    if (w > 1 && n > 200000) continue; /* wide flag solves: seconds, known */
     if (axb_spcuda_fac_set_tri(gF,
-                               w < 0    ? AXB_SPTRI_GPU_LEVELS
+                               w == -1  ? AXB_SPTRI_GPU_LEVELS
+                               : w < 0  ? AXB_SPTRI_GPU_WARP
                                : w == 0 ? AXB_SPTRI_GPU_AUTO
                                         : AXB_SPTRI_GPU_SYNCFREE,
                                w < 0 ? 0 : w) != AXB_SUCCESS)
       continue;
+    const int backoff = w == -3 ? 100 : w == -4 ? 400 : 0;
+    OK(h, axb_spcuda_fac_set_backoff(gF, backoff));
     axb_sptri_gpu_alg alg;
     int width = 0;
     axb_spcuda_fac_tri_info(gF, &alg, &width);
@@ -303,14 +306,19 @@ static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
       err = std::max(err, fabs(gx[(size_t)i] - x[(size_t)i]));
       m = std::max(m, fabs(x[(size_t)i]));
     }
+    char label[32];
+    if (w < -1)
+      snprintf(label, sizeof label, "warp-b%d", backoff);
+    else
+      snprintf(label, sizeof label, "%s",
+               w < 0                         ? "levels"
+               : w > 0                       ? "syncfree"
+               : alg == AXB_SPTRI_GPU_LEVELS ? "AUTO=lev"
+               : alg == AXB_SPTRI_GPU_WARP   ? "AUTO=warp"
+                                             : "AUTO=sf");
     printf("trisv %-22s %-9s W=%2d %10.1f us  levels %lld+%lld  err %.1e %s\n",
-           name,
-           w < 0                         ? "levels"
-           : w > 0                       ? "syncfree"
-           : alg == AXB_SPTRI_GPU_LEVELS ? "AUTO=lev"
-                                         : "AUTO=sf",
-           width, ms * 1e3, (long long)P.p.lo_nlev, (long long)P.p.up_nlev,
-           err / m, err / m <= 1e-10 ? "ok" : "WRONG");
+           name, label, width, ms * 1e3, (long long)P.p.lo_nlev,
+           (long long)P.p.up_nlev, err / m, err / m <= 1e-10 ? "ok" : "WRONG");
   }
   g_reps = saved;
   G->vec_free(h, db);

@@ -9,11 +9,11 @@
  * compute-sanitizer).  AXB_TEST_SPARSE_RACE=1 (for compute-sanitizer
  * --tool racecheck, which checks shared memory only): the quick sizes of
  * every kernel of axb that uses shared memory — the reductions, STREAM,
- * MERGE, the CG1 fused kernels and the sync-free triangular solve (its
- * shared ticket) — on the hand-made and generated matrices; it leaves out the
- * solver runs (the same kernels at the same block shapes, many more launches),
- * the real matrices (the same kernels on other data) and the cuSPARSE anchors
- * (not axb's code).
+ * MERGE, the CG1 fused kernels and the flag and warp triangular solves
+ * (their shared ticket and xs) — on the hand-made
+ * and generated matrices; it leaves out the solver runs (the same kernels
+ * at the same block shapes, many more launches), the real matrices (the
+ * same kernels on other data) and the cuSPARSE anchors (not axb's code).
  */
 #ifndef SPT_TEMPLATE
 #include "testing.h"
@@ -139,6 +139,18 @@ static void spmv_all(const char *name, const axb_csr *A) {
   if (st != AXB_SUCCESS) return;
   for (int w = 1; w <= 32; w *= 2)
     spmv_case(name, A, M, AXB_SPMV_VECTOR, w);
+  /* W = 1 with its batches of entries under every load hint. */
+  const int batches[] = {1, 4, 8, 0};
+  for (int bt = 0; bt < 4; ++bt)
+    for (int hh = 0; hh < 3; ++hh) {
+      CHECK_STATUS(g, axb_spcuda_mat_set_spmv_batch(M, batches[bt]),
+                   AXB_SUCCESS);
+      CHECK_STATUS(g, axb_spcuda_mat_set_spmv_hint(M, (axb_spmv_hint)hh),
+                   AXB_SUCCESS);
+      spmv_case(name, A, M, AXB_SPMV_VECTOR, 1);
+    }
+  CHECK(axb_spcuda_mat_set_spmv_batch(M, 3) == AXB_ERR_INVALID,
+        "batch 3 refused");
   spmv_case(name, A, M, AXB_SPMV_MERGE, 0);
   spmv_case(name, A, M, AXB_SPMV_STREAM, 0);
   spmv_case(name, A, M, AXB_SPMV_AUTO, 0);
@@ -778,14 +790,15 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
   G->vec_alloc(g_h, n, &gw);
   for (int up = 0; up < 2; ++up)
     for (int mode = 0; mode < 2; ++mode)
-      for (int sw = 1; sw <= 3; ++sw) {
-        /* Exact: sw = 1 AUTO (sync-free), 2 sync-free W = 1, 3 levels. */
+      for (int sw = 1; sw <= 4; ++sw) {
+        /* Exact: sw = 1 AUTO, 2 sync-free W = 1, 3 levels, 4 warp. */
         const axb_uplo u = up ? AXB_UPPER : AXB_LOWER;
         const axb_sptri_mode m = mode ? AXB_SPTRI_JACOBI : AXB_SPTRI_EXACT;
         if (!mode)
           CHECK_STATUS(g_h,
                        axb_spcuda_fac_set_tri(gF,
-                                              sw == 3   ? AXB_SPTRI_GPU_LEVELS
+                                              sw == 4   ? AXB_SPTRI_GPU_WARP
+                                              : sw == 3 ? AXB_SPTRI_GPU_LEVELS
                                               : sw == 2 ? AXB_SPTRI_GPU_SYNCFREE
                                                         : AXB_SPTRI_GPU_AUTO,
                                               sw == 2 ? 1 : 0),
@@ -800,6 +813,28 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
       }
   G->fac_destroy(g_h, gF);
   C->fac_destroy(cpu, cF);
+  /* The exact ILU(0) computed on the device (what the solvers' set-up
+     runs) against the host's factor f, twice (the ready flags'
+     generations); an IC factor refused. */
+  if (kind == AXB_SPF_LU) {
+    CHECK_STATUS(g_h, G->fac_create(g_h, &P.p, NULL, &gF), AXB_SUCCESS);
+    for (int rep = 0; rep < 2 && gF; ++rep) {
+      int64_t id = -1;
+      CHECK_STATUS(g_h, G->fac_ilu0(g_h, gA, gF, &id), AXB_SUCCESS);
+      CHECK(id == 0, "%s device ILU(0) info %lld", name, (long long)id);
+      CHECK_STATUS(g_h, G->fac_download(g_h, gF, fg), AXB_SUCCESS);
+      const double r = SFX(maxrel)(nnz, fg, f);
+      CHECK(r <= 1024 * EPS, "%s device ILU(0) rep %d vs host %.3g", name, rep,
+            r);
+    }
+    G->fac_destroy(g_h, gF);
+  } else {
+    int64_t id = 0;
+    CHECK_STATUS(g_h, G->fac_create(g_h, &P.p, f, &gF), AXB_SUCCESS);
+    CHECK(G->fac_ilu0(g_h, gA, gF, &id) == AXB_ERR_INTERNAL,
+          "%s device ILU(0) of an IC factor", name);
+    G->fac_destroy(g_h, gF);
+  }
   /* Fixed-point sweeps from the Chow-Patel initial guess. */
   st = SFX(axb__spf_init)(&P.p, a, f, &info);
   CHECK(st == AXB_SUCCESS, "%s: initial guess %d", name, st);
@@ -945,18 +980,24 @@ static void SFX(tri_case)(int kind, int64_t n) {
   SFX(fill_random)(n, b, 77);
   T *gb = SFX(up)(G, g_h, n, b), *gx = NULL;
   G->vec_alloc(g_h, n, &gx);
-  const int widths[] = {0, 1, 2, 8, 32, -1}; /* -1: levels */
+  /* -1: levels, -2: the warp solve, -3: the warp solve with back-off */
+  const int widths[] = {0, 1, 2, 8, 32, -1, -2, -3};
   for (int up = 0; up < 2; ++up) {
     const axb_uplo u = up ? AXB_UPPER : AXB_LOWER;
     C->tri_solve(cpu, cF, u, AXB_SPTRI_EXACT, 1, b, x, NULL);
-    for (int w = 0; w < 6; ++w) {
-      if (widths[w] < 0 && n > 100000 && kind != 1) continue; /* n launches */
-      CHECK_STATUS(
-          g_h,
-          axb_spcuda_fac_set_tri(
-              gF, widths[w] < 0 ? AXB_SPTRI_GPU_LEVELS : AXB_SPTRI_GPU_SYNCFREE,
-              widths[w] < 0 ? 0 : widths[w]),
-          AXB_SUCCESS);
+    for (int w = 0; w < 8; ++w) {
+      if (widths[w] == -1 && n > 100000 && kind != 1) continue; /* n launches */
+      CHECK_STATUS(g_h,
+                   axb_spcuda_fac_set_tri(gF,
+                                          widths[w] == -1 ? AXB_SPTRI_GPU_LEVELS
+                                          : widths[w] < 0
+                                              ? AXB_SPTRI_GPU_WARP
+                                              : AXB_SPTRI_GPU_SYNCFREE,
+                                          widths[w] < 0 ? 0 : widths[w]),
+                   AXB_SUCCESS);
+      CHECK_STATUS(g_h,
+                   axb_spcuda_fac_set_backoff(gF, widths[w] == -3 ? 200 : 0),
+                   AXB_SUCCESS);
       for (int rep = 0; rep < 2; ++rep) {
         CHECK_STATUS(g_h, G->fill(g_h, n, (T)NAN, gx), AXB_SUCCESS);
         CHECK_STATUS(g_h,
@@ -972,6 +1013,15 @@ static void SFX(tri_case)(int kind, int64_t n) {
                  G->tri_solve(g_h, gQ, u, AXB_SPTRI_EXACT, 1, gb, gx, NULL),
                  AXB_SUCCESS);
     SFX(same)("tri without level sets", G, gx, x, n, 64 * EPS);
+    /* In place (x = b): the warp solve's sentinel would erase b, so the
+       flag solve runs instead. */
+    CHECK_STATUS(g_h, axb_spcuda_fac_set_tri(gF, AXB_SPTRI_GPU_WARP, 0),
+                 AXB_SUCCESS);
+    CHECK_STATUS(g_h, G->copy(g_h, n, gb, gx), AXB_SUCCESS);
+    CHECK_STATUS(g_h,
+                 G->tri_solve(g_h, gF, u, AXB_SPTRI_EXACT, 1, gx, gx, NULL),
+                 AXB_SUCCESS);
+    SFX(same)("tri warp in place", G, gx, x, n, 64 * EPS);
   }
   axb_sptri_gpu_alg alg;
   int width = -1;
@@ -982,8 +1032,11 @@ static void SFX(tri_case)(int kind, int64_t n) {
             AXB_ERR_INVALID,
         "width 3 accepted");
   axb_spcuda_fac_tri_info(gQ, &alg, &width);
-  CHECK(alg == AXB_SPTRI_GPU_SYNCFREE && width >= 1 && width <= 32,
+  CHECK((alg == AXB_SPTRI_GPU_SYNCFREE && width >= 1 && width <= 32) ||
+            (alg == AXB_SPTRI_GPU_WARP && width == 1 && n > 30000),
         "tri info %d %d", (int)alg, width);
+  CHECK(axb_spcuda_fac_set_backoff(gQ, -1) == AXB_ERR_INVALID,
+        "negative back-off accepted");
   /* ParILU sweeps need the CSC view: a library error, not a crash. */
   if (n > 0) {
     axb_spmat *gA = NULL, *cA = NULL;

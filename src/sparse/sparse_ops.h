@@ -149,7 +149,8 @@ typedef enum {
     axb_status (*cg1_update)(axb_handle h, int64_t n, T alpha, T beta,         \
                              const T *z, const T *s, T *p, T *t, T *x, T *r);  \
     /* ---- incomplete factors ------------------------------------------- */  \
-    /* Pattern (copied) and values (nnz host values, copied). */               \
+    /* Pattern (copied) and values (nnz host values, copied; NULL: left        \
+       unset for fac_ilu0, on a table that has it). */                         \
     axb_status (*fac_create)(axb_handle h, const axb_spf_pattern *P,           \
                              const T *values, axb_spfac **F);                  \
     void (*fac_destroy)(axb_handle h, axb_spfac *F); /* NULL is fine */        \
@@ -172,6 +173,12 @@ typedef enum {
        sweeps == 0 leaves F unchanged but still checks it. */                  \
     axb_status (*fac_sweeps)(axb_handle h, const axb_spmat *A, axb_spfac *F,   \
                              int sweeps, int64_t *info);                       \
+    /* Optional (NULL: the set-up factors on the host): F (AXB_SPF_LU, A's     \
+       pattern) := the exact ILU(0) of A computed by the backend, the same     \
+       elimination as axb__spf_ilu0; a zero or non-finite pivot or value:      \
+       AXB_ERR_SMALL_PIVOT with *info = its smallest row, 1-based. */          \
+    axb_status (*fac_ilu0)(axb_handle h, const axb_spmat *A, axb_spfac *F,     \
+                           int64_t *info);                                     \
     /* x := L^-1 b (uplo AXB_LOWER) or U^-1 b (AXB_UPPER) with F's triangle,   \
        exactly or by `sweeps` Jacobi sweeps (>= 1); b and x                    \
        distinct; work: n entries (used by AXB_SPTRI_JACOBI). */                \

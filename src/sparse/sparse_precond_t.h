@@ -117,6 +117,11 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
                                         &pat, info)))
     goto fail;
   have_pat = 1;
+  if (pc == AXB_PRECOND_ILU0 && c->o->fac_ilu0) { /* factored on the device */
+    if ((st = c->o->fac_create(h, &pat.p, NULL, &c->F))) goto fail;
+    if ((st = c->o->fac_ilu0(h, c->A, c->F, info))) goto fail;
+    goto vectors;
+  }
   f = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(T));
   if (!f) {
     st = AXB_ERR_OUT_OF_MEMORY;
@@ -134,6 +139,7 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
   if ((pc == AXB_PRECOND_PARILU || pc == AXB_PRECOND_PARIC) &&
       (st = c->o->fac_sweeps(h, c->A, c->F, sweeps, info)))
     goto fail;
+vectors:
   if ((st = c->o->vec_alloc(h, c->n, &c->pw1))) goto fail;
   if ((st = c->o->vec_alloc(h, c->n, &c->pw2))) goto fail;
   c->pc = pc;

@@ -16,8 +16,11 @@
  * dependencies finished and proceeds, whatever order the hardware schedules
  * blocks in (forward progress without cooperative launch).  The flags hold
  * a generation number (one per solve), so nothing is cleared between
- * solves.  The level-scheduled form (one launch per level of the pattern's
- * level sets) is kept: AUTO takes it for large n (sf_width_for says why).
+ * solves.  For large n (rows beyond the resident window) the warp solve
+ * (tri_warp) replaces it: one lane per row, the values themselves as the
+ * flags, dependencies inside a warp resolved in shared memory.  The
+ * level-scheduled form (one launch per level of the pattern's level sets)
+ * is kept for comparison; AUTO does not take it (sf_width_for says why).
  * Status conventions as the CPU table (sparse_cpu_t.h): the smallest bad
  * row, 1-based, found by an integer atomicMin.
  */
@@ -47,6 +50,7 @@ struct FacDev {
      sync-free width (0: AUTO takes levels when the pattern has them). */
   axb_sptri_gpu_alg alg = AXB_SPTRI_GPU_SYNCFREE;
   int sf_width = 1, auto_width = 1;
+  int backoff = 0; /* the warp solve's __nanosleep after an idle round */
   /* Sync-free state: ready[i] = the generation of the solve that last
      published x_i; ticket = blocks handed out over all solves so far (the
      device's count), issued = the same count on the host at the start of
@@ -184,6 +188,63 @@ __global__ void fill_rowidx(int64_t n, const int64_t *rowptr, int32_t *rowidx) {
       rowidx[k] = (int32_t)i;
 }
 
+/* Acquire / release at GPU scope: a row that sees ready[j] == gen also
+   sees the x_j published before the flag. */
+__device__ __forceinline__ unsigned ld_acquire(const unsigned *p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+               : "=r"(v)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_release(unsigned *p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v)
+               : "memory");
+}
+
+/* Exact ILU(0) on the device, one thread per row, rows in order through
+   the ticket (as tri_syncfree): row i eliminates with every earlier row c
+   of its lower part, in increasing c (IKJ, as axb__spf_ilu0 on the host):
+   l_ic = w_ic / u_cc, then w_ij -= l_ic u_cj for the j > c stored in both
+   rows (a merge of the two sorted rows).  Row c is read only after
+   ready[c] == gen (acquire); its values past L1 (__ldcg: another SM wrote
+   them).  Row i's values are written by its thread alone; the release
+   store of ready[i] publishes them.  The same operations in the same order
+   as the host, so the factor equals the host's up to rounding (FMA). */
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    ilu0_rows(int64_t n, const int64_t *rowptr, const int32_t *col,
+              const int64_t *diag, T *w, unsigned *ready, unsigned gen,
+              unsigned long long *ticket, unsigned long long base,
+              unsigned long long *bad) {
+  __shared__ unsigned long long blk;
+  if (threadIdx.x == 0) blk = atomicAdd(ticket, 1ull) - base;
+  __syncthreads();
+  const int64_t i = (int64_t)blk * kBlock + threadIdx.x;
+  if (i >= n) return;
+  const int64_t di = diag[i], re = rowptr[i + 1];
+  for (int64_t k = rowptr[i]; k < di; ++k) {
+    const int64_t c = col[k];
+    while (ld_acquire(ready + c) != gen) {
+    }
+    const T l = w[k] / __ldcg(w + diag[c]);
+    w[k] = l;
+    int64_t q = k + 1;
+    const int64_t ce = rowptr[c + 1];
+    for (int64_t kk = diag[c] + 1; kk < ce && q < re; ++kk) {
+      const int64_t j = col[kk];
+      while (q < re && col[q] < j)
+        ++q;
+      if (q < re && col[q] == j) w[q] -= l * __ldcg(w + kk);
+    }
+  }
+  const T piv = w[di];
+  if (piv == T(0) || !isfinite(piv))
+    atomicMin(&bad[0], (unsigned long long)(i + 1));
+  st_release(ready + i, gen);
+}
+
 /* After the sweeps: pivots nonzero (IC: positive), every value finite. */
 template <typename T>
 __global__ void fac_check_rows(int64_t n, int ic, const int64_t *rowptr,
@@ -218,10 +279,10 @@ axb_status verdict(unsigned long long piv, unsigned long long spd,
 /* Read the two flags (waits for the stream). */
 axb_status read_flags(axb_handle h, Scratch *S, unsigned long long *piv,
                       unsigned long long *spd) {
-  cudaStream_t s = axb_cuda::stream(h);
-  AXB_CU(h, cudaMemcpyAsync(S->hflag, S->flag, 2 * sizeof(unsigned long long),
-                            cudaMemcpyDeviceToHost, s));
-  AXB_CU(h, cudaStreamSynchronize(s));
+  axb_status st =
+      copy_wait(h, S->hflag, S->flag, 2 * sizeof(unsigned long long),
+                cudaMemcpyDeviceToHost);
+  if (st != AXB_SUCCESS) return st;
   *piv = S->hflag[0];
   *spd = S->hflag[1];
   return AXB_SUCCESS;
@@ -282,6 +343,44 @@ axb_status f_sweeps(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
   return verdict(piv, spd, info);
 }
 
+/* fac_ilu0 (sparse_ops.h): F's values := A's, then the exact ILU(0) on the
+   device (ilu0_rows), then the check of every pivot and value. */
+template <typename T>
+axb_status f_ilu0(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
+                  int64_t *info) {
+  FacDev *F = CF(Fo);
+  const axb_spcuda_mat *A = (const axb_spcuda_mat *)Ao;
+  *info = 0;
+  if (F->kind != AXB_SPF_LU)
+    return axb__fail(h, AXB_ERR_INTERNAL, "device ILU(0) of an IC factor");
+  if (F->n == 0) return AXB_SUCCESS;
+  axb_cuda::DeviceScope scope(h->device);
+  axb_status st = AXB_SUCCESS;
+  Scratch *S = scratch(h, &st);
+  if (!S) return st;
+  cudaStream_t s = axb_cuda::stream(h);
+  AXB_CU(h, cudaMemcpyAsync(F->val, A->val, sizeof(T) * (size_t)F->nnz,
+                            cudaMemcpyDeviceToDevice, s));
+  AXB_CU(h, cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s));
+  if (F->gen == ~0u) { /* generations wrapped: clear the flags once */
+    AXB_CU(h, cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * (size_t)F->n, s));
+    F->gen = 0;
+  }
+  const unsigned gen = ++F->gen, grid = grid_for(F->n, kBlock);
+  ilu0_rows<T><<<grid, kBlock, 0, s>>>(F->n, F->rowptr, F->colind, F->diag,
+                                       (T *)F->val, F->ready, gen, F->ticket,
+                                       F->issued, S->flag);
+  AXB_CU(h, cudaGetLastError());
+  F->issued += grid;
+  fac_check_rows<T><<<red_blocks(F->n), kBlock, 0, s>>>(
+      F->n, 0, F->rowptr, F->diag, (const T *)F->val, S->flag);
+  AXB_CU(h, cudaGetLastError());
+  unsigned long long piv, spd;
+  st = read_flags(h, S, &piv, &spd);
+  if (st != AXB_SUCCESS) return st;
+  return verdict(piv, spd, info);
+}
+
 /* ---- triangular solves ----------------------------------------------------
  */
 
@@ -299,9 +398,7 @@ __global__ void __launch_bounds__(kBlock)
   const int64_t idx = g / W;
   if (idx >= count) return;
   const int lane = threadIdx.x & (W - 1);
-  const unsigned mask =
-      W == 32 ? 0xffffffffu
-              : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
+  const unsigned mask = group_mask<W>();
   const int64_t i = rows ? rows[idx] : idx;
   const int64_t k0 = lower ? rowptr[i] : diag[i] + 1;
   const int64_t k1 = lower ? diag[i] : rowptr[i + 1];
@@ -325,21 +422,6 @@ __global__ void tri_init(int64_t n, const int64_t *diag, const T *v, int unit,
     x[i] = unit ? b[i] : b[i] / v[diag[i]];
 }
 
-/* Acquire / release at GPU scope: a row that sees ready[j] == gen also
-   sees the x_j published before the flag. */
-__device__ __forceinline__ unsigned ld_acquire(const unsigned *p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
-               : "=r"(v)
-               : "l"(p)
-               : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_release(unsigned *p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v)
-               : "memory");
-}
-
 /* The sync-free solve, W lanes per row, kBlock / W rows per block.
    Block ordinal = its ticket - base (base: tickets of earlier solves);
    the idx-th row in dependency order is row idx (lower) or n-1-idx
@@ -361,9 +443,7 @@ __global__ void __launch_bounds__(kBlock)
   const int64_t idx = (int64_t)blk * (kBlock / W) + threadIdx.x / W;
   if (idx >= n) return;
   const int lane = threadIdx.x & (W - 1);
-  const unsigned mask =
-      W == 32 ? 0xffffffffu
-              : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
+  const unsigned mask = group_mask<W>();
   const int64_t i = lower ? idx : n - 1 - idx;
   const int64_t k0 = lower ? rowptr[i] : diag[i] + 1;
   const int64_t k1 = lower ? diag[i] : rowptr[i + 1];
@@ -386,6 +466,149 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+/* ---- the warp solve: values as flags, in-warp resolution ----------------
+ */
+
+/* x_j's bits while row j is unsolved: all ones, a NaN that GPU arithmetic
+   never produces (a computed value with these bits would be replaced by
+   the canonical NaN, so a failed solve still reads as NaN).  Loads and
+   stores at GPU scope, relaxed: the value is its own flag, so there is no
+   other data to order behind it, and an aligned 4- or 8-byte access is
+   single-copy atomic (a reader sees the sentinel or the whole value). */
+template <typename T> struct Flagged {
+  typedef typename BitsOf<T>::U U;
+  static constexpr U kNone = ~U(0);
+  static constexpr U kNaN =
+      sizeof(T) == 8 ? (U)0x7ff8000000000000ull : (U)0x7fc00000u;
+  static __device__ __forceinline__ U load(const T *p) {
+    U v;
+    if constexpr (sizeof(T) == 8)
+      asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p));
+    else
+      asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+  }
+  static __device__ __forceinline__ void store(T *p, U v) {
+    if constexpr (sizeof(T) == 8)
+      asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v)
+                   : "memory");
+    else
+      asm volatile("st.relaxed.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v)
+                   : "memory");
+  }
+  static __device__ __forceinline__ T val(U u) { return from_bits<T>(u); }
+  static __device__ __forceinline__ U bits(T v) { return to_bits<T>(v); }
+};
+
+/* External entries a lane polls per round (their loads are in flight
+   together: one L2 round trip for the row's dependencies, not one each). */
+constexpr int kPollBatch = 4;
+
+/* The warp solve: one lane per row, a warp owns 32 consecutive rows in
+   dependency order (block ordinals from the ticket, as tri_syncfree).
+   x holds the sentinel (memset before the launch) until x_j is solved, so
+   a row polls the values it reads directly.  A lane's strict-triangle
+   entries split into external ones (rows of earlier warps) and internal
+   ones (rows of its own warp).  Each round: every unsolved lane issues the
+   loads of its next kPollBatch external x_j at once and adds the solved
+   prefix (in entry order); then the warp resolves internal dependencies
+   without global memory: solved values go to shared memory, a ballot says
+   which rows are solved, and a lane whose internal rows are all solved
+   adds them (entry order) and solves its own, until a pass solves no new
+   row.  A row therefore waits only for its own dependencies: a chain
+   inside a warp (x-lines of a grid) costs shared-memory steps, not
+   global-memory hops.  Sum order per row: external entries, then internal
+   ones, each in entry order (deterministic).  backoff > 0: __nanosleep
+   that many ns after a round without progress (less polling traffic in
+   L2 while the window waits).  At most 32 registers: every thread slot
+   of the SM can hold a row (the window of rows in flight). */
+template <typename T>
+__global__ void __launch_bounds__(kBlock, 2048 / kBlock)
+    tri_warp(int64_t n, const int64_t *rowptr, const int32_t *col,
+             const int64_t *diag, const T *v, int lower, int unit, const T *b,
+             T *x, unsigned long long *ticket, unsigned long long base,
+             int backoff) {
+  typedef Flagged<T> F;
+  typedef typename F::U U;
+  __shared__ unsigned long long blk;
+  __shared__ T xs[kBlock];
+  if (threadIdx.x == 0) blk = atomicAdd(ticket, 1ull) - base;
+  __syncthreads();
+  const int lane = threadIdx.x & 31, w0 = threadIdx.x & ~31;
+  const int64_t d0 = (int64_t)blk * kBlock + w0; /* the warp's first index */
+  if (d0 >= n) return;                           /* the whole warp */
+  const int64_t idx = d0 + lane;
+  const bool valid = idx < n;
+  const int64_t i = valid ? (lower ? idx : n - 1 - idx) : 0;
+  /* External entries [ke, ke1), internal ones [ki, ki1). */
+  int64_t ke = 0, ke1 = 0, ki = 0, ki1 = 0;
+  T s = 0, bi = 0, di = 1;
+  if (valid) {
+    const int64_t k0 = lower ? rowptr[i] : diag[i] + 1;
+    const int64_t k1 = lower ? diag[i] : rowptr[i + 1];
+    int64_t split;
+    if (lower) { /* internal: columns >= d0, the tail */
+      split = k1;
+      while (split > k0 && col[split - 1] >= d0)
+        --split;
+      ke = k0, ke1 = split, ki = split, ki1 = k1;
+    } else { /* internal: columns <= n - 1 - d0, the head */
+      split = k0;
+      while (split < k1 && col[split] <= n - 1 - d0)
+        ++split;
+      ki = k0, ki1 = split, ke = split, ke1 = k1;
+    }
+    bi = b[i];
+    if (!unit) di = v[diag[i]];
+  }
+  bool done = !valid;
+  unsigned solved = __ballot_sync(0xffffffffu, done);
+  while (solved != 0xffffffffu) {
+    const unsigned before = solved;
+    bool moved = false;
+    if (!done && ke < ke1) {
+      U u[kPollBatch];
+#pragma unroll
+      for (int q = 0; q < kPollBatch; ++q)
+        u[q] = ke + q < ke1 ? F::load(x + col[ke + q]) : F::kNone;
+      bool go = true;
+#pragma unroll
+      for (int q = 0; q < kPollBatch; ++q) {
+        go = go && u[q] != F::kNone;
+        if (go) {
+          s += v[ke] * F::val(u[q]);
+          ++ke;
+          moved = true;
+        }
+      }
+    }
+    for (;;) { /* resolve inside the warp */
+      if (!done && ke == ke1) {
+        for (; ki < ki1; ++ki) {
+          const int64_t j = col[ki];
+          const int t = (int)(lower ? j - d0 : n - 1 - j - d0);
+          if (!((solved >> t) & 1u)) break;
+          s += v[ki] * xs[w0 + t];
+        }
+        if (ki == ki1) {
+          const T r = bi - s;
+          U xb = F::bits(unit ? r : r / di);
+          if (xb == F::kNone) xb = F::kNaN;
+          xs[threadIdx.x] = F::val(xb);
+          F::store(x + i, xb);
+          done = true;
+        }
+      }
+      __syncwarp(); /* xs written above is read after the ballot */
+      const unsigned now = __ballot_sync(0xffffffffu, done);
+      if (now == solved) break;
+      solved = now;
+    }
+    if (backoff > 0 && solved == before && !__any_sync(0xffffffffu, moved))
+      __nanosleep((unsigned)backoff);
+  }
+}
+
 } // namespace
 
 /* AUTO's choice between the two exact solves, from the measurements in
@@ -397,7 +620,9 @@ __global__ void __launch_bounds__(kBlock)
    cage10 W = 16: 298 against 314; bcsstk16 W = 32: 3.45 against 4.17 ms);
    with fewer lanes or rows beyond the resident window it lost (Poisson
    100^3, n = 1e6, W = 1: 4.78 against 3.50 ms; sherman3 W = 4: 382
-   against 287 us).  Returns the largest such W (<= 32), or 0: levels. */
+   against 287 us).  Returns the largest such W (<= 32), or 0: the warp
+   solve (tri_warp; measured against levels in docs/PERFORMANCE.md,
+   "Round 3"). */
 int axb_spcuda::sf_width_for(int64_t n, int device) {
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
@@ -437,6 +662,23 @@ cudaError_t launch_syncfree(const FacDev *F, int lower, int unit, const T *b,
   }
 #undef SF_CASE
   const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) F->issued += grid;
+  return e;
+}
+
+/* The warp solve: x := the sentinel (all-ones bytes), then one launch.
+   x must not be b (the sentinel would overwrite it): the caller takes the
+   flag solve then. */
+template <typename T>
+cudaError_t launch_warp(const FacDev *F, int lower, int unit, const T *b, T *x,
+                        cudaStream_t s) {
+  cudaError_t e = cudaMemsetAsync(x, 0xff, sizeof(T) * (size_t)F->n, s);
+  if (e != cudaSuccess) return e;
+  const unsigned grid = grid_for(F->n, kBlock);
+  tri_warp<T><<<grid, kBlock, 0, s>>>(F->n, F->rowptr, F->colind, F->diag,
+                                      (const T *)F->val, lower, unit, b, x,
+                                      F->ticket, F->issued, F->backoff);
+  e = cudaGetLastError();
   if (e == cudaSuccess) F->issued += grid;
   return e;
 }
@@ -488,7 +730,11 @@ axb_status f_tri_solve(axb_handle h, const axb_spfac *Fo, axb_uplo uplo,
     }
     return AXB_SUCCESS;
   }
-  if (F->alg == AXB_SPTRI_GPU_SYNCFREE) {
+  if (F->alg == AXB_SPTRI_GPU_WARP && (const void *)b != (const void *)x) {
+    AXB_CU(h, launch_warp<T>(F, lower, unit, b, x, s));
+    return AXB_SUCCESS;
+  }
+  if (F->alg != AXB_SPTRI_GPU_LEVELS) {
     AXB_CU(h, launch_syncfree<T>(F, lower, unit, b, x, s));
     return AXB_SUCCESS;
   }
@@ -524,10 +770,10 @@ cudaError_t put32(int32_t **d, const int64_t *h, int64_t count) {
   return e;
 }
 
+/* AUTO: the flag solve with sf_width_for's W when it gives one (every
+   row resident with 8+ lanes), else the warp solve. */
 void resolve_tri_auto(FacDev *F) {
-  const bool levels = !F->lo_ptr.empty() && !F->up_ptr.empty();
-  F->alg = F->auto_width == 0 && levels ? AXB_SPTRI_GPU_LEVELS
-                                        : AXB_SPTRI_GPU_SYNCFREE;
+  F->alg = F->auto_width > 0 ? AXB_SPTRI_GPU_SYNCFREE : AXB_SPTRI_GPU_WARP;
   F->sf_width = F->auto_width > 0 ? F->auto_width : 1;
 }
 
@@ -559,7 +805,10 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
   if (e == cudaSuccess && P->tpos) e = put(&F->tpos, P->tpos, P->nnz);
   if (e == cudaSuccess && P->lo_rows) e = put(&F->lo_rows, P->lo_rows, P->n);
   if (e == cudaSuccess && P->up_rows) e = put(&F->up_rows, P->up_rows, P->n);
-  if (e == cudaSuccess) e = put((T **)&F->val, values, P->nnz);
+  if (e == cudaSuccess) /* NULL values: fac_ilu0 fills them */
+    e = values ? put((T **)&F->val, values, P->nnz)
+               : cudaMalloc(&F->val,
+                            sizeof(T) * (size_t)(P->nnz > 0 ? P->nnz : 1));
   if (e == cudaSuccess)
     e = cudaMalloc(&F->tmp, sizeof(T) * (size_t)(P->nnz > 0 ? P->nnz : 1));
   if (e == cudaSuccess)
@@ -611,10 +860,8 @@ axb_status f_download(axb_handle h, const axb_spfac *Fo, T *values) {
   const FacDev *F = CF(Fo);
   if (F->nnz == 0) return AXB_SUCCESS;
   axb_cuda::DeviceScope scope(h->device);
-  AXB_CU(h, cudaMemcpyAsync(values, F->val, sizeof(T) * (size_t)F->nnz,
-                            cudaMemcpyDeviceToHost, axb_cuda::stream(h)));
-  AXB_CU(h, cudaStreamSynchronize(axb_cuda::stream(h)));
-  return AXB_SUCCESS;
+  return copy_wait(h, values, F->val, sizeof(T) * (size_t)F->nnz,
+                   cudaMemcpyDeviceToHost);
 }
 
 } // namespace
@@ -633,6 +880,10 @@ extern "C" axb_status axb_spcuda_fac_set_tri(struct axb_spfac_s *Fo,
     resolve_tri_auto(F);
     return AXB_SUCCESS;
   }
+  if (alg == AXB_SPTRI_GPU_WARP) {
+    F->alg = alg;
+    return AXB_SUCCESS;
+  }
   if (alg != AXB_SPTRI_GPU_SYNCFREE) return AXB_ERR_INVALID;
   F->alg = AXB_SPTRI_GPU_SYNCFREE;
   F->sf_width = width ? width : F->auto_width > 0 ? F->auto_width : 1;
@@ -643,7 +894,16 @@ extern "C" void axb_spcuda_fac_tri_info(const struct axb_spfac_s *Fo,
                                         axb_sptri_gpu_alg *alg, int *width) {
   const FacDev *F = CF(Fo);
   *alg = F->alg;
-  *width = F->alg == AXB_SPTRI_GPU_LEVELS ? F->width : F->sf_width;
+  *width = F->alg == AXB_SPTRI_GPU_LEVELS ? F->width
+           : F->alg == AXB_SPTRI_GPU_WARP ? 1
+                                          : F->sf_width;
+}
+
+extern "C" axb_status axb_spcuda_fac_set_backoff(struct axb_spfac_s *Fo,
+                                                 int ns) {
+  if (ns < 0 || ns > 1000000) return AXB_ERR_INVALID;
+  CF(Fo)->backoff = ns;
+  return AXB_SUCCESS;
 }
 
 template <typename T>
@@ -652,6 +912,7 @@ void axb_spcuda::fill_fac_ops(typename OpsOf<T>::type *o) {
   o->fac_destroy = f_destroy<T>;
   o->fac_download = f_download<T>;
   o->fac_sweeps = f_sweeps<T>;
+  o->fac_ilu0 = f_ilu0<T>;
   o->tri_solve = f_tri_solve<T>;
 }
 template void axb_spcuda::fill_fac_ops<double>(axb_sparse_ops_d *);

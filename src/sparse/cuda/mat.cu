@@ -40,12 +40,6 @@ __device__ inline A row_sum(int64_t r, int lane, unsigned mask,
   return s;
 }
 
-template <int W> __device__ inline unsigned group_mask() {
-  return W == 32
-             ? 0xffffffffu
-             : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
-}
-
 /* CG1: s = A z; partial sums of <r,z>, <z,s>, <r,r> (grid-stride over row
    groups, a fixed grid: red_blocks of the thread count). */
 template <typename T, int W>
@@ -69,12 +63,7 @@ __global__ void __launch_bounds__(kBlock)
       q += ri * ri;
     }
   }
-  g = block_sum(g, scratch);
-  if (threadIdx.x == 0) partial[blockIdx.x] = g;
-  w = block_sum(w, scratch);
-  if (threadIdx.x == 0) partial[kRedBlocks + blockIdx.x] = w;
-  q = block_sum(q, scratch);
-  if (threadIdx.x == 0) partial[2 * kRedBlocks + blockIdx.x] = q;
+  block_partials3(g, w, q, scratch, partial);
 }
 
 /* The three dot products alone (after a MERGE SpMV). */
@@ -90,12 +79,7 @@ __global__ void cg1_dots(int64_t n, const T *z, const T *s, const T *r,
     w += zi * (double)s[i];
     q += ri * ri;
   }
-  g = block_sum(g, scratch);
-  if (threadIdx.x == 0) partial[blockIdx.x] = g;
-  w = block_sum(w, scratch);
-  if (threadIdx.x == 0) partial[kRedBlocks + blockIdx.x] = w;
-  q = block_sum(q, scratch);
-  if (threadIdx.x == 0) partial[2 * kRedBlocks + blockIdx.x] = q;
+  block_partials3(g, w, q, scratch, partial);
 }
 
 /* ||b - A x||^2 partial sums, each row's sum and the square in double. */

@@ -63,6 +63,10 @@ typedef enum {
   AXB_SPMV_HINT_L2EF = 2
 } axb_spmv_hint;
 axb_status axb_spcuda_mat_set_spmv_hint(axb_spcuda_mat *M, axb_spmv_hint hint);
+/* VECTOR with W = 1: a row's entries in batches of `batch` (1: the plain
+   loop; 4 or 8: every load of a batch in flight at once; 0: the default
+   per precision, spcuda_internal.cuh); AXB_ERR_INVALID otherwise. */
+axb_status axb_spcuda_mat_set_spmv_batch(axb_spcuda_mat *M, int batch);
 
 /* The kernel AUTO resolved to and its width (for reports and benchmarks). */
 void axb_spcuda_mat_spmv_info(const axb_spcuda_mat *M, axb_spmv_kind *kind,
@@ -83,7 +87,12 @@ axb_status axb_spcuda_spmv(axb_handle h, const axb_spcuda_mat *M,
                dependency order through a global ticket, see fac.cu);
      LEVELS:   one launch per level of the pattern's level sets (only when
                the factor was created from a pattern that has them);
-     AUTO:     SYNCFREE with W from the mean row length (fac.cu says why).
+     WARP:     one launch per solve; one lane per row, 32 rows per warp;
+               the unsolved x_j hold a sentinel, so rows poll the values
+               they read; dependencies inside a warp are resolved in
+               shared memory (fac.cu, tri_warp);
+     AUTO:     SYNCFREE with W from the mean row length when every row is
+               resident with 8+ lanes, else WARP (fac.cu says why).
    For benchmarks and tests; the solvers always run AUTO.  Returns
    AXB_ERR_INVALID for a width that is not 0 (= AUTO's) or a power of two
    in [1, 32], AXB_ERR_NOT_SUPPORTED for LEVELS without level sets.  F is
@@ -91,14 +100,18 @@ axb_status axb_spcuda_spmv(axb_handle h, const axb_spcuda_mat *M,
 typedef enum {
   AXB_SPTRI_GPU_AUTO = 0,
   AXB_SPTRI_GPU_SYNCFREE = 1,
-  AXB_SPTRI_GPU_LEVELS = 2
+  AXB_SPTRI_GPU_LEVELS = 2,
+  AXB_SPTRI_GPU_WARP = 3
 } axb_sptri_gpu_alg;
 struct axb_spfac_s;
 axb_status axb_spcuda_fac_set_tri(struct axb_spfac_s *F, axb_sptri_gpu_alg alg,
                                   int width);
-/* The resolved choice (SYNCFREE or LEVELS) and its lanes per row. */
+/* The resolved choice (SYNCFREE, LEVELS or WARP) and its lanes per row. */
 void axb_spcuda_fac_tri_info(const struct axb_spfac_s *F,
                              axb_sptri_gpu_alg *alg, int *width);
+/* WARP: __nanosleep(ns) after a polling round without progress (0: none,
+   the default); AXB_ERR_INVALID outside [0, 1e6]. */
+axb_status axb_spcuda_fac_set_backoff(struct axb_spfac_s *F, int ns);
 
 /* Free the sparse scratch a CUDA handle acquired (reduction buffers, a few
    KB of device and pinned memory, kept from the first sparse operation on

@@ -14,6 +14,8 @@ extern "C" {
 }
 
 #include <stdint.h>
+#include <string.h>
+#include <type_traits>
 
 namespace axb_spcuda {
 
@@ -36,6 +38,11 @@ constexpr int kRedMax = 4;
    first) and 46.5 us (ld.cs). */
 constexpr axb_spmv_hint kDefaultHintF32 = AXB_SPMV_HINT_L2EF;
 constexpr axb_spmv_hint kDefaultHintF64 = AXB_SPMV_HINT_NONE;
+/* VECTOR W = 1's batch of entries per row (spcuda.h); predicted: double
+   gains from the loads in flight, float (L2 evict-first) keeps 1 until
+   measured (docs/PERFORMANCE.md, "Round 3"). */
+constexpr int kDefaultBatchF32 = 1;
+constexpr int kDefaultBatchF64 = 4;
 
 } // namespace axb_spcuda
 
@@ -52,6 +59,7 @@ struct axb_spcuda_mat {
   axb_spmv_kind kind; /* resolved: VECTOR or MERGE */
   int width;          /* VECTOR: lanes per row    */
   axb_spmv_hint hint; /* VECTOR: load cache hint  */
+  int batch;          /* VECTOR W = 1: entries per batch (1, 4, 8) */
   /* MERGE plan: tile t starts at row tile_row[t], nonzero tile_nz[t]
      (ntiles + 1 entries); carries of the rows split between tiles. */
   int64_t ntiles;
@@ -65,6 +73,32 @@ namespace axb_spcuda {
 inline unsigned grid_for(int64_t items, int per_block) {
   int64_t g = (items + per_block - 1) / per_block;
   return (unsigned)(g < 1 ? 1 : g);
+}
+
+/* The unsigned integer of T's size; T's bits as one and back. */
+template <typename T> struct BitsOf {
+  typedef typename std::conditional<sizeof(T) == 8, unsigned long long,
+                                    unsigned>::type U;
+};
+template <typename T>
+__device__ __forceinline__ typename BitsOf<T>::U to_bits(T v) {
+  typename BitsOf<T>::U u;
+  memcpy(&u, &v, sizeof v);
+  return u;
+}
+template <typename T>
+__device__ __forceinline__ T from_bits(typename BitsOf<T>::U u) {
+  T v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+
+/* The shuffle mask of this thread's group of W lanes (W a power of two
+   <= 32, groups aligned inside the warp). */
+template <int W> __device__ __forceinline__ unsigned group_mask() {
+  return W == 32
+             ? 0xffffffffu
+             : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
 }
 
 /* Sum of v over the block (blockDim.x a multiple of 32, <= 1024); the
@@ -82,6 +116,17 @@ __device__ inline double block_sum(double v, double *scratch) {
     for (int o = 16; o > 0; o >>= 1)
       v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
+}
+
+/* The block's sums of g, w, q (the single-reduction CG's <r,z>, <z,s>,
+   <r,r>) into partial[k * kRedBlocks + blockIdx.x], k = 0, 1, 2. */
+__device__ inline void block_partials3(double g, double w, double q,
+                                       double *scratch, double *partial) {
+  const double v[3] = {g, w, q};
+  for (int k = 0; k < 3; ++k) {
+    const double t = block_sum(v[k], scratch);
+    if (threadIdx.x == 0) partial[k * kRedBlocks + blockIdx.x] = t;
+  }
 }
 
 /* Scratch of the sparse operations of one handle: the partial sums of the
@@ -109,6 +154,15 @@ inline int red_blocks(int64_t n) {
   int64_t b = (n + kBlock - 1) / kBlock;
   return (int)(b < 1 ? 1 : b > kRedBlocks ? kRedBlocks : b);
 }
+/* A copy on h's stream, waited for (host arrays may be reused at once). */
+inline axb_status copy_wait(axb_handle h, void *dst, const void *src,
+                            size_t bytes, cudaMemcpyKind kind) {
+  cudaStream_t s = axb_cuda::stream(h);
+  AXB_CU(h, cudaMemcpyAsync(dst, src, bytes, kind, s));
+  AXB_CU(h, cudaStreamSynchronize(s));
+  return AXB_SUCCESS;
+}
+
 /* Second pass of a reduction of k values over `blocks` partial sums, then
    the copy of the k results to the host (waits for the stream). */
 axb_status red_finish(axb_handle h, Scratch *S, int k, int blocks, double *out);

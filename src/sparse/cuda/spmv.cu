@@ -29,26 +29,18 @@ __device__ __forceinline__ uint64_t l2_evict_first() {
   asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
   return p;
 }
-__device__ __forceinline__ double ld_hint(const double *a, uint64_t p) {
-  double v;
-  asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;"
-      : "=d"(v)
-      : "l"(a), "l"(p));
-  return v;
-}
-__device__ __forceinline__ float ld_hint(const float *a, uint64_t p) {
-  float v;
-  asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;"
-      : "=f"(v)
-      : "l"(a), "l"(p));
-  return v;
-}
-__device__ __forceinline__ int32_t ld_hint(const int32_t *a, uint64_t p) {
-  int32_t v;
-  asm("ld.global.nc.L2::cache_hint.s32 %0, [%1], %2;"
-      : "=r"(v)
-      : "l"(a), "l"(p));
-  return v;
+template <typename S>
+__device__ __forceinline__ S ld_hint(const S *a, uint64_t p) {
+  typename BitsOf<S>::U u;
+  if constexpr (sizeof(S) == 8)
+    asm("ld.global.nc.L2::cache_hint.b64 %0, [%1], %2;"
+        : "=l"(u)
+        : "l"(a), "l"(p));
+  else
+    asm("ld.global.nc.L2::cache_hint.b32 %0, [%1], %2;"
+        : "=r"(u)
+        : "l"(a), "l"(p));
+  return from_bits<S>(u);
 }
 template <int H, typename S>
 __device__ __forceinline__ S ld_stream(const S *a, uint64_t pol) {
@@ -61,7 +53,12 @@ __device__ __forceinline__ S ld_stream(const S *a, uint64_t pol) {
    read consecutive nonzeros, so short rows of neighbouring groups share
    cache lines; the W partial sums meet through shuffles.  H: the load
    hint of val and col (above). */
-template <typename T, int W, int H = AXB_SPMV_HINT_NONE>
+/* B > 1 (W = 1 only): a row's entries in batches of B, every load of a
+   batch issued before the first product (columns and values, then the B
+   x_j): three dependent memory round trips per batch instead of the
+   compiler's remainder loop of one round trip per entry, so a thread keeps
+   more bytes in flight.  Same sum order as B = 1 (entry order). */
+template <typename T, int W, int H = AXB_SPMV_HINT_NONE, int B = 1>
 __global__ void __launch_bounds__(kBlock)
     spmv_vector(int64_t rows, const int64_t *__restrict__ rowptr,
                 const int32_t *__restrict__ col, const T *__restrict__ val,
@@ -70,14 +67,30 @@ __global__ void __launch_bounds__(kBlock)
   const int64_t row = g / W;
   if (row >= rows) return; /* whole groups leave together */
   const int lane = threadIdx.x & (W - 1);
-  const unsigned mask =
-      W == 32 ? 0xffffffffu
-              : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
+  const unsigned mask = group_mask<W>();
   const int64_t end = rowptr[row + 1];
   const uint64_t pol = H == AXB_SPMV_HINT_L2EF ? l2_evict_first() : 0;
   T sum = 0;
-  for (int64_t k = rowptr[row] + lane; k < end; k += W)
-    sum += ld_stream<H>(val + k, pol) * __ldg(&x[ld_stream<H>(col + k, pol)]);
+  if (B > 1) {
+    for (int64_t k = rowptr[row]; k < end; k += B) {
+      int32_t c[B];
+      T a[B], xv[B];
+#pragma unroll
+      for (int q = 0; q < B; ++q) {
+        c[q] = k + q < end ? ld_stream<H>(col + k + q, pol) : 0;
+        a[q] = k + q < end ? ld_stream<H>(val + k + q, pol) : T(0);
+      }
+#pragma unroll
+      for (int q = 0; q < B; ++q)
+        xv[q] = k + q < end ? __ldg(&x[c[q]]) : T(0);
+#pragma unroll
+      for (int q = 0; q < B; ++q)
+        if (k + q < end) sum += a[q] * xv[q];
+    }
+  } else {
+    for (int64_t k = rowptr[row] + lane; k < end; k += W)
+      sum += ld_stream<H>(val + k, pol) * __ldg(&x[ld_stream<H>(col + k, pol)]);
+  }
   for (int o = W / 2; o > 0; o >>= 1)
     sum += __shfl_down_sync(mask, sum, o, W);
   if (lane == 0)
@@ -89,6 +102,15 @@ cudaError_t launch_vector_h(const axb_spcuda_mat *M, int W, T alpha, const T *x,
                             T beta, T *y, cudaStream_t s) {
   const unsigned grid = grid_for(M->rows * W, kBlock);
   const T *v = (const T *)M->val;
+  if (W == 1 && M->batch > 1) {
+    if (M->batch == 4)
+      spmv_vector<T, 1, H, 4><<<grid, kBlock, 0, s>>>(
+          M->rows, M->rowptr, M->colind, v, x, alpha, beta, y);
+    else
+      spmv_vector<T, 1, H, 8><<<grid, kBlock, 0, s>>>(
+          M->rows, M->rowptr, M->colind, v, x, alpha, beta, y);
+    return cudaGetLastError();
+  }
 #define VEC_CASE(WW)                                                           \
   case WW:                                                                     \
     spmv_vector<T, WW, H><<<grid, kBlock, 0, s>>>(                             \
@@ -166,12 +188,7 @@ __global__ void __launch_bounds__(kBlock)
   }
   if (DOTS) {
     __shared__ double scratch[32];
-    g = block_sum(g, scratch);
-    if (threadIdx.x == 0) partial[blockIdx.x] = g;
-    w = block_sum(w, scratch);
-    if (threadIdx.x == 0) partial[kRedBlocks + blockIdx.x] = w;
-    q = block_sum(q, scratch);
-    if (threadIdx.x == 0) partial[2 * kRedBlocks + blockIdx.x] = q;
+    block_partials3(g, w, q, scratch, partial);
   }
 }
 
@@ -447,6 +464,7 @@ extern "C" axb_status axb_spcuda_mat_create(axb_handle h, const axb_csr *A,
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device);
   resolve_auto(M, sms > 0 ? sms : 1);
   M->hint = A->dtype == AXB_F32 ? kDefaultHintF32 : kDefaultHintF64;
+  M->batch = A->dtype == AXB_F32 ? kDefaultBatchF32 : kDefaultBatchF64;
   *out = M;
   return AXB_SUCCESS;
 }
@@ -478,6 +496,16 @@ extern "C" axb_status axb_spcuda_mat_set_spmv_hint(axb_spcuda_mat *M,
       hint != AXB_SPMV_HINT_L2EF)
     return AXB_ERR_INVALID;
   M->hint = hint;
+  return AXB_SUCCESS;
+}
+
+extern "C" axb_status axb_spcuda_mat_set_spmv_batch(axb_spcuda_mat *M,
+                                                    int batch) {
+  if (batch != 0 && batch != 1 && batch != 4 && batch != 8)
+    return AXB_ERR_INVALID;
+  M->batch = batch                 ? batch
+             : M->dtype == AXB_F32 ? kDefaultBatchF32
+                                   : kDefaultBatchF64;
   return AXB_SUCCESS;
 }
 

@@ -11,8 +11,12 @@ axb_status finish(axb_handle h) {
   return AXB_SUCCESS;
 }
 
+/* AUTO's exact solves never read level sets (the flag solve or the warp
+   solve, fac.cu): the set-up builds none. */
 int tri_levels(axb_handle h, int64_t n) {
-  return sf_width_for(n, h->device) == 0;
+  (void)h;
+  (void)n;
+  return 0;
 }
 
 axb_sparse_ops make_table() {

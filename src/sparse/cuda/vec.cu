@@ -238,20 +238,13 @@ template <typename T>
 axb_status v_upload(axb_handle h, int64_t n, const T *host, T *x) {
   if (n == 0) return AXB_SUCCESS;
   axb_cuda::DeviceScope scope(h->device);
-  AXB_CU(h, cudaMemcpyAsync(x, host, sizeof(T) * (size_t)n,
-                            cudaMemcpyHostToDevice, axb_cuda::stream(h)));
-  /* The host array may be reused at once: wait for the copy. */
-  AXB_CU(h, cudaStreamSynchronize(axb_cuda::stream(h)));
-  return AXB_SUCCESS;
+  return copy_wait(h, x, host, sizeof(T) * (size_t)n, cudaMemcpyHostToDevice);
 }
 template <typename T>
 axb_status v_download(axb_handle h, int64_t n, const T *x, T *host) {
   if (n == 0) return AXB_SUCCESS;
   axb_cuda::DeviceScope scope(h->device);
-  AXB_CU(h, cudaMemcpyAsync(host, x, sizeof(T) * (size_t)n,
-                            cudaMemcpyDeviceToHost, axb_cuda::stream(h)));
-  AXB_CU(h, cudaStreamSynchronize(axb_cuda::stream(h)));
-  return AXB_SUCCESS;
+  return copy_wait(h, host, x, sizeof(T) * (size_t)n, cudaMemcpyDeviceToHost);
 }
 template <typename T>
 axb_status v_copy(axb_handle h, int64_t n, const T *x, T *y) {
