@@ -16,11 +16,12 @@
  * dependencies finished and proceeds, whatever order the hardware schedules
  * blocks in (forward progress without cooperative launch).  The flags hold
  * a generation number (one per solve), so nothing is cleared between
- * solves.  For large n (rows beyond the resident window) the warp solve
- * (tri_warp) replaces it: one lane per row, the values themselves as the
- * flags, dependencies inside a warp resolved in shared memory.  The
- * level-scheduled form (one launch per level of the pattern's level sets)
- * is kept for comparison; AUTO does not take it (sf_width_for says why).
+ * solves.  The warp solve (tri_warp) is its successor: one lane per row,
+ * the values themselves as the flags, dependencies inside a warp resolved
+ * in shared memory.  The level-scheduled form launches once per level of
+ * the pattern's level sets.  AUTO takes the warp solve while every row is
+ * resident and levels beyond (tri_auto_levels says why); the flag solve is
+ * kept for comparison.
  * Status conventions as the CPU table (sparse_cpu_t.h): the smallest bad
  * row, 1-based, found by an integer atomicMin.
  */
@@ -46,10 +47,11 @@ struct FacDev {
   std::vector<int64_t> lo_ptr, up_ptr; /* host: level boundaries (or empty) */
   int64_t *lo_rows = nullptr, *up_rows = nullptr;
   int width = 1; /* lanes per row of the Jacobi-sweep and level solves */
-  /* Exact solves: the resolved algorithm, its lanes per row, AUTO's
-     sync-free width (0: AUTO takes levels when the pattern has them). */
-  axb_sptri_gpu_alg alg = AXB_SPTRI_GPU_SYNCFREE;
+  /* Exact solves: the resolved algorithm, the flag solve's lanes per row
+     and its width when none is given. */
+  axb_sptri_gpu_alg alg = AXB_SPTRI_GPU_WARP;
   int sf_width = 1, auto_width = 1;
+  bool auto_levels = false;
   int backoff = 0; /* the warp solve's __nanosleep after an idle round */
   /* Sync-free state: ready[i] = the generation of the solve that last
      published x_i; ticket = blocks handed out over all solves so far (the
@@ -388,8 +390,12 @@ axb_status f_ilu0(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
    xn_i = (b_i - sum_{k in the strict triangle} v_k xo_{col k}) / d_i
    (d_i = 1 for a unit diagonal).  rows == NULL: row = index; else the
    index-th row of rows[] (a level).  xo may be xn (exact solve: the rows
-   read belong to earlier levels). */
-template <typename T, int W>
+   read belong to earlier levels).  B > 1 (W = 1, a Jacobi sweep: xo is
+   not xn, so nothing read changes during the launch): the entries in
+   batches of B with the factor's lines evicted first from L2, as SpMV
+   (row_sum_batched; the factor is streamed once per sweep, x and b stay
+   in L2). */
+template <typename T, int W, int B = 1>
 __global__ void __launch_bounds__(kBlock)
     tri_rows(int64_t count, const int64_t *rows, const int64_t *rowptr,
              const int32_t *col, const int64_t *diag, const T *v, int lower,
@@ -403,8 +409,12 @@ __global__ void __launch_bounds__(kBlock)
   const int64_t k0 = lower ? rowptr[i] : diag[i] + 1;
   const int64_t k1 = lower ? diag[i] : rowptr[i + 1];
   T s = 0;
-  for (int64_t k = k0 + lane; k < k1; k += W)
-    s += v[k] * xo[col[k]];
+  if (B > 1)
+    s = row_sum_batched<T, AXB_SPMV_HINT_L2EF, B>(k0, k1, col, v, xo,
+                                                  l2_evict_first());
+  else
+    for (int64_t k = k0 + lane; k < k1; k += W)
+      s += v[k] * xo[col[k]];
   for (int o = W / 2; o > 0; o >>= 1)
     s += __shfl_down_sync(mask, s, o, W);
   if (lane == 0) {
@@ -611,25 +621,31 @@ __global__ void __launch_bounds__(kBlock, 2048 / kBlock)
 
 } // namespace
 
-/* AUTO's choice between the two exact solves, from the measurements in
-   docs/PERFORMANCE.md ("Sparse on the GPU", H200): a sync-free row waits
-   in place, so only the rows resident at once make progress, and a row's
-   lanes poll its dependencies.  With every row resident and 8+ lanes per
-   row (n * W <= resident threads, W >= 8) sync-free beat one launch per
-   level (sherman3 W = 32: 251 us against 287 us per lower + upper pair;
-   cage10 W = 16: 298 against 314; bcsstk16 W = 32: 3.45 against 4.17 ms);
-   with fewer lanes or rows beyond the resident window it lost (Poisson
-   100^3, n = 1e6, W = 1: 4.78 against 3.50 ms; sherman3 W = 4: 382
-   against 287 us).  Returns the largest such W (<= 32), or 0: the warp
-   solve (tri_warp; measured against levels in docs/PERFORMANCE.md,
-   "Round 3"). */
+/* The flag solve's default lanes per row: a sync-free row waits in
+   place, so only resident rows make progress; the widest W <= 32 with
+   n * W within the resident threads, at least 1. */
 int axb_spcuda::sf_width_for(int64_t n, int device) {
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   const double resident = 2048.0 * (sms > 0 ? sms : 1);
-  for (int w = 32; w >= 8; w /= 2)
+  for (int w = 32; w >= 2; w /= 2)
     if ((double)n * w <= resident) return w;
-  return 0;
+  return 1;
+}
+
+/* AUTO's exact solve, from docs/PERFORMANCE.md "Round 3" (H200, lower +
+   upper pair): with every row resident (n <= 2048 threads x SMs) the warp
+   solve beat the best flag solve and the level-scheduled one (sherman3
+   101 us against 221 and 347; cage10 155 against 246 and 369; bcsstk16
+   2.58 ms against 3.01 and 5.04); at n = 10^6 (Poisson, convdiff3d 100^3)
+   the level-scheduled solve won (3.43-3.54 ms against 4.76-4.79 for the
+   warp solve, 3.59 with its best back-off): rows beyond the resident
+   window wait for blocks to retire, and polling warps crowd the memory
+   system. */
+bool axb_spcuda::tri_auto_levels(int64_t n, int device) {
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  return (double)n > 2048.0 * (sms > 0 ? sms : 1);
 }
 
 namespace {
@@ -689,6 +705,11 @@ cudaError_t launch_rows(const FacDev *F, int64_t count, const int64_t *rows,
                         cudaStream_t s) {
   const unsigned grid = grid_for(count * F->width, kBlock);
   const T *v = (const T *)F->val;
+  if (F->width == 1 && xo != xn) { /* a Jacobi sweep of one lane per row */
+    tri_rows<T, 1, 8><<<grid, kBlock, 0, s>>>(
+        count, rows, F->rowptr, F->colind, F->diag, v, lower, unit, b, xo, xn);
+    return cudaGetLastError();
+  }
 #define TRI_CASE(W)                                                            \
   case W:                                                                      \
     tri_rows<T, W><<<grid, kBlock, 0, s>>>(count, rows, F->rowptr, F->colind,  \
@@ -770,11 +791,11 @@ cudaError_t put32(int32_t **d, const int64_t *h, int64_t count) {
   return e;
 }
 
-/* AUTO: the flag solve with sf_width_for's W when it gives one (every
-   row resident with 8+ lanes), else the warp solve. */
+/* AUTO (tri_auto_levels): levels when n is beyond the resident rows and
+   the pattern brought level sets, else the warp solve. */
 void resolve_tri_auto(FacDev *F) {
-  F->alg = F->auto_width > 0 ? AXB_SPTRI_GPU_SYNCFREE : AXB_SPTRI_GPU_WARP;
-  F->sf_width = F->auto_width > 0 ? F->auto_width : 1;
+  const bool lev = F->auto_levels && !F->lo_ptr.empty() && !F->up_ptr.empty();
+  F->alg = lev ? AXB_SPTRI_GPU_LEVELS : AXB_SPTRI_GPU_WARP;
 }
 
 template <typename T>
@@ -840,9 +861,10 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
   const double resident = 2048.0 * (sms > 0 ? sms : 1);
   while (F->width > 1 && (double)P->n * F->width > 4.0 * resident)
     F->width /= 2;
-  /* Exact solves: AUTO's choice (sf_width_for); without level sets the
-     sync-free solve with 1 lane per row, the widest window. */
+  /* Exact solves: AUTO's choice (tri_auto_levels). */
   F->auto_width = sf_width_for(P->n, h->device);
+  F->sf_width = F->auto_width;
+  F->auto_levels = tri_auto_levels(P->n, h->device);
   resolve_tri_auto(F);
   *out = (axb_spfac *)F;
   return AXB_SUCCESS;
@@ -886,7 +908,7 @@ extern "C" axb_status axb_spcuda_fac_set_tri(struct axb_spfac_s *Fo,
   }
   if (alg != AXB_SPTRI_GPU_SYNCFREE) return AXB_ERR_INVALID;
   F->alg = AXB_SPTRI_GPU_SYNCFREE;
-  F->sf_width = width ? width : F->auto_width > 0 ? F->auto_width : 1;
+  F->sf_width = width ? width : F->auto_width;
   return AXB_SUCCESS;
 }
 

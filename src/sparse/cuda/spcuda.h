@@ -91,8 +91,10 @@ axb_status axb_spcuda_spmv(axb_handle h, const axb_spcuda_mat *M,
                the unsolved x_j hold a sentinel, so rows poll the values
                they read; dependencies inside a warp are resolved in
                shared memory (fac.cu, tri_warp);
-     AUTO:     SYNCFREE with W from the mean row length when every row is
-               resident with 8+ lanes, else WARP (fac.cu says why).
+     AUTO:     WARP while every row is resident (n <= 2048 x SMs), LEVELS
+               beyond when the factor has level sets (fac.cu,
+               tri_auto_levels, says why).  SYNCFREE's width 0: the widest
+               that keeps every row resident.
    For benchmarks and tests; the solvers always run AUTO.  Returns
    AXB_ERR_INVALID for a width that is not 0 (= AUTO's) or a power of two
    in [1, 32], AXB_ERR_NOT_SUPPORTED for LEVELS without level sets.  F is

@@ -31,18 +31,17 @@ constexpr int kStreamCap = 2048;
 constexpr int kRedBlocks = 1024;
 /* Most values one reduction returns. */
 constexpr int kRedMax = 4;
-/* VECTOR's load hint unless set (spcuda.h), measured on an H200 (docs/
-   PERFORMANCE.md, Poisson 3-D 100^3, W = 1): float with the L2
-   evict-first policy 19.5 us against 24.1 us plain (86.6 % against 70.2 %
-   of copy bandwidth); double plain 36.5 us against 39.2 us (L2 evict-
-   first) and 46.5 us (ld.cs). */
+/* VECTOR's load hint and, at W = 1, its batch of entries per row unless
+   set (spcuda.h), measured on an H200 (docs/PERFORMANCE.md, "Round 3",
+   Poisson 3-D 100^3): with batches of 8 and the L2 evict-first policy,
+   double 25.96 us (97.4 % of copy bandwidth) against 37.58 us unbatched
+   and plain, float 17.51 us (96.3 %) against 19.61 us unbatched (the
+   previous default).  The hint helps only once the batch puts 8 loads in
+   flight (double, batch 1: 39.9 us with it, 37.6 us without). */
 constexpr axb_spmv_hint kDefaultHintF32 = AXB_SPMV_HINT_L2EF;
-constexpr axb_spmv_hint kDefaultHintF64 = AXB_SPMV_HINT_NONE;
-/* VECTOR W = 1's batch of entries per row (spcuda.h); predicted: double
-   gains from the loads in flight, float (L2 evict-first) keeps 1 until
-   measured (docs/PERFORMANCE.md, "Round 3"). */
-constexpr int kDefaultBatchF32 = 1;
-constexpr int kDefaultBatchF64 = 4;
+constexpr axb_spmv_hint kDefaultHintF64 = AXB_SPMV_HINT_L2EF;
+constexpr int kDefaultBatchF32 = 8;
+constexpr int kDefaultBatchF64 = 8;
 
 } // namespace axb_spcuda
 
@@ -99,6 +98,70 @@ template <int W> __device__ __forceinline__ unsigned group_mask() {
   return W == 32
              ? 0xffffffffu
              : ((1u << W) - 1u) << ((threadIdx.x & 31) & ~(unsigned)(W - 1));
+}
+
+/* Loads of the matrix's values and columns (read once per SpMV, or per
+   Jacobi sweep of a triangular solve) with a
+   cache hint (spcuda.h, AXB_SPMV_HINT_*): NONE: plain loads; CS: ld.cs
+   (__ldcs, streaming: evict-first in L1 and L2); L2EF: ld.global.nc with
+   an L2 evict-first access policy (L1 as usual, so the lines short rows
+   share still hit there; in L2 the matrix's lines go first and x, read
+   many times, stays). */
+__device__ __forceinline__ uint64_t l2_evict_first() {
+  uint64_t p;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+template <typename S>
+__device__ __forceinline__ S ld_hint(const S *a, uint64_t p) {
+  typename BitsOf<S>::U u;
+  if constexpr (sizeof(S) == 8)
+    asm("ld.global.nc.L2::cache_hint.b64 %0, [%1], %2;"
+        : "=l"(u)
+        : "l"(a), "l"(p));
+  else
+    asm("ld.global.nc.L2::cache_hint.b32 %0, [%1], %2;"
+        : "=r"(u)
+        : "l"(a), "l"(p));
+  return from_bits<S>(u);
+}
+template <int H, typename S>
+__device__ __forceinline__ S ld_stream(const S *a, uint64_t pol) {
+  if (H == AXB_SPMV_HINT_CS) return __ldcs(a);
+  if (H == AXB_SPMV_HINT_L2EF) return ld_hint(a, pol);
+  return *a;
+}
+
+/* sum_{k in [k, end)} val[k] x[col[k]] by one thread, in batches of B
+   entries: every load of a batch is issued before the first product
+   (columns and values, then the B x_j), three dependent memory round trips
+   per batch instead of the compiler's remainder loop of one round trip
+   per entry, so a thread keeps more bytes in flight.  Sums in entry order
+   (the plain loop's result, bit for bit).  x is read through the
+   non-coherent path: it must not change while the kernel runs. */
+template <typename T, int H, int B>
+__device__ __forceinline__ T row_sum_batched(int64_t k, int64_t end,
+                                             const int32_t *__restrict__ col,
+                                             const T *__restrict__ val,
+                                             const T *__restrict__ x,
+                                             uint64_t pol) {
+  T sum = 0;
+  for (; k < end; k += B) {
+    int32_t c[B];
+    T a[B], xv[B];
+#pragma unroll
+    for (int q = 0; q < B; ++q) {
+      c[q] = k + q < end ? ld_stream<H>(col + k + q, pol) : 0;
+      a[q] = k + q < end ? ld_stream<H>(val + k + q, pol) : T(0);
+    }
+#pragma unroll
+    for (int q = 0; q < B; ++q)
+      xv[q] = k + q < end ? __ldg(&x[c[q]]) : T(0);
+#pragma unroll
+    for (int q = 0; q < B; ++q)
+      if (k + q < end) sum += a[q] * xv[q];
+  }
+  return sum;
 }
 
 /* Sum of v over the block (blockDim.x a multiple of 32, <= 1024); the
@@ -167,9 +230,14 @@ inline axb_status copy_wait(axb_handle h, void *dst, const void *src,
    the copy of the k results to the host (waits for the stream). */
 axb_status red_finish(axb_handle h, Scratch *S, int k, int blocks, double *out);
 
-/* Lanes per row of AUTO's sync-free triangular solve of n rows on
-   `device`, or 0 when AUTO takes the level-scheduled solve (fac.cu). */
+/* Lanes per row of the sync-free (flag) triangular solve of n rows on
+   `device` when no width is given: the widest that keeps every row
+   resident, at least 1 (fac.cu). */
 int sf_width_for(int64_t n, int device);
+/* AUTO's exact triangular solve of n rows on `device` is level-scheduled
+   (true: the set-up builds level sets) or the warp solve (fac.cu says
+   why). */
+bool tri_auto_levels(int64_t n, int device);
 
 /* Fill parts of the tables (vec.cu, mat.cu, fac.cu). */
 template <typename T> void fill_vec_ops(typename OpsOf<T>::type *o);

@@ -18,46 +18,11 @@ namespace {
 
 /* ---- vector-per-row ------------------------------------------------------ */
 
-/* Loads of the matrix's values and columns (read once per SpMV) with a
-   cache hint (spcuda.h, AXB_SPMV_HINT_*): NONE: plain loads; CS: ld.cs
-   (__ldcs, streaming: evict-first in L1 and L2); L2EF: ld.global.nc with
-   an L2 evict-first access policy (L1 as usual, so the lines short rows
-   share still hit there; in L2 the matrix's lines go first and x, read
-   many times, stays). */
-__device__ __forceinline__ uint64_t l2_evict_first() {
-  uint64_t p;
-  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
-  return p;
-}
-template <typename S>
-__device__ __forceinline__ S ld_hint(const S *a, uint64_t p) {
-  typename BitsOf<S>::U u;
-  if constexpr (sizeof(S) == 8)
-    asm("ld.global.nc.L2::cache_hint.b64 %0, [%1], %2;"
-        : "=l"(u)
-        : "l"(a), "l"(p));
-  else
-    asm("ld.global.nc.L2::cache_hint.b32 %0, [%1], %2;"
-        : "=r"(u)
-        : "l"(a), "l"(p));
-  return from_bits<S>(u);
-}
-template <int H, typename S>
-__device__ __forceinline__ S ld_stream(const S *a, uint64_t pol) {
-  if (H == AXB_SPMV_HINT_CS) return __ldcs(a);
-  if (H == AXB_SPMV_HINT_L2EF) return ld_hint(a, pol);
-  return *a;
-}
-
 /* y[r] = sum_k val[k] x[col[k]] over row r, W lanes per row.  A row's lanes
    read consecutive nonzeros, so short rows of neighbouring groups share
    cache lines; the W partial sums meet through shuffles.  H: the load
    hint of val and col (above). */
-/* B > 1 (W = 1 only): a row's entries in batches of B, every load of a
-   batch issued before the first product (columns and values, then the B
-   x_j): three dependent memory round trips per batch instead of the
-   compiler's remainder loop of one round trip per entry, so a thread keeps
-   more bytes in flight.  Same sum order as B = 1 (entry order). */
+/* B > 1 (W = 1 only): row_sum_batched (spcuda_internal.cuh). */
 template <typename T, int W, int H = AXB_SPMV_HINT_NONE, int B = 1>
 __global__ void __launch_bounds__(kBlock)
     spmv_vector(int64_t rows, const int64_t *__restrict__ rowptr,
@@ -72,21 +37,7 @@ __global__ void __launch_bounds__(kBlock)
   const uint64_t pol = H == AXB_SPMV_HINT_L2EF ? l2_evict_first() : 0;
   T sum = 0;
   if (B > 1) {
-    for (int64_t k = rowptr[row]; k < end; k += B) {
-      int32_t c[B];
-      T a[B], xv[B];
-#pragma unroll
-      for (int q = 0; q < B; ++q) {
-        c[q] = k + q < end ? ld_stream<H>(col + k + q, pol) : 0;
-        a[q] = k + q < end ? ld_stream<H>(val + k + q, pol) : T(0);
-      }
-#pragma unroll
-      for (int q = 0; q < B; ++q)
-        xv[q] = k + q < end ? __ldg(&x[c[q]]) : T(0);
-#pragma unroll
-      for (int q = 0; q < B; ++q)
-        if (k + q < end) sum += a[q] * xv[q];
-    }
+    sum = row_sum_batched<T, H, B>(rowptr[row], end, col, val, x, pol);
   } else {
     for (int64_t k = rowptr[row] + lane; k < end; k += W)
       sum += ld_stream<H>(val + k, pol) * __ldg(&x[ld_stream<H>(col + k, pol)]);

@@ -11,12 +11,10 @@ axb_status finish(axb_handle h) {
   return AXB_SUCCESS;
 }
 
-/* AUTO's exact solves never read level sets (the flag solve or the warp
-   solve, fac.cu): the set-up builds none. */
+/* Level sets only where AUTO's exact solve reads them (fac.cu): the warp
+   solve, used while every row is resident, needs none. */
 int tri_levels(axb_handle h, int64_t n) {
-  (void)h;
-  (void)n;
-  return 0;
+  return tri_auto_levels(n, h->device) ? 1 : 0;
 }
 
 axb_sparse_ops make_table() {
