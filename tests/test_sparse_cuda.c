@@ -512,6 +512,20 @@ static void solver_tests(void) {
   solve_pair("zero diagonal", &A, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0,
              AXB_TRISOLVE_EXACT);
   axb_csr_destroy(&A);
+  /* No diagonal entry at all in row 2 (1-based): the GPU finds it on the
+     device (fac_from_mat), the CPU in its host pattern; same status, row. */
+  axb_csr Z;
+  axb_csr_create(&Z, 3, 3, 5, AXB_F64);
+  const int64_t rp[] = {0, 2, 3, 5}, ci[] = {0, 1, 0, 0, 2};
+  const double v[] = {2, 1, 1, 1, 3};
+  memcpy(Z.rowptr, rp, sizeof rp);
+  memcpy(Z.colind, ci, sizeof ci);
+  memcpy(Z.values, v, sizeof v);
+  solve_pair("missing diagonal", &Z, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0,
+             AXB_TRISOLVE_JACOBI);
+  solve_pair("missing diagonal", &Z, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0,
+             AXB_TRISOLVE_EXACT);
+  axb_csr_destroy(&Z);
 }
 
 int main(void) {
@@ -830,6 +844,32 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
             r);
     }
     G->fac_destroy(g_h, gF);
+    /* The same on A's own device pattern (fac_from_mat, what the set-up
+       takes when no level sets are needed), and its Jacobi sweeps against
+       the CPU's on the host factor. */
+    int64_t id = -1;
+    gF = NULL;
+    CHECK_STATUS(g_h, G->fac_from_mat(g_h, gA, &gF, &id), AXB_SUCCESS);
+    if (gF) {
+      CHECK_STATUS(g_h, G->fac_ilu0(g_h, gA, gF, &id), AXB_SUCCESS);
+      CHECK_STATUS(g_h, G->fac_download(g_h, gF, fg), AXB_SUCCESS);
+      const double r = SFX(maxrel)(nnz, fg, f);
+      CHECK(r <= 1024 * EPS, "%s ILU(0) on A's pattern vs host %.3g", name, r);
+      CHECK_STATUS(cpu, C->fac_create(cpu, &P.p, f, &cF), AXB_SUCCESS);
+      for (int up = 0; up < 2; ++up) {
+        const axb_uplo u = up ? AXB_UPPER : AXB_LOWER;
+        CHECK_STATUS(g_h,
+                     G->tri_solve(g_h, gF, u, AXB_SPTRI_JACOBI, 5, gb, gx, gw),
+                     AXB_SUCCESS);
+        C->tri_solve(cpu, cF, u, AXB_SPTRI_JACOBI, 5, b, x, w);
+        char what[128];
+        snprintf(what, sizeof what, "%s from_mat jacobi %s", name,
+                 up ? "upper" : "lower");
+        SFX(same)(what, G, gx, x, n, 1024 * EPS);
+      }
+      C->fac_destroy(cpu, cF);
+      G->fac_destroy(g_h, gF);
+    }
   } else {
     int64_t id = 0;
     CHECK_STATUS(g_h, G->fac_create(g_h, &P.p, f, &gF), AXB_SUCCESS);

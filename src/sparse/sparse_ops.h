@@ -179,6 +179,13 @@ typedef enum {
        AXB_ERR_SMALL_PIVOT with *info = its smallest row, 1-based. */          \
     axb_status (*fac_ilu0)(axb_handle h, const axb_spmat *A, axb_spfac *F,     \
                            int64_t *info);                                     \
+    /* Optional (NULL: fac_create from a host pattern): an AXB_SPF_LU factor   \
+       on A's own pattern, values unset (for fac_ilu0), without a CSC view     \
+       or level sets; it may share A's arrays, so it goes before A.  A row     \
+       without its diagonal entry: AXB_ERR_SMALL_PIVOT, *info = its smallest   \
+       row, 1-based (as axb__spf_pattern_build). */                            \
+    axb_status (*fac_from_mat)(axb_handle h, const axb_spmat *A,               \
+                               axb_spfac **F, int64_t *info);                  \
     /* x := L^-1 b (uplo AXB_LOWER) or U^-1 b (AXB_UPPER) with F's triangle,   \
        exactly or by `sweeps` Jacobi sweeps (>= 1); b and x                    \
        distinct; work: n entries (used by AXB_SPTRI_JACOBI). */                \

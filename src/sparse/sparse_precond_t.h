@@ -113,6 +113,12 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
   if (c->mode == AXB_SPTRI_EXACT &&
       (!c->all->tri_levels || c->all->tri_levels(h, c->n)))
     need |= AXB_SPF_NEED_LEVELS;
+  if (pc == AXB_PRECOND_ILU0 && c->o->fac_ilu0 && c->o->fac_from_mat &&
+      need == 0) { /* factored on the device, on A's device pattern */
+    if ((st = c->o->fac_from_mat(h, c->A, &c->F, info))) goto fail;
+    if ((st = c->o->fac_ilu0(h, c->A, c->F, info))) goto fail;
+    goto vectors;
+  }
   if ((st = axb__spf_pattern_build_some(A, ic ? AXB_SPF_IC : AXB_SPF_LU, need,
                                         &pat, info)))
     goto fail;

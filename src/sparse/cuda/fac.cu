@@ -40,6 +40,7 @@ struct FacDev {
   int device;
   axb_spf_kind kind;
   int64_t n, nnz;
+  bool borrowed = false; /* rowptr, colind: the matrix's (f_from_mat) */
   int64_t *rowptr = nullptr, *diag = nullptr, *colptr = nullptr,
           *cscpos = nullptr, *tpos = nullptr;
   int32_t *colind = nullptr, *rowidx = nullptr, *csrrow = nullptr;
@@ -64,12 +65,14 @@ struct FacDev {
   mutable unsigned gen = 0;
   mutable unsigned long long issued = 0;
   ~FacDev() {
-    cudaFree(rowptr);
+    if (!borrowed) { /* else the matrix's own (f_from_mat) */
+      cudaFree(rowptr);
+      cudaFree(colind);
+    }
     cudaFree(diag);
     cudaFree(colptr);
     cudaFree(cscpos);
     cudaFree(tpos);
-    cudaFree(colind);
     cudaFree(rowidx);
     cudaFree(csrrow);
     cudaFree(val);
@@ -276,6 +279,26 @@ axb_status verdict(unsigned long long piv, unsigned long long spd,
   }
   *info = (int64_t)piv;
   return AXB_ERR_SMALL_PIVOT;
+}
+
+/* diag[i] := the position of a_ii in row i (columns sorted: a binary
+   search); a row without it: bad[0] := min(bad[0], i + 1). */
+__global__ void find_diag(int64_t n, const int64_t *rowptr, const int32_t *col,
+                          int64_t *diag, unsigned long long *bad) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t lo = rowptr[i], hi = rowptr[i + 1];
+    while (lo < hi) { /* first position with col >= i */
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (col[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    const bool ok = lo < rowptr[i + 1] && col[lo] == i;
+    diag[i] = ok ? lo : -1;
+    if (!ok) atomicMin(&bad[0], (unsigned long long)(i + 1));
+  }
 }
 
 /* Read the two flags (waits for the stream). */
@@ -798,6 +821,25 @@ void resolve_tri_auto(FacDev *F) {
   F->alg = lev ? AXB_SPTRI_GPU_LEVELS : AXB_SPTRI_GPU_WARP;
 }
 
+/* The triangular solves' shape: lanes per row of the Jacobi sweeps and
+   level solves, AUTO's exact solve (tri_auto_levels). */
+void shape_solves(FacDev *F, int device) {
+  /* Lanes per row: a strict triangle holds about half of a row. */
+  const double half = F->n > 0 ? 0.5 * (double)F->nnz / (double)F->n : 0;
+  while (F->width < 32 && F->width < half)
+    F->width *= 2;
+  /* As SpMV's VECTOR: no idle lanes once the rows fill the GPU. */
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  const double resident = 2048.0 * (sms > 0 ? sms : 1);
+  while (F->width > 1 && (double)F->n * F->width > 4.0 * resident)
+    F->width /= 2;
+  F->auto_width = sf_width_for(F->n, device);
+  F->sf_width = F->auto_width;
+  F->auto_levels = tri_auto_levels(F->n, device);
+  resolve_tri_auto(F);
+}
+
 template <typename T>
 axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
                     axb_spfac **out) {
@@ -851,21 +893,70 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
     F->lo_ptr.assign(P->lo_ptr, P->lo_ptr + P->lo_nlev + 1);
     F->up_ptr.assign(P->up_ptr, P->up_ptr + P->up_nlev + 1);
   }
-  /* Lanes per row: a strict triangle holds about half of a row. */
-  const double half = P->n > 0 ? 0.5 * (double)P->nnz / (double)P->n : 0;
-  while (F->width < 32 && F->width < half)
-    F->width *= 2;
-  /* As SpMV's VECTOR: no idle lanes once the rows fill the GPU. */
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device);
-  const double resident = 2048.0 * (sms > 0 ? sms : 1);
-  while (F->width > 1 && (double)P->n * F->width > 4.0 * resident)
-    F->width /= 2;
-  /* Exact solves: AUTO's choice (tri_auto_levels). */
-  F->auto_width = sf_width_for(P->n, h->device);
-  F->sf_width = F->auto_width;
-  F->auto_levels = tri_auto_levels(P->n, h->device);
-  resolve_tri_auto(F);
+  shape_solves(F, h->device);
+  *out = (axb_spfac *)F;
+  return AXB_SUCCESS;
+}
+
+/* fac_from_mat (sparse_ops.h): an LU factor on A's own device pattern —
+   rowptr and colind borrowed from A, the diagonal positions found on the
+   device — so the set-up neither builds a host pattern nor uploads A's
+   pattern a second time.  No CSC view, no level sets, no sweep buffer:
+   for fac_ilu0 with Jacobi or warp triangular solves. */
+template <typename T>
+axb_status f_from_mat(axb_handle h, const axb_spmat *Ao, axb_spfac **out,
+                      int64_t *info) {
+  const axb_spcuda_mat *A = (const axb_spcuda_mat *)Ao;
+  *out = nullptr;
+  *info = 0;
+  if (A->rows > INT32_MAX)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "sparse GPU factor: more than 2^31 - 1 rows");
+  axb_cuda::DeviceScope scope(h->device);
+  axb_status st = AXB_SUCCESS;
+  Scratch *S = scratch(h, &st);
+  if (!S) return st;
+  FacDev *F = new (std::nothrow) FacDev();
+  if (!F) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "sparse GPU factor");
+  F->device = h->device;
+  F->kind = AXB_SPF_LU;
+  F->n = A->rows;
+  F->nnz = A->nnz;
+  F->borrowed = true;
+  F->rowptr = A->rowptr;
+  F->colind = A->colind;
+  const size_t n1 = (size_t)(F->n > 0 ? F->n : 1);
+  cudaStream_t s = axb_cuda::stream(h);
+  cudaError_t e = cudaMalloc((void **)&F->diag, sizeof(int64_t) * n1);
+  if (e == cudaSuccess)
+    e = cudaMalloc(&F->val, sizeof(T) * (size_t)(F->nnz > 0 ? F->nnz : 1));
+  if (e == cudaSuccess)
+    e = cudaMalloc((void **)&F->ready, sizeof(unsigned) * n1);
+  if (e == cudaSuccess)
+    e = cudaMalloc((void **)&F->ticket, sizeof(unsigned long long));
+  if (e == cudaSuccess)
+    e = cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * n1, s);
+  if (e == cudaSuccess)
+    e = cudaMemsetAsync(F->ticket, 0, sizeof(unsigned long long), s);
+  if (e == cudaSuccess)
+    e = cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s);
+  if (e == cudaSuccess && F->n > 0) {
+    find_diag<<<red_blocks(F->n), kBlock, 0, s>>>(F->n, F->rowptr, F->colind,
+                                                  F->diag, S->flag);
+    e = cudaGetLastError();
+  }
+  if (e != cudaSuccess) {
+    delete F;
+    return axb_cuda::fail_cuda(h, e, "sparse GPU factor");
+  }
+  unsigned long long piv, spd;
+  st = read_flags(h, S, &piv, &spd); /* waits for the stream */
+  if (st == AXB_SUCCESS) st = verdict(piv, spd, info);
+  if (st != AXB_SUCCESS) {
+    delete F;
+    return st;
+  }
+  shape_solves(F, h->device);
   *out = (axb_spfac *)F;
   return AXB_SUCCESS;
 }
@@ -935,6 +1026,7 @@ void axb_spcuda::fill_fac_ops(typename OpsOf<T>::type *o) {
   o->fac_download = f_download<T>;
   o->fac_sweeps = f_sweeps<T>;
   o->fac_ilu0 = f_ilu0<T>;
+  o->fac_from_mat = f_from_mat<T>;
   o->tri_solve = f_tri_solve<T>;
 }
 template void axb_spcuda::fill_fac_ops<double>(axb_sparse_ops_d *);
