@@ -90,6 +90,7 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
   axb_handle h = c->h;
   axb_status st = AXB_SUCCESS;
   axb_spf_pattern_owned pat;
+  memset(&pat, 0, sizeof pat); /* freed below only when built (have_pat) */
   T *f = NULL;
   int have_pat = 0;
   *info = 0;
@@ -150,7 +151,7 @@ vectors:
   if ((st = c->o->vec_alloc(h, c->n, &c->pw2))) goto fail;
   c->pc = pc;
   axb__free(f);
-  axb__spf_pattern_free(&pat);
+  if (have_pat) axb__spf_pattern_free(&pat);
   return AXB_SUCCESS;
 fail:
   axb__free(f);
