@@ -110,6 +110,9 @@ static void spmv_case(const char *name, const axb_csr *A, axb_spcuda_mat *M,
   CHECK(cudaMalloc(&dx, (size_t)(A->cols + 1) * ts) == cudaSuccess, "malloc");
   CHECK(cudaMalloc(&dy, (size_t)(A->rows + 1) * ts) == cudaSuccess, "malloc");
   cudaMemcpy(dx, hx, (size_t)A->cols * ts, cudaMemcpyHostToDevice);
+  /* A pageable copy may return before its DMA lands, and the handle's
+     stream does not wait for the legacy stream: wait for it here. */
+  CHECK(cudaStreamSynchronize(0) == cudaSuccess, "sync");
   /* NaN until written; on the handle's stream, which does not wait for the
      legacy default stream (non-blocking). */
   cudaMemsetAsync(dy, 0xff, (size_t)(A->rows + 1) * ts,
