@@ -2,12 +2,13 @@
  * tests/device_emu: runs the device code of the batched solvers on the host
  * through cuda_emu.h and checks it (run.sh builds and runs this; no GPU,
  * not part of ctest).  Covered: the cooperative group functions of
- * axb_device.cuh for NMAX = 16, 32 (groups of 4..32 lanes, one to four rows
+ * axb_device.cuh for NMAX = 8, 16, 32 (groups of 2..32 lanes, one to four rows
  * per lane, shuffles and shared-memory slots) and 64 (Block), every
  * operation, singular and not-SPD matrices in the mix; thread_inverse; and
  * the per-thread kernels of the batched API (batched_thread.cuh) for
- * n = 1..8 in both precisions with padded strides, both triangles, one and
- * three right-hand sides and batches of 1, 3 and 150 (two tiles).
+ * n = 1..8 in both precisions with padded and packed strides, both
+ * triangles, one and three right-hand sides and batches of 1, 3, 131 and 150
+ * (two tiles).
  */
 #include "cuda_emu.h"
 
@@ -320,11 +321,13 @@ template <int OP, int N, typename T> static void launch(BatArgs<T> a) {
   run_threads(M, [&](int) { bat_thread_kernel<OP, N, T>(a); });
 }
 
-template <int N, typename T> static void test(int64_t batch) {
+/* packed: A and S with lda = n and stride n^2 (tile_load's batched path
+   from N = 5), B with ldb = n; otherwise every stride padded. */
+template <int N, typename T> static void test(int64_t batch, bool packed) {
   const double tol = sizeof(T) == 8 ? 1e-10 : 2e-3;
-  const int n = N;
+  const int n = N, pa = packed ? 0 : 1;
   // general matrices, every 4th singular (column n/2 zero)
-  Buf<T> A(n, n, n + 1, 3, batch), B(n, 3, n + 2, 1, batch);
+  Buf<T> A(n, n, n + pa, 3 * pa, batch), B(n, 3, n + 2 * pa, pa, batch);
   std::vector<int> kind(batch);
   for (int64_t m = 0; m < batch; ++m) {
     kind[m] = m % 4 == 1;
@@ -432,7 +435,7 @@ template <int N, typename T> static void test(int64_t batch) {
   }
   // Cholesky: SPD = G G^T + n I, every 3rd not SPD (a negative diagonal at n/2)
   for (int up = 0; up < 2; ++up) {
-    Buf<T> S(n, n, n + 2, 1, batch);
+    Buf<T> S(n, n, n + 2 * pa, pa, batch);
     std::vector<int> bad(batch);
     for (int64_t m = 0; m < batch; ++m) {
       bad[m] = m % 3 == 2;
@@ -494,9 +497,11 @@ template <int N, typename T> static void test(int64_t batch) {
 }
 template <int N> static void both() {
   for (int64_t b : {1, 3, 150}) {
-    test<N, double>(b);
-    test<N, float>(b);
+    test<N, double>(b, false);
+    test<N, float>(b, false);
   }
+  test<N, double>(150, true);
+  test<N, float>(131, true);
 }
 int main() {
   per_thread<1>();
@@ -516,6 +521,15 @@ int main() {
   both<7>();
   both<8>();
   printf("per thread: %d checks, %d failed\n", g_checks, g_fail);
+  fflush(stdout);
+  for (int n = 1; n <= 8; ++n) {
+    coop<8, 8, true>(n);
+    coop<8, 8, false>(n);
+    coop<8, 4, true>(n);
+    coop<8, 2, true>(n);
+    coop<8, 2, false>(n);
+  }
+  printf("NMAX 8: %d checks, %d failed\n", g_checks, g_fail);
   fflush(stdout);
   for (int n = 1; n <= 16; ++n) {
     coop<16, 16, true>(n);
