@@ -439,11 +439,13 @@ template <int G> struct Warp {
     return __shfl_sync(mask, v, src, G);
   }
   /* Position and id travel packed in one word (one shuffle fewer per
-     round): positions < 256 compare first, ids < 256 below them; a lane
-     without a candidate (v < 0, position unset) never wins against one. */
+     round): the position in the high 16 bits compares first, so on equal
+     magnitudes the smaller position wins as in better(); the id (< 2^15
+     rows) below it.  A lane without a candidate (v < 0, position
+     0x7fffffff, clamped to 0x7fff) never wins against one (v >= 0). */
   template <typename T>
   __device__ __forceinline__ int argmax(T v, int pos, int id, int &wpos) const {
-    int pi = (pos < 255 ? pos : 255) << 8 | id;
+    int pi = (pos < 0x7fff ? pos : 0x7fff) << 16 | id;
 #pragma unroll
     for (int o = G / 2; o > 0; o >>= 1) {
       const T ov = __shfl_xor_sync(mask, v, o, G);
@@ -453,8 +455,8 @@ template <int G> struct Warp {
         pi = opi;
       }
     }
-    wpos = pi >> 8;
-    return pi & 255;
+    wpos = pi >> 16;
+    return pi & 0xffff;
   }
   /* r[sq][j] on lane src (the other lanes' sq are ignored). */
   template <typename T, int R, int M>
@@ -686,6 +688,7 @@ template <int NMAX, int R, typename Grp, typename T, int W>
 __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
                                             const int (&pos)[R], int k,
                                             int &wpos) {
+  static_assert(NMAX < 0x7fff, "positions and ids: 15 bits (Warp::argmax)");
   T bv = T(-1);
   int bp = 0x7fffffff, bid = g.lane * R;
 #pragma unroll

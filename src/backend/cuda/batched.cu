@@ -28,12 +28,11 @@ namespace {
    H200 (`bench_batched sweep`, double, docs/PERFORMANCE.md third round):
    the Gauss-Jordan inverse is slower with two rows per lane (n = 16: 314 ->
    339 us per 100 000, 32: 1886 -> 3048 us per 65 536), the Cholesky
-   factorization faster (16: 153 -> 123 us, 24: 458 -> 391, 32: 534 -> 447).
-   Still one row per lane everywhere: the API kernels with the Cholesky
-   shape G = NMAX / 2 have not run on the device yet (the next device run
-   should set it for BAT_POTRF at NMAX >= 16 with test_batched_cuda). */
+   factorization faster (16: 153 -> 123 us, 24: 458 -> 391, 32: 534 -> 447),
+   so BAT_POTRF takes two rows per lane at NMAX = 16, 32 (fourth round);
+   potrs and posv keep one (posv spills at NMAX = 32 with two). */
 template <int OP, int NMAX> struct GroupLanes {
-  static constexpr int value = NMAX;
+  static constexpr int value = OP == BAT_POTRF && NMAX >= 16 ? NMAX / 2 : NMAX;
 };
 
 /* Right-hand sides per pass of the solves (registers per lane); one when
