@@ -438,25 +438,26 @@ template <int G> struct Warp {
   template <typename T> __device__ __forceinline__ T shfl(T v, int src) const {
     return __shfl_sync(mask, v, src, G);
   }
-  /* Position and id travel packed in one word (one shuffle fewer per
-     round): the position in the high 16 bits compares first, so on equal
-     magnitudes the smaller position wins as in better(); the id (< 2^15
-     rows) below it.  A lane without a candidate (v < 0, position
-     0x7fffffff, clamped to 0x7fff) never wins against one (v >= 0). */
+  /* Value, position and id by three shuffles a round.  (Packing position
+     and id into one word saves a shuffle but raised the one-rhs gesv
+     kernels' registers, ptxas sm_90 double: 80 -> 96 at NMAX = 16, 96 ->
+     122 at 32, and the H200 solve went 1.93 -> 1.59x cuBLAS at n = 16;
+     docs/PERFORMANCE.md, fourth round.) */
   template <typename T>
   __device__ __forceinline__ int argmax(T v, int pos, int id, int &wpos) const {
-    int pi = (pos < 0x7fff ? pos : 0x7fff) << 16 | id;
 #pragma unroll
     for (int o = G / 2; o > 0; o >>= 1) {
       const T ov = __shfl_xor_sync(mask, v, o, G);
-      const int opi = __shfl_xor_sync(mask, pi, o, G);
-      if (ov > v || (ov == v && opi < pi)) {
+      const int op = __shfl_xor_sync(mask, pos, o, G);
+      const int oi = __shfl_xor_sync(mask, id, o, G);
+      if (better(ov, op, v, pos)) {
         v = ov;
-        pi = opi;
+        pos = op;
+        id = oi;
       }
     }
-    wpos = pi >> 16;
-    return pi & 0xffff;
+    wpos = pos;
+    return id;
   }
   /* r[sq][j] on lane src (the other lanes' sq are ignored). */
   template <typename T, int R, int M>
@@ -688,7 +689,6 @@ template <int NMAX, int R, typename Grp, typename T, int W>
 __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
                                             const int (&pos)[R], int k,
                                             int &wpos) {
-  static_assert(NMAX < 0x7fff, "positions and ids: 15 bits (Warp::argmax)");
   T bv = T(-1);
   int bp = 0x7fffffff, bid = g.lane * R;
 #pragma unroll
