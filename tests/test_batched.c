@@ -550,9 +550,7 @@ static void test_chol_family(axb_dtype t, int64_t n, int64_t count,
   batch_buf B = buf_new(t, n, nrhs, ldb, 2, count);
   axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
   int64_t *rinfo = calloc((size_t)(count ? count : 1), sizeof(int64_t));
-  /* REF's pivots of the exactly factored problems (0 elsewhere) */
-  int64_t *rpiv = calloc((size_t)(count * n + 1), sizeof(int64_t));
-  if (!orig || !rinfo || !rpiv) exit(1);
+  if (!orig || !rinfo) exit(1);
   for (int64_t k = 0; k < count; ++k) {
     orig[k] = gen_spd(n, t, k);
     buf_put(&A, k, &orig[k]);
