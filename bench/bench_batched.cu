@@ -20,6 +20,7 @@
  */
 #include "axb.h"
 #include "axb_device.cuh"
+#include "bench_check.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -31,31 +32,15 @@
 #include <string.h>
 #include <vector>
 
-#define CU(call)                                                               \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,             \
-              cudaGetErrorString(e_));                                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-#define OK(call)                                                               \
-  do {                                                                         \
-    long long e_ = (long long)(call);                                          \
-    if (e_ != 0) {                                                             \
-      fprintf(stderr, "%s:%d %s: status %lld\n", __FILE__, __LINE__, #call,    \
-              e_);                                                             \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
 static cudaStream_t g_stream;
 static cudaEvent_t g_e0, g_e1;
 
-/* Median of reps timings (ms) of body(), prep() untimed before each. */
+/* Median of reps timings (ms) of body(), prep() untimed before each;
+   AXB_BENCH_ONCE=1 runs each body once, unwarmed (for a profiler). */
 template <typename Prep, typename Body>
 static double time_ms(Prep prep, Body body, int warm = 2, int reps = 10) {
+  const char *once = getenv("AXB_BENCH_ONCE");
+  if (once && *once == '1') warm = 0, reps = 1;
   std::vector<float> t;
   for (int r = 0; r < warm + reps; ++r) {
     prep();
@@ -93,6 +78,51 @@ __global__ void fill_kernel(T *A, int n, long long count, int spd) {
   if (spd && i == j) v += n;
   A[e] = (T)v;
 }
+
+/* One size's inputs on the device: c matrices of order n, uniform (A0) and
+   symmetric positive definite (S0), right-hand sides B0, and the working
+   copies A, B and info that each timed repetition starts from again. */
+template <typename T> struct Inputs {
+  int n;
+  long long c;
+  size_t bytesA, bytesB;
+  T *A0, *S0, *A, *B0, *B;
+  int *info;
+  Inputs(int n_, long long c_)
+      : n(n_), c(c_), bytesA((size_t)c_ * n_ * n_ * sizeof(T)),
+        bytesB((size_t)c_ * n_ * sizeof(T)) {
+    CU(cudaMalloc(&A0, bytesA));
+    CU(cudaMalloc(&S0, bytesA));
+    CU(cudaMalloc(&A, bytesA));
+    CU(cudaMalloc(&B0, bytesB));
+    CU(cudaMalloc(&B, bytesB));
+    CU(cudaMalloc(&info, c * sizeof(int)));
+    const unsigned fb = (unsigned)((c * n * n + 255) / 256);
+    fill_kernel<T><<<fb, 256, 0, g_stream>>>(A0, n, c, 0);
+    fill_kernel<T><<<fb, 256, 0, g_stream>>>(S0, n, c, 1);
+    fill_kernel<T><<<(unsigned)((c * n + 255) / 256), 256, 0, g_stream>>>(
+        B0, 1, c * n, 0);
+    CU(cudaGetLastError());
+  }
+  ~Inputs() {
+    CU(cudaFree(A0));
+    CU(cudaFree(S0));
+    CU(cudaFree(A));
+    CU(cudaFree(B0));
+    CU(cudaFree(B));
+    CU(cudaFree(info));
+  }
+  void resetA() const {
+    CU(cudaMemcpyAsync(A, A0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
+  }
+  void resetAB() const {
+    resetA();
+    CU(cudaMemcpyAsync(B, B0, bytesB, cudaMemcpyDeviceToDevice, g_stream));
+  }
+  void resetS() const {
+    CU(cudaMemcpyAsync(A, S0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
+  }
+};
 
 /* The user kernels, as a user would write them with axb_device.cuh: one
    thread per matrix (thread_inverse<N>, N the exact order) with the block's
@@ -274,6 +304,9 @@ static axb_status ours_potrf(axb_handle h, int n, float *A, int *info,
   return axb_spotrf_batched(h, AXB_LOWER, n, A, n, (int64_t)n * n, info, c);
 }
 
+/* The floor under any timed call: a launch and the event pair around it. */
+__global__ void empty_kernel() {}
+
 __global__ void pointers_kernel(void **p, char *base, size_t bytes,
                                 long long c) {
   const long long m = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -310,35 +343,27 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
     CU(cudaFree(a));
     CU(cudaFree(b));
   }
+  const double floor_us =
+      1e3 * time_ms([] {}, [] { empty_kernel<<<1, 32, 0, g_stream>>>(); });
   const char *tn = sizeof(T) == 8 ? "double" : "float";
-  printf("# bench_batched %s; device-to-device copy: %.0f GB/s (read+write)\n",
-         tn, copy_gbs);
+  printf("# bench_batched %s; device-to-device copy: %.0f GB/s (read+write); "
+         "empty kernel between events: %.2f us\n",
+         tn, copy_gbs, floor_us);
   printf("#  n   batch | inverse: axb GF/s  cuBLAS GF/s  ratio  BW%%copy  "
          "user/api naive/api | solve: axb GF/s  cuBLAS GF/s  ratio  BW%%copy | "
          "cholesky: axb GF/s  cuSOLVER GF/s  ratio\n");
   for (int n : ns) {
     const long long c = n <= 16 ? 100000 : 65536;
-    const size_t mat = (size_t)n * n, bytesA = c * mat * sizeof(T),
-                 bytesB = c * n * sizeof(T);
-    T *A0, *A, *C, *B0, *B, *S0;
-    int *info, *piv;
+    const size_t mat = (size_t)n * n;
+    Inputs<T> in(n, c);
+    T *A = in.A, *B = in.B, *C;
+    int *info = in.info, *piv;
     void **pa, **pc, **pb;
-    CU(cudaMalloc(&A0, bytesA));
-    CU(cudaMalloc(&S0, bytesA));
-    CU(cudaMalloc(&A, bytesA));
-    CU(cudaMalloc(&C, bytesA));
-    CU(cudaMalloc(&B0, bytesB));
-    CU(cudaMalloc(&B, bytesB));
-    CU(cudaMalloc(&info, c * sizeof(int)));
+    CU(cudaMalloc(&C, in.bytesA));
     CU(cudaMalloc(&piv, c * n * sizeof(int)));
     CU(cudaMalloc(&pa, c * sizeof(void *)));
     CU(cudaMalloc(&pc, c * sizeof(void *)));
     CU(cudaMalloc(&pb, c * sizeof(void *)));
-    const unsigned fb = (unsigned)((c * mat + 255) / 256);
-    fill_kernel<T><<<fb, 256, 0, g_stream>>>(A0, n, c, 0);
-    fill_kernel<T><<<fb, 256, 0, g_stream>>>(S0, n, c, 1);
-    fill_kernel<T><<<(unsigned)((c * n + 255) / 256), 256, 0, g_stream>>>(
-        B0, 1, c * n, 0);
     const unsigned pbk = (unsigned)((c + 255) / 256);
     pointers_kernel<<<pbk, 256, 0, g_stream>>>(pa, (char *)A, mat * sizeof(T),
                                                c);
@@ -346,16 +371,9 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
                                                c);
     pointers_kernel<<<pbk, 256, 0, g_stream>>>(pb, (char *)B, n * sizeof(T), c);
     CU(cudaGetLastError());
-    auto resetA = [&] {
-      CU(cudaMemcpyAsync(A, A0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
-    };
-    auto resetAB = [&] {
-      resetA();
-      CU(cudaMemcpyAsync(B, B0, bytesB, cudaMemcpyDeviceToDevice, g_stream));
-    };
-    auto resetS = [&] {
-      CU(cudaMemcpyAsync(A, S0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
-    };
+    auto resetA = [&] { in.resetA(); };
+    auto resetAB = [&] { in.resetAB(); };
+    auto resetS = [&] { in.resetS(); };
     int hinfo = 0;
     const double t_inv =
         time_ms(resetA, [&] { OK(ours_inverse(h, n, A, info, c)); });
@@ -385,8 +403,8 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
     const double fi = 2.0 * n * n * n * c,
                  fs = (2.0 / 3 * n * n * n + 2.0 * n * n) * c,
                  fc = (1.0 / 3 * n * n * n) * c;
-    const double bi = 2.0 * bytesA + c * 4.0,
-                 bs = 2.0 * (bytesA + bytesB) + c * 4.0;
+    const double bi = 2.0 * in.bytesA + c * 4.0,
+                 bs = 2.0 * (in.bytesA + in.bytesB) + c * 4.0;
     auto gf = [](double f, double ms) { return f / (ms * 1e6); };
     printf(
         "%4d %7lld | %17.1f %12.1f %6.2f %7.0f%% %8.2f %9.2f | %15.1f %12.1f "
@@ -398,13 +416,7 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
         t_vsv / t_sv, 100 * bs / (t_sv * 1e6) / copy_gbs, gf(fc, t_ch),
         gf(fc, t_vch), t_vch / t_ch);
     fflush(stdout);
-    CU(cudaFree(A0));
-    CU(cudaFree(S0));
-    CU(cudaFree(A));
     CU(cudaFree(C));
-    CU(cudaFree(B0));
-    CU(cudaFree(B));
-    CU(cudaFree(info));
     CU(cudaFree(piv));
     CU(cudaFree(pa));
     CU(cudaFree(pc));
@@ -418,8 +430,8 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
 /* ---- sweep: group shapes of the cooperative functions ---------------------
  * bench_batched sweep: times group_inverse and group_gesv (one right-hand
  * side) through a shared-memory slot (WarpShared) and group_potrf by
- * shuffles (Warp), as the batched API runs them, in double at n = 12, 16,
- * 24, 32, for groups of G lanes (NMAX / G rows per lane): the tuning behind
+ * shuffles (Warp), as the batched API runs them, in double at n = 7, 8, 12,
+ * 16, 24, 32, for groups of G lanes (NMAX / G rows per lane): the tuning behind
  * GroupLanes in src/backend/cuda/batched.cu. */
 template <int OP, int NMAX, int G, typename T>
 __global__ void __launch_bounds__(128)
@@ -444,30 +456,23 @@ __global__ void __launch_bounds__(128)
   }
 }
 
-template <int NMAX, int G>
-static void sweep_one(int n, long long c, double *A, double *A0, double *S0,
-                      double *B, double *B0, int *info) {
-  const size_t bytesA = (size_t)c * n * n * sizeof(double);
+template <int NMAX, int G> static void sweep_one(const Inputs<double> &in) {
+  const int n = in.n;
+  const long long c = in.c;
   const unsigned grid = (unsigned)((c * G + 127) / 128);
-  auto rA = [&] {
-    CU(cudaMemcpyAsync(A, A0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
-    CU(cudaMemcpyAsync(B, B0, (size_t)c * n * sizeof(double),
-                       cudaMemcpyDeviceToDevice, g_stream));
-  };
-  auto rS = [&] {
-    CU(cudaMemcpyAsync(A, S0, bytesA, cudaMemcpyDeviceToDevice, g_stream));
-  };
+  auto rA = [&] { in.resetAB(); };
+  auto rS = [&] { in.resetS(); };
   const double ti = time_ms(rA, [&] {
     sweep_kernel<0, NMAX, G, double>
-        <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
+        <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   const double ts = time_ms(rA, [&] {
     sweep_kernel<1, NMAX, G, double>
-        <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
+        <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   const double tc = time_ms(rS, [&] {
     sweep_kernel<2, NMAX, G, double>
-        <<<grid, 128, 0, g_stream>>>(A, B, n, c, info);
+        <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   CU(cudaGetLastError());
   printf("sweep n %2d NMAX %2d G %2d (%d rows/lane)  inverse %8.1f us  gesv "
@@ -478,36 +483,20 @@ static void sweep_one(int n, long long c, double *A, double *A0, double *S0,
 
 static int sweep() {
   printf("# sweep (double): group shapes, kernel times (median of 10)\n");
-  for (int n : {12, 16, 24, 32}) {
-    const long long c = n <= 16 ? 100000 : 65536;
-    const size_t bytesA = (size_t)c * n * n * sizeof(double);
-    double *A0, *S0, *A, *B0, *B;
-    int *info;
-    CU(cudaMalloc(&A0, bytesA));
-    CU(cudaMalloc(&S0, bytesA));
-    CU(cudaMalloc(&A, bytesA));
-    CU(cudaMalloc(&B0, c * n * sizeof(double)));
-    CU(cudaMalloc(&B, c * n * sizeof(double)));
-    CU(cudaMalloc(&info, c * sizeof(int)));
-    const unsigned fb = (unsigned)((c * n * n + 255) / 256);
-    fill_kernel<double><<<fb, 256, 0, g_stream>>>(A0, n, c, 0);
-    fill_kernel<double><<<fb, 256, 0, g_stream>>>(S0, n, c, 1);
-    fill_kernel<double><<<(unsigned)((c * n + 255) / 256), 256, 0, g_stream>>>(
-        B0, 1, c * n, 0);
-    if (n <= 16) {
-      sweep_one<16, 16>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<16, 8>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<16, 4>(n, c, A, A0, S0, B, B0, info);
+  for (int n : {7, 8, 12, 16, 24, 32}) {
+    const Inputs<double> in(n, n <= 16 ? 100000 : 65536);
+    if (n <= 8) {
+      sweep_one<8, 8>(in);
+      sweep_one<8, 4>(in);
+      sweep_one<8, 2>(in);
+    } else if (n <= 16) {
+      sweep_one<16, 16>(in);
+      sweep_one<16, 8>(in);
+      sweep_one<16, 4>(in);
     } else {
-      sweep_one<32, 32>(n, c, A, A0, S0, B, B0, info);
-      sweep_one<32, 16>(n, c, A, A0, S0, B, B0, info);
+      sweep_one<32, 32>(in);
+      sweep_one<32, 16>(in);
     }
-    CU(cudaFree(A0));
-    CU(cudaFree(S0));
-    CU(cudaFree(A));
-    CU(cudaFree(B0));
-    CU(cudaFree(B));
-    CU(cudaFree(info));
   }
   return 0;
 }

@@ -307,14 +307,60 @@ template <int R, int C> __host__ __device__ constexpr int tile_ld() {
   return (R * C) | 1;
 }
 
-template <int R, int C, typename T>
+/* Elements per thread in flight: tile_load<R, C, K> with K > 1 issues K
+   global loads before it writes any of them to shared memory (a loop of
+   load-then-store keeps one or two loads per thread in flight, and a block
+   of 64 threads then waits a memory latency per few hundred bytes).  The
+   price is registers: ptxas puts the batched API's per-thread inverse at
+   N = 3, 4, 6 (double) at 125 / 128 / 254 registers with K = 16 against
+   44 / 64 / 168 with K = 1 (the plain loop), so the API takes K = 16 only
+   from N = 5 on (H200, batch 100 000: the N = 6 inverse 38 -> 30 us, the
+   solve 44 -> 35 us; docs/PERFORMANCE.md, third round). */
+constexpr int kTileBatch = 16;
+
+/* Element e of the tile's region in global memory (matrix t = e / E at
+   G + t * stride, element (i, j) at i + j * ld); packed storage (ld == R,
+   stride == R * C) is element e itself. */
+template <int R, int C>
+__device__ __forceinline__ int64_t tile_gidx(int e, int64_t ld, int64_t stride,
+                                             bool packed) {
+  constexpr int E = R * C;
+  if (packed) return e;
+  const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+  return t * stride + i + j * ld;
+}
+/* Its place in the tile: block t at t * tile_ld, then element r. */
+template <int R, int C> __device__ __forceinline__ int tile_sidx(int e) {
+  constexpr int E = R * C;
+  return e + (tile_ld<R, C>() - E) * (e / E);
+}
+
+template <int R, int C, int K = kTileBatch, typename T>
 __device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
                                           int64_t stride, int cnt) {
-  constexpr int E = R * C;
-  const int total = cnt * E;
-  for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
-    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
-    S[t * tile_ld<R, C>() + r] = G[t * stride + i + j * ld];
+  if constexpr (K == 1) {
+    constexpr int E = R * C;
+    const int total = cnt * E;
+    for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
+      const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+      S[t * tile_ld<R, C>() + r] = G[t * stride + i + j * ld];
+    }
+    return;
+  }
+  const int total = cnt * R * C, nt = (int)blockDim.x;
+  const bool packed = ld == R && stride == R * C;
+  for (int e0 = (int)threadIdx.x; e0 < total; e0 += K * nt) {
+    T v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int e = e0 + k * nt;
+      if (e < total) v[k] = G[tile_gidx<R, C>(e, ld, stride, packed)];
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int e = e0 + k * nt;
+      if (e < total) S[tile_sidx<R, C>(e)] = v[k];
+    }
   }
 }
 
@@ -323,11 +369,12 @@ template <int R, int C, typename T>
 __device__ __forceinline__ void tile_store(T *G, int64_t ld, int64_t stride,
                                            const T *S, int cnt, int uplo = 0) {
   constexpr int E = R * C;
-  const int total = cnt * E;
-  for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
-    const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
+  const int total = cnt * E, nt = (int)blockDim.x;
+  const bool packed = ld == R && stride == E;
+  for (int e = (int)threadIdx.x; e < total; e += nt) {
+    const int r = e % E, j = r / R, i = r - j * R;
     if (uplo == 0 || (uplo == 1 ? i >= j : i <= j))
-      G[t * stride + i + j * ld] = S[t * tile_ld<R, C>() + r];
+      G[tile_gidx<R, C>(e, ld, stride, packed)] = S[tile_sidx<R, C>(e)];
   }
 }
 
@@ -391,6 +438,11 @@ template <int G> struct Warp {
   template <typename T> __device__ __forceinline__ T shfl(T v, int src) const {
     return __shfl_sync(mask, v, src, G);
   }
+  /* Value, position and id by three shuffles a round.  (Packing position
+     and id into one word saves a shuffle but raised the one-rhs gesv
+     kernels' registers, ptxas sm_90 double: 80 -> 96 at NMAX = 16, 96 ->
+     122 at 32, and the H200 solve went 1.93 -> 1.59x cuBLAS at n = 16;
+     docs/PERFORMANCE.md, fourth round.) */
   template <typename T>
   __device__ __forceinline__ int argmax(T v, int pos, int id, int &wpos) const {
 #pragma unroll
@@ -465,7 +517,9 @@ template <int G> struct Warp {
    shuffles, two per double): ws points to WarpShared::kWords entries of T,
    one slot per group, 16-byte aligned. */
 template <int G, typename T, int NMAX> struct WarpShared : Warp<G> {
-  static constexpr int kRow = NMAX > 8 ? NMAX : 8; /* rows and rhs chunks */
+  /* a row with a carried right-hand side (NMAX + 1), or a chunk of up to
+     8 right-hand sides */
+  static constexpr int kRow = NMAX + 8;
   static constexpr int kWords = kRow + NMAX;
   T *s;
   __device__ explicit WarpShared(T *ws) : Warp<G>(), s(ws) {}
@@ -510,7 +564,7 @@ template <int G, typename T, int NMAX> struct WarpShared : Warp<G> {
 
 /* Shared-memory workspace of Block<NW> (declare it __shared__). */
 template <typename T, int NMAX> struct BlockWork {
-  T row[NMAX];
+  T row[NMAX + 8]; /* a row and a carried right-hand side */
   T col[NMAX];
   T rv[32];
   int rp[32], rl[32];
@@ -568,7 +622,7 @@ template <int NW, typename T, int NMAX> struct Block {
   template <int M>
   __device__ __forceinline__ void row_begin(const T (&r)[1][M], int, int src,
                                             int j0 = 0) {
-    static_assert(M <= NMAX, "row longer than the workspace");
+    static_assert(M <= NMAX + 8, "row longer than the workspace");
     if (lane == src) {
 #pragma unroll
       for (int j = 0; j < M; ++j)
@@ -631,10 +685,10 @@ __device__ __forceinline__ void swap_positions(int (&pos)[R], int lane, int k,
 
 /* Partial pivoting in column k: the best of the lane's rows that are below
    n and at position >= k, then of the group.  Returns the winner's id. */
-template <int NMAX, int R, typename Grp, typename T>
-__device__ __forceinline__ int
-pivot_search(Grp &g, int n, const T (&r)[R][NMAX], const int (&pos)[R], int k,
-             int &wpos) {
+template <int NMAX, int R, typename Grp, typename T, int W>
+__device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
+                                            const int (&pos)[R], int k,
+                                            int &wpos) {
   T bv = T(-1);
   int bp = 0x7fffffff, bid = g.lane * R;
 #pragma unroll
@@ -653,10 +707,13 @@ pivot_search(Grp &g, int n, const T (&r)[R][NMAX], const int (&pos)[R], int k,
 
 /* LU with partial pivoting of the rows in registers.  lpiv[q] (ipiv entry
    of row lane + G q, 1-based) is set for pivot k on the lane holding row k.
-   Returns info. */
-template <int NMAX, int R, typename Grp, typename T>
-__device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][NMAX],
+   Columns NMAX..W-1 of the rows (W > NMAX) are carried right-hand sides:
+   eliminated with the matrix, so that they end as L^-1 P b (the forward
+   substitution done on the way).  Returns info. */
+template <int NMAX, int R, typename Grp, typename T, int W>
+__device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
                                           int (&pos)[R], int (&lpiv)[R]) {
+  static_assert(W >= NMAX, "rows shorter than NMAX");
   constexpr int G = Grp::size;
   int info = 0;
 #pragma unroll
@@ -688,7 +745,7 @@ __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][NMAX],
         if (below[q]) r[q][k] = l[q];
       }
 #pragma unroll
-      for (int j = k + 1; j < NMAX; ++j) {
+      for (int j = k + 1; j < W; ++j) {
         const T u = g.row_get(r, wq, j, wl);
 #pragma unroll
         for (int q = 0; q < R; ++q)
@@ -970,6 +1027,16 @@ __device__ __forceinline__ void store_rows(int n, T *A, int64_t lda,
   }
 }
 
+/* ipiv entries of the lane's rows (ipiv may be NULL). */
+template <int NMAX, int R, typename Grp>
+__device__ __forceinline__ void put_ipiv(const Grp &g, int n,
+                                         const int (&lpiv)[R], int *ipiv) {
+  if (!ipiv) return;
+#pragma unroll
+  for (int q = 0; q < R; ++q)
+    if (g.lane + Grp::size * q < n) ipiv[g.lane + Grp::size * q] = lpiv[q];
+}
+
 /* LU with partial pivoting in place; ipiv (may be NULL) 1-based.  The group
    (G lanes) must have G >= NMAX lanes or G dividing NMAX.  Returns info
    (same on every lane). */
@@ -983,11 +1050,7 @@ __device__ __forceinline__ int group_getrf(Grp &g, int n, T *A, int64_t lda,
   const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
   g.barrier();
   store_rows<NMAX>(n, A, lda, pos, r);
-  if (ipiv) {
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      if (g.lane + Grp::size * q < n) ipiv[g.lane + Grp::size * q] = lpiv[q];
-  }
+  put_ipiv<NMAX>(g, n, lpiv, ipiv);
   return info;
 }
 
@@ -1057,11 +1120,7 @@ __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
   const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
   g.barrier();
   store_rows<NMAX>(n, A, lda, pos, r);
-  if (ipiv) {
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      if (g.lane + G * q < n) ipiv[g.lane + G * q] = lpiv[q];
-  }
+  put_ipiv<NMAX>(g, n, lpiv, ipiv);
   if (info) return info;
   for (int c0 = 0; c0 < nrhs; c0 += NR) {
     T b[R][NR];

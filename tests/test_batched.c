@@ -59,6 +59,14 @@ static void side_copy(void *dst, const void *src, size_t bytes, int to_side) {
     cudaError_t e =
         cudaMemcpy(dst, src, bytes,
                    to_side ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    /* A pageable host-to-device cudaMemcpy returns once the data is in
+       the driver's staging buffer; its DMA to the device may still run
+       (CUDA "API synchronization behavior"), and the handle's
+       non-blocking stream is not ordered after it: a kernel launched
+       next could read the tail of the array before it arrives (seen on
+       the H200: the last matrix of a 500 KB batch, inverse n = 64).
+       Wait for the copy itself. */
+    if (e == cudaSuccess && to_side) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
       fprintf(stderr, "cudaMemcpy: %s\n", cudaGetErrorString(e));
       exit(1);
@@ -215,8 +223,10 @@ static axb_status posv_b(axb_uplo u, batch_buf *A, batch_buf *B, int *info) {
 
 /* General problem k of a mixed batch: uniform, singular (zero column n/2),
    ill-conditioned, diagonally dominant, uniform in [-1000, 1000]. */
-static int sparse_mode;
+static int sparse_mode, tie_mode;
+static axb_dense gen_ties(int64_t n, axb_dtype t, int64_t k);
 static axb_dense gen_general(int64_t n, axb_dtype t, int64_t k) {
+  if (tie_mode) return gen_ties(n, t, k);
   static const axb_gen_kind kinds[] = {AXB_GEN_UNIFORM, AXB_GEN_SINGULAR,
                                        AXB_GEN_COND, AXB_GEN_DIAG_DOMINANT,
                                        AXB_GEN_UNIFORM1000};
@@ -238,7 +248,85 @@ static axb_dense gen_general(int64_t n, axb_dtype t, int64_t k) {
       }
   return A;
 }
-static int is_singular_kind(int64_t k) { return k % 5 == 1; }
+/* Tie problem k (tie_mode, declared above): exactly equal magnitudes in the
+   pivot columns, so that partial pivoting breaks ties at nearly every step (the
+   group kernels' argmax must take the first row in the current order, as LAPACK
+   does, and never a lane without a candidate).  Rows and columns are
+   permuted and signs flipped by a hash of (i, k), so the tied rows sit on
+   different lanes and warps.
+     k % 4 == 0: direct sum of Sylvester-Hadamard blocks (+-1) of orders
+                 <= 16 (orthogonal blocks: nonsingular, condition <= 4;
+                 factored exactly, so REF's pivots are checked);
+     k % 4 == 1: the same times 1000;
+     k % 4 == 2: a signed permutation, every other entry +0.0 or -0.0;
+     k % 4 == 3: the same with column n/2 all zeros (singular, info
+                 n/2 + 1). */
+static uint32_t tie_hash(int64_t i, int64_t k, uint32_t salt) {
+  uint32_t x = (uint32_t)i * 2654435761u ^ (uint32_t)k * 40503u ^ salt;
+  x ^= x >> 15;
+  x *= 2246822519u;
+  x ^= x >> 13;
+  return x;
+}
+/* Entry (i, j) of the block-Hadamard matrix of order n: blocks of order
+   16 while they fit, then one of order 2^b for each set bit b of n mod 16,
+   largest first.  (Up to order 16 partial pivoting factors a Sylvester-
+   Hadamard block exactly; from 32 on its factors are not all dyadic.) */
+static double hadamard_sum(int64_t n, int64_t i, int64_t j) {
+  int64_t off = 16 * (n / 16);
+  if (i < off && j < off) {
+    if (i / 16 != j / 16) return 0.0;
+    return __builtin_popcount((unsigned)((i % 16) & (j % 16))) & 1 ? -1.0 : 1.0;
+  }
+  for (int b = 3; b >= 0; --b) {
+    const int64_t m = (int64_t)1 << b;
+    if (!(n & m)) continue;
+    if (i >= off && i < off + m && j >= off && j < off + m)
+      return __builtin_popcount((unsigned)((i - off) & (j - off))) & 1 ? -1.0
+                                                                       : 1.0;
+    off += m;
+  }
+  return 0.0;
+}
+static axb_dense gen_ties(int64_t n, axb_dtype t, int64_t k) {
+  axb_dense A = test_alloc(n, n, n, t);
+  /* row and column permutations: sort indices by a hash (selection) */
+  int64_t *pr = malloc((size_t)(2 * n + 1) * sizeof(int64_t)), *pc = pr + n;
+  if (!pr) exit(1);
+  for (int64_t i = 0; i < n; ++i)
+    pr[i] = pc[i] = i;
+  for (int64_t i = n - 1; i > 0; --i) {
+    const int64_t a = (int64_t)(tie_hash(i, k, 11u) % (uint32_t)(i + 1));
+    const int64_t b = (int64_t)(tie_hash(i, k, 29u) % (uint32_t)(i + 1));
+    int64_t x = pr[i];
+    pr[i] = pr[a];
+    pr[a] = x;
+    x = pc[i];
+    pc[i] = pc[b];
+    pc[b] = x;
+  }
+  const int kind = (int)(k % 4);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t si = pr[i], sj = pc[j];
+      double v;
+      if (kind < 2) {
+        v = hadamard_sum(n, si, sj) * (kind == 1 ? 1000.0 : 1.0);
+        if (tie_hash(si, k, 7u) & 1) v = -v;
+      } else {
+        v = si == sj ? ((tie_hash(si, k, 3u) & 1) ? -1.0 : 1.0)
+                     : ((tie_hash(si * n + sj, k, 5u) & 1) ? -0.0 : 0.0);
+        if (kind == 3 && j == n / 2) v = (tie_hash(i, k, 9u) & 1) ? -0.0 : 0.0;
+      }
+      axb_dense_set(&A, i, j, v);
+    }
+  free(pr);
+  return A;
+}
+
+static int is_singular_kind(int64_t k) {
+  return tie_mode ? k % 4 == 3 : k % 5 == 1;
+}
 
 /* SPD problem k: shifted, Gram, badly scaled (D S D, D = 10^(0..3)), and
    every fourth one not SPD (A(n/2, n/2) = -1). */
@@ -264,14 +352,33 @@ static axb_dense gen_rhs(int64_t n, int64_t nrhs, axb_dtype t, int64_t k) {
                   3000 + (uint64_t)k);
 }
 
-/* Reference info of the typed routine on the REF backend. */
-static int64_t ref_getrf_info(const axb_dense *A) {
+/* Every entry of the n x n F a multiple of 2^-20 below 2^20 in magnitude:
+   then LU with partial pivoting met only exact operations (a quotient or
+   product that rounded would carry more bits than that). */
+static int dyadic_factors(const axb_dense *F) {
+  for (int64_t j = 0; j < F->cols; ++j)
+    for (int64_t i = 0; i < F->rows; ++i) {
+      const double x = axb_dense_get(F, i, j) * 1048576.0;
+      if (!(fabs(x) < 1099511627776.0) || x != floor(x)) return 0;
+    }
+  return 1;
+}
+
+/* Reference info of the typed routine on the REF backend.  piv (n
+   entries, may be NULL): REF's pivots when its factorization was exact
+   (dyadic factors, as for the tie problems), else all 0. */
+static int64_t ref_getrf_info_piv(const axb_dense *A, int64_t *piv) {
   axb_dense C = test_copy_ld(A, A->rows);
   int64_t *ipiv = test_new_ipiv(A->rows), info = -1;
   if (A->dtype == AXB_F64)
     axb_dgetrf(href, A->rows, A->rows, C.data, C.ld, ipiv, &info);
   else
     axb_sgetrf(href, A->rows, A->rows, C.data, C.ld, ipiv, &info);
+  if (piv) {
+    const int exact = info == 0 && dyadic_factors(&C);
+    for (int64_t i = 0; i < A->rows; ++i)
+      piv[i] = exact ? ipiv[i] : 0;
+  }
   free(ipiv);
   axb_dense_destroy(&C);
   return info;
@@ -303,6 +410,9 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
   batch_buf B = buf_new(t, n, nrhs, ldb, 1, count);
   axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
   int64_t *rinfo = calloc((size_t)(count ? count : 1), sizeof(int64_t));
+  /* REF's pivots of the exactly factored problems (0 elsewhere) */
+  int64_t *rpiv = calloc((size_t)(count * n + 1), sizeof(int64_t));
+  if (!orig || !rinfo || !rpiv) exit(1);
   for (int64_t k = 0; k < count; ++k) {
     orig[k] = gen_general(n, t, k);
     buf_put(&A, k, &orig[k]);
@@ -310,7 +420,7 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
     axb_dense Rv = axb_dense_wrap(n, nrhs, R.ld, t, R.data);
     buf_put(&B, k, &Rv);
     axb_dense_destroy(&R);
-    rinfo[k] = ref_getrf_info(&orig[k]);
+    rinfo[k] = ref_getrf_info_piv(&orig[k], rpiv + k * n);
     if (is_singular_kind(k))
       CHECK(rinfo[k] == n / 2 + 1, "reference info %lld n %lld",
             (long long)rinfo[k], (long long)n);
@@ -341,6 +451,18 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
     axb_dense LU = buf_view(&F, k);
     CHECK_RATIO(axb_check_lu(&orig[k], &LU, piv64), "%s getrf n %lld #%lld", tn,
                 (long long)n, (long long)k);
+    /* Where REF's factorization is exact (the tie problems), the same
+       exact arithmetic must meet the same ties: the pivots must be REF's
+       (first row of the largest magnitude in the current order). */
+    if (n > 0 && rpiv[k * n]) {
+      int64_t differ = -1;
+      for (int64_t i = n - 1; i >= 0; --i)
+        if (piv64[i] != rpiv[k * n + i]) differ = i;
+      CHECK(differ < 0, "%s getrf n %lld #%lld: pivot %lld is %lld, ref %lld",
+            tn, (long long)n, (long long)k, (long long)differ,
+            (long long)(differ < 0 ? 0 : piv64[differ]),
+            (long long)(differ < 0 ? 0 : rpiv[k * n + differ]));
+    }
     if (!rinfo[k]) {
       axb_dense Xk = buf_view(&X, k), Bk = buf_view(&B, k);
       CHECK_RATIO(axb_check_solve(&orig[k], &Xk, &Bk), "%s getrs n %lld #%lld",
@@ -406,6 +528,7 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
     axb_dense_destroy(&orig[k]);
   free(orig);
   free(rinfo);
+  free(rpiv);
   free(hpiv);
   free(hinfo);
   free(piv64);
@@ -427,6 +550,7 @@ static void test_chol_family(axb_dtype t, int64_t n, int64_t count,
   batch_buf B = buf_new(t, n, nrhs, ldb, 2, count);
   axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
   int64_t *rinfo = calloc((size_t)(count ? count : 1), sizeof(int64_t));
+  if (!orig || !rinfo) exit(1);
   for (int64_t k = 0; k < count; ++k) {
     orig[k] = gen_spd(n, t, k);
     buf_put(&A, k, &orig[k]);
@@ -587,6 +711,13 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 10; ++i)
       test_lu_family(types[ti], sn[i], 15);
     sparse_mode = 0;
+    /* exactly tied pivot candidates (and +-0 columns), around the group
+       and block sizes of the CUDA kernels */
+    tie_mode = 1;
+    const int64_t tn[] = {2, 5, 7, 8, 9, 16, 17, 24, 31, 32, 33, 48, 63, 64};
+    for (int i = 0; i < 14; ++i)
+      test_lu_family(types[ti], tn[i], 8);
+    tie_mode = 0;
     test_chol_family(types[ti], 12, q ? 33 : 333, AXB_LOWER);
   }
   axb_handle_destroy(href);

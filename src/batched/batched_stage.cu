@@ -77,20 +77,14 @@ axb_status stage(axb_handle g, int op, int up, int64_t n, int64_t nrhs, T *A,
 
 } // namespace
 
-extern "C" axb_status
-axb__cuda_dbatched_host(axb_handle g, int op, int up, int64_t n, int64_t nrhs,
-                        double *A, int64_t lda, int64_t sA, int *ipiv,
-                        int64_t sP, double *B, int64_t ldb, int64_t sB,
-                        int *info, int64_t batch, int *touched) {
-  return stage(g, op, up, n, nrhs, A, lda, sA, ipiv, sP, B, ldb, sB, info,
-               batch, touched);
-}
-
-extern "C" axb_status
-axb__cuda_sbatched_host(axb_handle g, int op, int up, int64_t n, int64_t nrhs,
-                        float *A, int64_t lda, int64_t sA, int *ipiv,
-                        int64_t sP, float *B, int64_t ldb, int64_t sB,
-                        int *info, int64_t batch, int *touched) {
-  return stage(g, op, up, n, nrhs, A, lda, sA, ipiv, sP, B, ldb, sB, info,
-               batch, touched);
-}
+/* The C entry points of batched.h, one per precision. */
+#define AXB_STAGE_ENTRY(name, T)                                               \
+  extern "C" axb_status name(                                                  \
+      axb_handle g, int op, int up, int64_t n, int64_t nrhs, T *A,             \
+      int64_t lda, int64_t sA, int *ipiv, int64_t sP, T *B, int64_t ldb,       \
+      int64_t sB, int *info, int64_t batch, int *touched) {                    \
+    return stage(g, op, up, n, nrhs, A, lda, sA, ipiv, sP, B, ldb, sB, info,   \
+                 batch, touched);                                              \
+  }
+AXB_STAGE_ENTRY(axb__cuda_dbatched_host, double)
+AXB_STAGE_ENTRY(axb__cuda_sbatched_host, float)

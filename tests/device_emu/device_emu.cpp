@@ -2,12 +2,13 @@
  * tests/device_emu: runs the device code of the batched solvers on the host
  * through cuda_emu.h and checks it (run.sh builds and runs this; no GPU,
  * not part of ctest).  Covered: the cooperative group functions of
- * axb_device.cuh for NMAX = 16, 32 (groups of 4..32 lanes, one to four rows
+ * axb_device.cuh for NMAX = 8, 16, 32 (groups of 2..32 lanes, one to four rows
  * per lane, shuffles and shared-memory slots) and 64 (Block), every
  * operation, singular and not-SPD matrices in the mix; thread_inverse; and
  * the per-thread kernels of the batched API (batched_thread.cuh) for
- * n = 1..8 in both precisions with padded strides, both triangles, one and
- * three right-hand sides and batches of 1, 3 and 150 (two tiles).
+ * n = 1..8 in both precisions with padded and packed strides, both
+ * triangles, one and three right-hand sides and batches of 1, 3, 131 and 150
+ * (two tiles).
  */
 #include "cuda_emu.h"
 
@@ -25,7 +26,7 @@ using axb_cuda::bat_thread_kernel;
 using axb_cuda::BatArgs;
 using axb_cuda::ThreadTile;
 
-static int g_fail = 0, g_checks = 0;
+static int g_fail = 0, g_checks = 0, g_exact = 0;
 #define CHECK(c, ...)                                                          \
   do {                                                                         \
     ++g_checks;                                                                \
@@ -270,6 +271,114 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
   }
 }
 
+// ---- exact ties in the pivot columns ----------------------------------------
+/* Direct sum of Sylvester-Hadamard blocks of order <= 16 (+-1; their LU with
+   partial pivoting is exact), rows and columns permuted and row signs
+   flipped at random: every pivot column has several entries of exactly the
+   largest magnitude, spread over lanes (and warps).  LAPACK takes the first
+   in the current row order; so must the group argmax (packed keys). */
+static M gen_ties(int n) {
+  M a(n * n, 0.0);
+  int off = 0;
+  while (off < n) {
+    int m = 16;
+    while (m > n - off)
+      m /= 2;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j)
+        a[off + i + (off + j) * n] = __builtin_popcount(i & j) & 1 ? -1 : 1;
+    off += m;
+  }
+  std::vector<int> pr(n), pc(n);
+  for (int i = 0; i < n; ++i)
+    pr[i] = pc[i] = i;
+  std::shuffle(pr.begin(), pr.end(), rng);
+  std::shuffle(pc.begin(), pc.end(), rng);
+  M b(n * n);
+  for (int i = 0; i < n; ++i) {
+    const double s = rng() & 1 ? -1 : 1;
+    for (int j = 0; j < n; ++j)
+      b[i + j * n] = s * a[pr[i] + pc[j] * n];
+  }
+  return b;
+}
+/* LAPACK's pivots (1-based) by plain GEPP, first largest magnitude; empty
+   when a factor entry is not a multiple of 2^-20 below 2^20 (an operation
+   rounded, and a rounding may break a tie either way). */
+static std::vector<int> gepp_pivots(int n, M a) {
+  std::vector<int> piv(n);
+  for (int k = 0; k < n; ++k) {
+    int p = k;
+    for (int i = k + 1; i < n; ++i)
+      if (fabs(a[i + k * n]) > fabs(a[p + k * n])) p = i;
+    piv[k] = p + 1;
+    for (int j = 0; j < n; ++j)
+      std::swap(a[k + j * n], a[p + j * n]);
+    for (int i = k + 1; i < n; ++i) {
+      const double l = a[i + k * n] / a[k + k * n];
+      for (int j = k + 1; j < n; ++j)
+        a[i + j * n] -= l * a[k + j * n];
+      a[i + k * n] = l;
+    }
+  }
+  for (double x : a)
+    if (!(fabs(x) < 1048576.0) || x * 1048576.0 != floor(x * 1048576.0))
+      return {};
+  return piv;
+}
+template <int NMAX, int G, bool SLOT> static void ties(int n) {
+  constexpr int per = G > 32 ? 1 : 32 / G;
+  const int nthreads = G > 32 ? G : 32;
+  std::vector<M> A(per), A0(per), V(per);
+  std::vector<std::vector<int>> piv(per, std::vector<int>(n + 1));
+  std::vector<int> info(per), info2(per);
+  for (int m = 0; m < per; ++m)
+    V[m] = A[m] = A0[m] = gen_ties(n);
+  using WS = axb_dev::WarpShared<(G > 32 ? 32 : G), double, NMAX>;
+  static double slots[32][WS::kWords];
+  static axb_dev::BlockWork<double, NMAX> bw;
+  run_threads(nthreads, [&](int t) {
+    auto body = [&](auto &g, int m) {
+      int st = axb_dev::group_getrf<NMAX>(g, n, A[m].data(), n, piv[m].data());
+      if (g.lane == 0) info[m] = st;
+      g.barrier();
+      st = axb_dev::group_inverse<NMAX>(g, n, V[m].data(), n);
+      if (g.lane == 0) info2[m] = st;
+    };
+    if constexpr (G > 32) {
+      axb_dev::Block<G / 32, double, NMAX> g(&bw);
+      body(g, 0);
+    } else if constexpr (SLOT) {
+      WS g(slots[t / G]);
+      body(g, t / G);
+    } else {
+      axb_dev::Warp<(G > 32 ? 32 : G)> g;
+      body(g, t / G);
+    }
+  });
+  for (int m = 0; m < per; ++m) {
+    CHECK(info[m] == 0 && info2[m] == 0, "ties info NMAX %d G %d n %d", NMAX, G,
+          n);
+    const std::vector<int> ref = gepp_pivots(n, A0[m]);
+    int differ = -1;
+    for (int k = n - 1; k >= 0 && !ref.empty(); --k)
+      if (piv[m][k] != ref[k]) differ = k;
+    g_exact += !ref.empty();
+    CHECK(differ < 0, "ties NMAX %d G %d slot %d n %d: pivot %d is %d, ref %d",
+          NMAX, G, SLOT, n, differ, differ < 0 ? 0 : piv[m][differ],
+          differ < 0 ? 0 : ref[differ]);
+    double r = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        long double t = 0;
+        for (int k = 0; k < n; ++k)
+          t += (long double)A0[m][i + k * n] * V[m][k + j * n];
+        r = std::max(r, (double)fabsl(t - (i == j)));
+      }
+    CHECK(r < 1e-12, "ties inverse resid %g NMAX %d G %d n %d", r, NMAX, G, n);
+  }
+}
+
 // ---- per-thread functions -------------------------------------------------
 template <int N> static void per_thread() {
   for (int kind = 0; kind < 2; ++kind) {
@@ -320,11 +429,13 @@ template <int OP, int N, typename T> static void launch(BatArgs<T> a) {
   run_threads(M, [&](int) { bat_thread_kernel<OP, N, T>(a); });
 }
 
-template <int N, typename T> static void test(int64_t batch) {
+/* packed: A and S with lda = n and stride n^2 (tile_load's batched path
+   from N = 5), B with ldb = n; otherwise every stride padded. */
+template <int N, typename T> static void test(int64_t batch, bool packed) {
   const double tol = sizeof(T) == 8 ? 1e-10 : 2e-3;
-  const int n = N;
+  const int n = N, pa = packed ? 0 : 1;
   // general matrices, every 4th singular (column n/2 zero)
-  Buf<T> A(n, n, n + 1, 3, batch), B(n, 3, n + 2, 1, batch);
+  Buf<T> A(n, n, n + pa, 3 * pa, batch), B(n, 3, n + 2 * pa, pa, batch);
   std::vector<int> kind(batch);
   for (int64_t m = 0; m < batch; ++m) {
     kind[m] = m % 4 == 1;
@@ -432,7 +543,7 @@ template <int N, typename T> static void test(int64_t batch) {
   }
   // Cholesky: SPD = G G^T + n I, every 3rd not SPD (a negative diagonal at n/2)
   for (int up = 0; up < 2; ++up) {
-    Buf<T> S(n, n, n + 2, 1, batch);
+    Buf<T> S(n, n, n + 2 * pa, pa, batch);
     std::vector<int> bad(batch);
     for (int64_t m = 0; m < batch; ++m) {
       bad[m] = m % 3 == 2;
@@ -494,11 +605,41 @@ template <int N, typename T> static void test(int64_t batch) {
 }
 template <int N> static void both() {
   for (int64_t b : {1, 3, 150}) {
-    test<N, double>(b);
-    test<N, float>(b);
+    test<N, double>(b, false);
+    test<N, float>(b, false);
   }
+  test<N, double>(150, true);
+  test<N, float>(131, true);
 }
-int main() {
+static void all_ties() {
+  for (int n : {2, 5, 7, 8}) {
+    ties<8, 8, true>(n);
+    ties<8, 8, false>(n);
+    ties<8, 2, true>(n);
+  }
+  for (int n : {9, 16}) {
+    ties<16, 16, true>(n);
+    ties<16, 16, false>(n);
+    ties<16, 8, true>(n);
+    ties<16, 4, false>(n);
+  }
+  for (int n : {17, 24, 31, 32}) {
+    ties<32, 32, true>(n);
+    ties<32, 32, false>(n);
+    ties<32, 16, true>(n);
+    ties<32, 8, false>(n);
+  }
+  for (int n : {33, 48, 63, 64})
+    ties<64, 64, false>(n);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "ties")) { /* the tie cases alone */
+    all_ties();
+    printf("ties: %d exact factorizations (pivots compared)\n", g_exact);
+    printf("device_emu ties: %d checks, %d failed\n", g_checks, g_fail);
+    return g_fail != 0;
+  }
   per_thread<1>();
   per_thread<2>();
   per_thread<3>();
@@ -516,6 +657,15 @@ int main() {
   both<7>();
   both<8>();
   printf("per thread: %d checks, %d failed\n", g_checks, g_fail);
+  fflush(stdout);
+  for (int n = 1; n <= 8; ++n) {
+    coop<8, 8, true>(n);
+    coop<8, 8, false>(n);
+    coop<8, 4, true>(n);
+    coop<8, 2, true>(n);
+    coop<8, 2, false>(n);
+  }
+  printf("NMAX 8: %d checks, %d failed\n", g_checks, g_fail);
   fflush(stdout);
   for (int n = 1; n <= 16; ++n) {
     coop<16, 16, true>(n);
@@ -538,6 +688,8 @@ int main() {
   fflush(stdout);
   for (int n : {1, 33, 47, 64})
     coop<64, 64, false>(n);
+  all_ties();
+  printf("ties: %d exact factorizations (pivots compared)\n", g_exact);
   printf("device_emu: %d checks, %d failed\n", g_checks, g_fail);
   return g_fail != 0;
 }

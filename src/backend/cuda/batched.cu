@@ -21,20 +21,24 @@ namespace axb_cuda {
 
 namespace {
 
-/* Lanes per matrix of the group kernels (n > kThreadMaxN): each lane holds
-   NMAX / G rows.  Fewer lanes than rows (G = 8 at NMAX = 16, 16 at 32) give
-   each lane several rows of independent work between two exchanges of the
-   group and put more matrices in a warp, at the price of registers (ptxas,
-   double: inverse 76 -> 146 at NMAX = 16, 130 -> 252 at 32; posv spills at
-   32).  Not measured on the device yet: the default stays one row per lane
-   (the shape measured in docs/PERFORMANCE.md) until `bench_batched sweep`
-   shows a smaller G faster; change it here. */
-template <int NMAX> struct GroupLanes { static constexpr int value = NMAX; };
+/* Lanes per matrix of the group kernels (n > kThreadMaxN), per operation:
+   each lane holds NMAX / G rows.  Fewer lanes than rows give each lane
+   several rows of independent work between two exchanges of the group and
+   put more matrices in a warp, at the price of registers.  Measured on an
+   H200 (`bench_batched sweep`, double, docs/PERFORMANCE.md third round):
+   the Gauss-Jordan inverse is slower with two rows per lane (n = 16: 314 ->
+   339 us per 100 000, 32: 1886 -> 3048 us per 65 536), the Cholesky
+   factorization faster (16: 153 -> 123 us, 24: 458 -> 391, 32: 534 -> 447),
+   so BAT_POTRF takes two rows per lane at NMAX = 16, 32 (fourth round);
+   potrs and posv keep one (posv spills at NMAX = 32 with two). */
+template <int OP, int NMAX> struct GroupLanes {
+  static constexpr int value = OP == BAT_POTRF && NMAX >= 16 ? NMAX / 2 : NMAX;
+};
 
 /* Right-hand sides per pass of the solves (registers per lane); one when
    the call has one right-hand side. */
-template <int NMAX> struct RhsChunk {
-  static constexpr int R = NMAX / GroupLanes<NMAX>::value;
+template <int OP, int NMAX> struct RhsChunk {
+  static constexpr int R = NMAX / GroupLanes<OP, NMAX>::value;
   static constexpr int value = R >= 4 ? 2 : NMAX >= 32 ? 4 : 8;
 };
 
@@ -82,7 +86,7 @@ constexpr int kWarpBlock = 128;
 template <int OP, int NMAX, int NR, typename T>
 __global__ void __launch_bounds__(kWarpBlock)
     bat_warp_kernel(const BatArgs<T> a) {
-  constexpr int G = GroupLanes<NMAX>::value;
+  constexpr int G = GroupLanes<OP, NMAX>::value;
   constexpr int per_block = kWarpBlock / G;
   const int64_t step = (int64_t)gridDim.x * per_block;
   const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / G;
@@ -119,19 +123,28 @@ axb_status thread_launch(axb_handle h, const BatArgs<T> &a) {
   return AXB_SUCCESS;
 }
 
-template <int N, typename T>
-axb_status thread_size(axb_handle h, int op, const BatArgs<T> &a) {
+/* The run-time operation to Kernels::go<OP>, Kernels one size class's
+   launches (ThreadKernels<N>, GroupKernels<NMAX>). */
+template <typename Kernels, typename T>
+axb_status by_op(axb_handle h, int op, const BatArgs<T> &a) {
   switch (op) {
-  case BAT_GETRF: return thread_launch<BAT_GETRF, N>(h, a);
-  case BAT_GETRS: return thread_launch<BAT_GETRS, N>(h, a);
-  case BAT_GESV: return thread_launch<BAT_GESV, N>(h, a);
-  case BAT_INVERSE: return thread_launch<BAT_INVERSE, N>(h, a);
-  case BAT_POTRF: return thread_launch<BAT_POTRF, N>(h, a);
-  case BAT_POTRS: return thread_launch<BAT_POTRS, N>(h, a);
-  case BAT_POSV: return thread_launch<BAT_POSV, N>(h, a);
+  case BAT_GETRF: return Kernels::template go<BAT_GETRF>(h, a);
+  case BAT_GETRS: return Kernels::template go<BAT_GETRS>(h, a);
+  case BAT_GESV: return Kernels::template go<BAT_GESV>(h, a);
+  case BAT_INVERSE: return Kernels::template go<BAT_INVERSE>(h, a);
+  case BAT_POTRF: return Kernels::template go<BAT_POTRF>(h, a);
+  case BAT_POTRS: return Kernels::template go<BAT_POTRS>(h, a);
+  case BAT_POSV: return Kernels::template go<BAT_POSV>(h, a);
   default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
   }
 }
+
+template <int N> struct ThreadKernels {
+  template <int OP, typename T>
+  static axb_status go(axb_handle h, const BatArgs<T> &a) {
+    return thread_launch<OP, N>(h, a);
+  }
+};
 
 /* n (1..kThreadMaxN) to its exact-order kernels. */
 template <int N, typename T>
@@ -139,14 +152,14 @@ axb_status thread_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
   if constexpr (N < kThreadMaxN) {
     if (n != N) return thread_order<N + 1>(h, op, n, a);
   }
-  return thread_size<N>(h, op, a);
+  return by_op<ThreadKernels<N>>(h, op, a);
 }
 
 template <int OP, int NMAX, int NR, typename T>
 axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
   constexpr int64_t kMaxGrid = 1 << 22;
   if constexpr (NMAX <= 32) {
-    constexpr int per_block = kWarpBlock / GroupLanes<NMAX>::value;
+    constexpr int per_block = kWarpBlock / GroupLanes<OP, NMAX>::value;
     int64_t blocks = (a.batch + per_block - 1) / per_block;
     if (blocks > kMaxGrid) blocks = kMaxGrid;
     bat_warp_kernel<OP, NMAX, NR, T>
@@ -168,21 +181,18 @@ axb_status bat_launch(axb_handle h, const BatArgs<T> &a) {
   if constexpr (solves) {
     if (a.nrhs == 1) return bat_launch_nr<OP, NMAX, 1>(h, a);
   }
-  return bat_launch_nr<OP, NMAX, RhsChunk<NMAX>::value>(h, a);
+  return bat_launch_nr<OP, NMAX, RhsChunk<OP, NMAX>::value>(h, a);
 }
 
+template <int NMAX> struct GroupKernels {
+  template <int OP, typename T>
+  static axb_status go(axb_handle h, const BatArgs<T> &a) {
+    return bat_launch<OP, NMAX>(h, a);
+  }
+};
 template <int NMAX, typename T>
 axb_status bat_size(axb_handle h, int op, const BatArgs<T> &a) {
-  switch (op) {
-  case BAT_GETRF: return bat_launch<BAT_GETRF, NMAX>(h, a);
-  case BAT_GETRS: return bat_launch<BAT_GETRS, NMAX>(h, a);
-  case BAT_GESV: return bat_launch<BAT_GESV, NMAX>(h, a);
-  case BAT_INVERSE: return bat_launch<BAT_INVERSE, NMAX>(h, a);
-  case BAT_POTRF: return bat_launch<BAT_POTRF, NMAX>(h, a);
-  case BAT_POTRS: return bat_launch<BAT_POTRS, NMAX>(h, a);
-  case BAT_POSV: return bat_launch<BAT_POSV, NMAX>(h, a);
-  default: return axb__fail(h, AXB_ERR_INTERNAL, "batched: op %d", op);
-  }
+  return by_op<GroupKernels<NMAX>>(h, op, a);
 }
 
 /* A CUDA handle takes device (or managed) arrays.  Host memory would be
@@ -244,19 +254,14 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
 
 } // namespace axb_cuda
 
-extern "C" axb_status axb__cuda_dbatched(axb_handle h, int op, int up,
-                                         int64_t n, int64_t nrhs, double *A,
-                                         int64_t lda, int64_t sA, int *ipiv,
-                                         int64_t sP, double *B, int64_t ldb,
-                                         int64_t sB, int *info, int64_t batch) {
-  return axb_cuda::batched<double>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,
-                                   ldb, sB, info, batch);
-}
-extern "C" axb_status axb__cuda_sbatched(axb_handle h, int op, int up,
-                                         int64_t n, int64_t nrhs, float *A,
-                                         int64_t lda, int64_t sA, int *ipiv,
-                                         int64_t sP, float *B, int64_t ldb,
-                                         int64_t sB, int *info, int64_t batch) {
-  return axb_cuda::batched<float>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,
-                                  ldb, sB, info, batch);
-}
+/* The C entry points of batched.h, one per precision. */
+#define AXB_BATCHED_ENTRY(name, T)                                             \
+  extern "C" axb_status name(axb_handle h, int op, int up, int64_t n,          \
+                             int64_t nrhs, T *A, int64_t lda, int64_t sA,      \
+                             int *ipiv, int64_t sP, T *B, int64_t ldb,         \
+                             int64_t sB, int *info, int64_t batch) {           \
+    return axb_cuda::batched<T>(h, op, up, n, nrhs, A, lda, sA, ipiv, sP, B,   \
+                                ldb, sB, info, batch);                         \
+  }
+AXB_BATCHED_ENTRY(axb__cuda_dbatched, double)
+AXB_BATCHED_ENTRY(axb__cuda_sbatched, float)

@@ -45,6 +45,11 @@ constexpr int kThreadMaxN = 6;
 
 template <int N> struct ThreadTile {
   static constexpr int kMats = N <= 4 ? 128 : 64; /* = threads per block */
+  /* global loads in flight per thread in tile_load (axb_device.cuh): 16
+     from N = 5 (H200: the N = 6 inverse 38 -> 30 us per 100 000, the solve
+     44 -> 35); the plain loop below, where 16 doubled the registers (ptxas:
+     inverse 44 / 64 -> 125 / 128 at N = 3 / 4) for no measured gain. */
+  static constexpr int kBatch = N <= 4 ? 1 : axb_dev::kTileBatch;
 };
 
 /* uplo mask of tile_store for A after the operation. */
@@ -65,7 +70,7 @@ __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
   const bool me = t < cnt;
   const int64_t m = m0 + t;
   T *A = a.A + m0 * a.sA;
-  axb_dev::tile_load<N, N>(sA, A, a.lda, a.sA, cnt);
+  axb_dev::tile_load<N, N, ThreadTile<N>::kBatch>(sA, A, a.lda, a.sA, cnt);
   __syncthreads();
   T r[N * N];
   int piv[N];
@@ -115,7 +120,7 @@ __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
     for (int c = 0; c < a.nrhs; ++c) {
       T *B = a.B + m0 * a.sB + (int64_t)c * a.ldb;
       __syncthreads(); /* the last column's store has read sB */
-      axb_dev::tile_load<N, 1>(sB, B, a.ldb, a.sB, cnt);
+      axb_dev::tile_load<N, 1, ThreadTile<N>::kBatch>(sB, B, a.ldb, a.sB, cnt);
       __syncthreads();
       if (me && !info) {
         T b[N];
