@@ -37,7 +37,7 @@ extern "C" {
 #include "vendor/cusparse_anchor.h"
 }
 
-#include "bench_cu.h"
+#include "bench_check.h"
 
 #include <algorithm>
 #include <math.h>
@@ -46,7 +46,9 @@ extern "C" {
 #include <string.h>
 #include <vector>
 
-#define OK(h, call)                                                            \
+/* An axb call that must succeed, with the handle's detail (bench_check.h's
+   OK has no handle to ask). */
+#define OKH(h, call)                                                           \
   do {                                                                         \
     axb_status e_ = (call);                                                    \
     if (e_ != AXB_SUCCESS) {                                                   \
@@ -154,7 +156,7 @@ template <typename T>
 static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
                        double copy_bw) {
   axb_spcuda_mat *M = nullptr;
-  OK(h, axb_spcuda_mat_create(h, A, &M));
+  OKH(h, axb_spcuda_mat_create(h, A, &M));
   std::vector<double> hx((size_t)A->cols), ref((size_t)A->rows);
   for (int64_t j = 0; j < A->cols; ++j)
     hx[(size_t)j] = 1.0 + 0.5 * sin(0.37 * (double)j);
@@ -165,6 +167,9 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   CU(cudaMalloc(&dy, ref.size() * sizeof(T) + sizeof(T)));
   CU(cudaMemcpy(dx, hxt.data(), hxt.size() * sizeof(T),
                 cudaMemcpyHostToDevice));
+  /* The pageable copy may return before its DMA lands; g_stream does not
+     wait for the legacy stream. */
+  CU(cudaStreamSynchronize(0));
   axb_cusparse_spmv *P = nullptr;
   axb_status st = axb_cusparse_spmv_create(&P, A, g_stream);
   if (st != AXB_SUCCESS) {
@@ -184,20 +189,20 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
   };
   row("cusparse", 0, t_vendor, e_vendor);
   for (int w = 1; w <= 32; w *= 2) {
-    OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_VECTOR, w));
+    OKH(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_VECTOR, w));
     CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
     const double ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
     row("vector", w, ms, spmv_error(A, hx, ref, dy));
   }
-  OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_MERGE, 0));
+  OKH(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_MERGE, 0));
   CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
   double ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
   row("merge", 0, ms, spmv_error(A, hx, ref, dy));
-  OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_STREAM, 0));
+  OKH(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_STREAM, 0));
   CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
   ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
   row("stream", 0, ms, spmv_error(A, hx, ref, dy));
-  OK(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_AUTO, 0));
+  OKH(h, axb_spcuda_mat_set_spmv(M, AXB_SPMV_AUTO, 0));
   axb_spmv_kind kind;
   int width;
   axb_spcuda_mat_spmv_info(M, &kind, &width);
@@ -208,8 +213,8 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
     const int batches[] = {1, 4, 8};
     for (int bb = 0; bb < (width == 1 ? 3 : 1); ++bb)
       for (int hh = 0; hh < 3; ++hh) {
-        OK(h, axb_spcuda_mat_set_spmv_hint(M, (axb_spmv_hint)hh));
-        OK(h, axb_spcuda_mat_set_spmv_batch(M, batches[bb]));
+        OKH(h, axb_spcuda_mat_set_spmv_hint(M, (axb_spmv_hint)hh));
+        OKH(h, axb_spcuda_mat_set_spmv_batch(M, batches[bb]));
         CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
         ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
         char label[16];
@@ -218,7 +223,7 @@ static void bench_spmv(axb_handle h, const char *name, const axb_csr *A,
       }
     axb_spcuda_mat_destroy(M); /* fresh: the default hint */
     M = nullptr;
-    OK(h, axb_spcuda_mat_create(h, A, &M));
+    OKH(h, axb_spcuda_mat_create(h, A, &M));
   }
   CU(cudaMemsetAsync(dy, 0xff, ref.size() * sizeof(T), g_stream));
   ms = time_ms([&] { axb_spcuda_spmv(h, M, dx, dy); });
@@ -259,10 +264,10 @@ static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
     return;
   }
   axb_handle c = nullptr;
-  OK(c, axb_handle_create(&c, AXB_BACKEND_CPU, 0));
+  OKH(c, axb_handle_create(&c, AXB_BACKEND_CPU, 0));
   axb_spfac *gF = nullptr, *cF = nullptr;
-  OK(h, G->fac_create(h, &P.p, f.data(), &gF));
-  OK(c, C->fac_create(c, &P.p, f.data(), &cF));
+  OKH(h, G->fac_create(h, &P.p, f.data(), &gF));
+  OKH(c, C->fac_create(c, &P.p, f.data(), &cF));
   std::vector<double> b((size_t)n), t((size_t)n), x((size_t)n), gx((size_t)n);
   for (int64_t i = 0; i < n; ++i)
     b[(size_t)i] = 1.0 + 0.5 * sin(0.37 * (double)i);
@@ -271,10 +276,10 @@ static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
   C->tri_solve(c, cF, AXB_UPPER, AXB_SPTRI_EXACT, 1, t.data(), x.data(),
                nullptr);
   double *db = nullptr, *dt = nullptr, *dx = nullptr;
-  OK(h, G->vec_alloc(h, n, &db));
-  OK(h, G->vec_alloc(h, n, &dt));
-  OK(h, G->vec_alloc(h, n, &dx));
-  OK(h, G->vec_upload(h, n, b.data(), db));
+  OKH(h, G->vec_alloc(h, n, &db));
+  OKH(h, G->vec_alloc(h, n, &dt));
+  OKH(h, G->vec_alloc(h, n, &dx));
+  OKH(h, G->vec_upload(h, n, b.data(), db));
   const int saved = g_reps;
   g_reps = 7;
   /* -1: levels; -2, -3, -4: the warp solve with a back-off of 0, 100 and
@@ -290,7 +295,7 @@ static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
                                w < 0 ? 0 : w) != AXB_SUCCESS)
       continue;
     const int backoff = w == -3 ? 100 : w == -4 ? 400 : 0;
-    OK(h, axb_spcuda_fac_set_backoff(gF, backoff));
+    OKH(h, axb_spcuda_fac_set_backoff(gF, backoff));
     axb_sptri_gpu_alg alg;
     int width = 0;
     axb_spcuda_fac_tri_info(gF, &alg, &width);
@@ -300,7 +305,7 @@ static void bench_trisolve(axb_handle h, const char *name, const axb_csr *A,
           G->tri_solve(h, gF, AXB_UPPER, AXB_SPTRI_EXACT, 1, dt, dx, nullptr);
         },
         5);
-    OK(h, G->vec_download(h, n, dx, gx.data()));
+    OKH(h, G->vec_download(h, n, dx, gx.data()));
     double err = 0, m = 1e-300;
     for (int64_t i = 0; i < n; ++i) {
       err = std::max(err, fabs(gx[(size_t)i] - x[(size_t)i]));
@@ -498,7 +503,7 @@ int main(int argc, char **argv) {
     return 77;
   }
   axb_handle h = nullptr;
-  OK(h, axb_handle_create(&h, AXB_BACKEND_CUDA, 0));
+  OKH(h, axb_handle_create(&h, AXB_BACKEND_CUDA, 0));
   g_stream = (cudaStream_t)axb_get_stream(h);
   CU(cudaEventCreate(&g_e0));
   CU(cudaEventCreate(&g_e1));
@@ -512,7 +517,7 @@ int main(int argc, char **argv) {
   printf("# spmv matrix prec kernel width us GB/s %%copy vs-cusparse err\n");
   for (const char *what : mats) {
     axb_csr A;
-    OK(h, load(h, what, AXB_F64, &A));
+    OKH(h, load(h, what, AXB_F64, &A));
     const char *name = base_name(what);
     int64_t maxrow = 0;
     for (int64_t i = 0; i < A.rows; ++i)
@@ -522,7 +527,7 @@ int main(int argc, char **argv) {
            A.rows ? (double)A.nnz / (double)A.rows : 0.0, (long long)maxrow);
     bench_spmv<double>(h, name, &A, bw);
     axb_csr Af;
-    OK(h, load(h, what, AXB_F32, &Af));
+    OKH(h, load(h, what, AXB_F32, &Af));
     bench_spmv<float>(h, name, &Af, bw);
     axb_csr_destroy(&Af);
     if (solve && A.rows == A.cols) {

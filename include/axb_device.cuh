@@ -315,8 +315,13 @@ template <int R, int C> __host__ __device__ constexpr int tile_ld() {
    N = 3, 4, 6 (double) at 125 / 128 / 254 registers with K = 16 against
    44 / 64 / 168 with K = 1 (the plain loop), so the API takes K = 16 only
    from N = 5 on (H200, batch 100 000: the N = 6 inverse 38 -> 30 us, the
-   solve 44 -> 35 us; docs/PERFORMANCE.md, third round). */
+   solve 44 -> 35 us; docs/PERFORMANCE.md, third round).  tile_load's
+   default K follows that measurement: 16 from R * C = 25 elements per
+   matrix on, 1 below. */
 constexpr int kTileBatch = 16;
+template <int R, int C> constexpr int tile_batch_default() {
+  return R * C >= 25 ? kTileBatch : 1;
+}
 
 /* Element e of the tile's region in global memory (matrix t = e / E at
    G + t * stride, element (i, j) at i + j * ld); packed storage (ld == R,
@@ -335,7 +340,7 @@ template <int R, int C> __device__ __forceinline__ int tile_sidx(int e) {
   return e + (tile_ld<R, C>() - E) * (e / E);
 }
 
-template <int R, int C, int K = kTileBatch, typename T>
+template <int R, int C, int K = tile_batch_default<R, C>(), typename T>
 __device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
                                           int64_t stride, int cnt) {
   if constexpr (K == 1) {

@@ -224,6 +224,7 @@ static axb_status posv_b(axb_uplo u, batch_buf *A, batch_buf *B, int *info) {
 /* General problem k of a mixed batch: uniform, singular (zero column n/2),
    ill-conditioned, diagonally dominant, uniform in [-1000, 1000]. */
 static int sparse_mode, tie_mode;
+static int64_t pivots_compared; /* problems whose pivots were REF's-checked */
 static axb_dense gen_ties(int64_t n, axb_dtype t, int64_t k);
 static axb_dense gen_general(int64_t n, axb_dtype t, int64_t k) {
   if (tie_mode) return gen_ties(n, t, k);
@@ -455,6 +456,7 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
        exact arithmetic must meet the same ties: the pivots must be REF's
        (first row of the largest magnitude in the current order). */
     if (n > 0 && rpiv[k * n]) {
+      ++pivots_compared;
       int64_t differ = -1;
       for (int64_t i = n - 1; i >= 0; --i)
         if (piv64[i] != rpiv[k * n + i]) differ = i;
@@ -714,9 +716,11 @@ int main(int argc, char **argv) {
     /* exactly tied pivot candidates (and +-0 columns), around the group
        and block sizes of the CUDA kernels */
     tie_mode = 1;
+    pivots_compared = 0;
     const int64_t tn[] = {2, 5, 7, 8, 9, 16, 17, 24, 31, 32, 33, 48, 63, 64};
     for (int i = 0; i < 14; ++i)
       test_lu_family(types[ti], tn[i], 8);
+    CHECK(pivots_compared > 0, "tie problems: no pivots compared");
     tie_mode = 0;
     test_chol_family(types[ti], 12, q ? 33 : 333, AXB_LOWER);
   }

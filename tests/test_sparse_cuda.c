@@ -526,6 +526,27 @@ static void solver_tests(void) {
   memcpy(Z.values, v, sizeof v);
   solve_pair("missing diagonal", &Z, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0,
              AXB_TRISOLVE_JACOBI);
+  { /* and the status and row themselves, not only agreement */
+    axb_dense B, X;
+    axb_dense_create(&B, 3, 1, AXB_F64);
+    axb_dense_create(&X, 3, 1, AXB_F64);
+    for (int i = 0; i < 3; ++i)
+      axb_dense_set(&B, i, 0, 1.0);
+    axb_sparse_opts o;
+    axb_sparse_opts_default(&o);
+    o.method = AXB_SPARSE_GMRES;
+    o.precond = AXB_PRECOND_ILU0;
+    o.trisolve = AXB_TRISOLVE_JACOBI;
+    axb_sparse_report r;
+    memset(&r, 0, sizeof r);
+    const axb_status st = axb_sparse_solve(g, &Z, &B, &X, &o, &r);
+    CHECK(st == AXB_ERR_SMALL_PIVOT && r.info == 2,
+          "missing diagonal: status %d row %lld (want %d, 2)", st,
+          (long long)r.info, AXB_ERR_SMALL_PIVOT);
+    axb_sparse_report_free(&r);
+    axb_dense_destroy(&B);
+    axb_dense_destroy(&X);
+  }
   solve_pair("missing diagonal", &Z, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0,
              AXB_TRISOLVE_EXACT);
   axb_csr_destroy(&Z);
@@ -1142,8 +1163,9 @@ static void SFX(ops_tests)(void) {
     axb_csr_destroy(&A);
   }
   /* n = 729 000: one lane per row (the factor's width drops to 1 beyond
-     4 x the resident threads), so the Jacobi sweeps take the batched
-     kernel, and the exact solves run beyond the resident window. */
+     4 x the resident threads: on GPUs of up to ~178 SMs, the H100/H200's
+     132 included), so the Jacobi sweeps take the batched kernel, and the
+     exact solves run beyond the resident window. */
   if (!quick) {
     axb_gen_spec big = {AXB_GEN_POISSON3D, 90, 0, -1, 42};
     axb_csr B;

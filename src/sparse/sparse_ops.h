@@ -175,7 +175,8 @@ typedef enum {
                              int sweeps, int64_t *info);                       \
     /* Optional (NULL: the set-up factors on the host): F (AXB_SPF_LU, A's     \
        pattern) := the exact ILU(0) of A computed by the backend, the same     \
-       elimination as axb__spf_ilu0; a zero or non-finite pivot or value:      \
+       elimination as axb__spf_ilu0 (in T: float rounds every step, the host   \
+       once); a zero or non-finite pivot or value:                             \
        AXB_ERR_SMALL_PIVOT with *info = its smallest row, 1-based. */          \
     axb_status (*fac_ilu0)(axb_handle h, const axb_spmat *A, axb_spfac *F,     \
                            int64_t *info);                                     \

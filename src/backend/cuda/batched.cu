@@ -4,12 +4,13 @@
  *   n <= kThreadMaxN (6): one matrix per thread at its exact order, the
  *     block's matrices staged through shared memory (tile_*), per-thread
  *     functions in registers.
- *   7..32: one matrix per group of GroupLanes<NMAX> lanes (NMAX = 8, 16, 32),
- *     rows in registers; pivot rows broadcast through a shared-memory slot
- *     (WarpShared) or shuffles (Warp) by operation.
- *   33..64: a whole 64-thread block through shared memory.
- * Solves with one right-hand side have their own group kernels.  Grid-stride
- * over the batch; no host synchronisation; info per matrix.
+ *   7..32: one matrix per group of GroupLanes<OP, NMAX> lanes (NMAX = 8, 16,
+ *     32; the Cholesky factorization at 16 and 32 with half as many lanes,
+ *     two rows each), rows in registers; pivot rows broadcast through a
+ * shared-memory slot (WarpShared) or shuffles (Warp) by operation. 33..64: a
+ * whole 64-thread block through shared memory. Solves with one right-hand side
+ * have their own group kernels.  Grid-stride over the batch; no host
+ * synchronisation; info per matrix.
  */
 #include "cuda_internal.h"
 
@@ -82,7 +83,7 @@ __device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
 
 constexpr int kWarpBlock = 128;
 
-/* NMAX <= 32: groups of G = GroupLanes<NMAX> lanes inside warps. */
+/* NMAX <= 32: groups of G = GroupLanes<OP, NMAX> lanes inside warps. */
 template <int OP, int NMAX, int NR, typename T>
 __global__ void __launch_bounds__(kWarpBlock)
     bat_warp_kernel(const BatArgs<T> a) {

@@ -44,7 +44,8 @@ struct FacDev {
   int64_t *rowptr = nullptr, *diag = nullptr, *colptr = nullptr,
           *cscpos = nullptr, *tpos = nullptr;
   int32_t *colind = nullptr, *rowidx = nullptr, *csrrow = nullptr;
-  void *val = nullptr, *tmp = nullptr; /* values; second sweep buffer */
+  /* values; the sweeps' second buffer (made when sweeps first run) */
+  void *val = nullptr, *tmp = nullptr;
   std::vector<int64_t> lo_ptr, up_ptr; /* host: level boundaries (or empty) */
   int64_t *lo_rows = nullptr, *up_rows = nullptr;
   int width = 1; /* lanes per row of the Jacobi-sweep and level solves */
@@ -216,7 +217,11 @@ __device__ __forceinline__ void st_release(unsigned *p, unsigned v) {
    ready[c] == gen (acquire); its values past L1 (__ldcg: another SM wrote
    them).  Row i's values are written by its thread alone; the release
    store of ready[i] publishes them.  The same operations in the same order
-   as the host, so the factor equals the host's up to rounding (FMA). */
+   as the host; in double the factor equals the host's up to rounding
+   (FMA).  In float the host eliminates in double and rounds once at the
+   end, this kernel works in float: the factors differ by float rounding,
+   and a float matrix whose elimination cancels badly may get a different
+   pivot verdict here than on the CPU (both are checked afterwards). */
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
     ilu0_rows(int64_t n, const int64_t *rowptr, const int32_t *col,
@@ -331,6 +336,9 @@ axb_status f_sweeps(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
   if (sweeps > 0 && F->kind == AXB_SPF_LU && !F->cscpos)
     return axb__fail(h, AXB_ERR_INTERNAL,
                      "ParILU sweeps on a factor made without its CSC view");
+  if (sweeps > 0 && !F->tmp) /* first sweeps: the second value buffer */
+    AXB_CU(h,
+           cudaMalloc(&F->tmp, sizeof(T) * (size_t)(F->nnz > 0 ? F->nnz : 1)));
   if (sweeps > 0 && !F->rowidx) { /* first sweeps: the row of every entry */
     AXB_CU(h, cudaMalloc((void **)&F->rowidx,
                          sizeof(int32_t) * (size_t)(F->nnz > 0 ? F->nnz : 1)));
@@ -378,6 +386,9 @@ axb_status f_ilu0(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
   *info = 0;
   if (F->kind != AXB_SPF_LU)
     return axb__fail(h, AXB_ERR_INTERNAL, "device ILU(0) of an IC factor");
+  if (F->n != A->rows || F->nnz != A->nnz)
+    return axb__fail(h, AXB_ERR_INTERNAL,
+                     "device ILU(0): the factor's pattern is not A's");
   if (F->n == 0) return AXB_SUCCESS;
   axb_cuda::DeviceScope scope(h->device);
   axb_status st = AXB_SUCCESS;
@@ -819,6 +830,7 @@ cudaError_t put32(int32_t **d, const int64_t *h, int64_t count) {
 void resolve_tri_auto(FacDev *F) {
   const bool lev = F->auto_levels && !F->lo_ptr.empty() && !F->up_ptr.empty();
   F->alg = lev ? AXB_SPTRI_GPU_LEVELS : AXB_SPTRI_GPU_WARP;
+  F->sf_width = F->auto_width; /* the in-place fallback's (flag solve) */
 }
 
 /* The triangular solves' shape: lanes per row of the Jacobi sweeps and
@@ -872,8 +884,6 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
     e = values ? put((T **)&F->val, values, P->nnz)
                : cudaMalloc(&F->val,
                             sizeof(T) * (size_t)(P->nnz > 0 ? P->nnz : 1));
-  if (e == cudaSuccess)
-    e = cudaMalloc(&F->tmp, sizeof(T) * (size_t)(P->nnz > 0 ? P->nnz : 1));
   if (e == cudaSuccess)
     e = cudaMalloc((void **)&F->ready,
                    sizeof(unsigned) * (size_t)(P->n > 0 ? P->n : 1));

@@ -164,8 +164,6 @@ __device__ inline int64_t merge_search(int64_t d, const int64_t *a,
   return lo;
 }
 
-/* Start coordinates of every tile (ntiles + 1 of them, the last one the end
-   of the merge). */
 /* c32[k] := c64[k] (columns checked below 2^31 by the caller). */
 __global__ void narrow_cols(int64_t nnz, const int64_t *c64, int32_t *c32) {
   for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nnz;
@@ -173,6 +171,8 @@ __global__ void narrow_cols(int64_t nnz, const int64_t *c64, int32_t *c32) {
     c32[k] = (int32_t)c64[k];
 }
 
+/* Start coordinates of every tile (ntiles + 1 of them, the last one the end
+   of the merge). */
 __global__ void merge_plan(int64_t rows, int64_t nnz, const int64_t *rowptr,
                            int64_t ntiles, int64_t *tile_row,
                            int64_t *tile_nz) {
@@ -348,9 +348,21 @@ axb_status upload(axb_handle h, const axb_csr *A, axb_spcuda_mat *M) {
     st = axb_cuda::copy_2d_bytes(h, ctx, M->val, vb, A->values, vb, vb, 1,
                                  cudaMemcpyHostToDevice);
   if (st != AXB_SUCCESS) return st;
-  if (A->nnz > 0) {
-    int64_t *c64 = nullptr;
-    AXB_CU(h, cudaMalloc(&c64, cb));
+  int64_t *c64 = nullptr;
+  if (A->nnz > 0 && cudaMalloc(&c64, cb) != cudaSuccess) {
+    /* No room for the 64-bit copy (8 more bytes per nonzero at the peak):
+       narrow on the host instead. */
+    cudaGetLastError(); /* clear the allocation failure */
+    int32_t *c32 = (int32_t *)malloc((size_t)A->nnz * sizeof(int32_t));
+    if (!c32) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "sparse upload");
+    for (int64_t k = 0; k < A->nnz; ++k)
+      c32[k] = (int32_t)A->colind[k];
+    const size_t c4 = (size_t)A->nnz * sizeof(int32_t);
+    st = axb_cuda::copy_2d_bytes(h, ctx, M->colind, c4, c32, c4, c4, 1,
+                                 cudaMemcpyHostToDevice);
+    free(c32);
+    if (st != AXB_SUCCESS) return st;
+  } else if (A->nnz > 0) {
     st = axb_cuda::copy_2d_bytes(h, ctx, c64, cb, A->colind, cb, cb, 1,
                                  cudaMemcpyHostToDevice);
     if (st == AXB_SUCCESS) {
