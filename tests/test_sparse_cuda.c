@@ -314,6 +314,18 @@ static axb_csr convection(int64_t grid) {
   return A;
 }
 
+/* 3 x 3 double CSR without the diagonal entry of row 2 (1-based):
+   [2 1 0; 1 0 0; 1 0 3]. */
+static axb_csr missing_diagonal(void) {
+  axb_csr Z;
+  if (axb_csr_create(&Z, 3, 3, 5, AXB_F64) != AXB_SUCCESS) exit(1);
+  const int64_t rp[] = {0, 2, 3, 5}, ci[] = {0, 1, 0, 0, 2};
+  const double v[] = {2, 1, 1, 1, 3};
+  memcpy(Z.rowptr, rp, sizeof rp);
+  memcpy(Z.colind, ci, sizeof ci);
+  memcpy(Z.values, v, sizeof v);
+  return Z;
+}
 static void anchors(void) {
   axb_gen_spec s = {AXB_GEN_POISSON2D, quick ? 12 : 60, 0, -1, 42};
   axb_csr A;
@@ -326,13 +338,7 @@ static void anchors(void) {
      on the H200): a breakdown must be reported as such. */
   anchor_case("convection bicgstab-ilu0", &A, 0, -1);
   /* A structurally zero diagonal entry (row 1): ILU(0) must report it. */
-  axb_csr Z;
-  axb_csr_create(&Z, 3, 3, 5, AXB_F64);
-  const int64_t rp[] = {0, 2, 3, 5}, ci[] = {0, 1, 0, 0, 2};
-  const double v[] = {2, 1, 1, 1, 3};
-  memcpy(Z.rowptr, rp, sizeof rp);
-  memcpy(Z.colind, ci, sizeof ci);
-  memcpy(Z.values, v, sizeof v);
+  axb_csr Z = missing_diagonal();
   anchor_case("zero diagonal ilu0", &Z, 0, AXB_ERR_SINGULAR);
   axb_csr_destroy(&Z);
   axb_csr_destroy(&A);
@@ -517,13 +523,7 @@ static void solver_tests(void) {
   axb_csr_destroy(&A);
   /* No diagonal entry at all in row 2 (1-based): the GPU finds it on the
      device (fac_from_mat), the CPU in its host pattern; same status, row. */
-  axb_csr Z;
-  axb_csr_create(&Z, 3, 3, 5, AXB_F64);
-  const int64_t rp[] = {0, 2, 3, 5}, ci[] = {0, 1, 0, 0, 2};
-  const double v[] = {2, 1, 1, 1, 3};
-  memcpy(Z.rowptr, rp, sizeof rp);
-  memcpy(Z.colind, ci, sizeof ci);
-  memcpy(Z.values, v, sizeof v);
+  axb_csr Z = missing_diagonal();
   solve_pair("missing diagonal", &Z, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0,
              AXB_TRISOLVE_JACOBI);
   { /* and the status and row themselves, not only agreement */
