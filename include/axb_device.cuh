@@ -1075,9 +1075,8 @@ __device__ __forceinline__ void store_sym_rows(const Grp &g, int n, bool upper,
 
 /* Row q of the lane (its first NMAX entries) to row pos[q] of A. */
 template <int NMAX, int R, typename T, int W>
-__device__ __forceinline__ void store_rows(int n, T *A, int64_t lda,
-                                           const int (&pos)[R],
-                                           const T (&r)[R][W]) {
+__device__ __forceinline__ void
+store_rows(int n, T *A, int64_t lda, const int (&pos)[R], const T (&r)[R][W]) {
 #pragma unroll
   for (int q = 0; q < R; ++q) {
     if (pos[q] < n) {

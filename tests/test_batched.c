@@ -533,8 +533,8 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
             (long long)n, (long long)k);
       if (!rinfo[k]) {
         axb_dense Yk = buf_view(&Y1, k), Bk = buf_view(&B1, k);
-        CHECK_RATIO(axb_check_solve(&orig[k], &Yk, &Bk), "%s gesv1 n %lld #%lld",
-                    tn, (long long)n, (long long)k);
+        CHECK_RATIO(axb_check_solve(&orig[k], &Yk, &Bk),
+                    "%s gesv1 n %lld #%lld", tn, (long long)n, (long long)k);
       } else {
         CHECK(buf_same(&Y1, &B1, k), "%s gesv1 n %lld #%lld: B changed", tn,
               (long long)n, (long long)k);

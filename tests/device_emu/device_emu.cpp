@@ -209,8 +209,7 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
     /* the other columns of B are not touched */
     for (int i = n; i < n * nrhs; ++i)
       CHECK(B[m][i] == B0[m][i], "gesv1 wrote past b");
-    if (sing)
-      CHECK(B[m] == B0[m], "gesv1 B changed");
+    if (sing) CHECK(B[m] == B0[m], "gesv1 B changed");
   }
   // inverse
   A = A0;
