@@ -428,8 +428,10 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
 }
 
 /* ---- sweep: group shapes of the cooperative functions ---------------------
- * bench_batched sweep: times group_inverse and group_gesv (one right-hand
- * side) through a shared-memory slot (WarpShared) and group_potrf by
+ * bench_batched sweep: times group_inverse, group_gesv1 (one right-hand
+ * side, carried) and group_gesv with one right-hand side (two-pass, the
+ * API's solve before the fifth round) through a shared-memory slot
+ * (WarpShared) and group_potrf by
  * shuffles (Warp), as the batched API runs them, in double at n = 7, 8, 12,
  * 16, 24, 32, for groups of G lanes (NMAX / G rows per lane): the tuning behind
  * GroupLanes in src/backend/cuda/batched.cu. */
@@ -450,6 +452,8 @@ __global__ void __launch_bounds__(128)
     WS g(slots[threadIdx.x / G]);
     if constexpr (OP == 0)
       st = axb_dev::group_inverse<NMAX>(g, n, a, n);
+    else if constexpr (OP == 1)
+      st = axb_dev::group_gesv1<NMAX>(g, n, a, n, nullptr, b);
     else
       st = axb_dev::group_gesv<NMAX, 1>(g, n, 1, a, n, nullptr, b, n);
     if (g.lane == 0) info[m] = st;
@@ -470,14 +474,18 @@ template <int NMAX, int G> static void sweep_one(const Inputs<double> &in) {
     sweep_kernel<1, NMAX, G, double>
         <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
+  const double t2 = time_ms(rA, [&] {
+    sweep_kernel<3, NMAX, G, double>
+        <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
+  });
   const double tc = time_ms(rS, [&] {
     sweep_kernel<2, NMAX, G, double>
         <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   CU(cudaGetLastError());
   printf("sweep n %2d NMAX %2d G %2d (%d rows/lane)  inverse %8.1f us  gesv "
-         "%8.1f us  potrf %8.1f us\n",
-         n, NMAX, G, NMAX / G, ti * 1e3, ts * 1e3, tc * 1e3);
+         "%8.1f us  gesv two-pass %8.1f us  potrf %8.1f us\n",
+         n, NMAX, G, NMAX / G, ti * 1e3, ts * 1e3, t2 * 1e3, tc * 1e3);
   fflush(stdout);
 }
 

@@ -24,7 +24,8 @@
  * batched API's shapes are GroupLanes in src/backend/cuda/batched.cu.  The
  * functions read and write the
  * matrix in any memory (global or shared), leading dimension lda: group_getrf,
- * group_getrs, group_gesv, group_inverse, group_potrf, group_potrs, group_posv
+ * group_getrs, group_gesv, group_gesv1 (one right-hand side), group_inverse,
+ * group_potrf, group_potrs, group_posv.
  * Every lane of the group must call them together with the same arguments.
  *
  * Statuses: every factorization returns the per-matrix info of LAPACK: 0, or
@@ -710,14 +711,28 @@ __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
   return g.argmax(bv, bp, bid, wpos);
 }
 
+/* What a solve with a carried right-hand side keeps of each elimination
+   step: id[k / 4] byte k % 4 = the id of step k's pivot row (the row that
+   ends at position k; the same on every lane of the group, so the back
+   substitution needs no search for it), and rinv[q] = 1 / the pivot of the
+   lane's row q (no division on the back substitution's serial chain).
+   Indexed only by unrolled constants, so it stays in registers. */
+template <int NMAX, int R, typename T> struct PivotRecord {
+  static_assert(NMAX <= 256, "ids in one byte");
+  unsigned id[(NMAX + 3) / 4];
+  T rinv[R];
+};
+
 /* LU with partial pivoting of the rows in registers.  lpiv[q] (ipiv entry
    of row lane + G q, 1-based) is set for pivot k on the lane holding row k.
    Columns NMAX..W-1 of the rows (W > NMAX) are carried right-hand sides:
    eliminated with the matrix, so that they end as L^-1 P b (the forward
-   substitution done on the way).  Returns info. */
+   substitution done on the way).  rec (may be NULL) records the pivots for
+   rows_backsolve.  Returns info. */
 template <int NMAX, int R, typename Grp, typename T, int W>
-__device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
-                                          int (&pos)[R], int (&lpiv)[R]) {
+__device__ __forceinline__ int
+rows_getrf(Grp &g, int n, T (&r)[R][W], int (&pos)[R], int (&lpiv)[R],
+           PivotRecord<NMAX, R, T> *rec = nullptr) {
   static_assert(W >= NMAX, "rows shorter than NMAX");
   constexpr int G = Grp::size;
   int info = 0;
@@ -725,6 +740,11 @@ __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
   for (int q = 0; q < R; ++q) {
     pos[q] = g.lane + G * q;
     lpiv[q] = pos[q] + 1;
+  }
+  if (rec) {
+#pragma unroll
+    for (int i = 0; i < (NMAX + 3) / 4; ++i)
+      rec->id[i] = 0u;
   }
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
@@ -741,6 +761,12 @@ __device__ __forceinline__ int rows_getrf(Grp &g, int n, T (&r)[R][W],
       const bool zero = piv == T(0);
       if (zero && !info) info = k + 1;
       const T rp = T(1) / piv;
+      if (rec) {
+        rec->id[k / 4] |= (unsigned)wid << (8 * (k % 4));
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          if (g.lane * R + q == wid) rec->rinv[q] = rp;
+      }
       bool below[R];
       T l[R];
 #pragma unroll
@@ -811,6 +837,35 @@ __device__ __forceinline__ void rows_getrs(Grp &g, int n, const T (&r)[R][NMAX],
           if (pos[q] < k) b[q][c] -= r[q][k] * x;
       }
       g.row_end();
+    }
+  }
+}
+
+/* Back substitution U x = y on rows_getrf's factors with y carried in
+   column NMAX (rows of width NMAX + 1) and rec its pivot record: the row at
+   position p ends with x[p] there.  Step k: the lane holding position k
+   (known from rec, no ballot) forms x[k] = y[k] / u[k][k] as a product,
+   one shuffle gives it to the group, and every row above position k takes
+   its multiply-add: x[p] = (y[p] - sum_{k > p} u[p][k] x[k]) / u[p][p]. */
+template <int NMAX, int R, typename Grp, typename T>
+__device__ __forceinline__ void
+rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
+               const PivotRecord<NMAX, R, T> &rec) {
+#pragma unroll
+  for (int k = NMAX - 1; k >= 0; --k) {
+    if (k < n) {
+      const int wid = (int)((rec.id[k / 4] >> (8 * (k % 4))) & 255u);
+      const int wl = wid / R, wq = wid % R;
+      T y = r[0][NMAX] * rec.rinv[0];
+#pragma unroll
+      for (int q = 1; q < R; ++q)
+        if (wq == q) y = r[q][NMAX] * rec.rinv[q];
+      const T x = g.shfl(y, wl);
+#pragma unroll
+      for (int q = 0; q < R; ++q) {
+        if (pos[q] < k) r[q][NMAX] -= r[q][k] * x;
+        if (pos[q] == k) r[q][NMAX] = x;
+      }
     }
   }
 }
@@ -967,17 +1022,18 @@ __device__ __forceinline__ void rows_potrs(Grp &g, int n, const T (&r)[R][NMAX],
 /* ======================================================================== */
 
 /* Row i of A (zeros outside n x n). */
-template <int NMAX, typename T>
+template <int NMAX, typename T, int W>
 __device__ __forceinline__ void load_row(int n, const T *A, int64_t lda, int i,
-                                         T (&r)[NMAX]) {
+                                         T (&r)[W]) {
+  static_assert(W >= NMAX, "row shorter than NMAX");
 #pragma unroll
   for (int j = 0; j < NMAX; ++j)
     r[j] = (i < n && j < n) ? A[i + j * lda] : T(0);
 }
 /* The lane's rows lane + G q. */
-template <int NMAX, int R, typename Grp, typename T>
+template <int NMAX, int R, typename Grp, typename T, int W>
 __device__ __forceinline__ void load_rows(const Grp &g, int n, const T *A,
-                                          int64_t lda, T (&r)[R][NMAX]) {
+                                          int64_t lda, T (&r)[R][W]) {
 #pragma unroll
   for (int q = 0; q < R; ++q)
     load_row<NMAX>(n, A, lda, g.lane + Grp::size * q, r[q]);
@@ -1017,11 +1073,10 @@ __device__ __forceinline__ void store_sym_rows(const Grp &g, int n, bool upper,
   }
 }
 
-/* Row q of the lane to row pos[q] of A. */
-template <int NMAX, int R, typename T>
-__device__ __forceinline__ void store_rows(int n, T *A, int64_t lda,
-                                           const int (&pos)[R],
-                                           const T (&r)[R][NMAX]) {
+/* Row q of the lane (its first NMAX entries) to row pos[q] of A. */
+template <int NMAX, int R, typename T, int W>
+__device__ __forceinline__ void
+store_rows(int n, T *A, int64_t lda, const int (&pos)[R], const T (&r)[R][W]) {
 #pragma unroll
   for (int q = 0; q < R; ++q) {
     if (pos[q] < n) {
@@ -1139,6 +1194,38 @@ __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
       store_b<NR>(n, nrhs, B, ldb, pos[q], c0, b[q]);
   }
   return info;
+}
+
+/* group_gesv with one right-hand side b (n entries), b carried through
+   the factorization as column NMAX of the rows (the forward substitution
+   is one more multiply-add per elimination step, and b is read with A, not
+   after the factorization), then rows_backsolve: n serial steps of a
+   product, a shuffle and a multiply-add, against the two-pass solve's 2n
+   steps of a ballot, a slot round trip and two group barriers.  Returns
+   info; b is unchanged when info > 0. */
+template <int NMAX, typename Grp, typename T>
+__device__ __forceinline__ int group_gesv1(Grp &g, int n, T *A, int64_t lda,
+                                           int *ipiv, T *b) {
+  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  T r[R][NMAX + 1];
+  load_rows<NMAX>(g, n, A, lda, r);
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    const int i = g.lane + G * q;
+    r[q][NMAX] = i < n ? b[i] : T(0);
+  }
+  int pos[R], lpiv[R];
+  PivotRecord<NMAX, R, T> rec;
+  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv, &rec);
+  g.barrier();
+  store_rows<NMAX>(n, A, lda, pos, r);
+  put_ipiv<NMAX>(g, n, lpiv, ipiv);
+  if (info) return info;
+  rows_backsolve<NMAX>(g, n, r, pos, rec);
+#pragma unroll
+  for (int q = 0; q < R; ++q)
+    if (pos[q] < n) b[pos[q]] = r[q][NMAX];
+  return 0;
 }
 
 /* A := A^-1 (Gauss-Jordan, partial pivoting).  Returns info; A is unchanged

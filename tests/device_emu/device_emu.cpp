@@ -190,6 +190,27 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
         CHECK(B[m] == B0[m], "gesv B changed");
     }
   }
+  // gesv1: one right-hand side carried through the factorization
+  A = A0;
+  B = B0;
+  with_group([&](auto &g, int m) {
+    int st = axb_dev::group_gesv1<NMAX>(g, n, A[m].data(), n, piv[m].data(),
+                                        B[m].data());
+    if (g.lane == 0) info[m] = st;
+  });
+  for (int m = 0; m < per; ++m) {
+    const bool sing = kinds[m] == 1;
+    CHECK(sing ? info[m] > 0 : info[m] == 0, "gesv1 info");
+    for (int k = 0; k < n; ++k)
+      CHECK(piv[m][k] - 1 >= k && piv[m][k] - 1 < n, "gesv1 ipiv");
+    if (!sing)
+      CHECK(resid_solve(n, A0[m], B[m], B0[m], 1) < 100,
+            "gesv1 resid NMAX %d G %d slot %d n %d", NMAX, G, SLOT, n);
+    /* the other columns of B are not touched */
+    for (int i = n; i < n * nrhs; ++i)
+      CHECK(B[m][i] == B0[m][i], "gesv1 wrote past b");
+    if (sing) CHECK(B[m] == B0[m], "gesv1 B changed");
+  }
   // inverse
   A = A0;
   with_group([&](auto &g, int m) {
@@ -330,11 +351,17 @@ static std::vector<int> gepp_pivots(int n, M a) {
 template <int NMAX, int G, bool SLOT> static void ties(int n) {
   constexpr int per = G > 32 ? 1 : 32 / G;
   const int nthreads = G > 32 ? G : 32;
-  std::vector<M> A(per), A0(per), V(per);
-  std::vector<std::vector<int>> piv(per, std::vector<int>(n + 1));
-  std::vector<int> info(per), info2(per);
-  for (int m = 0; m < per; ++m)
-    V[m] = A[m] = A0[m] = gen_ties(n);
+  std::vector<M> A(per), A0(per), V(per), S(per), X(per);
+  std::vector<std::vector<int>> piv(per, std::vector<int>(n + 1)),
+      piv1(per, std::vector<int>(n + 1));
+  std::vector<int> info(per), info2(per), info3(per);
+  for (int m = 0; m < per; ++m) {
+    S[m] = V[m] = A[m] = A0[m] = gen_ties(n);
+    X[m].resize(n);
+    for (int i = 0; i < n; ++i)
+      X[m][i] = (double)(i % 5) - 2.0;
+  }
+  const std::vector<M> X0 = X;
   using WS = axb_dev::WarpShared<(G > 32 ? 32 : G), double, NMAX>;
   static double slots[32][WS::kWords];
   static axb_dev::BlockWork<double, NMAX> bw;
@@ -345,6 +372,9 @@ template <int NMAX, int G, bool SLOT> static void ties(int n) {
       g.barrier();
       st = axb_dev::group_inverse<NMAX>(g, n, V[m].data(), n);
       if (g.lane == 0) info2[m] = st;
+      st = axb_dev::group_gesv1<NMAX>(g, n, S[m].data(), n, piv1[m].data(),
+                                      X[m].data());
+      if (g.lane == 0) info3[m] = st;
     };
     if constexpr (G > 32) {
       axb_dev::Block<G / 32, double, NMAX> g(&bw);
@@ -377,6 +407,11 @@ template <int NMAX, int G, bool SLOT> static void ties(int n) {
         r = std::max(r, (double)fabsl(t - (i == j)));
       }
     CHECK(r < 1e-12, "ties inverse resid %g NMAX %d G %d n %d", r, NMAX, G, n);
+    /* the carried solve pivots as getrf and solves */
+    CHECK(info3[m] == 0 && piv1[m] == piv[m] && S[m] == A[m],
+          "ties gesv1 factors NMAX %d G %d slot %d n %d", NMAX, G, SLOT, n);
+    CHECK(resid_solve(n, A0[m], X[m], X0[m], 1) < 100,
+          "ties gesv1 resid NMAX %d G %d n %d", NMAX, G, n);
   }
 }
 

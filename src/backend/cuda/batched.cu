@@ -64,6 +64,10 @@ __device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
     info = axb_dev::group_getrf<NMAX>(g, a.n, A, a.lda, ip);
   } else if constexpr (OP == BAT_GETRS) {
     axb_dev::group_getrs<NMAX, NR>(g, a.n, a.nrhs, A, a.lda, ip, B, a.ldb);
+  } else if constexpr (OP == BAT_GESV && NR == 1 && NMAX <= 32) {
+    /* one right-hand side (the NR = 1 kernels run only for nrhs == 1):
+       carried through the elimination (fifth round, docs/PERFORMANCE.md) */
+    info = axb_dev::group_gesv1<NMAX>(g, a.n, A, a.lda, ip, B);
   } else if constexpr (OP == BAT_GESV) {
     info =
         axb_dev::group_gesv<NMAX, NR>(g, a.n, a.nrhs, A, a.lda, ip, B, a.ldb);
