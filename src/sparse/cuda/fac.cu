@@ -272,6 +272,34 @@ __global__ void fac_check_rows(int64_t n, int ic, const int64_t *rowptr,
   }
 }
 
+/* The generation of the next flag-synchronised launch (sync-free solve,
+   device ILU(0)); when the counter wraps, the ready flags are cleared once
+   on s first. */
+cudaError_t next_gen(const FacDev *F, cudaStream_t s, unsigned *gen) {
+  if (F->gen == ~0u) {
+    cudaError_t e =
+        cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * (size_t)F->n, s);
+    if (e != cudaSuccess) return e;
+    F->gen = 0;
+  }
+  *gen = ++F->gen;
+  return cudaSuccess;
+}
+
+/* The flag launches' state: ready flags and the block ticket, zeroed on s
+   (every launch that reads them runs on s after this). */
+cudaError_t alloc_flags(FacDev *F, cudaStream_t s) {
+  const size_t n1 = (size_t)(F->n > 0 ? F->n : 1);
+  cudaError_t e = cudaMalloc((void **)&F->ready, sizeof(unsigned) * n1);
+  if (e == cudaSuccess)
+    e = cudaMalloc((void **)&F->ticket, sizeof(unsigned long long));
+  if (e == cudaSuccess)
+    e = cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * n1, s);
+  if (e == cudaSuccess)
+    e = cudaMemsetAsync(F->ticket, 0, sizeof(unsigned long long), s);
+  return e;
+}
+
 /* The CPU table's verdict on (smallest bad pivot row, smallest not-SPD
    row): NOT_SPD wins a tie. */
 axb_status verdict(unsigned long long piv, unsigned long long spd,
@@ -398,11 +426,9 @@ axb_status f_ilu0(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
   AXB_CU(h, cudaMemcpyAsync(F->val, A->val, sizeof(T) * (size_t)F->nnz,
                             cudaMemcpyDeviceToDevice, s));
   AXB_CU(h, cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s));
-  if (F->gen == ~0u) { /* generations wrapped: clear the flags once */
-    AXB_CU(h, cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * (size_t)F->n, s));
-    F->gen = 0;
-  }
-  const unsigned gen = ++F->gen, grid = grid_for(F->n, kBlock);
+  unsigned gen;
+  AXB_CU(h, next_gen(F, s, &gen));
+  const unsigned grid = grid_for(F->n, kBlock);
   ilu0_rows<T><<<grid, kBlock, 0, s>>>(F->n, F->rowptr, F->colind, F->diag,
                                        (T *)F->val, F->ready, gen, F->ticket,
                                        F->issued, S->flag);
@@ -659,9 +685,7 @@ __global__ void __launch_bounds__(kBlock, 2048 / kBlock)
    place, so only resident rows make progress; the widest W <= 32 with
    n * W within the resident threads, at least 1. */
 int axb_spcuda::sf_width_for(int64_t n, int device) {
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  const double resident = 2048.0 * (sms > 0 ? sms : 1);
+  const double resident = resident_threads(device);
   for (int w = 32; w >= 2; w /= 2)
     if ((double)n * w <= resident) return w;
   return 1;
@@ -677,9 +701,7 @@ int axb_spcuda::sf_width_for(int64_t n, int device) {
    window wait for blocks to retire, and polling warps crowd the memory
    system. */
 bool axb_spcuda::tri_auto_levels(int64_t n, int device) {
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  return (double)n > 2048.0 * (sms > 0 ? sms : 1);
+  return (double)n > resident_threads(device);
 }
 
 namespace {
@@ -687,13 +709,9 @@ namespace {
 template <typename T>
 cudaError_t launch_syncfree(const FacDev *F, int lower, int unit, const T *b,
                             T *x, cudaStream_t s) {
-  if (F->gen == ~0u) { /* generations wrapped: clear the flags once */
-    cudaError_t e =
-        cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * (size_t)F->n, s);
-    if (e != cudaSuccess) return e;
-    F->gen = 0;
-  }
-  const unsigned gen = ++F->gen;
+  unsigned gen;
+  cudaError_t e = next_gen(F, s, &gen);
+  if (e != cudaSuccess) return e;
   const unsigned grid = grid_for(F->n, kBlock / F->sf_width);
   const T *v = (const T *)F->val;
 #define SF_CASE(W)                                                             \
@@ -711,7 +729,7 @@ cudaError_t launch_syncfree(const FacDev *F, int lower, int unit, const T *b,
   default: SF_CASE(32)
   }
 #undef SF_CASE
-  const cudaError_t e = cudaGetLastError();
+  e = cudaGetLastError();
   if (e == cudaSuccess) F->issued += grid;
   return e;
 }
@@ -841,9 +859,7 @@ void shape_solves(FacDev *F, int device) {
   while (F->width < 32 && F->width < half)
     F->width *= 2;
   /* As SpMV's VECTOR: no idle lanes once the rows fill the GPU. */
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  const double resident = 2048.0 * (sms > 0 ? sms : 1);
+  const double resident = resident_threads(device);
   while (F->width > 1 && (double)F->n * F->width > 4.0 * resident)
     F->width /= 2;
   F->auto_width = sf_width_for(F->n, device);
@@ -884,16 +900,7 @@ axb_status f_create(axb_handle h, const axb_spf_pattern *P, const T *values,
     e = values ? put((T **)&F->val, values, P->nnz)
                : cudaMalloc(&F->val,
                             sizeof(T) * (size_t)(P->nnz > 0 ? P->nnz : 1));
-  if (e == cudaSuccess)
-    e = cudaMalloc((void **)&F->ready,
-                   sizeof(unsigned) * (size_t)(P->n > 0 ? P->n : 1));
-  if (e == cudaSuccess)
-    e = cudaMalloc((void **)&F->ticket, sizeof(unsigned long long));
-  if (e == cudaSuccess)
-    e = cudaMemset(F->ready, 0,
-                   sizeof(unsigned) * (size_t)(P->n > 0 ? P->n : 1));
-  if (e == cudaSuccess)
-    e = cudaMemset(F->ticket, 0, sizeof(unsigned long long));
+  if (e == cudaSuccess) e = alloc_flags(F, axb_cuda::stream(h));
   if (e == cudaSuccess) e = cudaStreamSynchronize(0); /* as put() */
   if (e != cudaSuccess) {
     delete F;
@@ -940,14 +947,7 @@ axb_status f_from_mat(axb_handle h, const axb_spmat *Ao, axb_spfac **out,
   cudaError_t e = cudaMalloc((void **)&F->diag, sizeof(int64_t) * n1);
   if (e == cudaSuccess)
     e = cudaMalloc(&F->val, sizeof(T) * (size_t)(F->nnz > 0 ? F->nnz : 1));
-  if (e == cudaSuccess)
-    e = cudaMalloc((void **)&F->ready, sizeof(unsigned) * n1);
-  if (e == cudaSuccess)
-    e = cudaMalloc((void **)&F->ticket, sizeof(unsigned long long));
-  if (e == cudaSuccess)
-    e = cudaMemsetAsync(F->ready, 0, sizeof(unsigned) * n1, s);
-  if (e == cudaSuccess)
-    e = cudaMemsetAsync(F->ticket, 0, sizeof(unsigned long long), s);
+  if (e == cudaSuccess) e = alloc_flags(F, s);
   if (e == cudaSuccess)
     e = cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s);
   if (e == cudaSuccess && F->n > 0) {

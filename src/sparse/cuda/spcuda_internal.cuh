@@ -230,6 +230,15 @@ inline axb_status copy_wait(axb_handle h, void *dst, const void *src,
    the copy of the k results to the host (waits for the stream). */
 axb_status red_finish(axb_handle h, Scratch *S, int k, int blocks, double *out);
 
+/* Threads resident on `device` at once (2048 per SM): the window the
+   flag and warp solves make progress in, and the saturation point of the
+   one-lane-per-row kernels. */
+inline double resident_threads(int device) {
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  return 2048.0 * (sms > 0 ? sms : 1);
+}
+
 /* Lanes per row of the sync-free (flag) triangular solve of n rows on
    `device` when no width is given: the widest that keeps every row
    resident, at least 1 (fac.cu). */

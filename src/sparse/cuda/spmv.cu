@@ -401,8 +401,8 @@ axb_status upload(axb_handle h, const axb_csr *A, axb_spcuda_mat *M) {
      (bcsstk16, mean 59: W = 32).
    STREAM is never chosen: on every matrix measured VECTOR with this W was
    as fast or faster (Poisson float: 24.6 us against 31.0 us). */
-void resolve_auto(axb_spcuda_mat *M, int sm_count) {
-  const double resident = (double)sm_count * 2048.0;
+void resolve_auto(axb_spcuda_mat *M) {
+  const double resident = resident_threads(M->device);
   const bool irregular = M->max_row > 16.0 * M->mean_row && M->max_row > 256;
   M->width = width_for(M->mean_row);
   while (M->width > 1 && (double)M->rows * M->width > 4.0 * resident)
@@ -442,9 +442,7 @@ extern "C" axb_status axb_spcuda_mat_create(axb_handle h, const axb_csr *A,
     free_mat(M);
     return st;
   }
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device);
-  resolve_auto(M, sms > 0 ? sms : 1);
+  resolve_auto(M);
   M->hint = A->dtype == AXB_F32 ? kDefaultHintF32 : kDefaultHintF64;
   M->batch = A->dtype == AXB_F32 ? kDefaultBatchF32 : kDefaultBatchF64;
   *out = M;
@@ -462,9 +460,7 @@ extern "C" axb_status axb_spcuda_mat_set_spmv(axb_spcuda_mat *M,
   if (width < 0 || width > 32 || (width & (width - 1)) != 0)
     return AXB_ERR_INVALID;
   if (kind == AXB_SPMV_AUTO) {
-    int sms = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, M->device);
-    resolve_auto(M, sms > 0 ? sms : 1);
+    resolve_auto(M);
     return AXB_SUCCESS;
   }
   M->kind = kind;
