@@ -95,10 +95,31 @@ static double resid_solve(int n, const M &a, const M &x, const M &b, int nrhs) {
   return r / (an * xn * n + s) / 1e-16;
 }
 
+// One warp (or a G-thread block for G > 32) of emulated threads, each in
+// its group of G lanes (a Block, a WarpShared slot group or a Warp), running
+// body(group, matrix index of the group).
+template <int NMAX, int G, bool SLOT, typename Body>
+static void on_groups(Body body) {
+  using WS = axb_dev::WarpShared<(G > 32 ? 32 : G), double, NMAX>;
+  static double slots[32][WS::kWords];
+  static axb_dev::BlockWork<double, NMAX> bw;
+  run_threads(G > 32 ? G : 32, [&](int t) {
+    if constexpr (G > 32) {
+      axb_dev::Block<G / 32, double, NMAX> g(&bw);
+      body(g, 0);
+    } else if constexpr (SLOT) {
+      WS g(slots[t / G]);
+      body(g, t / G);
+    } else {
+      axb_dev::Warp<(G > 32 ? 32 : G)> g;
+      body(g, t / G);
+    }
+  });
+}
+
 // ---- cooperative functions: 32/G matrices per warp, one warp -------------
 template <int NMAX, int G, bool SLOT> static void coop(int n) {
   constexpr int per = G > 32 ? 1 : 32 / G;
-  const int nthreads = G > 32 ? G : 32;
   const int nrhs = 3;
   std::vector<M> A(per), A0(per), B(per), B0(per), S(per), S0(per), BS(per),
       BS0(per);
@@ -113,23 +134,7 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
       x = std::uniform_real_distribution<double>(-1, 1)(rng);
   }
   std::vector<int> info(per), info2(per);
-  using WS = axb_dev::WarpShared<(G > 32 ? 32 : G), double, NMAX>;
-  static double slots[32][WS::kWords];
-  static axb_dev::BlockWork<double, NMAX> bw;
-  auto with_group = [&](auto body) {
-    run_threads(nthreads, [&](int t) {
-      if constexpr (G > 32) {
-        axb_dev::Block<G / 32, double, NMAX> g(&bw);
-        body(g, 0);
-      } else if constexpr (SLOT) {
-        WS g(slots[t / G]);
-        body(g, t / G);
-      } else {
-        axb_dev::Warp<(G > 32 ? 32 : G)> g;
-        body(g, t / G);
-      }
-    });
-  };
+  auto with_group = [&](auto body) { on_groups<NMAX, G, SLOT>(body); };
   // getrf + getrs
   A = A0;
   B = B0;
@@ -350,7 +355,6 @@ static std::vector<int> gepp_pivots(int n, M a) {
 }
 template <int NMAX, int G, bool SLOT> static void ties(int n) {
   constexpr int per = G > 32 ? 1 : 32 / G;
-  const int nthreads = G > 32 ? G : 32;
   std::vector<M> A(per), A0(per), V(per), S(per), X(per);
   std::vector<std::vector<int>> piv(per, std::vector<int>(n + 1)),
       piv1(per, std::vector<int>(n + 1));
@@ -362,30 +366,15 @@ template <int NMAX, int G, bool SLOT> static void ties(int n) {
       X[m][i] = (double)(i % 5) - 2.0;
   }
   const std::vector<M> X0 = X;
-  using WS = axb_dev::WarpShared<(G > 32 ? 32 : G), double, NMAX>;
-  static double slots[32][WS::kWords];
-  static axb_dev::BlockWork<double, NMAX> bw;
-  run_threads(nthreads, [&](int t) {
-    auto body = [&](auto &g, int m) {
-      int st = axb_dev::group_getrf<NMAX>(g, n, A[m].data(), n, piv[m].data());
-      if (g.lane == 0) info[m] = st;
-      g.barrier();
-      st = axb_dev::group_inverse<NMAX>(g, n, V[m].data(), n);
-      if (g.lane == 0) info2[m] = st;
-      st = axb_dev::group_gesv1<NMAX>(g, n, S[m].data(), n, piv1[m].data(),
-                                      X[m].data());
-      if (g.lane == 0) info3[m] = st;
-    };
-    if constexpr (G > 32) {
-      axb_dev::Block<G / 32, double, NMAX> g(&bw);
-      body(g, 0);
-    } else if constexpr (SLOT) {
-      WS g(slots[t / G]);
-      body(g, t / G);
-    } else {
-      axb_dev::Warp<(G > 32 ? 32 : G)> g;
-      body(g, t / G);
-    }
+  on_groups<NMAX, G, SLOT>([&](auto &g, int m) {
+    int st = axb_dev::group_getrf<NMAX>(g, n, A[m].data(), n, piv[m].data());
+    if (g.lane == 0) info[m] = st;
+    g.barrier();
+    st = axb_dev::group_inverse<NMAX>(g, n, V[m].data(), n);
+    if (g.lane == 0) info2[m] = st;
+    st = axb_dev::group_gesv1<NMAX>(g, n, S[m].data(), n, piv1[m].data(),
+                                    X[m].data());
+    if (g.lane == 0) info3[m] = st;
   });
   for (int m = 0; m < per; ++m) {
     CHECK(info[m] == 0 && info2[m] == 0, "ties info NMAX %d G %d n %d", NMAX, G,
