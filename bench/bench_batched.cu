@@ -10,8 +10,11 @@
  * naive/api: one thread per matrix reading its strided matrix directly,
  * 0 where not run).
  *
- *     bench_batched [d|s] [n ...]     (default: d, n = 2 3 4 6 8 12 16 24 32 48
- * 64)
+ *     bench_batched [d|s] [-b BATCH] [n ...]
+ *         (default: d, n = 2 3 4 6 8 12 16 24 32 48 64; batch 100 000 for
+ *         n <= 16 and 65 536 above, the sizes of issue 6's cuBLAS figures;
+ *         -b sets one batch for every n, e.g. 1000000 for the tracker case
+ *         of a million small matrices, where the launch matters less)
  *     bench_batched sweep             (group shapes, see sweep() below)
  *
  * Columns: GFLOP/s (inverse 2n^3, solve 2/3 n^3 + 2 n^2, Cholesky n^3/3 per
@@ -315,6 +318,16 @@ __global__ void pointers_kernel(void **p, char *base, size_t bytes,
 
 template <typename T> static int run(axb_handle h, int argc, char **argv) {
   std::vector<int> ns = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+  long long batch = 0; /* 0: by n */
+  if (argc > 1 && !strcmp(argv[0], "-b")) {
+    batch = atoll(argv[1]);
+    if (batch <= 0) {
+      fprintf(stderr, "bench_batched: -b needs a positive batch\n");
+      return 2;
+    }
+    argc -= 2;
+    argv += 2;
+  }
   if (argc > 0) {
     ns.clear();
     for (int i = 0; i < argc; ++i)
@@ -353,7 +366,7 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
          "user/api naive/api | solve: axb GF/s  cuBLAS GF/s  ratio  BW%%copy | "
          "cholesky: axb GF/s  cuSOLVER GF/s  ratio\n");
   for (int n : ns) {
-    const long long c = n <= 16 ? 100000 : 65536;
+    const long long c = batch ? batch : n <= 16 ? 100000 : 65536;
     const size_t mat = (size_t)n * n;
     Inputs<T> in(n, c);
     T *A = in.A, *B = in.B, *C;
@@ -501,9 +514,17 @@ static int sweep() {
       sweep_one<16, 16>(in);
       sweep_one<16, 8>(in);
       sweep_one<16, 4>(in);
+      if (n <= 12) { /* a size class of 12: no idle lanes at R = 3 */
+        sweep_one<12, 16>(in);
+        sweep_one<12, 4>(in);
+      }
     } else {
       sweep_one<32, 32>(in);
       sweep_one<32, 16>(in);
+      if (n <= 24) { /* a size class of 24 */
+        sweep_one<24, 32>(in);
+        sweep_one<24, 8>(in);
+      }
     }
   }
   return 0;

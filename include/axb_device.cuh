@@ -408,7 +408,12 @@ __device__ __forceinline__ void tile_put(T *S, int t, const T (&x)[R * C]) {
  * and R rows of independent work per lane between two exchanges, each of
  * which is a latency the whole group waits for.  A row is named by its id,
  * lane * R + q.  What a group provides (Warp, WarpShared, Block):
- *   argmax(v, pos, id, wpos)        id of the best (v, pos) of the group
+ *   keyed == true (Warp, WarpShared): max_key(key), first_lane(pred)
+ *                                   the group's largest pivot key, the
+ *                                   first lane where pred holds
+ *   keyed == false (Block): argmax(v, pos, id, wpos)
+ *                                   id of the best (v, pos) of the group;
+ *                                   v and wpos become the best's
  *   row_begin(r, sq, src, j0); row_get(r, sq, j, src) ...; row_end()
  *                                   entries j >= j0 of row r[sq] of lane src
  *   row_get_dyn(r, sq, idx, src)    entry idx of that row (idx per lane)
@@ -430,10 +435,53 @@ __device__ __forceinline__ bool better(T v, int p, T bv, int bp) {
   return v > bv || (v == bv && p < bp);
 }
 
+/* Pivot key of a candidate row of a warp group: the bits of its magnitude
+   above, then 127 - its position (7 bits), then its id (6 bits), so that
+   one unsigned maximum picks the largest magnitude and, among equal ones,
+   the first position (LAPACK's rule), and names the winner: two shuffles
+   a round for what took four (value, position, id).  float: exact.
+   double: the magnitude loses its 13 lowest mantissa bits, so candidates
+   within a relative 2^-39 count as equal and the first of them wins
+   (|l| <= 1 + 2^-39; stability is that of partial pivoting).  A NaN counts
+   as 0; a row that may not pivot has key 0, below every candidate's. */
+constexpr int kKeyLow = 13; /* position and id bits */
+__device__ __forceinline__ unsigned long long pivot_key(double x, int pos,
+                                                        int id) {
+  unsigned long long b =
+      (unsigned long long)__double_as_longlong(x) & 0x7fffffffffffffffull;
+  if (b > 0x7ff0000000000000ull) b = 0ull; /* NaN */
+  return (b >> kKeyLow << kKeyLow) |
+         (unsigned long long)((127 - pos) << 6 | id);
+}
+__device__ __forceinline__ unsigned long long pivot_key(float x, int pos,
+                                                        int id) {
+  unsigned b = __float_as_uint(x) & 0x7fffffffu;
+  if (b > 0x7f800000u) b = 0u; /* NaN */
+  return (unsigned long long)b << kKeyLow |
+         (unsigned long long)((127 - pos) << 6 | id);
+}
+/* The magnitude, position and id a key carries (double: a magnitude below
+   2^13 subnormal units reads 0; such a pivot's reciprocal overflows). */
+__device__ __forceinline__ void key_magnitude(unsigned long long key,
+                                              double &v) {
+  v = __longlong_as_double((long long)(key >> kKeyLow << kKeyLow));
+}
+__device__ __forceinline__ void key_magnitude(unsigned long long key,
+                                              float &v) {
+  v = __uint_as_float((unsigned)(key >> kKeyLow));
+}
+__device__ __forceinline__ int key_position(unsigned long long key) {
+  return 127 - (int)((key >> 6) & 127u);
+}
+__device__ __forceinline__ int key_id(unsigned long long key) {
+  return (int)(key & 63u);
+}
+
 /* G consecutive lanes of a warp (G a power of two <= 32), by shuffles. */
 template <int G> struct Warp {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: 1..32, 2^k");
   static constexpr int size = G;
+  static constexpr bool keyed = true; /* pivot search by max_key */
   unsigned mask;
   int lane;
   __device__ Warp() {
@@ -444,26 +492,20 @@ template <int G> struct Warp {
   template <typename T> __device__ __forceinline__ T shfl(T v, int src) const {
     return __shfl_sync(mask, v, src, G);
   }
-  /* Value, position and id by three shuffles a round.  (Packing position
-     and id into one word saves a shuffle but raised the one-rhs gesv
-     kernels' registers, ptxas sm_90 double: 80 -> 96 at NMAX = 16, 96 ->
-     122 at 32, and the H200 solve went 1.93 -> 1.59x cuBLAS at n = 16;
-     docs/PERFORMANCE.md, fourth round.) */
-  template <typename T>
-  __device__ __forceinline__ int argmax(T v, int pos, int id, int &wpos) const {
+  /* The largest key of the group. */
+  __device__ __forceinline__ unsigned long long
+  max_key(unsigned long long key) const {
 #pragma unroll
     for (int o = G / 2; o > 0; o >>= 1) {
-      const T ov = __shfl_xor_sync(mask, v, o, G);
-      const int op = __shfl_xor_sync(mask, pos, o, G);
-      const int oi = __shfl_xor_sync(mask, id, o, G);
-      if (better(ov, op, v, pos)) {
-        v = ov;
-        pos = op;
-        id = oi;
-      }
+      const unsigned long long ok = __shfl_xor_sync(mask, key, o, G);
+      if (ok > key) key = ok;
     }
-    wpos = pos;
-    return id;
+    return key;
+  }
+  /* The first lane of the group where pred holds (-1: none). */
+  __device__ __forceinline__ int first_lane(bool pred) const {
+    const unsigned b = __ballot_sync(mask, pred) & mask;
+    return __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
   }
   /* r[sq][j] on lane src (the other lanes' sq are ignored). */
   template <typename T, int R, int M>
@@ -511,9 +553,7 @@ template <int G> struct Warp {
         hit = true;
         myq = q;
       }
-    const unsigned b = __ballot_sync(mask, hit) & mask;
-    const int wl =
-        __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
+    const int wl = first_lane(hit);
     return R == 1 ? wl : wl * R + __shfl_sync(mask, myq, wl, G);
   }
 };
@@ -581,6 +621,7 @@ template <typename T, int NMAX> struct BlockWork {
    one row per lane (NMAX <= 32 * NW). */
 template <int NW, typename T, int NMAX> struct Block {
   static constexpr int size = 32 * NW;
+  static constexpr bool keyed = false; /* pivot search by argmax */
   static_assert(NMAX <= size, "Block: one row per lane");
   BlockWork<T, NMAX> *w;
   int lane;
@@ -592,7 +633,8 @@ template <int NW, typename T, int NMAX> struct Block {
     __syncthreads();
     return w->rv[0];
   }
-  __device__ __forceinline__ int argmax(T v, int pos, int id, int &wpos) const {
+  __device__ __forceinline__ int argmax(T &v, int pos, int id,
+                                        int &wpos) const {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
       const T ov = __shfl_xor_sync(0xffffffffu, v, o);
@@ -690,25 +732,48 @@ __device__ __forceinline__ void swap_positions(int (&pos)[R], int lane, int k,
 }
 
 /* Partial pivoting in column k: the best of the lane's rows that are below
-   n and at position >= k, then of the group.  Returns the winner's id. */
+   n and at position >= k, then of the group (warp groups: by pivot_key,
+   one 64-bit maximum; Block: by argmax).  Returns the winner's id;
+   wpos is its position and wv its magnitude (a NaN counts as 0: it never
+   wins, and a column of NaNs and zeros is singular). */
 template <int NMAX, int R, typename Grp, typename T, int W>
 __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
                                             const int (&pos)[R], int k,
-                                            int &wpos) {
-  T bv = T(-1);
-  int bp = 0x7fffffff, bid = g.lane * R;
+                                            int &wpos, T &wv) {
+  if constexpr (Grp::keyed) {
+    static_assert(NMAX <= 64, "positions and ids in 6 bits");
+    unsigned long long best = 0ull;
 #pragma unroll
-  for (int q = 0; q < R; ++q) {
-    T v = absval(r[q][k]);
-    if (!(v >= T(0))) v = T(0); /* NaN never wins */
-    if (!(g.lane + Grp::size * q < n && pos[q] >= k)) v = T(-1);
-    if (better(v, pos[q], bv, bp)) {
-      bv = v;
-      bp = pos[q];
-      bid = g.lane * R + q;
+    for (int q = 0; q < R; ++q) {
+      const unsigned long long key =
+          g.lane + Grp::size * q < n && pos[q] >= k
+              ? pivot_key(r[q][k], pos[q], g.lane * R + q)
+              : 0ull;
+      if (key > best) best = key;
     }
+    /* k < n leaves a candidate, so the winner's key is > 0 */
+    const unsigned long long wkey = g.max_key(best);
+    wpos = key_position(wkey);
+    key_magnitude(wkey, wv);
+    return key_id(wkey);
+  } else {
+    T bv = T(-1);
+    int bp = 0x7fffffff, bid = g.lane * R;
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+      T v = absval(r[q][k]);
+      if (!(v >= T(0))) v = T(0); /* NaN never wins */
+      if (!(g.lane + Grp::size * q < n && pos[q] >= k)) v = T(-1);
+      if (better(v, pos[q], bv, bp)) {
+        bv = v;
+        bp = pos[q];
+        bid = g.lane * R + q;
+      }
+    }
+    const int wid = g.argmax(bv, bp, bid, wpos);
+    wv = bv;
+    return wid;
   }
-  return g.argmax(bv, bp, bid, wpos);
 }
 
 /* What a solve with a carried right-hand side keeps of each elimination
@@ -750,7 +815,8 @@ rows_getrf(Grp &g, int n, T (&r)[R][W], int (&pos)[R], int (&lpiv)[R],
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
       int wpos;
-      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos);
+      T wv;
+      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wv);
       const int wl = wid / R, wq = wid % R;
 #pragma unroll
       for (int q = 0; q < R; ++q)
@@ -872,50 +938,64 @@ rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
 
 /* Gauss-Jordan inverse of the rows in registers (in place, partial
    pivoting).  On success the row at position p holds row p of Y with
-   Y[p][c] = inv(A)[p][i_c], i_c the starting row of the row at position c.
-   Returns info (then r is unspecified). */
+   Y[p][c] = inv(A)[p][i_c], i_c the starting row of the row at position c,
+   which is the pivot row of step c: ids[c / 4] byte c % 4 is its id (the
+   same on every lane).  Returns info (then r is unspecified).
+   Step k with pivot row p (entry a = r_p[k] != 0): the pivot row becomes
+   r_p / a with entry k = 1 / a, computed on its own lane before the
+   broadcast; every other row i becomes r_i - r_i[k] * (new r_p), with its
+   entry k first set to 0, so entry k ends as -r_i[k] / a.  One shared
+   multiply-add per entry and lane: the pivot lane takes the multiplier 0
+   (its row stays), no select and no division on the other lanes. */
 template <int NMAX, int R, typename Grp, typename T>
 __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
-                                            int (&pos)[R]) {
+                                            int (&pos)[R],
+                                            unsigned (&ids)[(NMAX + 3) / 4]) {
+  static_assert(NMAX <= 256, "ids in one byte");
   constexpr int G = Grp::size;
   int info = 0;
 #pragma unroll
   for (int q = 0; q < R; ++q)
     pos[q] = g.lane + G * q;
 #pragma unroll
+  for (int i = 0; i < (NMAX + 3) / 4; ++i)
+    ids[i] = 0u;
+#pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n && !info) {
       int wpos;
-      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos);
+      T wv;
+      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wv);
       const int wl = wid / R, wq = wid % R;
       swap_positions(pos, g.lane, k, wid, wpos);
-      g.row_begin(r, wq, wl);
-      const T piv = g.row_get(r, wq, k, wl);
-      if (piv == T(0)) {
-        info = k + 1;
+      ids[k / 4] |= (unsigned)wid << (8 * (k % 4));
+      if (wv == T(0)) {
+        info = k + 1; /* uniform over the group */
       } else {
-        const T rinv = T(1) / piv;
-        bool me[R];
         T f[R];
 #pragma unroll
         for (int q = 0; q < R; ++q) {
-          me[q] = g.lane == wl && q == wq;
-          f[q] = r[q][k] * rinv;
+          if (g.lane == wl && q == wq) {
+            const T rinv = T(1) / r[q][k];
+#pragma unroll
+            for (int j = 0; j < NMAX; ++j)
+              r[q][j] = j == k ? rinv : r[q][j] * rinv;
+            f[q] = T(0);
+          } else {
+            f[q] = r[q][k];
+            r[q][k] = T(0);
+          }
         }
+        g.row_begin(r, wq, wl);
 #pragma unroll
         for (int j = 0; j < NMAX; ++j) {
           const T u = g.row_get(r, wq, j, wl);
 #pragma unroll
-          for (int q = 0; q < R; ++q) {
-            if (j == k) {
-              r[q][j] = me[q] ? rinv : -f[q];
-            } else {
-              r[q][j] = me[q] ? r[q][j] * rinv : r[q][j] - f[q] * u;
-            }
-          }
+          for (int q = 0; q < R; ++q)
+            r[q][j] -= f[q] * u;
         }
+        g.row_end();
       }
-      g.row_end();
     }
   }
   return info;
@@ -1236,14 +1316,15 @@ __device__ __forceinline__ int group_inverse(Grp &g, int n, T *A, int64_t lda) {
   T r[R][NMAX];
   load_rows<NMAX>(g, n, A, lda, r);
   int pos[R];
-  const int info = rows_inverse<NMAX>(g, n, r, pos);
+  unsigned ids[(NMAX + 3) / 4];
+  const int info = rows_inverse<NMAX>(g, n, r, pos, ids);
   if (info) return info;
-  g.positions(pos);
   g.barrier(); /* every lane has read A */
 #pragma unroll
   for (int c = 0; c < NMAX; ++c) {
     if (c < n) {
-      const int id = g.at(pos, c), col = id / R + G * (id % R);
+      const int id = (int)((ids[c / 4] >> (8 * (c % 4))) & 255u),
+                col = id / R + G * (id % R);
 #pragma unroll
       for (int q = 0; q < R; ++q)
         if (g.lane + G * q < n) A[pos[q] + (int64_t)col * lda] = r[q][c];

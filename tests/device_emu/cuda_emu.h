@@ -105,6 +105,27 @@ inline void __syncwarp(unsigned mask = 0xffffffffu) {
 }
 inline void __syncthreads() { emu_block.wait(); }
 inline int __ffs(unsigned x) { return x ? __builtin_ctz(x) + 1 : 0; }
+/* bit casts of the pivot keys */
+inline long long __double_as_longlong(double x) {
+  long long b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline double __longlong_as_double(long long b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+inline unsigned __float_as_uint(float x) {
+  unsigned b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline float __uint_as_float(unsigned b) {
+  float x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
 using std::sqrt;
 inline float sqrtf(float x) { return std::sqrt(x); }
 

@@ -2,8 +2,8 @@
  * tests/device_emu: runs the device code of the batched solvers on the host
  * through cuda_emu.h and checks it (run.sh builds and runs this; no GPU,
  * not part of ctest).  Covered: the cooperative group functions of
- * axb_device.cuh for NMAX = 8, 16, 32 (groups of 2..32 lanes, one to four rows
- * per lane, shuffles and shared-memory slots) and 64 (Block), every
+ * axb_device.cuh for NMAX = 8, 12, 16, 24, 32 (groups of 2..32 lanes, one to
+ * four rows per lane, shuffles and shared-memory slots) and 64 (Block), every
  * operation, singular and not-SPD matrices in the mix; thread_inverse; and
  * the per-thread kernels of the batched API (batched_thread.cuh) for
  * n = 1..8 in both precisions with padded and packed strides, both
@@ -302,8 +302,8 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
    partial pivoting is exact), rows and columns permuted and row signs
    flipped at random: every pivot column has several entries of exactly the
    largest magnitude, spread over lanes (and warps).  LAPACK takes the first
-   in the current row order; so must the group argmax (value, position and
-   id by three shuffles). */
+   in the current row order; so must the group's pivot search (one maximum
+   of pivot keys in warp groups, argmax in Block). */
 static M gen_ties(int n) {
   M a(n * n, 0.0);
   int off = 0;
@@ -648,6 +648,14 @@ static void all_ties() {
     ties<16, 8, true>(n);
     ties<16, 4, false>(n);
   }
+  for (int n : {11, 12}) {
+    ties<12, 16, true>(n);
+    ties<12, 4, false>(n);
+  }
+  for (int n : {23, 24}) {
+    ties<24, 32, true>(n);
+    ties<24, 8, false>(n);
+  }
   for (int n : {17, 24, 31, 32}) {
     ties<32, 32, true>(n);
     ties<32, 32, false>(n);
@@ -701,6 +709,11 @@ int main(int argc, char **argv) {
     coop<16, 4, true>(n);
     coop<16, 4, false>(n);
   }
+  for (int n : {1, 7, 9, 11, 12}) { /* the API's size class 12 */
+    coop<12, 16, true>(n);
+    coop<12, 16, false>(n);
+    coop<12, 4, false>(n);
+  }
   printf("NMAX 16: %d checks, %d failed\n", g_checks, g_fail);
   fflush(stdout);
   for (int n : {1, 2, 5, 16, 17, 23, 24, 31, 32}) {
@@ -709,6 +722,11 @@ int main(int argc, char **argv) {
     coop<32, 16, true>(n);
     coop<32, 16, false>(n);
     coop<32, 8, false>(n);
+  }
+  for (int n : {1, 13, 17, 23, 24}) { /* the API's size class 24 */
+    coop<24, 32, true>(n);
+    coop<24, 32, false>(n);
+    coop<24, 8, false>(n);
   }
   printf("NMAX 32: %d checks, %d failed\n", g_checks, g_fail);
   fflush(stdout);

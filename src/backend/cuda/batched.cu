@@ -4,10 +4,11 @@
  *   n <= kThreadMaxN (6): one matrix per thread at its exact order, the
  *     block's matrices staged through shared memory (tile_*), per-thread
  *     functions in registers.
- *   7..32: one matrix per group of GroupLanes<OP, NMAX> lanes (NMAX = 8, 16,
- *     32; the Cholesky factorization at 16 and 32 with half as many lanes,
- *     two rows each), rows in registers; pivot rows broadcast through a
- * shared-memory slot (WarpShared) or shuffles (Warp) by operation. 33..64: a
+ *   7..32: one matrix per group of GroupLanes<OP, NMAX> lanes (NMAX = 8, 12,
+ *     16, 24, 32: n runs at the smallest NMAX >= n; the Cholesky
+ *     factorization with fewer lanes, two or three rows each), rows in
+ *     registers; pivot rows broadcast through a shared-memory slot
+ *     (WarpShared) or shuffles (Warp) by operation. 33..64: a
  * whole 64-thread block through shared memory. Solves with one right-hand side
  * have their own group kernels.  Grid-stride over the batch; no host
  * synchronisation; info per matrix.
@@ -23,34 +24,43 @@ namespace axb_cuda {
 namespace {
 
 /* Lanes per matrix of the group kernels (n > kThreadMaxN), per operation:
-   each lane holds NMAX / G rows.  Fewer lanes than rows give each lane
-   several rows of independent work between two exchanges of the group and
-   put more matrices in a warp, at the price of registers.  Measured on an
-   H200 (`bench_batched sweep`, double, docs/PERFORMANCE.md third round):
-   the Gauss-Jordan inverse is slower with two rows per lane (n = 16: 314 ->
-   339 us per 100 000, 32: 1886 -> 3048 us per 65 536), the Cholesky
-   factorization faster (16: 153 -> 123 us, 24: 458 -> 391, 32: 534 -> 447),
-   so BAT_POTRF takes two rows per lane at NMAX = 16, 32 (fourth round);
-   potrs and posv keep one (posv spills at NMAX = 32 with two). */
+   each lane holds NMAX / G rows (one when G >= NMAX; G is a power of two,
+   so NMAX = 12 and 24 leave 4 and 8 lanes idle with one row each).  Fewer
+   lanes than rows give each lane several rows of independent work between
+   two exchanges of the group and put more matrices in a warp, at the price
+   of registers.  Measured on an H200 (`bench_batched sweep`, double,
+   docs/PERFORMANCE.md third and sixth rounds): the Gauss-Jordan inverse
+   and the LU solves are fastest with one row per lane, the Cholesky
+   factorization with two or three (n = 12: 104 -> 79 us per 100 000 at
+   G = 16 -> 4; 16: 154 -> 123 at 16 -> 8; 24: 309 -> 207 us per 65 536
+   at 32 -> 8; 32: 545 -> 448 at 32 -> 16); potrs and posv keep one (posv
+   spills at NMAX = 32 with two). */
+template <int NMAX> struct PowerOfTwoLanes {
+  static constexpr int value = NMAX <= 8 ? 8 : NMAX <= 16 ? 16 : 32;
+};
 template <int OP, int NMAX> struct GroupLanes {
-  static constexpr int value = OP == BAT_POTRF && NMAX >= 16 ? NMAX / 2 : NMAX;
+  static constexpr int value = OP != BAT_POTRF || NMAX <= 8
+                                   ? PowerOfTwoLanes<NMAX>::value
+                               : NMAX % 3 == 0 ? NMAX / 3
+                                               : NMAX / 2;
 };
 
 /* Right-hand sides per pass of the solves (registers per lane); one when
    the call has one right-hand side. */
 template <int OP, int NMAX> struct RhsChunk {
-  static constexpr int R = NMAX / GroupLanes<OP, NMAX>::value;
+  static constexpr int R =
+      (NMAX + GroupLanes<OP, NMAX>::value - 1) / GroupLanes<OP, NMAX>::value;
   static constexpr int value = R >= 4 ? 2 : NMAX >= 32 ? 4 : 8;
 };
 
 /* How the lanes of a group talk, per operation and size (measured on an
-   H200, docs/PERFORMANCE.md): the Gauss-Jordan inverse and, from 16 lanes
+   H200, docs/PERFORMANCE.md): the Gauss-Jordan inverse and, from NMAX = 12
    on, the LU-based routines broadcast pivot rows through a shared-memory
    slot (WarpShared); Cholesky gathers columns by shuffles (Warp). */
 template <int OP, int NMAX> struct UseSlot {
   static constexpr bool value =
       OP == BAT_INVERSE ||
-      (NMAX >= 16 && (OP == BAT_GETRF || OP == BAT_GETRS || OP == BAT_GESV));
+      (NMAX >= 12 && (OP == BAT_GETRF || OP == BAT_GETRS || OP == BAT_GESV));
 };
 
 template <int OP, int NMAX, int NR, typename Grp, typename T>
@@ -250,7 +260,11 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
     if (n <= 4) return bat_size<4>(h, op, a);
   if constexpr (kThreadMaxN < 8)
     if (n <= 8) return bat_size<8>(h, op, a);
+  /* size classes 12 and 24 (sixth round): at n = 12 the NMAX = 16 kernels
+     spent a quarter of every row update on zero columns */
+  if (n <= 12) return bat_size<12>(h, op, a);
   if (n <= 16) return bat_size<16>(h, op, a);
+  if (n <= 24) return bat_size<24>(h, op, a);
   if (n <= 32) return bat_size<32>(h, op, a);
   return bat_size<64>(h, op, a);
 }
