@@ -326,12 +326,17 @@ template <int R, int C> constexpr int tile_batch_default() {
 
 /* Element e of the tile's region in global memory (matrix t = e / E at
    G + t * stride, element (i, j) at i + j * ld); packed storage (ld == R,
-   stride == R * C) is element e itself. */
-template <int R, int C>
-__device__ __forceinline__ int64_t tile_gidx(int e, int64_t ld, int64_t stride,
-                                             bool packed) {
+   stride == R * C) is element e itself.  PACKED is a template argument so
+   that the packed loops carry no index arithmetic: tile_load and
+   tile_store test for it once per call (on the H200 the run-time select
+   per element cost the API's per-thread kernels about a quarter of their
+   time at n = 6 against a user kernel with packed constants; sixth round,
+   docs/PERFORMANCE.md). */
+template <int R, int C, bool PACKED>
+__device__ __forceinline__ int64_t tile_gidx(int e, int64_t ld,
+                                             int64_t stride) {
   constexpr int E = R * C;
-  if (packed) return e;
+  if constexpr (PACKED) return e;
   const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
   return t * stride + i + j * ld;
 }
@@ -341,26 +346,16 @@ template <int R, int C> __device__ __forceinline__ int tile_sidx(int e) {
   return e + (tile_ld<R, C>() - E) * (e / E);
 }
 
-template <int R, int C, int K = tile_batch_default<R, C>(), typename T>
-__device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
-                                          int64_t stride, int cnt) {
-  if constexpr (K == 1) {
-    constexpr int E = R * C;
-    const int total = cnt * E;
-    for (int e = (int)threadIdx.x; e < total; e += (int)blockDim.x) {
-      const int t = e / E, r = e - t * E, j = r / R, i = r - j * R;
-      S[t * tile_ld<R, C>() + r] = G[t * stride + i + j * ld];
-    }
-    return;
-  }
-  const int total = cnt * R * C, nt = (int)blockDim.x;
-  const bool packed = ld == R && stride == R * C;
+template <int R, int C, int K, bool PACKED, typename T>
+__device__ __forceinline__ void tile_load_run(T *S, const T *G, int64_t ld,
+                                              int64_t stride, int total) {
+  const int nt = (int)blockDim.x;
   for (int e0 = (int)threadIdx.x; e0 < total; e0 += K * nt) {
     T v[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int e = e0 + k * nt;
-      if (e < total) v[k] = G[tile_gidx<R, C>(e, ld, stride, packed)];
+      if (e < total) v[k] = G[tile_gidx<R, C, PACKED>(e, ld, stride)];
     }
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -369,19 +364,39 @@ __device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
     }
   }
 }
+template <int R, int C, int K = tile_batch_default<R, C>(), typename T>
+__device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
+                                          int64_t stride, int cnt) {
+  const int total = cnt * R * C;
+  if (ld == R && stride == R * C)
+    tile_load_run<R, C, K, true>(S, G, ld, stride, total);
+  else
+    tile_load_run<R, C, K, false>(S, G, ld, stride, total);
+}
 
 /* uplo: 0 every element, 1 only i >= j (lower), 2 only i <= j (upper). */
+template <int R, int C, bool PACKED, typename T>
+__device__ __forceinline__ void tile_store_run(T *G, int64_t ld, int64_t stride,
+                                               const T *S, int total,
+                                               int uplo) {
+  constexpr int E = R * C;
+  const int nt = (int)blockDim.x;
+  for (int e = (int)threadIdx.x; e < total; e += nt) {
+    if (uplo != 0) {
+      const int r = e % E, j = r / R, i = r - j * R;
+      if (uplo == 1 ? i < j : i > j) continue;
+    }
+    G[tile_gidx<R, C, PACKED>(e, ld, stride)] = S[tile_sidx<R, C>(e)];
+  }
+}
 template <int R, int C, typename T>
 __device__ __forceinline__ void tile_store(T *G, int64_t ld, int64_t stride,
                                            const T *S, int cnt, int uplo = 0) {
-  constexpr int E = R * C;
-  const int total = cnt * E, nt = (int)blockDim.x;
-  const bool packed = ld == R && stride == E;
-  for (int e = (int)threadIdx.x; e < total; e += nt) {
-    const int r = e % E, j = r / R, i = r - j * R;
-    if (uplo == 0 || (uplo == 1 ? i >= j : i <= j))
-      G[tile_gidx<R, C>(e, ld, stride, packed)] = S[tile_sidx<R, C>(e)];
-  }
+  const int total = cnt * R * C;
+  if (ld == R && stride == R * C)
+    tile_store_run<R, C, true>(G, ld, stride, S, total, uplo);
+  else
+    tile_store_run<R, C, false>(G, ld, stride, S, total, uplo);
 }
 
 template <int R, int C, typename T>
@@ -477,17 +492,25 @@ __device__ __forceinline__ int key_id(unsigned long long key) {
   return (int)(key & 63u);
 }
 
-/* G consecutive lanes of a warp (G a power of two <= 32), by shuffles. */
-template <int G> struct Warp {
+/* G consecutive lanes of a warp (G a power of two <= 32), by shuffles.
+   FULL = true: the caller guarantees that all 32 lanes of the warp run the
+   group functions together, every group of the warp in step (same n, same
+   calls; see group_inverse's active argument for a batch's last matrices),
+   and the collectives then name the whole warp (mask 0xffffffff), which
+   spares the compiler's convergence test before each of them (sixth
+   round, docs/PERFORMANCE.md: ~10 % of a Gauss-Jordan step). */
+template <int G, bool FULL = false> struct Warp {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: 1..32, 2^k");
   static constexpr int size = G;
   static constexpr bool keyed = true; /* pivot search by max_key */
-  unsigned mask;
+  unsigned mask;                      /* lanes of the collectives */
+  unsigned bits;                      /* lanes of the group */
   int lane;
   __device__ Warp() {
     const int l = (int)(threadIdx.x & 31);
     lane = l & (G - 1);
-    mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (l & ~(G - 1));
+    bits = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (l & ~(G - 1));
+    mask = FULL ? 0xffffffffu : bits;
   }
   template <typename T> __device__ __forceinline__ T shfl(T v, int src) const {
     return __shfl_sync(mask, v, src, G);
@@ -504,7 +527,7 @@ template <int G> struct Warp {
   }
   /* The first lane of the group where pred holds (-1: none). */
   __device__ __forceinline__ int first_lane(bool pred) const {
-    const unsigned b = __ballot_sync(mask, pred) & mask;
+    const unsigned b = __ballot_sync(mask, pred) & bits;
     return __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
   }
   /* r[sq][j] on lane src (the other lanes' sq are ignored). */
@@ -562,13 +585,14 @@ template <int G> struct Warp {
    through a small shared-memory slot of the group (fewer instructions than
    shuffles, two per double): ws points to WarpShared::kWords entries of T,
    one slot per group, 16-byte aligned. */
-template <int G, typename T, int NMAX> struct WarpShared : Warp<G> {
+template <int G, typename T, int NMAX, bool FULL = false>
+struct WarpShared : Warp<G, FULL> {
   /* a row with a carried right-hand side (NMAX + 1), or a chunk of up to
      8 right-hand sides */
   static constexpr int kRow = NMAX + 8;
   static constexpr int kWords = kRow + NMAX;
   T *s;
-  __device__ explicit WarpShared(T *ws) : Warp<G>(), s(ws) {}
+  __device__ explicit WarpShared(T *ws) : Warp<G, FULL>(), s(ws) {}
   template <int R, int M>
   __device__ __forceinline__ void row_begin(const T (&r)[R][M], int sq, int src,
                                             int j0 = 0) {
@@ -962,40 +986,40 @@ __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
     ids[i] = 0u;
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
-    if (k < n && !info) {
+    /* After a zero pivot (info > 0) the steps go on without arithmetic, so
+       that every step's collectives run on every group (Warp<G, true>). */
+    if (k < n) {
       int wpos;
       T wv;
       const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wv);
       const int wl = wid / R, wq = wid % R;
       swap_positions(pos, g.lane, k, wid, wpos);
       ids[k / 4] |= (unsigned)wid << (8 * (k % 4));
-      if (wv == T(0)) {
-        info = k + 1; /* uniform over the group */
-      } else {
-        T f[R];
+      if (wv == T(0) && !info) info = k + 1; /* uniform over the group */
+      T f[R];
 #pragma unroll
-        for (int q = 0; q < R; ++q) {
-          if (g.lane == wl && q == wq) {
-            const T rinv = T(1) / r[q][k];
+      for (int q = 0; q < R; ++q) {
+        f[q] = T(0);
+        if (info) continue;
+        if (g.lane == wl && q == wq) {
+          const T rinv = T(1) / r[q][k];
 #pragma unroll
-            for (int j = 0; j < NMAX; ++j)
-              r[q][j] = j == k ? rinv : r[q][j] * rinv;
-            f[q] = T(0);
-          } else {
-            f[q] = r[q][k];
-            r[q][k] = T(0);
-          }
+          for (int j = 0; j < NMAX; ++j)
+            r[q][j] = j == k ? rinv : r[q][j] * rinv;
+        } else {
+          f[q] = r[q][k];
+          r[q][k] = T(0);
         }
-        g.row_begin(r, wq, wl);
-#pragma unroll
-        for (int j = 0; j < NMAX; ++j) {
-          const T u = g.row_get(r, wq, j, wl);
-#pragma unroll
-          for (int q = 0; q < R; ++q)
-            r[q][j] -= f[q] * u;
-        }
-        g.row_end();
       }
+      g.row_begin(r, wq, wl);
+#pragma unroll
+      for (int j = 0; j < NMAX; ++j) {
+        const T u = g.row_get(r, wq, j, wl);
+#pragma unroll
+        for (int q = 0; q < R; ++q)
+          r[q][j] -= f[q] * u;
+      }
+      g.row_end();
     }
   }
   return info;
@@ -1282,26 +1306,32 @@ __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
    after the factorization), then rows_backsolve: n serial steps of a
    product, a shuffle and a multiply-add, against the two-pass solve's 2n
    steps of a ballot, a slot round trip and two group barriers.  Returns
-   info; b is unchanged when info > 0. */
+   info; b is unchanged when info > 0.  active = false: as in
+   group_inverse (no memory touched, the steps run on zeros). */
 template <int NMAX, typename Grp, typename T>
 __device__ __forceinline__ int group_gesv1(Grp &g, int n, T *A, int64_t lda,
-                                           int *ipiv, T *b) {
+                                           int *ipiv, T *b,
+                                           bool active = true) {
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
   T r[R][NMAX + 1];
-  load_rows<NMAX>(g, n, A, lda, r);
+  load_rows<NMAX>(g, active ? n : 0, A, lda, r);
 #pragma unroll
   for (int q = 0; q < R; ++q) {
     const int i = g.lane + G * q;
-    r[q][NMAX] = i < n ? b[i] : T(0);
+    r[q][NMAX] = active && i < n ? b[i] : T(0);
   }
   int pos[R], lpiv[R];
   PivotRecord<NMAX, R, T> rec;
   const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv, &rec);
   g.barrier();
-  store_rows<NMAX>(n, A, lda, pos, r);
-  put_ipiv<NMAX>(g, n, lpiv, ipiv);
-  if (info) return info;
+  if (active) {
+    store_rows<NMAX>(n, A, lda, pos, r);
+    put_ipiv<NMAX>(g, n, lpiv, ipiv);
+  }
+  /* on every group, singular or not, so that a warp of Warp<G, true>
+     groups stays in step (a singular matrix's result is dropped) */
   rows_backsolve<NMAX>(g, n, r, pos, rec);
+  if (info || !active) return info;
 #pragma unroll
   for (int q = 0; q < R; ++q)
     if (pos[q] < n) b[pos[q]] = r[q][NMAX];
@@ -1309,17 +1339,20 @@ __device__ __forceinline__ int group_gesv1(Grp &g, int n, T *A, int64_t lda,
 }
 
 /* A := A^-1 (Gauss-Jordan, partial pivoting).  Returns info; A is unchanged
-   when info > 0. */
+   when info > 0.  active = false: the group runs the same steps on a zero
+   matrix without reading or writing A (a warp of Warp<G, true> groups past
+   the end of a batch keeps its collectives in step that way). */
 template <int NMAX, typename Grp, typename T>
-__device__ __forceinline__ int group_inverse(Grp &g, int n, T *A, int64_t lda) {
+__device__ __forceinline__ int group_inverse(Grp &g, int n, T *A, int64_t lda,
+                                             bool active = true) {
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
   T r[R][NMAX];
-  load_rows<NMAX>(g, n, A, lda, r);
+  load_rows<NMAX>(g, active ? n : 0, A, lda, r);
   int pos[R];
   unsigned ids[(NMAX + 3) / 4];
   const int info = rows_inverse<NMAX>(g, n, r, pos, ids);
-  if (info) return info;
-  g.barrier(); /* every lane has read A */
+  g.barrier(); /* every lane has read A (on every group: Warp<G, true>) */
+  if (info || !active) return info;
 #pragma unroll
   for (int c = 0; c < NMAX; ++c) {
     if (c < n) {

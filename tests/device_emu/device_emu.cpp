@@ -216,6 +216,9 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
       CHECK(B[m][i] == B0[m][i], "gesv1 wrote past b");
     if (sing) CHECK(B[m] == B0[m], "gesv1 B changed");
   }
+  const std::vector<M> A1 = A, B1 = B;
+  const std::vector<std::vector<int>> piv1 = piv;
+  const std::vector<int> info1 = info;
   // inverse
   A = A0;
   with_group([&](auto &g, int m) {
@@ -239,6 +242,59 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
       }
     CHECK(r < 1e-9, "inverse resid %g NMAX %d G %d slot %d n %d", r, NMAX, G,
           SLOT, n);
+  }
+  // the same inverse with the whole warp in step (WarpShared<..., true>, as
+  // the batched API runs it), the last group inactive: bit for bit the
+  // results above, singular matrices and the inactive one untouched
+  if constexpr (SLOT && G <= 16) {
+    std::vector<M> F = A0;
+    std::vector<int> finfo(per, -7);
+    using WF = axb_dev::WarpShared<G, double, NMAX, true>;
+    static double fslots[32][WF::kWords];
+    run_threads(32, [&](int t) {
+      WF g(fslots[t / G]);
+      const int m = t / G;
+      const bool active = m < per - 1;
+      const int st = axb_dev::group_inverse<NMAX>(g, n, F[m].data(), n, active);
+      if (g.lane == 0 && active) finfo[m] = st;
+    });
+    for (int m = 0; m < per - 1; ++m) {
+      CHECK(finfo[m] == info[m], "full-warp inverse info NMAX %d G %d n %d",
+            NMAX, G, n);
+      CHECK(F[m] == (info[m] ? A0[m] : A[m]),
+            "full-warp inverse NMAX %d G %d n %d m %d", NMAX, G, n, m);
+    }
+    CHECK(F[per - 1] == A0[per - 1] && finfo[per - 1] == -7,
+          "full-warp inverse: inactive group wrote");
+    // gesv1 in step, through the slot and by shuffles (Warp<G, true>)
+    for (int slot = 0; slot < 2; ++slot) {
+      std::vector<M> FA = A0, FB = B0;
+      std::vector<std::vector<int>> fp(per, std::vector<int>(n + 1, -7));
+      auto body = [&](auto &g, int m) {
+        const bool active = m < per - 1;
+        const int st = axb_dev::group_gesv1<NMAX>(
+            g, n, FA[m].data(), n, fp[m].data(), FB[m].data(), active);
+        if (g.lane == 0 && active) finfo[m] = st;
+      };
+      finfo.assign(per, -7);
+      run_threads(32, [&](int t) {
+        if (slot) {
+          WF g(fslots[t / G]);
+          body(g, t / G);
+        } else {
+          axb_dev::Warp<G, true> g;
+          body(g, t / G);
+        }
+      });
+      for (int m = 0; m < per - 1; ++m)
+        CHECK(finfo[m] == info1[m] && FA[m] == A1[m] && FB[m] == B1[m] &&
+                  std::equal(fp[m].begin(), fp[m].begin() + n, piv1[m].begin()),
+              "full-warp gesv1 NMAX %d G %d slot %d n %d m %d", NMAX, G, slot,
+              n, m);
+      CHECK(FA[per - 1] == A0[per - 1] && FB[per - 1] == B0[per - 1] &&
+                finfo[per - 1] == -7 && fp[per - 1][0] == -7,
+            "full-warp gesv1: inactive group wrote");
+    }
   }
   // potrf / potrs / posv, lower and upper
   for (int up = 0; up < 2; ++up) {
@@ -449,9 +505,15 @@ template <typename T> struct Buf {
   }
 };
 
+/* As thread_launch does: one tile per block (the factorizations and the
+   inverse; one emulated block per tile, block0 = its index) or one block
+   whose grid-stride loop covers the batch (the solves). */
 template <int OP, int N, typename T> static void launch(BatArgs<T> a) {
   constexpr int M = ThreadTile<N>::kMats;
-  run_threads(M, [&](int) { bat_thread_kernel<OP, N, T>(a); });
+  const int64_t tiles = (a.batch + M - 1) / M;
+  const int64_t calls = axb_cuda::ThreadOneTile<OP>::value ? tiles : 1;
+  for (int64_t b = 0; b < calls; ++b)
+    run_threads(M, [&](int) { bat_thread_kernel<OP, N, T>(a, b); });
 }
 
 /* packed: A and S with lda = n and stride n^2 (tile_load's batched path

@@ -63,9 +63,12 @@ template <int OP, int NMAX> struct UseSlot {
       (NMAX >= 12 && (OP == BAT_GETRF || OP == BAT_GETRS || OP == BAT_GESV));
 };
 
+/* Matrix m of the batch on group g; active = false (InStep operations
+   only): m is past the batch's end and the group only keeps its warp in
+   step. */
 template <int OP, int NMAX, int NR, typename Grp, typename T>
-__device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
-                                        int64_t m) {
+__device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a, int64_t m,
+                                        bool active = true) {
   T *A = a.A + m * a.sA;
   T *B = a.B ? a.B + m * a.sB : nullptr;
   int *ip = a.ipiv ? a.ipiv + m * a.sP : nullptr;
@@ -77,12 +80,12 @@ __device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
   } else if constexpr (OP == BAT_GESV && NR == 1 && NMAX <= 32) {
     /* one right-hand side (the NR = 1 kernels run only for nrhs == 1):
        carried through the elimination (fifth round, docs/PERFORMANCE.md) */
-    info = axb_dev::group_gesv1<NMAX>(g, a.n, A, a.lda, ip, B);
+    info = axb_dev::group_gesv1<NMAX>(g, a.n, A, a.lda, ip, B, active);
   } else if constexpr (OP == BAT_GESV) {
     info =
         axb_dev::group_gesv<NMAX, NR>(g, a.n, a.nrhs, A, a.lda, ip, B, a.ldb);
   } else if constexpr (OP == BAT_INVERSE) {
-    info = axb_dev::group_inverse<NMAX>(g, a.n, A, a.lda);
+    info = axb_dev::group_inverse<NMAX>(g, a.n, A, a.lda, active);
   } else if constexpr (OP == BAT_POTRF) {
     info = axb_dev::group_potrf<NMAX>(g, a.n, a.up != 0, A, a.lda);
   } else if constexpr (OP == BAT_POTRS) {
@@ -92,10 +95,36 @@ __device__ __forceinline__ void bat_one(Grp &g, const BatArgs<T> &a,
     info = axb_dev::group_posv<NMAX, NR>(g, a.n, a.nrhs, a.up != 0, A, a.lda, B,
                                          a.ldb);
   }
-  if (OP != BAT_GETRS && OP != BAT_POTRS && g.lane == 0) a.info[m] = info;
+  if (OP != BAT_GETRS && OP != BAT_POTRS && g.lane == 0 && active)
+    a.info[m] = info;
 }
 
 constexpr int kWarpBlock = 128;
+
+/* Operations whose group kernels keep every group of a warp in step
+   (Warp<G, true>: no convergence test before each collective; sixth
+   round): the inverse and the one-right-hand-side solve, whose device
+   functions run the same collectives on singular and inactive groups. */
+template <int OP, int NMAX, int NR> struct InStep {
+  static constexpr bool value =
+      OP == BAT_INVERSE || (OP == BAT_GESV && NR == 1 && NMAX <= 32);
+};
+
+/* The group's matrices: first, first + step, ...; in step (FULL), the
+   whole warp runs while its first group's matrix is in the batch, the
+   groups past the end inactive. */
+template <int OP, int NMAX, int NR, bool FULL, typename Grp, typename T>
+__device__ __forceinline__ void bat_groups(Grp &g, const BatArgs<T> &a,
+                                           int64_t first, int64_t step) {
+  if constexpr (FULL) {
+    const int64_t w = first - (int64_t)((threadIdx.x & 31) / Grp::size);
+    for (int64_t m = first, wm = w; wm < a.batch; m += step, wm += step)
+      bat_one<OP, NMAX, NR>(g, a, m, m < a.batch);
+  } else {
+    for (int64_t m = first; m < a.batch; m += step)
+      bat_one<OP, NMAX, NR>(g, a, m);
+  }
+}
 
 /* NMAX <= 32: groups of G = GroupLanes<OP, NMAX> lanes inside warps. */
 template <int OP, int NMAX, int NR, typename T>
@@ -105,16 +134,15 @@ __global__ void __launch_bounds__(kWarpBlock)
   constexpr int per_block = kWarpBlock / G;
   const int64_t step = (int64_t)gridDim.x * per_block;
   const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / G;
+  constexpr bool full = InStep<OP, NMAX, NR>::value;
   if constexpr (UseSlot<OP, NMAX>::value) {
-    using Grp = axb_dev::WarpShared<G, T, NMAX>;
+    using Grp = axb_dev::WarpShared<G, T, NMAX, full>;
     __shared__ __align__(16) T slots[per_block][Grp::kWords];
     Grp g(slots[threadIdx.x / G]);
-    for (int64_t m = first; m < a.batch; m += step)
-      bat_one<OP, NMAX, NR>(g, a, m);
+    bat_groups<OP, NMAX, NR, full>(g, a, first, step);
   } else {
-    axb_dev::Warp<G> g;
-    for (int64_t m = first; m < a.batch; m += step)
-      bat_one<OP, NMAX, NR>(g, a, m);
+    axb_dev::Warp<G, full> g;
+    bat_groups<OP, NMAX, NR, full>(g, a, first, step);
   }
 }
 
@@ -131,10 +159,15 @@ template <int OP, int N, typename T>
 axb_status thread_launch(axb_handle h, const BatArgs<T> &a) {
   constexpr int M = ThreadTile<N>::kMats;
   constexpr int64_t kMaxGrid = 1 << 22;
-  int64_t blocks = (a.batch + M - 1) / M;
-  if (blocks > kMaxGrid) blocks = kMaxGrid;
-  bat_thread_kernel<OP, N, T><<<(unsigned)blocks, M, 0, stream(h)>>>(a);
-  AXB_CU(h, cudaGetLastError());
+  const int64_t blocks = (a.batch + M - 1) / M;
+  /* one tile per block: as many launches as grids of kMaxGrid blocks (one
+     below 2^28 matrices); a grid-stride loop otherwise */
+  const int64_t step = ThreadOneTile<OP>::value ? kMaxGrid : blocks;
+  for (int64_t b0 = 0; b0 < blocks; b0 += step) {
+    const int64_t nb = blocks - b0 < kMaxGrid ? blocks - b0 : kMaxGrid;
+    bat_thread_kernel<OP, N, T><<<(unsigned)nb, M, 0, stream(h)>>>(a, b0);
+    AXB_CU(h, cudaGetLastError());
+  }
   return AXB_SUCCESS;
 }
 
