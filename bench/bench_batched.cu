@@ -228,9 +228,15 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   if (naive) return false;
   const unsigned tb = 128;
   auto grid = [&](int G) { return (unsigned)((count * G + tb - 1) / tb); };
-  if (n <= 16)
+  if (n <= 12) /* the API's size classes, as a user would choose */
+    user_group_inverse<12, 16, T>
+        <<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
+  else if (n <= 16)
     user_group_inverse<16, 16, T>
         <<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
+  else if (n <= 24)
+    user_group_inverse<24, 32, T>
+        <<<grid(32), tb, 0, g_stream>>>(A, n, count, info);
   else if (n <= 32)
     user_group_inverse<32, 32, T>
         <<<grid(32), tb, 0, g_stream>>>(A, n, count, info);

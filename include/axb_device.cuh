@@ -27,6 +27,11 @@
  * group_getrs, group_gesv, group_gesv1 (one right-hand side), group_inverse,
  * group_potrf, group_potrs, group_posv.
  * Every lane of the group must call them together with the same arguments.
+ * Warp<G, true> and WarpShared<G, T, NMAX, true> are for kernels that keep
+ * every group of a warp in step (all 32 lanes call the same functions with
+ * the same n; group_inverse and group_gesv1 take active = false for a
+ * group past the end of the batch): the collectives then name the whole
+ * warp, which saves the compiler's convergence test before each of them.
  *
  * Statuses: every factorization returns the per-matrix info of LAPACK: 0, or
  * k (1-based) for the first exactly zero pivot U(k,k) (LU, inverse) or the
@@ -34,6 +39,12 @@
  * completes the factorization when U is singular (as LAPACK); the inverse,
  * gesv and posv leave A (inverse) or B (gesv, posv) unchanged then.  Pivot
  * arrays are 1-based (LAPACK): row i was interchanged with row ipiv[i].
+ * Partial pivoting takes the largest magnitude and, on ties, the first row
+ * in the current order (LAPACK's rule); the warp groups compare double
+ * magnitudes to 39 bits of mantissa (pivot_key), so two candidates within
+ * a relative 2^-39 count as tied there, and a NaN never wins there (the
+ * warp groups' inverse also stops at a double pivot below ~4e-320, whose
+ * reciprocal would overflow).
  *
  * The same functions run behind the batched API of axb.h on CUDA handles
  * (axb_dgesv_batched, ...); examples/kalman/kalman.cu shows a user kernel.

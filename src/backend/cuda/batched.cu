@@ -104,10 +104,13 @@ constexpr int kWarpBlock = 128;
 /* Operations whose group kernels keep every group of a warp in step
    (Warp<G, true>: no convergence test before each collective; sixth
    round): the inverse and the one-right-hand-side solve, whose device
-   functions run the same collectives on singular and inactive groups. */
+   functions run the same collectives on singular and inactive groups.
+   The solve only up to NMAX = 24: on the H200 (double) in step it went
+   3.81 -> 4.14x cuBLAS at n = 12 and 3.55 -> 3.89x at 16, but 3.13 ->
+   3.03x at 32 (docs/PERFORMANCE.md, sixth round, runs 3 and 4). */
 template <int OP, int NMAX, int NR> struct InStep {
   static constexpr bool value =
-      OP == BAT_INVERSE || (OP == BAT_GESV && NR == 1 && NMAX <= 32);
+      OP == BAT_INVERSE || (OP == BAT_GESV && NR == 1 && NMAX <= 24);
 };
 
 /* The group's matrices: first, first + step, ...; in step (FULL), the
