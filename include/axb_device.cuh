@@ -28,10 +28,13 @@
  * group_potrf, group_potrs, group_posv.
  * Every lane of the group must call them together with the same arguments.
  * Warp<G, true> and WarpShared<G, T, NMAX, true> are for kernels that keep
- * every group of a warp in step (all 32 lanes call the same functions with
- * the same n; group_inverse and group_gesv1 take active = false for a
- * group past the end of the batch): the collectives then name the whole
- * warp, which saves the compiler's convergence test before each of them.
+ * every group of a warp in step: whole warps launched, all 32 lanes calling
+ * the same function with the same n, the collectives then naming the whole
+ * warp (which saves the compiler's convergence test before each of them).
+ * Only group_inverse, group_gesv1 (both take active = false for a group
+ * with no matrix, e.g. past the end of a batch) and group_getrf run the
+ * same collectives whatever the matrix; the others stop early on a
+ * singular or not-SPD matrix and refuse such groups at compile time.
  *
  * Statuses: every factorization returns the per-matrix info of LAPACK: 0, or
  * k (1-based) for the first exactly zero pivot U(k,k) (LU, inverse) or the
@@ -40,11 +43,14 @@
  * gesv and posv leave A (inverse) or B (gesv, posv) unchanged then.  Pivot
  * arrays are 1-based (LAPACK): row i was interchanged with row ipiv[i].
  * Partial pivoting takes the largest magnitude and, on ties, the first row
- * in the current order (LAPACK's rule); the warp groups compare double
- * magnitudes to 39 bits of mantissa (pivot_key), so two candidates within
- * a relative 2^-39 count as tied there, and a NaN never wins there (the
- * warp groups' inverse also stops at a double pivot below ~4e-320, whose
- * reciprocal would overflow).
+ * in the current order (LAPACK's rule).  The warp groups (Warp, WarpShared)
+ * compare double magnitudes to 39 bits of mantissa (pivot_key): two
+ * candidates within a relative 2^-39 count as tied, and a column whose
+ * candidates are all below ~4e-320 in magnitude is taken as zero (getrf
+ * and gesv1 then pivot on the first row and report info when it holds an
+ * exact zero; LAPACK would divide by the denormal, whose reciprocal
+ * overflows).  There a NaN never wins the search: the inverse reports a
+ * column of NaNs and zeros as singular, getrf pivots on its first row.
  *
  * The same functions run behind the batched API of axb.h on CUDA handles
  * (axb_dgesv_batched, ...); examples/kalman/kalman.cu shows a user kernel.
@@ -514,6 +520,7 @@ template <int G, bool FULL = false> struct Warp {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: 1..32, 2^k");
   static constexpr int size = G;
   static constexpr bool keyed = true; /* pivot search by max_key */
+  static constexpr bool full = FULL;  /* in step with the whole warp */
   unsigned mask;                      /* lanes of the collectives */
   unsigned bits;                      /* lanes of the group */
   int lane;
@@ -536,7 +543,7 @@ template <int G, bool FULL = false> struct Warp {
     }
     return key;
   }
-  /* The first lane of the group where pred holds (-1: none). */
+  /* The first lane of the group where pred holds (it must hold on one). */
   __device__ __forceinline__ int first_lane(bool pred) const {
     const unsigned b = __ballot_sync(mask, pred) & bits;
     return __ffs(b) - 1 - (int)((threadIdx.x & 31) & ~(unsigned)(G - 1));
@@ -657,6 +664,7 @@ template <typename T, int NMAX> struct BlockWork {
 template <int NW, typename T, int NMAX> struct Block {
   static constexpr int size = 32 * NW;
   static constexpr bool keyed = false; /* pivot search by argmax */
+  static constexpr bool full = false;
   static_assert(NMAX <= size, "Block: one row per lane");
   BlockWork<T, NMAX> *w;
   int lane;
@@ -776,7 +784,7 @@ __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
                                             const int (&pos)[R], int k,
                                             int &wpos, T &wv) {
   if constexpr (Grp::keyed) {
-    static_assert(NMAX <= 64, "positions and ids in 6 bits");
+    static_assert(NMAX <= 64, "positions in 7 bits, ids in 6");
     unsigned long long best = 0ull;
 #pragma unroll
     for (int q = 0; q < R; ++q) {
@@ -1250,6 +1258,8 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ void
 group_getrs(Grp &g, int n, int nrhs, const T *LU, int64_t lda, const int *ipiv,
             T *B, int64_t ldb) {
+  static_assert(!Grp::full,
+                "group_getrs: not for groups in step (Warp<G, true>)");
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
   T r[R][NMAX];
   load_rows<NMAX>(g, n, LU, lda, r);
@@ -1288,6 +1298,8 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
                                           int64_t lda, int *ipiv, T *B,
                                           int64_t ldb) {
+  static_assert(!Grp::full,
+                "group_gesv: not for groups in step (Warp<G, true>)");
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
   T r[R][NMAX];
   load_rows<NMAX>(g, n, A, lda, r);
@@ -1382,6 +1394,8 @@ __device__ __forceinline__ int group_inverse(Grp &g, int n, T *A, int64_t lda,
 template <int NMAX, typename Grp, typename T>
 __device__ __forceinline__ int group_potrf(Grp &g, int n, bool upper, T *A,
                                            int64_t lda) {
+  static_assert(!Grp::full,
+                "group_potrf: not for groups in step (Warp<G, true>)");
   constexpr int R = RowsPer<NMAX, Grp::size>::value;
   T r[R][NMAX];
   load_sym_rows<NMAX>(g, n, upper, A, lda, r);
@@ -1396,6 +1410,8 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ void group_potrs(Grp &g, int n, int nrhs, bool upper,
                                             const T *F, int64_t lda, T *B,
                                             int64_t ldb) {
+  static_assert(!Grp::full,
+                "group_potrs: not for groups in step (Warp<G, true>)");
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
   T r[R][NMAX];
   load_sym_rows<NMAX>(g, n, upper, F, lda, r);
@@ -1418,6 +1434,8 @@ template <int NMAX, int NR = 4, typename Grp, typename T>
 __device__ __forceinline__ int group_posv(Grp &g, int n, int nrhs, bool upper,
                                           T *A, int64_t lda, T *B,
                                           int64_t ldb) {
+  static_assert(!Grp::full,
+                "group_posv: not for groups in step (Warp<G, true>)");
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
   T r[R][NMAX];
   load_sym_rows<NMAX>(g, n, upper, A, lda, r);

@@ -74,6 +74,8 @@ if [ "${GPU_CHECK_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null
   if [ -x build/gpu/tests/test_batched_cuda ]; then
     AXB_TEST_BATCHED_QUICK=1 run memcheck_batched $cs --tool memcheck --error-exitcode 9 build/gpu/tests/test_batched_cuda
     AXB_TEST_BATCHED_QUICK=1 run racecheck_batched $cs --tool racecheck --error-exitcode 9 build/gpu/tests/test_batched_cuda
+    # whole warps in step (Warp<G, true>): a __syncwarp that a lane skips
+    AXB_TEST_BATCHED_QUICK=1 run synccheck_batched $cs --tool synccheck --error-exitcode 9 build/gpu/tests/test_batched_cuda
   fi
   if [ -x build/gpu/example_kalman ]; then
     run memcheck_kalman $cs --tool memcheck --error-exitcode 9 build/gpu/example_kalman 2000

@@ -71,22 +71,32 @@ inline void emu_bar(int width) {
   emu_seg[l][threadIdx.x / width].wait();
 }
 
-template <typename T> T __shfl_sync(unsigned, T v, int src, int width = 32) {
+/* A shuffle waits on every lane its mask names (the whole warp for
+   0xffffffff, as the hardware requires), not only on its width's segment:
+   a group that skips a collective its warp runs then hangs the emulator
+   instead of passing unnoticed. */
+inline int emu_span(unsigned mask, int width) {
+  const int m = __builtin_popcount(mask);
+  return m > width ? m : width;
+}
+template <typename T>
+T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
   const int t = (int)threadIdx.x, base = t & ~(width - 1);
   std::memcpy(emu_x[t], &v, sizeof(T));
-  emu_bar(width);
+  emu_bar(emu_span(mask, width));
   T out;
   std::memcpy(&out, emu_x[base + (src & (width - 1))], sizeof(T));
-  emu_bar(width);
+  emu_bar(emu_span(mask, width));
   return out;
 }
-template <typename T> T __shfl_xor_sync(unsigned, T v, int o, int width = 32) {
+template <typename T>
+T __shfl_xor_sync(unsigned mask, T v, int o, int width = 32) {
   const int t = (int)threadIdx.x, base = t & ~(width - 1);
   std::memcpy(emu_x[t], &v, sizeof(T));
-  emu_bar(width);
+  emu_bar(emu_span(mask, width));
   T out;
   std::memcpy(&out, emu_x[base + (((t - base) ^ o) & (width - 1))], sizeof(T));
-  emu_bar(width);
+  emu_bar(emu_span(mask, width));
   return out;
 }
 inline unsigned __ballot_sync(unsigned mask, int pred) {

@@ -243,57 +243,61 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
     CHECK(r < 1e-9, "inverse resid %g NMAX %d G %d slot %d n %d", r, NMAX, G,
           SLOT, n);
   }
-  // the same inverse with the whole warp in step (WarpShared<..., true>, as
-  // the batched API runs it), the last group inactive: bit for bit the
-  // results above, singular matrices and the inactive one untouched
+  // the same inverse and gesv1 with the whole warp in step (WarpShared<...,
+  // true> and Warp<G, true>, as the batched API runs them): bit for bit the
+  // results above, singular matrices untouched; once with every group
+  // active (a singular matrix beside regular ones in step) and once with
+  // the last group inactive (it must touch nothing)
   if constexpr (SLOT && G <= 16) {
-    std::vector<M> F = A0;
-    std::vector<int> finfo(per, -7);
     using WF = axb_dev::WarpShared<G, double, NMAX, true>;
     static double fslots[32][WF::kWords];
-    run_threads(32, [&](int t) {
-      WF g(fslots[t / G]);
-      const int m = t / G;
-      const bool active = m < per - 1;
-      const int st = axb_dev::group_inverse<NMAX>(g, n, F[m].data(), n, active);
-      if (g.lane == 0 && active) finfo[m] = st;
-    });
-    for (int m = 0; m < per - 1; ++m) {
-      CHECK(finfo[m] == info[m], "full-warp inverse info NMAX %d G %d n %d",
-            NMAX, G, n);
-      CHECK(F[m] == (info[m] ? A0[m] : A[m]),
-            "full-warp inverse NMAX %d G %d n %d m %d", NMAX, G, n, m);
-    }
-    CHECK(F[per - 1] == A0[per - 1] && finfo[per - 1] == -7,
-          "full-warp inverse: inactive group wrote");
-    // gesv1 in step, through the slot and by shuffles (Warp<G, true>)
-    for (int slot = 0; slot < 2; ++slot) {
-      std::vector<M> FA = A0, FB = B0;
-      std::vector<std::vector<int>> fp(per, std::vector<int>(n + 1, -7));
-      auto body = [&](auto &g, int m) {
-        const bool active = m < per - 1;
-        const int st = axb_dev::group_gesv1<NMAX>(
-            g, n, FA[m].data(), n, fp[m].data(), FB[m].data(), active);
-        if (g.lane == 0 && active) finfo[m] = st;
-      };
-      finfo.assign(per, -7);
+    for (int idle = 0; idle < 2; ++idle) {
+      const int live = idle ? per - 1 : per; /* groups with a matrix */
+      std::vector<M> F = A0;
+      std::vector<int> finfo(per, -7);
       run_threads(32, [&](int t) {
-        if (slot) {
-          WF g(fslots[t / G]);
-          body(g, t / G);
-        } else {
-          axb_dev::Warp<G, true> g;
-          body(g, t / G);
-        }
+        WF g(fslots[t / G]);
+        const int m = t / G;
+        const int st =
+            axb_dev::group_inverse<NMAX>(g, n, F[m].data(), n, m < live);
+        if (g.lane == 0 && m < live) finfo[m] = st;
       });
-      for (int m = 0; m < per - 1; ++m)
-        CHECK(finfo[m] == info1[m] && FA[m] == A1[m] && FB[m] == B1[m] &&
+      for (int m = 0; m < live; ++m)
+        CHECK(finfo[m] == info[m] && F[m] == (info[m] ? A0[m] : A[m]),
+              "full-warp inverse NMAX %d G %d n %d m %d idle %d", NMAX, G, n, m,
+              idle);
+      if (idle)
+        CHECK(F[per - 1] == A0[per - 1] && finfo[per - 1] == -7,
+              "full-warp inverse: inactive group wrote");
+      for (int slot = 0; slot < 2; ++slot) {
+        std::vector<M> FA = A0, FB = B0;
+        std::vector<std::vector<int>> fp(per, std::vector<int>(n + 1, -7));
+        auto body = [&](auto &g, int m) {
+          const int st = axb_dev::group_gesv1<NMAX>(
+              g, n, FA[m].data(), n, fp[m].data(), FB[m].data(), m < live);
+          if (g.lane == 0 && m < live) finfo[m] = st;
+        };
+        finfo.assign(per, -7);
+        run_threads(32, [&](int t) {
+          if (slot) {
+            WF g(fslots[t / G]);
+            body(g, t / G);
+          } else {
+            axb_dev::Warp<G, true> g;
+            body(g, t / G);
+          }
+        });
+        for (int m = 0; m < live; ++m)
+          CHECK(
+              finfo[m] == info1[m] && FA[m] == A1[m] && FB[m] == B1[m] &&
                   std::equal(fp[m].begin(), fp[m].begin() + n, piv1[m].begin()),
-              "full-warp gesv1 NMAX %d G %d slot %d n %d m %d", NMAX, G, slot,
-              n, m);
-      CHECK(FA[per - 1] == A0[per - 1] && FB[per - 1] == B0[per - 1] &&
-                finfo[per - 1] == -7 && fp[per - 1][0] == -7,
-            "full-warp gesv1: inactive group wrote");
+              "full-warp gesv1 NMAX %d G %d slot %d n %d m %d idle %d", NMAX, G,
+              slot, n, m, idle);
+        if (idle)
+          CHECK(FA[per - 1] == A0[per - 1] && FB[per - 1] == B0[per - 1] &&
+                    finfo[per - 1] == -7 && fp[per - 1][0] == -7,
+                "full-warp gesv1: inactive group wrote");
+      }
     }
   }
   // potrf / potrs / posv, lower and upper

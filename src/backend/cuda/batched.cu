@@ -10,8 +10,10 @@
  *     registers; pivot rows broadcast through a shared-memory slot
  *     (WarpShared) or shuffles (Warp) by operation. 33..64: a
  * whole 64-thread block through shared memory. Solves with one right-hand side
- * have their own group kernels.  Grid-stride over the batch; no host
- * synchronisation; info per matrix.
+ * have their own group kernels.  Grid-stride over the batch (the per-thread
+ * factorizations and inverse: one tile per block, the host launching again
+ * past 2^22 blocks); the inverse and the one-rhs solve keep whole warps in
+ * step (InStep); no host synchronisation; info per matrix.
  */
 #include "cuda_internal.h"
 
