@@ -4,7 +4,8 @@
 # per-backend programs registered for cuda, test_cuda, test_cuda_kernels),
 # the CPU-backend tests as a cross-check on that host, `axb info`/`demo`,
 # `axb solve --backend cuda` end to end on .mtx files, compute-sanitizer
-# (memcheck, racecheck) on a reduced set, and bench_cuda; logs go to $OUT.
+# (memcheck, racecheck; synccheck for the batched kernels) on a reduced set,
+# and bench_cuda; logs go to $OUT.
 #   GPU_CHECK_BENCH="1024 2048 ..."  sizes for bench_cuda ("" skips it)
 #   GPU_CHECK_SANITIZE=0             skips compute-sanitizer
 set -uo pipefail
