@@ -819,15 +819,32 @@ __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
   }
 }
 
-/* What a solve with a carried right-hand side keeps of each elimination
-   step: id[k / 4] byte k % 4 = the id of step k's pivot row (the row that
-   ends at position k; the same on every lane of the group, so the back
-   substitution needs no search for it), and rinv[q] = 1 / the pivot of the
-   lane's row q (no division on the back substitution's serial chain).
-   Indexed only by unrolled constants, so it stays in registers. */
-template <int NMAX, int R, typename T> struct PivotRecord {
+/* The id of each elimination step's pivot row (the row that ends at
+   position k; the same on every lane of the group), a byte per step: w[k /
+   4] byte k % 4.  Indexed only by unrolled constants, so it stays in
+   registers. */
+template <int NMAX> struct PivotIds {
   static_assert(NMAX <= 256, "ids in one byte");
-  unsigned id[(NMAX + 3) / 4];
+  unsigned w[(NMAX + 3) / 4];
+  __device__ __forceinline__ void clear() {
+#pragma unroll
+    for (int i = 0; i < (NMAX + 3) / 4; ++i)
+      w[i] = 0u;
+  }
+  __device__ __forceinline__ void set(int k, int id) {
+    w[k / 4] |= (unsigned)id << (8 * (k % 4));
+  }
+  __device__ __forceinline__ int get(int k) const {
+    return (int)((w[k / 4] >> (8 * (k % 4))) & 255u);
+  }
+};
+
+/* What a solve with a carried right-hand side keeps of each elimination
+   step: the pivot rows' ids (so that the back substitution needs no search
+   for them) and rinv[q] = 1 / the pivot of the lane's row q (no division on
+   the back substitution's serial chain). */
+template <int NMAX, int R, typename T> struct PivotRecord {
+  PivotIds<NMAX> id;
   T rinv[R];
 };
 
@@ -849,11 +866,7 @@ rows_getrf(Grp &g, int n, T (&r)[R][W], int (&pos)[R], int (&lpiv)[R],
     pos[q] = g.lane + G * q;
     lpiv[q] = pos[q] + 1;
   }
-  if (rec) {
-#pragma unroll
-    for (int i = 0; i < (NMAX + 3) / 4; ++i)
-      rec->id[i] = 0u;
-  }
+  if (rec) rec->id.clear();
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
@@ -871,7 +884,7 @@ rows_getrf(Grp &g, int n, T (&r)[R][W], int (&pos)[R], int (&lpiv)[R],
       if (zero && !info) info = k + 1;
       const T rp = T(1) / piv;
       if (rec) {
-        rec->id[k / 4] |= (unsigned)wid << (8 * (k % 4));
+        rec->id.set(k, wid);
 #pragma unroll
         for (int q = 0; q < R; ++q)
           if (g.lane * R + q == wid) rec->rinv[q] = rp;
@@ -963,7 +976,7 @@ rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
 #pragma unroll
   for (int k = NMAX - 1; k >= 0; --k) {
     if (k < n) {
-      const int wid = (int)((rec.id[k / 4] >> (8 * (k % 4))) & 255u);
+      const int wid = rec.id.get(k);
       const int wl = wid / R, wq = wid % R;
       T y = r[0][NMAX] * rec.rinv[0];
 #pragma unroll
@@ -982,8 +995,8 @@ rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
 /* Gauss-Jordan inverse of the rows in registers (in place, partial
    pivoting).  On success the row at position p holds row p of Y with
    Y[p][c] = inv(A)[p][i_c], i_c the starting row of the row at position c,
-   which is the pivot row of step c: ids[c / 4] byte c % 4 is its id (the
-   same on every lane).  Returns info (then r is unspecified).
+   which is the pivot row of step c: ids.get(c) is its id.  Returns info
+   (then r is unspecified).
    Step k with pivot row p (entry a = r_p[k] != 0): the pivot row becomes
    r_p / a with entry k = 1 / a, computed on its own lane before the
    broadcast; every other row i becomes r_i - r_i[k] * (new r_p), with its
@@ -993,16 +1006,13 @@ rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
 template <int NMAX, int R, typename Grp, typename T>
 __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
                                             int (&pos)[R],
-                                            unsigned (&ids)[(NMAX + 3) / 4]) {
-  static_assert(NMAX <= 256, "ids in one byte");
+                                            PivotIds<NMAX> &ids) {
   constexpr int G = Grp::size;
   int info = 0;
 #pragma unroll
   for (int q = 0; q < R; ++q)
     pos[q] = g.lane + G * q;
-#pragma unroll
-  for (int i = 0; i < (NMAX + 3) / 4; ++i)
-    ids[i] = 0u;
+  ids.clear();
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     /* After a zero pivot (info > 0) the steps go on without arithmetic, so
@@ -1013,7 +1023,7 @@ __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
       const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wv);
       const int wl = wid / R, wq = wid % R;
       swap_positions(pos, g.lane, k, wid, wpos);
-      ids[k / 4] |= (unsigned)wid << (8 * (k % 4));
+      ids.set(k, wid);
       if (wv == T(0) && !info) info = k + 1; /* uniform over the group */
       T f[R];
 #pragma unroll
@@ -1372,15 +1382,14 @@ __device__ __forceinline__ int group_inverse(Grp &g, int n, T *A, int64_t lda,
   T r[R][NMAX];
   load_rows<NMAX>(g, active ? n : 0, A, lda, r);
   int pos[R];
-  unsigned ids[(NMAX + 3) / 4];
+  PivotIds<NMAX> ids;
   const int info = rows_inverse<NMAX>(g, n, r, pos, ids);
   g.barrier(); /* every lane has read A (on every group: Warp<G, true>) */
   if (info || !active) return info;
 #pragma unroll
   for (int c = 0; c < NMAX; ++c) {
     if (c < n) {
-      const int id = (int)((ids[c / 4] >> (8 * (c % 4))) & 255u),
-                col = id / R + G * (id % R);
+      const int id = ids.get(c), col = id / R + G * (id % R);
 #pragma unroll
       for (int q = 0; q < R; ++q)
         if (g.lane + G * q < n) A[pos[q] + (int64_t)col * lda] = r[q][c];

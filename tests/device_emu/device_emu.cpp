@@ -117,6 +117,19 @@ static void on_groups(Body body) {
   });
 }
 
+/* max |A X - I| (long double products): X = inv(A) to rounding. */
+static double inverse_resid(int n, const M &A, const M &X) {
+  double r = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      long double t = 0;
+      for (int k = 0; k < n; ++k)
+        t += (long double)A[i + k * n] * X[k + j * n];
+      r = std::max(r, (double)fabsl(t - (i == j)));
+    }
+  return r;
+}
+
 // ---- cooperative functions: 32/G matrices per warp, one warp -------------
 template <int NMAX, int G, bool SLOT> static void coop(int n) {
   constexpr int per = G > 32 ? 1 : 32 / G;
@@ -232,14 +245,7 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
       CHECK(A[m] == A0[m], "inverse A changed");
       continue;
     }
-    double r = 0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        long double t = 0;
-        for (int k = 0; k < n; ++k)
-          t += (long double)A0[m][i + k * n] * A[m][k + j * n];
-        r = std::max(r, (double)fabsl(t - (i == j)));
-      }
+    const double r = inverse_resid(n, A0[m], A[m]);
     CHECK(r < 1e-9, "inverse resid %g NMAX %d G %d slot %d n %d", r, NMAX, G,
           SLOT, n);
   }
@@ -447,14 +453,7 @@ template <int NMAX, int G, bool SLOT> static void ties(int n) {
     CHECK(differ < 0, "ties NMAX %d G %d slot %d n %d: pivot %d is %d, ref %d",
           NMAX, G, SLOT, n, differ, differ < 0 ? 0 : piv[m][differ],
           differ < 0 ? 0 : ref[differ]);
-    double r = 0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        long double t = 0;
-        for (int k = 0; k < n; ++k)
-          t += (long double)A0[m][i + k * n] * V[m][k + j * n];
-        r = std::max(r, (double)fabsl(t - (i == j)));
-      }
+    const double r = inverse_resid(n, A0[m], V[m]);
     CHECK(r < 1e-12, "ties inverse resid %g NMAX %d G %d n %d", r, NMAX, G, n);
     /* the carried solve pivots as getrf and solves */
     CHECK(info3[m] == 0 && piv1[m] == piv[m] && S[m] == A[m],
@@ -474,14 +473,7 @@ template <int N> static void per_thread() {
     int info = axb_dev::thread_inverse<N>(N, a);
     CHECK(kind ? info > 0 : info == 0, "thread_inverse info N %d", N);
     if (kind) continue;
-    double r = 0;
-    for (int i = 0; i < N; ++i)
-      for (int j = 0; j < N; ++j) {
-        long double t = 0;
-        for (int k = 0; k < N; ++k)
-          t += (long double)a0[i + k * N] * a[k + j * N];
-        r = std::max(r, (double)fabsl(t - (i == j)));
-      }
+    const double r = inverse_resid(N, a0, M(a, a + N * N));
     CHECK(r < 1e-10, "thread_inverse resid %g N %d", r, N);
   }
 }

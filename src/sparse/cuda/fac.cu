@@ -334,16 +334,13 @@ __global__ void find_diag(int64_t n, const int64_t *rowptr, const int32_t *col,
   }
 }
 
-/* Read the two flags (waits for the stream). */
-axb_status read_flags(axb_handle h, Scratch *S, unsigned long long *piv,
-                      unsigned long long *spd) {
+/* Read the two flags (waits for the stream) and give their verdict. */
+axb_status flags_verdict(axb_handle h, Scratch *S, int64_t *info) {
   axb_status st =
       copy_wait(h, S->hflag, S->flag, 2 * sizeof(unsigned long long),
                 cudaMemcpyDeviceToHost);
   if (st != AXB_SUCCESS) return st;
-  *piv = S->hflag[0];
-  *spd = S->hflag[1];
-  return AXB_SUCCESS;
+  return verdict(S->hflag[0], S->hflag[1], info);
 }
 
 template <typename T>
@@ -360,7 +357,6 @@ axb_status f_sweeps(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
   cudaStream_t s = axb_cuda::stream(h);
   const T *a = (const T *)A->val;
   const unsigned grid = grid_for(F->nnz, kBlock);
-  unsigned long long piv, spd;
   if (sweeps > 0 && F->kind == AXB_SPF_LU && !F->cscpos)
     return axb__fail(h, AXB_ERR_INTERNAL,
                      "ParILU sweeps on a factor made without its CSC view");
@@ -390,18 +386,15 @@ axb_status f_sweeps(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
     AXB_CU(h, cudaGetLastError());
     F->val = w;
     F->tmp = (void *)v;
-    st = read_flags(h, S, &piv, &spd);
+    st = flags_verdict(h, S, info);
     if (st != AXB_SUCCESS) return st;
-    if (piv != ~0ull || spd != ~0ull) return verdict(piv, spd, info);
   }
   AXB_CU(h, cudaMemsetAsync(S->flag, 0xff, 2 * sizeof(unsigned long long), s));
   fac_check_rows<T><<<red_blocks(F->n), kBlock, 0, s>>>(
       F->n, F->kind == AXB_SPF_IC, F->rowptr, F->diag, (const T *)F->val,
       S->flag);
   AXB_CU(h, cudaGetLastError());
-  st = read_flags(h, S, &piv, &spd);
-  if (st != AXB_SUCCESS) return st;
-  return verdict(piv, spd, info);
+  return flags_verdict(h, S, info);
 }
 
 /* fac_ilu0 (sparse_ops.h): F's values := A's, then the exact ILU(0) on the
@@ -437,10 +430,7 @@ axb_status f_ilu0(axb_handle h, const axb_spmat *Ao, axb_spfac *Fo,
   fac_check_rows<T><<<red_blocks(F->n), kBlock, 0, s>>>(
       F->n, 0, F->rowptr, F->diag, (const T *)F->val, S->flag);
   AXB_CU(h, cudaGetLastError());
-  unsigned long long piv, spd;
-  st = read_flags(h, S, &piv, &spd);
-  if (st != AXB_SUCCESS) return st;
-  return verdict(piv, spd, info);
+  return flags_verdict(h, S, info);
 }
 
 /* ---- triangular solves ----------------------------------------------------
@@ -959,9 +949,7 @@ axb_status f_from_mat(axb_handle h, const axb_spmat *Ao, axb_spfac **out,
     delete F;
     return axb_cuda::fail_cuda(h, e, "sparse GPU factor");
   }
-  unsigned long long piv, spd;
-  st = read_flags(h, S, &piv, &spd); /* waits for the stream */
-  if (st == AXB_SUCCESS) st = verdict(piv, spd, info);
+  st = flags_verdict(h, S, info); /* waits for the stream */
   if (st != AXB_SUCCESS) {
     delete F;
     return st;
