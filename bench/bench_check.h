@@ -1,13 +1,13 @@
 /*
- * bench_check.h: the error checks of the CUDA benchmark programs (a
- * benchmark that meets a failed call says where and stops).
+ * bench_check.h: the error checks of the CUDA benchmark programs, C and
+ * CUDA C++ (a benchmark that meets a failed call says where and stops).
  *   CU(call)   a CUDA runtime call that must return cudaSuccess
  *   OK(call)   a call (axb, cuBLAS, cuSOLVER) that must return 0
  */
 #ifndef AXB_BENCH_CHECK_H
 #define AXB_BENCH_CHECK_H
 
-#include <cuda_runtime.h>
+#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -23,6 +23,7 @@
  */
 #include "axb.h"
 #include "backend/backend.h"
+#include "bench_check.h"
 #include "vendor/cusolver_anchor.h"
 
 #include <cublas_v2.h>
@@ -40,16 +41,6 @@ static cudaEvent_t E0, E1;
 static axb_handle H;
 static axb_cusolver *CS;
 static cublasHandle_t BLAS;
-
-#define CU(call)                                                               \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,            \
-              cudaGetErrorString(e_));                                         \
-      exit(2);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

@@ -37,8 +37,9 @@ namespace {
    G = 16 -> 4; 16: 154 -> 123 at 16 -> 8; 24: 309 -> 207 us per 65 536
    at 32 -> 8; 32: 545 -> 448 at 32 -> 16); potrs and posv keep one (posv
    spills at NMAX = 32 with two). */
-template <int NMAX> struct PowerOfTwoLanes {
-  static constexpr int value = NMAX <= 8 ? 8 : NMAX <= 16 ? 16 : 32;
+template <int NMAX> struct PowerOfTwoLanes { /* the least 2^k >= NMAX */
+  static constexpr int value =
+      NMAX <= 1 ? 1 : 2 * PowerOfTwoLanes<(NMAX + 1) / 2>::value;
 };
 template <int OP, int NMAX> struct GroupLanes {
   static constexpr int value = OP != BAT_POTRF || NMAX <= 8
