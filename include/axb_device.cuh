@@ -44,12 +44,15 @@
  * arrays are 1-based (LAPACK): row i was interchanged with row ipiv[i].
  * Partial pivoting takes the largest magnitude and, on ties, the first row
  * in the current order (LAPACK's rule).  The warp groups (Warp, WarpShared)
- * compare double magnitudes to 39 bits of mantissa (pivot_key): two
- * candidates within a relative 2^-39 count as tied, and a column whose
- * candidates are all below ~4e-320 in magnitude is taken as zero (getrf
- * and gesv1 then pivot on the first row and report info when it holds an
- * exact zero; LAPACK would divide by the denormal, whose reciprocal
- * overflows).  There a NaN never wins the search: the inverse reports a
+ * compare magnitudes by their exponent and top mantissa bits (pivot_key:
+ * double 15 / 13 / 11 bits at NMAX <= 8 / 16 / 32; float 18 / 16 / 14):
+ * candidates that agree there count as tied and the first wins, so that
+ * |l| <= 1 + 2^-11 (threshold partial pivoting, as stable as partial
+ * pivoting), and a column whose candidates are all below 2^-1037 /
+ * 2^-1035 / 2^-1033 (double, same NMAX) in magnitude is taken as zero (getrf and gesv1 then pivot
+ * on the first row and report info when it holds an exact zero; LAPACK
+ * would divide by the denormal, whose reciprocal overflows).  There a NaN
+ * never wins the search: the inverse reports a
  * column of NaNs and zeros as singular, getrf pivots on its first row.
  *
  * The same functions run behind the batched API of axb.h on CUDA handles
@@ -467,46 +470,55 @@ __device__ __forceinline__ bool better(T v, int p, T bv, int bp) {
   return v > bv || (v == bv && p < bp);
 }
 
-/* Pivot key of a candidate row of a warp group: the bits of its magnitude
-   above, then 127 - its position (7 bits), then its id (6 bits), so that
-   one unsigned maximum picks the largest magnitude and, among equal ones,
-   the first position (LAPACK's rule), and names the winner: two shuffles
-   a round for what took four (value, position, id).  float: exact.
-   double: the magnitude loses its 13 lowest mantissa bits, so candidates
-   within a relative 2^-39 count as equal and the first of them wins
-   (|l| <= 1 + 2^-39; stability is that of partial pivoting).  A NaN counts
-   as 0; a row that may not pivot has key 0, below every candidate's. */
-constexpr int kKeyLow = 13; /* position and id bits */
-__device__ __forceinline__ unsigned long long pivot_key(double x, int pos,
-                                                        int id) {
-  unsigned long long b =
-      (unsigned long long)__double_as_longlong(x) & 0x7fffffffffffffffull;
-  if (b > 0x7ff0000000000000ull) b = 0ull; /* NaN */
-  return (b >> kKeyLow << kKeyLow) |
-         (unsigned long long)((127 - pos) << 6 | id);
+/* Bits that hold a position or a row id, 0 .. NMAX - 1, in a pivot key. */
+template <int NMAX> struct KeyBits {
+  static constexpr int value =
+      NMAX <= 2 ? 1 : 1 + KeyBits<(NMAX + 1) / 2>::value;
+};
+
+/* The top 31 bits of a magnitude (double: sign-free high word, 11 exponent
+   and 20 mantissa bits; float: all its bits but the sign); a NaN gives 0. */
+__device__ __forceinline__ unsigned magnitude_word(double x) {
+  const unsigned hi =
+      (unsigned)((unsigned long long)__double_as_longlong(x) >> 32);
+  return x != x ? 0u : hi & 0x7fffffffu;
 }
-__device__ __forceinline__ unsigned long long pivot_key(float x, int pos,
-                                                        int id) {
-  unsigned b = __float_as_uint(x) & 0x7fffffffu;
-  if (b > 0x7f800000u) b = 0u; /* NaN */
-  return (unsigned long long)b << kKeyLow |
-         (unsigned long long)((127 - pos) << 6 | id);
+__device__ __forceinline__ unsigned magnitude_word(float x) {
+  const unsigned b = __float_as_uint(x) & 0x7fffffffu;
+  return b > 0x7f800000u ? 0u : b;
 }
-/* The magnitude, position and id a key carries (double: a magnitude below
-   2^13 subnormal units reads 0; such a pivot's reciprocal overflows). */
-__device__ __forceinline__ void key_magnitude(unsigned long long key,
-                                              double &v) {
-  v = __longlong_as_double((long long)(key >> kKeyLow << kKeyLow));
+
+/* Pivot key of a candidate row of a warp group, 32 bits: the magnitude's
+   top bits above, then (2^P - 1) - its position and its id (P =
+   KeyBits<NMAX> bits each) below, so that one unsigned maximum picks the
+   largest magnitude and, among equal ones, the first position (LAPACK's
+   rule), and names the winner: one shuffle and one maximum a round.  The
+   magnitude keeps its exponent and 24 - 2P (float) or 21 - 2P (double)
+   mantissa bits: double 15 at NMAX <= 8, 13 at <= 16, 11 at <= 32; float
+   18, 16, 14.  Candidates that agree in those bits count as tied and the
+   first of them wins: threshold partial pivoting with |l| <= 1 + 2^-11 at
+   worst (double, NMAX <= 32), whose stability is that of partial
+   pivoting.  A NaN counts as 0; a row that may not pivot has key 0, below
+   every candidate's. */
+template <int NMAX>
+__device__ __forceinline__ unsigned pivot_key(unsigned mag, int pos, int id) {
+  constexpr int P = KeyBits<NMAX>::value;
+  static_assert(2 * P <= 14, "NMAX <= 128");
+  return (mag >> (2 * P - 1)) << (2 * P) |
+         (unsigned)(((1 << P) - 1 - pos) << P | id);
 }
-__device__ __forceinline__ void key_magnitude(unsigned long long key,
-                                              float &v) {
-  v = __uint_as_float((unsigned)(key >> kKeyLow));
+/* The position and id a key carries, and whether its magnitude reads 0
+   (double: below 2^(-1022 - (21 - 2P)); a pivot that small has a
+   reciprocal that overflows). */
+template <int NMAX> __device__ __forceinline__ int key_position(unsigned key) {
+  constexpr int P = KeyBits<NMAX>::value;
+  return (1 << P) - 1 - (int)((key >> P) & ((1u << P) - 1u));
 }
-__device__ __forceinline__ int key_position(unsigned long long key) {
-  return 127 - (int)((key >> 6) & 127u);
+template <int NMAX> __device__ __forceinline__ int key_id(unsigned key) {
+  return (int)(key & ((1u << KeyBits<NMAX>::value) - 1u));
 }
-__device__ __forceinline__ int key_id(unsigned long long key) {
-  return (int)(key & 63u);
+template <int NMAX> __device__ __forceinline__ bool key_zero(unsigned key) {
+  return (key >> (2 * KeyBits<NMAX>::value)) == 0u;
 }
 
 /* G consecutive lanes of a warp (G a power of two <= 32), by shuffles.
@@ -534,12 +546,11 @@ template <int G, bool FULL = false> struct Warp {
     return __shfl_sync(mask, v, src, G);
   }
   /* The largest key of the group. */
-  __device__ __forceinline__ unsigned long long
-  max_key(unsigned long long key) const {
+  __device__ __forceinline__ unsigned max_key(unsigned key) const {
 #pragma unroll
     for (int o = G / 2; o > 0; o >>= 1) {
-      const unsigned long long ok = __shfl_xor_sync(mask, key, o, G);
-      if (ok > key) key = ok;
+      const unsigned ok = __shfl_xor_sync(mask, key, o, G);
+      key = ok > key ? ok : key;
     }
     return key;
   }
@@ -776,29 +787,27 @@ __device__ __forceinline__ void swap_positions(int (&pos)[R], int lane, int k,
 
 /* Partial pivoting in column k: the best of the lane's rows that are below
    n and at position >= k, then of the group (warp groups: by pivot_key,
-   one 64-bit maximum; Block: by argmax).  Returns the winner's id;
-   wpos is its position and wv its magnitude (a NaN counts as 0: it never
-   wins, and a column of NaNs and zeros is singular). */
+   one maximum; Block: by argmax).  Returns the winner's id; wpos is its
+   position, and wzero tells that its magnitude is 0 (a NaN counts as 0:
+   it never wins, and a column of NaNs and zeros is singular). */
 template <int NMAX, int R, typename Grp, typename T, int W>
 __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
                                             const int (&pos)[R], int k,
-                                            int &wpos, T &wv) {
+                                            int &wpos, bool &wzero) {
   if constexpr (Grp::keyed) {
-    static_assert(NMAX <= 64, "positions in 7 bits, ids in 6");
-    unsigned long long best = 0ull;
+    unsigned best = 0u;
 #pragma unroll
     for (int q = 0; q < R; ++q) {
-      const unsigned long long key =
-          g.lane + Grp::size * q < n && pos[q] >= k
-              ? pivot_key(r[q][k], pos[q], g.lane * R + q)
-              : 0ull;
-      if (key > best) best = key;
+      const unsigned key =
+          pivot_key<NMAX>(magnitude_word(r[q][k]), pos[q], g.lane * R + q);
+      const bool cand = g.lane + Grp::size * q < n && pos[q] >= k;
+      if (cand && key > best) best = key;
     }
     /* k < n leaves a candidate, so the winner's key is > 0 */
-    const unsigned long long wkey = g.max_key(best);
-    wpos = key_position(wkey);
-    key_magnitude(wkey, wv);
-    return key_id(wkey);
+    const unsigned wkey = g.max_key(best);
+    wpos = key_position<NMAX>(wkey);
+    wzero = key_zero<NMAX>(wkey);
+    return key_id<NMAX>(wkey);
   } else {
     T bv = T(-1);
     int bp = 0x7fffffff, bid = g.lane * R;
@@ -814,7 +823,7 @@ __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
       }
     }
     const int wid = g.argmax(bv, bp, bid, wpos);
-    wv = bv;
+    wzero = !(bv > T(0));
     return wid;
   }
 }
@@ -871,8 +880,8 @@ rows_getrf(Grp &g, int n, T (&r)[R][W], int (&pos)[R], int (&lpiv)[R],
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
       int wpos;
-      T wv;
-      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wv);
+      bool wzero;
+      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wzero);
       const int wl = wid / R, wq = wid % R;
 #pragma unroll
       for (int q = 0; q < R; ++q)
@@ -1019,12 +1028,12 @@ __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
        that every step's collectives run on every group (Warp<G, true>). */
     if (k < n) {
       int wpos;
-      T wv;
-      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wv);
+      bool wzero;
+      const int wid = pivot_search<NMAX>(g, n, r, pos, k, wpos, wzero);
       const int wl = wid / R, wq = wid % R;
       swap_positions(pos, g.lane, k, wid, wpos);
       ids.set(k, wid);
-      if (wv == T(0) && !info) info = k + 1; /* uniform over the group */
+      if (wzero && !info) info = k + 1; /* uniform over the group */
       T f[R];
 #pragma unroll
       for (int q = 0; q < R; ++q) {
