@@ -1006,21 +1006,30 @@ rows_backsolve(Grp &g, int n, T (&r)[R][NMAX + 1], const int (&pos)[R],
    Y[p][c] = inv(A)[p][i_c], i_c the starting row of the row at position c,
    which is the pivot row of step c: ids.get(c) is its id.  Returns info
    (then r is unspecified).
-   Step k with pivot row p (entry a = r_p[k] != 0): the pivot row becomes
-   r_p / a with entry k = 1 / a, computed on its own lane before the
-   broadcast; every other row i becomes r_i - r_i[k] * (new r_p), with its
-   entry k first set to 0, so entry k ends as -r_i[k] / a.  One shared
-   multiply-add per entry and lane: the pivot lane takes the multiplier 0
-   (its row stays), no select and no division on the other lanes. */
+   The textbook step k with pivot row p (entry a = r_p[k] != 0) makes the
+   pivot row r_p / a with entry k = 1 / a, and every other row i
+   r_i - r_i[k] * (new r_p) with entry k first set to 0 (so it ends as
+   -r_i[k] / a).  Here the pivot row is kept unscaled, as s_p * r'_p with
+   r'_p = r_p with entry k = 1 and s_p = 1 / a: every other row takes
+   f_i = r_i[k] / a and becomes r_i - f_i * r'_p (entry k first 0), the
+   same rows.  A later step's update of row p is linear in it and a later
+   pivot row is one that has not been a pivot (scale 1), so the scale
+   commutes with every later step and is applied once at the end.  Per
+   step that is one multiply-add per entry and lane (the pivot lane takes
+   f = 0) and one product per row for f, instead of the scaled row's
+   product per entry on the pivot lane. */
 template <int NMAX, int R, typename Grp, typename T>
 __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
                                             int (&pos)[R],
                                             PivotIds<NMAX> &ids) {
   constexpr int G = Grp::size;
   int info = 0;
+  T scale[R];
 #pragma unroll
-  for (int q = 0; q < R; ++q)
+  for (int q = 0; q < R; ++q) {
     pos[q] = g.lane + G * q;
+    scale[q] = T(1);
+  }
   ids.clear();
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
@@ -1034,24 +1043,19 @@ __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
       swap_positions(pos, g.lane, k, wid, wpos);
       ids.set(k, wid);
       if (wzero && !info) info = k + 1; /* uniform over the group */
+      g.row_begin(r, wq, wl);
+      const T rinv = T(1) / g.row_get(r, wq, k, wl);
       T f[R];
 #pragma unroll
       for (int q = 0; q < R; ++q) {
-        f[q] = T(0);
-        if (info) continue;
-        if (g.lane == wl && q == wq) {
-          const T rinv = T(1) / r[q][k];
-#pragma unroll
-          for (int j = 0; j < NMAX; ++j)
-            r[q][j] = j == k ? rinv : r[q][j] * rinv;
-        } else {
-          f[q] = r[q][k];
-          r[q][k] = T(0);
-        }
+        const bool piv = g.lane == wl && q == wq;
+        f[q] = info || piv ? T(0) : r[q][k] * rinv;
+        if (piv) scale[q] = rinv;
+        if (!info) r[q][k] = piv ? T(1) : -f[q];
       }
-      g.row_begin(r, wq, wl);
 #pragma unroll
       for (int j = 0; j < NMAX; ++j) {
+        if (j == k) continue;
         const T u = g.row_get(r, wq, j, wl);
 #pragma unroll
         for (int q = 0; q < R; ++q)
@@ -1060,6 +1064,11 @@ __device__ __forceinline__ int rows_inverse(Grp &g, int n, T (&r)[R][NMAX],
       g.row_end();
     }
   }
+#pragma unroll
+  for (int q = 0; q < R; ++q)
+#pragma unroll
+    for (int j = 0; j < NMAX; ++j)
+      r[q][j] *= scale[q];
   return info;
 }
 
