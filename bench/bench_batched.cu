@@ -6,7 +6,7 @@
  * device-to-device copy bandwidth and a user kernel calling the
  * device-callable functions of axb_device.cuh for the same inverse
  * (user/api: one thread per matrix staged through shared-memory tiles for
- * n <= 8, and in float for 12, groups of lanes otherwise;
+ * n <= 6, and in float for 12, groups of lanes otherwise, as the API;
  * naive/api: one thread per matrix reading its strided matrix directly,
  * 0 where not run).
  *
@@ -206,7 +206,7 @@ static void launch_thread(T *A, long long count, int *info, bool naive) {
   }
 }
 
-/* Per thread for n <= 8 (and, in float, 12); groups above.  Returns
+/* Per thread for n <= 6 (and, in float, 12); groups above.  Returns
    false when there is no per-thread kernel for n (naive). */
 template <typename T>
 static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
@@ -216,7 +216,13 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   case 3: launch_thread<3>(A, count, info, naive); return true;
   case 4: launch_thread<4>(A, count, info, naive); return true;
   case 6: launch_thread<6>(A, count, info, naive); return true;
-  case 8: launch_thread<8>(A, count, info, naive); return true;
+  case 8: /* per thread only as the naive comparison: the API (and so the
+             user, like for like) runs n = 7, 8 on groups of 8 lanes */
+    if (naive) {
+      launch_thread<8>(A, count, info, true);
+      return true;
+    }
+    break;
   case 12:
     if (f && !naive) {
       launch_thread<12>(A, count, info, false);
@@ -228,7 +234,10 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   if (naive) return false;
   const unsigned tb = 128;
   auto grid = [&](int G) { return (unsigned)((count * G + tb - 1) / tb); };
-  if (n <= 12) /* the API's size classes, as a user would choose */
+  if (n <= 8) /* the API's size classes, as a user would choose */
+    user_group_inverse<8, 8, T>
+        <<<grid(8), tb, 0, g_stream>>>(A, n, count, info);
+  else if (n <= 12)
     user_group_inverse<12, 16, T>
         <<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
   else if (n <= 16)
@@ -450,15 +459,19 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
  * bench_batched sweep: times group_inverse, group_gesv1 (one right-hand
  * side, carried) and group_gesv with one right-hand side (two-pass, the
  * API's solve before the fifth round) through a shared-memory slot
- * (WarpShared) and group_potrf by
- * shuffles (Warp), as the batched API runs them, in double at n = 7, 8, 12,
+ * (WarpShared; the first two with whole warps in step) and group_potrf
+ * by shuffles (Warp), as the batched API runs them, in double at n = 7, 8, 12,
  * 16, 24, 32, for groups of G lanes (NMAX / G rows per lane): the tuning behind
  * GroupLanes in src/backend/cuda/batched.cu. */
-template <int OP, int NMAX, int G, typename T>
-__global__ void __launch_bounds__(128)
+template <int OP, int NMAX, int G, int MINB, typename T>
+__global__ void __launch_bounds__(128, MINB)
     sweep_kernel(T *A, T *B, int n, long long count, int *info) {
   const long long m = ((long long)blockIdx.x * 128 + threadIdx.x) / G;
-  if (m >= count) return;
+  /* the inverse and the one-rhs solve run whole warps in step, as the
+     API's kernels do (groups past the end inactive) */
+  constexpr bool full = OP == 0 || OP == 1;
+  const bool act = m < count;
+  if (!full && !act) return;
   T *a = A + m * n * n, *b = B + m * n;
   int st = 0;
   if constexpr (OP == 2) {
@@ -466,45 +479,52 @@ __global__ void __launch_bounds__(128)
     st = axb_dev::group_potrf<NMAX>(g, n, false, a, n);
     if (g.lane == 0) info[m] = st;
   } else {
-    using WS = axb_dev::WarpShared<G, T, NMAX>;
+    using WS = axb_dev::WarpShared<G, T, NMAX, full>;
     __shared__ __align__(16) T slots[128 / G][WS::kWords];
     WS g(slots[threadIdx.x / G]);
     if constexpr (OP == 0)
-      st = axb_dev::group_inverse<NMAX>(g, n, a, n);
+      st = axb_dev::group_inverse<NMAX>(g, n, a, n, act);
     else if constexpr (OP == 1)
-      st = axb_dev::group_gesv1<NMAX>(g, n, a, n, nullptr, b);
+      st = axb_dev::group_gesv1<NMAX>(g, n, a, n, nullptr, b, act);
     else
       st = axb_dev::group_gesv<NMAX, 1>(g, n, 1, a, n, nullptr, b, n);
-    if (g.lane == 0) info[m] = st;
+    if (g.lane == 0 && act) info[m] = st;
   }
 }
 
-template <int NMAX, int G> static void sweep_one(const Inputs<double> &in) {
+/* MINB > 0: at least MINB blocks of 128 threads per SM (ptxas caps the
+   registers to fit; 0 = the plain __launch_bounds__(128) of the API's
+   kernels).  MINB = 1 is not "no bound": it lets ptxas take more
+   registers (run B of the seventh round: the solve at n = 16 on 98
+   instead of 72, 155 -> 207 us). */
+template <int NMAX, int G, int MINB = 0>
+static void sweep_one(const Inputs<double> &in) {
   const int n = in.n;
   const long long c = in.c;
   const unsigned grid = (unsigned)((c * G + 127) / 128);
   auto rA = [&] { in.resetAB(); };
   auto rS = [&] { in.resetS(); };
   const double ti = time_ms(rA, [&] {
-    sweep_kernel<0, NMAX, G, double>
+    sweep_kernel<0, NMAX, G, MINB, double>
         <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   const double ts = time_ms(rA, [&] {
-    sweep_kernel<1, NMAX, G, double>
+    sweep_kernel<1, NMAX, G, MINB, double>
         <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   const double t2 = time_ms(rA, [&] {
-    sweep_kernel<3, NMAX, G, double>
+    sweep_kernel<3, NMAX, G, MINB, double>
         <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   const double tc = time_ms(rS, [&] {
-    sweep_kernel<2, NMAX, G, double>
+    sweep_kernel<2, NMAX, G, MINB, double>
         <<<grid, 128, 0, g_stream>>>(in.A, in.B, n, c, in.info);
   });
   CU(cudaGetLastError());
-  printf("sweep n %2d NMAX %2d G %2d (%d rows/lane)  inverse %8.1f us  gesv "
-         "%8.1f us  gesv two-pass %8.1f us  potrf %8.1f us\n",
-         n, NMAX, G, NMAX / G, ti * 1e3, ts * 1e3, t2 * 1e3, tc * 1e3);
+  printf("sweep n %2d NMAX %2d G %2d (%d rows/lane) minb %d  inverse %8.1f us  "
+         "gesv %8.1f us  gesv two-pass %8.1f us  potrf %8.1f us\n",
+         n, NMAX, G, (NMAX + G - 1) / G, MINB, ti * 1e3, ts * 1e3, t2 * 1e3,
+         tc * 1e3);
   fflush(stdout);
 }
 
@@ -518,18 +538,29 @@ static int sweep() {
       sweep_one<8, 2>(in);
     } else if (n <= 16) {
       sweep_one<16, 16>(in);
+      if (n == 16) {
+        sweep_one<16, 16, 8>(in);
+        sweep_one<16, 16, 9>(in);
+      }
       sweep_one<16, 8>(in);
+      sweep_one<16, 8, 4>(in);
       sweep_one<16, 4>(in);
       if (n <= 12) { /* a size class of 12: no idle lanes at R = 3 */
         sweep_one<12, 16>(in);
+        sweep_one<12, 16, 9>(in);
+        sweep_one<12, 16, 10>(in);
         sweep_one<12, 4>(in);
+        sweep_one<12, 4, 4>(in);
       }
     } else {
       sweep_one<32, 32>(in);
+      if (n == 32) sweep_one<32, 32, 6>(in);
       sweep_one<32, 16>(in);
       if (n <= 24) { /* a size class of 24 */
         sweep_one<24, 32>(in);
+        sweep_one<24, 32, 6>(in);
         sweep_one<24, 8>(in);
+        sweep_one<24, 8, 4>(in);
       }
     }
   }
