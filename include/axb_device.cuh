@@ -621,7 +621,21 @@ struct WarpShared : Warp<G, FULL> {
   static constexpr int kRow = NMAX + 8;
   static constexpr int kWords = kRow + NMAX;
   T *s;
-  __device__ explicit WarpShared(T *ws) : Warp<G, FULL>(), s(ws) {}
+  __device__ explicit WarpShared(T *ws) : Warp<G, FULL>(), s(pinned(ws)) {}
+  /* ws, held in a register as a shared-memory address: without the empty
+     asm, ptxas may recompute the slot's address from the block's shared
+     window (S2R, LEA) before each broadcast when registers are short
+     (seventh round: ~8 instructions a step and an S2R latency, inverse at
+     NMAX = 16). */
+  static __device__ __forceinline__ T *pinned(T *ws) {
+#ifdef __CUDA_ARCH__
+    unsigned a = (unsigned)__cvta_generic_to_shared(ws);
+    asm volatile("" : "+r"(a));
+    return (T *)__cvta_shared_to_generic(a);
+#else
+    return ws; /* host emulation (tests/device_emu) */
+#endif
+  }
   template <int R, int M>
   __device__ __forceinline__ void row_begin(const T (&r)[R][M], int sq, int src,
                                             int j0 = 0) {

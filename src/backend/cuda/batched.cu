@@ -10,10 +10,11 @@
  *     registers; pivot rows broadcast through a shared-memory slot
  *     (WarpShared) or shuffles (Warp) by operation. 33..64: a
  * whole 64-thread block through shared memory. Solves with one right-hand side
- * have their own group kernels.  Grid-stride over the batch (the per-thread
- * factorizations and inverse: one tile per block, the host launching again
- * past 2^22 blocks); the inverse and the one-rhs solve keep whole warps in
- * step (InStep); no host synchronisation; info per matrix.
+ * have their own group kernels.  The inverse and the one-rhs solve keep
+ * whole warps in step (InStep).  Grid-stride over the batch, except the
+ * per-thread factorizations and inverse (one tile per block) and the
+ * in-step kernels (one matrix per group), which the host launches once per
+ * 2^22 blocks; no host synchronisation; info per matrix.
  */
 #include "cuda_internal.h"
 
@@ -116,30 +117,32 @@ template <int OP, int NMAX, int NR> struct InStep {
       OP == BAT_INVERSE || (OP == BAT_GESV && NR == 1 && NMAX <= 24);
 };
 
-/* The group's matrices: first, first + step, ...; in step (FULL), the
-   whole warp runs while its first group's matrix is in the batch, the
-   groups past the end inactive. */
+/* The group's matrices: first, first + step, ... (grid-stride); in step
+   (FULL), only the matrix first, inactive when it is past the batch's end:
+   the launch covers the batch (the host launches again past 2^22 blocks),
+   and without a loop the compiler sees every warp converged at each
+   collective, so it emits no divergence test before them (seventh round:
+   ~5 SASS instructions per elimination step). */
 template <int OP, int NMAX, int NR, bool FULL, typename Grp, typename T>
 __device__ __forceinline__ void bat_groups(Grp &g, const BatArgs<T> &a,
                                            int64_t first, int64_t step) {
   if constexpr (FULL) {
-    const int64_t w = first - (int64_t)((threadIdx.x & 31) / Grp::size);
-    for (int64_t m = first, wm = w; wm < a.batch; m += step, wm += step)
-      bat_one<OP, NMAX, NR>(g, a, m, m < a.batch);
+    bat_one<OP, NMAX, NR>(g, a, first, first < a.batch);
   } else {
     for (int64_t m = first; m < a.batch; m += step)
       bat_one<OP, NMAX, NR>(g, a, m);
   }
 }
 
-/* NMAX <= 32: groups of G = GroupLanes<OP, NMAX> lanes inside warps. */
+/* NMAX <= 32: groups of G = GroupLanes<OP, NMAX> lanes inside warps;
+   block b0 + blockIdx.x of the batch. */
 template <int OP, int NMAX, int NR, typename T>
 __global__ void __launch_bounds__(kWarpBlock)
-    bat_warp_kernel(const BatArgs<T> a) {
+    bat_warp_kernel(const BatArgs<T> a, int64_t b0) {
   constexpr int G = GroupLanes<OP, NMAX>::value;
   constexpr int per_block = kWarpBlock / G;
   const int64_t step = (int64_t)gridDim.x * per_block;
-  const int64_t first = (int64_t)blockIdx.x * per_block + threadIdx.x / G;
+  const int64_t first = (b0 + blockIdx.x) * per_block + threadIdx.x / G;
   constexpr bool full = InStep<OP, NMAX, NR>::value;
   if constexpr (UseSlot<OP, NMAX>::value) {
     using Grp = axb_dev::WarpShared<G, T, NMAX, full>;
@@ -214,16 +217,23 @@ axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
   constexpr int64_t kMaxGrid = 1 << 22;
   if constexpr (NMAX <= 32) {
     constexpr int per_block = kWarpBlock / GroupLanes<OP, NMAX>::value;
-    int64_t blocks = (a.batch + per_block - 1) / per_block;
-    if (blocks > kMaxGrid) blocks = kMaxGrid;
-    bat_warp_kernel<OP, NMAX, NR, T>
-        <<<(unsigned)blocks, kWarpBlock, 0, stream(h)>>>(a);
+    const int64_t blocks = (a.batch + per_block - 1) / per_block;
+    /* in step: one matrix per group, as many launches as grids of
+       kMaxGrid blocks; a grid-stride loop otherwise */
+    const int64_t step =
+        InStep<OP, NMAX, NR>::value ? kMaxGrid : blocks;
+    for (int64_t b0 = 0; b0 < blocks; b0 += step) {
+      const int64_t nb = blocks - b0 < kMaxGrid ? blocks - b0 : kMaxGrid;
+      bat_warp_kernel<OP, NMAX, NR, T>
+          <<<(unsigned)nb, kWarpBlock, 0, stream(h)>>>(a, b0);
+      AXB_CU(h, cudaGetLastError());
+    }
   } else {
     int64_t blocks = a.batch;
     if (blocks > kMaxGrid) blocks = kMaxGrid;
     bat_block_kernel<OP, NR, T><<<(unsigned)blocks, 64, 0, stream(h)>>>(a);
+    AXB_CU(h, cudaGetLastError());
   }
-  AXB_CU(h, cudaGetLastError());
   return AXB_SUCCESS;
 }
 
