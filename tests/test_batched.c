@@ -752,9 +752,9 @@ static void big_check(const char *what, int64_t n, int64_t batch,
   int64_t bad = 0, first = -1;
   for (int64_t m = 0; m < batch; ++m)
     if (hi[m] != 0 && bad++ == 0) first = m;
-  CHECK(bad == 0, "%s n %lld batch %lld: %lld info != 0, first %lld (%d)",
-        what, (long long)n, (long long)batch, (long long)bad,
-        (long long)first, first >= 0 ? hi[first] : 0);
+  CHECK(bad == 0, "%s n %lld batch %lld: %lld info != 0, first %lld (%d)", what,
+        (long long)n, (long long)batch, (long long)bad, (long long)first,
+        first >= 0 ? hi[first] : 0);
   free(hi);
   float M[8 * 8];
   for (int k = 0; k < nm; ++k) {

@@ -220,8 +220,7 @@ axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
     const int64_t blocks = (a.batch + per_block - 1) / per_block;
     /* in step: one matrix per group, as many launches as grids of
        kMaxGrid blocks; a grid-stride loop otherwise */
-    const int64_t step =
-        InStep<OP, NMAX, NR>::value ? kMaxGrid : blocks;
+    const int64_t step = InStep<OP, NMAX, NR>::value ? kMaxGrid : blocks;
     for (int64_t b0 = 0; b0 < blocks; b0 += step) {
       const int64_t nb = blocks - b0 < kMaxGrid ? blocks - b0 : kMaxGrid;
       bat_warp_kernel<OP, NMAX, NR, T>
