@@ -244,8 +244,8 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
     user_group_inverse<16, 16, T>
         <<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
   else if (n <= 24)
-    user_group_inverse<24, 32, T>
-        <<<grid(32), tb, 0, g_stream>>>(A, n, count, info);
+    user_group_inverse<24, 8, T>
+        <<<grid(8), tb, 0, g_stream>>>(A, n, count, info);
   else if (n <= 32)
     user_group_inverse<32, 32, T>
         <<<grid(32), tb, 0, g_stream>>>(A, n, count, info);

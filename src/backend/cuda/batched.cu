@@ -6,7 +6,8 @@
  *     functions in registers.
  *   7..32: one matrix per group of GroupLanes<OP, NMAX> lanes (NMAX = 8, 12,
  *     16, 24, 32: n runs at the smallest NMAX >= n; the Cholesky
- *     factorization with fewer lanes, two or three rows each), rows in
+ *     factorization, and the inverse at 24, with fewer lanes, two or three
+ *     rows each), rows in
  *     registers; pivot rows broadcast through a shared-memory slot
  *     (WarpShared) or shuffles (Warp) by operation. 33..64: a
  * whole 64-thread block through shared memory. Solves with one right-hand side
@@ -32,8 +33,9 @@ namespace {
    lanes than rows give each lane several rows of independent work between
    two exchanges of the group and put more matrices in a warp, at the price
    of registers.  Measured on an H200 (`bench_batched sweep`, double,
-   docs/PERFORMANCE.md third and sixth rounds): the Gauss-Jordan inverse
-   and the LU solves are fastest with one row per lane, the Cholesky
+   docs/PERFORMANCE.md third, sixth and seventh rounds): the Gauss-Jordan
+   inverse (but at NMAX = 24, three rows: 455 -> 408 us per 65 536) and
+   the LU solves are fastest with one row per lane, the Cholesky
    factorization with two or three (n = 12: 104 -> 79 us per 100 000 at
    G = 16 -> 4; 16: 154 -> 123 at 16 -> 8; 24: 309 -> 207 us per 65 536
    at 32 -> 8; 32: 545 -> 448 at 32 -> 16); potrs and posv keep one (posv
@@ -43,8 +45,9 @@ template <int NMAX> struct PowerOfTwoLanes { /* the least 2^k >= NMAX */
       NMAX <= 1 ? 1 : 2 * PowerOfTwoLanes<(NMAX + 1) / 2>::value;
 };
 template <int OP, int NMAX> struct GroupLanes {
-  static constexpr int value = OP != BAT_POTRF || NMAX <= 8
-                                   ? PowerOfTwoLanes<NMAX>::value
+  static constexpr bool fewer =
+      (OP == BAT_POTRF && NMAX > 8) || (OP == BAT_INVERSE && NMAX == 24);
+  static constexpr int value = !fewer          ? PowerOfTwoLanes<NMAX>::value
                                : NMAX % 3 == 0 ? NMAX / 3
                                                : NMAX / 2;
 };
