@@ -375,6 +375,11 @@ AXB_DECLARE_DEV(float, s)
  * leave that problem's B unchanged; inverse leaves its A unchanged.
  * Pivots and info are int (n <= 64 on the device; on the host n < 2^31).
  * Only the uplo triangle is read and written by potrf/potrs/posv.
+ * Partial pivoting takes the largest magnitude, the first row on ties
+ * (LAPACK's rule); the device kernels for 7 <= n <= 32 compare magnitudes
+ * by their exponent and top 11-15 mantissa bits (axb_device.cuh,
+ * pivot_key), so near-ties go to the first row: |l| <= 1 + 2^-11, the
+ * stability of partial pivoting, but not always LAPACK's ipiv.
  */
 #define AXB_DECLARE_BATCHED(T, p)                                              \
   axb_status axb_##p##getrf_batched(                                           \
