@@ -224,6 +224,9 @@ static axb_status posv_b(axb_uplo u, batch_buf *A, batch_buf *B, int *info) {
 /* General problem k of a mixed batch: uniform, singular (zero column n/2),
    ill-conditioned, diagonally dominant, uniform in [-1000, 1000]. */
 static int sparse_mode, tie_mode;
+/* packed_mode: A with lda = n and no gap (the CUDA kernels' packed
+   copies at n = NMAX); otherwise lda = n + 1 and a gap of 3 */
+static int packed_mode;
 static int64_t pivots_compared; /* problems whose pivots were REF's-checked */
 static axb_dense gen_ties(int64_t n, axb_dtype t, int64_t k);
 static axb_dense gen_general(int64_t n, axb_dtype t, int64_t k) {
@@ -406,8 +409,9 @@ static void ints_down(int *host, const int *side, int64_t count) {
 
 static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
   const char *tn = axb_dtype_name(t);
-  const int64_t lda = n + 1, nrhs = (n & 1) ? 1 : 3, ldb = n + 2;
-  batch_buf A = buf_new(t, n, n, lda, 3, count);
+  const int64_t lda = packed_mode ? n : n + 1, nrhs = (n & 1) ? 1 : 3,
+                ldb = n + 2;
+  batch_buf A = buf_new(t, n, n, lda, packed_mode ? 0 : 3, count);
   batch_buf B = buf_new(t, n, nrhs, ldb, 1, count);
   axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
   int64_t *rinfo = calloc((size_t)(count ? count : 1), sizeof(int64_t));
@@ -870,6 +874,13 @@ int main(int argc, char **argv) {
       test_chol_family(types[ti], ns[i], 0, AXB_UPPER);
     }
     test_lu_family(types[ti], 5, q ? 65 : 1001);
+    /* packed (lda = n, no gap) at and around the group kernels' size
+       classes, odd batches (a warp's last groups inactive) */
+    packed_mode = 1;
+    const int64_t pn[] = {6, 7, 8, 12, 16, 17, 24, 32, 64};
+    for (int i = 0; i < 9; ++i)
+      test_lu_family(types[ti], pn[i], q ? 5 : 37);
+    packed_mode = 0;
     /* mostly-zero matrices: the zero-multiplier skips of the paired
        elimination steps (CPU kernels), odd and even n */
     sparse_mode = 1;
