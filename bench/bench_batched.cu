@@ -6,7 +6,7 @@
  * device-to-device copy bandwidth and a user kernel calling the
  * device-callable functions of axb_device.cuh for the same inverse
  * (user/api: one thread per matrix staged through shared-memory tiles for
- * n <= 6, and in float for 12, groups of lanes otherwise, as the API;
+ * n <= 6, groups of lanes otherwise, as the API;
  * naive/api: one thread per matrix reading its strided matrix directly,
  * 0 where not run).
  *
@@ -206,11 +206,10 @@ static void launch_thread(T *A, long long count, int *info, bool naive) {
   }
 }
 
-/* Per thread for n <= 6 (and, in float, 12); groups above.  Returns
+/* Per thread for n <= 6; groups above, as the API.  Returns
    false when there is no per-thread kernel for n (naive). */
 template <typename T>
 static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
-  const bool f = sizeof(T) == 4;
   switch (n) {
   case 2: launch_thread<2>(A, count, info, naive); return true;
   case 3: launch_thread<3>(A, count, info, naive); return true;
@@ -220,12 +219,6 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
              user, like for like) runs n = 7, 8 on groups of 8 lanes */
     if (naive) {
       launch_thread<8>(A, count, info, true);
-      return true;
-    }
-    break;
-  case 12:
-    if (f && !naive) {
-      launch_thread<12>(A, count, info, false);
       return true;
     }
     break;

@@ -122,6 +122,15 @@ template <int OP, int NMAX, int NR> struct InStep {
       OP == BAT_INVERSE || (OP == BAT_GESV && NR == 1 && NMAX <= 24);
 };
 
+/* Blocks of kWarpBlock threads per SM the kernel must fit (0: the plain
+   __launch_bounds__(kWarpBlock)), which caps its registers: the in-step
+   kernels at NMAX = 12 and 16 with their packed copy (seventh round) take
+   72-81 registers, 6 blocks (24 warps) per SM; 7 blocks allow 73. */
+template <int OP, int NMAX, int NR> struct MinBlocks {
+  static constexpr int value =
+      InStep<OP, NMAX, NR>::value && (NMAX == 12 || NMAX == 16) ? 7 : 0;
+};
+
 /* The group's matrices: first, first + step, ... (grid-stride); in step
    (FULL), only the matrix first, inactive when it is past the batch's end:
    the launch covers the batch (the host launches again past 2^22 blocks),
@@ -149,7 +158,7 @@ __device__ __forceinline__ void bat_groups(Grp &g, const BatArgs<T> &a,
 /* NMAX <= 32: groups of G = GroupLanes<OP, NMAX> lanes inside warps;
    block b0 + blockIdx.x of the batch. */
 template <int OP, int NMAX, int NR, typename T>
-__global__ void __launch_bounds__(kWarpBlock)
+__global__ void __launch_bounds__(kWarpBlock, MinBlocks<OP, NMAX, NR>::value)
     bat_warp_kernel(const BatArgs<T> a, int64_t b0) {
   constexpr int G = GroupLanes<OP, NMAX>::value;
   constexpr int per_block = kWarpBlock / G;
