@@ -49,11 +49,12 @@
  * candidates that agree there count as tied and the first wins, so that
  * |l| <= 1 + 2^-11 (threshold partial pivoting, as stable as partial
  * pivoting), and a column whose candidates are all below 2^-1037 /
- * 2^-1035 / 2^-1033 (double, same NMAX) in magnitude is taken as zero (getrf and gesv1 then pivot
- * on the first row and report info when it holds an exact zero; LAPACK
- * would divide by the denormal, whose reciprocal overflows).  There a NaN
- * never wins the search: the inverse reports a
- * column of NaNs and zeros as singular, getrf pivots on its first row.
+ * 2^-1035 / 2^-1033 (double, same NMAX) in magnitude is taken as zero
+ * (getrf and gesv1 then pivot on the first row and report info when it
+ * holds an exact zero; LAPACK would divide by the denormal, whose
+ * reciprocal overflows).  There a NaN never wins the search: the inverse
+ * reports a column of NaNs and zeros as singular, getrf pivots on its
+ * first row.
  *
  * The same functions run behind the batched API of axb.h on CUDA handles
  * (axb_dgesv_batched, ...); examples/kalman/kalman.cu shows a user kernel.
