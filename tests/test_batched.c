@@ -1,13 +1,15 @@
 /*
  * The batched API (issue 6): getrf, getrs, gesv, inverse, potrf, potrs and
  * posv _batched, float and double, every n from 1 to 64, strided batches
- * with lda > n and gaps between problems (NaN padding that must stay NaN),
+ * with lda > n and gaps between problems (NaN padding that must stay NaN)
+ * and packed ones (lda = n, no gap),
  * batches mixing well-conditioned, ill-conditioned and singular (or not
  * SPD) problems: each problem is judged alone by the library's checks
  * (axb_check_lu/solve/inverse/cholesky < 30) and its info against the
  * reference backend's typed routine on the same matrix; a failed problem
  * leaves its B (gesv, posv) or A (inverse) unchanged.  Batch sizes 0, 1,
- * odd and large; mostly-zero matrices; illegal arguments.  Host arrays on
+ * odd and large (on CUDA with 18 GB free, past one grid of 2^22 blocks);
+ * mostly-zero matrices; illegal arguments.  Host arrays on
  * ref/cpu handles; the same program built as test_batched_cuda runs it on
  * device arrays. AXB_TEST_PER_BACKEND
  */
