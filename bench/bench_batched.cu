@@ -206,7 +206,8 @@ static void launch_thread(T *A, long long count, int *info, bool naive) {
   }
 }
 
-/* Per thread for n <= 6; groups above, as the API.  Returns
+/* Per thread at the bench's n = 2, 3, 4, 6 (the API: n <= 6); groups
+   above, as the API.  Returns
    false when there is no per-thread kernel for n (naive). */
 template <typename T>
 static bool launch_user(int n, T *A, long long count, int *info, bool naive) {

@@ -505,8 +505,10 @@ template <int NMAX>
 __device__ __forceinline__ unsigned pivot_key(unsigned mag, int pos, int id) {
   constexpr int P = KeyBits<NMAX>::value;
   static_assert(2 * P <= 14, "NMAX <= 128");
+  /* unsigned: a row that is no candidate may have pos >= 2^P (its key is
+     dropped), and a negative int must not be shifted */
   return (mag >> (2 * P - 1)) << (2 * P) |
-         (unsigned)(((1 << P) - 1 - pos) << P | id);
+         (unsigned)((1 << P) - 1 - pos) << P | (unsigned)id;
 }
 /* The position and id a key carries, and whether its magnitude reads 0
    (double: below 2^(-1022 - (21 - 2P)); a pivot that small has a
@@ -613,8 +615,9 @@ template <int G, bool FULL = false> struct Warp {
 
 /* G lanes of a warp like Warp<G>, but rows and columns are broadcast
    through a small shared-memory slot of the group (fewer instructions than
-   shuffles, two per double): ws points to WarpShared::kWords entries of T,
-   one slot per group, 16-byte aligned. */
+   shuffles, two per double): ws points to WarpShared::kWords entries of T
+   in __shared__ memory (not global or local: the address is kept as a
+   shared-window offset), one slot per group, 16-byte aligned. */
 template <int G, typename T, int NMAX, bool FULL = false>
 struct WarpShared : Warp<G, FULL> {
   /* a row with a carried right-hand side (NMAX + 1), or a chunk of up to
@@ -818,7 +821,8 @@ __device__ __forceinline__ int pivot_search(Grp &g, int n, const T (&r)[R][W],
       const bool cand = g.lane + Grp::size * q < n && pos[q] >= k;
       if (cand && key > best) best = key;
     }
-    /* k < n leaves a candidate, so the winner's key is > 0 */
+    /* k < n leaves a candidate; its key may be 0 (magnitude 0, the last
+       position, id 0), and then it is still the one that 0 decodes to */
     const unsigned wkey = g.max_key(best);
     wpos = key_position<NMAX>(wkey);
     wzero = key_zero<NMAX>(wkey);
