@@ -206,6 +206,13 @@ static void launch_thread(T *A, long long count, int *info, bool naive) {
   }
 }
 
+/* user_group_inverse on groups of G lanes, 128 threads a block. */
+template <int NMAX, int G, typename T>
+static void launch_group(T *A, int n, long long count, int *info) {
+  const unsigned grid = (unsigned)((count * G + 127) / 128);
+  user_group_inverse<NMAX, G, T><<<grid, 128, 0, g_stream>>>(A, n, count, info);
+}
+
 /* Per thread at the bench's n = 2, 3, 4, 6 (the API: n <= 6); groups
    above, as the API.  Returns
    false when there is no per-thread kernel for n (naive). */
@@ -226,23 +233,16 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   default: break;
   }
   if (naive) return false;
-  const unsigned tb = 128;
-  auto grid = [&](int G) { return (unsigned)((count * G + tb - 1) / tb); };
   if (n <= 8) /* the API's size classes, as a user would choose */
-    user_group_inverse<8, 8, T>
-        <<<grid(8), tb, 0, g_stream>>>(A, n, count, info);
+    launch_group<8, 8>(A, n, count, info);
   else if (n <= 12)
-    user_group_inverse<12, 16, T>
-        <<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
+    launch_group<12, 16>(A, n, count, info);
   else if (n <= 16)
-    user_group_inverse<16, 16, T>
-        <<<grid(16), tb, 0, g_stream>>>(A, n, count, info);
+    launch_group<16, 16>(A, n, count, info);
   else if (n <= 24)
-    user_group_inverse<24, 8, T>
-        <<<grid(8), tb, 0, g_stream>>>(A, n, count, info);
+    launch_group<24, 8>(A, n, count, info);
   else if (n <= 32)
-    user_group_inverse<32, 32, T>
-        <<<grid(32), tb, 0, g_stream>>>(A, n, count, info);
+    launch_group<32, 32>(A, n, count, info);
   else
     user_block_inverse<T>
         <<<(unsigned)count, 64, 0, g_stream>>>(A, n, count, info);

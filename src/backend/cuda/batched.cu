@@ -188,20 +188,33 @@ __global__ void __launch_bounds__(64) bat_block_kernel(const BatArgs<T> a) {
     bat_one<OP, 64, NR>(g, a, m);
 }
 
-template <int OP, int N, typename T>
-axb_status thread_launch(axb_handle h, const BatArgs<T> &a) {
-  constexpr int M = ThreadTile<N>::kMats;
+/* Kernel launches over `blocks` blocks of a batch.  covering (one unit of
+   work per block, no loop in the kernel): one launch per grid of kMaxGrid
+   blocks, the kernel told its first block b0; otherwise one launch of at
+   most kMaxGrid blocks whose kernel strides over the rest.  launch(b0, nb)
+   queues one kernel of nb blocks. */
+template <typename Launch>
+axb_status launch_grids(axb_handle h, int64_t blocks, bool covering,
+                        Launch launch) {
   constexpr int64_t kMaxGrid = 1 << 22;
-  const int64_t blocks = (a.batch + M - 1) / M;
-  /* one tile per block: as many launches as grids of kMaxGrid blocks (one
-     below 2^28 matrices); a grid-stride loop otherwise */
-  const int64_t step = ThreadOneTile<OP>::value ? kMaxGrid : blocks;
+  const int64_t step = covering ? kMaxGrid : blocks;
   for (int64_t b0 = 0; b0 < blocks; b0 += step) {
-    const int64_t nb = blocks - b0 < kMaxGrid ? blocks - b0 : kMaxGrid;
-    bat_thread_kernel<OP, N, T><<<(unsigned)nb, M, 0, stream(h)>>>(a, b0);
+    launch(b0, (unsigned)(blocks - b0 < kMaxGrid ? blocks - b0 : kMaxGrid));
     AXB_CU(h, cudaGetLastError());
   }
   return AXB_SUCCESS;
+}
+
+template <int OP, int N, typename T>
+axb_status thread_launch(axb_handle h, const BatArgs<T> &a) {
+  constexpr int M = ThreadTile<N>::kMats;
+  /* one tile per block (the factorizations and the inverse) or a
+     grid-stride loop (the solves) */
+  return launch_grids(h, (a.batch + M - 1) / M, ThreadOneTile<OP>::value,
+                      [&](int64_t b0, unsigned nb) {
+                        bat_thread_kernel<OP, N, T>
+                            <<<nb, M, 0, stream(h)>>>(a, b0);
+                      });
 }
 
 /* The run-time operation to Kernels::go<OP>, Kernels one size class's
@@ -238,26 +251,20 @@ axb_status thread_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
 
 template <int OP, int NMAX, int NR, typename T>
 axb_status bat_launch_nr(axb_handle h, const BatArgs<T> &a) {
-  constexpr int64_t kMaxGrid = 1 << 22;
   if constexpr (NMAX <= 32) {
     constexpr int per_block = kWarpBlock / GroupLanes<OP, NMAX>::value;
-    const int64_t blocks = (a.batch + per_block - 1) / per_block;
-    /* in step: one matrix per group, as many launches as grids of
-       kMaxGrid blocks; a grid-stride loop otherwise */
-    const int64_t step = InStep<OP, NMAX, NR>::value ? kMaxGrid : blocks;
-    for (int64_t b0 = 0; b0 < blocks; b0 += step) {
-      const int64_t nb = blocks - b0 < kMaxGrid ? blocks - b0 : kMaxGrid;
-      bat_warp_kernel<OP, NMAX, NR, T>
-          <<<(unsigned)nb, kWarpBlock, 0, stream(h)>>>(a, b0);
-      AXB_CU(h, cudaGetLastError());
-    }
+    /* in step: one matrix per group; a grid-stride loop otherwise */
+    return launch_grids(h, (a.batch + per_block - 1) / per_block,
+                        InStep<OP, NMAX, NR>::value,
+                        [&](int64_t b0, unsigned nb) {
+                          bat_warp_kernel<OP, NMAX, NR, T>
+                              <<<nb, kWarpBlock, 0, stream(h)>>>(a, b0);
+                        });
   } else {
-    int64_t blocks = a.batch;
-    if (blocks > kMaxGrid) blocks = kMaxGrid;
-    bat_block_kernel<OP, NR, T><<<(unsigned)blocks, 64, 0, stream(h)>>>(a);
-    AXB_CU(h, cudaGetLastError());
+    return launch_grids(h, a.batch, false, [&](int64_t, unsigned nb) {
+      bat_block_kernel<OP, NR, T><<<nb, 64, 0, stream(h)>>>(a);
+    });
   }
-  return AXB_SUCCESS;
 }
 
 /* Solves with one right-hand side get their own kernels (no idle chunk). */
