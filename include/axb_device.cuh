@@ -548,8 +548,29 @@ template <int G, bool FULL = false> struct Warp {
   template <typename T> __device__ __forceinline__ T shfl(T v, int src) const {
     return __shfl_sync(mask, v, src, G);
   }
-  /* The largest key of the group. */
+  /* The largest key of the group.  In step on sm_80 and later, for G >= 16:
+     one warp-wide REDUX per group of the warp, the other groups' lanes
+     giving 0 (below every key), one hop instead of log2(G) shuffle rounds
+     on each elimination step's serial chain (eighth round,
+     docs/PERFORMANCE.md: H200, double, the solve 4.85 -> 5.10x cuBLAS at
+     n = 16, 4.20 -> 4.88x at 24; at G = 8 four reductions instead of three
+     rounds measured slower). */
   __device__ __forceinline__ unsigned max_key(unsigned key) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (FULL && G >= 16) {
+      const int me = (int)(threadIdx.x & 31) / G;
+      unsigned out = 0u;
+#pragma unroll
+      for (int h = 0; h < 32 / G; ++h) {
+        const unsigned m = __reduce_max_sync(0xffffffffu, me == h ? key : 0u);
+        if (me == h) out = m;
+      }
+      return out;
+    } else
+#endif
+      return max_key_shfl(key);
+  }
+  __device__ __forceinline__ unsigned max_key_shfl(unsigned key) const {
 #pragma unroll
     for (int o = G / 2; o > 0; o >>= 1) {
       const unsigned ok = __shfl_xor_sync(mask, key, o, G);

@@ -226,6 +226,12 @@ static axb_status posv_b(axb_uplo u, batch_buf *A, batch_buf *B, int *info) {
 /* General problem k of a mixed batch: uniform, singular (zero column n/2),
    ill-conditioned, diagonally dominant, uniform in [-1000, 1000]. */
 static int sparse_mode, tie_mode;
+/* scale_exp != 0: every matrix times 2^scale_exp (the ill-conditioned kind
+   replaced by the diagonally dominant one, whose inverse stays in range):
+   pivots and reciprocals near the ends of the exponent range (2^+-1003 in
+   double, 2^+-102 in float), where the pivot keys' magnitude bits and the
+   reciprocals must still be right. */
+static int scale_exp;
 /* packed_mode: A with lda = n and no gap (the CUDA kernels' packed
    copies at n = NMAX); otherwise lda = n + 1 and a gap of 3 */
 static int packed_mode;
@@ -236,10 +242,15 @@ static axb_dense gen_general(int64_t n, axb_dtype t, int64_t k) {
   static const axb_gen_kind kinds[] = {AXB_GEN_UNIFORM, AXB_GEN_SINGULAR,
                                        AXB_GEN_COND, AXB_GEN_DIAG_DOMINANT,
                                        AXB_GEN_UNIFORM1000};
-  const axb_gen_kind kind = kinds[k % 5];
+  axb_gen_kind kind = kinds[k % 5];
+  if (scale_exp && kind == AXB_GEN_COND) kind = AXB_GEN_DIAG_DOMINANT;
   const double kappa = t == AXB_F64 ? 1e7 : 1e3;
   axb_dense A =
       test_gen(href, kind, n, t, kappa, -1, 1000 + (uint64_t)(7 * k + n));
+  if (scale_exp)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < n; ++i)
+        axb_dense_set(&A, i, j, ldexp(axb_dense_get(&A, i, j), scale_exp));
   /* sparse_mode: about two thirds of the off-diagonal entries zeroed, so
      that elimination steps meet exact zero multipliers in every
      combination (the CPU kernels skip zero updates, one or both of a
@@ -883,6 +894,17 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 9; ++i)
       test_lu_family(types[ti], pn[i], q ? 5 : 37);
     packed_mode = 0;
+    /* pivots of extreme scale */
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      scale_exp = sgn * (types[ti] == AXB_F64 ? 1003 : 102);
+      const int64_t xn[] = {7, 8, 12, 16, 24, 32};
+      for (int i = 0; i < 6; ++i)
+        test_lu_family(types[ti], xn[i], q ? 5 : 10);
+      packed_mode = 1;
+      test_lu_family(types[ti], 16, q ? 5 : 10);
+      packed_mode = 0;
+    }
+    scale_exp = 0;
     /* mostly-zero matrices: the zero-multiplier skips of the paired
        elimination steps (CPU kernels), odd and even n */
     sparse_mode = 1;
