@@ -114,12 +114,13 @@ constexpr int kWarpBlock = 128;
    (Warp<G, true>: no convergence test before each collective; sixth
    round): the inverse and the one-right-hand-side solve, whose device
    functions run the same collectives on singular and inactive groups.
-   The solve only up to NMAX = 24: on the H200 (double) in step it went
-   3.81 -> 4.14x cuBLAS at n = 12 and 3.55 -> 3.89x at 16, but 3.13 ->
-   3.03x at 32 (docs/PERFORMANCE.md, sixth round, runs 3 and 4). */
+   On the H200 (double) the solve in step went 3.81 -> 4.14x cuBLAS at
+   n = 12 and 3.55 -> 3.89x at 16, but 3.13 -> 3.03x at 32 (sixth round);
+   since the group maximum is one REDUX in step (Warp::max_key), 3.49 ->
+   4.05x at 32 as well (eighth round, docs/PERFORMANCE.md). */
 template <int OP, int NMAX, int NR> struct InStep {
   static constexpr bool value =
-      OP == BAT_INVERSE || (OP == BAT_GESV && NR == 1 && NMAX <= 24);
+      OP == BAT_INVERSE || (OP == BAT_GESV && NR == 1 && NMAX <= 32);
 };
 
 /* Blocks of kWarpBlock threads per SM the kernel must fit (0: the plain
