@@ -10,11 +10,13 @@
  * naive/api: one thread per matrix reading its strided matrix directly,
  * 0 where not run).
  *
- *     bench_batched [d|s] [-b BATCH] [n ...]
+ *     bench_batched [d|s] [-b BATCH] [-r R] [n ...]
  *         (default: d, n = 2 3 4 6 8 12 16 24 32 48 64; batch 100 000 for
  *         n <= 16 and 65 536 above, the sizes of issue 6's cuBLAS figures;
  *         -b sets one batch for every n, e.g. 1000000 for the tracker case
- *         of a million small matrices, where the launch matters less)
+ *         of a million small matrices, where the launch matters less;
+ *         -r R times R back-to-back calls per timing, every column alike
+ *         (default 1: one call with its launch latency))
  *     bench_batched sweep             (group shapes, see sweep() below)
  *
  * Columns: GFLOP/s (inverse 2n^3, solve 2/3 n^3 + 2 n^2, Cholesky n^3/3 per
@@ -37,9 +39,13 @@
 
 static cudaStream_t g_stream;
 static cudaEvent_t g_e0, g_e1;
+/* Calls of body() between the events of one timing (-r): 1 times one call
+   with its launch latency; more time back-to-back calls, as a program
+   that queues many batches sees them (the launches overlap the work). */
+static int g_calls = 1;
 
-/* Median of reps timings (ms) of body(), prep() untimed before each;
-   AXB_BENCH_ONCE=1 runs each body once, unwarmed (for a profiler). */
+/* Median of reps timings (ms) of body() (per call), prep() untimed before
+   each; AXB_BENCH_ONCE=1 runs each body once, unwarmed (for a profiler). */
 template <typename Prep, typename Body>
 static double time_ms(Prep prep, Body body, int warm = 2, int reps = 10) {
   const char *once = getenv("AXB_BENCH_ONCE");
@@ -48,12 +54,13 @@ static double time_ms(Prep prep, Body body, int warm = 2, int reps = 10) {
   for (int r = 0; r < warm + reps; ++r) {
     prep();
     CU(cudaEventRecord(g_e0, g_stream));
-    body();
+    for (int c = 0; c < g_calls; ++c)
+      body();
     CU(cudaEventRecord(g_e1, g_stream));
     CU(cudaEventSynchronize(g_e1));
     float ms = 0;
     CU(cudaEventElapsedTime(&ms, g_e0, g_e1));
-    if (r >= warm) t.push_back(ms);
+    if (r >= warm) t.push_back(ms / g_calls);
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -328,12 +335,18 @@ __global__ void pointers_kernel(void **p, char *base, size_t bytes,
 template <typename T> static int run(axb_handle h, int argc, char **argv) {
   std::vector<int> ns = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
   long long batch = 0; /* 0: by n */
-  if (argc > 1 && !strcmp(argv[0], "-b")) {
-    batch = atoll(argv[1]);
-    if (batch <= 0) {
-      fprintf(stderr, "bench_batched: -b needs a positive batch\n");
+  while (argc > 1 && (!strcmp(argv[0], "-b") || !strcmp(argv[0], "-r"))) {
+    const bool calls = argv[0][1] == 'r';
+    const long long v = atoll(argv[1]);
+    if (v <= 0 || (calls && v > 1000)) {
+      fprintf(stderr, "bench_batched: %s needs a positive count%s\n", argv[0],
+              calls ? " up to 1000" : "");
       return 2;
     }
+    if (calls)
+      g_calls = (int)v;
+    else
+      batch = v;
     argc -= 2;
     argv += 2;
   }
@@ -369,8 +382,8 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
       1e3 * time_ms([] {}, [] { empty_kernel<<<1, 32, 0, g_stream>>>(); });
   const char *tn = sizeof(T) == 8 ? "double" : "float";
   printf("# bench_batched %s; device-to-device copy: %.0f GB/s (read+write); "
-         "empty kernel between events: %.2f us\n",
-         tn, copy_gbs, floor_us);
+         "empty kernel between events: %.2f us; %d call%s per timing\n",
+         tn, copy_gbs, floor_us, g_calls, g_calls > 1 ? "s back to back" : "");
   printf("#  n   batch | inverse: axb GF/s  cuBLAS GF/s  ratio  BW%%copy  "
          "user/api naive/api | solve: axb GF/s  cuBLAS GF/s  ratio  BW%%copy | "
          "cholesky: axb GF/s  cuSOLVER GF/s  ratio\n");
