@@ -9,7 +9,8 @@
  * reference backend's typed routine on the same matrix; a failed problem
  * leaves its B (gesv, posv) or A (inverse) unchanged.  Batch sizes 0, 1,
  * odd and large (on CUDA with 18 GB free, past one grid of 2^22 blocks);
- * mostly-zero matrices; illegal arguments.  Host arrays on
+ * mostly-zero matrices; matrices scaled near the ends of the exponent
+ * range (2^+-1003 double, 2^+-102 float); illegal arguments.  Host arrays on
  * ref/cpu handles; the same program built as test_batched_cuda runs it on
  * device arrays. AXB_TEST_PER_BACKEND
  */
