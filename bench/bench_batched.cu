@@ -18,10 +18,17 @@
  *         -r R times R back-to-back calls per timing, every column alike
  *         (default 1: one call with its launch latency))
  *     bench_batched sweep             (group shapes, see sweep() below)
+ *     bench_batched floor [d|s]       (the per-thread inverse beside a
+ *                                      same-bytes touch, see floor_one)
  *
  * Columns: GFLOP/s (inverse 2n^3, solve 2/3 n^3 + 2 n^2, Cholesky n^3/3 per
  * matrix), speed-up over the vendor, and achieved bandwidth (each matrix
  * read and written once, B too) as a fraction of the copy bandwidth.
+ * "ceil" is the vendor's time over a same-bytes touch (touch_kernel: one
+ * launch that reads and writes A, and B for the solve, once, after the
+ * same reset): the largest speed-up any one call that moves those bytes
+ * could show.  "tch/axb" is the touch's time over ours (1 = as fast as
+ * touching the bytes).
  */
 #include "axb.h"
 #include "axb_device.cuh"
@@ -147,7 +154,7 @@ template <typename T> struct Inputs {
 template <int N> __host__ __device__ constexpr int user_mats() {
   return N <= 8 ? 64 : 32;
 }
-template <int N, typename T>
+template <int N, typename T, bool ARITH = true>
 __global__ void __launch_bounds__(user_mats<N>())
     user_thread_inverse(T *A, long long count, int *info) {
   constexpr int M = user_mats<N>();
@@ -161,7 +168,7 @@ __global__ void __launch_bounds__(user_mats<N>())
   if (t < cnt) {
     T a[N * N];
     axb_dev::tile_get<N, N>(S, t, a);
-    const int st = axb_dev::thread_inverse<N>(N, a);
+    const int st = ARITH ? axb_dev::thread_inverse<N>(N, a) : 0;
     if (!st) axb_dev::tile_put<N, N>(S, t, a);
     info[m0 + t] = st;
   }
@@ -216,6 +223,14 @@ static void launch_thread(T *A, long long count, int *info, bool naive) {
     user_thread_inverse<N, T>
         <<<(unsigned)((count + M - 1) / M), M, 0, g_stream>>>(A, count, info);
   }
+}
+
+/* The per-thread user kernel's tile traffic alone (no arithmetic). */
+template <int N, typename T>
+static void launch_tile_only(T *A, long long count, int *info) {
+  constexpr int M = user_mats<N>();
+  user_thread_inverse<N, T, false>
+      <<<(unsigned)((count + M - 1) / M), M, 0, g_stream>>>(A, count, info);
 }
 
 /* user_group_inverse on groups of G lanes, 128 threads a block. */
@@ -331,6 +346,46 @@ static axb_status ours_potrf(axb_handle h, int n, float *A, int *info,
 /* The floor under any timed call: a launch and the event pair around it. */
 __global__ void empty_kernel() {}
 
+/* The floor under any one call that reads and writes the same bytes once,
+   with the same inputs in the same place (after the same reset, so as much
+   of them in L2 as for the kernels compared): x <- s x over the na
+   elements of a then the nb of b (s = 1, unknown to the compiler, so the
+   stores stay), info[0..ni) <- 0, in one launch; each thread issues its K
+   coalesced loads before any store. */
+template <typename T>
+__global__ void __launch_bounds__(256)
+    touch_kernel(T *a, long long na, T *b, long long nb, int *info,
+                 long long ni, T s) {
+  constexpr int K = 32 / sizeof(T);
+  const long long step = (long long)blockDim.x;
+  const long long e0 = (long long)blockIdx.x * step * K + threadIdx.x;
+  T v[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const long long e = e0 + k * step;
+    if (e < na + nb) v[k] = e < na ? a[e] : b[e - na];
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const long long e = e0 + k * step;
+    if (e < na)
+      a[e] = s * v[k];
+    else if (e < na + nb)
+      b[e - na] = s * v[k];
+  }
+  for (long long i = (long long)blockIdx.x * step + threadIdx.x; i < ni;
+       i += (long long)gridDim.x * step)
+    info[i] = 0;
+}
+template <typename T>
+static void touch(T *a, long long na, T *b, long long nb, int *info,
+                  long long ni) {
+  constexpr long long per_block = 256 * (32 / sizeof(T));
+  const unsigned grid = (unsigned)((na + nb + per_block - 1) / per_block);
+  touch_kernel<T><<<grid, 256, 0, g_stream>>>(a, na, b, nb, info, ni, T(1));
+  CU(cudaGetLastError());
+}
+
 __global__ void pointers_kernel(void **p, char *base, size_t bytes,
                                 long long c) {
   const long long m = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -391,8 +446,9 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
          "timing\n",
          tn, copy_gbs, floor_us, g_calls, g_calls > 1 ? "s back to back" : "");
   printf("#  n   batch | inverse: axb GF/s  cuBLAS GF/s  ratio  BW%%copy  "
-         "user/api naive/api | solve: axb GF/s  cuBLAS GF/s  ratio  BW%%copy | "
-         "cholesky: axb GF/s  cuSOLVER GF/s  ratio\n");
+         "ceil  tch/axb  user/api naive/api | solve: axb GF/s  cuBLAS GF/s  "
+         "ratio  BW%%copy  ceil  tch/axb | cholesky: axb GF/s  cuSOLVER GF/s  "
+         "ratio\n");
   for (int n : ns) {
     const long long c = batch ? batch : n <= 16 ? 100000 : 65536;
     const size_t mat = (size_t)n * n;
@@ -431,11 +487,16 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
       OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
       OK(getriB(blas, n, (T **)pa, n, piv, (T **)pc, n, info, (int)c));
     });
+    const double t_tinv = time_ms(
+        resetA, [&] { touch<T>(A, (long long)mat * c, B, 0, info, c); });
     const double t_sv =
         time_ms(resetAB, [&] { OK(ours_gesv(h, n, A, B, info, c)); });
     const double t_vsv = time_ms(resetAB, [&] {
       OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
       OK(getrsB(blas, n, (T **)pa, n, piv, (T **)pb, n, &hinfo, (int)c));
+    });
+    const double t_tsv = time_ms(resetAB, [&] {
+      touch<T>(A, (long long)mat * c, B, (long long)n * c, info, c);
     });
     const bool chol = g_calls == 1;
     const double t_ch =
@@ -450,15 +511,14 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
     const double bi = 2.0 * in.bytesA + c * 4.0,
                  bs = 2.0 * (in.bytesA + in.bytesB) + c * 4.0;
     auto gf = [](double f, double ms) { return ms > 0 ? f / (ms * 1e6) : 0; };
-    printf(
-        "%4d %7lld | %17.1f %12.1f %6.2f %7.0f%% %8.2f %9.2f | %15.1f %12.1f "
-        "%6.2f "
-        "%7.0f%% | %18.1f %14.1f %6.2f\n",
-        n, c, gf(fi, t_inv), gf(fi, t_vinv), t_vinv / t_inv,
-        100 * bi / (t_inv * 1e6) / copy_gbs, t_user / t_inv,
-        has_naive ? t_naive / t_inv : 0.0, gf(fs, t_sv), gf(fs, t_vsv),
-        t_vsv / t_sv, 100 * bs / (t_sv * 1e6) / copy_gbs, gf(fc, t_ch),
-        gf(fc, t_vch), chol ? t_vch / t_ch : 0.0);
+    printf("%4d %7lld | %17.1f %12.1f %6.2f %7.0f%% %5.2f %8.2f %9.2f %9.2f | "
+           "%15.1f %12.1f %6.2f %7.0f%% %5.2f %8.2f | %18.1f %14.1f %6.2f\n",
+           n, c, gf(fi, t_inv), gf(fi, t_vinv), t_vinv / t_inv,
+           100 * bi / (t_inv * 1e6) / copy_gbs, t_vinv / t_tinv, t_tinv / t_inv,
+           t_user / t_inv, has_naive ? t_naive / t_inv : 0.0, gf(fs, t_sv),
+           gf(fs, t_vsv), t_vsv / t_sv, 100 * bs / (t_sv * 1e6) / copy_gbs,
+           t_vsv / t_tsv, t_tsv / t_sv, gf(fc, t_ch), gf(fc, t_vch),
+           chol ? t_vch / t_ch : 0.0);
     fflush(stdout);
     CU(cudaFree(C));
     CU(cudaFree(piv));
@@ -468,6 +528,70 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
   }
   cublasDestroy(blas);
   cusolverDnDestroy(sol);
+  return 0;
+}
+
+/* ---- floor: where the one-thread-per-matrix inverse's time goes ----------
+ * bench_batched floor [d|s]: at n = 2, 3, 4, 6 and batch 100 000 (one call
+ * per timing), the microseconds of an empty kernel, the same-bytes touch,
+ * the per-thread user kernel's tiles without arithmetic, the user kernel,
+ * the API's inverse and cuBLAS getrf + getri. */
+template <int N, typename T>
+static void floor_one(axb_handle h, cublasHandle_t blas, long long c) {
+  Inputs<T> in(N, c);
+  int *piv;
+  void **pa, **pc;
+  T *C;
+  CU(cudaMalloc(&C, in.bytesA));
+  CU(cudaMalloc(&piv, c * N * sizeof(int)));
+  CU(cudaMalloc(&pa, c * sizeof(void *)));
+  CU(cudaMalloc(&pc, c * sizeof(void *)));
+  const unsigned pbk = (unsigned)((c + 255) / 256);
+  pointers_kernel<<<pbk, 256, 0, g_stream>>>(pa, (char *)in.A,
+                                             N * N * sizeof(T), c);
+  pointers_kernel<<<pbk, 256, 0, g_stream>>>(pc, (char *)C, N * N * sizeof(T),
+                                             c);
+  auto rA = [&] { in.resetA(); };
+  const double us = 1e3;
+  const double te =
+      us * time_ms(rA, [] { empty_kernel<<<1, 32, 0, g_stream>>>(); });
+  const double tt = us * time_ms(rA, [&] {
+                      touch<T>(in.A, (long long)N * N * c, in.B, 0, in.info, c);
+                    });
+  const double tl =
+      us * time_ms(rA, [&] { launch_tile_only<N, T>(in.A, c, in.info); });
+  const double tu =
+      us * time_ms(rA, [&] { launch_thread<N, T>(in.A, c, in.info, false); });
+  const double ta =
+      us * time_ms(rA, [&] { OK(ours_inverse(h, N, in.A, in.info, c)); });
+  const double tv =
+      us * time_ms(rA, [&] {
+        OK(getrfB(blas, N, (T **)pa, N, piv, in.info, (int)c));
+        OK(getriB(blas, N, (T **)pa, N, piv, (T **)pc, N, in.info, (int)c));
+      });
+  CU(cudaGetLastError());
+  printf("floor n %d batch %lld: empty %6.2f  touch %6.2f  tiles only %6.2f  "
+         "user %6.2f  api %6.2f  cuBLAS %7.2f us  (cuBLAS/touch %.2f, "
+         "cuBLAS/api %.2f)\n",
+         N, c, te, tt, tl, tu, ta, tv, tv / tt, tv / ta);
+  fflush(stdout);
+  CU(cudaFree(C));
+  CU(cudaFree(piv));
+  CU(cudaFree(pa));
+  CU(cudaFree(pc));
+}
+template <typename T> static int floor_run(axb_handle h) {
+  cublasHandle_t blas;
+  OK(cublasCreate(&blas));
+  OK(cublasSetStream(blas, g_stream));
+  printf("# floor (%s): one call per timing, median of 10, microseconds\n",
+         sizeof(T) == 8 ? "double" : "float");
+  floor_one<2, T>(h, blas, 100000);
+  floor_one<3, T>(h, blas, 100000);
+  floor_one<4, T>(h, blas, 100000);
+  floor_one<6, T>(h, blas, 100000);
+  floor_one<4, T>(h, blas, 1000000);
+  cublasDestroy(blas);
   return 0;
 }
 
@@ -602,6 +726,12 @@ int main(int argc, char **argv) {
   printf("# %s, CUDA runtime %d.%d\n", name, rt / 1000, (rt % 1000) / 10);
   if (argc > 1 && !strcmp(argv[1], "sweep")) {
     const int r = sweep();
+    axb_handle_destroy(h);
+    return r;
+  }
+  if (argc > 1 && !strcmp(argv[1], "floor")) {
+    const bool sp = argc > 2 && !strcmp(argv[2], "s");
+    const int r = sp ? floor_run<float>(h) : floor_run<double>(h);
     axb_handle_destroy(h);
     return r;
   }
