@@ -532,10 +532,11 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
 }
 
 /* ---- floor: where the one-thread-per-matrix inverse's time goes ----------
- * bench_batched floor [d|s]: at n = 2, 3, 4, 6 and batch 100 000 (one call
- * per timing), the microseconds of an empty kernel, the same-bytes touch,
- * the per-thread user kernel's tiles without arithmetic, the user kernel,
- * the API's inverse and cuBLAS getrf + getri. */
+ * bench_batched floor [d|s]: at n = 2, 3, 4, 6 and batch 100 000, and n = 4
+ * at 1 000 000 (one call per timing), the microseconds of an empty kernel,
+ * the same-bytes touch, the driver's device-to-device copy of A (out of
+ * place, as getri writes), the per-thread user kernel's tiles without
+ * arithmetic, the user kernel, the API's inverse and cuBLAS getrf + getri. */
 template <int N, typename T>
 static void floor_one(axb_handle h, cublasHandle_t blas, long long c) {
   Inputs<T> in(N, c);
@@ -558,6 +559,10 @@ static void floor_one(axb_handle h, cublasHandle_t blas, long long c) {
   const double tt = us * time_ms(rA, [&] {
                       touch<T>(in.A, (long long)N * N * c, in.B, 0, in.info, c);
                     });
+  const double tm = us * time_ms(rA, [&] {
+                      CU(cudaMemcpyAsync(C, in.A, in.bytesA,
+                                         cudaMemcpyDeviceToDevice, g_stream));
+                    });
   const double tl =
       us * time_ms(rA, [&] { launch_tile_only<N, T>(in.A, c, in.info); });
   const double tu =
@@ -570,10 +575,10 @@ static void floor_one(axb_handle h, cublasHandle_t blas, long long c) {
         OK(getriB(blas, N, (T **)pa, N, piv, (T **)pc, N, in.info, (int)c));
       });
   CU(cudaGetLastError());
-  printf("floor n %d batch %lld: empty %6.2f  touch %6.2f  tiles only %6.2f  "
-         "user %6.2f  api %6.2f  cuBLAS %7.2f us  (cuBLAS/touch %.2f, "
-         "cuBLAS/api %.2f)\n",
-         N, c, te, tt, tl, tu, ta, tv, tv / tt, tv / ta);
+  printf("floor n %d batch %lld: empty %6.2f  touch %6.2f  memcpy %6.2f  "
+         "tiles only %6.2f  user %6.2f  api %6.2f  cuBLAS %7.2f us  "
+         "(cuBLAS/touch %.2f, cuBLAS/memcpy %.2f, cuBLAS/api %.2f)\n",
+         N, c, te, tt, tm, tl, tu, ta, tv, tv / tt, tv / tm, tv / ta);
   fflush(stdout);
   CU(cudaFree(C));
   CU(cudaFree(piv));
