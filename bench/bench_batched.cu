@@ -240,8 +240,8 @@ static void launch_group(T *A, int n, long long count, int *info) {
   user_group_inverse<NMAX, G, T><<<grid, 128, 0, g_stream>>>(A, n, count, info);
 }
 
-/* Per thread at the bench's n = 2, 3, 4, 6 (the API: n <= 6); groups
-   above, as the API.  Returns
+/* Per thread at n = 2..6 (the API: n <= 6); groups above, as the API.
+   Returns
    false when there is no per-thread kernel for n (naive). */
 template <typename T>
 static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
@@ -249,6 +249,7 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   case 2: launch_thread<2>(A, count, info, naive); return true;
   case 3: launch_thread<3>(A, count, info, naive); return true;
   case 4: launch_thread<4>(A, count, info, naive); return true;
+  case 5: launch_thread<5>(A, count, info, naive); return true;
   case 6: launch_thread<6>(A, count, info, naive); return true;
   case 8: /* per thread only as the naive comparison: the API (and so the
              user, like for like) runs n = 7, 8 on groups of 8 lanes */
@@ -260,6 +261,16 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   default: break;
   }
   if (naive) return false;
+  switch (n) { /* the API's exact classes of the inverse (in_step_exact) */
+  case 7: launch_group<7, 8>(A, n, count, info); return true;
+  case 9: launch_group<9, 16>(A, n, count, info); return true;
+  case 10: launch_group<10, 16>(A, n, count, info); return true;
+  case 11: launch_group<11, 16>(A, n, count, info); return true;
+  case 13: launch_group<13, 16>(A, n, count, info); return true;
+  case 14: launch_group<14, 16>(A, n, count, info); return true;
+  case 15: launch_group<15, 16>(A, n, count, info); return true;
+  default: break;
+  }
   if (n <= 8) /* the API's size classes, as a user would choose */
     launch_group<8, 8>(A, n, count, info);
   else if (n <= 12)

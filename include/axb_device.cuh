@@ -507,8 +507,8 @@ __device__ __forceinline__ unsigned pivot_key(unsigned mag, int pos, int id) {
   static_assert(2 * P <= 14, "NMAX <= 128");
   /* unsigned: a row that is no candidate may have pos >= 2^P (its key is
      dropped), and a negative int must not be shifted */
-  return (mag >> (2 * P - 1)) << (2 * P) |
-         (unsigned)((1 << P) - 1 - pos) << P | (unsigned)id;
+  return (mag >> (2 * P - 1)) << (2 * P) | (unsigned)((1 << P) - 1 - pos) << P |
+         (unsigned)id;
 }
 /* The position and id a key carries, and whether its magnitude reads 0
    (double: below 2^(-1022 - (21 - 2P)); a pivot that small has a
@@ -644,7 +644,9 @@ struct WarpShared : Warp<G, FULL> {
   /* a row with a carried right-hand side (NMAX + 1), or a chunk of up to
      8 right-hand sides */
   static constexpr int kRow = NMAX + 8;
-  static constexpr int kWords = kRow + NMAX;
+  /* a multiple of 4, so that consecutive slots stay 16-byte aligned at odd
+     NMAX too */
+  static constexpr int kWords = (kRow + NMAX + 3) / 4 * 4;
   T *s;
   __device__ explicit WarpShared(T *ws) : Warp<G, FULL>(), s(pinned(ws)) {}
   /* ws, held in a register as a shared-memory address: without the empty

@@ -873,8 +873,9 @@ int main(int argc, char **argv) {
     const char *quick = getenv("AXB_TEST_BATCHED_QUICK");
     const int q = quick && quick[0] == '1';
     for (int64_t n = 1; n <= 64; ++n) {
-      if (q && !(n <= 3 || n == 6 || n == 8 || n == 12 || n == 13 || n == 17 ||
-                 n == 24 || n == 32 || n == 33 || n == 64))
+      if (q &&
+          !(n <= 3 || n == 6 || n == 7 || n == 8 || n == 10 || n == 12 ||
+            n == 13 || n == 17 || n == 24 || n == 32 || n == 33 || n == 64))
         continue;
       test_lu_family(types[ti], n, 7);
       test_chol_family(types[ti], n, 5, (n & 1) ? AXB_UPPER : AXB_LOWER);
@@ -891,15 +892,16 @@ int main(int argc, char **argv) {
     /* packed (lda = n, no gap) at and around the group kernels' size
        classes, odd batches (a warp's last groups inactive) */
     packed_mode = 1;
-    const int64_t pn[] = {6, 7, 8, 12, 16, 17, 24, 32, 64};
-    for (int i = 0; i < 9; ++i)
+    const int64_t pn[] = {6,  7,  8,  9,  10, 11, 12, 13,
+                          14, 15, 16, 17, 24, 32, 64};
+    for (int i = 0; i < 15; ++i)
       test_lu_family(types[ti], pn[i], q ? 5 : 37);
     packed_mode = 0;
     /* pivots of extreme scale */
     for (int sgn = -1; sgn <= 1; sgn += 2) {
       scale_exp = sgn * (types[ti] == AXB_F64 ? 1003 : 102);
-      const int64_t xn[] = {7, 8, 12, 16, 24, 32};
-      for (int i = 0; i < 6; ++i)
+      const int64_t xn[] = {7, 8, 11, 12, 15, 16, 24, 32};
+      for (int i = 0; i < 8; ++i)
         test_lu_family(types[ti], xn[i], q ? 5 : 10);
       packed_mode = 1;
       test_lu_family(types[ti], 16, q ? 5 : 10);

@@ -772,6 +772,19 @@ int main(int argc, char **argv) {
     coop<12, 16, false>(n);
     coop<12, 4, false>(n);
   }
+  /* the API's exact classes of the inverse and the one-rhs solve */
+  coop<7, 8, true>(7);
+  coop<7, 8, false>(7);
+  coop<7, 8, true>(4);
+  coop<9, 16, true>(9);
+  coop<9, 16, false>(9);
+  coop<10, 16, true>(10);
+  coop<11, 16, true>(11);
+  coop<13, 16, true>(13);
+  coop<14, 16, true>(14);
+  coop<15, 16, true>(15);
+  coop<15, 16, false>(15);
+  coop<15, 16, true>(8);
   printf("NMAX 16: %d checks, %d failed\n", g_checks, g_fail);
   fflush(stdout);
   for (int n : {1, 2, 5, 16, 17, 23, 24, 31, 32}) {

@@ -5,7 +5,9 @@
  *     block's matrices staged through shared memory (tile_*), per-thread
  *     functions in registers.
  *   7..32: one matrix per group of GroupLanes<OP, NMAX> lanes (NMAX = 8, 12,
- *     16, 24, 32: n runs at the smallest NMAX >= n; the Cholesky
+ *     16, 24, 32: n runs at the smallest NMAX >= n, except the inverse and
+ *     the one-rhs solve at n = 7, 9..11, 13..15, which run at NMAX = n
+ *     (in_step_exact); the Cholesky
  *     factorization, and the inverse at 24, with fewer lanes, two or three
  *     rows each), rows in registers; pivot rows broadcast through a slot
  *     of shared memory (WarpShared) or shuffles (Warp) by operation.
@@ -61,13 +63,15 @@ template <int OP, int NMAX> struct RhsChunk {
 };
 
 /* How the lanes of a group talk, per operation and size (measured on an
-   H200, docs/PERFORMANCE.md): the Gauss-Jordan inverse and, from NMAX = 12
-   on, the LU-based routines broadcast pivot rows through a shared-memory
-   slot (WarpShared); Cholesky gathers columns by shuffles (Warp). */
+   H200, docs/PERFORMANCE.md): the Gauss-Jordan inverse and, above
+   NMAX = 8 (the classes 12, 16, 24, 32 measured; the exact classes 9-15
+   of the one-rhs solve follow them), the LU-based routines broadcast
+   pivot rows through a shared-memory slot (WarpShared); Cholesky gathers
+   columns by shuffles (Warp). */
 template <int OP, int NMAX> struct UseSlot {
   static constexpr bool value =
       OP == BAT_INVERSE ||
-      (NMAX >= 12 && (OP == BAT_GETRF || OP == BAT_GETRS || OP == BAT_GESV));
+      (NMAX > 8 && (OP == BAT_GETRF || OP == BAT_GETRS || OP == BAT_GESV));
 };
 
 /* Matrix m of the batch on group g; active = false (InStep operations
@@ -132,7 +136,7 @@ template <int OP, int NMAX, int NR> struct InStep {
    better (the solve at 24: +1.5 %) or worse (32). */
 template <int OP, int NMAX, int NR> struct MinBlocks {
   static constexpr int value =
-      InStep<OP, NMAX, NR>::value && (NMAX == 12 || NMAX == 16) ? 7 : 0;
+      InStep<OP, NMAX, NR>::value && NMAX >= 9 && NMAX <= 16 ? 7 : 0;
 };
 
 /* The group's matrices: first, first + step, ... (grid-stride); in step
@@ -290,6 +294,36 @@ axb_status bat_size(axb_handle h, int op, const BatArgs<T> &a) {
   return by_op<GroupKernels<NMAX>>(h, op, a);
 }
 
+/* Exact size classes of the in-step operations (the inverse and the
+   one-rhs solve) at the orders between the classes: n = 7, 9..11, 13..15
+   ran the NMAX = 8, 12 or 16 kernels, with every row update as long as
+   NMAX + 1 columns and n, lda and the loop bounds at run time, so their
+   time hardly fell with n while cuBLAS's does (H200, double, batch 10^5,
+   ninth round: the solve 4.2-4.8x cuBLAS at n = 9-11 and 13-15, the
+   inverse 4.6x at 7, against 5.1-5.7x at 12 and 16).  At n = NMAX (and
+   packed storage) the body folds every bound (bat_groups). */
+constexpr bool in_step_exact(int op, int64_t n, int64_t nrhs) {
+  return (op == BAT_INVERSE || (op == BAT_GESV && nrhs == 1)) &&
+         (n == 7 || (n >= 9 && n <= 15 && n != 12));
+}
+template <int N, typename T>
+axb_status bat_exact(axb_handle h, int op, const BatArgs<T> &a) {
+  if (op == BAT_INVERSE) return bat_launch_nr<BAT_INVERSE, N, 1>(h, a);
+  return bat_launch_nr<BAT_GESV, N, 1>(h, a);
+}
+template <typename T>
+axb_status bat_exact_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
+  switch (n) {
+  case 7: return bat_exact<7>(h, op, a);
+  case 9: return bat_exact<9>(h, op, a);
+  case 10: return bat_exact<10>(h, op, a);
+  case 11: return bat_exact<11>(h, op, a);
+  case 13: return bat_exact<13>(h, op, a);
+  case 14: return bat_exact<14>(h, op, a);
+  default: return bat_exact<15>(h, op, a);
+  }
+}
+
 /* A CUDA handle takes device (or managed) arrays.  Host memory would be
    read asynchronously after the call returned (or fault): refuse it with a
    clear message instead; one cheap attribute query per array. */
@@ -332,6 +366,7 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
   BatArgs<T> a{up, (int)n, (int)nrhs, A,  lda,  sA,   ipiv,
                sP, B,      ldb,       sB, info, batch};
   if (n <= kThreadMaxN) return thread_order<1>(h, op, (int)n, a);
+  if (in_step_exact(op, n, nrhs)) return bat_exact_order(h, op, (int)n, a);
   /* Group kernels below kThreadMaxN + 1 exist only when the per-thread
      path is cut back (kThreadMaxN < 8). */
   if constexpr (kThreadMaxN < 2)
