@@ -58,20 +58,6 @@ template <int OP> __device__ __forceinline__ int a_mask(int up) {
   return 0;
 }
 
-/* Right-hand side column c of the tile's matrices: the thread's column of
-   sB solved with its factors r (and pivots), unless info is set. */
-template <int OP, int N, typename T>
-__device__ __forceinline__ void
-thread_solve_col(T *sB, int t, const T (&r)[N * N], const int (&piv)[N]) {
-  T b[N];
-  axb_dev::tile_get<N, 1>(sB, t, b);
-  if constexpr (OP == BAT_POTRS || OP == BAT_POSV)
-    axb_dev::thread_potrs<N>(N, r, b);
-  else
-    axb_dev::thread_getrs<N>(N, r, piv, b);
-  axb_dev::tile_put<N, 1>(sB, t, b);
-}
-
 template <int OP, int N, typename T>
 __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
                                             int cnt, T *sA, T *sB) {
@@ -80,18 +66,11 @@ __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
       OP == BAT_GETRS || OP == BAT_GESV || OP == BAT_POTRS || OP == BAT_POSV;
   constexpr bool writes_a = OP != BAT_GETRS && OP != BAT_POTRS;
   constexpr int ss = axb_dev::tile_ld<N, N>();
-  constexpr int K = ThreadTile<N>::kBatch;
   const int t = (int)threadIdx.x;
   const bool me = t < cnt;
   const int64_t m = m0 + t;
   T *A = a.A + m0 * a.sA;
-  T *B = solve ? a.B + m0 * a.sB : nullptr;
-  /* The first right-hand side rides with A: one load phase, one compute
-     phase and one store phase per tile (ninth round, docs/PERFORMANCE.md);
-     further columns take a round of their own. */
-  const bool first = solve && a.nrhs > 0;
-  axb_dev::tile_load<N, N, K>(sA, A, a.lda, a.sA, cnt);
-  if (first) axb_dev::tile_load<N, 1, K>(sB, B, a.ldb, a.sB, cnt);
+  axb_dev::tile_load<N, N, ThreadTile<N>::kBatch>(sA, A, a.lda, a.sA, cnt);
   __syncthreads();
   T r[N * N];
   int piv[N];
@@ -133,22 +112,27 @@ __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
       for (int i = 0; i < N; ++i)
         a.ipiv[m * a.sP + i] = piv[i];
     }
-    if constexpr (solve)
-      if (first && !info) thread_solve_col<OP, N>(sB, t, r, piv);
   }
   __syncthreads();
   if (writes_a)
     axb_dev::tile_store<N, N>(A, a.lda, a.sA, sA, cnt, a_mask<OP>(a.up));
   if constexpr (solve) {
-    if (first) axb_dev::tile_store<N, 1>(B, a.ldb, a.sB, sB, cnt);
-    for (int c = 1; c < a.nrhs; ++c) {
-      T *Bc = B + (int64_t)c * a.ldb;
+    for (int c = 0; c < a.nrhs; ++c) {
+      T *B = a.B + m0 * a.sB + (int64_t)c * a.ldb;
       __syncthreads(); /* the last column's store has read sB */
-      axb_dev::tile_load<N, 1, K>(sB, Bc, a.ldb, a.sB, cnt);
+      axb_dev::tile_load<N, 1, ThreadTile<N>::kBatch>(sB, B, a.ldb, a.sB, cnt);
       __syncthreads();
-      if (me && !info) thread_solve_col<OP, N>(sB, t, r, piv);
+      if (me && !info) {
+        T b[N];
+        axb_dev::tile_get<N, 1>(sB, t, b);
+        if constexpr (chol)
+          axb_dev::thread_potrs<N>(N, r, b);
+        else
+          axb_dev::thread_getrs<N>(N, r, piv, b);
+        axb_dev::tile_put<N, 1>(sB, t, b);
+      }
       __syncthreads();
-      axb_dev::tile_store<N, 1>(Bc, a.ldb, a.sB, sB, cnt);
+      axb_dev::tile_store<N, 1>(B, a.ldb, a.sB, sB, cnt);
     }
   }
   __syncthreads(); /* the stores have read sA and sB before the next tile */
