@@ -17,7 +17,8 @@
  *         of a million small matrices, where the launch matters less;
  *         -r R times R back-to-back calls per timing, every column alike
  *         (default 1: one call with its launch latency))
- *     bench_batched sweep             (group shapes, see sweep() below)
+ *     bench_batched sweep [small]     (group shapes, see sweep() below;
+ *                                      small: groups at n = 3..6)
  *     bench_batched floor [d|s]       (the per-thread inverse beside a
  *                                      same-bytes touch, see floor_one)
  *
@@ -684,6 +685,23 @@ static void sweep_one(const Inputs<double> &in) {
   fflush(stdout);
 }
 
+/* sweep small: groups at the per-thread orders n = 3..6 (the API runs
+   them one matrix per thread; compare with `bench_batched d 3 4 5 6`). */
+static int sweep_small() {
+  printf("# sweep small (double): groups at n = 3..6, kernel times\n");
+  for (int n : {3, 4, 5, 6}) {
+    const Inputs<double> in(n, 100000);
+    if (n <= 4) {
+      sweep_one<4, 4>(in);
+      sweep_one<4, 8>(in);
+    } else {
+      sweep_one<6, 8>(in);
+      sweep_one<8, 8>(in);
+    }
+  }
+  return 0;
+}
+
 static int sweep() {
   printf("# sweep (double): group shapes, kernel times (median of 10)\n");
   for (int n : {7, 8, 12, 16, 24, 32}) {
@@ -741,7 +759,8 @@ int main(int argc, char **argv) {
   cudaRuntimeGetVersion(&rt);
   printf("# %s, CUDA runtime %d.%d\n", name, rt / 1000, (rt % 1000) / 10);
   if (argc > 1 && !strcmp(argv[1], "sweep")) {
-    const int r = sweep();
+    const int r =
+        argc > 2 && !strcmp(argv[2], "small") ? sweep_small() : sweep();
     axb_handle_destroy(h);
     return r;
   }
