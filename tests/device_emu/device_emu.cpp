@@ -481,21 +481,26 @@ template <int N> static void per_thread() {
 /* ---- per-thread kernels of the batched API ------------------------------ */
 static double U() { return std::uniform_real_distribution<double>(-1, 1)(rng); }
 
+/* off: the batch starts that many elements into v (1: not 16-byte
+   aligned, so the packed tiles take the element-wise path). */
 template <typename T> struct Buf {
   int rows, cols;
   int64_t ld, stride;
-  int64_t batch;
+  int64_t batch, off;
   std::vector<T> v;
-  Buf(int r, int c, int64_t ld_, int64_t pad, int64_t b)
-      : rows(r), cols(c), ld(ld_), stride(ld_ * c + pad), batch(b),
-        v(stride * b + 1, NAN) {}
-  T &at(int64_t m, int i, int j) { return v[m * stride + i + j * ld]; }
+  Buf(int r, int c, int64_t ld_, int64_t pad, int64_t b, int64_t off_ = 0)
+      : rows(r), cols(c), ld(ld_), stride(ld_ * c + pad), batch(b), off(off_),
+        v(stride * b + 1 + off_, NAN) {}
+  T *p() { return v.data() + off; }
+  T &at(int64_t m, int i, int j) { return v[off + m * stride + i + j * ld]; }
   bool padding_nan() const {
+    for (int64_t e = 0; e < off; ++e)
+      if (!std::isnan(v[e])) return false;
     for (int64_t m = 0; m < batch; ++m)
       for (int64_t e = 0; e < stride; ++e) {
         int j = e / ld, i = e % ld;
         bool inside = j < cols && i < rows;
-        if (!inside && !std::isnan(v[m * stride + e])) return false;
+        if (!inside && !std::isnan(v[off + m * stride + e])) return false;
       }
     return std::isnan(v.back());
   }
@@ -513,12 +518,16 @@ template <int OP, int N, typename T> static void launch(BatArgs<T> a) {
 }
 
 /* packed: A and S with lda = n and stride n^2 (tile_load's batched path
-   from N = 5), B with ldb = n; otherwise every stride padded. */
-template <int N, typename T> static void test(int64_t batch, bool packed) {
+   from N = 5), B with ldb = n; otherwise every stride padded.  shift: the
+   arrays start one element off 16-byte alignment (the packed tiles'
+   element-wise path instead of 16-byte pieces). */
+template <int N, typename T>
+static void test(int64_t batch, bool packed, int shift = 0) {
   const double tol = sizeof(T) == 8 ? 1e-10 : 2e-3;
   const int n = N, pa = packed ? 0 : 1;
   // general matrices, every 4th singular (column n/2 zero)
-  Buf<T> A(n, n, n + pa, 3 * pa, batch), B(n, 3, n + 2 * pa, pa, batch);
+  Buf<T> A(n, n, n + pa, 3 * pa, batch, shift),
+      B(n, 3, n + 2 * pa, pa, batch, shift);
   std::vector<int> kind(batch);
   for (int64_t m = 0; m < batch; ++m) {
     kind[m] = m % 4 == 1;
@@ -545,12 +554,11 @@ template <int N, typename T> static void test(int64_t batch, bool packed) {
   // getrf + getrs (3 rhs)
   {
     Buf<T> F = A, X = B;
-    BatArgs<T> a{0,  n,       3, F.v.data(), F.ld,        F.stride, ipiv.data(),
-                 sP, nullptr, 1, 0,          info.data(), batch};
+    BatArgs<T> a{0,  n,       3, F.p(), F.ld,        F.stride, ipiv.data(),
+                 sP, nullptr, 1, 0,     info.data(), batch};
     launch<BAT_GETRF, N>(a);
-    BatArgs<T> s{0,        n,           3,    F.v.data(), F.ld,
-                 F.stride, ipiv.data(), sP,   X.v.data(), X.ld,
-                 X.stride, nullptr,     batch};
+    BatArgs<T> s{0,  n,     3,    F.p(),    F.ld,    F.stride, ipiv.data(),
+                 sP, X.p(), X.ld, X.stride, nullptr, batch};
     launch<BAT_GETRS, N>(s);
     CHECK(F.padding_nan() && X.padding_nan(), "getrf padding N %d", N);
     for (int64_t m = 0; m < batch; ++m) {
@@ -584,9 +592,8 @@ template <int N, typename T> static void test(int64_t batch, bool packed) {
   // gesv, 1 rhs, no ipiv
   {
     Buf<T> F = A, X = B;
-    BatArgs<T> a{0,        n,           1,    F.v.data(), F.ld,
-                 F.stride, nullptr,     0,    X.v.data(), X.ld,
-                 X.stride, info.data(), batch};
+    BatArgs<T> a{0, n,     1,    F.p(),    F.ld,        F.stride, nullptr,
+                 0, X.p(), X.ld, X.stride, info.data(), batch};
     launch<BAT_GESV, N>(a);
     CHECK(F.padding_nan() && X.padding_nan(), "gesv padding N %d", N);
     for (int64_t m = 0; m < batch; ++m) {
@@ -602,8 +609,8 @@ template <int N, typename T> static void test(int64_t batch, bool packed) {
   // inverse
   {
     Buf<T> V = A;
-    BatArgs<T> a{0, n,       0, V.v.data(), V.ld,        V.stride, nullptr,
-                 0, nullptr, 1, 0,          info.data(), batch};
+    BatArgs<T> a{0, n,       0, V.p(), V.ld,        V.stride, nullptr,
+                 0, nullptr, 1, 0,     info.data(), batch};
     launch<BAT_INVERSE, N>(a);
     CHECK(V.padding_nan(), "inverse padding N %d", N);
     for (int64_t m = 0; m < batch; ++m) {
@@ -626,7 +633,7 @@ template <int N, typename T> static void test(int64_t batch, bool packed) {
   }
   // Cholesky: SPD = G G^T + n I, every 3rd not SPD (a negative diagonal at n/2)
   for (int up = 0; up < 2; ++up) {
-    Buf<T> S(n, n, n + 2 * pa, pa, batch);
+    Buf<T> S(n, n, n + 2 * pa, pa, batch, shift);
     std::vector<int> bad(batch);
     for (int64_t m = 0; m < batch; ++m) {
       bad[m] = m % 3 == 2;
@@ -643,11 +650,11 @@ template <int N, typename T> static void test(int64_t batch, bool packed) {
         }
     }
     Buf<T> F = S, X = B;
-    BatArgs<T> a{up, n,       3, F.v.data(), F.ld,        F.stride, nullptr,
-                 0,  nullptr, 1, 0,          info.data(), batch};
+    BatArgs<T> a{up, n,       3, F.p(), F.ld,        F.stride, nullptr,
+                 0,  nullptr, 1, 0,     info.data(), batch};
     launch<BAT_POTRF, N>(a);
-    BatArgs<T> s{up, n,          3,    F.v.data(), F.ld,    F.stride, nullptr,
-                 0,  X.v.data(), X.ld, X.stride,   nullptr, batch};
+    BatArgs<T> s{up, n,     3,    F.p(),    F.ld,    F.stride, nullptr,
+                 0,  X.p(), X.ld, X.stride, nullptr, batch};
     launch<BAT_POTRS, N>(s);
     CHECK(F.padding_nan() && X.padding_nan(), "potrf padding");
     for (int64_t m = 0; m < batch; ++m) {
@@ -671,9 +678,8 @@ template <int N, typename T> static void test(int64_t batch, bool packed) {
       CHECK(solve_res(m, S, X, B, 3) < tol * 100, "potrs resid N %d", N);
     }
     Buf<T> G = S, Y = B;
-    BatArgs<T> p{up,       n,           1,    G.v.data(), G.ld,
-                 G.stride, nullptr,     0,    Y.v.data(), Y.ld,
-                 Y.stride, info.data(), batch};
+    BatArgs<T> p{up, n,     1,    G.p(),    G.ld,        G.stride, nullptr,
+                 0,  Y.p(), Y.ld, Y.stride, info.data(), batch};
     launch<BAT_POSV, N>(p);
     CHECK(G.padding_nan() && Y.padding_nan(), "posv padding");
     for (int64_t m = 0; m < batch; ++m) {
@@ -693,6 +699,8 @@ template <int N> static void both() {
   }
   test<N, double>(150, true);
   test<N, float>(131, true);
+  test<N, double>(129, true, 1);
+  test<N, float>(130, true, 1);
 }
 static void all_ties() {
   for (int n : {2, 5, 7, 8}) {
