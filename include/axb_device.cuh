@@ -386,12 +386,17 @@ __device__ __forceinline__ void tile_load_run(T *S, const T *G, int64_t ld,
   }
 }
 
-/* Packed storage at a 16-byte aligned address moves in 16-byte pieces (two
-   doubles, four floats): half (a quarter) of the global load and store
-   instructions, and as many bytes in flight per register as before in
-   half the round trips (ninth round, docs/PERFORMANCE.md: the per-thread
-   solve at n = 4 waited 11 of its 19 cycles per instruction on its four
-   rounds of tile loads). */
+/* Small tiles (K = 1: a few loads per thread, issued in rounds) of packed
+   storage at a 16-byte aligned address move in 16-byte pieces (two
+   doubles, four floats): half (a quarter) of the global instructions,
+   and the same bytes in flight in half the rounds.  The price is shared
+   memory bank conflicts (a thread writes W consecutive elements), so
+   tiles that already keep K = 16 loads in flight stay element-wise
+   (ninth round, H200, docs/PERFORMANCE.md: the per-thread solve at n = 4
+   had waited 11 of its 19 cycles per instruction on four rounds of tile
+   loads, and went 16.3 -> 12-14 us per 100 000; with pieces at n = 5, 6
+   as well, the float solve at 5 and the double solve at 6 lost 40 % and
+   7 %). */
 template <typename T> struct alignas(16) Vec16 {
   static constexpr int W = 16 / (int)sizeof(T);
   T e[W];
@@ -422,35 +427,25 @@ __device__ __forceinline__ void piece_store(T *p, const Vec16<T> &v) {
     p[w] = v.e[w];
 #endif
 }
-/* K elements in flight per thread, as tile_load_run: K / W pieces. */
-template <int R, int C, int K, typename T>
+template <int R, int C, typename T>
 __device__ __forceinline__ void tile_load_vec(T *S, const T *G, int total) {
-  using V = Vec16<T>;
-  constexpr int W = V::W, KV = K / W > 0 ? K / W : 1;
+  constexpr int W = Vec16<T>::W;
   const int nt = (int)blockDim.x, nv = total / W;
-  for (int v0 = (int)threadIdx.x; v0 < nv; v0 += KV * nt) {
-    V v[KV];
+  for (int v0 = (int)threadIdx.x; v0 < nv; v0 += nt) {
+    const Vec16<T> v = piece_load(G + W * v0);
 #pragma unroll
-    for (int k = 0; k < KV; ++k)
-      if (v0 + k * nt < nv) v[k] = piece_load(G + W * (v0 + k * nt));
-#pragma unroll
-    for (int k = 0; k < KV; ++k)
-      if (v0 + k * nt < nv) {
-#pragma unroll
-        for (int w = 0; w < W; ++w)
-          S[tile_sidx<R, C>(W * (v0 + k * nt) + w)] = v[k].e[w];
-      }
+    for (int w = 0; w < W; ++w)
+      S[tile_sidx<R, C>(W * v0 + w)] = v.e[w];
   }
   for (int e = nv * W + (int)threadIdx.x; e < total; e += nt)
     S[tile_sidx<R, C>(e)] = G[e];
 }
 template <int R, int C, typename T>
 __device__ __forceinline__ void tile_store_vec(T *G, const T *S, int total) {
-  using V = Vec16<T>;
-  constexpr int W = V::W;
+  constexpr int W = Vec16<T>::W;
   const int nt = (int)blockDim.x, nv = total / W;
   for (int v0 = (int)threadIdx.x; v0 < nv; v0 += nt) {
-    V v;
+    Vec16<T> v;
 #pragma unroll
     for (int w = 0; w < W; ++w)
       v.e[w] = S[tile_sidx<R, C>(W * v0 + w)];
@@ -465,10 +460,13 @@ __device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
                                           int64_t stride, int cnt) {
   const int total = cnt * R * C;
   if (ld == R && stride == R * C) {
-    if (aligned16(G))
-      tile_load_vec<R, C, K>(S, G, total);
-    else
-      tile_load_run<R, C, K, true>(S, G, ld, stride, total);
+    if constexpr (K == 1) {
+      if (aligned16(G)) {
+        tile_load_vec<R, C>(S, G, total);
+        return;
+      }
+    }
+    tile_load_run<R, C, K, true>(S, G, ld, stride, total);
   } else {
     tile_load_run<R, C, K, false>(S, G, ld, stride, total);
   }
@@ -489,16 +487,20 @@ __device__ __forceinline__ void tile_store_run(T *G, int64_t ld, int64_t stride,
     G[tile_gidx<R, C, PACKED>(e, ld, stride)] = S[tile_sidx<R, C>(e)];
   }
 }
-template <int R, int C, typename T>
+/* K: as tile_load's (pieces only for K = 1). */
+template <int R, int C, int K = tile_batch_default<R, C>(), typename T>
 __device__ __forceinline__ void tile_store(T *G, int64_t ld, int64_t stride,
                                            const T *S, int cnt, int uplo = 0) {
   const int total = cnt * R * C;
   if (ld == R && stride == R * C) {
-    if (uplo == 0 && aligned16(G)) /* whole pieces only when every element
-                                      is written */
-      tile_store_vec<R, C>(G, S, total);
-    else
-      tile_store_run<R, C, true>(G, ld, stride, S, total, uplo);
+    if constexpr (K == 1) { /* whole pieces only when every element is
+                               written */
+      if (uplo == 0 && aligned16(G)) {
+        tile_store_vec<R, C>(G, S, total);
+        return;
+      }
+    }
+    tile_store_run<R, C, true>(G, ld, stride, S, total, uplo);
   } else {
     tile_store_run<R, C, false>(G, ld, stride, S, total, uplo);
   }

@@ -115,7 +115,8 @@ __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
   }
   __syncthreads();
   if (writes_a)
-    axb_dev::tile_store<N, N>(A, a.lda, a.sA, sA, cnt, a_mask<OP>(a.up));
+    axb_dev::tile_store<N, N, ThreadTile<N>::kBatch>(A, a.lda, a.sA, sA, cnt,
+                                                     a_mask<OP>(a.up));
   if constexpr (solve) {
     for (int c = 0; c < a.nrhs; ++c) {
       T *B = a.B + m0 * a.sB + (int64_t)c * a.ldb;
@@ -132,7 +133,7 @@ __device__ __forceinline__ void thread_tile(const BatArgs<T> &a, int64_t m0,
         axb_dev::tile_put<N, 1>(sB, t, b);
       }
       __syncthreads();
-      axb_dev::tile_store<N, 1>(B, a.ldb, a.sB, sB, cnt);
+      axb_dev::tile_store<N, 1, ThreadTile<N>::kBatch>(B, a.ldb, a.sB, sB, cnt);
     }
   }
   __syncthreads(); /* the stores have read sA and sB before the next tile */
