@@ -702,6 +702,12 @@ template <int N> static void both() {
   test<N, double>(129, true, 1);
   test<N, float>(130, true, 1);
 }
+template <int N> static void exact_class() {
+  constexpr int G = N <= 8 ? 8 : 16; /* the API's GroupLanes there */
+  coop<N, G, true>(N);
+  coop<N, G, false>(N);
+}
+template <int... N> static void exact_classes() { (exact_class<N>(), ...); }
 static void all_ties() {
   for (int n : {2, 5, 7, 8}) {
     ties<8, 8, true>(n);
@@ -780,18 +786,10 @@ int main(int argc, char **argv) {
     coop<12, 16, false>(n);
     coop<12, 4, false>(n);
   }
-  /* the API's exact classes of the inverse and the one-rhs solve */
-  coop<7, 8, true>(7);
-  coop<7, 8, false>(7);
+  /* the API's exact classes of the inverse and the one-rhs solve (slot
+     and shuffles at n = NMAX, and one smaller n at the ends) */
+  exact_classes<7, 9, 10, 11, 13, 14, 15>();
   coop<7, 8, true>(4);
-  coop<9, 16, true>(9);
-  coop<9, 16, false>(9);
-  coop<10, 16, true>(10);
-  coop<11, 16, true>(11);
-  coop<13, 16, true>(13);
-  coop<14, 16, true>(14);
-  coop<15, 16, true>(15);
-  coop<15, 16, false>(15);
   coop<15, 16, true>(8);
   printf("NMAX 16: %d checks, %d failed\n", g_checks, g_fail);
   fflush(stdout);
