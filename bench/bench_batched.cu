@@ -27,9 +27,11 @@
  * read and written once, B too) as a fraction of the copy bandwidth.
  * "ceil" is the vendor's time over a same-bytes touch (touch_kernel: one
  * launch that reads and writes A, and B for the solve, once, after the
- * same reset): the largest speed-up any one call that moves those bytes
- * could show.  "tch/axb" is the touch's time over ours (1 = as fast as
- * touching the bytes).
+ * same reset): about the largest speed-up one call that moves those
+ * bytes can show (an estimate, not a bound: touch_kernel is a plain
+ * element-wise kernel; the driver's copy measured no faster, see floor).
+ * "tch/axb" is the touch's time over ours (1 = as fast as touching the
+ * bytes).
  */
 #include "axb.h"
 #include "axb_device.cuh"

@@ -401,6 +401,11 @@ template <typename T> struct alignas(16) Vec16 {
   static constexpr int W = 16 / (int)sizeof(T);
   T e[W];
 };
+/* Pieces need W whole elements in 16 bytes (float, double; not e.g. a
+   12-byte float3, nor anything wider than 16 bytes). */
+template <typename T> constexpr bool in_pieces() {
+  return sizeof(T) <= 16 && 16 % sizeof(T) == 0;
+}
 __device__ __forceinline__ bool aligned16(const void *p) {
   return ((unsigned long long)p & 15) == 0;
 }
@@ -460,7 +465,7 @@ __device__ __forceinline__ void tile_load(T *S, const T *G, int64_t ld,
                                           int64_t stride, int cnt) {
   const int total = cnt * R * C;
   if (ld == R && stride == R * C) {
-    if constexpr (K == 1) {
+    if constexpr (K == 1 && in_pieces<T>()) {
       if (aligned16(G)) {
         tile_load_vec<R, C>(S, G, total);
         return;
@@ -493,8 +498,8 @@ __device__ __forceinline__ void tile_store(T *G, int64_t ld, int64_t stride,
                                            const T *S, int cnt, int uplo = 0) {
   const int total = cnt * R * C;
   if (ld == R && stride == R * C) {
-    if constexpr (K == 1) { /* whole pieces only when every element is
-                               written */
+    if constexpr (K == 1 && in_pieces<T>()) { /* whole pieces only when
+                                                 every element is written */
       if (uplo == 0 && aligned16(G)) {
         tile_store_vec<R, C>(G, S, total);
         return;

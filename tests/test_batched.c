@@ -89,8 +89,17 @@ typedef struct {
   size_t es;
   int64_t rows, cols, ld, stride, count;
   char *host; /* count * stride elements, NaN outside the matrices */
-  void *side;
+  void *side; /* the batch on the handle's side, base + shift elements */
+  void *base;
 } batch_buf;
+/* shift_mode: every buffer's batch starts one element past the
+   allocation (not 16-byte aligned: the CUDA tiles' element-wise path
+   instead of 16-byte pieces) */
+static int shift_mode;
+static void *side_alloc_shifted(batch_buf *b, int64_t total) {
+  b->base = side_alloc((size_t)(total + shift_mode) * b->es);
+  return (char *)b->base + (size_t)shift_mode * b->es;
+}
 
 static double get_el(const batch_buf *b, int64_t k, int64_t i, int64_t j) {
   const int64_t o = k * b->stride + i + j * b->ld;
@@ -99,8 +108,11 @@ static double get_el(const batch_buf *b, int64_t k, int64_t i, int64_t j) {
 
 static batch_buf buf_new(axb_dtype t, int64_t rows, int64_t cols, int64_t ld,
                          int64_t gap, int64_t count) {
-  batch_buf b = {
-      t, axb_dtype_size(t), rows, cols, ld, ld * cols + gap, count, NULL, NULL};
+  batch_buf b = {t,     axb_dtype_size(t),
+                 rows,  cols,
+                 ld,    ld * cols + gap,
+                 count, NULL,
+                 NULL,  NULL};
   const int64_t total = b.stride * count;
   b.host = malloc((size_t)(total ? total : 1) * b.es);
   if (!b.host) exit(1);
@@ -110,12 +122,12 @@ static batch_buf buf_new(axb_dtype t, int64_t rows, int64_t cols, int64_t ld,
     else
       ((float *)b.host)[e] = NAN;
   }
-  b.side = side_alloc((size_t)total * b.es);
+  b.side = side_alloc_shifted(&b, total);
   return b;
 }
 static void buf_free(batch_buf *b) {
   free(b->host);
-  side_free(b->side);
+  side_free(b->base);
 }
 static void buf_put(batch_buf *b, int64_t k, const axb_dense *M) {
   for (int64_t j = 0; j < b->cols; ++j)
@@ -159,7 +171,7 @@ static batch_buf buf_clone(const batch_buf *a) {
   b.host = malloc((size_t)(total ? total : 1) * a->es);
   if (!b.host) exit(1);
   memcpy(b.host, a->host, (size_t)total * a->es);
-  b.side = side_alloc((size_t)total * a->es);
+  b.side = side_alloc_shifted(&b, total);
   buf_up(&b);
   return b;
 }
@@ -233,8 +245,10 @@ static int sparse_mode, tie_mode;
    double, 2^+-102 in float), where the pivot keys' magnitude bits and the
    reciprocals must still be right. */
 static int scale_exp;
-/* packed_mode: A with lda = n and no gap (the CUDA kernels' packed
-   copies at n = NMAX); otherwise lda = n + 1 and a gap of 3 */
+/* packed_mode: A with lda = n and no gap, B with ldb = n and no gap (the
+   CUDA kernels' packed copies at n = NMAX, and their packed tiles at
+   n <= 6); otherwise lda = n + 1 and a gap of 3, ldb = n + 2 and a gap
+   of 1 */
 static int packed_mode;
 static int64_t pivots_compared; /* problems whose pivots were REF's-checked */
 static axb_dense gen_ties(int64_t n, axb_dtype t, int64_t k);
@@ -423,10 +437,12 @@ static void ints_down(int *host, const int *side, int64_t count) {
 
 static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
   const char *tn = axb_dtype_name(t);
-  const int64_t lda = packed_mode ? n : n + 1, nrhs = (n & 1) ? 1 : 3,
-                ldb = n + 2;
+  /* packed at n <= 6 with one right-hand side: B's tiles packed too */
+  const int64_t lda = packed_mode ? n : n + 1,
+                nrhs = (n & 1) || (packed_mode && n <= 6) ? 1 : 3,
+                ldb = packed_mode ? n : n + 2;
   batch_buf A = buf_new(t, n, n, lda, packed_mode ? 0 : 3, count);
-  batch_buf B = buf_new(t, n, nrhs, ldb, 1, count);
+  batch_buf B = buf_new(t, n, nrhs, ldb, packed_mode ? 0 : 1, count);
   axb_dense *orig = calloc((size_t)(count ? count : 1), sizeof(axb_dense));
   int64_t *rinfo = calloc((size_t)(count ? count : 1), sizeof(int64_t));
   /* REF's pivots of the exactly factored problems (0 elsewhere) */
@@ -892,10 +908,15 @@ int main(int argc, char **argv) {
     /* packed (lda = n, no gap) at and around the group kernels' size
        classes, odd batches (a warp's last groups inactive) */
     packed_mode = 1;
-    const int64_t pn[] = {6,  7,  8,  9,  10, 11, 12, 13,
-                          14, 15, 16, 17, 24, 32, 64};
-    for (int i = 0; i < 15; ++i)
+    const int64_t pn[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                          11, 12, 13, 14, 15, 16, 17, 24, 32, 64};
+    for (int i = 0; i < 20; ++i)
       test_lu_family(types[ti], pn[i], q ? 5 : 37);
+    /* packed but one element off 16-byte alignment (element-wise tiles) */
+    shift_mode = 1;
+    for (int64_t n = 1; n <= 6; ++n)
+      test_lu_family(types[ti], n, q ? 5 : 37);
+    shift_mode = 0;
     packed_mode = 0;
     /* pivots of extreme scale */
     for (int sgn = -1; sgn <= 1; sgn += 2) {

@@ -6,9 +6,11 @@
  * four rows per lane, shuffles and shared-memory slots) and 64 (Block), every
  * operation, singular and not-SPD matrices in the mix; thread_inverse; and
  * the per-thread kernels of the batched API (batched_thread.cuh) for
- * n = 1..8 in both precisions with padded and packed strides, both
- * triangles, one and three right-hand sides and batches of 1, 3, 131 and 150
- * (two tiles).
+ * n = 1..8 in both precisions with padded and packed strides (packed also
+ * one element off 16-byte alignment), both triangles, one and three
+ * right-hand sides and batches of 1, 3, 129, 130, 131 and 150 (two tiles);
+ * and the exact classes NMAX = 7, 9..11, 13..15 of the inverse and the
+ * one-rhs solve.
  */
 #include "cuda_emu.h"
 
@@ -518,7 +520,8 @@ template <int OP, int N, typename T> static void launch(BatArgs<T> a) {
 }
 
 /* packed: A and S with lda = n and stride n^2 (tile_load's batched path
-   from N = 5), B with ldb = n; otherwise every stride padded.  shift: the
+   from N = 5), B with ldb = n (three columns, so its column tiles are
+   strided); otherwise every stride padded.  shift: the
    arrays start one element off 16-byte alignment (the packed tiles'
    element-wise path instead of 16-byte pieces). */
 template <int N, typename T>

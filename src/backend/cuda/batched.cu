@@ -132,8 +132,9 @@ template <int OP, int NMAX, int NR> struct InStep {
    kernels at NMAX = 12 and 16 with their packed copy take 72-81
    registers, 6 blocks (24 warps) per SM; 7 blocks allow 73 (H200, double,
    seventh round run H: the solve 4.46 -> 4.86x cuBLAS at n = 16, 5.00 ->
-   5.32x at 12; the inverse -1 % at 12).  Elsewhere a bound measured no
-   better (the solve at 24: +1.5 %) or worse (32). */
+   5.32x at 12; the inverse -1 % at 12).  The exact classes 9..15 (ninth
+   round) take the same bound, measured with it only.  Elsewhere a bound
+   measured no better (the solve at 24: +1.5 %) or worse (32). */
 template <int OP, int NMAX, int NR> struct MinBlocks {
   static constexpr int value =
       InStep<OP, NMAX, NR>::value && NMAX >= 9 && NMAX <= 16 ? 7 : 0;
@@ -309,7 +310,8 @@ constexpr bool in_step_exact(int op, int64_t n, int64_t nrhs) {
 template <int N, typename T>
 axb_status bat_exact(axb_handle h, int op, const BatArgs<T> &a) {
   if (op == BAT_INVERSE) return bat_launch_nr<BAT_INVERSE, N, 1>(h, a);
-  return bat_launch_nr<BAT_GESV, N, 1>(h, a);
+  if (op == BAT_GESV && a.nrhs == 1) return bat_launch_nr<BAT_GESV, N, 1>(h, a);
+  return axb__fail(h, AXB_ERR_INTERNAL, "batched: exact class op %d", op);
 }
 template <typename T>
 axb_status bat_exact_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
@@ -320,7 +322,9 @@ axb_status bat_exact_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
   case 11: return bat_exact<11>(h, op, a);
   case 13: return bat_exact<13>(h, op, a);
   case 14: return bat_exact<14>(h, op, a);
-  default: return bat_exact<15>(h, op, a);
+  case 15: return bat_exact<15>(h, op, a);
+  default:
+    return axb__fail(h, AXB_ERR_INTERNAL, "batched: exact class n %d", n);
   }
 }
 

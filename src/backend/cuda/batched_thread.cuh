@@ -47,8 +47,10 @@ template <int N> struct ThreadTile {
   static constexpr int kMats = N <= 4 ? 128 : 64; /* = threads per block */
   /* global loads in flight per thread in tile_load (axb_device.cuh): 16
      from N = 5 (H200: the N = 6 inverse 38 -> 30 us per 100 000, the solve
-     44 -> 35); the plain loop below, where 16 doubled the registers (ptxas:
-     inverse 44 / 64 -> 125 / 128 at N = 3 / 4) for no measured gain. */
+     44 -> 35); below, one at a time (16 doubled the registers, ptxas:
+     inverse 44 / 64 -> 125 / 128 at N = 3 / 4, for no measured gain),
+     which axb_dev::tile_load / tile_store turn into 16-byte pieces for
+     packed, aligned tiles (ninth round). */
   static constexpr int kBatch = N <= 4 ? 1 : axb_dev::kTileBatch;
 };
 
