@@ -403,7 +403,7 @@ template <typename T> struct alignas(16) Vec16 {
 };
 /* Pieces need W whole elements in 16 bytes (float, double; not e.g. a
    12-byte float3, nor anything wider than 16 bytes). */
-template <typename T> constexpr bool in_pieces() {
+template <typename T> __host__ __device__ constexpr bool in_pieces() {
   return sizeof(T) <= 16 && 16 % sizeof(T) == 0;
 }
 __device__ __forceinline__ bool aligned16(const void *p) {
