@@ -244,8 +244,7 @@ static void launch_group(T *A, int n, long long count, int *info) {
 }
 
 /* Per thread at n = 2..6 (the API: n <= 6); groups above, as the API.
-   Returns
-   false when there is no per-thread kernel for n (naive). */
+   Returns false when there is no per-thread kernel for n (naive). */
 template <typename T>
 static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   switch (n) {

@@ -394,7 +394,7 @@ __device__ __forceinline__ void tile_load_run(T *S, const T *G, int64_t ld,
    tiles that already keep K = 16 loads in flight stay element-wise
    (ninth round, H200, docs/PERFORMANCE.md: the per-thread solve at n = 4
    had waited 11 of its 19 cycles per instruction on four rounds of tile
-   loads, and went 16.3 -> 12-14 us per 100 000; with pieces at n = 5, 6
+   loads, and went 16.3 -> 11.6-14.4 us per 100 000; with pieces at n = 5, 6
    as well, the float solve at 5 and the double solve at 6 lost 40 % and
    7 %). */
 template <typename T> struct alignas(16) Vec16 {
