@@ -263,7 +263,8 @@ static bool launch_user(int n, T *A, long long count, int *info, bool naive) {
   default: break;
   }
   if (naive) return false;
-  switch (n) { /* the API's exact classes of the inverse (in_step_exact) */
+  switch (n) { /* the API's exact classes of the inverse (InStepExact in
+                  batched.cu) */
   case 7: launch_group<7, 8>(A, n, count, info); return true;
   case 9: launch_group<9, 16>(A, n, count, info); return true;
   case 10: launch_group<10, 16>(A, n, count, info); return true;
@@ -405,6 +406,48 @@ __global__ void pointers_kernel(void **p, char *base, size_t bytes,
   if (m < c) p[m] = base + m * bytes;
 }
 
+/* cuBLAS's side of one size's inputs: pointer arrays to A, to C (getri
+   writes the inverse out of place) and to B, and the pivots. */
+template <typename T> struct Vendor {
+  int n;
+  long long c;
+  T *C;
+  int *piv;
+  void **pa, **pc, **pb;
+  explicit Vendor(const Inputs<T> &in) : n(in.n), c(in.c) {
+    CU(cudaMalloc(&C, in.bytesA));
+    CU(cudaMalloc(&piv, c * n * sizeof(int)));
+    CU(cudaMalloc(&pa, c * sizeof(void *)));
+    CU(cudaMalloc(&pc, c * sizeof(void *)));
+    CU(cudaMalloc(&pb, c * sizeof(void *)));
+    const unsigned g = (unsigned)((c + 255) / 256);
+    const size_t mat = (size_t)n * n * sizeof(T);
+    pointers_kernel<<<g, 256, 0, g_stream>>>(pa, (char *)in.A, mat, c);
+    pointers_kernel<<<g, 256, 0, g_stream>>>(pc, (char *)C, mat, c);
+    pointers_kernel<<<g, 256, 0, g_stream>>>(pb, (char *)in.B, n * sizeof(T),
+                                             c);
+    CU(cudaGetLastError());
+  }
+  ~Vendor() {
+    CU(cudaFree(C));
+    CU(cudaFree(piv));
+    CU(cudaFree(pa));
+    CU(cudaFree(pc));
+    CU(cudaFree(pb));
+  }
+  /* getrfBatched + getriBatched on A (into C) */
+  void inverse(cublasHandle_t blas, int *info) const {
+    OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
+    OK(getriB(blas, n, (T **)pa, n, piv, (T **)pc, n, info, (int)c));
+  }
+  /* getrfBatched + getrsBatched on A and B */
+  void solve(cublasHandle_t blas, int *info) const {
+    int hinfo = 0;
+    OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
+    OK(getrsB(blas, n, (T **)pa, n, piv, (T **)pb, n, &hinfo, (int)c));
+  }
+};
+
 template <typename T> static int run(axb_handle h, int argc, char **argv) {
   std::vector<int> ns = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
   long long batch = 0; /* 0: by n */
@@ -466,25 +509,12 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
     const long long c = batch ? batch : n <= 16 ? 100000 : 65536;
     const size_t mat = (size_t)n * n;
     Inputs<T> in(n, c);
-    T *A = in.A, *B = in.B, *C;
-    int *info = in.info, *piv;
-    void **pa, **pc, **pb;
-    CU(cudaMalloc(&C, in.bytesA));
-    CU(cudaMalloc(&piv, c * n * sizeof(int)));
-    CU(cudaMalloc(&pa, c * sizeof(void *)));
-    CU(cudaMalloc(&pc, c * sizeof(void *)));
-    CU(cudaMalloc(&pb, c * sizeof(void *)));
-    const unsigned pbk = (unsigned)((c + 255) / 256);
-    pointers_kernel<<<pbk, 256, 0, g_stream>>>(pa, (char *)A, mat * sizeof(T),
-                                               c);
-    pointers_kernel<<<pbk, 256, 0, g_stream>>>(pc, (char *)C, mat * sizeof(T),
-                                               c);
-    pointers_kernel<<<pbk, 256, 0, g_stream>>>(pb, (char *)B, n * sizeof(T), c);
-    CU(cudaGetLastError());
+    const Vendor<T> v(in);
+    T *A = in.A, *B = in.B;
+    int *info = in.info;
     auto resetA = [&] { in.resetA(); };
     auto resetAB = [&] { in.resetAB(); };
     auto resetS = [&] { in.resetS(); };
-    int hinfo = 0;
     const double t_inv =
         time_ms(resetA, [&] { OK(ours_inverse(h, n, A, info, c)); });
     const double t_user = time_ms(resetA, [&] {
@@ -496,18 +526,12 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
       has_naive = launch_user<T>(n, A, c, info, true);
       CU(cudaGetLastError());
     });
-    const double t_vinv = time_ms(resetA, [&] {
-      OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
-      OK(getriB(blas, n, (T **)pa, n, piv, (T **)pc, n, info, (int)c));
-    });
+    const double t_vinv = time_ms(resetA, [&] { v.inverse(blas, info); });
     const double t_tinv = time_ms(
         resetA, [&] { touch<T>(A, (long long)mat * c, B, 0, info, c); });
     const double t_sv =
         time_ms(resetAB, [&] { OK(ours_gesv(h, n, A, B, info, c)); });
-    const double t_vsv = time_ms(resetAB, [&] {
-      OK(getrfB(blas, n, (T **)pa, n, piv, info, (int)c));
-      OK(getrsB(blas, n, (T **)pa, n, piv, (T **)pb, n, &hinfo, (int)c));
-    });
+    const double t_vsv = time_ms(resetAB, [&] { v.solve(blas, info); });
     const double t_tsv = time_ms(resetAB, [&] {
       touch<T>(A, (long long)mat * c, B, (long long)n * c, info, c);
     });
@@ -516,7 +540,7 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
         chol ? time_ms(resetS, [&] { OK(ours_potrf(h, n, A, info, c)); }) : 0;
     const double t_vch =
         chol ? time_ms(resetS,
-                       [&] { OK(potrfB(sol, n, (T **)pa, n, info, (int)c)); })
+                       [&] { OK(potrfB(sol, n, (T **)v.pa, n, info, (int)c)); })
              : 0;
     const double fi = 2.0 * n * n * n * c,
                  fs = (2.0 / 3 * n * n * n + 2.0 * n * n) * c,
@@ -533,11 +557,6 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
            t_vsv / t_tsv, t_tsv / t_sv, gf(fc, t_ch), gf(fc, t_vch),
            chol ? t_vch / t_ch : 0.0);
     fflush(stdout);
-    CU(cudaFree(C));
-    CU(cudaFree(piv));
-    CU(cudaFree(pa));
-    CU(cudaFree(pc));
-    CU(cudaFree(pb));
   }
   cublasDestroy(blas);
   cusolverDnDestroy(sol);
@@ -553,18 +572,7 @@ template <typename T> static int run(axb_handle h, int argc, char **argv) {
 template <int N, typename T>
 static void floor_one(axb_handle h, cublasHandle_t blas, long long c) {
   Inputs<T> in(N, c);
-  int *piv;
-  void **pa, **pc;
-  T *C;
-  CU(cudaMalloc(&C, in.bytesA));
-  CU(cudaMalloc(&piv, c * N * sizeof(int)));
-  CU(cudaMalloc(&pa, c * sizeof(void *)));
-  CU(cudaMalloc(&pc, c * sizeof(void *)));
-  const unsigned pbk = (unsigned)((c + 255) / 256);
-  pointers_kernel<<<pbk, 256, 0, g_stream>>>(pa, (char *)in.A,
-                                             N * N * sizeof(T), c);
-  pointers_kernel<<<pbk, 256, 0, g_stream>>>(pc, (char *)C, N * N * sizeof(T),
-                                             c);
+  const Vendor<T> v(in);
   auto rA = [&] { in.resetA(); };
   const double us = 1e3;
   const double te =
@@ -573,7 +581,7 @@ static void floor_one(axb_handle h, cublasHandle_t blas, long long c) {
                       touch<T>(in.A, (long long)N * N * c, in.B, 0, in.info, c);
                     });
   const double tm = us * time_ms(rA, [&] {
-                      CU(cudaMemcpyAsync(C, in.A, in.bytesA,
+                      CU(cudaMemcpyAsync(v.C, in.A, in.bytesA,
                                          cudaMemcpyDeviceToDevice, g_stream));
                     });
   const double tl =
@@ -582,21 +590,13 @@ static void floor_one(axb_handle h, cublasHandle_t blas, long long c) {
       us * time_ms(rA, [&] { launch_thread<N, T>(in.A, c, in.info, false); });
   const double ta =
       us * time_ms(rA, [&] { OK(ours_inverse(h, N, in.A, in.info, c)); });
-  const double tv =
-      us * time_ms(rA, [&] {
-        OK(getrfB(blas, N, (T **)pa, N, piv, in.info, (int)c));
-        OK(getriB(blas, N, (T **)pa, N, piv, (T **)pc, N, in.info, (int)c));
-      });
+  const double tv = us * time_ms(rA, [&] { v.inverse(blas, in.info); });
   CU(cudaGetLastError());
   printf("floor n %d batch %lld: empty %6.2f  touch %6.2f  memcpy %6.2f  "
          "tiles only %6.2f  user %6.2f  api %6.2f  cuBLAS %7.2f us  "
          "(cuBLAS/touch %.2f, cuBLAS/memcpy %.2f, cuBLAS/api %.2f)\n",
          N, c, te, tt, tm, tl, tu, ta, tv, tv / tt, tv / tm, tv / ta);
   fflush(stdout);
-  CU(cudaFree(C));
-  CU(cudaFree(piv));
-  CU(cudaFree(pa));
-  CU(cudaFree(pc));
 }
 template <typename T> static int floor_run(axb_handle h) {
   cublasHandle_t blas;

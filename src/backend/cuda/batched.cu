@@ -7,7 +7,7 @@
  *   7..32: one matrix per group of GroupLanes<OP, NMAX> lanes (NMAX = 8, 12,
  *     16, 24, 32: n runs at the smallest NMAX >= n, except the inverse and
  *     the one-rhs solve at n = 7, 9..11, 13..15, which run at NMAX = n
- *     (in_step_exact); the Cholesky
+ *     (InStepExact); the Cholesky
  *     factorization, and the inverse at 24, with fewer lanes, two or three
  *     rows each), rows in registers; pivot rows broadcast through a slot
  *     of shared memory (WarpShared) or shuffles (Warp) by operation.
@@ -303,30 +303,22 @@ axb_status bat_size(axb_handle h, int op, const BatArgs<T> &a) {
    ninth round: the solve 4.2-4.8x cuBLAS at n = 9-11 and 13-15, the
    inverse 4.6x at 7, against 5.1-5.7x at 12 and 16).  At n = NMAX (and
    packed storage) the body folds every bound (bat_groups). */
-constexpr bool in_step_exact(int op, int64_t n, int64_t nrhs) {
-  return (op == BAT_INVERSE || (op == BAT_GESV && nrhs == 1)) &&
-         (n == 7 || (n >= 9 && n <= 15 && n != 12));
-}
+/* op: the inverse, or gesv with one right-hand side (the caller's test) */
 template <int N, typename T>
 axb_status bat_exact(axb_handle h, int op, const BatArgs<T> &a) {
-  if (op == BAT_INVERSE) return bat_launch_nr<BAT_INVERSE, N, 1>(h, a);
-  if (op == BAT_GESV && a.nrhs == 1) return bat_launch_nr<BAT_GESV, N, 1>(h, a);
-  return axb__fail(h, AXB_ERR_INTERNAL, "batched: exact class op %d", op);
+  return op == BAT_INVERSE ? bat_launch_nr<BAT_INVERSE, N, 1>(h, a)
+                           : bat_launch_nr<BAT_GESV, N, 1>(h, a);
 }
-template <typename T>
-axb_status bat_exact_order(axb_handle h, int op, int n, const BatArgs<T> &a) {
-  switch (n) {
-  case 7: return bat_exact<7>(h, op, a);
-  case 9: return bat_exact<9>(h, op, a);
-  case 10: return bat_exact<10>(h, op, a);
-  case 11: return bat_exact<11>(h, op, a);
-  case 13: return bat_exact<13>(h, op, a);
-  case 14: return bat_exact<14>(h, op, a);
-  case 15: return bat_exact<15>(h, op, a);
-  default:
-    return axb__fail(h, AXB_ERR_INTERNAL, "batched: exact class n %d", n);
+/* The orders with exact classes, listed once: run() launches order n's
+   kernel and returns true, or returns false when n has none. */
+template <int... N> struct ExactOrders {
+  template <typename T>
+  static bool run(axb_handle h, int op, int n, const BatArgs<T> &a,
+                  axb_status *st) {
+    return ((n == N && (*st = bat_exact<N>(h, op, a), true)) || ...);
   }
-}
+};
+using InStepExact = ExactOrders<7, 9, 10, 11, 13, 14, 15>;
 
 /* A CUDA handle takes device (or managed) arrays.  Host memory would be
    read asynchronously after the call returned (or fault): refuse it with a
@@ -370,7 +362,9 @@ axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,
   BatArgs<T> a{up, (int)n, (int)nrhs, A,  lda,  sA,   ipiv,
                sP, B,      ldb,       sB, info, batch};
   if (n <= kThreadMaxN) return thread_order<1>(h, op, (int)n, a);
-  if (in_step_exact(op, n, nrhs)) return bat_exact_order(h, op, (int)n, a);
+  if (op == BAT_INVERSE || (op == BAT_GESV && nrhs == 1)) {
+    if (InStepExact::run(h, op, (int)n, a, &st)) return st;
+  }
   /* Group kernels below kThreadMaxN + 1 exist only when the per-thread
      path is cut back (kThreadMaxN < 8). */
   if constexpr (kThreadMaxN < 2)
