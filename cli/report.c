@@ -43,6 +43,10 @@ int cli_result_exit(const cli_result *r) {
   return CLI_OK;
 }
 
+static int is_mixed(axb_method m) {
+  return m == AXB_METHOD_LU_MIXED || m == AXB_METHOD_CHOLESKY_MIXED;
+}
+
 static double kappa1(double rcond) {
   if (rcond < 0 || isnan(rcond)) return NAN;
   return rcond > 0 ? 1.0 / rcond : INFINITY;
@@ -125,6 +129,12 @@ void cli_print_report(FILE *f, const cli_result *r) {
   if (p->method == AXB_METHOD_LU_FIXEDPOINT && p->sections > 0)
     fprintf(f, LABEL "%lld over %lld sections\n", "sweeps",
             (long long)p->sweeps, (long long)p->sections);
+  if (is_mixed(p->method) && r->solved)
+    fprintf(f,
+            LABEL "factor %s, %lld refinement steps, %lld GMRES iterations%s\n",
+            "refinement", axb_factor_precision_name(p->factor_precision),
+            (long long)p->refine_steps, (long long)p->gmres_iters,
+            p->mixed_fallbacks ? "  (fell back from a lower precision)" : "");
   print_accuracy(f, r);
   print_status(f, r);
 }
@@ -221,6 +231,14 @@ static void json_solution(FILE *f, const cli_result *r, int *first) {
   kv_num(f, "kappa1", have ? kappa1(p->rcond) : NAN, first);
   kv_num(f, "forward_error",
          r->x_exists && r->fwd_error >= 0 ? r->fwd_error : NAN, first);
+  if (have && is_mixed(p->method)) {
+    kv_str(f, "factor_precision",
+           axb_factor_precision_name(p->factor_precision), first);
+    kv_int(f, "refine_steps", (long long)p->refine_steps, first);
+    kv_int(f, "gmres_iters", (long long)p->gmres_iters, first);
+    kv_int(f, "iter", (long long)p->mixed_iter, first);
+    kv_int(f, "fallbacks", p->mixed_fallbacks, first);
+  }
   if (have && p->method == AXB_METHOD_LU_FIXEDPOINT) {
     kv_int(f, "sweeps", (long long)p->sweeps, first);
     kv_int(f, "sections", (long long)p->sections, first);

@@ -35,7 +35,10 @@ enum {
   OPT_SWEEPS,
   OPT_TRISOLVE,
   OPT_TRI_SWEEPS,
-  OPT_HISTORY
+  OPT_HISTORY,
+  OPT_FACTOR_PRECISION,
+  OPT_REFINE,
+  OPT_NO_FALLBACK
 };
 
 static const cli_opt solve_table[] = {{"help", 'h', 0, OPT_HELP},
@@ -67,6 +70,10 @@ static const cli_opt solve_table[] = {{"help", 'h', 0, OPT_HELP},
                                       {"trisolve", 0, 1, OPT_TRISOLVE},
                                       {"tri-sweeps", 0, 1, OPT_TRI_SWEEPS},
                                       {"history", 0, 1, OPT_HISTORY},
+                                      {"factor-precision", 0, 1,
+                                       OPT_FACTOR_PRECISION},
+                                      {"refine", 0, 1, OPT_REFINE},
+                                      {"no-fallback", 0, 0, OPT_NO_FALLBACK},
                                       {NULL, 0, 0, 0}};
 
 typedef struct {
@@ -82,6 +89,8 @@ typedef struct {
   const char *rhs_opt; /* an option that only applies to a generated b */
   axb_fixedpoint_opts fp;
   const char *fp_opt; /* an option that only applies to lu-fixedpoint */
+  axb_mixed_opts mx;
+  const char *mx_opt; /* an option that only applies to the mixed methods */
   cli_sparse_args sp; /* the sparse path: sp.on when selected */
 } solve_args;
 
@@ -95,7 +104,8 @@ static int parse_method(solve_args *a, const char *text) {
   }
   cli_error("--method: '%s' is not one of auto, lu, cholesky, gauss-jordan, "
             "lu-crout, gauss, cholesky-crout, cholesky-banachiewicz, "
-            "lu-fixedpoint (dense) or cg, cg1, bicgstab, gmres (sparse)",
+            "lu-fixedpoint, lu-mixed, cholesky-mixed (dense) or cg, cg1, "
+            "bicgstab, gmres (sparse)",
             text);
   return 0;
 }
@@ -160,6 +170,27 @@ static int apply_fp(solve_args *a, int id, const char *v) {
   }
 }
 
+/* --refine: auto, ir or gmres. */
+static int parse_refine(const char *text, axb_refine *r) {
+  static const char *const names[] = {"auto", "ir", "gmres"};
+  for (int i = 0; i < 3; ++i)
+    if (strcmp(text, names[i]) == 0) {
+      *r = (axb_refine)i;
+      return 1;
+    }
+  cli_error("--refine: '%s' is not one of auto, ir, gmres", text);
+  return 0;
+}
+
+/* --factor-precision. */
+static int parse_factor_precision(const char *text, axb_factor_precision *p) {
+  if (axb_factor_precision_parse(text, p) == AXB_SUCCESS) return 1;
+  cli_error("--factor-precision: '%s' is not one of auto, fp32, tf32, fp16, "
+            "bf16, fp64",
+            text);
+  return 0;
+}
+
 /* Options that take a value; returns 1 when the value is good. */
 static int apply_value(solve_args *a, int id, const char *v) {
   switch (id) {
@@ -186,6 +217,12 @@ static int apply_value(solve_args *a, int id, const char *v) {
   case OPT_TRISOLVE: return cli_sparse_option(&a->sp, "--trisolve", v);
   case OPT_TRI_SWEEPS: return cli_sparse_option(&a->sp, "--tri-sweeps", v);
   case OPT_HISTORY: return cli_sparse_option(&a->sp, "--history", v);
+  case OPT_FACTOR_PRECISION:
+    a->mx_opt = "--factor-precision";
+    return parse_factor_precision(v, &a->mx.precision);
+  case OPT_REFINE:
+    a->mx_opt = "--refine";
+    return parse_refine(v, &a->mx.refine);
   default: return apply_fp(a, id, v);
   }
 }
@@ -197,6 +234,10 @@ static int apply(solve_args *a, int id, const char *v) {
   case OPT_NO_PIVOT: a->no_pivot = 1; return -1;
   case OPT_JSON: a->json = 1; return -1;
   case OPT_QUIET: a->quiet = 1; return -1;
+  case OPT_NO_FALLBACK:
+    a->mx_opt = "--no-fallback";
+    a->mx.fallback = 0;
+    return -1;
   case OPT_SPARSE:
     a->sp.on = 1;
     a->sp.why = "--sparse";
@@ -243,6 +284,12 @@ static int check_args(solve_args *a) {
     return cli_usage_error("solve",
                            "%s only applies to --method lu-fixedpoint (not %s)",
                            a->fp_opt, a->method_name);
+  if (a->mx_opt && a->method != AXB_METHOD_LU_MIXED &&
+      a->method != AXB_METHOD_CHOLESKY_MIXED)
+    return cli_usage_error("solve",
+                           "%s only applies to --method lu-mixed and "
+                           "cholesky-mixed (not %s)",
+                           a->mx_opt, a->method_name);
   if (a->gen && !cli_parse_gen("solve", a->gen, &a->spec)) return CLI_USAGE;
   return -1;
 }
@@ -252,6 +299,7 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   memset(a, 0, sizeof *a);
   a->method = AXB_METHOD_AUTO;
   a->method_name = "auto";
+  axb_mixed_opts_default(&a->mx);
   a->backend = AXB_BACKEND_AUTO;
   a->dtype = AXB_F64;
   a->threads = -1;
@@ -377,6 +425,7 @@ static void solve_problem(const solve_args *a, solve_data *d, cli_result *r) {
   o.method = a->method;
   o.pivot = a->no_pivot ? 0 : 1;
   o.fixedpoint = a->fp;
+  o.mixed = a->mx;
   axb_status st =
       cli_run_solve(d->h, &d->A, &d->B, d->have_xt ? &d->Xt : NULL, &o, r);
   if (st != AXB_SUCCESS) {

@@ -110,6 +110,49 @@
 AXB_DECLARE_OPS(double, axb_ops_d)
 AXB_DECLARE_OPS(float, axb_ops_s)
 
+/*
+ * Mixed-precision sessions (src/dense/mixed.c drives them): one FP64 A
+ * (host or device memory, the caller's, never written) and its factors in
+ * a chosen precision.  The driver keeps every vector on the host (n x k,
+ * ld n) and does all vector work; a session does the O(n^2) and O(n^3)
+ * steps where A lives.
+ *   open:   scale factors of A (host arrays r, c of n entries, powers of
+ *           two; chol: symmetric, r = c), ||A||_inf, max |r_i a_ij c_j| and
+ *           whether A is finite; with scale = 0 the scales are all 1.
+ *   factor: As = R A C rounded to the precision and factored (LU with
+ *           partial pivoting, or lower Cholesky); a numerical failure
+ *           returns AXB_ERR_SINGULAR / AXB_ERR_NOT_SPD with *info.
+ *   matmul: Y := A X with the caller's FP64 A (not As).
+ *   solve:  V := As^-1 V through the factors (rounded to their storage
+ *           precision on the way in, back to FP64 on the way out).
+ */
+typedef struct {
+  double anorm;  /* ||A||_inf                                   */
+  double amax;   /* max |As_ij| before rounding                 */
+  int finite;    /* every entry of A is finite                  */
+} axb_mixed_scan;
+
+typedef struct axb_mixed_backend {
+  axb_status (*open)(axb_handle h, int chol, axb_uplo uplo, int dev,
+                     int64_t n, const double *A, int64_t lda, int scale,
+                     double *r, double *c, axb_mixed_scan *scan, void **s);
+  axb_status (*factor)(axb_handle h, void *s, axb_factor_precision p,
+                       int64_t *info);
+  axb_status (*matmul)(axb_handle h, void *s, int64_t k, const double *X,
+                       double *Y);
+  axb_status (*solve)(axb_handle h, void *s, int64_t k, double *V);
+  void (*close)(axb_handle h, void *s);
+  /* dev sessions: dst (ldd) := src (lds), rows x cols doubles, between
+     host and device memory (to_device 1: src host, dst device). */
+  axb_status (*copy)(axb_handle h, double *dst, int64_t ldd,
+                     const double *src, int64_t lds, int64_t rows,
+                     int64_t cols, int to_device);
+} axb_mixed_backend;
+
+/* The host session (src/dense/mixed_host.c) over h's kernel table: any
+   backend whose typed routines take host arrays (REF, CPU). */
+extern const axb_mixed_backend axb__mixed_host;
+
 typedef struct axb_backend_ops {
   const char *name;
   axb_ops_d d;
@@ -124,6 +167,9 @@ typedef struct axb_backend_ops {
   double (*take_transfer_seconds)(axb_handle h);
   /* Optional, with the res_ entries: release resident factors (NULL ok). */
   void (*res_free)(axb_handle h, void *res);
+  /* Optional: mixed-precision sessions where A lives on the device (NULL:
+     the host session over this table). */
+  const axb_mixed_backend *mixed;
 } axb_backend_ops;
 
 /* Tables defined by each backend. */

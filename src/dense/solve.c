@@ -17,6 +17,7 @@
  * comes back with a positive status, never silently.
  */
 #include "core/internal.h"
+#include "dense/mixed.h"
 #include "core/template.h"
 #include "core/tune.h"
 #include "dense/resident.h"
@@ -57,7 +58,7 @@ typedef struct {
 static const char *const method_names[AXB_METHOD_COUNT] = {
     "auto",         "lu",    "cholesky",       "gauss-jordan",
     "lu-crout",     "gauss", "cholesky-crout", "cholesky-banachiewicz",
-    "lu-fixedpoint"};
+    "lu-fixedpoint", "lu-mixed", "cholesky-mixed"};
 
 const char *axb_method_name(axb_method m) {
   return m >= 0 && m < AXB_METHOD_COUNT ? method_names[m] : "unknown";
@@ -79,6 +80,7 @@ void axb_solve_opts_default(axb_solve_opts *opts) {
   opts->pivot = 1;
   opts->estimate_rcond = 1;
   axb_fixedpoint_opts_default(&opts->fixedpoint);
+  axb_mixed_opts_default(&opts->mixed);
 }
 
 /* Flop counts of the factorization and of the solve with nrhs columns. */
@@ -176,7 +178,8 @@ static int is_symmetric(const axb_dense *A) {
 
 static int is_cholesky(axb_method m) {
   return m == AXB_METHOD_CHOLESKY || m == AXB_METHOD_CHOLESKY_CROUT ||
-         m == AXB_METHOD_CHOLESKY_BANACHIEWICZ;
+         m == AXB_METHOD_CHOLESKY_BANACHIEWICZ ||
+         m == AXB_METHOD_CHOLESKY_MIXED;
 }
 
 /* Exact symmetry and a positive diagonal: the cheap necessary conditions
@@ -385,6 +388,8 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                    "and lu-fixedpoint (which never pivots) methods, not %s",
                    axb_method_name(o.method));
   if (st) return r->status = st;
+  if (o.method == AXB_METHOD_LU_MIXED || o.method == AXB_METHOD_CHOLESKY_MIXED)
+    return r->status = axb__solve_mixed(h, A, B, &o, r, t_start);
   /* AUTO handle: a large problem goes to the GPU where one exists. */
   axb_handle g = h;
   if (o.method == AXB_METHOD_AUTO)

@@ -179,6 +179,7 @@ extern "C" const axb_backend_ops *axb_cuda_ops(void) {
     fill_table(&cuda_ops);
     fill_study_table(&cuda_ops);
     fill_gj_table(&cuda_ops);
+    fill_mixed_table(&cuda_ops);
   });
   return &cuda_ops;
 }

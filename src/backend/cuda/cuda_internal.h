@@ -128,11 +128,24 @@ inline cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta,
   return cublasDgemm_64(b, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C,
                         ldc);
 }
+/* The compute type of the FP32 GEMMs and SYRKs this thread queues: FP32,
+   or the tensor-core types of the mixed-precision factorizations
+   (CUBLAS_COMPUTE_32F_FAST_TF32 / _FAST_16F / _FAST_16BF: the inputs
+   rounded to TF32, FP16 or BF16 inside cuBLAS, FP32 accumulation and
+   output).  Set only for the duration of one factorization by
+   F32ComputeScope (cuda_mixed.cu); a handle is used by one thread at a
+   time, so a thread-local setting cannot leak into another handle's work. */
+extern thread_local cublasComputeType_t f32_compute;
+
 inline cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta,
                            cublasOperation_t tb, int64_t m, int64_t n,
                            int64_t k, const float *alpha, const float *A,
                            int64_t lda, const float *B, int64_t ldb,
                            const float *beta, float *C, int64_t ldc) {
+  if (f32_compute != CUBLAS_COMPUTE_32F)
+    return cublasGemmEx_64(b, ta, tb, m, n, k, alpha, A, CUDA_R_32F, lda, B,
+                           CUDA_R_32F, ldb, beta, C, CUDA_R_32F, ldc,
+                           f32_compute, CUBLAS_GEMM_DEFAULT);
   return cublasSgemm_64(b, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C,
                         ldc);
 }
@@ -142,11 +155,43 @@ inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
                            const double *beta, double *C, int64_t ldc) {
   return cublasDsyrk_64(b, u, t, n, k, alpha, A, lda, beta, C, ldc);
 }
+/* FP32 SYRK.  Under a tensor-core compute type (f32_compute) the product
+   goes by column blocks of kSyrkTile: SYRK on each diagonal block (FP32),
+   GemmEx on the rest of the block column, so that all but n * kSyrkTile / 2
+   of the n^2 k / 2 multiply-adds run on tensor cores. */
+constexpr int64_t kSyrkTile = 1024;
 inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
                            cublasOperation_t t, int64_t n, int64_t k,
                            const float *alpha, const float *A, int64_t lda,
                            const float *beta, float *C, int64_t ldc) {
-  return cublasSsyrk_64(b, u, t, n, k, alpha, A, lda, beta, C, ldc);
+  if (f32_compute == CUBLAS_COMPUTE_32F || n <= kSyrkTile)
+    return cublasSsyrk_64(b, u, t, n, k, alpha, A, lda, beta, C, ldc);
+  const bool notr = t == CUBLAS_OP_N; /* C := A A^T (n x k A), else A^T A */
+  for (int64_t j = 0; j < n; j += kSyrkTile) {
+    const int64_t w = n - j < kSyrkTile ? n - j : kSyrkTile, rest = n - j - w;
+    const float *Aj = notr ? A + j : A + j * lda; /* the block's rows of op(A) */
+    cublasStatus_t e = cublasSsyrk_64(b, u, t, w, k, alpha, Aj, lda, beta,
+                                      C + j + j * ldc, ldc);
+    if (e != CUBLAS_STATUS_SUCCESS || rest == 0) {
+      if (e != CUBLAS_STATUS_SUCCESS) return e;
+      continue;
+    }
+    const float *Ar = notr ? A + j + w : A + (j + w) * lda;
+    if (u == CUBLAS_FILL_MODE_LOWER) /* C[j+w:, j:j+w] := op(A)_r op(A)_j^T */
+      e = cublasGemmEx_64(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
+                          notr ? CUBLAS_OP_T : CUBLAS_OP_N, rest, w, k, alpha,
+                          Ar, CUDA_R_32F, lda, Aj, CUDA_R_32F, lda, beta,
+                          C + (j + w) + j * ldc, CUDA_R_32F, ldc, f32_compute,
+                          CUBLAS_GEMM_DEFAULT);
+    else /* C[j:j+w, j+w:] := op(A)_j op(A)_r^T */
+      e = cublasGemmEx_64(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
+                          notr ? CUBLAS_OP_T : CUBLAS_OP_N, w, rest, k, alpha,
+                          Aj, CUDA_R_32F, lda, Ar, CUDA_R_32F, lda, beta,
+                          C + j + (j + w) * ldc, CUDA_R_32F, ldc, f32_compute,
+                          CUBLAS_GEMM_DEFAULT);
+    if (e != CUBLAS_STATUS_SUCCESS) return e;
+  }
+  return CUBLAS_STATUS_SUCCESS;
 }
 
 /* ---- kernels (cuda_kernels.cu) ----------------------------------------- */
@@ -251,6 +296,8 @@ axb_status getri_gj_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
    the study table, whose per-pivot getri_gj stays as getri_gj_unblocked). */
 void fill_table(axb_backend_ops *ops);
 void fill_gj_table(axb_backend_ops *ops);
+/* The mixed-precision session (cuda_mixed.cu). */
+void fill_mixed_table(axb_backend_ops *ops);
 
 } // namespace axb_cuda
 

@@ -1,0 +1,308 @@
+/*
+ * The host mixed-precision session (backend.h, axb_mixed_backend): A in
+ * host memory, its factors made by the handle's own typed routines (REF or
+ * CPU table).  The factor is FP32 (sgetrf/spotrf) or FP64; TF32, FP16 and
+ * BF16 round the scaled matrix to that format before the FP32
+ * factorization, so that tests on machines without a GPU see the same
+ * information loss in A (not the rounding of each trailing update that the
+ * tensor cores add).
+ */
+#include "core/internal.h"
+#include "dense/mixed.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+typedef struct {
+  int chol;
+  axb_uplo uplo;
+  int64_t n;
+  const double *A;
+  int64_t lda;
+  const double *r, *c; /* the driver's scale arrays */
+  axb_factor_precision p;
+  float *F32;
+  double *F64;
+  int64_t *ipiv;
+} host_session;
+
+static int nthreads(axb_handle h) {
+#ifdef _OPENMP
+  return h->threads > 0 ? h->threads : omp_get_max_threads();
+#else
+  (void)h;
+  return 1;
+#endif
+}
+
+/* Entry (i, j) of A, read from the stored triangle when A is symmetric. */
+static double entry(const host_session *s, int64_t i, int64_t j) {
+  if (s->chol && ((s->uplo == AXB_LOWER) ? i < j : i > j)) {
+    int64_t t = i;
+    i = j;
+    j = t;
+  }
+  return s->A[i + j * s->lda];
+}
+
+/* Row sums and maxima of |A| (the symmetric expansion for chol), each
+   thread over a range of columns into its own accumulators, combined in
+   thread order. */
+static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
+                            double *mx, int *finite) {
+  const int64_t n = s->n;
+  const int T = nthreads(h);
+  double *acc = axb__calloc((int64_t)T * 2, (size_t)n * sizeof(double));
+  if (!acc)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "mixed: %d x %lld row accumulators", 2 * T, (long long)n);
+  int bad = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(T) reduction(| : bad)
+#endif
+  {
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    nt = omp_get_num_threads();
+#endif
+    double *su = acc + (size_t)t * 2 * n, *ma = su + n;
+    int64_t j0 = n * t / nt, j1 = n * (t + 1) / nt;
+    for (int64_t j = j0; j < j1; ++j) {
+      const double *aj = s->A + j * s->lda;
+      int64_t i0 = 0, i1 = n;
+      if (s->chol) {
+        i0 = s->uplo == AXB_LOWER ? j : 0;
+        i1 = s->uplo == AXB_LOWER ? n : j + 1;
+      }
+      for (int64_t i = i0; i < i1; ++i) {
+        double v = fabs(aj[i]);
+        if (!isfinite(v)) bad = 1;
+        su[i] += v;
+        if (v > ma[i]) ma[i] = v;
+        if (s->chol && i != j) {
+          su[j] += v;
+          if (v > ma[j]) ma[j] = v;
+        }
+      }
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    double a = 0, m = 0;
+    for (int t = 0; t < T; ++t) {
+      a += acc[(size_t)t * 2 * n + i];
+      double v = acc[(size_t)t * 2 * n + n + i];
+      if (v > m) m = v;
+    }
+    sum[i] = a;
+    mx[i] = m;
+  }
+  axb__free(acc);
+  *finite = !bad;
+  return AXB_SUCCESS;
+}
+
+static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
+                         int64_t n, const double *A, int64_t lda, int scale,
+                         double *r, double *c, axb_mixed_scan *scan,
+                         void **out) {
+  if (dev)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "mixed: device arrays need a CUDA handle");
+  host_session *s = axb__calloc(1, sizeof *s);
+  double *sum = axb__malloc(2 * n, sizeof(double));
+  if (!s || !sum) {
+    axb__free(s);
+    axb__free(sum);
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: session of n = %lld",
+                     (long long)n);
+  }
+  s->chol = chol;
+  s->uplo = uplo;
+  s->n = n;
+  s->A = A;
+  s->lda = lda;
+  s->r = r;
+  s->c = c;
+  double *mx = sum + n;
+  axb_status st = row_stats(h, s, sum, mx, &scan->finite);
+  if (st) {
+    axb__free(sum);
+    axb__free(s);
+    return st;
+  }
+  scan->anorm = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (sum[i] > scan->anorm) scan->anorm = sum[i];
+  if (chol) {
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = c[i] = scale ? axb__mixed_sym_scale(entry(s, i, i)) : 1;
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = scale ? axb__mixed_pow2_scale(mx[i]) : 1;
+    for (int64_t j = 0; j < n; ++j) {
+      double m = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        double v = fabs(A[i + j * lda]) * r[i];
+        if (v > m) m = v;
+      }
+      c[j] = scale ? axb__mixed_pow2_scale(m) : 1;
+    }
+  }
+  /* max |As| over the stored entries */
+  double amax = 0;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      if (chol && (uplo == AXB_LOWER ? i < j : i > j)) continue;
+      double v = fabs(A[i + j * lda]) * r[i] * c[j];
+      if (v > amax) amax = v;
+    }
+  scan->amax = amax;
+  axb__free(sum);
+  *out = s;
+  return AXB_SUCCESS;
+}
+
+/* As = R A C (lower triangle for chol), rounded to p, into F32 or F64. */
+static void fill_scaled(host_session *s, axb_factor_precision p) {
+  const int64_t n = s->n;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (n >= 256)
+#endif
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = s->chol ? j : 0; i < n; ++i) {
+      double v = entry(s, i, j) * s->r[i] * s->c[j];
+      if (p == AXB_FACTOR_FP64)
+        s->F64[i + j * n] = v;
+      else
+        s->F32[i + j * n] = (float)axb__mixed_round(v, p);
+    }
+}
+
+static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
+                           int64_t *info) {
+  host_session *s = vs;
+  const int64_t n = s->n;
+  *info = 0;
+  s->p = p;
+  if (!s->ipiv && !s->chol) {
+    s->ipiv = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+    if (!s->ipiv)
+      return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: pivots of n = %lld",
+                       (long long)n);
+  }
+  if (p == AXB_FACTOR_FP64) {
+    axb__free(s->F32); /* the low-precision factors are done with */
+    s->F32 = NULL;
+    if (!s->F64) s->F64 = axb__malloc(n * n, sizeof(double));
+    if (!s->F64)
+      return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                       "mixed: FP64 factor of n = %lld", (long long)n);
+    fill_scaled(s, p);
+    return s->chol ? axb_dpotrf(h, AXB_LOWER, n, s->F64, n, info)
+                   : axb_dgetrf(h, n, n, s->F64, n, s->ipiv, info);
+  }
+  if (!s->F32) s->F32 = axb__malloc(n * n, sizeof(float));
+  if (!s->F32)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "mixed: FP32 factor of n = %lld", (long long)n);
+  fill_scaled(s, p);
+  return s->chol ? axb_spotrf(h, AXB_LOWER, n, s->F32, n, info)
+                 : axb_sgetrf(h, n, n, s->F32, n, s->ipiv, info);
+}
+
+/* Y := A X, A symmetric from one triangle: each thread accumulates the
+   columns it owns into a private Y, combined in thread order. */
+static axb_status symm(axb_handle h, const host_session *s, int64_t k,
+                       const double *X, double *Y) {
+  const int64_t n = s->n;
+  const int T = nthreads(h);
+  double *acc = axb__calloc((int64_t)T, (size_t)n * sizeof(double));
+  if (!acc)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: %d accumulators", T);
+  for (int64_t q = 0; q < k; ++q) {
+    const double *x = X + q * n;
+    memset(acc, 0, (size_t)T * n * sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel num_threads(T)
+#endif
+    {
+      int t = 0, nt = 1;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+      nt = omp_get_num_threads();
+#endif
+      double *y = acc + (size_t)t * n;
+      int64_t j0 = n * t / nt, j1 = n * (t + 1) / nt;
+      for (int64_t j = j0; j < j1; ++j) {
+        const double *aj = s->A + j * s->lda;
+        int64_t i0 = s->uplo == AXB_LOWER ? j + 1 : 0;
+        int64_t i1 = s->uplo == AXB_LOWER ? n : j;
+        double dot = aj[j] * x[j];
+        for (int64_t i = i0; i < i1; ++i) {
+          y[i] += aj[i] * x[j];
+          dot += aj[i] * x[i];
+        }
+        y[j] += dot;
+      }
+    }
+    double *yq = Y + q * n;
+    for (int64_t i = 0; i < n; ++i) {
+      double a = 0;
+      for (int t = 0; t < T; ++t)
+        a += acc[(size_t)t * n + i];
+      yq[i] = a;
+    }
+  }
+  axb__free(acc);
+  return AXB_SUCCESS;
+}
+
+static axb_status h_matmul(axb_handle h, void *vs, int64_t k, const double *X,
+                           double *Y) {
+  host_session *s = vs;
+  if (s->chol) return symm(h, s, k, X, Y);
+  return h->ops->d.gemm(h, AXB_NO_TRANS, AXB_NO_TRANS, s->n, k, s->n, 1.0,
+                        s->A, s->lda, X, s->n, 0.0, Y, s->n);
+}
+
+static axb_status h_solve(axb_handle h, void *vs, int64_t k, double *V) {
+  host_session *s = vs;
+  const int64_t n = s->n;
+  int64_t info = 0;
+  if (s->p == AXB_FACTOR_FP64)
+    return s->chol ? axb_dpotrs(h, AXB_LOWER, n, k, s->F64, n, V, n, &info)
+                   : axb_dgetrs(h, AXB_NO_TRANS, n, k, s->F64, n, s->ipiv, V,
+                                n, &info);
+  float *W = axb__malloc(n * k, sizeof(float));
+  if (!W)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: %lld x %lld vectors",
+                     (long long)n, (long long)k);
+  for (int64_t i = 0; i < n * k; ++i)
+    W[i] = (float)V[i];
+  axb_status st =
+      s->chol ? axb_spotrs(h, AXB_LOWER, n, k, s->F32, n, W, n, &info)
+              : axb_sgetrs(h, AXB_NO_TRANS, n, k, s->F32, n, s->ipiv, W, n,
+                           &info);
+  for (int64_t i = 0; !st && i < n * k; ++i)
+    V[i] = W[i];
+  axb__free(W);
+  return st;
+}
+
+static void h_close(axb_handle h, void *vs) {
+  (void)h;
+  host_session *s = vs;
+  if (!s) return;
+  axb__free(s->F32);
+  axb__free(s->F64);
+  axb__free(s->ipiv);
+  axb__free(s);
+}
+
+const axb_mixed_backend axb__mixed_host = {h_open,  h_factor, h_matmul,
+                                           h_solve, h_close,  NULL};
