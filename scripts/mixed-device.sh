@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 22 on the device machine (after scripts/gpu-prepare.sh here; carry
+# build/gpu and .carry): test_mixed on cuda and cpu, compute-sanitizer on
+# a small mixed solve, bench_mixed (GPU vs cuSOLVER DDgesv and the IRS
+# solvers, JSON lines to $OUT), the kappa study, bench_mixed_cpu (16-core
+# host vs OpenBLAS dgesv/dsgesv).  Logs to $OUT.
+#   MIXED_SIZES="4096 8192 16384 32768"   uniform and spd sizes
+#   MIXED_COND_SIZES="4096"               cond kappa=1e6 sizes (the host
+#                                          generator is O(n^3))
+#   MIXED_KAPPA_N=2048                     order of the kappa study
+set -uo pipefail
+out=${OUT:-/tmp/axb-mixed-out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export AXB_MATRICES="$PWD/shared/matrices" AXB_TEST_DATA="$PWD/tests/data"
+export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell}
+b=build/gpu
+step() { # name timeout command...
+  local name=$1 t=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$t" "$@" >"$out/$name.log" 2>&1
+  echo "== $name: rc $? ($((SECONDS - t0)) s)"
+  tail -${TAILN:-6} "$out/$name.log"
+}
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+TAILN=4 step test_mixed_cuda 240 $b/tests/test_mixed cuda
+TAILN=2 step test_mixed_cpu 240 $b/tests/test_mixed cpu
+if command -v compute-sanitizer >/dev/null; then
+  for p in tf32 fp16 fp64; do
+    TAILN=3 step memcheck_mixed_$p 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      $b/axb solve --backend cuda --gen uniform:700 --method lu-mixed --factor-precision $p
+  done
+  TAILN=3 step memcheck_mixed_chol 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
+    $b/axb solve --backend cuda --gen spd:1500 --method cholesky-mixed --factor-precision fp16
+fi
+TAILN=12 step cli_mixed 60 $b/axb solve --backend cuda --gen cond:3000,kappa=1e8 --method lu-mixed
+TAILN=40 step bench_mixed 420 $b/bench/bench_mixed --reps 3 --kinds uniform,spd \
+  --json "$out/bench_mixed.jsonl" ${MIXED_SIZES:-4096 8192 16384 32768}
+TAILN=20 step bench_mixed_cond 200 $b/bench/bench_mixed --reps 3 --kinds cond6 \
+  --json "$out/bench_mixed_cond.jsonl" ${MIXED_COND_SIZES:-4096}
+TAILN=45 step kappa_study 240 $b/bench/bench_mixed --kappa ${MIXED_KAPPA_N:-2048} \
+  --json "$out/kappa.jsonl"
+TAILN=20 step bench_mixed_cpu 240 $b/bench/bench_mixed_cpu --reps 3 4096 8192
