@@ -385,7 +385,8 @@ AXB_DECLARE_DEV(float, s)
  * returned anyway); -i for an illegal argument i.
  */
 typedef enum {
-  AXB_FACTOR_AUTO = 0, /* CUDA: TF32; CPU: FP32                        */
+  AXB_FACTOR_AUTO = 0, /* CUDA: TF32 for Cholesky, FP32 for LU; CPU:
+                          FP32                                         */
   AXB_FACTOR_FP32 = 1,
   AXB_FACTOR_TF32 = 2, /* FP32 panels, TF32 tensor-core updates        */
   AXB_FACTOR_FP16 = 3, /* FP32 panels, FP16 tensor-core updates        */

@@ -136,12 +136,27 @@ inline cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta,
    F32ComputeScope (cuda_mixed.cu); a handle is used by one thread at a
    time, so a thread-local setting cannot leak into another handle's work. */
 extern thread_local cublasComputeType_t f32_compute;
+/* C := alpha op(A) op(B) + beta C with A and B rounded to FP16 or BF16
+   (copies in stream-ordered scratch on b's stream) and FP32 accumulation:
+   cuBLAS runs CUBLAS_COMPUTE_32F_FAST_16F/16BF on FP32 inputs with its TF32
+   kernels (ncu on the H100: cutlass tensorop_s1688gemm for all three), so
+   the 16-bit factor precisions convert explicitly (cuda_mixed.cu). */
+cublasStatus_t gemm_16bit(cublasHandle_t b, cublasOperation_t ta,
+                          cublasOperation_t tb, int64_t m, int64_t n,
+                          int64_t k, const float *alpha, const float *A,
+                          int64_t lda, const float *B, int64_t ldb,
+                          const float *beta, float *C, int64_t ldc,
+                          cublasComputeType_t mode);
 
 inline cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta,
                            cublasOperation_t tb, int64_t m, int64_t n,
                            int64_t k, const float *alpha, const float *A,
                            int64_t lda, const float *B, int64_t ldb,
                            const float *beta, float *C, int64_t ldc) {
+  if (f32_compute == CUBLAS_COMPUTE_32F_FAST_16F ||
+      f32_compute == CUBLAS_COMPUTE_32F_FAST_16BF)
+    return gemm_16bit(b, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                      f32_compute);
   if (f32_compute != CUBLAS_COMPUTE_32F)
     return cublasGemmEx_64(b, ta, tb, m, n, k, alpha, A, CUDA_R_32F, lda, B,
                            CUDA_R_32F, ldb, beta, C, CUDA_R_32F, ldc,
@@ -178,17 +193,13 @@ inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
     }
     const float *Ar = notr ? A + j + w : A + (j + w) * lda;
     if (u == CUBLAS_FILL_MODE_LOWER) /* C[j+w:, j:j+w] := op(A)_r op(A)_j^T */
-      e = cublasGemmEx_64(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
-                          notr ? CUBLAS_OP_T : CUBLAS_OP_N, rest, w, k, alpha,
-                          Ar, CUDA_R_32F, lda, Aj, CUDA_R_32F, lda, beta,
-                          C + (j + w) + j * ldc, CUDA_R_32F, ldc, f32_compute,
-                          CUBLAS_GEMM_DEFAULT);
+      e = gemm(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
+               notr ? CUBLAS_OP_T : CUBLAS_OP_N, rest, w, k, alpha, Ar, lda,
+               Aj, lda, beta, C + (j + w) + j * ldc, ldc);
     else /* C[j:j+w, j+w:] := op(A)_j op(A)_r^T */
-      e = cublasGemmEx_64(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
-                          notr ? CUBLAS_OP_T : CUBLAS_OP_N, w, rest, k, alpha,
-                          Aj, CUDA_R_32F, lda, Ar, CUDA_R_32F, lda, beta,
-                          C + j + (j + w) * ldc, CUDA_R_32F, ldc, f32_compute,
-                          CUBLAS_GEMM_DEFAULT);
+      e = gemm(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
+               notr ? CUBLAS_OP_T : CUBLAS_OP_N, w, rest, k, alpha, Aj, lda,
+               Ar, lda, beta, C + j + (j + w) * ldc, ldc);
     if (e != CUBLAS_STATUS_SUCCESS) return e;
   }
   return CUBLAS_STATUS_SUCCESS;

@@ -14,12 +14,75 @@ extern "C" {
 #include "dense/mixed.h"
 }
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <math.h>
 #include <new>
 
 namespace axb_cuda {
 
 thread_local cublasComputeType_t f32_compute = CUBLAS_COMPUTE_32F;
+
+namespace {
+
+/* Y (rows x cols, ld rows) := X (ld ldx) rounded to 16 bits. */
+template <typename H>
+__global__ void to16_kernel(int64_t rows, int64_t cols, const float *X,
+                            int64_t ldx, H *Y) {
+  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  for (int64_t j = blockIdx.y; j < cols; j += gridDim.y)
+    Y[i + j * rows] = (H)X[i + j * ldx];
+}
+
+template <typename H>
+cudaError_t to16(cudaStream_t st, int64_t rows, int64_t cols, const float *X,
+                 int64_t ldx, H *Y) {
+  dim3 grid((unsigned)((rows + 255) / 256),
+            (unsigned)(cols < 65535 ? cols : 65535));
+  to16_kernel<H><<<grid, 256, 0, st>>>(rows, cols, X, ldx, Y);
+  return cudaGetLastError();
+}
+
+} // namespace
+
+cublasStatus_t gemm_16bit(cublasHandle_t b, cublasOperation_t ta,
+                          cublasOperation_t tb, int64_t m, int64_t n,
+                          int64_t k, const float *alpha, const float *A,
+                          int64_t lda, const float *B, int64_t ldb,
+                          const float *beta, float *C, int64_t ldc,
+                          cublasComputeType_t mode) {
+  if (m <= 0 || n <= 0) return CUBLAS_STATUS_SUCCESS;
+  cudaStream_t st;
+  cublasStatus_t e = cublasGetStream(b, &st);
+  if (e != CUBLAS_STATUS_SUCCESS) return e;
+  /* A is stored ra x ca, B rb x cb (as the operands are, before op) */
+  const int64_t ra = ta == CUBLAS_OP_N ? m : k, ca = ta == CUBLAS_OP_N ? k : m;
+  const int64_t rb = tb == CUBLAS_OP_N ? k : n, cb = tb == CUBLAS_OP_N ? n : k;
+  const bool half = mode == CUBLAS_COMPUTE_32F_FAST_16F;
+  const size_t es = 2, na = (size_t)(ra * ca), nb = (size_t)(rb * cb);
+  void *buf = nullptr;
+  if (k > 0 && cudaMallocAsync(&buf, (na + nb) * es + 256, st) != cudaSuccess)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  void *Ah = buf, *Bh = (char *)buf + ((na * es + 255) / 256) * 256;
+  cudaError_t ce = cudaSuccess;
+  if (k > 0 && half) {
+    ce = to16<__half>(st, ra, ca, A, lda, (__half *)Ah);
+    if (!ce) ce = to16<__half>(st, rb, cb, B, ldb, (__half *)Bh);
+  } else if (k > 0) {
+    ce = to16<__nv_bfloat16>(st, ra, ca, A, lda, (__nv_bfloat16 *)Ah);
+    if (!ce) ce = to16<__nv_bfloat16>(st, rb, cb, B, ldb, (__nv_bfloat16 *)Bh);
+  }
+  const cudaDataType_t t = half ? CUDA_R_16F : CUDA_R_16BF;
+  if (ce == cudaSuccess)
+    e = cublasGemmEx_64(b, ta, tb, m, n, k, alpha, Ah, t, ra > 0 ? ra : 1, Bh,
+                        t, rb > 0 ? rb : 1, beta, C, CUDA_R_32F, ldc,
+                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  else
+    e = CUBLAS_STATUS_EXECUTION_FAILED;
+  if (buf) cudaFreeAsync(buf, st);
+  return e;
+}
 
 namespace {
 
@@ -147,6 +210,7 @@ struct Session {
   float *F32;
   double *F64;
   int64_t *ipiv, *dinfo;
+  int64_t *hipiv;    /* host copy of the pivots (LU) for one-vector solves */
   double *dV;        /* 2 n kcap doubles: X and Y of matmul, V of solve */
   float *dW;         /* n kcap floats */
   int64_t kcap;
@@ -154,6 +218,7 @@ struct Session {
 };
 
 void free_session(Session *s) {
+  free(s->hipiv);
   cudaFree(s->Aown);
   cudaFree(s->dr);
   cudaFree(s->F32);
@@ -384,8 +449,66 @@ axb_status m_factor(axb_handle h, void *vs, axb_factor_precision p,
   if (e) return e;
   AXB_CU(h, cudaMemcpyAsync(info, s->dinfo, sizeof(int64_t),
                             cudaMemcpyDeviceToHost, st));
+  if (!s->chol) { /* the pivots, for one-vector solves (m_solve) */
+    if (!s->hipiv) s->hipiv = (int64_t *)malloc((size_t)n * sizeof(int64_t));
+    if (!s->hipiv)
+      return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: host pivots");
+    AXB_CU(h, cudaMemcpyAsync(s->hipiv, s->ipiv, (size_t)n * sizeof(int64_t),
+                              cudaMemcpyDeviceToHost, st));
+  }
   AXB_CU(h, cudaStreamSynchronize(st));
   if (*info > 0) return s->chol ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR;
+  return AXB_SUCCESS;
+}
+
+/* One right-hand side: the interchanges on the host vector (O(n)), then
+   two cuBLAS TRSVs on the device copy (TRSM with one column and the
+   batched interchange plans cost several times more: measured on the
+   H100, issue 22).  AXB_MIXED_TRSV=0 takes getrs_dev/potrs_dev instead. */
+bool use_trsv() {
+  static const bool on = [] {
+    const char *e = getenv("AXB_MIXED_TRSV");
+    return !(e && e[0] == '0');
+  }();
+  return on;
+}
+
+template <typename T>
+cublasStatus_t trsv(cublasHandle_t b, cublasFillMode_t u, cublasOperation_t t,
+                    cublasDiagType_t d, int64_t n, const T *A, int64_t lda,
+                    T *x);
+template <>
+cublasStatus_t trsv<float>(cublasHandle_t b, cublasFillMode_t u,
+                           cublasOperation_t t, cublasDiagType_t d, int64_t n,
+                           const float *A, int64_t lda, float *x) {
+  return cublasStrsv_64(b, u, t, d, n, A, lda, x, 1);
+}
+template <>
+cublasStatus_t trsv<double>(cublasHandle_t b, cublasFillMode_t u,
+                            cublasOperation_t t, cublasDiagType_t d, int64_t n,
+                            const double *A, int64_t lda, double *x) {
+  return cublasDtrsv_64(b, u, t, d, n, A, lda, x, 1);
+}
+
+template <typename T>
+axb_status solve_one(axb_handle h, Session *s, const T *F, T *x) {
+  Context *ctx = context(h);
+  AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  const int64_t n = s->n;
+  if (s->chol) {
+    cublasFillMode_t u =
+        s->lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    /* A = L L^T (lower) or U^T U (upper) */
+    AXB_BLAS(h, trsv<T>(ctx->blas, u, s->lower ? CUBLAS_OP_N : CUBLAS_OP_T,
+                        CUBLAS_DIAG_NON_UNIT, n, F, n, x));
+    AXB_BLAS(h, trsv<T>(ctx->blas, u, s->lower ? CUBLAS_OP_T : CUBLAS_OP_N,
+                        CUBLAS_DIAG_NON_UNIT, n, F, n, x));
+    return AXB_SUCCESS;
+  }
+  AXB_BLAS(h, trsv<T>(ctx->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                      CUBLAS_DIAG_UNIT, n, F, n, x));
+  AXB_BLAS(h, trsv<T>(ctx->blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                      CUBLAS_DIAG_NON_UNIT, n, F, n, x));
   return AXB_SUCCESS;
 }
 
@@ -426,10 +549,31 @@ axb_status m_solve(axb_handle h, void *vs, int64_t k, double *V) {
   if (axb_status e = need_vectors(h, s, k)) return e;
   cudaStream_t st = stream(h);
   const axb_backend_ops *ops = h->ops;
+  const bool one = k == 1 && use_trsv();
+  if (one && !s->chol) /* P V: LAPACK's interchanges, in order */
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t p = s->hipiv[i] - 1;
+      double t = V[i];
+      V[i] = V[p];
+      V[p] = t;
+    }
   AXB_CU(h, cudaMemcpyAsync(s->dV, V, (size_t)nk * sizeof(double),
                             cudaMemcpyHostToDevice, st));
   axb_status e;
-  if (s->p == AXB_FACTOR_FP64) {
+  if (one) {
+    const unsigned blocks =
+        (unsigned)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
+    if (s->p == AXB_FACTOR_FP64) {
+      e = solve_one<double>(h, s, s->F64, s->dV);
+    } else {
+      convert_kernel<double, float><<<blocks, 256, 0, st>>>(n, s->dV, s->dW);
+      AXB_CU(h, cudaGetLastError());
+      e = solve_one<float>(h, s, s->F32, s->dW);
+      convert_kernel<float, double><<<blocks, 256, 0, st>>>(n, s->dW, s->dV);
+      AXB_CU(h, cudaGetLastError());
+    }
+    if (e) return e;
+  } else if (s->p == AXB_FACTOR_FP64) {
     e = s->chol ? ops->d.potrs_dev(h, s->uplo, n, k, s->F64, n, s->dV, n)
                 : ops->d.getrs_dev(h, AXB_NO_TRANS, n, k, s->F64, n, s->ipiv,
                                    s->dV, n);
