@@ -373,8 +373,10 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
     st = axb__fail(h, AXB_ERR_INVALID,
                    "options pivot (%d) and estimate_rcond (%d) must be 0 or 1",
                    o.pivot, o.estimate_rcond);
+  /* Not symmetric is one way of not being SPD: the numerical status (exit
+     1 in the CLI), as a failed factorization of a symmetric A would say. */
   if (!st && is_cholesky(o.method) && !is_symmetric(A))
-    st = axb__fail(h, AXB_ERR_INVALID,
+    st = axb__fail(h, AXB_ERR_NOT_SPD,
                    "A is not symmetric: the %s method needs a symmetric "
                    "(positive definite) matrix; use lu",
                    axb_method_name(o.method));
