@@ -174,12 +174,97 @@ static void test_sparse_memory_bound(axb_handle h) {
   axb_csr_destroy(&A);
 }
 
+/* Item 4: size products and pivots. */
+static void test_api_sizes(axb_handle h) {
+  double a[16] = {4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4};
+  double b[4] = {1, 2, 3, 4};
+  int64_t ipiv[4], info = 0;
+  /* n = 3037000500: lda * n * 8 overflows int64; a small buffer must not
+     be touched. */
+  const int64_t big = 3037000500LL;
+  axb_status st = axb_dgetrf(h, big, big, a, big, ipiv, &info);
+  CHECK(st < 0 && st > -100 && info == st && axb_detail(h)[0],
+        "getrf n = %lld: status %d info %lld (%s)", (long long)big, st,
+        (long long)info, axb_detail(h));
+  st = axb_dpotrf(h, AXB_LOWER, big, a, big, &info);
+  CHECK(st < 0 && st > -100, "potrf huge: %d (%s)", st, axb_detail(h));
+  st = axb_dgesv(h, 4, big, a, 4, ipiv, b, big, &info);
+  CHECK(st < 0 && st > -100, "gesv huge nrhs: %d (%s)", st, axb_detail(h));
+  axb_dense A = axb_dense_wrap(big, big, big, AXB_F64, a);
+  axb_dense B = axb_dense_wrap(big, 1, big, AXB_F64, b);
+  st = axb_solve(h, &A, &B, NULL, NULL);
+  CHECK(st == AXB_ERR_INVALID && strstr(axb_detail(h), "overflows"),
+        "axb_solve huge descriptor: %d (%s)", st, axb_detail(h));
+  /* ipiv out of range: 99, -5, 0 for n = 4 (1-based). */
+  const int64_t badv[3] = {99, -5, 0};
+  for (int k = 0; k < 3; ++k) {
+    double lu[16];
+    memcpy(lu, a, sizeof lu);
+    CHECK_STATUS(h, axb_dgetrf(h, 4, 4, lu, 4, ipiv, &info), AXB_SUCCESS);
+    ipiv[2] = badv[k];
+    double x[4] = {1, 2, 3, 4};
+    st = axb_dgetrs(h, AXB_NO_TRANS, 4, 1, lu, 4, ipiv, x, 4, &info);
+    CHECK(st == -6 && info == -6 && strstr(axb_detail(h), "ipiv"),
+          "dgetrs ipiv %lld: %d (%s)", (long long)badv[k], st, axb_detail(h));
+    st = axb_dgetrs(h, AXB_TRANS, 4, 1, lu, 4, ipiv, x, 4, &info);
+    CHECK(st == -6, "dgetrs^T ipiv %lld: %d", (long long)badv[k], st);
+    st = axb_dgetri(h, 4, lu, 4, ipiv, &info);
+    CHECK(st == -4 && strstr(axb_detail(h), "ipiv"), "dgetri ipiv %lld: %d",
+          (long long)badv[k], st);
+    float luf[16], xf[4] = {1, 2, 3, 4};
+    for (int i = 0; i < 16; ++i)
+      luf[i] = (float)lu[i];
+    st = axb_sgetrs(h, AXB_NO_TRANS, 4, 1, luf, 4, ipiv, xf, 4, &info);
+    CHECK(st == -6, "sgetrs ipiv %lld: %d", (long long)badv[k], st);
+  }
+}
+
+/* Item 5: every failure comes with a message, also without a handle. */
+static void test_details(void) {
+  double a[4] = {1, 0, 0, 1}, b[2] = {1, 1};
+  int64_t ipiv[2], info;
+  axb_dense A = axb_dense_wrap(2, 2, 2, AXB_F64, a);
+  axb_dense B = axb_dense_wrap(2, 1, 2, AXB_F64, b);
+  axb_csr S;
+  axb_csr_create(&S, 2, 2, 2, AXB_F64);
+#define NOH(call)                                                              \
+  do {                                                                         \
+    axb_status st_ = (call);                                                   \
+    CHECK(st_ != AXB_SUCCESS && axb_detail(NULL)[0] != '\0',                   \
+          "%s: status %d, detail '%s'", #call, st_, axb_detail(NULL));         \
+  } while (0)
+  NOH(axb_dgesv(NULL, 2, 1, a, 2, ipiv, b, 2, &info));
+  NOH(axb_sgetrf(NULL, 2, 2, (float *)a, 2, ipiv, &info));
+  NOH(axb_solve(NULL, &A, &B, NULL, NULL));
+  NOH(axb_invert(NULL, &A, &B, AXB_METHOD_LU));
+  NOH(axb_sparse_solve(NULL, &S, &B, &B, NULL, NULL));
+  NOH(axb_handle_create(NULL, AXB_BACKEND_CPU, 0));
+  NOH(axb_set_threads(NULL, 2));
+  axb_dense D;
+  NOH(axb_dense_create(&D, -1, 2, AXB_F64));
+  NOH(axb_dense_create(&D, INT64_MAX / 2, 3, AXB_F64));
+  NOH(axb_dense_create(NULL, 1, 1, AXB_F64));
+  axb_csr S2;
+  NOH(axb_csr_create(&S2, -2, 2, 0, AXB_F64));
+  axb_method m;
+  NOH(axb_method_parse(NULL, &m));
+  NOH(axb_method_parse("nope", &m));
+  axb_sparse_method sm;
+  NOH(axb_sparse_method_parse(NULL, &sm));
+  axb_precond pc;
+  NOH(axb_precond_parse("nope", &pc));
+#undef NOH
+  axb_csr_destroy(&S);
+}
+
 int main(int argc, char **argv) {
   axb_handle h = test_handle(test_backend_arg(argc, argv));
   if (!h) return 1;
   test_extreme_scaling(h);
   test_unscalable_rhs(h);
   test_sparse_memory_bound(h);
+  test_api_sizes(h);
+  test_details();
   axb_handle_destroy(h);
   return test_finish("test_hardening");
 }

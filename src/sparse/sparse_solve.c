@@ -81,14 +81,22 @@ static int name_index(const char *const *names, int count, const char *name) {
 
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
   int i = name_index(method_names, AXB_SPARSE_METHOD_COUNT, name);
-  if (i < 0 || !m) return AXB_ERR_INVALID;
+  if (i < 0 || !m)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_sparse_method_parse: '%.60s' is not a sparse method "
+                     "(cg, cg1, bicgstab, gmres, auto)%s",
+                     name ? name : "(NULL)", m ? "" : "; NULL result pointer");
   *m = (axb_sparse_method)i;
   return AXB_SUCCESS;
 }
 
 axb_status axb_precond_parse(const char *name, axb_precond *p) {
   int i = name_index(precond_names, AXB_PRECOND_COUNT, name);
-  if (i < 0 || !p) return AXB_ERR_INVALID;
+  if (i < 0 || !p)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_precond_parse: '%.60s' is not a preconditioner "
+                     "(none, jacobi, ilu0, ic0, parilu, paric, auto)%s",
+                     name ? name : "(NULL)", p ? "" : "; NULL result pointer");
   *p = (axb_precond)i;
   return AXB_SUCCESS;
 }
@@ -145,6 +153,13 @@ static axb_status check_vec(axb_handle h, const axb_dense *D, const char *what,
       (!D->data && D->rows > 0 && D->cols > 0))
     return axb__fail(h, -argno, "%s has a bad leading dimension or no data",
                      what);
+  if (D->cols > 0 &&
+      D->ld > INT64_MAX / (int64_t)axb_dtype_size(D->dtype) / D->cols)
+    return axb__fail(h, -argno,
+                     "%s is %lld x %lld with ld %lld: its size in bytes "
+                     "overflows a 64-bit integer",
+                     what, (long long)D->rows, (long long)D->cols,
+                     (long long)D->ld);
   int64_t bi, bj;
   if (finite && !axb__dense_finite(D, &bi, &bj))
     return axb__fail(h, -argno, "%s(%lld, %lld) is not finite", what,
