@@ -83,6 +83,18 @@ typedef enum {
 
 typedef struct axb_handle_s *axb_handle;
 
+/*
+ * Threads.  A handle is used by one thread at a time: use one handle per
+ * thread (or serialize calls on a shared one yourself).  A handle holds
+ * mutable state (its detail message, an AUTO handle's GPU sub-handle, the
+ * CUDA stream), so two concurrent calls on the same handle race.  Calls on
+ * different handles may run concurrently from any number of threads; the
+ * library has no other mutable global state (its kernel tables are built
+ * once under pthread_once).  axb_detail(NULL), the message of a failure
+ * that had no handle to hold it, is per thread.  Checked under
+ * ThreadSanitizer by tests/test_threads.c (scripts/test.sh).
+ */
+
 /* device: GPU ordinal for CUDA (ignored otherwise). AUTO resolves at
    creation; axb_handle_backend() tells what was chosen. */
 axb_status axb_handle_create(axb_handle *h, axb_backend backend, int device);
