@@ -40,7 +40,7 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
   if (backend < AXB_BACKEND_AUTO || backend > AXB_BACKEND_REF)
     return axb__fail(NULL, AXB_ERR_INVALID, "unknown backend %d", (int)backend);
   axb__clear(NULL);
-  axb_handle h = calloc(1, sizeof *h);
+  axb_handle h = axb__calloc(1, sizeof *h);
   if (!h)
     return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY, "no memory for a handle");
   h->backend = backend == AXB_BACKEND_AUTO ? resolve_auto() : backend;

@@ -344,10 +344,16 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
   const int team = omp_get_max_threads();
   if (h->threads > 0) omp_set_num_threads(h->threads);
 #endif
-  r->backward_error = axb_check_solve(A, &X, B);
+  int oom = 0;
+  r->backward_error = axb__check_solve(A, &X, B, &oom);
 #ifdef _OPENMP
   omp_set_num_threads(team);
 #endif
+  if (oom) /* not a verdict on X: the check itself could not run */
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "no memory for the backward error check (%lld x %lld "
+                     "doubles)",
+                     (long long)A->rows, (long long)B->cols);
   double eps = axb_eps(A->dtype);
   if (!(r->backward_error < 30))
     return axb__fail(h, AXB_ERR_INACCURATE,
