@@ -131,6 +131,37 @@ static int AXB_FN(sp_, unshift)(T *x, int64_t n, int k, int64_t *bad) {
   return ok;
 }
 
+/* The verdict, on the host in long double, independent of the backend:
+   *res = ||b - A y||_2 / ||b||_2 and *unc = the bound on the rounding of
+   that residual itself, (k + 1) u || |b| + |A| |y| ||_2 / ||b||_2 (k the
+   longest row, u long double's unit roundoff).  When |A| |y| dwarfs b (an
+   ill-conditioned system), a residual computed in double can come out as
+   0 while the true one is far above tol (found by fuzz/fuzz_sparse.c):
+   only res + unc <= tol certifies. */
+static void AXB_FN(sp_, certify)(const axb_csr *A, const T *b, const T *y,
+                                 double *res, double *unc) {
+  const T *v = (const T *)A->values;
+  long double rr = 0, gg = 0, bb = 0;
+  int64_t kmax = 0;
+  for (int64_t i = 0; i < A->rows; ++i) {
+    long double ri = b[i], gi = fabsl((long double)b[i]);
+    int64_t k0 = A->rowptr[i], k1 = A->rowptr[i + 1];
+    if (k1 - k0 > kmax) kmax = k1 - k0;
+    for (int64_t k = k0; k < k1; ++k) {
+      long double p = (long double)v[k] * (long double)y[A->colind[k]];
+      ri -= p;
+      gi += fabsl(p);
+    }
+    rr += ri * ri;
+    gg += gi * gi;
+    bb += (long double)b[i] * (long double)b[i];
+  }
+  long double bn = sqrtl(bb);
+  *res = (double)(sqrtl(rr) / bn);
+  *unc =
+      (double)((long double)(kmax + 1) * (LDBL_EPSILON / 2) * sqrtl(gg) / bn);
+}
+
 static axb_status
 AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
                              const axb_csr *A, const axb_dense *B, axb_dense *X,
@@ -155,6 +186,7 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
   int64_t n = c.n, nrhs = B->cols;
   T *b = NULL, *x = NULL, *col = NULL, *vals = NULL;
   axb_status st, first_fail = AXB_SUCCESS;
+  double unc = 0; /* the largest rounding bound that refused a verdict */
   double t0 = axb__now();
   /* Equilibration by a power of two (exact): A far outside the unit range
      is solved as 2^sa A (each column of B likewise as 2^sb b), so that no
@@ -232,6 +264,17 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
     r->restarts += c.cycles;
     c.cycles = 0;
     if ((st = ops->vec_download(h, n, x, xj))) goto done;
+    if (!sj && bmax > 0) { /* certify the scaled system's y, on the host */
+      double cres, cunc;
+      AXB_FN(sp_, shift)(bj, n, sb, col);
+      AXB_FN(sp_, certify)(A, col, xj, &cres, &cunc);
+      tr = cres;
+      if (!(cres + cunc <= c.tol)) {
+        sj = AXB_ERR_NO_CONVERGENCE;
+        c.bd = AXB_BREAKDOWN_NONE;
+        if (cunc > unc) unc = cunc;
+      }
+    }
     int64_t bad = 0;
     if (!AXB_FN(sp_, unshift)(xj, n, sa - sb, &bad) && !sj) {
       sj = AXB_ERR_INACCURATE;
@@ -261,6 +304,13 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
               axb_sparse_method_name(m),
               axb_sparse_breakdown_name(r->breakdown),
               (long long)r->iterations);
+  else if (st == AXB_ERR_NO_CONVERGENCE && unc > c.tol / 2)
+    axb__fail(h, st,
+              "%s: the answer cannot be certified: its true relative "
+              "residual %.3g (in extended precision) carries a rounding "
+              "bound of %.3g, above tol %.3g (|A| |x| is far larger than "
+              "|b|: the system is too ill-conditioned for this tol)",
+              axb_sparse_method_name(m), r->true_residual, unc, c.tol);
   else if (st == AXB_ERR_NO_CONVERGENCE)
     axb__fail(h, st,
               "%s did not converge: %s after %lld iterations, relative "
