@@ -25,7 +25,7 @@ static unsigned take(bytes *b) {
 
 static double value(bytes *b) {
   int m = (int)(take(b) | take(b) << 8) - 32768; /* mantissa */
-  int e = (int)(take(b) % 221) * 10 - 1100;       /* exponent */
+  int e = (int)(take(b) % 221) * 10 - 1100;      /* exponent */
   return ldexp((double)m / 32768.0, e);
 }
 

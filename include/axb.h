@@ -1019,6 +1019,15 @@ void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
                             axb_dense *X, const axb_sparse_opts *opts,
                             axb_sparse_report *report);
+/* The memory check axb_sparse_solve makes before it allocates anything
+   (issue 19): its working memory for A, nrhs and opts (NULL: defaults),
+   plus `caller_arrays` n x nrhs arrays of A's dtype that the caller has yet
+   to allocate (B, X, ...), against the memory available.
+   AXB_ERR_OUT_OF_MEMORY, with the sizes in the detail, when it does not
+   fit.  Lets a caller refuse an absurd n before creating its vectors. */
+axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
+                                   const axb_sparse_opts *opts,
+                                   int caller_arrays);
 
 #ifdef __cplusplus
 }

@@ -168,7 +168,13 @@ static void test_sparse_memory_bound(axb_handle h) {
   CHECK_STATUS(h, st, AXB_ERR_OUT_OF_MEMORY);
   CHECK(strstr(axb_detail(h), "n = 4000000") != NULL, "detail: %s",
         axb_detail(h));
+  /* The same check for a caller before its own vectors exist. */
+  CHECK_STATUS(h, axb_sparse_check_memory(h, &A, 1, &o, 3),
+               AXB_ERR_OUT_OF_MEMORY);
+  setenv("AXB_MEMORY_LIMIT", "100000000000000", 1); /* cannot raise it */
   unsetenv("AXB_MEMORY_LIMIT");
+  CHECK_STATUS(h, axb_sparse_check_memory(h, &A, 1, &o, 3), AXB_SUCCESS);
+  CHECK_STATUS(h, axb_sparse_check_memory(h, &A, -1, &o, 3), AXB_ERR_INVALID);
   axb_dense_destroy(&B);
   axb_dense_destroy(&X);
   axb_csr_destroy(&A);

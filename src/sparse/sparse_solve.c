@@ -236,7 +236,7 @@ static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m,
    only the host-side parts are counted here (cudaMalloc fails cleanly). */
 static axb_status check_memory(axb_handle h, const axb_csr *A,
                                const axb_sparse_opts *o, axb_sparse_method m,
-                               int device) {
+                               int device, double caller_values) {
   double n = (double)A->rows, nnz = (double)A->nnz;
   double es = (double)axb_dtype_size(A->dtype);
   double vecs = m == AXB_SPARSE_CG1        ? 5
@@ -247,7 +247,7 @@ static axb_status check_memory(axb_handle h, const axb_csr *A,
   int fac = o->precond != AXB_PRECOND_NONE && o->precond != AXB_PRECOND_JACOBI;
   double dev = vecs * n * es + (fac ? nnz * (es + 8) + 8 * n : 0);
   double host = n * es + nnz * es + (fac ? 3 * nnz * 8 + 4 * n * 8 : 0);
-  double need = device ? host : host + dev;
+  double need = (device ? host : host + dev) + caller_values * es;
   double have = (double)axb__memory_available();
   if (need <= have) return AXB_SUCCESS;
   return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -293,7 +293,7 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
-  if ((st = check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA)))
+  if ((st = check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA, 0)))
     return r->status = st;
   if (A->dtype == AXB_F64)
     st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, sym, r);
@@ -301,4 +301,26 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
     st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, sym, r);
   if (!report) axb_sparse_report_free(r);
   return r->status = st;
+}
+
+axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
+                                   const axb_sparse_opts *opts,
+                                   int caller_arrays) {
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_sparse_check_memory: NULL handle");
+  axb__clear(h);
+  axb_sparse_opts o;
+  axb_status st = resolve_opts(h, opts, &o);
+  if (st) return st;
+  if (!A) return axb__fail(h, -2, "A is NULL");
+  if ((st = axb__csr_check(h, A))) return st;
+  if (nrhs < 0 || caller_arrays < 0)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "nrhs (%lld) and caller_arrays (%d) must be >= 0",
+                     (long long)nrhs, caller_arrays);
+  int sym = -1;
+  axb_sparse_method m = choose_method(A, o.method, &sym);
+  return check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA,
+                      (double)caller_arrays * (double)A->rows * (double)nrhs);
 }
