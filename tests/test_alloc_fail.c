@@ -199,6 +199,29 @@ static axb_status read_text(axb_handle h, void *p, int *right) {
   return st;
 }
 
+/* Generators: a dense kind with workspace, a sparse kind, the rhs. */
+static axb_status generate(axb_handle h, void *p, int *right) {
+  axb_gen_spec spec;
+  axb_status st = axb_gen_parse(h, (const char *)p, &spec);
+  if (st) {
+    disarm();
+    return st;
+  }
+  axb_dense D = {0}, Xt = {0}, B = {0};
+  axb_csr S = {0};
+  int sparse = spec.kind == AXB_GEN_POISSON2D;
+  st = sparse ? axb_gen_csr(h, &spec, AXB_F64, &S)
+              : axb_gen_dense(h, &spec, AXB_F64, &D);
+  if (!st && !sparse) st = axb_gen_rhs(h, &D, 2, AXB_RHS_RANDOM, 1, &Xt, &B);
+  disarm();
+  *right = st == AXB_SUCCESS && (sparse ? S.rows == 25 : B.rows == D.rows);
+  axb_dense_destroy(&D);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+  axb_csr_destroy(&S);
+  return st;
+}
+
 int main(int argc, char **argv) {
   axb_backend be = test_backend_arg(argc, argv);
   axb_handle h = test_handle(be);
@@ -237,6 +260,11 @@ int main(int argc, char **argv) {
   }
   each_failure(h, "axb_handle_create", handle_create, &be);
   each_failure(h, "axb_read_csr_mem", read_text, NULL);
+  const char *gens[] = {"cond:20,kappa=1e4", "spd-gram:12", "poisson2d:5"};
+  for (int i = 0; i < 3; ++i) {
+    snprintf(name, sizeof name, "generate %s", gens[i]);
+    each_failure(h, name, generate, (void *)gens[i]);
+  }
   axb_handle_destroy(h);
   return test_finish("test_alloc_fail");
 }
