@@ -142,7 +142,7 @@ static void test_unscalable_rhs(axb_handle h) {
   axb_csr_destroy(&A);
 }
 
-/* Item 2: n = 4e6 with three entries; the library is told 200 MB are
+/* Item 2: n = 4e6 with three entries; the library is told 20 MB are
    available, a CG solve needs more: refused before any vector exists. */
 static void test_sparse_memory_bound(axb_handle h) {
   const int64_t n = 4000000;
@@ -159,7 +159,7 @@ static void test_sparse_memory_bound(axb_handle h) {
   axb_dense_create(&B, n, 1, AXB_F64);
   axb_dense_create(&X, n, 1, AXB_F64);
   ((double *)B.data)[0] = 1;
-  setenv("AXB_MEMORY_LIMIT", "200000000", 1);
+  setenv("AXB_MEMORY_LIMIT", "20000000", 1);
   axb_sparse_opts o;
   axb_sparse_opts_default(&o);
   o.method = AXB_SPARSE_CG;

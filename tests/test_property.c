@@ -6,7 +6,9 @@
  * status.  A wrong answer with AXB_SUCCESS fails the test.
  *
  *   sparse: axb_sparse_solve, every method x every preconditioner of the
- *           CPU table; passes when ||b - A x||_2 / ||b||_2 <= 10 tol;
+ *           CPU table (factors applied by exact and by Jacobi-sweep
+ *           triangular solves); passes when ||b - A x||_2 / ||b||_2 <=
+ *           10 tol;
  *   dense:  axb_solve, every method; passes when
  *           ||b - A x||_inf / (||A||_inf ||x||_inf n eps) < 4 * 30 (the
  *           driver's certificate is < 30, computed in double).
@@ -211,36 +213,40 @@ static int sparse_solves, sparse_ok, dense_solves, dense_ok;
 static void run_sparse(axb_handle h, const problem *p) {
   double tol = p->t == AXB_F64 ? 1e-9 : 1e-4;
   for (int m = 0; m < AXB_SPARSE_METHOD_COUNT; ++m)
-    for (int pc = 0; pc < AXB_PRECOND_COUNT; ++pc) {
-      axb_dense X;
-      if (axb_dense_create(&X, p->n, 1, p->t)) return;
-      axb_sparse_opts o;
-      axb_sparse_opts_default(&o);
-      o.method = (axb_sparse_method)m;
-      o.precond = (axb_precond)pc;
-      o.tol = tol;
-      o.max_iter = 400;
-      axb_sparse_report r;
-      axb_status st = axb_sparse_solve(h, &p->S, &p->B, &X, &o, &r);
-      ++sparse_solves;
-      if (st == AXB_SUCCESS) {
-        ++sparse_ok;
-        long double res = rel2(p, &X);
-        CHECK(res <= 10 * tol,
-              "%s: sparse %s/%s says converged but the "
-              "residual is %.3Lg (tol %g; reported %.3g)",
-              p->name, axb_sparse_method_name(o.method),
-              axb_precond_name(o.precond), res, tol, r.true_residual);
-      } else {
-        CHECK(axb_detail(h)[0] != '\0',
-              "%s: sparse %s/%s: status %d "
-              "without a detail",
-              p->name, axb_sparse_method_name(o.method),
-              axb_precond_name(o.precond), st);
+    for (int pc = 0; pc < AXB_PRECOND_COUNT; ++pc)
+      for (int tri = 0; tri < 2; ++tri) {
+        /* both triangular-solve modes, where a factor is applied */
+        if (tri && pc < AXB_PRECOND_ILU0) continue;
+        axb_dense X;
+        if (axb_dense_create(&X, p->n, 1, p->t)) return;
+        axb_sparse_opts o;
+        axb_sparse_opts_default(&o);
+        o.method = (axb_sparse_method)m;
+        o.precond = (axb_precond)pc;
+        o.tol = tol;
+        o.max_iter = 400;
+        o.trisolve = tri ? AXB_TRISOLVE_JACOBI : AXB_TRISOLVE_EXACT;
+        axb_sparse_report r;
+        axb_status st = axb_sparse_solve(h, &p->S, &p->B, &X, &o, &r);
+        ++sparse_solves;
+        if (st == AXB_SUCCESS) {
+          ++sparse_ok;
+          long double res = rel2(p, &X);
+          CHECK(res <= 10 * tol,
+                "%s: sparse %s/%s says converged but the "
+                "residual is %.3Lg (tol %g; reported %.3g)",
+                p->name, axb_sparse_method_name(o.method),
+                axb_precond_name(o.precond), res, tol, r.true_residual);
+        } else {
+          CHECK(axb_detail(h)[0] != '\0',
+                "%s: sparse %s/%s: status %d "
+                "without a detail",
+                p->name, axb_sparse_method_name(o.method),
+                axb_precond_name(o.precond), st);
+        }
+        axb_sparse_report_free(&r);
+        axb_dense_destroy(&X);
       }
-      axb_sparse_report_free(&r);
-      axb_dense_destroy(&X);
-    }
 }
 
 static void run_dense(axb_handle h, const problem *p) {
