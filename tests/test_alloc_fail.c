@@ -11,7 +11,9 @@
 #include "core/internal.h"
 #include "testing.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_ALLOCS 100000
 
@@ -199,6 +201,16 @@ static axb_status read_text(axb_handle h, void *p, int *right) {
   return st;
 }
 
+/* The file reader: its buffer, the parser's, the result. */
+static axb_status read_file(axb_handle h, void *p, int *right) {
+  axb_csr A;
+  axb_status st = axb_read_csr(h, (const char *)p, AXB_F64, &A);
+  disarm();
+  *right = st == AXB_SUCCESS && A.nnz == 5;
+  axb_csr_destroy(&A);
+  return st;
+}
+
 /* Generators: a dense kind with workspace, a sparse kind, the rhs. */
 static axb_status generate(axb_handle h, void *p, int *right) {
   axb_gen_spec spec;
@@ -260,6 +272,18 @@ int main(int argc, char **argv) {
   }
   each_failure(h, "axb_handle_create", handle_create, &be);
   each_failure(h, "axb_read_csr_mem", read_text, NULL);
+  char path[512];
+  snprintf(path, sizeof path, "%s/axb_alloc_fail_%d.mtx",
+           getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs("%%MatrixMarket matrix coordinate real symmetric\n"
+          "3 3 4\n1 1 2\n2 1 -1\n2 2 2\n3 3 2\n",
+          f);
+    fclose(f);
+    each_failure(h, "axb_read_csr (file)", read_file, path);
+    remove(path);
+  }
   const char *gens[] = {"cond:20,kappa=1e4", "spd-gram:12", "poisson2d:5"};
   for (int i = 0; i < 3; ++i) {
     snprintf(name, sizeof name, "generate %s", gens[i]);

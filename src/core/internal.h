@@ -38,6 +38,8 @@ void axb__keep_detail(axb_handle h);
    (16-byte aligned, lazily zeroed pages).  Both are freed by axb__free. */
 void *axb__malloc(int64_t count, size_t size);
 void *axb__calloc(int64_t count, size_t size);
+/* realloc with the same checks (and the test hook below); p may be NULL. */
+void *axb__realloc(void *p, int64_t count, size_t size);
 void axb__free(void *p);
 /* Test hook: the k-th axb__malloc/axb__calloc from now on fails (k <= 0:
    none); axb__alloc_seen() counts the allocations since the call. */

@@ -204,7 +204,7 @@ static axb_status load_file(axb_handle h, const char *path, mm_budget *B,
   axb_status st = AXB_SUCCESS;
   if (cap <= 0)
     st = too_large(h, path, B);
-  else if (!(p = malloc((size_t)cap)))
+  else if (!(p = axb__realloc(NULL, cap, 1)))
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "%s: cannot allocate %" PRId64 " bytes", path, cap);
   else
@@ -217,7 +217,7 @@ static axb_status load_file(axb_handle h, const char *path, mm_budget *B,
         break;
       }
       int64_t grow = cap < left ? cap : left;
-      char *q = realloc(p, (size_t)(cap + grow));
+      char *q = axb__realloc(p, cap + grow, 1);
       if (!q) {
         st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                        "%s: cannot allocate %" PRId64 " bytes", path,

@@ -112,6 +112,12 @@ void *axb__calloc(int64_t count, size_t size) {
   return calloc((size_t)count, size);
 }
 
+void *axb__realloc(void *p, int64_t count, size_t size) {
+  if (mul_overflows(count, size) || injected_failure()) return NULL;
+  size_t bytes = (size_t)count * size;
+  return realloc(p, bytes ? bytes : 1);
+}
+
 void axb__free(void *p) { free(p); }
 
 double axb__now(void) {
