@@ -201,6 +201,12 @@ static void test_api_sizes(axb_handle h) {
   st = axb_solve(h, &A, &B, NULL, NULL);
   CHECK(st == AXB_ERR_INVALID && strstr(axb_detail(h), "overflows"),
         "axb_solve huge descriptor: %d (%s)", st, axb_detail(h));
+  double inv[16];
+  axb_dense A4 = axb_dense_wrap(4, 4, 4, AXB_F64, a);
+  axb_dense Xbig = axb_dense_wrap(4, 4, INT64_MAX / 4, AXB_F64, inv);
+  st = axb_invert(h, &A4, &Xbig, AXB_METHOD_LU);
+  CHECK(st == AXB_ERR_INVALID && strstr(axb_detail(h), "overflows"),
+        "axb_invert X with a huge ld: %d (%s)", st, axb_detail(h));
   /* ipiv out of range: 99, -5, 0 for n = 4 (1-based). */
   const int64_t badv[3] = {99, -5, 0};
   for (int k = 0; k < 3; ++k) {

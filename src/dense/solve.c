@@ -531,6 +531,7 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
     return axb__fail(h, AXB_ERR_INVALID,
                      "X must be a host %lld x %lld %s matrix", (long long)n,
                      (long long)n, axb_dtype_name(A->dtype));
+  if ((st = extent_ok(h, X, "X"))) return st;
   if (method != AXB_METHOD_LU && method != AXB_METHOD_GAUSS_JORDAN)
     return axb__fail(h, AXB_ERR_INVALID,
                      "inverse methods are lu and gauss-jordan, not %s",
