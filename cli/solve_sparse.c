@@ -185,10 +185,15 @@ static void print_json(const cli_sparse_job *j, const axb_sparse_report *r,
   printf("}\n");
 }
 
-static axb_status load(const cli_sparse_job *j, axb_handle h, axb_csr *A,
-                       axb_dense *B, axb_dense *Xt, int *have_xt) {
+static axb_status load(const cli_sparse_job *j, const axb_sparse_opts *opts,
+                       axb_handle h, axb_csr *A, axb_dense *B, axb_dense *Xt,
+                       int *have_xt) {
   axb_status st = j->gen ? axb_gen_csr(h, j->spec, j->dtype, A)
                          : axb_read_csr(h, j->a_path, j->dtype, A);
+  if (st) return cli_fail(st, h, j->gen ? j->gen : j->a_path), st;
+  /* An absurd n (a header's claim) is refused before B, X and x_true
+     exist (issue 19): they alone would take 3 n nrhs values. */
+  st = axb_sparse_check_memory(h, A, j->nrhs, opts, 3);
   if (st) return cli_fail(st, h, j->gen ? j->gen : j->a_path), st;
   if (j->b_path) {
     st = axb_read_dense(h, j->b_path, j->dtype, B);
@@ -214,7 +219,7 @@ int cli_solve_sparse(const cli_sparse_job *j, const cli_sparse_args *sp) {
   int have_xt = 0, code;
   axb_status st = cli_handle(&h, j->backend, j->device, j->threads, NULL, 0);
   if (st) return cli_exit_code(st);
-  if ((st = load(j, h, &A, &B, &Xt, &have_xt))) {
+  if ((st = load(j, &sp->opts, h, &A, &B, &Xt, &have_xt))) {
     code = cli_exit_code(st);
     goto done;
   }

@@ -83,6 +83,18 @@ typedef enum {
 
 typedef struct axb_handle_s *axb_handle;
 
+/*
+ * Threads.  A handle is used by one thread at a time: use one handle per
+ * thread (or serialize calls on a shared one yourself).  A handle holds
+ * mutable state (its detail message, an AUTO handle's GPU sub-handle, the
+ * CUDA stream), so two concurrent calls on the same handle race.  Calls on
+ * different handles may run concurrently from any number of threads; the
+ * library has no other mutable global state (its kernel tables are built
+ * once under pthread_once).  axb_detail(NULL), the message of a failure
+ * that had no handle to hold it, is per thread.  Checked under
+ * ThreadSanitizer by tests/test_threads.c (scripts/test.sh).
+ */
+
 /* device: GPU ordinal for CUDA (ignored otherwise). AUTO resolves at
    creation; axb_handle_backend() tells what was chosen. */
 axb_status axb_handle_create(axb_handle *h, axb_backend backend, int device);
@@ -1131,6 +1143,15 @@ void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
                             axb_dense *X, const axb_sparse_opts *opts,
                             axb_sparse_report *report);
+/* The memory check axb_sparse_solve makes before it allocates anything
+   (issue 19): its working memory for A, nrhs and opts (NULL: defaults),
+   plus `caller_arrays` n x nrhs arrays of A's dtype that the caller has yet
+   to allocate (B, X, ...), against the memory available.
+   AXB_ERR_OUT_OF_MEMORY, with the sizes in the detail, when it does not
+   fit.  Lets a caller refuse an absurd n before creating its vectors. */
+axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
+                                   const axb_sparse_opts *opts,
+                                   int caller_arrays);
 
 #ifdef __cplusplus
 }

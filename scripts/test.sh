@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up, build and run the whole test suite: `bash scripts/test.sh`.
 #   1. Release build (CUDA sources compiled when nvcc exists), all tests;
-#   2. AddressSanitizer + UndefinedBehaviorSanitizer build, all tests.
+#   2. ThreadSanitizer (clang; OpenMP and CUDA off, since TSan cannot follow
+#      OpenMP's runtime): the library and tests/test_threads only;
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer build, all tests.
 # GPU tests report "skipped" on machines without a GPU.  The last line is
 # ctest's summary of the sanitizer run; the script fails if either run fails.
 set -uo pipefail
@@ -24,6 +26,25 @@ run_suite() { # name, build dir, cmake args...
 
 mkdir -p build
 run_suite release build/release -DCMAKE_BUILD_TYPE=Release -DAXB_TESTS=ON || status=1
+# Several threads, each with its own handle (include/axb.h, "Threads").
+echo "==== axb tests: threads (ThreadSanitizer) ===="
+if command -v clang >/dev/null; then
+  if CC=clang cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DAXB_CUDA=OFF -DAXB_OPENMP=OFF -DAXB_LAPACK=OFF -DAXB_EIGEN=OFF \
+    -DAXB_BENCH=OFF -DAXB_TESTS=ON -DCMAKE_C_FLAGS=-fsanitize=thread \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+    -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >build/tsan.configure.log 2>&1 &&
+    cmake --build build/tsan -j "$jobs" --target test_threads \
+      >build/tsan.build.log 2>&1; then
+    TSAN_OPTIONS=halt_on_error=1:exitcode=66 build/tsan/tests/test_threads ||
+      status=1
+  else
+    tail -50 build/tsan.configure.log build/tsan.build.log
+    status=1
+  fi
+else
+  echo "skipped: clang is not installed"
+fi
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
   run_suite sanitizers build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DAXB_SANITIZE=ON -DAXB_CUDA=OFF -DAXB_TESTS=ON || status=1

@@ -224,6 +224,8 @@ static void test_header_forms(void) {
   check_text("CRLF, tabs and extra spaces",
              MMC "real  general\r\n\t2   2 2 \r\n 1\t1 1\r\n2 2   2\r\n", 2, 2,
              2, gen);
+  check_text("CR-only line ends (issue 19)",
+             MMC "real general\r% c\r2 2 2\r1 1 1\r2 2 2\r", 2, 2, 2, gen);
   check_text("no final newline", MMC "real general\n2 2 2\n1 1 1\n2 2 2", 2, 2,
              2, gen);
   check_text("UTF-8 byte-order mark",
@@ -666,6 +668,9 @@ static void test_gzip(void) {
     fclose(fp);
   }
   CHECK_STATUS(h, axb_read_csr(h, path, AXB_F64, &S), AXB_ERR_IO);
+  /* ... and says so, with the file name (issue 19: "error closing"). */
+  CHECK(strstr(axb_detail(h), "truncated") && strstr(axb_detail(h), path),
+        "detail: %s", axb_detail(h));
 }
 
 static void test_io_errors(void) {
@@ -1077,14 +1082,36 @@ static void test_memory_budget(void) {
           "detail: %s", axb_detail(h));
     free(text);
   }
-  /* 6. /dev/zero never ends: refused at the budget, not at RAM's end. */
+  /* 6. /dev/zero never ends: refused after its first 64 KiB as binary
+     data (issue 19: it was read up to the budget). */
   setenv("AXB_MMIO_MAX_BYTES", "16777216", 1);
   if (access("/dev/zero", R_OK) == 0) {
-    CHECK_STATUS(h, axb_read_csr(h, "/dev/zero", AXB_F64, &S),
-                 AXB_ERR_OUT_OF_MEMORY);
-    CHECK(strstr(axb_detail(h), "/dev/zero: input larger than the memory "
-                                "budget of 0.0156 GiB") != NULL,
-          "detail: %s", axb_detail(h));
+    CHECK_STATUS(h, axb_read_csr(h, "/dev/zero", AXB_F64, &S), AXB_ERR_PARSE);
+    CHECK(strstr(axb_detail(h), "/dev/zero: binary data") != NULL, "detail: %s",
+          axb_detail(h));
+  }
+  unsetenv("AXB_MMIO_MAX_BYTES");
+  /* 7. Text that goes on far past what its header announces (an endless
+     stream of comments) is refused at a bound set by the header. */
+  {
+    size_t big = (size_t)20 << 20;
+    char *text = malloc(big);
+    if (text) {
+      const char *head = "%%MatrixMarket matrix coordinate real general\n"
+                         "3 3 1\n1 1 1.0\n";
+      size_t hl = strlen(head);
+      memcpy(text, head, hl);
+      for (size_t i = hl; i < big; i += 10)
+        memcpy(text + i, i + 10 <= big ? "% comment\n" : "\n\n\n\n\n\n\n\n\n\n",
+               i + 10 <= big ? 10 : big - i);
+      path_in_tmp(path, sizeof path, "endless.mtx");
+      write_text(path, text, big);
+      CHECK_STATUS(h, axb_read_csr(h, path, AXB_F64, &S), AXB_ERR_PARSE);
+      CHECK(strstr(axb_detail(h), "goes on past") != NULL, "detail: %s",
+            axb_detail(h));
+      remove(path);
+      free(text);
+    }
   }
   /* A budget the environment cannot raise, nor garble. */
   setenv("AXB_MMIO_MAX_BYTES", "not a number", 1);

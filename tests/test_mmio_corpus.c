@@ -36,10 +36,12 @@ static char *slurp(const char *path, size_t *len) {
   return buf;
 }
 
+/* Lines as the reader counts them: LF, CRLF or a lone CR ends one. */
 static int64_t count_lines(const char *buf, size_t len) {
   int64_t n = 1;
   for (size_t k = 0; k < len; ++k)
-    n += buf[k] == '\n';
+    n += buf[k] == '\n' ||
+         (buf[k] == '\r' && (k + 1 == len || buf[k + 1] != '\n'));
   return n;
 }
 

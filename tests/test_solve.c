@@ -197,12 +197,13 @@ static void no_pivot(void) {
   CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
   o.method = AXB_METHOD_GAUSS;
   CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
-  /* Forcing Cholesky on an unsymmetric matrix is refused up front. */
+  /* Forcing Cholesky on an unsymmetric matrix is refused up front, as not
+     SPD (issue 19). */
   double u[4] = {4, 1, 2, 4};
   axb_dense U = axb_dense_wrap(2, 2, 2, AXB_F64, u);
   o.pivot = 1;
   o.method = AXB_METHOD_CHOLESKY_CROUT;
-  CHECK_STATUS(h, axb_solve(h, &U, &B, &o, &r), AXB_ERR_INVALID);
+  CHECK_STATUS(h, axb_solve(h, &U, &B, &o, &r), AXB_ERR_NOT_SPD);
   CHECK(strstr(axb_detail(h), "not symmetric") != NULL, "detail %s",
         axb_detail(h));
 }

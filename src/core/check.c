@@ -292,6 +292,12 @@ double axb_check_cholesky(const axb_dense *A, const axb_dense *F,
 /* max_c ||b_c - A x_c||_inf / (||A||_inf ||x_c||_inf n eps(X)). */
 double axb_check_solve(const axb_dense *A, const axb_dense *X,
                        const axb_dense *B) {
+  return axb__check_solve(A, X, B, NULL);
+}
+
+double axb__check_solve(const axb_dense *A, const axb_dense *X,
+                        const axb_dense *B, int *oom) {
+  if (oom) *oom = 0;
   if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
   int64_t n = A->rows, nrhs = X->cols;
   if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
@@ -301,6 +307,7 @@ double axb_check_solve(const axb_dense *A, const axb_dense *X,
   const double *x = r ? as_double(X, &ldx, &own) : NULL;
   if (!x) {
     axb__free(r);
+    if (oom) *oom = 1;
     return NAN;
   }
   copy_dense(B, r, n);

@@ -22,14 +22,29 @@ axb_dense axb_dense_wrap(int64_t rows, int64_t cols, int64_t ld,
 
 axb_status axb_dense_create(axb_dense *A, int64_t rows, int64_t cols,
                             axb_dtype dtype) {
-  if (!A) return AXB_ERR_INVALID;
+  if (!A)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: invalid argument (!A)",
+                     __func__);
   memset(A, 0, sizeof *A);
   if (rows < 0 || cols < 0 || axb_dtype_size(dtype) == 0)
-    return AXB_ERR_INVALID;
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_dense_create: %lld x %lld of dtype %d: sizes must "
+                     "be >= 0 and the dtype float or double",
+                     (long long)rows, (long long)cols, (int)dtype);
   int64_t ld = rows > 0 ? rows : 1;
-  if (cols > 0 && ld > INT64_MAX / cols) return AXB_ERR_OUT_OF_MEMORY;
-  void *p = axb__calloc(ld * cols, axb_dtype_size(dtype));
-  if (!p) return AXB_ERR_OUT_OF_MEMORY;
+  size_t es = axb_dtype_size(dtype);
+  if (cols > 0 && ld > INT64_MAX / (int64_t)es / cols)
+    return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY,
+                     "axb_dense_create: a %lld x %lld %s matrix: its size in "
+                     "bytes overflows a 64-bit integer",
+                     (long long)rows, (long long)cols, axb_dtype_name(dtype));
+  void *p = axb__calloc(ld * cols, es);
+  if (!p)
+    return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY,
+                     "axb_dense_create: no memory for a %lld x %lld %s matrix "
+                     "(%.3g GiB)",
+                     (long long)rows, (long long)cols, axb_dtype_name(dtype),
+                     (double)ld * (double)cols * (double)es / 1073741824.0);
   *A = axb_dense_wrap(rows, cols, ld, dtype, p);
   A->owns = 1;
   return AXB_SUCCESS;
@@ -68,13 +83,23 @@ int axb__dense_finite(const axb_dense *A, int64_t *bad_i, int64_t *bad_j) {
 
 axb_status axb_csr_create(axb_csr *A, int64_t rows, int64_t cols, int64_t nnz,
                           axb_dtype dtype) {
-  if (!A) return AXB_ERR_INVALID;
+  if (!A)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: invalid argument (!A)",
+                     __func__);
   memset(A, 0, sizeof *A);
   if (rows < 0 || cols < 0 || nnz < 0 || axb_dtype_size(dtype) == 0)
-    return AXB_ERR_INVALID;
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_csr_create: %lld x %lld with %lld entries of dtype "
+                     "%d: sizes must be >= 0 and the dtype float or double",
+                     (long long)rows, (long long)cols, (long long)nnz,
+                     (int)dtype);
   /* rows + 1 row pointers: rows = INT64_MAX cannot be counted, let alone
      allocated. */
-  if (rows == INT64_MAX) return AXB_ERR_OUT_OF_MEMORY;
+  if (rows == INT64_MAX)
+    return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY,
+                     "axb_csr_create: %lld rows: the row pointers' count "
+                     "overflows",
+                     (long long)rows);
   A->rows = rows;
   A->cols = cols;
   A->nnz = nnz;
@@ -84,7 +109,10 @@ axb_status axb_csr_create(axb_csr *A, int64_t rows, int64_t cols, int64_t nnz,
   A->values = axb__calloc(nnz, axb_dtype_size(dtype));
   if (!A->rowptr || !A->colind || !A->values) {
     axb_csr_destroy(A);
-    return AXB_ERR_OUT_OF_MEMORY;
+    return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY,
+                     "axb_csr_create: no memory for %lld rows and %lld "
+                     "entries",
+                     (long long)rows, (long long)nnz);
   }
   return AXB_SUCCESS;
 }

@@ -267,14 +267,12 @@ static double bytes_per_entry(axb_gen_kind kind, axb_dtype dtype) {
 static axb_status check_dense_size(axb_handle h, const axb_gen_spec *spec,
                                    int64_t n, axb_dtype dtype) {
   const char *name = kind_names[spec->kind];
-  if (n > 0 && n > INT64_MAX / 16 / n)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "%s:%lld: a dense %lld x %lld matrix overflows a 64-bit "
-                     "size",
-                     name, (long long)spec->n, (long long)n, (long long)n);
+  /* need is a double: no overflow.  An n whose n^2 entries overflow an
+     int64 byte count needs far more than any machine has, so the memory
+     message is the true one (issue 19: it used to say "overflows"). */
   double need = (double)n * (double)n * bytes_per_entry(spec->kind, dtype);
   double have = available_bytes();
-  if (have > 0 && need > have)
+  if ((n > 0 && n > INT64_MAX / 16 / n) || (have > 0 && need > have))
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "%s:%lld: generating a dense %lld x %lld %s matrix needs "
                      "%.3g GiB, more than the %.3g GiB of available memory",

@@ -18,7 +18,8 @@ int axb_backend_compiled(axb_backend b) {
 }
 
 axb_status axb_cuda_device_count(int *count) {
-  if (!count) return AXB_ERR_INVALID;
+  if (!count)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: count is NULL", __func__);
   return axb__cuda_device_count(count);
 }
 
@@ -32,12 +33,14 @@ axb_status axb_cuda_device_info(int dev, char *name, size_t name_len,
 static axb_backend resolve_auto(void) { return AXB_BACKEND_CPU; }
 
 axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
-  if (!out) return AXB_ERR_INVALID;
+  if (!out)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "%s: the handle pointer (out) is NULL", __func__);
   *out = NULL;
   if (backend < AXB_BACKEND_AUTO || backend > AXB_BACKEND_REF)
     return axb__fail(NULL, AXB_ERR_INVALID, "unknown backend %d", (int)backend);
   axb__clear(NULL);
-  axb_handle h = calloc(1, sizeof *h);
+  axb_handle h = axb__calloc(1, sizeof *h);
   if (!h)
     return axb__fail(NULL, AXB_ERR_OUT_OF_MEMORY, "no memory for a handle");
   h->backend = backend == AXB_BACKEND_AUTO ? resolve_auto() : backend;
@@ -75,7 +78,8 @@ axb_backend axb_handle_backend(axb_handle h) {
 }
 
 axb_status axb_set_threads(axb_handle h, int nthreads) {
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   if (nthreads < 0)
     return axb__fail(h, AXB_ERR_INVALID, "thread count %d is negative",
                      nthreads);
@@ -87,7 +91,8 @@ axb_status axb_set_threads(axb_handle h, int nthreads) {
 int axb_get_threads(axb_handle h) { return h ? h->threads : 0; }
 
 axb_status axb_set_stream(axb_handle h, void *stream) {
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   if (h->backend != AXB_BACKEND_CUDA)
     return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
                      "a stream only applies to a CUDA handle");

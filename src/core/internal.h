@@ -38,12 +38,23 @@ void axb__keep_detail(axb_handle h);
    (16-byte aligned, lazily zeroed pages).  Both are freed by axb__free. */
 void *axb__malloc(int64_t count, size_t size);
 void *axb__calloc(int64_t count, size_t size);
+/* realloc with the same checks (and the test hook below); p may be NULL. */
+void *axb__realloc(void *p, int64_t count, size_t size);
 void axb__free(void *p);
+/* Test hook: the k-th axb__malloc/axb__calloc from now on fails (k <= 0:
+   none); axb__alloc_seen() counts the allocations since the call. */
+void axb__alloc_fail_at(int64_t k);
+int64_t axb__alloc_seen(void);
 
 /* Bytes this process can still allocate and touch: MemAvailable of
    /proc/meminfo, lowered by the room under any cgroup memory limit;
    physical memory when /proc is unreadable (src/core/sysmem.c). */
 int64_t axb__memory_available(void);
+
+/* axb_check_solve that tells a failed allocation (*oom = 1, NaN) from a
+   NaN ratio (oom may be NULL). */
+double axb__check_solve(const axb_dense *A, const axb_dense *X,
+                        const axb_dense *B, int *oom);
 
 /* Wall-clock seconds (monotonic). */
 double axb__now(void);

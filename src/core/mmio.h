@@ -49,10 +49,18 @@
  *   - Entry buffers start no larger than the input can hold and grow
  *     geometrically, so a lying entry count costs nothing.
  *   - Files are read whole through zlib (plain files pass through).  Input
- *     that outgrows the budget (a gzip bomb, /dev/zero, a huge file) is
+ *     that outgrows the budget (a gzip bomb, a huge file) is
  *     AXB_ERR_OUT_OF_MEMORY, "PATH: input larger than the memory budget of
  *     N GiB"; an uncompressed regular file larger than the budget is refused
- *     before it is read.  A corrupt or truncated gzip stream is AXB_ERR_IO.
+ *     before it is read.  Once the first 64 KiB (after decompression) are
+ *     in, they are probed (issue 19): a NUL byte is binary data, refused
+ *     at once as AXB_ERR_PARSE (/dev/zero); a Matrix Market header found
+ *     there bounds the rest to 512 bytes per announced entry plus 16 MiB,
+ *     and a stream that goes on past that is AXB_ERR_PARSE ("goes on past
+ *     N bytes"), however large the budget.  A corrupt or truncated gzip
+ *     stream is AXB_ERR_IO, "PATH: the compressed data is truncated or
+ *     corrupt".
+ *   - Line ends: LF, CRLF, and a lone CR (old Mac files) all end a line.
  *     Writers compress when the path ends in ".gz".
  *   - A nonzero value that rounds to 0 in the requested precision (1e-50 as
  *     float, 1e-400 as double) is AXB_ERR_INVALID, "value 1e-50 underflows

@@ -32,6 +32,12 @@ int mm_next_line(mm_lex *L) {
     return 0;
   }
   const char *nl = memchr(L->p, '\n', (size_t)(L->end - L->p));
+  /* A lone CR also ends a line (old Mac files; issue 19): the first CR
+     before the LF that is not the CR of a CRLF.  A CRLF's CR stays in the
+     line, where it is blank. */
+  const char *stop = nl ? nl : L->end;
+  const char *cr = memchr(L->p, '\r', (size_t)(stop - L->p));
+  if (cr && cr + 1 != nl) nl = cr;
   L->lb = L->tp = L->p;
   L->le = nl ? nl : L->end;
   L->p = nl ? nl + 1 : L->end;

@@ -33,7 +33,7 @@ static int grow(const mm_lex *L, void **p, int64_t *cap, int64_t need,
   int64_t room = mm_budget_left(L->budget) / (int64_t)size;
   if (c - *cap > room && need - *cap <= room) c = *cap + room;
   if (!mm_budget_take(L->budget, c - *cap, size)) return 0;
-  void *q = realloc(*p, (size_t)c * size);
+  void *q = axb__realloc(*p, c, size);
   if (!q) {
     mm_budget_give(L->budget, c - *cap, size);
     return 0;

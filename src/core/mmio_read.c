@@ -138,6 +138,39 @@ static axb_status too_large(axb_handle h, const char *path,
                    path, mm_gib(B->limit));
 }
 
+/* Text per announced entry, and slack for the header and trailing
+   comments, that a file may take before the reader calls it endless. */
+#define MM_BYTES_PER_ENTRY 512
+#define MM_SLACK_BYTES ((int64_t)16 << 20)
+#define MM_PROBE_BYTES ((int64_t)64 << 10)
+
+/* Looked at once the first MM_PROBE_BYTES of a file are in (issue 19:
+   /dev/zero was read up to the memory budget): a NUL byte is binary data,
+   not text; a Matrix Market header bounds what the rest may hold (*most,
+   INT64_MAX when there is no header or it is not in the probe yet). */
+static axb_status probe(axb_handle h, const char *path, const char *p,
+                        int64_t n, int64_t *most) {
+  *most = INT64_MAX;
+  const char *nul = memchr(p, '\0', (size_t)n);
+  if (nul)
+    return axb__fail(h, AXB_ERR_PARSE,
+                     "%s: binary data (a NUL byte at offset %lld): not a "
+                     "Matrix Market or text file",
+                     path, (long long)(nul - p));
+  mm_budget B = {INT64_MAX, 0};
+  mm_lex L;
+  mm_lex_init(&L, h, path, p, (size_t)n, &B);
+  mm_header H;
+  axb_status st = mm_read_header(&L, &H);
+  axb__clear(h); /* a header cut by the probe is not an error */
+  if (st == AXB_SUCCESS && H.format != MM_PLAIN) {
+    int64_t head = (int64_t)(L.p - p);
+    *most = sat_add(sat_add(head, MM_SLACK_BYTES),
+                    sat_mul(H.count, MM_BYTES_PER_ENTRY));
+  }
+  return AXB_SUCCESS;
+}
+
 /* The whole (decompressed) file into *buf (malloc'd; its capacity is drawn
    on B and stays drawn while the buffer is parsed), refused once it
    outgrows the budget. */
@@ -166,11 +199,12 @@ static axb_status load_file(axb_handle h, const char *path, mm_budget *B,
   int64_t cap = sb.st_size > 0 ? (int64_t)sb.st_size + 1 : 1 << 16;
   if (cap > left) cap = left;
   char *p = NULL;
-  int64_t n = 0;
+  int64_t n = 0, most = INT64_MAX;
+  int probed = 0;
   axb_status st = AXB_SUCCESS;
   if (cap <= 0)
     st = too_large(h, path, B);
-  else if (!(p = malloc((size_t)cap)))
+  else if (!(p = axb__realloc(NULL, cap, 1)))
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "%s: cannot allocate %" PRId64 " bytes", path, cap);
   else
@@ -183,7 +217,7 @@ static axb_status load_file(axb_handle h, const char *path, mm_budget *B,
         break;
       }
       int64_t grow = cap < left ? cap : left;
-      char *q = realloc(p, (size_t)(cap + grow));
+      char *q = axb__realloc(p, cap + grow, 1);
       if (!q) {
         st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                        "%s: cannot allocate %" PRId64 " bytes", path,
@@ -202,13 +236,38 @@ static axb_status load_file(axb_handle h, const char *path, mm_budget *B,
       st = axb__fail(h, AXB_ERR_IO, "%s: %s", path,
                      zerr == Z_ERRNO ? strerror(errno) : msg);
     } else if (r == 0) {
+      /* The end, or a gzip stream cut short (zlib says Z_BUF_ERROR). */
+      int zerr = Z_OK;
+      const char *msg = gzerror(f, &zerr);
+      if (zerr != Z_OK)
+        st = axb__fail(h, AXB_ERR_IO,
+                       "%s: the compressed data is truncated or corrupt "
+                       "(zlib: %s)",
+                       path,
+                       zerr == Z_BUF_ERROR ? "unexpected end of file" : msg);
       break;
     } else {
       n += r;
+      if (!probed && n >= MM_PROBE_BYTES) {
+        probed = 1;
+        st = probe(h, path, p, n, &most);
+      }
+      if (st == AXB_SUCCESS && n > most)
+        st = axb__fail(h, AXB_ERR_PARSE,
+                       "%s: the input goes on past %lld bytes, more than "
+                       "the header's announced entries can take (an endless "
+                       "stream?)",
+                       path, (long long)most);
     }
   }
-  if (gzclose_r(f) != Z_OK && st == AXB_SUCCESS)
-    st = axb__fail(h, AXB_ERR_IO, "%s: error closing the file", path);
+  int zc = gzclose_r(f);
+  if (zc != Z_OK && st == AXB_SUCCESS)
+    st = axb__fail(h, AXB_ERR_IO, "%s: %s", path,
+                   zc == Z_BUF_ERROR
+                       ? "the compressed data is truncated (it ends before "
+                         "the end of its gzip stream)"
+                   : zc == Z_ERRNO ? strerror(errno)
+                                   : "the compressed data is corrupt");
   if (st != AXB_SUCCESS) {
     if (p) mm_budget_give(B, cap, 1);
     free(p);

@@ -68,8 +68,30 @@ static int mul_overflows(int64_t count, size_t size) {
   return count < 0 || (size && (uint64_t)count > (uint64_t)INT64_MAX / size);
 }
 
+/* Allocation-failure injection (tests/test_alloc_fail.c): armed with
+   axb__alloc_fail_at(k), the k-th axb__malloc / axb__calloc from then on
+   returns NULL (once), so that a test can make every allocation of a call
+   fail in turn.  Compiled in always; unarmed it costs one relaxed load. */
+static int64_t alloc_armed, alloc_seen, alloc_fail_k;
+
+void axb__alloc_fail_at(int64_t k) {
+  __atomic_store_n(&alloc_seen, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&alloc_fail_k, k, __ATOMIC_RELAXED);
+  __atomic_store_n(&alloc_armed, k > 0, __ATOMIC_RELEASE);
+}
+
+int64_t axb__alloc_seen(void) {
+  return __atomic_load_n(&alloc_seen, __ATOMIC_RELAXED);
+}
+
+static int injected_failure(void) {
+  if (!__atomic_load_n(&alloc_armed, __ATOMIC_ACQUIRE)) return 0;
+  int64_t i = __atomic_add_fetch(&alloc_seen, 1, __ATOMIC_RELAXED);
+  return i == __atomic_load_n(&alloc_fail_k, __ATOMIC_RELAXED);
+}
+
 void *axb__malloc(int64_t count, size_t size) {
-  if (mul_overflows(count, size)) return NULL;
+  if (mul_overflows(count, size) || injected_failure()) return NULL;
   size_t bytes = (size_t)count * size;
   /* aligned_alloc needs a multiple of the alignment. */
   size_t rounded = (bytes + 63) / 64 * 64;
@@ -84,10 +106,16 @@ void *axb__malloc(int64_t count, size_t size) {
    caller accepts; axb__malloc stays 64-byte aligned.  Both come from the C
    allocator, so axb__free frees either with free(). */
 void *axb__calloc(int64_t count, size_t size) {
-  if (mul_overflows(count, size)) return NULL;
+  if (mul_overflows(count, size) || injected_failure()) return NULL;
   /* A zero-byte request still returns a pointer (never NULL on success). */
   if (count == 0 || size == 0) return calloc(1, 1);
   return calloc((size_t)count, size);
+}
+
+void *axb__realloc(void *p, int64_t count, size_t size) {
+  if (mul_overflows(count, size) || injected_failure()) return NULL;
+  size_t bytes = (size_t)count * size;
+  return realloc(p, bytes ? bytes : 1);
 }
 
 void axb__free(void *p) { free(p); }

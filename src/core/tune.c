@@ -38,7 +38,9 @@ void axb_tuning_defaults(axb_tuning *t) {
 }
 
 axb_status axb_tuning_path(char *buf, size_t len) {
-  if (!buf || len == 0) return AXB_ERR_INVALID;
+  if (!buf || len == 0)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "%s: invalid argument (!buf || len == 0)", __func__);
   buf[0] = '\0';
   const char *e = getenv("AXB_TUNE_FILE");
   int n;
@@ -49,10 +51,14 @@ axb_status axb_tuning_path(char *buf, size_t len) {
   else if ((e = getenv("HOME")) && *e)
     n = snprintf(buf, len, "%s/.config/axb/tune.txt", e);
   else
-    return AXB_ERR_NOT_SUPPORTED;
+    return axb__fail(NULL, AXB_ERR_NOT_SUPPORTED,
+                     "axb_tuning_path: none of AXB_TUNE_FILE, "
+                     "XDG_CONFIG_HOME, HOME is set");
   if (n < 0 || (size_t)n >= len) {
     buf[0] = '\0';
-    return AXB_ERR_INVALID;
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_tuning_path: the path does not fit in %zu bytes",
+                     len);
   }
   return AXB_SUCCESS;
 }
@@ -66,7 +72,9 @@ static axb_status parse_error(axb_tuning *t, char *err, size_t errlen, int line,
   memcpy(path, t->path, sizeof path);
   axb_tuning_defaults(t);
   memcpy(t->path, path, sizeof path);
-  return AXB_ERR_PARSE;
+  return axb__fail(NULL, AXB_ERR_PARSE, "tuning file %s: line %d: %s%s%.40s%s",
+                   path[0] ? path : "(text)", line, what, tok ? " '" : "",
+                   tok ? tok : "", tok ? "'" : "");
 }
 
 /* Next whitespace-separated token of [*p, end of line) into tok. */
@@ -90,13 +98,17 @@ static int token(const char **p, char *tok, size_t len) {
 
 axb_status axb_tuning_parse(const char *text, axb_tuning *t, char *err,
                             size_t errlen) {
-  if (!t) return AXB_ERR_INVALID;
+  if (!t)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: invalid argument (!t)",
+                     __func__);
   char path[sizeof t->path];
   memcpy(path, t->path, sizeof path);
   axb_tuning_defaults(t);
   memcpy(t->path, path, sizeof path);
   if (err && errlen) err[0] = '\0';
-  if (!text) return AXB_ERR_INVALID;
+  if (!text)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: invalid argument (!text)",
+                     __func__);
   const char *p = text;
   for (int line = 1; *p; ++line) {
     char key[64], val[64], extra[64];
@@ -138,7 +150,9 @@ axb_status axb_tuning_parse(const char *text, axb_tuning *t, char *err,
 
 axb_status axb_tuning_read(const char *path, axb_tuning *t, char *err,
                            size_t errlen) {
-  if (!t || !path) return AXB_ERR_INVALID;
+  if (!t || !path)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "%s: invalid argument (!t || !path)", __func__);
   axb_tuning_defaults(t);
   snprintf(t->path, sizeof t->path, "%s", path);
   if (err && errlen) err[0] = '\0';
@@ -146,7 +160,7 @@ axb_status axb_tuning_read(const char *path, axb_tuning *t, char *err,
   if (!f) {
     if (err && errlen)
       snprintf(err, errlen, "cannot open: %s", strerror(errno));
-    return AXB_ERR_IO;
+    return axb__fail(NULL, AXB_ERR_IO, "%s: %s", path, strerror(errno));
   }
   char buf[8192];
   size_t n = fread(buf, 1, sizeof buf - 1, f);
@@ -154,7 +168,7 @@ axb_status axb_tuning_read(const char *path, axb_tuning *t, char *err,
   fclose(f);
   if (big) {
     if (err && errlen) snprintf(err, errlen, "larger than %zu bytes", n);
-    return AXB_ERR_PARSE;
+    return axb__fail(NULL, AXB_ERR_PARSE, "%s: larger than %zu bytes", path, n);
   }
   buf[n] = '\0';
   if (memchr(buf, '\0', n))
@@ -181,7 +195,9 @@ static int make_parents(const char *path) {
 
 axb_status axb_tuning_write(const char *path, const axb_tuning *t,
                             const char *comment) {
-  if (!path || !*path || !t) return AXB_ERR_INVALID;
+  if (!path || !*path || !t)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "%s: invalid argument (!path || !*path || !t)", __func__);
   if (make_parents(path))
     return axb__fail(NULL, AXB_ERR_IO, "%s: cannot create its directory: %s",
                      path, strerror(errno));
@@ -222,7 +238,9 @@ axb_status axb_tuning_write(const char *path, const axb_tuning *t,
 }
 
 axb_status axb_tuning_current(axb_tuning *t, char *err, size_t errlen) {
-  if (!t) return AXB_ERR_INVALID;
+  if (!t)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: invalid argument (!t)",
+                     __func__);
   axb_tuning_defaults(t);
   if (err && errlen) err[0] = '\0';
   char path[sizeof t->path];

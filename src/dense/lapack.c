@@ -12,6 +12,13 @@
 
 static int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
 
+/* An ld x cols array whose byte extent (at 8 bytes an entry, the larger
+   type) overflows int64: no such array exists, and the kernels' index
+   arithmetic would wrap (issue 19: getrf with n = 3037000500 crashed). */
+static int oversize(int64_t ld, int64_t cols) {
+  return cols > 0 && ld > INT64_MAX / 8 / cols;
+}
+
 static void set_info(int64_t *info, int64_t v) {
   if (info) *info = v;
 }
@@ -21,6 +28,23 @@ static axb_status arg_error(axb_handle h, const char *routine, int i,
                             const char *what, int64_t *info) {
   set_info(info, -i);
   return axb__fail(h, -i, "%s: argument %d is illegal (%s)", routine, i, what);
+}
+
+/* Every ipiv[i] of an input pivot array in 1..n (1-based, LAPACK's
+   convention): an entry out of range would make laswp read and write
+   outside B.  O(n), once per call (issue 19). */
+static axb_status check_ipiv(axb_handle h, const char *routine, int argno,
+                             int64_t n, const int64_t *ipiv, int64_t *info) {
+  for (int64_t i = 0; i < n; ++i)
+    if (ipiv[i] < 1 || ipiv[i] > n) {
+      set_info(info, -argno);
+      return axb__fail(h, -argno,
+                       "%s: argument %d is illegal (ipiv[%lld] = %lld is "
+                       "outside 1..n = %lld; pivots are 1-based)",
+                       routine, argno, (long long)i, (long long)ipiv[i],
+                       (long long)n);
+    }
+  return AXB_SUCCESS;
 }
 
 static axb_status not_supported(axb_handle h, const char *routine,
@@ -41,12 +65,16 @@ static axb_status check_system(axb_handle h, const char *r, int off, int64_t n,
   if (n < 0) return arg_error(h, r, i + 1, "n < 0", info);
   if (nrhs < 0) return arg_error(h, r, i + 2, "nrhs < 0", info);
   if (!A && n > 0) return arg_error(h, r, i + 3, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, i + 4, "lda < max(1, n)", info);
+  if (lda < imax(1, n) || oversize(lda, n))
+    return arg_error(h, r, i + 4, "lda < max(1, n), or lda * n overflows",
+                     info);
   if (has_ipiv && !ipiv && n > 0)
     return arg_error(h, r, i + 5, "ipiv is NULL", info);
   i += has_ipiv;
   if (!B && n > 0 && nrhs > 0) return arg_error(h, r, i + 5, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, i + 6, "ldb < max(1, n)", info);
+  if (ldb < imax(1, n) || oversize(ldb, nrhs))
+    return arg_error(h, r, i + 6, "ldb < max(1, n), or ldb * nrhs overflows",
+                     info);
   return AXB_SUCCESS;
 }
 
@@ -57,7 +85,8 @@ static axb_status check_getrf(axb_handle h, const char *r, int64_t m, int64_t n,
   if (m < 0) return arg_error(h, r, 1, "m < 0", info);
   if (n < 0) return arg_error(h, r, 2, "n < 0", info);
   if (!A && m > 0 && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, m)) return arg_error(h, r, 4, "lda < max(1, m)", info);
+  if (lda < imax(1, m) || oversize(lda, n))
+    return arg_error(h, r, 4, "lda < max(1, m), or lda * n overflows", info);
   if (!ipiv && m > 0 && n > 0) return arg_error(h, r, 5, "ipiv is NULL", info);
   return AXB_SUCCESS;
 }
@@ -70,7 +99,8 @@ static axb_status check_potrf(axb_handle h, const char *r, axb_uplo uplo,
     return arg_error(h, r, 1, "uplo", info);
   if (n < 0) return arg_error(h, r, 2, "n < 0", info);
   if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (lda < imax(1, n) || oversize(lda, n))
+    return arg_error(h, r, 4, "lda < max(1, n), or lda * n overflows", info);
   return AXB_SUCCESS;
 }
 

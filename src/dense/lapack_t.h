@@ -18,7 +18,8 @@ axb_status AXB_FN(axb_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                                int64_t lda, int64_t *ipiv, int64_t *info) {
   const char *r = PREFIX_STR "getrf";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_getrf(h, r, m, n, A, lda, ipiv, info);
   if (st || m == 0 || n == 0) return st;
@@ -37,11 +38,13 @@ axb_status AXB_FN(axb_, getrs)(axb_handle h, axb_trans trans, int64_t n,
                                int64_t *info) {
   const char *r = PREFIX_STR "getrs";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
     return arg_error(h, r, 1, "trans", info);
   axb_status st = check_system(h, r, 1, n, nrhs, A, lda, ipiv, 1, B, ldb, info);
+  if (!st) st = check_ipiv(h, r, 6, n, ipiv, info);
   if (st || n == 0 || nrhs == 0) return st;
   if (KERNEL(h, getrs)) {
     st = KERNEL(h, getrs)(h, trans, n, nrhs, A, lda, ipiv, B, ldb);
@@ -73,7 +76,8 @@ axb_status AXB_FN(axb_, gesv)(axb_handle h, int64_t n, int64_t nrhs, T *A,
                               int64_t *info) {
   const char *r = PREFIX_STR "gesv";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_system(h, r, 0, n, nrhs, A, lda, ipiv, 1, B, ldb, info);
   if (st) return st;
@@ -87,7 +91,8 @@ axb_status AXB_FN(axb_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
                                int64_t lda, int64_t *info) {
   const char *r = PREFIX_STR "potrf";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_potrf(h, r, uplo, n, A, lda, info);
   if (st || n == 0) return st;
@@ -117,7 +122,8 @@ axb_status AXB_FN(axb_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
                                int64_t ldb, int64_t *info) {
   const char *r = PREFIX_STR "potrs";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
@@ -136,7 +142,8 @@ axb_status AXB_FN(axb_, posv)(axb_handle h, axb_uplo uplo, int64_t n,
                               int64_t ldb, int64_t *info) {
   const char *r = PREFIX_STR "posv";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
@@ -154,7 +161,8 @@ static axb_status AXB_FN(check_, square)(axb_handle h, const char *r, int64_t n,
                                          int64_t *info) {
   if (n < 0) return arg_error(h, r, 1, "n < 0", info);
   if (!A && n > 0) return arg_error(h, r, 2, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 3, "lda < max(1, n)", info);
+  if (lda < imax(1, n) || oversize(lda, n))
+    return arg_error(h, r, 3, "lda < max(1, n), or lda * n overflows", info);
   return AXB_SUCCESS;
 }
 
@@ -162,11 +170,13 @@ axb_status AXB_FN(axb_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
                                const int64_t *ipiv, int64_t *info) {
   const char *r = PREFIX_STR "getri";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
   if (!ipiv && n > 0) return arg_error(h, r, 4, "ipiv is NULL", info);
+  if ((ast = check_ipiv(h, r, 4, n, ipiv, info))) return ast;
   if (n == 0) return AXB_SUCCESS;
   NEED_KERNEL(h, k, getri, info);
   int64_t i = 0;
@@ -179,7 +189,8 @@ axb_status AXB_FN(axb_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
                               int64_t n, T alpha, const T *A, int64_t lda, T *B,
                               int64_t ldb) {
   const char *r = PREFIX_STR "trsm";
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (side != AXB_LEFT && side != AXB_RIGHT)
     return arg_error(h, r, 1, "side", NULL);
@@ -193,9 +204,11 @@ axb_status AXB_FN(axb_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
   if (n < 0) return arg_error(h, r, 6, "n < 0", NULL);
   int64_t k = side == AXB_LEFT ? m : n;
   if (!A && k > 0) return arg_error(h, r, 8, "A is NULL", NULL);
-  if (lda < imax(1, k)) return arg_error(h, r, 9, "lda too small", NULL);
+  if (lda < imax(1, k) || oversize(lda, k))
+    return arg_error(h, r, 9, "lda too small, or lda * k overflows", NULL);
   if (!B && m > 0 && n > 0) return arg_error(h, r, 10, "B is NULL", NULL);
-  if (ldb < imax(1, m)) return arg_error(h, r, 11, "ldb < max(1, m)", NULL);
+  if (ldb < imax(1, m) || oversize(ldb, n))
+    return arg_error(h, r, 11, "ldb < max(1, m), or ldb * n overflows", NULL);
   if (m == 0 || n == 0) return AXB_SUCCESS;
   NEED_KERNEL(h, tr, trsm, NULL);
   axb_status st = tr(h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
@@ -303,7 +316,8 @@ static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
                                  const T *F, int64_t lda, double anorm,
                                  double *rcond, int64_t *info) {
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (is_chol && uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
@@ -311,7 +325,8 @@ static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
     return arg_error(h, r, 1, "norm must be ONE or INF", info);
   if (n < 0) return arg_error(h, r, 2, "n < 0", info);
   if (!F && n > 0) return arg_error(h, r, 3, "factor is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (lda < imax(1, n) || oversize(lda, n))
+    return arg_error(h, r, 4, "lda < max(1, n), or lda * n overflows", info);
   if (!(anorm >= 0) || isinf(anorm))
     return arg_error(h, r, 5, "anorm must be finite and >= 0", info);
   if (!rcond) return arg_error(h, r, 6, "rcond is NULL", info);
@@ -432,7 +447,8 @@ axb_status AXB_FN(axb_, getrf_dev)(axb_handle h, int64_t m, int64_t n, T *dA,
                                    int64_t ldda, int64_t *dipiv,
                                    int64_t *dinfo) {
   const char *r = PREFIX_STR "getrf_dev";
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_getrf(h, r, m, n, dA, ldda, dipiv, NULL);
   if (st) return st;
@@ -445,7 +461,8 @@ axb_status AXB_FN(axb_, getrs_dev)(axb_handle h, axb_trans trans, int64_t n,
                                    int64_t nrhs, const T *dA, int64_t ldda,
                                    const int64_t *dipiv, T *dB, int64_t lddb) {
   const char *r = PREFIX_STR "getrs_dev";
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
     return arg_error(h, r, 1, "trans", NULL);
@@ -460,7 +477,8 @@ axb_status AXB_FN(axb_, getrs_dev)(axb_handle h, axb_trans trans, int64_t n,
 axb_status AXB_FN(axb_, potrf_dev)(axb_handle h, axb_uplo uplo, int64_t n,
                                    T *dA, int64_t ldda, int64_t *dinfo) {
   const char *r = PREFIX_STR "potrf_dev";
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_potrf(h, r, uplo, n, dA, ldda, NULL);
   if (st) return st;
@@ -473,7 +491,8 @@ axb_status AXB_FN(axb_, potrs_dev)(axb_handle h, axb_uplo uplo, int64_t n,
                                    int64_t nrhs, const T *dA, int64_t ldda,
                                    T *dB, int64_t lddb) {
   const char *r = PREFIX_STR "potrs_dev";
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", NULL);
@@ -488,11 +507,13 @@ axb_status AXB_FN(axb_, potrs_dev)(axb_handle h, axb_uplo uplo, int64_t n,
 axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
                                    const int64_t *dipiv, int64_t *dinfo) {
   const char *r = PREFIX_STR "getri_dev";
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
   if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
-  if (ldda < imax(1, n)) return arg_error(h, r, 3, "ldda < max(1, n)", NULL);
+  if (ldda < imax(1, n) || oversize(ldda, n))
+    return arg_error(h, r, 3, "ldda < max(1, n), or ldda * n overflows", NULL);
   if (!dipiv && n > 0) return arg_error(h, r, 4, "dipiv is NULL", NULL);
   if (!dinfo) return arg_error(h, r, 5, "dinfo is NULL", NULL);
   NEED_KERNEL(h, k, getri_dev, NULL);
@@ -502,11 +523,13 @@ axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
 axb_status AXB_FN(axb_, getri_gj_dev)(axb_handle h, int64_t n, T *dA,
                                       int64_t ldda, int64_t *dinfo) {
   const char *r = PREFIX_STR "getri_gj_dev";
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
   if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
-  if (ldda < imax(1, n)) return arg_error(h, r, 3, "ldda < max(1, n)", NULL);
+  if (ldda < imax(1, n) || oversize(ldda, n))
+    return arg_error(h, r, 3, "ldda < max(1, n), or ldda * n overflows", NULL);
   if (!dinfo) return arg_error(h, r, 4, "dinfo is NULL", NULL);
   NEED_KERNEL(h, k, getri_gj_dev, NULL);
   return finish(h, r, k(h, n, dA, ldda, dinfo), 0, NULL);
@@ -518,7 +541,8 @@ axb_status AXB_FN(axb_, getrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,
                                      int64_t *ipiv, int64_t *info) {
   const char *r = PREFIX_STR "getrf_crout";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
@@ -557,9 +581,11 @@ static axb_status AXB_FN(check_, gesv_args)(axb_handle h, const char *r,
   if (n < 0) return arg_error(h, r, 1, "n < 0", info);
   if (nrhs < 0) return arg_error(h, r, 2, "nrhs < 0", info);
   if (!A && n > 0) return arg_error(h, r, 3, "A is NULL", info);
-  if (lda < imax(1, n)) return arg_error(h, r, 4, "lda < max(1, n)", info);
+  if (lda < imax(1, n) || oversize(lda, n))
+    return arg_error(h, r, 4, "lda < max(1, n), or lda * n overflows", info);
   if (!B && n > 0 && nrhs > 0) return arg_error(h, r, 5, "B is NULL", info);
-  if (ldb < imax(1, n)) return arg_error(h, r, 6, "ldb < max(1, n)", info);
+  if (ldb < imax(1, n) || oversize(ldb, nrhs))
+    return arg_error(h, r, 6, "ldb < max(1, n), or ldb * nrhs overflows", info);
   return AXB_SUCCESS;
 }
 
@@ -568,7 +594,8 @@ axb_status AXB_FN(axb_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,
                                     int64_t *info) {
   const char *r = PREFIX_STR "gesv_gauss";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status ast =
       AXB_FN(check_, gesv_args)(h, r, n, nrhs, A, lda, B, ldb, info);
@@ -588,7 +615,8 @@ axb_status AXB_FN(axb_, getrf_fixedpoint)(axb_handle h, int64_t n, T *A,
                                           int64_t *info) {
   const char *r = PREFIX_STR "getrf_fixedpoint";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
@@ -620,7 +648,8 @@ axb_status AXB_FN(axb_, potrf_columns)(axb_handle h, int64_t n, T *A,
                                        int64_t *info) {
   const char *r = PREFIX_STR "potrf_columns";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
@@ -639,7 +668,8 @@ axb_status AXB_FN(axb_, gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs,
                                         int64_t *info) {
   const char *r = PREFIX_STR "gesv_rowcyclic";
   set_info(info, 0);
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status ast =
       AXB_FN(check_, gesv_args)(h, r, n, nrhs, A, lda, B, ldb, info);
@@ -659,7 +689,7 @@ axb_status AXB_FN(axb_, gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs,
                                 int64_t * info) {                              \
     const char *r = PREFIX_STR #name;                                          \
     set_info(info, 0);                                                         \
-    if (!h) return AXB_ERR_INVALID;                                            \
+    if (!h) return axb__fail(NULL, AXB_ERR_INVALID, "%s: NULL handle", r);     \
     axb__clear(h);                                                             \
     axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);            \
     if (ast) return ast;                                                       \

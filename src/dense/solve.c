@@ -65,13 +65,16 @@ const char *axb_method_name(axb_method m) {
 }
 
 axb_status axb_method_parse(const char *name, axb_method *m) {
-  if (!name || !m) return AXB_ERR_INVALID;
+  if (!name || !m)
+    return axb__fail(NULL, AXB_ERR_INVALID, "axb_method_parse: %s is NULL",
+                     !name ? "the name" : "the result pointer");
   for (int i = 0; i < AXB_METHOD_COUNT; ++i)
     if (strcmp(name, method_names[i]) == 0) {
       *m = (axb_method)i;
       return AXB_SUCCESS;
     }
-  return AXB_ERR_INVALID;
+  return axb__fail(NULL, AXB_ERR_INVALID,
+                   "axb_method_parse: '%.60s' is not a method name", name);
 }
 
 void axb_solve_opts_default(axb_solve_opts *opts) {
@@ -96,6 +99,21 @@ static double factor_flops(axb_method m, double n) {
 
 static double solve_flops(double n, double nrhs) { return 2 * n * n * nrhs; }
 
+/* ld x cols entries whose byte count overflows int64: no such array
+   exists, and indexing it would wrap (issue 19: the norm crashed on a
+   3037000500 x 3037000500 descriptor). */
+static axb_status extent_ok(axb_handle h, const axb_dense *A,
+                            const char *what) {
+  int64_t es = (int64_t)axb_dtype_size(A->dtype);
+  if (A->cols > 0 && A->ld > INT64_MAX / es / A->cols)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "%s is %lld x %lld with ld %lld: its size in bytes "
+                     "overflows a 64-bit integer",
+                     what, (long long)A->rows, (long long)A->cols,
+                     (long long)A->ld);
+  return AXB_SUCCESS;
+}
+
 /* Checks shared by axb_solve and axb_invert: a square, non-empty, finite
    host matrix. */
 static axb_status check_square(axb_handle h, const axb_dense *A,
@@ -117,7 +135,7 @@ static axb_status check_square(axb_handle h, const axb_dense *A,
   if (A->ld < A->rows)
     return axb__fail(h, AXB_ERR_INVALID, "%s has ld %lld < rows %lld", what,
                      (long long)A->ld, (long long)A->rows);
-  return AXB_SUCCESS;
+  return extent_ok(h, A, what);
 }
 
 static axb_status check_finite(axb_handle h, const axb_dense *A,
@@ -167,6 +185,7 @@ static axb_status check_inputs(axb_handle h, const axb_dense *A,
   if (B->ld < B->rows)
     return axb__fail(h, AXB_ERR_INVALID, "B has ld %lld < rows %lld",
                      (long long)B->ld, (long long)B->rows);
+  if ((st = extent_ok(h, B, "B"))) return st;
   if ((st = check_finite_norm(h, A, "A", anorm))) return st;
   return check_finite(h, B, "B");
 }
@@ -328,10 +347,16 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
   const int team = omp_get_max_threads();
   if (h->threads > 0) omp_set_num_threads(h->threads);
 #endif
-  r->backward_error = axb_check_solve(A, &X, B);
+  int oom = 0;
+  r->backward_error = axb__check_solve(A, &X, B, &oom);
 #ifdef _OPENMP
   omp_set_num_threads(team);
 #endif
+  if (oom) /* not a verdict on X: the check itself could not run */
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "no memory for the backward error check (%lld x %lld "
+                     "doubles)",
+                     (long long)A->rows, (long long)B->cols);
   double eps = axb_eps(A->dtype);
   if (!(r->backward_error < 30))
     return axb__fail(h, AXB_ERR_INACCURATE,
@@ -358,7 +383,8 @@ static axb_status forward(axb_handle h, axb_handle g, axb_status st) {
 
 axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                      const axb_solve_opts *opts, axb_report *report) {
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   double t_start = axb__now();
   axb_report local;
@@ -376,8 +402,10 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
     st = axb__fail(h, AXB_ERR_INVALID,
                    "options pivot (%d) and estimate_rcond (%d) must be 0 or 1",
                    o.pivot, o.estimate_rcond);
+  /* Not symmetric is one way of not being SPD: the numerical status (exit
+     1 in the CLI), as a failed factorization of a symmetric A would say. */
   if (!st && is_cholesky(o.method) && !is_symmetric(A))
-    st = axb__fail(h, AXB_ERR_INVALID,
+    st = axb__fail(h, AXB_ERR_NOT_SPD,
                    "A is not symmetric: the %s method needs a symmetric "
                    "(positive definite) matrix; use lu",
                    axb_method_name(o.method));
@@ -495,7 +523,8 @@ static axb_status invert_resident(axb_handle h, const axb_dense *A,
 
 axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
                       axb_method method) {
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_square(h, A, "A");
   double anorm = 0;
@@ -507,6 +536,7 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
     return axb__fail(h, AXB_ERR_INVALID,
                      "X must be a host %lld x %lld %s matrix", (long long)n,
                      (long long)n, axb_dtype_name(A->dtype));
+  if ((st = extent_ok(h, X, "X"))) return st;
   if (method != AXB_METHOD_LU && method != AXB_METHOD_GAUSS_JORDAN)
     return axb__fail(h, AXB_ERR_INVALID,
                      "inverse methods are lu and gauss-jordan, not %s",

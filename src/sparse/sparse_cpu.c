@@ -9,6 +9,7 @@
 #include "sparse/sparse_host.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 /* Below this many entries a vector loop runs on one thread. */
@@ -168,18 +169,20 @@ static axb_status cpu_finish(axb_handle h) {
   return AXB_SUCCESS;
 }
 
+static axb_sparse_ops cpu_sparse_ops;
+static pthread_once_t cpu_sparse_once = PTHREAD_ONCE_INIT;
+
+static void cpu_sparse_fill(void) {
+  cpu_sparse_ops.name = "cpu";
+  cpu_dfill_table(&cpu_sparse_ops.d);
+  cpu_sfill_table(&cpu_sparse_ops.s);
+  cpu_sparse_ops.finish = cpu_finish;
+  cpu_sparse_ops.tri_levels = cpu_tri_levels;
+}
+
+/* Filled once (pthread_once): solves may start in several threads at once,
+   and two first calls filling the table together were a data race. */
 const axb_sparse_ops *axb__sparse_cpu_ops(void) {
-  static axb_sparse_ops ops;
-  static int ready = 0;
-  /* Filling is idempotent (same pointers every time), so a race between
-     two first calls writes the same values. */
-  if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-    ops.name = "cpu";
-    cpu_dfill_table(&ops.d);
-    cpu_sfill_table(&ops.s);
-    ops.finish = cpu_finish;
-    ops.tri_levels = cpu_tri_levels;
-    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-  }
-  return &ops;
+  pthread_once(&cpu_sparse_once, cpu_sparse_fill);
+  return &cpu_sparse_ops;
 }

@@ -52,9 +52,11 @@ static axb_status AXB_FN(sp_, valloc)(SP_CTX *c, int k, T **v) {
     v[i] = NULL;
   for (int i = 0; i < k; ++i) {
     axb_status st = c->o->vec_alloc(c->h, c->n, &v[i]);
-    if (st) {
-      for (int j = 0; j < i; ++j)
+    if (st) { /* freed and cleared: GMRES's cleanup frees v again */
+      for (int j = 0; j < i; ++j) {
         c->o->vec_free(c->h, v[j]);
+        v[j] = NULL;
+      }
       return st;
     }
   }

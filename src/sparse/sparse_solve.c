@@ -9,12 +9,38 @@
 #include "sparse/sparse_host.h"
 #include "sparse/sparse_ops.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 /* Restarts from the true residual when the recurrence converged but the
    true residual did not. */
 #define SP_TRUE_RESTARTS 3
+
+/* Values whose largest magnitude is 2^e with |e| <= band are used as
+   given; beyond it the driver equilibrates by a power of two.  The band
+   keeps squares of residuals far from under- and overflow (double: 2^64,
+   squares of tol-sized residuals stay above 2^-300; float vectors keep
+   24 bits of room on either side). */
+#define SP_BAND_D 64
+#define SP_BAND_S 24
+
+/* The exponent s such that 2^s v brings the largest magnitude mx of a set
+   of values near 1, or 0 when mx is inside the band.  Only exact scalings
+   are chosen: down only as far as the smallest nonzero mn stays normal
+   (none when a subnormal is present), up only as far as mx stays finite.
+   frexp: v = f 2^e with f in [0.5, 1); normal iff e >= min_exp. */
+static int sp_scale_exp(double mx, double mn, int min_exp, int max_exp,
+                        int band) {
+  if (!(mx > 0)) return 0;
+  int emax, emin;
+  frexp(mx, &emax);
+  frexp(mn, &emin);
+  if (emax >= -band && emax <= band) return 0;
+  int lo = emin < min_exp ? 0 : min_exp - emin, hi = max_exp - emax;
+  int s = -emax;
+  return s < lo ? lo : s > hi ? hi : s;
+}
 
 #define AXB_TEMPLATE "sparse/sparse_solve_t.h"
 #include "core/instantiate.h"
@@ -55,14 +81,22 @@ static int name_index(const char *const *names, int count, const char *name) {
 
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
   int i = name_index(method_names, AXB_SPARSE_METHOD_COUNT, name);
-  if (i < 0 || !m) return AXB_ERR_INVALID;
+  if (i < 0 || !m)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_sparse_method_parse: '%.60s' is not a sparse method "
+                     "(cg, cg1, bicgstab, gmres, auto)%s",
+                     name ? name : "(NULL)", m ? "" : "; NULL result pointer");
   *m = (axb_sparse_method)i;
   return AXB_SUCCESS;
 }
 
 axb_status axb_precond_parse(const char *name, axb_precond *p) {
   int i = name_index(precond_names, AXB_PRECOND_COUNT, name);
-  if (i < 0 || !p) return AXB_ERR_INVALID;
+  if (i < 0 || !p)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_precond_parse: '%.60s' is not a preconditioner "
+                     "(none, jacobi, ilu0, ic0, parilu, paric, auto)%s",
+                     name ? name : "(NULL)", p ? "" : "; NULL result pointer");
   *p = (axb_precond)i;
   return AXB_SUCCESS;
 }
@@ -119,6 +153,13 @@ static axb_status check_vec(axb_handle h, const axb_dense *D, const char *what,
       (!D->data && D->rows > 0 && D->cols > 0))
     return axb__fail(h, -argno, "%s has a bad leading dimension or no data",
                      what);
+  if (D->cols > 0 &&
+      D->ld > INT64_MAX / (int64_t)axb_dtype_size(D->dtype) / D->cols)
+    return axb__fail(h, -argno,
+                     "%s is %lld x %lld with ld %lld: its size in bytes "
+                     "overflows a 64-bit integer",
+                     what, (long long)D->rows, (long long)D->cols,
+                     (long long)D->ld);
   int64_t bi, bj;
   if (finite && !axb__dense_finite(D, &bi, &bj))
     return axb__fail(h, -argno, "%s(%lld, %lld) is not finite", what,
@@ -188,10 +229,41 @@ static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m,
              : AXB_SPARSE_GMRES;
 }
 
+/* Refuse up front what would only swap or meet the OOM killer (as the
+   dense driver does): the working vectors of method m, the preconditioner
+   and the host-side copies, against the memory this process can still
+   take.  On the CUDA table the vectors and factors live on the device and
+   only the host-side parts are counted here (cudaMalloc fails cleanly). */
+static axb_status check_memory(axb_handle h, const axb_csr *A,
+                               const axb_sparse_opts *o, axb_sparse_method m,
+                               int device, double caller_values) {
+  double n = (double)A->rows, nnz = (double)A->nnz;
+  double es = (double)axb_dtype_size(A->dtype);
+  double vecs = m == AXB_SPARSE_CG1        ? 5
+                : m == AXB_SPARSE_BICGSTAB ? 7
+                : m == AXB_SPARSE_GMRES    ? (double)o->restart + 3
+                                           : 4;
+  vecs += 2 + 3; /* b and x; Jacobi's inverse diagonal, the solves' work */
+  int fac = o->precond != AXB_PRECOND_NONE && o->precond != AXB_PRECOND_JACOBI;
+  double dev = vecs * n * es + (fac ? nnz * (es + 8) + 8 * n : 0);
+  double host = n * es + nnz * es + (fac ? 3 * nnz * 8 + 4 * n * 8 : 0);
+  double need = (device ? host : host + dev) + caller_values * es;
+  double have = (double)axb__memory_available();
+  if (need <= have) return AXB_SUCCESS;
+  return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "a sparse %s solve of n = %lld (%lld nonzeros, %s) needs "
+                   "%.3g GiB of working memory, more than the %.3g GiB "
+                   "available",
+                   axb_sparse_method_name(m), (long long)A->rows,
+                   (long long)A->nnz, axb_dtype_name(A->dtype),
+                   need / 1073741824.0, have / 1073741824.0);
+}
+
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
                             axb_dense *X, const axb_sparse_opts *opts,
                             axb_sparse_report *report) {
-  if (!h) return AXB_ERR_INVALID;
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID, "axb_sparse_solve: NULL handle");
   axb__clear(h);
   axb_sparse_report local;
   axb_sparse_report *r = report ? report : &local;
@@ -221,10 +293,34 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
+  if ((st = check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA, 0)))
+    return r->status = st;
   if (A->dtype == AXB_F64)
     st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, sym, r);
   else
     st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, sym, r);
   if (!report) axb_sparse_report_free(r);
   return r->status = st;
+}
+
+axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
+                                   const axb_sparse_opts *opts,
+                                   int caller_arrays) {
+  if (!h)
+    return axb__fail(NULL, AXB_ERR_INVALID,
+                     "axb_sparse_check_memory: NULL handle");
+  axb__clear(h);
+  axb_sparse_opts o;
+  axb_status st = resolve_opts(h, opts, &o);
+  if (st) return st;
+  if (!A) return axb__fail(h, -2, "A is NULL");
+  if ((st = axb__csr_check(h, A))) return st;
+  if (nrhs < 0 || caller_arrays < 0)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "nrhs (%lld) and caller_arrays (%d) must be >= 0",
+                     (long long)nrhs, caller_arrays);
+  int sym = -1;
+  axb_sparse_method m = choose_method(A, o.method, &sym);
+  return check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA,
+                      (double)caller_arrays * (double)A->rows * (double)nrhs);
 }

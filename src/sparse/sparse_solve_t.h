@@ -87,6 +87,81 @@ static axb_status AXB_FN(sp_, setup_pc)(SP_CTX *c, const axb_csr *A,
   return st;
 }
 
+/* Largest and smallest nonzero magnitudes of v[0 .. n) (0, 0 when all are
+   zero). */
+static void AXB_FN(sp_, range)(const T *v, int64_t n, double *mx, double *mn) {
+  double hi = 0, lo = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double a = fabs((double)v[i]);
+    if (a > hi) hi = a;
+    if (a > 0 && (lo == 0 || a < lo)) lo = a;
+  }
+  *mx = hi;
+  *mn = lo;
+}
+
+/* The scale exponent of a set of values of T (sp_scale_exp). */
+static int AXB_FN(sp_, exp_of)(const T *v, int64_t n) {
+  double mx, mn;
+  AXB_FN(sp_, range)(v, n, &mx, &mn);
+  return sizeof(T) == sizeof(double)
+             ? sp_scale_exp(mx, mn, DBL_MIN_EXP, DBL_MAX_EXP, SP_BAND_D)
+             : sp_scale_exp(mx, mn, FLT_MIN_EXP, FLT_MAX_EXP, SP_BAND_S);
+}
+
+/* y := 2^e v (exact: e comes from sp_scale_exp of v's own range). */
+static void AXB_FN(sp_, shift)(const T *v, int64_t n, int e, T *y) {
+  for (int64_t i = 0; i < n; ++i)
+    y[i] = (T)ldexp((double)v[i], e);
+}
+
+/* x := 2^k x in place, for the answer of the scaled system; 0 when an
+   entry leaves the range of T (overflow, or bits lost in the subnormals),
+   with its index in *bad. */
+static int AXB_FN(sp_, unshift)(T *x, int64_t n, int k, int64_t *bad) {
+  int ok = 1;
+  for (int64_t i = 0; i < n; ++i) {
+    T v = (T)ldexp((double)x[i], k);
+    if (!isfinite((double)v) || (T)ldexp((double)v, -k) != x[i]) {
+      if (ok) *bad = i;
+      ok = 0;
+    }
+    x[i] = v;
+  }
+  return ok;
+}
+
+/* The verdict, on the host in long double, independent of the backend:
+   *res = ||b - A y||_2 / ||b||_2 and *unc = the bound on the rounding of
+   that residual itself, (k + 1) u || |b| + |A| |y| ||_2 / ||b||_2 (k the
+   longest row, u long double's unit roundoff).  When |A| |y| dwarfs b (an
+   ill-conditioned system), a residual computed in double can come out as
+   0 while the true one is far above tol (found by fuzz/fuzz_sparse.c):
+   only res + unc <= tol certifies. */
+static void AXB_FN(sp_, certify)(const axb_csr *A, const T *b, const T *y,
+                                 double *res, double *unc) {
+  const T *v = (const T *)A->values;
+  long double rr = 0, gg = 0, bb = 0;
+  int64_t kmax = 0;
+  for (int64_t i = 0; i < A->rows; ++i) {
+    long double ri = b[i], gi = fabsl((long double)b[i]);
+    int64_t k0 = A->rowptr[i], k1 = A->rowptr[i + 1];
+    if (k1 - k0 > kmax) kmax = k1 - k0;
+    for (int64_t k = k0; k < k1; ++k) {
+      long double p = (long double)v[k] * (long double)y[A->colind[k]];
+      ri -= p;
+      gi += fabsl(p);
+    }
+    rr += ri * ri;
+    gg += gi * gi;
+    bb += (long double)b[i] * (long double)b[i];
+  }
+  long double bn = sqrtl(bb);
+  *res = (double)(sqrtl(rr) / bn);
+  *unc =
+      (double)((long double)(kmax + 1) * (LDBL_EPSILON / 2) * sqrtl(gg) / bn);
+}
+
 static axb_status
 AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
                              const axb_csr *A, const axb_dense *B, axb_dense *X,
@@ -109,9 +184,34 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
   c.record = o->history;
   const SP_OPS *ops = c.o;
   int64_t n = c.n, nrhs = B->cols;
-  T *b = NULL, *x = NULL;
+  T *b = NULL, *x = NULL, *col = NULL, *vals = NULL;
   axb_status st, first_fail = AXB_SUCCESS;
+  double unc = 0; /* the largest rounding bound that refused a verdict */
   double t0 = axb__now();
+  /* Equilibration by a power of two (exact): A far outside the unit range
+     is solved as 2^sa A (each column of B likewise as 2^sb b), so that no
+     norm or inner product of the iteration under- or overflows, and the
+     answer is scaled back exactly.  The relative residual does not change
+     under these scalings, so the true-residual test certifies the caller's
+     system.  A inside the band is used as given (bitwise as before). */
+  axb_csr As = *A;
+  int sa = AXB_FN(sp_, exp_of)((const T *)A->values, A->nnz);
+  if (sa) {
+    if (!(vals = axb__malloc(A->nnz, sizeof(T)))) {
+      st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "no memory for the scaled copy of A's %lld values",
+                     (long long)A->nnz);
+      goto done;
+    }
+    AXB_FN(sp_, shift)((const T *)A->values, A->nnz, sa, vals);
+    As.values = vals;
+    A = &As;
+  }
+  if (!(col = axb__malloc(n, sizeof(T)))) {
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "no memory for a scaled column of n = %lld", (long long)n);
+    goto done;
+  }
   if ((st = ops->mat_create(h, A, &c.A))) goto done;
   if ((st = ops->vec_alloc(h, n, &b))) goto done;
   if ((st = ops->vec_alloc(h, n, &x))) goto done;
@@ -122,11 +222,20 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
   for (int64_t j = 0; j < nrhs; ++j) {
     const T *bj = (const T *)B->data + j * B->ld;
     T *xj = (T *)X->data + j * X->ld;
-    if ((st = ops->vec_upload(h, n, bj, b))) goto done;
-    if (o->use_x0)
-      st = ops->vec_upload(h, n, xj, x);
-    else
+    double bmax, bmin;
+    AXB_FN(sp_, range)(bj, n, &bmax, &bmin);
+    int sb = AXB_FN(sp_, exp_of)(bj, n);
+    AXB_FN(sp_, shift)(bj, n, sb, col);
+    if ((st = ops->vec_upload(h, n, col, b))) goto done;
+    if (o->use_x0) { /* the start of the scaled system: 2^(sb - sa) x0 */
+      AXB_FN(sp_, shift)(xj, n, sb - sa, col);
+      int64_t bad;
+      if (!AXB_FN(sp_, unshift)(col, n, 0, &bad)) /* overflowed: start at 0 */
+        memset(col, 0, (size_t)n * sizeof(T));
+      st = ops->vec_upload(h, n, col, x);
+    } else {
       st = ops->fill(h, n, (T)0, x);
+    }
     if (st) goto done;
     c.iters = 0;
     c.hlen = 0;
@@ -134,7 +243,15 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
     if ((st = ops->nrm2(h, n, b, &c.bnorm))) goto done;
     double tr = 0;
     axb_status sj = AXB_SUCCESS;
-    if (c.bnorm == 0) { /* b = 0: x = 0 exactly */
+    if (bmax > 0 && !(c.bnorm > 0 && isfinite(c.bnorm))) {
+      /* No exact scaling brings this column's range inside T's. */
+      st = axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "B(:, %lld) has entries from %.3g to %.3g: its 2-norm "
+                     "cannot be formed in %s even after scaling",
+                     (long long)j + 1, bmin, bmax, axb_dtype_name(A->dtype));
+      goto done;
+    }
+    if (bmax == 0) { /* b = 0: x = 0 exactly */
       if ((st = ops->fill(h, n, (T)0, x))) goto done;
       c.res = 0;
     } else {
@@ -147,6 +264,28 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
     r->restarts += c.cycles;
     c.cycles = 0;
     if ((st = ops->vec_download(h, n, x, xj))) goto done;
+    if (!sj && bmax > 0) { /* certify the scaled system's y, on the host */
+      double cres, cunc;
+      AXB_FN(sp_, shift)(bj, n, sb, col);
+      AXB_FN(sp_, certify)(A, col, xj, &cres, &cunc);
+      tr = cres;
+      if (!(cres + cunc <= c.tol)) {
+        sj = AXB_ERR_NO_CONVERGENCE;
+        c.bd = AXB_BREAKDOWN_NONE;
+        if (cunc > unc) unc = cunc;
+      }
+    }
+    int64_t bad = 0;
+    if (!AXB_FN(sp_, unshift)(xj, n, sa - sb, &bad) && !sj) {
+      sj = AXB_ERR_INACCURATE;
+      c.bd = AXB_BREAKDOWN_NONE;
+      if (!first_fail) first_fail = sj;
+      axb__fail(h, sj,
+                "x(%lld, %lld) is outside the range of %s: the solution of "
+                "the system (solved scaled by 2^%d) is not representable",
+                (long long)bad + 1, (long long)j + 1, axb_dtype_name(A->dtype),
+                sa - sb);
+    }
     if (c.iters > r->iterations) r->iterations = c.iters;
     if (c.res > r->residual || j == 0) r->residual = c.res;
     if (tr > r->true_residual || j == 0) r->true_residual = tr;
@@ -165,6 +304,13 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
               axb_sparse_method_name(m),
               axb_sparse_breakdown_name(r->breakdown),
               (long long)r->iterations);
+  else if (st == AXB_ERR_NO_CONVERGENCE && unc > c.tol / 2)
+    axb__fail(h, st,
+              "%s: the answer cannot be certified: its true relative "
+              "residual %.3g (in extended precision) carries a rounding "
+              "bound of %.3g, above tol %.3g (|A| |x| is far larger than "
+              "|b|: the system is too ill-conditioned for this tol)",
+              axb_sparse_method_name(m), r->true_residual, unc, c.tol);
   else if (st == AXB_ERR_NO_CONVERGENCE)
     axb__fail(h, st,
               "%s did not converge: %s after %lld iterations, relative "
@@ -184,6 +330,8 @@ done:
   ops->vec_free(h, b);
   ops->vec_free(h, x);
   ops->mat_destroy(h, c.A);
+  axb__free(col);
+  axb__free(vals);
   return st;
 }
 

@@ -8,6 +8,8 @@
 #include "backend/omp/omp.h"
 #include "backend/ref/ref.h"
 
+#include <pthread.h>
+
 #ifdef AXB_HAVE_LAPACK
 #define AXB_OMP_BLAS_ENTRIES(ops, p)                                           \
   do {                                                                         \
@@ -26,23 +28,27 @@
   } while (0)
 #endif
 
+static axb_backend_ops cpu_ops;
+static pthread_once_t cpu_ops_once = PTHREAD_ONCE_INIT;
+
+static void cpu_ops_fill(void) {
+  axb_backend_ops ops = axb_ref_ops;
+  ops.name = "cpu";
+  AXB_OMP_BLAS_ENTRIES(ops.d, d);
+  AXB_OMP_BLAS_ENTRIES(ops.s, s);
+  ops.d.potrf_crout = axb_omp_dpotrf_crout;
+  ops.s.potrf_crout = axb_omp_spotrf_crout;
+  /* getri_gj is the production (blocked) Gauss-Jordan; the one-pivot-at-
+     a-time OpenMP study variant stays selectable as getri_gj_unblocked. */
+  ops.d.getri_gj_unblocked = axb_omp_dgetri_gj;
+  ops.s.getri_gj_unblocked = axb_omp_sgetri_gj;
+  cpu_ops = ops;
+}
+
+/* Built once, by pthread_once: handles may be created from several threads
+   at once (a plain "ready" flag was a data race: ThreadSanitizer, issue
+   19). */
 const axb_backend_ops *axb_cpu_ops(void) {
-  static axb_backend_ops ops;
-  static int ready;
-  /* Built once; handles are created from one thread at a time or, if
-     concurrently, all write identical bytes. */
-  if (!ready) {
-    ops = axb_ref_ops;
-    ops.name = "cpu";
-    AXB_OMP_BLAS_ENTRIES(ops.d, d);
-    AXB_OMP_BLAS_ENTRIES(ops.s, s);
-    ops.d.potrf_crout = axb_omp_dpotrf_crout;
-    ops.s.potrf_crout = axb_omp_spotrf_crout;
-    /* getri_gj is the production (blocked) Gauss-Jordan; the one-pivot-at-
-       a-time OpenMP study variant stays selectable as getri_gj_unblocked. */
-    ops.d.getri_gj_unblocked = axb_omp_dgetri_gj;
-    ops.s.getri_gj_unblocked = axb_omp_sgetri_gj;
-    ready = 1;
-  }
-  return &ops;
+  pthread_once(&cpu_ops_once, cpu_ops_fill);
+  return &cpu_ops;
 }
