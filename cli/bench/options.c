@@ -81,9 +81,16 @@ char *keep(const char *s) {
   return listbuf[nlistbuf++];
 }
 
+/* v's comma-separated items into it[0..max), kept for the whole run;
+   returns the count (0 when the keep buffers are used up). */
+static int items(const char *v, char **it, int max) {
+  char *b = keep(v);
+  return b ? split(b, it, max) : 0;
+}
+
 int parse_routines(config *c, const char *v) {
-  char *it[MAXL], *b = keep(v);
-  int k = b ? split(b, it, MAXL) : 0;
+  char *it[MAXL];
+  int k = items(v, it, MAXL);
   c->nrt = 0;
   for (int i = 0; i < k; ++i) {
     if (strcmp(it[i], "all") == 0) { /* the batched ones are asked by name */
@@ -102,8 +109,8 @@ int parse_routines(config *c, const char *v) {
 }
 
 int parse_backends(config *c, const char *v) {
-  char *it[MAXL], *b = keep(v);
-  int k = b ? split(b, it, MAXL) : 0;
+  char *it[MAXL];
+  int k = items(v, it, MAXL);
   c->nbe = 0;
   for (int i = 0; i < k; ++i) {
     int e = find_name(bk_names, BK_COUNT, it[i]);
@@ -135,8 +142,8 @@ static int add_size(config *c, int64_t n) {
 
 /* N, A:B (doubling from A up to B) or A:B:S (step S). */
 int parse_sizes(config *c, const char *v) {
-  char *it[MAXL], *b = keep(v);
-  int k = b ? split(b, it, MAXL) : 0;
+  char *it[MAXL];
+  int k = items(v, it, MAXL);
   c->nn = 0;
   for (int i = 0; i < k; ++i) {
     char *p[3];
@@ -158,8 +165,8 @@ int parse_sizes(config *c, const char *v) {
 }
 
 int parse_matrix(config *c, const char *v) {
-  char *it[MAXL], *b = keep(v);
-  int k = b ? split(b, it, MAXL) : 0;
+  char *it[MAXL];
+  int k = items(v, it, MAXL);
   c->nmat = 0;
   for (int i = 0; i < k; ++i) {
     if (strcmp(it[i], "auto") != 0) {
@@ -213,8 +220,8 @@ int add_path(config *c, const char *p) {
 }
 
 int parse_threads(config *c, const char *v) {
-  char *it[MAXL], *b = keep(v);
-  int k = b ? split(b, it, MAXL) : 0;
+  char *it[MAXL];
+  int k = items(v, it, MAXL);
   c->nthr = 0;
   for (int i = 0; i < k; ++i) {
     if (strcmp(it[i], "all") == 0) {
@@ -299,8 +306,8 @@ int bench_options(config *c, int argc, char **argv) {
     case OPT_ROUTINES: ok = parse_routines(c, s.arg); break;
     case OPT_BACKENDS: ok = parse_backends(c, s.arg); break;
     case OPT_PRECISION: {
-      char *it[4], *b = keep(s.arg);
-      int k = b ? split(b, it, 4) : 0;
+      char *it[4];
+      int k = items(s.arg, it, 4);
       c->ndt = 0;
       for (int i = 0; i < k && ok && c->ndt < 2; ++i)
         ok = cli_parse_precision(it[i], &c->dt[c->ndt++]);
@@ -310,8 +317,8 @@ int bench_options(config *c, int argc, char **argv) {
     case OPT_SIZES: ok = parse_sizes(c, s.arg); break;
     case OPT_MATRIX: ok = parse_matrix(c, s.arg); break;
     case OPT_FILES: {
-      char *it[MAXL], *b = keep(s.arg);
-      int k = b ? split(b, it, MAXL) : 0;
+      char *it[MAXL];
+      int k = items(s.arg, it, MAXL);
       for (int i = 0; i < k && ok; ++i)
         ok = add_path(c, it[i]);
       if (!ok) return CLI_INPUT;
@@ -359,8 +366,8 @@ int bench_options(config *c, int argc, char **argv) {
       ok = cli_parse_i64("--batch", s.arg, 1, 1 << 24, &c->batch);
       break;
     case OPT_PLOT_HISTORY: {
-      char *it[MAXL], *b = keep(s.arg);
-      int k = b ? split(b, it, MAXL) : 0;
+      char *it[MAXL];
+      int k = items(s.arg, it, MAXL);
       for (int i = 0; i < k; ++i) {
         if (c->nhist == MAXL)
           return cli_usage_error("bench", "more than %d histories", MAXL);

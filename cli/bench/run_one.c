@@ -3,6 +3,11 @@
    runner (axb_gpu_run). */
 #include "bench.h"
 
+/* The double or the float routine of a typed pair (d: double), same
+   arguments (the arrays are void *). */
+#define TYPED(name, ...)                                                       \
+  (d ? axb_d##name(__VA_ARGS__) : axb_s##name(__VA_ARGS__))
+
 static axb_gpu_op gpu_op(rtn k) {
   switch (k) {
   case RT_LU: return AXB_GPU_LU;
@@ -48,18 +53,13 @@ static axb_status run_batched_host(axb_handle h, rtn r, int64_t n, int d,
   int64_t nb = w->batch, nn = n * n;
   axb_status st;
   if (r == RT_BGESV)
-    st = d ? axb_dgesv_batched(h, n, 1, w->W, n, nn, w->ip32, n, w->XB, n, n,
-                               w->inf32, nb)
-           : axb_sgesv_batched(h, n, 1, w->W, n, nn, w->ip32, n, w->XB, n, n,
-                               w->inf32, nb);
+    st = TYPED(gesv_batched, h, n, 1, w->W, n, nn, w->ip32, n, w->XB, n, n,
+               w->inf32, nb);
   else if (r == RT_BPOSV)
-    st = d ? axb_dposv_batched(h, AXB_LOWER, n, 1, w->W, n, nn, w->XB, n, n,
-                               w->inf32, nb)
-           : axb_sposv_batched(h, AXB_LOWER, n, 1, w->W, n, nn, w->XB, n, n,
-                               w->inf32, nb);
+    st = TYPED(posv_batched, h, AXB_LOWER, n, 1, w->W, n, nn, w->XB, n, n,
+               w->inf32, nb);
   else
-    st = d ? axb_dinverse_batched(h, n, w->W, n, nn, w->inf32, nb)
-           : axb_sinverse_batched(h, n, w->W, n, nn, w->inf32, nb);
+    st = TYPED(inverse_batched, h, n, w->W, n, nn, w->inf32, nb);
   for (int64_t k = 0; !st && k < nb; ++k)
     if (w->inf32[k]) st = r == RT_BPOSV ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR;
   return st;
@@ -88,22 +88,13 @@ axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A, work *w,
   axb_handle h = b->h[be];
   axb_status st;
   switch (r) {
-  case RT_LU:
-    return d ? axb_dgetrf(h, n, n, W, n, ipiv, &info)
-             : axb_sgetrf(h, n, n, W, n, ipiv, &info);
-  case RT_CHOL:
-    return d ? axb_dpotrf(h, AXB_LOWER, n, W, n, &info)
-             : axb_spotrf(h, AXB_LOWER, n, W, n, &info);
+  case RT_LU: return TYPED(getrf, h, n, n, W, n, ipiv, &info);
+  case RT_CHOL: return TYPED(potrf, h, AXB_LOWER, n, W, n, &info);
   case RT_INV:
-    st = d ? axb_dgetrf(h, n, n, W, n, ipiv, &info)
-           : axb_sgetrf(h, n, n, W, n, ipiv, &info);
-    if (!st)
-      st = d ? axb_dgetri(h, n, W, n, ipiv, &info)
-             : axb_sgetri(h, n, W, n, ipiv, &info);
+    st = TYPED(getrf, h, n, n, W, n, ipiv, &info);
+    if (!st) st = TYPED(getri, h, n, W, n, ipiv, &info);
     return st;
-  case RT_GESV:
-    return d ? axb_dgesv(h, n, 1, W, n, ipiv, XB, n, &info)
-             : axb_sgesv(h, n, 1, W, n, ipiv, XB, n, &info);
+  case RT_GESV: return TYPED(gesv, h, n, 1, W, n, ipiv, XB, n, &info);
   case RT_SOLVE: {
     axb_solve_opts o;
     axb_solve_opts_default(&o);
@@ -114,38 +105,24 @@ axb_status run_timed(bench *b, int be, rtn r, const axb_dense *A, work *w,
     *xfer = rep.t_transfer;
     return st;
   }
-  case RT_LU_CROUT:
-    return d ? axb_dgetrf_crout(h, n, W, n, ipiv, &info)
-             : axb_sgetrf_crout(h, n, W, n, ipiv, &info);
-  case RT_GAUSS:
-    return d ? axb_dgesv_gauss(h, n, 1, W, n, XB, n, 1, &info)
-             : axb_sgesv_gauss(h, n, 1, W, n, XB, n, 1, &info);
-  case RT_CHOL_CROUT:
-    return d ? axb_dpotrf_crout(h, n, W, n, &info)
-             : axb_spotrf_crout(h, n, W, n, &info);
-  case RT_CHOL_BANA:
-    return d ? axb_dpotrf_banachiewicz(h, n, W, n, &info)
-             : axb_spotrf_banachiewicz(h, n, W, n, &info);
-  case RT_GJ:
-    return d ? axb_dgetri_gj(h, n, W, n, &info)
-             : axb_sgetri_gj(h, n, W, n, &info);
-  case RT_GJ_UNB:
-    return d ? axb_dgetri_gj_unblocked(h, n, W, n, &info)
-             : axb_sgetri_gj_unblocked(h, n, W, n, &info);
+  case RT_LU_CROUT: return TYPED(getrf_crout, h, n, W, n, ipiv, &info);
+  case RT_GAUSS: return TYPED(gesv_gauss, h, n, 1, W, n, XB, n, 1, &info);
+  case RT_CHOL_CROUT: return TYPED(potrf_crout, h, n, W, n, &info);
+  case RT_CHOL_BANA: return TYPED(potrf_banachiewicz, h, n, W, n, &info);
+  case RT_GJ: return TYPED(getri_gj, h, n, W, n, &info);
+  case RT_GJ_UNB: return TYPED(getri_gj_unblocked, h, n, W, n, &info);
   case RT_LU_FP:
   case RT_LU_FP_DAG: {
     axb_fixedpoint_opts o;
     axb_fixedpoint_opts_default(&o);
     if (r == RT_LU_FP_DAG) o.scheduler = AXB_FP_SCHED_DAG;
-    return d ? axb_dgetrf_fixedpoint(h, n, W, n, &o, NULL, &info)
-             : axb_sgetrf_fixedpoint(h, n, W, n, &o, NULL, &info);
+    return TYPED(getrf_fixedpoint, h, n, W, n, &o, NULL, &info);
   }
   case RT_CHOL_COL1: {
     axb_potrf_columns_opts o;
     axb_potrf_columns_opts_default(&o);
     o.kernels = 1;
-    return d ? axb_dpotrf_columns(h, n, W, n, &o, &info)
-             : axb_spotrf_columns(h, n, W, n, &o, &info);
+    return TYPED(potrf_columns, h, n, W, n, &o, &info);
   }
   case RT_BGESV:
   case RT_BINV:
