@@ -41,6 +41,11 @@ static axb_rowcyclic_opts opts(int pivot, int sched, int blocks, int threads,
   return o;
 }
 
+static axb_status rc_solver(axb_dense *F, axb_dense *X, const void *o,
+                            int64_t *info) {
+  return rc(F, X, o, info);
+}
+
 static void solve_case(axb_gen_kind kind, int64_t n, int64_t nrhs, axb_dtype t,
                        const axb_rowcyclic_opts *o) {
   char what[160];
@@ -51,23 +56,7 @@ static void solve_case(axb_gen_kind kind, int64_t n, int64_t nrhs, axb_dtype t,
            axb_dtype_name(t), o->pivot, o->schedule, o->blocks, o->threads,
            o->pipelined);
   axb_dense A = test_gen(h, kind, n, t, 0, 0, 300 + (uint64_t)n);
-  axb_dense Xt, B;
-  axb_status st = axb_gen_rhs(h, &A, nrhs, AXB_RHS_RANDOM, 4, &Xt, &B);
-  CHECK_STATUS(h, st, AXB_SUCCESS);
-  if (st == AXB_SUCCESS) {
-    axb_dense F = test_copy_ld(&A, n + 1), X = test_copy_ld(&B, n + 2);
-    int64_t info = -1;
-    st = rc(&F, &X, o, &info);
-    CHECK_STATUS(h, st, AXB_SUCCESS);
-    CHECK(info == 0, "%s: info %lld", what, (long long)info);
-    CHECK_RATIO(axb_check_solve(&A, &X, &B), "%s", what);
-    CHECK(test_padding_intact(&F) && test_padding_intact(&X),
-          "%s: wrote outside", what);
-    axb_dense_destroy(&F);
-    axb_dense_destroy(&X);
-    axb_dense_destroy(&Xt);
-    axb_dense_destroy(&B);
-  }
+  test_solve_inplace(h, &A, nrhs, 1, 2, rc_solver, o, what);
   axb_dense_destroy(&A);
 }
 

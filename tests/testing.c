@@ -128,3 +128,25 @@ int64_t *test_new_ipiv(int64_t n) {
   }
   return p;
 }
+
+void test_solve_inplace(axb_handle h, const axb_dense *A, int64_t nrhs,
+                        int64_t fpad, int64_t xpad, test_inplace_solver solve,
+                        const void *ctx, const char *what) {
+  const int64_t n = A->rows;
+  axb_dense Xt, B;
+  axb_status st = axb_gen_rhs(h, A, nrhs, AXB_RHS_RANDOM, 4, &Xt, &B);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  if (st != AXB_SUCCESS) return;
+  axb_dense F = test_copy_ld(A, n + fpad), X = test_copy_ld(&B, n + xpad);
+  int64_t info = -1;
+  st = solve(&F, &X, ctx, &info);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  CHECK(info == 0, "%s: info %lld", what, (long long)info);
+  CHECK_RATIO(axb_check_solve(A, &X, &B), "%s", what);
+  CHECK(test_padding_intact(&F) && test_padding_intact(&X), "%s: wrote outside",
+        what);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+}

@@ -83,5 +83,16 @@ void test_batch_put(axb_dense *A, axb_dense *B, int64_t k, const axb_dense *Ak);
 int test_padding_intact(const axb_dense *D);
 /* Zeroed pivot array of max(n, 1) entries; free() it. */
 int64_t *test_new_ipiv(int64_t n);
+/* A solver that overwrites F (a copy of A) and X (B on entry, x on exit)
+   and sets *info; ctx is the caller's. */
+typedef axb_status (*test_inplace_solver)(axb_dense *F, axb_dense *X,
+                                          const void *ctx, int64_t *info);
+/* Solves A X = B for nrhs random right-hand sides (seed 4) on NaN-padded
+   copies (leading dimensions n + fpad, n + xpad) and checks the status,
+   info == 0, the scaled residual and that the padding is untouched; what
+   names the case in failure messages. */
+void test_solve_inplace(axb_handle h, const axb_dense *A, int64_t nrhs,
+                        int64_t fpad, int64_t xpad, test_inplace_solver solve,
+                        const void *ctx, const char *what);
 
 #endif
