@@ -103,12 +103,7 @@ axb_status AXB_FN(axb_ref_, getrf_crout)(axb_handle h, int64_t n, T *A,
     }
     CROUT_U_(n, A, lda, j);
   }
-  if (info) *info = first;
-  if (first > 0)
-    return axb__fail(h, AXB_ERR_SINGULAR,
-                     "getrf_crout: L(%lld,%lld) is exactly zero (1-based)",
-                     (long long)first, (long long)first);
-  return AXB_SUCCESS;
+  return axb__zero_pivot(h, info, first, "getrf_crout", "L");
 }
 
 /* Pivot step k on [A | B]: normalise row k by the pivot p = a_kk
