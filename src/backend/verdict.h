@@ -21,4 +21,16 @@ static inline axb_status axb__zero_pivot(axb_handle h, int64_t *info,
   return AXB_SUCCESS;
 }
 
+/* The same for an elimination that stops at its first zero pivot
+   (Gauss-Jordan, Gauss): column `first` (1-based, 0: none). */
+static inline axb_status axb__zero_pivot_column(axb_handle h, int64_t *info,
+                                                int64_t first,
+                                                const char *routine) {
+  if (!first) return AXB_SUCCESS;
+  if (info) *info = first;
+  return axb__fail(h, AXB_ERR_SINGULAR,
+                   "%s: zero pivot in column %lld (1-based)", routine,
+                   (long long)first);
+}
+
 #endif

@@ -331,13 +331,7 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
   axb_omp_blas_end(saved);
   axb__free(W);
   axb__free(perm);
-  if (bad) {
-    if (info) *info = bad;
-    return axb__fail(h, AXB_ERR_SINGULAR,
-                     "getri_gj: zero pivot in column %lld (1-based)",
-                     (long long)bad);
-  }
-  return AXB_SUCCESS;
+  return axb__zero_pivot_column(h, info, bad, "getri_gj");
 }
 
 #undef AT

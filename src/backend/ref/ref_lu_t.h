@@ -210,10 +210,7 @@ axb_status AXB_FN(axb_ref_, getri_gj)(axb_handle h, int64_t n, T *A,
     const int64_t p = k + IAMAX_(n - k, &AT(A, lda, k, k));
     if (AT(A, lda, p, k) == (T)0) {
       axb__free(perm);
-      if (info) *info = k + 1;
-      return axb__fail(h, AXB_ERR_SINGULAR,
-                       "getri_gj: zero pivot in column %lld (1-based)",
-                       (long long)(k + 1));
+      return axb__zero_pivot_column(h, info, k + 1, "getri_gj");
     }
     perm[k] = p;
     SWAP_ROWS_(n, A, lda, k, p);
