@@ -119,21 +119,14 @@ static void bad_pivots(axb_dtype t) {
       }
 }
 
+static axb_status rc_halve(axb_dense *F, axb_dense *X, int pivot,
+                           int64_t *info) {
+  axb_rowcyclic_opts o = opts(pivot, AXB_RC_HALVE, 4, 32, 0);
+  return rc(F, X, &o, info);
+}
+
 static void singular(axb_dtype t, int64_t n, int64_t col) {
-  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 12);
-  for (int pivot = 0; pivot < 2; ++pivot) {
-    axb_dense F = test_copy_ld(&A, n), X = test_copy_ld(&A, n);
-    int64_t info = -1;
-    axb_rowcyclic_opts o = opts(pivot, AXB_RC_HALVE, 4, 32, 0);
-    axb_status st = rc(&F, &X, &o, &info);
-    CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
-    CHECK(info >= 1 && info <= col + 1,
-          "rowcyclic n=%lld zero column %lld pivot=%d: info %lld", (long long)n,
-          (long long)col, pivot, (long long)info);
-    axb_dense_destroy(&F);
-    axb_dense_destroy(&X);
-  }
-  axb_dense_destroy(&A);
+  test_singular_column(h, t, n, col, rc_halve, "rowcyclic");
 }
 
 static void arguments(void) {

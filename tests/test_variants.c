@@ -311,20 +311,7 @@ static void gauss_bad_pivots(axb_dtype t) {
 /* Zero column col: with pivoting an exactly zero pivot at col + 1 (or
    earlier); without, a zero or tiny one. */
 static void gauss_singular(axb_dtype t, int64_t n, int64_t col) {
-  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 12);
-  for (int pivot = 0; pivot < 2; ++pivot) {
-    axb_dense F = test_copy_ld(&A, n),
-              X = test_copy_ld(&A, n); /* n right-hand sides */
-    int64_t info = -1;
-    axb_status st = gauss(&F, &X, pivot, &info);
-    CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
-    CHECK(info >= 1 && info <= col + 1,
-          "gauss n=%lld zero column %lld pivot=%d: info %lld", (long long)n,
-          (long long)col, pivot, (long long)info);
-    axb_dense_destroy(&F);
-    axb_dense_destroy(&X);
-  }
-  axb_dense_destroy(&A);
+  test_singular_column(h, t, n, col, gauss, "gauss");
 }
 
 static void empty_sizes(void) {

@@ -150,3 +150,20 @@ void test_solve_inplace(axb_handle h, const axb_dense *A, int64_t nrhs,
   axb_dense_destroy(&Xt);
   axb_dense_destroy(&B);
 }
+
+void test_singular_column(axb_handle h, axb_dtype t, int64_t n, int64_t col,
+                          test_pivot_solver solve, const char *name) {
+  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 12);
+  for (int pivot = 0; pivot < 2; ++pivot) {
+    axb_dense F = test_copy_ld(&A, n), X = test_copy_ld(&A, n);
+    int64_t info = -1;
+    axb_status st = solve(&F, &X, pivot, &info);
+    CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
+    CHECK(info >= 1 && info <= col + 1,
+          "%s n=%lld zero column %lld pivot=%d: info %lld", name, (long long)n,
+          (long long)col, pivot, (long long)info);
+    axb_dense_destroy(&F);
+    axb_dense_destroy(&X);
+  }
+  axb_dense_destroy(&A);
+}

@@ -94,5 +94,14 @@ typedef axb_status (*test_inplace_solver)(axb_dense *F, axb_dense *X,
 void test_solve_inplace(axb_handle h, const axb_dense *A, int64_t nrhs,
                         int64_t fpad, int64_t xpad, test_inplace_solver solve,
                         const void *ctx, const char *what);
+/* An in-place solver with or without partial pivoting. */
+typedef axb_status (*test_pivot_solver)(axb_dense *F, axb_dense *X, int pivot,
+                                        int64_t *info);
+/* A singular n x n matrix (zero column col) with n right-hand sides, with
+   and without pivoting: AXB_ERR_SINGULAR with pivoting (an exactly zero
+   pivot), AXB_ERR_SMALL_PIVOT without (a zero or tiny one), info in
+   1..col + 1 either way; name starts the failure messages. */
+void test_singular_column(axb_handle h, axb_dtype t, int64_t n, int64_t col,
+                          test_pivot_solver solve, const char *name);
 
 #endif
