@@ -113,6 +113,13 @@ void test_batch_put(axb_dense *A, axb_dense *B, int64_t k,
   }
 }
 
+axb_dense test_batch_item(const axb_dense *M, int64_t k, int64_t cols) {
+  const int64_t n = M->rows;
+  return axb_dense_wrap(n, cols, n, M->dtype,
+                        (char *)M->data +
+                            (size_t)(k * n * cols) * axb_dtype_size(M->dtype));
+}
+
 int test_padding_intact(const axb_dense *D) {
   for (int64_t j = 0; j < D->cols; ++j)
     for (int64_t i = D->rows; i < D->ld; ++i)

@@ -79,6 +79,10 @@ axb_dense test_copy_ld(const axb_dense *A, int64_t ld);
    of A (n x n*batch) and its row sums into column k of B (n x batch), so
    that x = ones solves it. */
 void test_batch_put(axb_dense *A, axb_dense *B, int64_t k, const axb_dense *Ak);
+/* View of problem k of a packed batch M (M->rows rows, `cols` columns per
+   problem, leading dimension M->rows): n x n for matrices, n x 1 for
+   right-hand sides. */
+axb_dense test_batch_item(const axb_dense *M, int64_t k, int64_t cols);
 /* The NaN padding of test_copy_ld (rows rows..ld-1) is still all NaN. */
 int test_padding_intact(const axb_dense *D);
 /* Zeroed pivot array of max(n, 1) entries; free() it. */
