@@ -1,6 +1,6 @@
 /*
- * The verdict a backend's factorization gives on an exactly zero pivot,
- * written once so that every backend reports it in the same words.
+ * What the CPU backends' factorizations report in the same words: the
+ * verdict on an exactly zero pivot, and a pivot workspace they cannot get.
  */
 #ifndef AXB_BACKEND_VERDICT_H
 #define AXB_BACKEND_VERDICT_H
@@ -31,6 +31,17 @@ static inline axb_status axb__zero_pivot_column(axb_handle h, int64_t *info,
   return axb__fail(h, AXB_ERR_SINGULAR,
                    "%s: zero pivot in column %lld (1-based)", routine,
                    (long long)first);
+}
+
+/* n pivot indices of workspace for `routine`; NULL when there is no memory
+   (AXB_ERR_OUT_OF_MEMORY recorded on h with the count). */
+static inline int64_t *axb__pivot_space(axb_handle h, int64_t n,
+                                        const char *routine) {
+  int64_t *p = axb__malloc(n, sizeof(int64_t));
+  if (!p)
+    axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+              "%s: cannot allocate %lld pivot indices", routine, (long long)n);
+  return p;
 }
 
 #endif

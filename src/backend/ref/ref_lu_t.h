@@ -200,11 +200,8 @@ static void GJ_STEP_(int64_t n, T *A, int64_t lda, int64_t k) {
 axb_status AXB_FN(axb_ref_, getri_gj)(axb_handle h, int64_t n, T *A,
                                       int64_t lda, int64_t *info) {
   if (info) *info = 0;
-  int64_t *perm = axb__malloc(n, sizeof(int64_t));
-  if (!perm)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "getri_gj: cannot allocate %lld pivot indices",
-                     (long long)n);
+  int64_t *perm = axb__pivot_space(h, n, "getri_gj");
+  if (!perm) return AXB_ERR_OUT_OF_MEMORY;
   for (int64_t k = 0; k < n; ++k) {
     /* Partial pivoting: largest |a_ik| among the rows not yet pivoted. */
     const int64_t p = k + IAMAX_(n - k, &AT(A, lda, k, k));
