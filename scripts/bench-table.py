@@ -7,6 +7,12 @@ solvers: the iteration count instead).  A flagged implementation shows
 FLAGGED instead of times (it is not ranked).
 
 Usage: python3 scripts/bench-table.py DIR/results.json [--speedup-over IMPL]
+           [--compact] [--routines R1,R2] [--precision P] [--sizes N1,N2]
+
+--compact: one table for the whole file (a row per routine, precision,
+matrix and n) instead of one per routine and precision.  --routines,
+--precision, --sizes keep only those rows.  scripts/perf-page.py runs
+this script to regenerate the tables of docs/PERFORMANCE.md.
 """
 import json
 import sys
@@ -40,9 +46,20 @@ def main(argv):
         over = argv[argv.index("--speedup-over") + 1]
     d = json.load(open(argv[1]))
     res = d["results"]
+
+    def arg(name):
+        return argv[argv.index(name) + 1].split(",") if name in argv else None
+
+    keep_rt, keep_p, keep_n = arg("--routines"), arg("--precision"), arg("--sizes")
+    res = [r for r in res
+           if (keep_rt is None or r["routine"] in keep_rt)
+           and (keep_p is None or r["precision"] in keep_p)
+           and (keep_n is None or str(r["n"]) in keep_n)]
+    compact = "--compact" in argv
     groups = {}
     for r in res:
-        groups.setdefault((r["routine"], r["precision"]), []).append(r)
+        key = ("", "") if compact else (r["routine"], r["precision"])
+        groups.setdefault(key, []).append(r)
     for (rt, prec), rows in groups.items():
         impls = []
         for r in rows:  # implementations that ran here (not "no X anchor")
@@ -50,20 +67,28 @@ def main(argv):
                 impls.append(impl_name(r))
         probs = []
         for r in rows:
-            k = (r["matrix"], r["n"])
+            k = (r["routine"], r["precision"], r["matrix"], r["n"])
+            if not compact:
+                k = ("", "") + k[2:]
             if k not in probs:
                 probs.append(k)
         sparse = all(r["gflops"] is None for r in rows)
-        print("\n%s, %s: median ms wall (device) · %s"
-              % (rt, prec, "iterations" if sparse else "GFLOP/s"))
-        head = ["matrix", "n"] + impls
+        what = "iterations" if sparse else "GFLOP/s"
+        if compact:
+            print("\nmedian ms wall (device) · %s" % what)
+        else:
+            print("\n%s, %s: median ms wall (device) · %s" % (rt, prec, what))
+        head = (["routine", "precision"] if compact else []) + ["matrix", "n"] + impls
         if over:
             head += ["speedup %s vs %s" % (i, over) for i in impls if i != over]
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
-        for m, n in probs:
-            by = {impl_name(r): r for r in rows if (r["matrix"], r["n"]) == (m, n)}
-            line = [m, str(n)] + [cell(by[i]) if i in by else "" for i in impls]
+        for rt_, p_, m, n in probs:
+            by = {impl_name(r): r for r in rows
+                  if (r["matrix"], r["n"]) == (m, n)
+                  and (not compact or (r["routine"], r["precision"]) == (rt_, p_))}
+            line = ([rt_, p_] if compact else []) + [m, str(n)]
+            line += [cell(by[i]) if i in by else "" for i in impls]
             if over:
                 b = by.get(over)
                 for i in impls:

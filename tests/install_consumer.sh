@@ -17,4 +17,13 @@ libdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
 flags=$(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs axb)
 cc -std=c11 "$src/tests/consumer/main.c" $flags -lm -o "$tmp/consumer-pc"
 LD_LIBRARY_PATH="$(dirname "$libdir"):${LD_LIBRARY_PATH:-}" "$tmp/consumer-pc"
+# The device header is installed with every piece it includes: the
+# preprocessor must resolve them from the prefix alone (no CUDA needed).
+inc="$tmp/prefix/include"
+test -f "$inc/axb_device.cuh" || { echo "axb_device.cuh not installed"; exit 1; }
+c++ -x c++ -E -I"$inc" "$inc/axb_device.cuh" -o /dev/null
+# With nvcc: the Kalman example compiles against the installed headers only.
+if command -v nvcc >/dev/null && [ -n "${AXB_CONSUMER_NVCC:-}" ]; then
+  nvcc -std=c++17 -I"$inc" -c "$src/examples/kalman/kalman.cu" -o "$tmp/kalman.o"
+fi
 echo "1 passed, 0 failed"

@@ -264,14 +264,10 @@ static void batched(int64_t n, int64_t nb, axb_dtype t, int64_t bad) {
       CHECK(st == AXB_SUCCESS && info == 0, "%s: status %d", what, st);
       double worst = 0;
       for (int64_t k = 0; k < nb; ++k) {
-        axb_dense Ak = axb_dense_wrap(
-            n, n, n, t, (char *)A.data + (size_t)(k * n * n) * es);
-        axb_dense Bk =
-            axb_dense_wrap(n, 1, n, t, (char *)B.data + (size_t)(k * n) * es);
-        axb_dense Xk =
-            axb_dense_wrap(n, 1, n, t, (char *)X.data + (size_t)(k * n) * es);
-        axb_dense Vk = axb_dense_wrap(
-            n, n, n, t, (char *)W.data + (size_t)(k * n * n) * es);
+        axb_dense Ak = test_batch_item(&A, k, n);
+        axb_dense Bk = test_batch_item(&B, k, 1);
+        axb_dense Xk = test_batch_item(&X, k, 1);
+        axb_dense Vk = test_batch_item(&W, k, n);
         double v = o == 2 ? axb_check_inverse(&Ak, &Vk)
                           : axb_check_solve(&Ak, &Xk, &Bk);
         if (!(v <= worst)) worst = v;

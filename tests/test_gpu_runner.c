@@ -143,14 +143,10 @@ static void batched(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
   if (bad < 0) {
     double worst_x = 0, worst_inv = 0;
     for (int64_t k = 0; k < nb; ++k) {
-      axb_dense Ak =
-          axb_dense_wrap(n, n, n, t, (char *)A.data + (size_t)(k * n * n) * es);
-      axb_dense Bk =
-          axb_dense_wrap(n, 1, n, t, (char *)B.data + (size_t)(k * n) * es);
-      axb_dense Xk =
-          axb_dense_wrap(n, 1, n, t, (char *)X.data + (size_t)(k * n) * es);
-      axb_dense Vk =
-          axb_dense_wrap(n, n, n, t, (char *)W.data + (size_t)(k * n * n) * es);
+      axb_dense Ak = test_batch_item(&A, k, n);
+      axb_dense Bk = test_batch_item(&B, k, 1);
+      axb_dense Xk = test_batch_item(&X, k, 1);
+      axb_dense Vk = test_batch_item(&W, k, n);
       double a = axb_check_solve(&Ak, &Xk, &Bk),
              b = axb_check_inverse(&Ak, &Vk);
       if (!(a <= worst_x)) worst_x = a;
@@ -171,7 +167,6 @@ static void batched_posv(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
   snprintf(what, sizeof what, "%s batched posv n=%lld x%lld %s%s",
            impl_name(impl), (long long)n, (long long)nb, axb_dtype_name(t),
            bad >= 0 ? " not SPD" : "");
-  size_t es = axb_dtype_size(t);
   axb_dense A = test_alloc(n, n * nb, n, t), B = test_alloc(n, nb, n, t);
   for (int64_t k = 0; k < nb; ++k) {
     axb_dense Ak =
@@ -193,12 +188,9 @@ static void batched_posv(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
     check_times(&tm, what);
     double worst = 0;
     for (int64_t k = 0; k < nb; ++k) {
-      axb_dense Ak =
-          axb_dense_wrap(n, n, n, t, (char *)A.data + (size_t)(k * n * n) * es);
-      axb_dense Bk =
-          axb_dense_wrap(n, 1, n, t, (char *)B.data + (size_t)(k * n) * es);
-      axb_dense Xk =
-          axb_dense_wrap(n, 1, n, t, (char *)X.data + (size_t)(k * n) * es);
+      axb_dense Ak = test_batch_item(&A, k, n);
+      axb_dense Bk = test_batch_item(&B, k, 1);
+      axb_dense Xk = test_batch_item(&X, k, 1);
       double a = axb_check_solve(&Ak, &Xk, &Bk);
       if (!(a <= worst)) worst = a;
     }

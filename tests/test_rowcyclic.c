@@ -41,6 +41,11 @@ static axb_rowcyclic_opts opts(int pivot, int sched, int blocks, int threads,
   return o;
 }
 
+static axb_status rc_solver(axb_dense *F, axb_dense *X, const void *o,
+                            int64_t *info) {
+  return rc(F, X, o, info);
+}
+
 static void solve_case(axb_gen_kind kind, int64_t n, int64_t nrhs, axb_dtype t,
                        const axb_rowcyclic_opts *o) {
   char what[160];
@@ -51,23 +56,7 @@ static void solve_case(axb_gen_kind kind, int64_t n, int64_t nrhs, axb_dtype t,
            axb_dtype_name(t), o->pivot, o->schedule, o->blocks, o->threads,
            o->pipelined);
   axb_dense A = test_gen(h, kind, n, t, 0, 0, 300 + (uint64_t)n);
-  axb_dense Xt, B;
-  axb_status st = axb_gen_rhs(h, &A, nrhs, AXB_RHS_RANDOM, 4, &Xt, &B);
-  CHECK_STATUS(h, st, AXB_SUCCESS);
-  if (st == AXB_SUCCESS) {
-    axb_dense F = test_copy_ld(&A, n + 1), X = test_copy_ld(&B, n + 2);
-    int64_t info = -1;
-    st = rc(&F, &X, o, &info);
-    CHECK_STATUS(h, st, AXB_SUCCESS);
-    CHECK(info == 0, "%s: info %lld", what, (long long)info);
-    CHECK_RATIO(axb_check_solve(&A, &X, &B), "%s", what);
-    CHECK(test_padding_intact(&F) && test_padding_intact(&X),
-          "%s: wrote outside", what);
-    axb_dense_destroy(&F);
-    axb_dense_destroy(&X);
-    axb_dense_destroy(&Xt);
-    axb_dense_destroy(&B);
-  }
+  test_solve_inplace(h, &A, nrhs, 1, 2, rc_solver, o, what);
   axb_dense_destroy(&A);
 }
 
@@ -130,21 +119,14 @@ static void bad_pivots(axb_dtype t) {
       }
 }
 
+static axb_status rc_halve(axb_dense *F, axb_dense *X, int pivot,
+                           int64_t *info) {
+  axb_rowcyclic_opts o = opts(pivot, AXB_RC_HALVE, 4, 32, 0);
+  return rc(F, X, &o, info);
+}
+
 static void singular(axb_dtype t, int64_t n, int64_t col) {
-  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 12);
-  for (int pivot = 0; pivot < 2; ++pivot) {
-    axb_dense F = test_copy_ld(&A, n), X = test_copy_ld(&A, n);
-    int64_t info = -1;
-    axb_rowcyclic_opts o = opts(pivot, AXB_RC_HALVE, 4, 32, 0);
-    axb_status st = rc(&F, &X, &o, &info);
-    CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
-    CHECK(info >= 1 && info <= col + 1,
-          "rowcyclic n=%lld zero column %lld pivot=%d: info %lld", (long long)n,
-          (long long)col, pivot, (long long)info);
-    axb_dense_destroy(&F);
-    axb_dense_destroy(&X);
-  }
-  axb_dense_destroy(&A);
+  test_singular_column(h, t, n, col, rc_halve, "rowcyclic");
 }
 
 static void arguments(void) {

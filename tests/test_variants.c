@@ -236,6 +236,11 @@ static void crout_needs_pivot(void) {
 /* ---- Gauss
  * ------------------------------------------------------------------- */
 
+static axb_status gauss_solver(axb_dense *F, axb_dense *X, const void *pivot,
+                               int64_t *info) {
+  return gauss(F, X, *(const int *)pivot, info);
+}
+
 static void gauss_case(axb_gen_kind kind, int64_t n, int64_t nrhs, axb_dtype t,
                        double kappa, int pivot) {
   char what[128];
@@ -243,23 +248,7 @@ static void gauss_case(axb_gen_kind kind, int64_t n, int64_t nrhs, axb_dtype t,
            pivot ? "pivot" : "nopivot", axb_gen_kind_name(kind), (long long)n,
            (long long)nrhs, axb_dtype_name(t), kappa);
   axb_dense A = test_gen(h, kind, n, t, kappa, 0, 900 + (uint64_t)n);
-  axb_dense Xt, B;
-  axb_status st = axb_gen_rhs(h, &A, nrhs, AXB_RHS_RANDOM, 4, &Xt, &B);
-  CHECK_STATUS(h, st, AXB_SUCCESS);
-  if (st == AXB_SUCCESS) {
-    axb_dense F = test_copy_ld(&A, n + 1), X = test_copy_ld(&B, n + 3);
-    int64_t info = -1;
-    st = gauss(&F, &X, pivot, &info);
-    CHECK_STATUS(h, st, AXB_SUCCESS);
-    CHECK(info == 0, "%s: info %lld", what, (long long)info);
-    CHECK_RATIO(axb_check_solve(&A, &X, &B), "%s", what);
-    CHECK(test_padding_intact(&F) && test_padding_intact(&X),
-          "%s: wrote outside", what);
-    axb_dense_destroy(&F);
-    axb_dense_destroy(&X);
-    axb_dense_destroy(&Xt);
-    axb_dense_destroy(&B);
-  }
+  test_solve_inplace(h, &A, nrhs, 1, 3, gauss_solver, &pivot, what);
   axb_dense_destroy(&A);
 }
 
@@ -322,20 +311,7 @@ static void gauss_bad_pivots(axb_dtype t) {
 /* Zero column col: with pivoting an exactly zero pivot at col + 1 (or
    earlier); without, a zero or tiny one. */
 static void gauss_singular(axb_dtype t, int64_t n, int64_t col) {
-  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 12);
-  for (int pivot = 0; pivot < 2; ++pivot) {
-    axb_dense F = test_copy_ld(&A, n),
-              X = test_copy_ld(&A, n); /* n right-hand sides */
-    int64_t info = -1;
-    axb_status st = gauss(&F, &X, pivot, &info);
-    CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
-    CHECK(info >= 1 && info <= col + 1,
-          "gauss n=%lld zero column %lld pivot=%d: info %lld", (long long)n,
-          (long long)col, pivot, (long long)info);
-    axb_dense_destroy(&F);
-    axb_dense_destroy(&X);
-  }
-  axb_dense_destroy(&A);
+  test_singular_column(h, t, n, col, gauss, "gauss");
 }
 
 static void empty_sizes(void) {

@@ -113,6 +113,13 @@ void test_batch_put(axb_dense *A, axb_dense *B, int64_t k,
   }
 }
 
+axb_dense test_batch_item(const axb_dense *M, int64_t k, int64_t cols) {
+  const int64_t n = M->rows;
+  return axb_dense_wrap(n, cols, n, M->dtype,
+                        (char *)M->data +
+                            (size_t)(k * n * cols) * axb_dtype_size(M->dtype));
+}
+
 int test_padding_intact(const axb_dense *D) {
   for (int64_t j = 0; j < D->cols; ++j)
     for (int64_t i = D->rows; i < D->ld; ++i)
@@ -127,4 +134,43 @@ int64_t *test_new_ipiv(int64_t n) {
     exit(1);
   }
   return p;
+}
+
+void test_solve_inplace(axb_handle h, const axb_dense *A, int64_t nrhs,
+                        int64_t fpad, int64_t xpad, test_inplace_solver solve,
+                        const void *ctx, const char *what) {
+  const int64_t n = A->rows;
+  axb_dense Xt, B;
+  axb_status st = axb_gen_rhs(h, A, nrhs, AXB_RHS_RANDOM, 4, &Xt, &B);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  if (st != AXB_SUCCESS) return;
+  axb_dense F = test_copy_ld(A, n + fpad), X = test_copy_ld(&B, n + xpad);
+  int64_t info = -1;
+  st = solve(&F, &X, ctx, &info);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  CHECK(info == 0, "%s: info %lld", what, (long long)info);
+  CHECK_RATIO(axb_check_solve(A, &X, &B), "%s", what);
+  CHECK(test_padding_intact(&F) && test_padding_intact(&X), "%s: wrote outside",
+        what);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+}
+
+void test_singular_column(axb_handle h, axb_dtype t, int64_t n, int64_t col,
+                          test_pivot_solver solve, const char *name) {
+  axb_dense A = test_gen(h, AXB_GEN_SINGULAR, n, t, 0, col, 12);
+  for (int pivot = 0; pivot < 2; ++pivot) {
+    axb_dense F = test_copy_ld(&A, n), X = test_copy_ld(&A, n);
+    int64_t info = -1;
+    axb_status st = solve(&F, &X, pivot, &info);
+    CHECK_STATUS(h, st, pivot ? AXB_ERR_SINGULAR : AXB_ERR_SMALL_PIVOT);
+    CHECK(info >= 1 && info <= col + 1,
+          "%s n=%lld zero column %lld pivot=%d: info %lld", name, (long long)n,
+          (long long)col, pivot, (long long)info);
+    axb_dense_destroy(&F);
+    axb_dense_destroy(&X);
+  }
+  axb_dense_destroy(&A);
 }

@@ -79,9 +79,33 @@ axb_dense test_copy_ld(const axb_dense *A, int64_t ld);
    of A (n x n*batch) and its row sums into column k of B (n x batch), so
    that x = ones solves it. */
 void test_batch_put(axb_dense *A, axb_dense *B, int64_t k, const axb_dense *Ak);
+/* View of problem k of a packed batch M (M->rows rows, `cols` columns per
+   problem, leading dimension M->rows): n x n for matrices, n x 1 for
+   right-hand sides. */
+axb_dense test_batch_item(const axb_dense *M, int64_t k, int64_t cols);
 /* The NaN padding of test_copy_ld (rows rows..ld-1) is still all NaN. */
 int test_padding_intact(const axb_dense *D);
 /* Zeroed pivot array of max(n, 1) entries; free() it. */
 int64_t *test_new_ipiv(int64_t n);
+/* A solver that overwrites F (a copy of A) and X (B on entry, x on exit)
+   and sets *info; ctx is the caller's. */
+typedef axb_status (*test_inplace_solver)(axb_dense *F, axb_dense *X,
+                                          const void *ctx, int64_t *info);
+/* Solves A X = B for nrhs random right-hand sides (seed 4) on NaN-padded
+   copies (leading dimensions n + fpad, n + xpad) and checks the status,
+   info == 0, the scaled residual and that the padding is untouched; what
+   names the case in failure messages. */
+void test_solve_inplace(axb_handle h, const axb_dense *A, int64_t nrhs,
+                        int64_t fpad, int64_t xpad, test_inplace_solver solve,
+                        const void *ctx, const char *what);
+/* An in-place solver with or without partial pivoting. */
+typedef axb_status (*test_pivot_solver)(axb_dense *F, axb_dense *X, int pivot,
+                                        int64_t *info);
+/* A singular n x n matrix (zero column col) with n right-hand sides, with
+   and without pivoting: AXB_ERR_SINGULAR with pivoting (an exactly zero
+   pivot), AXB_ERR_SMALL_PIVOT without (a zero or tiny one), info in
+   1..col + 1 either way; name starts the failure messages. */
+void test_singular_column(axb_handle h, axb_dtype t, int64_t n, int64_t col,
+                          test_pivot_solver solve, const char *name);
 
 #endif

@@ -61,6 +61,56 @@ typedef struct {
   int ipiv_optional;
 } bat_args;
 
+/* Which optional arguments a routine has.  Every public batched routine
+   takes, in this order, (h,) [uplo,] n, [nrhs,] A, lda, strideA,
+   [ipiv, strideipiv,] [B, ldb, strideB,] [info,] batch, so the LAPACK
+   argument numbers follow from the set (bat_make). */
+enum {
+  BAT_HAS_UPLO = 1,
+  BAT_HAS_NRHS = 2,
+  BAT_HAS_IPIV = 4,
+  BAT_IPIV_OPTIONAL = 8, /* gesv: pivots need not be kept */
+  BAT_HAS_B = 16,
+  BAT_HAS_INFO = 32
+};
+
+/* One call's description: the values, and the argument numbers of those
+   in `has` (the others 0).  Absent values are passed as 0 / NULL (uplo:
+   -1, ldb: 1). */
+static bat_args bat_make(const char *name, unsigned has, int uplo, int64_t n,
+                         int64_t nrhs, const void *A, int64_t lda, int64_t sA,
+                         const void *ipiv, int64_t sP, const void *B,
+                         int64_t ldb, int64_t sB, const void *info,
+                         int64_t batch) {
+  bat_args a = {.name = name,
+                .n = n,
+                .nrhs = nrhs,
+                .lda = lda,
+                .sA = sA,
+                .sP = sP,
+                .ldb = ldb,
+                .sB = sB,
+                .batch = batch,
+                .A = A,
+                .ipiv = ipiv,
+                .B = B,
+                .info = info,
+                .uplo = uplo,
+                .ipiv_optional = (has & BAT_IPIV_OPTIONAL) != 0};
+  int k = 0;
+  if (has & BAT_HAS_UPLO) a.a_uplo = ++k;
+  a.a_n = ++k;
+  if (has & BAT_HAS_NRHS) a.a_nrhs = ++k;
+  a.a_A = ++k;
+  a.a_lda = ++k;
+  a.a_sA = ++k;
+  if (has & BAT_HAS_IPIV) a.a_ipiv = ++k, a.a_sP = ++k;
+  if (has & BAT_HAS_B) a.a_B = ++k, a.a_ldb = ++k, a.a_sB = ++k;
+  if (has & BAT_HAS_INFO) a.a_info = ++k;
+  a.a_batch = ++k;
+  return a;
+}
+
 static axb_status bat_bad(axb_handle h, const bat_args *a, int pos,
                           const char *what) {
   return axb__fail(h, -pos, "%s: argument %d (%s) is illegal", a->name, pos,

@@ -20,57 +20,22 @@ axb_status AXB_FN(axb_, getrf_batched)(axb_handle h, int64_t n, T *A,
                                        int64_t lda, int64_t strideA, int *ipiv,
                                        int64_t strideipiv, int *info,
                                        int64_t batch) {
-  bat_args a = {.name = PREFIX_STR "getrf_batched",
-                .n = n,
-                .lda = lda,
-                .sA = strideA,
-                .sP = strideipiv,
-                .ldb = 1,
-                .batch = batch,
-                .A = A,
-                .ipiv = ipiv,
-                .info = info,
-                .uplo = -1,
-                .a_n = 1,
-                .a_A = 2,
-                .a_lda = 3,
-                .a_sA = 4,
-                .a_ipiv = 5,
-                .a_sP = 6,
-                .a_info = 7,
-                .a_batch = 8};
+  bat_args a =
+      bat_make(PREFIX_STR "getrf_batched", BAT_HAS_IPIV | BAT_HAS_INFO, -1, n,
+               0, A, lda, strideA, ipiv, strideipiv, NULL, 1, 0, info, batch);
   return AXB_FN(bat_, run)(h, &a, BAT_GETRF, A, ipiv, NULL, info);
 }
 
+/* getrs and potrs with nrhs = 0 (and a valid n) have nothing to solve:
+   batch 0 skips the work; a negative batch is still reported. */
 axb_status AXB_FN(axb_, getrs_batched)(axb_handle h, int64_t n, int64_t nrhs,
                                        const T *A, int64_t lda, int64_t strideA,
                                        const int *ipiv, int64_t strideipiv,
                                        T *B, int64_t ldb, int64_t strideB,
                                        int64_t batch) {
-  bat_args a = {.name = PREFIX_STR "getrs_batched",
-                .n = n,
-                .nrhs = nrhs,
-                .lda = lda,
-                .sA = strideA,
-                .sP = strideipiv,
-                .ldb = ldb,
-                .sB = strideB,
-                .batch = batch,
-                .A = A,
-                .ipiv = ipiv,
-                .B = B,
-                .uplo = -1,
-                .a_n = 1,
-                .a_nrhs = 2,
-                .a_A = 3,
-                .a_lda = 4,
-                .a_sA = 5,
-                .a_ipiv = 6,
-                .a_sP = 7,
-                .a_B = 8,
-                .a_ldb = 9,
-                .a_sB = 10,
-                .a_batch = 11};
+  bat_args a = bat_make(
+      PREFIX_STR "getrs_batched", BAT_HAS_NRHS | BAT_HAS_IPIV | BAT_HAS_B, -1,
+      n, nrhs, A, lda, strideA, ipiv, strideipiv, B, ldb, strideB, NULL, batch);
   if (nrhs == 0 && n >= 0) a.batch = batch < 0 ? batch : 0;
   return AXB_FN(bat_, run)(h, &a, BAT_GETRS, (T *)A, (int *)ipiv, B, NULL);
 }
@@ -80,76 +45,28 @@ axb_status AXB_FN(axb_, gesv_batched)(axb_handle h, int64_t n, int64_t nrhs,
                                       int *ipiv, int64_t strideipiv, T *B,
                                       int64_t ldb, int64_t strideB, int *info,
                                       int64_t batch) {
-  bat_args a = {.name = PREFIX_STR "gesv_batched",
-                .n = n,
-                .nrhs = nrhs,
-                .lda = lda,
-                .sA = strideA,
-                .sP = strideipiv,
-                .ldb = ldb,
-                .sB = strideB,
-                .batch = batch,
-                .A = A,
-                .ipiv = ipiv,
-                .B = B,
-                .info = info,
-                .uplo = -1,
-                .a_n = 1,
-                .a_nrhs = 2,
-                .a_A = 3,
-                .a_lda = 4,
-                .a_sA = 5,
-                .a_ipiv = 6,
-                .a_sP = 7,
-                .a_B = 8,
-                .a_ldb = 9,
-                .a_sB = 10,
-                .a_info = 11,
-                .a_batch = 12,
-                .ipiv_optional = 1};
+  bat_args a = bat_make(PREFIX_STR "gesv_batched",
+                        BAT_HAS_NRHS | BAT_HAS_IPIV | BAT_IPIV_OPTIONAL |
+                            BAT_HAS_B | BAT_HAS_INFO,
+                        -1, n, nrhs, A, lda, strideA, ipiv, strideipiv, B, ldb,
+                        strideB, info, batch);
   return AXB_FN(bat_, run)(h, &a, BAT_GESV, A, ipiv, B, info);
 }
 
 axb_status AXB_FN(axb_, inverse_batched)(axb_handle h, int64_t n, T *A,
                                          int64_t lda, int64_t strideA,
                                          int *info, int64_t batch) {
-  bat_args a = {.name = PREFIX_STR "inverse_batched",
-                .n = n,
-                .lda = lda,
-                .sA = strideA,
-                .ldb = 1,
-                .batch = batch,
-                .A = A,
-                .info = info,
-                .uplo = -1,
-                .a_n = 1,
-                .a_A = 2,
-                .a_lda = 3,
-                .a_sA = 4,
-                .a_info = 5,
-                .a_batch = 6};
+  bat_args a = bat_make(PREFIX_STR "inverse_batched", BAT_HAS_INFO, -1, n, 0, A,
+                        lda, strideA, NULL, 0, NULL, 1, 0, info, batch);
   return AXB_FN(bat_, run)(h, &a, BAT_INVERSE, A, NULL, NULL, info);
 }
 
 axb_status AXB_FN(axb_, potrf_batched)(axb_handle h, axb_uplo uplo, int64_t n,
                                        T *A, int64_t lda, int64_t strideA,
                                        int *info, int64_t batch) {
-  bat_args a = {.name = PREFIX_STR "potrf_batched",
-                .n = n,
-                .lda = lda,
-                .sA = strideA,
-                .ldb = 1,
-                .batch = batch,
-                .A = A,
-                .info = info,
-                .uplo = (int)uplo,
-                .a_uplo = 1,
-                .a_n = 2,
-                .a_A = 3,
-                .a_lda = 4,
-                .a_sA = 5,
-                .a_info = 6,
-                .a_batch = 7};
+  bat_args a = bat_make(PREFIX_STR "potrf_batched", BAT_HAS_UPLO | BAT_HAS_INFO,
+                        (int)uplo, n, 0, A, lda, strideA, NULL, 0, NULL, 1, 0,
+                        info, batch);
   return AXB_FN(bat_, run)(h, &a, BAT_POTRF, A, NULL, NULL, info);
 }
 
@@ -157,27 +74,10 @@ axb_status AXB_FN(axb_, potrs_batched)(axb_handle h, axb_uplo uplo, int64_t n,
                                        int64_t nrhs, const T *A, int64_t lda,
                                        int64_t strideA, T *B, int64_t ldb,
                                        int64_t strideB, int64_t batch) {
-  bat_args a = {.name = PREFIX_STR "potrs_batched",
-                .n = n,
-                .nrhs = nrhs,
-                .lda = lda,
-                .sA = strideA,
-                .ldb = ldb,
-                .sB = strideB,
-                .batch = batch,
-                .A = A,
-                .B = B,
-                .uplo = (int)uplo,
-                .a_uplo = 1,
-                .a_n = 2,
-                .a_nrhs = 3,
-                .a_A = 4,
-                .a_lda = 5,
-                .a_sA = 6,
-                .a_B = 7,
-                .a_ldb = 8,
-                .a_sB = 9,
-                .a_batch = 10};
+  bat_args a =
+      bat_make(PREFIX_STR "potrs_batched",
+               BAT_HAS_UPLO | BAT_HAS_NRHS | BAT_HAS_B, (int)uplo, n, nrhs, A,
+               lda, strideA, NULL, 0, B, ldb, strideB, NULL, batch);
   if (nrhs == 0 && n >= 0) a.batch = batch < 0 ? batch : 0;
   return AXB_FN(bat_, run)(h, &a, BAT_POTRS, (T *)A, NULL, B, NULL);
 }
@@ -187,28 +87,9 @@ axb_status AXB_FN(axb_, posv_batched)(axb_handle h, axb_uplo uplo, int64_t n,
                                       int64_t strideA, T *B, int64_t ldb,
                                       int64_t strideB, int *info,
                                       int64_t batch) {
-  bat_args a = {.name = PREFIX_STR "posv_batched",
-                .n = n,
-                .nrhs = nrhs,
-                .lda = lda,
-                .sA = strideA,
-                .ldb = ldb,
-                .sB = strideB,
-                .batch = batch,
-                .A = A,
-                .B = B,
-                .info = info,
-                .uplo = (int)uplo,
-                .a_uplo = 1,
-                .a_n = 2,
-                .a_nrhs = 3,
-                .a_A = 4,
-                .a_lda = 5,
-                .a_sA = 6,
-                .a_B = 7,
-                .a_ldb = 8,
-                .a_sB = 9,
-                .a_info = 10,
-                .a_batch = 11};
+  bat_args a = bat_make(PREFIX_STR "posv_batched",
+                        BAT_HAS_UPLO | BAT_HAS_NRHS | BAT_HAS_B | BAT_HAS_INFO,
+                        (int)uplo, n, nrhs, A, lda, strideA, NULL, 0, B, ldb,
+                        strideB, info, batch);
   return AXB_FN(bat_, run)(h, &a, BAT_POSV, A, NULL, B, info);
 }

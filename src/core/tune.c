@@ -4,7 +4,7 @@
  * (axb_tuning_choose) so that a test can check it without a GPU.
  */
 #include "core/tune.h"
-#include "batched/batched.h"
+#include "backend/batched_ops.h" /* AXB_BATCHED_MAX_N */
 
 #include <ctype.h>
 #include <errno.h>
@@ -278,8 +278,8 @@ axb_backend axb_tuning_choose_batched(const axb_tuning *t, axb_tune_routine r,
 static int auto_has_gpu(axb_handle h) {
   if (h->gpu_state == 0) {
     int count = 0;
-    h->gpu_state = axb__cuda_compiled() &&
-                           axb__cuda_device_count(&count) == 0 &&
+    h->gpu_state = axb_backend_compiled(AXB_BACKEND_CUDA) &&
+                           axb_cuda_device_count(&count) == 0 &&
                            count > h->device && h->device >= 0
                        ? 1
                        : -1;

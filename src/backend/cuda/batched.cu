@@ -22,7 +22,7 @@
 #include "cuda_internal.h"
 
 #include "axb_device.cuh"
-#include "batched/batched.h"
+#include "backend/batched_ops.h"
 #include "batched_thread.cuh"
 
 namespace axb_cuda {

@@ -7,7 +7,7 @@
 #define AXB_BATCHED_THREAD_CUH
 
 #include "axb_device.cuh"
-#include "batched/batched.h"
+#include "backend/batched_ops.h"
 
 namespace axb_cuda {
 namespace {

@@ -106,16 +106,25 @@ int64_t axb_omp_env_int(const char *name, int64_t dflt) {
   return (int64_t)v;
 }
 
-int axb_omp_split(int64_t c0, int64_t n, int64_t unit, int parts,
-                  int64_t *bounds) {
-  const int64_t len = n - c0;
-  if (len <= 0) {
+/* The splitters' common start: nothing to split when c0 >= n (bounds =
+   {n}, returns 0), else parts clamped to 1..AXB_OMP_MAX_PARTS and unit to
+   >= 1 (returns 1). */
+static int split_args(int64_t c0, int64_t n, int64_t *unit, int *parts,
+                      int64_t *bounds) {
+  if (c0 >= n) {
     bounds[0] = n;
     return 0;
   }
-  if (parts < 1) parts = 1;
-  if (parts > AXB_OMP_MAX_PARTS) parts = AXB_OMP_MAX_PARTS;
-  if (unit < 1) unit = 1;
+  if (*parts < 1) *parts = 1;
+  if (*parts > AXB_OMP_MAX_PARTS) *parts = AXB_OMP_MAX_PARTS;
+  if (*unit < 1) *unit = 1;
+  return 1;
+}
+
+int axb_omp_split(int64_t c0, int64_t n, int64_t unit, int parts,
+                  int64_t *bounds) {
+  const int64_t len = n - c0;
+  if (!split_args(c0, n, &unit, &parts, bounds)) return 0;
   /* Width rounded up to the unit, so that every piece but the last is a
      whole number of units. */
   int64_t w = (len + parts - 1) / parts;
@@ -129,13 +138,7 @@ int axb_omp_split(int64_t c0, int64_t n, int64_t unit, int parts,
 
 int axb_omp_split_guided(int64_t c0, int64_t n, int64_t unit, int parts,
                          int64_t *bounds) {
-  if (c0 >= n) {
-    bounds[0] = n;
-    return 0;
-  }
-  if (parts < 1) parts = 1;
-  if (parts > AXB_OMP_MAX_PARTS) parts = AXB_OMP_MAX_PARTS;
-  if (unit < 1) unit = 1;
+  if (!split_args(c0, n, &unit, &parts, bounds)) return 0;
   /* Piece q gets (parts - q) / (parts (parts + 1) / 2) of the columns,
      rounded to the unit: big pieces first (little repacking), small ones
      last (a short tail when the threads finish at different times). */
@@ -158,13 +161,7 @@ int axb_omp_split_guided(int64_t c0, int64_t n, int64_t unit, int parts,
 
 int axb_omp_split_tri(int64_t c0, int64_t n, int64_t unit, int parts,
                       int64_t *bounds) {
-  if (c0 >= n) {
-    bounds[0] = n;
-    return 0;
-  }
-  if (parts < 1) parts = 1;
-  if (parts > AXB_OMP_MAX_PARTS) parts = AXB_OMP_MAX_PARTS;
-  if (unit < 1) unit = 1;
+  if (!split_args(c0, n, &unit, &parts, bounds)) return 0;
   /* Piece [a, b) costs sum_{x=a}^{b-1} (n - x); cut at the multiples of
      unit nearest above each q/parts of the total. */
   const double len = (double)(n - c0);

@@ -4,6 +4,7 @@
    point runs the reference Gauss-Jordan kernel. */
 #include "backend/omp/omp.h"
 #include "backend/ref/ref.h"
+#include "backend/verdict.h"
 #include "core/template.h"
 
 #ifdef AXB_HAVE_LAPACK

@@ -51,26 +51,10 @@
 #define GJ_APPLY_ AXB_FN(omp_, gj_apply)
 #define GJ_PANEL_ AXB_FN(omp_, gj_panel)
 
-/* inv(U) in place for an n x n upper triangular block with nonzero
-   diagonal (LAPACK trti2): column j of inv(U) is
-   [ -inv(U11) u_j / u_jj ; 1 / u_jj ] with inv(U11) already in place. */
-AXB_OMP_CLONES
-static void TRTI2_(int64_t n, T *A, int64_t lda) {
-  for (int64_t j = 0; j < n; ++j) {
-    AT(A, lda, j, j) = (T)1 / AT(A, lda, j, j);
-    const T ajj = -AT(A, lda, j, j);
-    T *x = &AT(A, lda, 0, j);
-    for (int64_t k = 0; k < j; ++k) {
-      const T xk = x[k];
-      const T *u = &AT(A, lda, 0, k);
-      for (int64_t i = 0; i < k; ++i)
-        x[i] += xk * u[i];
-      x[k] = xk * u[k];
-    }
-    for (int64_t i = 0; i < j; ++i)
-      x[i] *= ajj;
-  }
-}
+/* inv(U) of a diagonal block (LAPACK trti2), with the ISA clones. */
+#define TRTI2_ATTR AXB_OMP_CLONES
+#include "backend/trti2_t.h"
+#undef TRTI2_ATTR
 
 /* Undo the column interchanges perm[0..n-1] (0-based targets, applied in
    increasing k) on rows [r0, r1), in decreasing k. */
@@ -94,12 +78,8 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
     return AXB_FN(axb_ref_, getri)(h, n, A, lda, ipiv, info);
   if (info) *info = 0;
   for (int64_t j = 0; j < n; ++j)
-    if (AT(A, lda, j, j) == (T)0) {
-      if (info) *info = j + 1;
-      return axb__fail(h, AXB_ERR_SINGULAR,
-                       "getri: U(%lld,%lld) is exactly zero (1-based)",
-                       (long long)(j + 1), (long long)(j + 1));
-    }
+    if (AT(A, lda, j, j) == (T)0)
+      return axb__zero_pivot(h, info, j + 1, "getri", "U");
   const int64_t nb = n < OMP_GETRI_NB ? n : OMP_GETRI_NB;
   T *work = axb__malloc(n * nb, sizeof(T));
   if (!work)
@@ -351,13 +331,7 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
   axb_omp_blas_end(saved);
   axb__free(W);
   axb__free(perm);
-  if (bad) {
-    if (info) *info = bad;
-    return axb__fail(h, AXB_ERR_SINGULAR,
-                     "getri_gj: zero pivot in column %lld (1-based)",
-                     (long long)bad);
-  }
-  return AXB_SUCCESS;
+  return axb__zero_pivot_column(h, info, bad, "getri_gj");
 }
 
 #undef AT

@@ -2,6 +2,7 @@
    (omp_lu_t.h).  Without OpenBLAS the reference getrf stays in the table. */
 #include "backend/omp/omp.h"
 #include "backend/ref/ref.h"
+#include "backend/verdict.h"
 #include "core/template.h"
 
 #include <math.h>

@@ -548,12 +548,7 @@ axb_status AXB_FN(axb_omp_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   }
   axb_omp_blas_end(saved);
 done:
-  if (info) *info = first;
-  if (first > 0)
-    return axb__fail(h, AXB_ERR_SINGULAR,
-                     "getrf: U(%lld,%lld) is exactly zero (1-based)",
-                     (long long)first, (long long)first);
-  return AXB_SUCCESS;
+  return axb__zero_pivot(h, info, first, "getrf", "U");
 }
 
 #undef AT

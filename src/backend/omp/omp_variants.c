@@ -1,5 +1,6 @@
 /* OpenMP study variants, float and double (omp_variants_t.h). */
 #include "backend/omp/omp.h"
+#include "backend/verdict.h"
 #include "core/template.h"
 
 #include <math.h>

@@ -111,11 +111,8 @@ axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
 axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
                                       int64_t lda, int64_t *info) {
   if (info) *info = 0;
-  int64_t *perm = axb__malloc(n, sizeof(int64_t));
-  if (!perm)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "getri_gj: cannot allocate %lld pivot indices",
-                     (long long)n);
+  int64_t *perm = axb__pivot_space(h, n, "getri_gj");
+  if (!perm) return AXB_ERR_OUT_OF_MEMORY;
   const int nt = axb_omp_threads(h);
   (void)nt; /* only in pragmas, which a build without OpenMP drops */
   /* Row i of B = A^T starts at A + i * lda. */
@@ -195,13 +192,7 @@ axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
   }
 #undef B_
   axb__free(perm);
-  if (bad) {
-    if (info) *info = bad;
-    return axb__fail(h, AXB_ERR_SINGULAR,
-                     "getri_gj: zero pivot in column %lld (1-based)",
-                     (long long)bad);
-  }
-  return AXB_SUCCESS;
+  return axb__zero_pivot_column(h, info, bad, "getri_gj");
 }
 
 #undef AT

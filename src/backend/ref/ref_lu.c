@@ -1,6 +1,7 @@
 /* Reference getrf, laswp, getri and getri_gj, float and double
    (ref_lu_t.h). */
 #include "backend/ref/ref.h"
+#include "backend/verdict.h"
 #include "core/internal.h"
 #include "core/template.h"
 

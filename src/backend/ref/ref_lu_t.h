@@ -114,35 +114,14 @@ axb_status AXB_FN(axb_ref_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
             &AT(A, lda, j + jb, j), lda, &AT(A, lda, j, j + jb), lda, (T)1,
             &AT(A, lda, j + jb, j + jb), lda);
   }
-  if (info) *info = first;
-  if (first > 0)
-    return axb__fail(h, AXB_ERR_SINGULAR,
-                     "getrf: U(%lld,%lld) is exactly zero (1-based)",
-                     (long long)first, (long long)first);
-  return AXB_SUCCESS;
+  return axb__zero_pivot(h, info, first, "getrf", "U");
 }
 
-/* inv(U) in place for upper triangular U with nonzero diagonal (LAPACK
-   trti2): column j of inv(U) is [ -inv(U11) u_j / u_jj ; 1 / u_jj ], where
-   inv(U11), the leading j x j block, is already in place.  The product
-   inv(U11) x is taken column by column of inv(U11) (unit stride). */
-static void TRTRI_(int64_t n, T *A, int64_t lda) {
-  for (int64_t j = 0; j < n; ++j) {
-    AT(A, lda, j, j) = (T)1 / AT(A, lda, j, j);
-    const T ajj = -AT(A, lda, j, j);
-    T *x = &AT(A, lda, 0, j);
-    /* x := inv(U11) x, upper triangular times vector, top-down safe. */
-    for (int64_t k = 0; k < j; ++k) {
-      const T xk = x[k];
-      const T *u = &AT(A, lda, 0, k);
-      for (int64_t i = 0; i < k; ++i)
-        x[i] += xk * u[i];
-      x[k] = xk * u[k];
-    }
-    for (int64_t i = 0; i < j; ++i)
-      x[i] *= ajj;
-  }
-}
+#define TRTI2_ TRTRI_
+#define TRTI2_ATTR
+#include "backend/trti2_t.h"
+#undef TRTI2_
+#undef TRTI2_ATTR
 
 /* Given inv(U) in the upper triangle and the unit L below it, overwrite A
    with X = inv(U) inv(L), i.e. solve X L = inv(U), from the right block
@@ -176,12 +155,8 @@ axb_status AXB_FN(axb_ref_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
   if (info) *info = 0;
   /* A zero u_jj: U, hence A, is singular; nothing is overwritten. */
   for (int64_t j = 0; j < n; ++j)
-    if (AT(A, lda, j, j) == (T)0) {
-      if (info) *info = j + 1;
-      return axb__fail(h, AXB_ERR_SINGULAR,
-                       "getri: U(%lld,%lld) is exactly zero (1-based)",
-                       (long long)(j + 1), (long long)(j + 1));
-    }
+    if (AT(A, lda, j, j) == (T)0)
+      return axb__zero_pivot(h, info, j + 1, "getri", "U");
   const int64_t nb = n < REF_LU_NB ? n : REF_LU_NB;
   T *work = axb__malloc(n * nb, sizeof(T));
   if (!work)
@@ -225,20 +200,14 @@ static void GJ_STEP_(int64_t n, T *A, int64_t lda, int64_t k) {
 axb_status AXB_FN(axb_ref_, getri_gj)(axb_handle h, int64_t n, T *A,
                                       int64_t lda, int64_t *info) {
   if (info) *info = 0;
-  int64_t *perm = axb__malloc(n, sizeof(int64_t));
-  if (!perm)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "getri_gj: cannot allocate %lld pivot indices",
-                     (long long)n);
+  int64_t *perm = axb__pivot_space(h, n, "getri_gj");
+  if (!perm) return AXB_ERR_OUT_OF_MEMORY;
   for (int64_t k = 0; k < n; ++k) {
     /* Partial pivoting: largest |a_ik| among the rows not yet pivoted. */
     const int64_t p = k + IAMAX_(n - k, &AT(A, lda, k, k));
     if (AT(A, lda, p, k) == (T)0) {
       axb__free(perm);
-      if (info) *info = k + 1;
-      return axb__fail(h, AXB_ERR_SINGULAR,
-                       "getri_gj: zero pivot in column %lld (1-based)",
-                       (long long)(k + 1));
+      return axb__zero_pivot_column(h, info, k + 1, "getri_gj");
     }
     perm[k] = p;
     SWAP_ROWS_(n, A, lda, k, p);

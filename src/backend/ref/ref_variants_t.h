@@ -103,12 +103,7 @@ axb_status AXB_FN(axb_ref_, getrf_crout)(axb_handle h, int64_t n, T *A,
     }
     CROUT_U_(n, A, lda, j);
   }
-  if (info) *info = first;
-  if (first > 0)
-    return axb__fail(h, AXB_ERR_SINGULAR,
-                     "getrf_crout: L(%lld,%lld) is exactly zero (1-based)",
-                     (long long)first, (long long)first);
-  return AXB_SUCCESS;
+  return axb__zero_pivot(h, info, first, "getrf_crout", "L");
 }
 
 /* Pivot step k on [A | B]: normalise row k by the pivot p = a_kk
@@ -163,10 +158,7 @@ axb_status AXB_FN(axb_ref_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs,
     if (pivot) {
       const int64_t p = k + IAMAX_(n - k, &AT(A, lda, k, k));
       if (AT(A, lda, p, k) == (T)0) {
-        if (info) *info = k + 1;
-        return axb__fail(h, AXB_ERR_SINGULAR,
-                         "gesv_gauss: zero pivot in column %lld (1-based)",
-                         (long long)(k + 1));
+        return axb__zero_pivot_column(h, info, k + 1, "gesv_gauss");
       }
       SWAP_ROWS_(n - k, &AT(A, lda, 0, k), lda, k, p);
       SWAP_ROWS_(nrhs, B, ldb, k, p);

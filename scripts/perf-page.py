@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Regenerate the generated tables of docs/PERFORMANCE.md in place.
+
+A generated table sits between two marker lines:
+
+    <!-- bench-table: bench/results/X/NAME.json [bench-table.py options] -->
+    ... (replaced by the output of scripts/bench-table.py with those args)
+    <!-- /bench-table -->
+
+Everything outside the markers is left as written.  --check exits 1
+(and changes nothing) when a table differs from what its result file
+gives, so a stale page can be caught.
+
+Usage: python3 scripts/perf-page.py [--check] [docs/PERFORMANCE.md]
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPEN = re.compile(r"^<!-- bench-table: (.*) -->$")
+
+
+def table(args):
+    out = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "bench-table.py")] + args,
+        cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return out.strip("\n").split("\n")
+
+
+def main(argv):
+    check = "--check" in argv
+    paths = [a for a in argv[1:] if a != "--check"]
+    path = paths[0] if paths else os.path.join(ROOT, "docs", "PERFORMANCE.md")
+    lines = open(path, encoding="utf-8").read().split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        out.append(lines[i])
+        m = OPEN.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        while i < len(lines) and lines[i] != "<!-- /bench-table -->":
+            i += 1
+        if i == len(lines):
+            sys.exit("%s: unclosed bench-table block" % path)
+        out += table(shlex.split(m.group(1))) + [lines[i]]
+        i += 1
+    new = "\n".join(out)
+    if check:
+        same = new == "\n".join(lines)
+        print("%s: %s" % (path, "up to date" if same else "tables differ"))
+        return 0 if same else 1
+    open(path, "w", encoding="utf-8").write(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

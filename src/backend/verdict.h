@@ -1,0 +1,47 @@
+/*
+ * What the CPU backends' factorizations report in the same words: the
+ * verdict on an exactly zero pivot, and a pivot workspace they cannot get.
+ */
+#ifndef AXB_BACKEND_VERDICT_H
+#define AXB_BACKEND_VERDICT_H
+
+#include "core/internal.h"
+
+/* *info (may be NULL) := first, the 1-based index of the first exactly
+   zero pivot (0: none) on the diagonal of factor `which` ("U", "L");
+   AXB_ERR_SINGULAR naming it when first > 0, else AXB_SUCCESS. */
+static inline axb_status axb__zero_pivot(axb_handle h, int64_t *info,
+                                         int64_t first, const char *routine,
+                                         const char *which) {
+  if (info) *info = first;
+  if (first > 0)
+    return axb__fail(h, AXB_ERR_SINGULAR,
+                     "%s: %s(%lld,%lld) is exactly zero (1-based)", routine,
+                     which, (long long)first, (long long)first);
+  return AXB_SUCCESS;
+}
+
+/* The same for an elimination that stops at its first zero pivot
+   (Gauss-Jordan, Gauss): column `first` (1-based, 0: none). */
+static inline axb_status axb__zero_pivot_column(axb_handle h, int64_t *info,
+                                                int64_t first,
+                                                const char *routine) {
+  if (!first) return AXB_SUCCESS;
+  if (info) *info = first;
+  return axb__fail(h, AXB_ERR_SINGULAR,
+                   "%s: zero pivot in column %lld (1-based)", routine,
+                   (long long)first);
+}
+
+/* n pivot indices of workspace for `routine`; NULL when there is no memory
+   (AXB_ERR_OUT_OF_MEMORY recorded on h with the count). */
+static inline int64_t *axb__pivot_space(axb_handle h, int64_t n,
+                                        const char *routine) {
+  int64_t *p = axb__malloc(n, sizeof(int64_t));
+  if (!p)
+    axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+              "%s: cannot allocate %lld pivot indices", routine, (long long)n);
+  return p;
+}
+
+#endif

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The layering of docs/ARCHITECTURE.md ("Layers"), checked on the #include
+# lines of the tracked sources: a layer includes only from itself and the
+# layers below it.  Prints every include that breaks a rule; exit 1 if any.
+# Usage: bash layering_check.sh /path/to/source/tree
+set -u
+cd "$1" || exit 1
+bad=0
+# rule DIR 'REGEX of forbidden include paths' 'why'; EXCEPT: file:include
+# pairs allowed for a reason written beside them.
+EXCEPT=(
+  # The CUDA handle's teardown releases the sparse GPU state first (its
+  # stream must still exist); to be turned into a hook the sparse layer
+  # registers once src/sparse/ is free to change.
+  'src/backend/cuda/cuda_backend.cu:sparse/cuda/spcuda.h'
+)
+rule() {
+  local dir=$1 forbid=$2 why=$3 f inc
+  while IFS=: read -r f inc; do
+    [ -n "$f" ] || continue
+    inc=${inc#*\"}
+    inc=${inc%%\"*}
+    case " ${EXCEPT[*]} " in *" $f:$inc "*) continue ;; esac
+    echo "$f includes \"$inc\": $why"
+    bad=1
+  done < <(git ls-files "$dir" | grep -E '\.(c|h|cu|cuh|cpp)$' |
+    xargs grep -HE "^#include \"($forbid)" 2>/dev/null)
+}
+rule cli 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
+  'the CLI uses the public header axb.h only'
+rule src/core 'batched/|dense/|sparse/|vendor/|backend/(ref|omp|cuda|stub)/' \
+  'core is the lowest layer (of the backends only the interface headers backend/backend.h and backend/batched_ops.h)'
+rule src/backend 'batched/|dense/|sparse/|vendor/' \
+  'a backend serves the layers above; they include it, not the reverse'
+rule src/batched 'dense/|sparse/|vendor/' 'batched sits beside sparse, below the dense driver'
+rule src/sparse 'dense/|batched/|vendor/' 'sparse sits beside batched, below the dense driver'
+rule src/dense 'vendor/' 'the anchors are for comparison only'
+rule include 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
+  'public headers stand alone'
+if [ $bad -eq 0 ]; then echo "layering: every include goes down"; fi
+exit $bad
