@@ -75,8 +75,7 @@ static void prob_make(prob *p, int64_t n, const char *kind) {
   else if (p->spd)
     snprintf(spec, sizeof spec, "spd:%lld", (long long)n);
   else if (!strncmp(kind, "cond", 4))
-    snprintf(spec, sizeof spec, "cond:%lld,kappa=1e%s", (long long)n,
-             kind + 4);
+    snprintf(spec, sizeof spec, "cond:%lld,kappa=1e%s", (long long)n, kind + 4);
   else if (!strncmp(kind, "rows", 4)) /* uniform, rows scaled 1e+-100 */
     snprintf(spec, sizeof spec, "uniform:%lld", (long long)n);
   axb_gen_spec gs;
@@ -187,9 +186,8 @@ static res run_axb(prob *p, axb_factor_precision fp, axb_refine ref) {
   for (int k = 0; k <= REPS; ++k) {
     reset(p);
     double t0 = now();
-    axb_status st =
-        axb_dsxsv_ex(H, p->spd, AXB_LOWER, 1, p->n, 1, p->dA, p->n, p->db,
-                     p->n, p->dx, p->n, &o, &inf, &info);
+    axb_status st = axb_dsxsv_ex(H, p->spd, AXB_LOWER, 1, p->n, 1, p->dA, p->n,
+                                 p->db, p->n, p->dx, p->n, &o, &inf, &info);
     double t1 = now();
     if (st) fprintf(stderr, "axb: %s: %s\n", axb_strerror(st), axb_detail(H));
     if (k) t[k - 1] = 1e3 * (t1 - t0);
@@ -204,9 +202,18 @@ static res run_axb(prob *p, axb_factor_precision fp, axb_refine ref) {
 
 /* ---- cuSOLVER ----------------------------------------------------------- */
 
-typedef enum { V_DD, V_DS, V_DH, V_DB, V_DX, V_DH_GMRES, V_DX_GMRES, V_CHOL } variant;
-static const char *vname[] = {"DDgesv",      "DSgesv",      "DHgesv",
-                              "DBgesv",      "DXgesv",      "DHgesv-gmres",
+typedef enum {
+  V_DD,
+  V_DS,
+  V_DH,
+  V_DB,
+  V_DX,
+  V_DH_GMRES,
+  V_DX_GMRES,
+  V_CHOL
+} variant;
+static const char *vname[] = {"DDgesv",       "DSgesv",       "DHgesv",
+                              "DBgesv",       "DXgesv",       "DHgesv-gmres",
                               "DXgesv-gmres", "dpotrf+dpotrs"};
 
 #define IRS_CLASSIC(fn)                                                        \
@@ -240,8 +247,10 @@ static res run_cus(prob *p, variant v) {
       OK(cusolverDnIRSParamsCreate(&prm));
       OK(cusolverDnIRSInfosCreate(&inf));
       OK(cusolverDnIRSParamsSetSolverPrecisions(
-          prm, CUSOLVER_R_64F, v == V_DH_GMRES ? CUSOLVER_R_16F : CUSOLVER_R_TF32));
-      OK(cusolverDnIRSParamsSetRefinementSolver(prm, CUSOLVER_IRS_REFINE_GMRES));
+          prm, CUSOLVER_R_64F,
+          v == V_DH_GMRES ? CUSOLVER_R_16F : CUSOLVER_R_TF32));
+      OK(cusolverDnIRSParamsSetRefinementSolver(prm,
+                                                CUSOLVER_IRS_REFINE_GMRES));
       size_t lw = 0;
       OK(cusolverDnIRSXgesv_bufferSize(CS, prm, n, 1, &lw));
       need_work(p, lw);
@@ -330,8 +339,8 @@ static void bench_size(int64_t n, const char *kind) {
 
 /* kappa study: every factor precision, iterations and fallbacks. */
 static void kappa_study(int64_t n) {
-  const char *kinds[] = {"cond2",  "cond4",  "cond6",  "cond8", "cond10",
-                         "cond12", "cond14", "rows100"};
+  const char *kinds[] = {"cond2",  "cond4",  "cond6",  "cond8",
+                         "cond10", "cond12", "cond14", "rows100"};
   const axb_factor_precision ps[] = {AXB_FACTOR_TF32, AXB_FACTOR_FP16,
                                      AXB_FACTOR_BF16, AXB_FACTOR_FP32};
   int saved = REPS;

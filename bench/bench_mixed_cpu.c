@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-void dgesv_(const int *n, const int *nrhs, double *a, const int *lda,
-            int *ipiv, double *b, const int *ldb, int *info);
+void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv,
+            double *b, const int *ldb, int *info);
 void dsgesv_(const int *n, const int *nrhs, double *a, const int *lda,
              int *ipiv, double *b, const int *ldb, double *x, const int *ldx,
              double *work, float *swork, int *iter, int *info);
@@ -63,11 +63,11 @@ int main(int argc, char **argv) {
     /* cond's generator is O(n^3) on one core: kappa = 1e6 up to 4096 */
     for (int kind = 0; kind < (n <= 4096 ? 2 : 1); ++kind) {
       char spec[64];
-      snprintf(spec, sizeof spec, kind ? "cond:%d,kappa=1e6" : "uniform:%d",
-               n);
+      snprintf(spec, sizeof spec, kind ? "cond:%d,kappa=1e6" : "uniform:%d", n);
       axb_gen_spec gs;
       axb_dense A;
-      if (axb_gen_parse(NULL, spec, &gs) || axb_gen_dense(NULL, &gs, AXB_F64, &A))
+      if (axb_gen_parse(NULL, spec, &gs) ||
+          axb_gen_dense(NULL, &gs, AXB_F64, &A))
         return 1;
       size_t nn = (size_t)n * n;
       double *W = malloc(nn * sizeof(double)), *b = malloc(n * sizeof(double));
@@ -94,7 +94,8 @@ int main(int argc, char **argv) {
             axb_dgesv(h, n, 1, W, n, ip64, x, n, &info64);
             free(ip64);
           }
-          if (s == 3) axb_dsgesv(h, n, 1, A.data, n, b, n, x, n, &it64, &info64);
+          if (s == 3)
+            axb_dsgesv(h, n, 1, A.data, n, b, n, x, n, &it64, &info64);
           double t1 = now();
           if (r) t[r - 1] = 1e3 * (t1 - t0);
           iter = s == 1 ? it : it64;

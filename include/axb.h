@@ -408,10 +408,10 @@ typedef enum {
 } axb_factor_precision;
 
 typedef enum {
-  AXB_REFINE_AUTO = 0,  /* IR; GMRES-IR with the same factors when IR
-                           stagnates, before falling back               */
-  AXB_REFINE_IR = 1,    /* classic iterative refinement only           */
-  AXB_REFINE_GMRES = 2  /* GMRES-IR from the start                     */
+  AXB_REFINE_AUTO = 0, /* IR; GMRES-IR with the same factors when IR
+                          stagnates, before falling back               */
+  AXB_REFINE_IR = 1,   /* classic iterative refinement only           */
+  AXB_REFINE_GMRES = 2 /* GMRES-IR from the start                     */
 } axb_refine;
 
 /* "auto", "fp32", "tf32", "fp16", "bf16", "fp64". */
@@ -422,13 +422,13 @@ axb_status axb_factor_precision_parse(const char *name,
 typedef struct {
   axb_factor_precision precision; /* default AUTO                          */
   axb_refine refine;              /* default AUTO                          */
-  int max_iter;     /* IR steps per factor precision; 0: 30 (LAPACK's)    */
-  int gmres_inner;  /* most GMRES iterations per refinement step; 0: 30  */
-  int fallback;     /* 1 (default): fall back on failure; 0: report
-                       AXB_ERR_NO_CONVERGENCE instead                     */
-  int scale;        /* 1 (default): scale A before rounding it down; 0:
-                       round A as it is (studies, tests of the overflow
-                       path)                                              */
+  int max_iter;    /* IR steps per factor precision; 0: 30 (LAPACK's)    */
+  int gmres_inner; /* most GMRES iterations per refinement step; 0: 30  */
+  int fallback;    /* 1 (default): fall back on failure; 0: report
+                      AXB_ERR_NO_CONVERGENCE instead                     */
+  int scale;       /* 1 (default): scale A before rounding it down; 0:
+                      round A as it is (studies, tests of the overflow
+                      path)                                              */
 } axb_mixed_opts;
 
 void axb_mixed_opts_default(axb_mixed_opts *opts);
@@ -439,11 +439,11 @@ typedef struct {
   axb_factor_precision requested; /* as resolved from AUTO                */
   axb_backend backend;            /* the backend that ran it (an AUTO
                                      handle: CPU or its GPU)              */
-  int64_t iter;         /* LAPACK's ITER (see above)                      */
-  int64_t ir_steps;     /* refinement steps, all precisions together      */
-  int64_t gmres_iters;  /* GMRES iterations, all steps together           */
-  int fallbacks;        /* factor precisions abandoned                    */
-  int gmres_used;       /* GMRES-IR produced the answer                   */
+  int64_t iter;        /* LAPACK's ITER (see above)                      */
+  int64_t ir_steps;    /* refinement steps, all precisions together      */
+  int64_t gmres_iters; /* GMRES iterations, all steps together           */
+  int fallbacks;       /* factor precisions abandoned                    */
+  int gmres_used;      /* GMRES-IR produced the answer                   */
   double row_scale_min, row_scale_max; /* the powers of two of R (or D)  */
   double col_scale_min, col_scale_max; /* ... of C (1 for Cholesky)      */
   double backward_error; /* the certificate: max over columns of the ratio

@@ -48,9 +48,9 @@ static double ratio_ld(const axb_dense *A, int sym, axb_uplo uplo,
       if (fabsl(s) > rn) rn = fabsl(s);
       if (fabsl((long double)X[i + q * n]) > xn) xn = fabsl(X[i + q * n]);
     }
-    long double v = (xn == 0 || anorm == 0) ? (rn == 0 ? 0 : INFINITY)
-                                            : rn / anorm / xn / n /
-                                                  (DBL_EPSILON / 2);
+    long double v = (xn == 0 || anorm == 0)
+                        ? (rn == 0 ? 0 : INFINITY)
+                        : rn / anorm / xn / n / (DBL_EPSILON / 2);
     if (!(v <= worst)) worst = v;
   }
   return (double)worst;
@@ -107,9 +107,9 @@ static axb_mixed_opts opts_p(axb_factor_precision p) {
   return o;
 }
 
-static const axb_factor_precision precs[] = {
-    AXB_FACTOR_AUTO, AXB_FACTOR_FP32, AXB_FACTOR_TF32,
-    AXB_FACTOR_FP16, AXB_FACTOR_BF16, AXB_FACTOR_FP64};
+static const axb_factor_precision precs[] = {AXB_FACTOR_AUTO, AXB_FACTOR_FP32,
+                                             AXB_FACTOR_TF32, AXB_FACTOR_FP16,
+                                             AXB_FACTOR_BF16, AXB_FACTOR_FP64};
 #define NPREC (int)(sizeof precs / sizeof precs[0])
 
 static void scale_rows(axb_dense *A, uint64_t seed, double lo_exp,
@@ -117,8 +117,8 @@ static void scale_rows(axb_dense *A, uint64_t seed, double lo_exp,
   double *a = A->data;
   for (int64_t i = 0; i < A->rows; ++i) {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    double e = lo_exp + (hi_exp - lo_exp) * (double)(seed >> 11) /
-                            9007199254740992.0;
+    double e =
+        lo_exp + (hi_exp - lo_exp) * (double)(seed >> 11) / 9007199254740992.0;
     double s = pow(10.0, floor(e));
     for (int64_t j = 0; j < A->cols; ++j)
       a[i + j * A->ld] *= s;
@@ -160,8 +160,7 @@ static void general_cases(axb_handle h, int64_t n) {
     result r = run(h, what, &C, 0, AXB_LOWER, 1, &o);
     CHECK(r.st == AXB_SUCCESS || r.st == AXB_ERR_NO_CONVERGENCE,
           "%s: status %d", what, r.st);
-    if (t == 1 && n >= 257)
-      CHECK_STATUS(h, r.st, AXB_ERR_NO_CONVERGENCE);
+    if (t == 1 && n >= 257) CHECK_STATUS(h, r.st, AXB_ERR_NO_CONVERGENCE);
     axb_dense_destroy(&C);
   }
   /* rows scaled by 1e-100 .. 1e100: the scaling makes it routine */
@@ -175,8 +174,8 @@ static void general_cases(axb_handle h, int64_t n) {
     CHECK_STATUS(h, r.st, AXB_SUCCESS);
     /* unscaled, FP16's range is exceeded at once: -2 and a fallback */
     o.scale = 0;
-    snprintf(what, sizeof what, "rows 1e+-100 unscaled n=%lld %s",
-             (long long)n, axb_factor_precision_name(precs[p]));
+    snprintf(what, sizeof what, "rows 1e+-100 unscaled n=%lld %s", (long long)n,
+             axb_factor_precision_name(precs[p]));
     r = run(h, what, &S, 0, AXB_LOWER, 1, &o);
     CHECK_STATUS(h, r.st, AXB_SUCCESS);
     if (n > 1 && (precs[p] == AXB_FACTOR_FP16 || precs[p] == AXB_FACTOR_FP32))
@@ -236,18 +235,17 @@ static void argument_cases(axb_handle h) {
   CHECK_STATUS(h, axb_dsgesv(h, 2, 1, a, 1, b, 2, x, 2, &iter, &info), -4);
   CHECK_STATUS(h, axb_dsgesv(h, 2, 1, a, 2, NULL, 2, x, 2, &iter, &info), -5);
   CHECK_STATUS(h, axb_dsgesv(h, 2, 1, a, 2, b, 2, x, 1, &iter, &info), -8);
-  CHECK_STATUS(h, axb_dsposv(h, (axb_uplo)7, 2, 1, a, 2, b, 2, x, 2, &iter,
-                             &info),
-               -1);
+  CHECK_STATUS(
+      h, axb_dsposv(h, (axb_uplo)7, 2, 1, a, 2, b, 2, x, 2, &iter, &info), -1);
   CHECK(axb_dsgesv(NULL, 2, 1, a, 2, b, 2, x, 2, &iter, &info) ==
                 AXB_ERR_INVALID &&
             axb_detail(NULL)[0] != '\0',
         "NULL handle");
   axb_mixed_opts o = opts_p((axb_factor_precision)99);
-  CHECK_STATUS(h,
-               axb_dsxsv_ex(h, 0, AXB_LOWER, 0, 2, 1, a, 2, b, 2, x, 2, &o,
-                            NULL, &info),
-               -12);
+  CHECK_STATUS(
+      h,
+      axb_dsxsv_ex(h, 0, AXB_LOWER, 0, 2, 1, a, 2, b, 2, x, 2, &o, NULL, &info),
+      -12);
   CHECK_STATUS(h, axb_dsgesv(h, 0, 1, a, 1, b, 1, x, 1, &iter, &info),
                AXB_SUCCESS);
   /* NaN in A or B: invalid, never a quiet answer */

@@ -127,15 +127,15 @@ AXB_DECLARE_OPS(float, axb_ops_s)
  *           precision on the way in, back to FP64 on the way out).
  */
 typedef struct {
-  double anorm;  /* ||A||_inf                                   */
-  double amax;   /* max |As_ij| before rounding                 */
-  int finite;    /* every entry of A is finite                  */
+  double anorm; /* ||A||_inf                                   */
+  double amax;  /* max |As_ij| before rounding                 */
+  int finite;   /* every entry of A is finite                  */
 } axb_mixed_scan;
 
 typedef struct axb_mixed_backend {
-  axb_status (*open)(axb_handle h, int chol, axb_uplo uplo, int dev,
-                     int64_t n, const double *A, int64_t lda, int scale,
-                     double *r, double *c, axb_mixed_scan *scan, void **s);
+  axb_status (*open)(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
+                     const double *A, int64_t lda, int scale, double *r,
+                     double *c, axb_mixed_scan *scan, void **s);
   axb_status (*factor)(axb_handle h, void *s, axb_factor_precision p,
                        int64_t *info);
   axb_status (*matmul)(axb_handle h, void *s, int64_t k, const double *X,
@@ -144,9 +144,8 @@ typedef struct axb_mixed_backend {
   void (*close)(axb_handle h, void *s);
   /* dev sessions: dst (ldd) := src (lds), rows x cols doubles, between
      host and device memory (to_device 1: src host, dst device). */
-  axb_status (*copy)(axb_handle h, double *dst, int64_t ldd,
-                     const double *src, int64_t lds, int64_t rows,
-                     int64_t cols, int to_device);
+  axb_status (*copy)(axb_handle h, double *dst, int64_t ldd, const double *src,
+                     int64_t lds, int64_t rows, int64_t cols, int to_device);
 } axb_mixed_backend;
 
 /* The host session (src/dense/mixed_host.c) over h's kernel table: any

@@ -14,9 +14,9 @@
  * certified when every column satisfies
  *     ||b - A x||_inf / (||A||_inf ||x||_inf n eps) < 30      (DESIGN.md).
  */
+#include "dense/mixed.h"
 #include "core/internal.h"
 #include "core/tune.h"
-#include "dense/mixed.h"
 
 #include <float.h>
 #include <math.h>
@@ -25,23 +25,6 @@
 #define CERT_RATIO 30.0
 
 /* ---- scales and formats ------------------------------------------------ */
-
-double axb__mixed_pow2_scale(double m) {
-  if (!(m > 0) || !isfinite(m)) return 1;
-  int e;
-  frexp(m, &e);
-  if (e > 1000) e = 1000;
-  if (e < -1000) e = -1000;
-  return ldexp(1.0, -e);
-}
-
-double axb__mixed_sym_scale(double a) {
-  if (!(a > 0) || !isfinite(a)) return 1;
-  int e;
-  frexp(a, &e);
-  int half = e >= 0 ? (e + 1) / 2 : -((-e) / 2); /* ceil(e / 2) */
-  return ldexp(1.0, -half);
-}
 
 /* v rounded to `bits` significant bits, to nearest, ties to even. */
 static double round_bits(double v, int bits) {
@@ -53,34 +36,25 @@ static double round_bits(double v, int bits) {
 
 double axb__mixed_format_max(axb_factor_precision p) {
   switch (p) {
-  case AXB_FACTOR_FP16:
-    return 65504.0;
-  case AXB_FACTOR_FP64:
-    return DBL_MAX;
-  default:
-    return FLT_MAX;
+  case AXB_FACTOR_FP16: return 65504.0;
+  case AXB_FACTOR_FP64: return DBL_MAX;
+  default: return FLT_MAX;
   }
 }
 
 double axb__mixed_round(double v, axb_factor_precision p) {
   double r;
   switch (p) {
-  case AXB_FACTOR_FP32:
-    return (double)(float)v;
-  case AXB_FACTOR_TF32:
-    r = round_bits(v, 11);
-    break;
-  case AXB_FACTOR_BF16:
-    r = round_bits(v, 8);
-    break;
+  case AXB_FACTOR_FP32: return (double)(float)v;
+  case AXB_FACTOR_TF32: r = round_bits(v, 11); break;
+  case AXB_FACTOR_BF16: r = round_bits(v, 8); break;
   case AXB_FACTOR_FP16:
     if (fabs(v) < ldexp(1.0, -14)) /* subnormal: a fixed quantum 2^-24 */
       return ldexp(nearbyint(ldexp(v, 24)), -24);
     r = round_bits(v, 11);
     if (fabs(r) > 65504.0) return v > 0 ? INFINITY : -INFINITY;
     return r;
-  default:
-    return v;
+  default: return v;
   }
   if (fabs(r) > FLT_MAX) return v > 0 ? INFINITY : -INFINITY;
   return (double)(float)r;
@@ -129,13 +103,13 @@ typedef struct {
   int chol;
   int64_t n, k;
   double anorm, amax;
-  double *r, *c;      /* scales, n each                             */
-  double *B, *X, *R;  /* n x k (ld n): B, the iterate, the residual */
-  double *best;       /* n x k: the iterate with the lowest ratio   */
+  double *r, *c;     /* scales, n each                             */
+  double *B, *X, *R; /* n x k (ld n): B, the iterate, the residual */
+  double *best;      /* n x k: the iterate with the lowest ratio   */
   double best_ratio;
-  double *V, *Hs;     /* GMRES: basis n x (m+1), Hessenberg + rotations */
-  double *w;          /* n + k: psolve's column scales at w + n      */
-  int m;              /* GMRES iterations per step                  */
+  double *V, *Hs; /* GMRES: basis n x (m+1), Hessenberg + rotations */
+  double *w;      /* n + k: psolve's column scales at w + n      */
+  int m;          /* GMRES iterations per step                  */
   axb_mixed_info *inf;
 } mx_t;
 
@@ -350,7 +324,12 @@ static axb_status refine_gmres(mx_t *x, int *ok) {
 
 /* ---- one factor precision ---------------------------------------------- */
 
-enum { TRY_CERTIFIED = 0, TRY_OVERFLOW = -2, TRY_FACTOR = -3, TRY_REFINE = -31 };
+enum {
+  TRY_CERTIFIED = 0,
+  TRY_OVERFLOW = -2,
+  TRY_FACTOR = -3,
+  TRY_REFINE = -31
+};
 
 /* Factor in p and refine: *outcome is TRY_CERTIFIED or the LAPACK ITER
    code of the failure; *finfo the factor's info (numerical failure). */
@@ -443,8 +422,7 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
   memset(inf, 0, sizeof *inf);
   inf->backward_error = NAN;
   if (info) *info = 0;
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", rn);
+  if (!h) return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", rn);
   axb__clear(h);
   if (chol && uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg(h, rn, off == 3 ? 2 : 1, "uplo is not AXB_LOWER or AXB_UPPER",
@@ -466,9 +444,8 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
     return AXB_SUCCESS;
   }
   /* An AUTO handle hands large problems on host arrays to its GPU. */
-  axb_handle g = dev ? h
-                     : axb__auto_pick(h, chol ? AXB_TUNE_CHOLESKY : AXB_TUNE_LU,
-                                      n);
+  axb_handle g =
+      dev ? h : axb__auto_pick(h, chol ? AXB_TUNE_CHOLESKY : AXB_TUNE_LU, n);
   mx_t x;
   memset(&x, 0, sizeof x);
   x.h = g;
@@ -508,12 +485,12 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
   if (st) return free_all(&x, st);
   axb_mixed_scan scan;
   memset(&scan, 0, sizeof scan);
-  st = x.be->open(g, chol, uplo, dev, n, A, lda, o.scale, x.r, x.c, &scan,
-                  &x.s);
+  st =
+      x.be->open(g, chol, uplo, dev, n, A, lda, o.scale, x.r, x.c, &scan, &x.s);
   if (st) return free_all(&x, st);
   if (!scan.finite)
-    return free_all(&x, axb__fail(h, AXB_ERR_INVALID,
-                                  "%s: A has a NaN or Inf entry", rn));
+    return free_all(
+        &x, axb__fail(h, AXB_ERR_INVALID, "%s: A has a NaN or Inf entry", rn));
   for (int64_t i = 0; i < n * nrhs; ++i)
     if (!isfinite(x.B[i]))
       return free_all(&x, axb__fail(h, AXB_ERR_INVALID,
@@ -568,7 +545,8 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
   inf->t_total = axb__now() - t_start;
   inf->t_refine = inf->t_total - inf->t_factor;
   const char *pn = axb_factor_precision_name(inf->precision);
-  if (outcome == TRY_CERTIFIED) st = AXB_SUCCESS;
+  if (outcome == TRY_CERTIFIED)
+    st = AXB_SUCCESS;
   else if (outcome == TRY_FACTOR) {
     if (info) *info = finfo;
     st = axb__fail(h, chol ? AXB_ERR_NOT_SPD : AXB_ERR_SINGULAR,

@@ -1,19 +1,15 @@
 /*
  * Internal helpers of the mixed-precision driver (mixed.c) shared with the
- * host session (mixed_host.c) and its tests: power-of-two scales and the
- * rounding of a double to a factor precision's format.
+ * host session (mixed_host.c): the rounding of a double to a factor
+ * precision's format (the scales are in backend/mixed_scale.h, which the
+ * CUDA session uses too).
  */
 #ifndef AXB_DENSE_MIXED_H
 #define AXB_DENSE_MIXED_H
 
 #include "axb.h"
+#include "backend/mixed_scale.h"
 
-/* 2^-e where m = f 2^e, f in [1/2, 1): m times it lies in [1/2, 1).  1 for
-   m = 0 or non-finite m; e clamped so that the scale is finite. */
-double axb__mixed_pow2_scale(double m);
-/* 2^-ceil(e/2) for a diagonal entry a = f 2^e > 0, so that d a d lies in
-   [1/4, 1); 1 when a is not positive and finite. */
-double axb__mixed_sym_scale(double a);
 /* v rounded to nearest (ties to even) in p's format: FP32, TF32 (11
    significant bits, FP32's range), BF16 (8 bits, FP32's range), FP16 (11
    bits, largest 65504, subnormals down to 2^-24; beyond: +-Inf); FP64 and

@@ -208,8 +208,8 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
   }
   if (!s->F32) s->F32 = axb__malloc(n * n, sizeof(float));
   if (!s->F32)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "mixed: FP32 factor of n = %lld", (long long)n);
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: FP32 factor of n = %lld",
+                     (long long)n);
   fill_scaled(s, p);
   return s->chol ? axb_spotrf(h, AXB_LOWER, n, s->F32, n, info)
                  : axb_sgetrf(h, n, n, s->F32, n, s->ipiv, info);
@@ -266,8 +266,8 @@ static axb_status h_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                            double *Y) {
   host_session *s = vs;
   if (s->chol) return symm(h, s, k, X, Y);
-  return h->ops->d.gemm(h, AXB_NO_TRANS, AXB_NO_TRANS, s->n, k, s->n, 1.0,
-                        s->A, s->lda, X, s->n, 0.0, Y, s->n);
+  return h->ops->d.gemm(h, AXB_NO_TRANS, AXB_NO_TRANS, s->n, k, s->n, 1.0, s->A,
+                        s->lda, X, s->n, 0.0, Y, s->n);
 }
 
 static axb_status h_solve(axb_handle h, void *vs, int64_t k, double *V) {
@@ -276,8 +276,8 @@ static axb_status h_solve(axb_handle h, void *vs, int64_t k, double *V) {
   int64_t info = 0;
   if (s->p == AXB_FACTOR_FP64)
     return s->chol ? axb_dpotrs(h, AXB_LOWER, n, k, s->F64, n, V, n, &info)
-                   : axb_dgetrs(h, AXB_NO_TRANS, n, k, s->F64, n, s->ipiv, V,
-                                n, &info);
+                   : axb_dgetrs(h, AXB_NO_TRANS, n, k, s->F64, n, s->ipiv, V, n,
+                                &info);
   float *W = axb__malloc(n * k, sizeof(float));
   if (!W)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: %lld x %lld vectors",
@@ -285,9 +285,9 @@ static axb_status h_solve(axb_handle h, void *vs, int64_t k, double *V) {
   for (int64_t i = 0; i < n * k; ++i)
     W[i] = (float)V[i];
   axb_status st =
-      s->chol ? axb_spotrs(h, AXB_LOWER, n, k, s->F32, n, W, n, &info)
-              : axb_sgetrs(h, AXB_NO_TRANS, n, k, s->F32, n, s->ipiv, W, n,
-                           &info);
+      s->chol
+          ? axb_spotrs(h, AXB_LOWER, n, k, s->F32, n, W, n, &info)
+          : axb_sgetrs(h, AXB_NO_TRANS, n, k, s->F32, n, s->ipiv, W, n, &info);
   for (int64_t i = 0; !st && i < n * k; ++i)
     V[i] = W[i];
   axb__free(W);

@@ -17,9 +17,9 @@
  * comes back with a positive status, never silently.
  */
 #include "core/internal.h"
-#include "dense/mixed.h"
 #include "core/template.h"
 #include "core/tune.h"
+#include "dense/mixed.h"
 #include "dense/resident.h"
 
 #include <math.h>
@@ -56,8 +56,8 @@ typedef struct {
 #undef AXB_DTYPE
 
 static const char *const method_names[AXB_METHOD_COUNT] = {
-    "auto",         "lu",    "cholesky",       "gauss-jordan",
-    "lu-crout",     "gauss", "cholesky-crout", "cholesky-banachiewicz",
+    "auto",          "lu",       "cholesky",       "gauss-jordan",
+    "lu-crout",      "gauss",    "cholesky-crout", "cholesky-banachiewicz",
     "lu-fixedpoint", "lu-mixed", "cholesky-mixed"};
 
 const char *axb_method_name(axb_method m) {

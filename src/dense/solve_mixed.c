@@ -21,14 +21,14 @@ axb_status axb__solve_mixed(axb_handle h, const axb_dense *A, axb_dense *B,
                      "precision factor); this one is %s",
                      axb_method_name(o->method), axb_dtype_name(A->dtype));
   if (A->mem != AXB_MEM_HOST || B->mem != AXB_MEM_HOST)
-    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
-                     "%s takes host matrices", axb_method_name(o->method));
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "%s takes host matrices",
+                     axb_method_name(o->method));
   axb_mixed_info inf;
   int64_t info = 0;
   /* B is read whole before X is written, so X may be B itself. */
-  axb_status st = axb_dsxsv_ex(h, chol, AXB_LOWER, 0, A->rows, B->cols,
-                               A->data, A->ld, B->data, B->ld, B->data, B->ld,
-                               &o->mixed, &inf, &info);
+  axb_status st =
+      axb_dsxsv_ex(h, chol, AXB_LOWER, 0, A->rows, B->cols, A->data, A->ld,
+                   B->data, B->ld, B->data, B->ld, &o->mixed, &inf, &info);
   r->info = info;
   r->factor_precision = inf.precision;
   r->refine_steps = inf.ir_steps;

@@ -142,11 +142,10 @@ extern thread_local cublasComputeType_t f32_compute;
    kernels (ncu on the H100: cutlass tensorop_s1688gemm for all three), so
    the 16-bit factor precisions convert explicitly (cuda_mixed.cu). */
 cublasStatus_t gemm_16bit(cublasHandle_t b, cublasOperation_t ta,
-                          cublasOperation_t tb, int64_t m, int64_t n,
-                          int64_t k, const float *alpha, const float *A,
-                          int64_t lda, const float *B, int64_t ldb,
-                          const float *beta, float *C, int64_t ldc,
-                          cublasComputeType_t mode);
+                          cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                          const float *alpha, const float *A, int64_t lda,
+                          const float *B, int64_t ldb, const float *beta,
+                          float *C, int64_t ldc, cublasComputeType_t mode);
 
 inline cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta,
                            cublasOperation_t tb, int64_t m, int64_t n,
@@ -184,7 +183,8 @@ inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
   const bool notr = t == CUBLAS_OP_N; /* C := A A^T (n x k A), else A^T A */
   for (int64_t j = 0; j < n; j += kSyrkTile) {
     const int64_t w = n - j < kSyrkTile ? n - j : kSyrkTile, rest = n - j - w;
-    const float *Aj = notr ? A + j : A + j * lda; /* the block's rows of op(A) */
+    const float *Aj =
+        notr ? A + j : A + j * lda; /* the block's rows of op(A) */
     cublasStatus_t e = cublasSsyrk_64(b, u, t, w, k, alpha, Aj, lda, beta,
                                       C + j + j * ldc, ldc);
     if (e != CUBLAS_STATUS_SUCCESS || rest == 0) {
@@ -194,12 +194,12 @@ inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
     const float *Ar = notr ? A + j + w : A + (j + w) * lda;
     if (u == CUBLAS_FILL_MODE_LOWER) /* C[j+w:, j:j+w] := op(A)_r op(A)_j^T */
       e = gemm(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
-               notr ? CUBLAS_OP_T : CUBLAS_OP_N, rest, w, k, alpha, Ar, lda,
-               Aj, lda, beta, C + (j + w) + j * ldc, ldc);
+               notr ? CUBLAS_OP_T : CUBLAS_OP_N, rest, w, k, alpha, Ar, lda, Aj,
+               lda, beta, C + (j + w) + j * ldc, ldc);
     else /* C[j:j+w, j+w:] := op(A)_j op(A)_r^T */
       e = gemm(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
-               notr ? CUBLAS_OP_T : CUBLAS_OP_N, w, rest, k, alpha, Aj, lda,
-               Ar, lda, beta, C + j + (j + w) * ldc, ldc);
+               notr ? CUBLAS_OP_T : CUBLAS_OP_N, w, rest, k, alpha, Aj, lda, Ar,
+               lda, beta, C + j + (j + w) * ldc, ldc);
     if (e != CUBLAS_STATUS_SUCCESS) return e;
   }
   return CUBLAS_STATUS_SUCCESS;

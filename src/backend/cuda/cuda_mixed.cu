@@ -10,9 +10,7 @@
  */
 #include "cuda_internal.h"
 
-extern "C" {
-#include "dense/mixed.h"
-}
+#include "backend/mixed_scale.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -47,11 +45,10 @@ cudaError_t to16(cudaStream_t st, int64_t rows, int64_t cols, const float *X,
 } // namespace
 
 cublasStatus_t gemm_16bit(cublasHandle_t b, cublasOperation_t ta,
-                          cublasOperation_t tb, int64_t m, int64_t n,
-                          int64_t k, const float *alpha, const float *A,
-                          int64_t lda, const float *B, int64_t ldb,
-                          const float *beta, float *C, int64_t ldc,
-                          cublasComputeType_t mode) {
+                          cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                          const float *alpha, const float *A, int64_t lda,
+                          const float *B, int64_t ldb, const float *beta,
+                          float *C, int64_t ldc, cublasComputeType_t mode) {
   if (m <= 0 || n <= 0) return CUBLAS_STATUS_SUCCESS;
   cudaStream_t st;
   cublasStatus_t e = cublasGetStream(b, &st);
@@ -97,14 +94,10 @@ struct F32ComputeScope {
 
 cublasComputeType_t compute_of(axb_factor_precision p) {
   switch (p) {
-  case AXB_FACTOR_TF32:
-    return CUBLAS_COMPUTE_32F_FAST_TF32;
-  case AXB_FACTOR_FP16:
-    return CUBLAS_COMPUTE_32F_FAST_16F;
-  case AXB_FACTOR_BF16:
-    return CUBLAS_COMPUTE_32F_FAST_16BF;
-  default:
-    return CUBLAS_COMPUTE_32F;
+  case AXB_FACTOR_TF32: return CUBLAS_COMPUTE_32F_FAST_TF32;
+  case AXB_FACTOR_FP16: return CUBLAS_COMPUTE_32F_FAST_16F;
+  case AXB_FACTOR_BF16: return CUBLAS_COMPUTE_32F_FAST_16BF;
+  default: return CUBLAS_COMPUTE_32F;
   }
 }
 
@@ -150,9 +143,8 @@ __global__ void row_stats_kernel(int chol, int lower, int64_t n,
    the diagonal (symmetric A: what rows j owns in the other triangle) and
    their maximum, or (w != NULL, general A) max_i |a_ij| w_i. */
 __global__ void col_stats_kernel(int chol, int lower, int64_t n,
-                                 const double *A, int64_t lda,
-                                 const double *w, double *csum,
-                                 double *cmax) {
+                                 const double *A, int64_t lda, const double *w,
+                                 double *csum, double *cmax) {
   __shared__ double ss[256], sm[256];
   int64_t j = blockIdx.x;
   int64_t r0, r1;
@@ -204,15 +196,15 @@ struct Session {
   int chol, lower;
   axb_uplo uplo;
   int64_t n, lda;
-  const double *A;   /* device */
-  double *Aown;      /* the uploaded copy of a host A, or NULL */
-  double *dr, *dc;   /* scales, device */
+  const double *A; /* device */
+  double *Aown;    /* the uploaded copy of a host A, or NULL */
+  double *dr, *dc; /* scales, device */
   float *F32;
   double *F64;
   int64_t *ipiv, *dinfo;
-  int64_t *hipiv;    /* host copy of the pivots (LU) for one-vector solves */
-  double *dV;        /* 2 n kcap doubles: X and Y of matmul, V of solve */
-  float *dW;         /* n kcap floats */
+  int64_t *hipiv; /* host copy of the pivots (LU) for one-vector solves */
+  double *dV;     /* 2 n kcap doubles: X and Y of matmul, V of solve */
+  float *dW;      /* n kcap floats */
   int64_t kcap;
   axb_factor_precision p;
 };
@@ -249,8 +241,8 @@ axb_status need_vectors(axb_handle h, Session *s, int64_t k) {
   s->dW = nullptr;
   s->kcap = 0;
   const size_t n = (size_t)s->n;
-  if (axb_status st = dmalloc(h, (void **)&s->dV, 2 * n * k * sizeof(double),
-                              "vectors"))
+  if (axb_status st =
+          dmalloc(h, (void **)&s->dV, 2 * n * k * sizeof(double), "vectors"))
     return st;
   if (axb_status st =
           dmalloc(h, (void **)&s->dW, n * k * sizeof(float), "vectors"))
@@ -260,8 +252,8 @@ axb_status need_vectors(axb_handle h, Session *s, int64_t k) {
 }
 
 axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
-                  const double *A, int64_t lda, int scale, double *r,
-                  double *c, axb_mixed_scan *scan, void **out) {
+                  const double *A, int64_t lda, int scale, double *r, double *c,
+                  axb_mixed_scan *scan, void **out) {
   Context *ctx = context(h);
   if (!ctx) return AXB_ERR_INTERNAL;
   DeviceScope scope(h->device);
@@ -297,31 +289,30 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
   const size_t nw = (2 * kColChunks + 4) * (size_t)n;
   if ((e = dmalloc(h, (void **)&work, nw * sizeof(double) + 64, "scan")))
     return bail(e);
-  double *psum = work, *pmax = psum + kColChunks * n, *csum = pmax +
-                                                                kColChunks * n;
+  double *psum = work, *pmax = psum + kColChunks * n,
+         *csum = pmax + kColChunks * n;
   double *cmax = csum + n;
   int *bad = (int *)(work + nw);
   if (cudaMemsetAsync(bad, 0, sizeof(int), st) != cudaSuccess)
     return bail(fail_cuda(h, cudaGetLastError(), "memset"));
   dim3 grid((unsigned)((n + kRowThreads - 1) / kRowThreads), kColChunks);
   row_stats_kernel<<<grid, kRowThreads, 0, st>>>(chol, s->lower, n, s->A,
-                                                  s->lda, psum, pmax, bad);
+                                                 s->lda, psum, pmax, bad);
   if (chol)
     col_stats_kernel<<<(unsigned)n, 256, 0, st>>>(chol, s->lower, n, s->A,
-                                                   s->lda, nullptr, csum, cmax);
+                                                  s->lda, nullptr, csum, cmax);
   if (cudaError_t ce = cudaGetLastError())
     return bail(fail_cuda(h, ce, "mixed: scan kernels"));
   /* host: combine the chunks (n x kColChunks doubles, twice) */
-  double *hp = (double *)malloc((2 * kColChunks + 2) * (size_t)n *
-                                    sizeof(double) +
-                                sizeof(int));
+  double *hp = (double *)malloc(
+      (2 * kColChunks + 2) * (size_t)n * sizeof(double) + sizeof(int));
   if (!hp) return bail(axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: scan"));
   int hbad = 0;
-  cudaError_t ce = cudaMemcpyAsync(hp, work, (2 * kColChunks + 2) * n *
-                                                 sizeof(double),
-                                   cudaMemcpyDeviceToHost, st);
-  if (!ce) ce = cudaMemcpyAsync(&hbad, bad, sizeof(int),
-                                cudaMemcpyDeviceToHost, st);
+  cudaError_t ce =
+      cudaMemcpyAsync(hp, work, (2 * kColChunks + 2) * n * sizeof(double),
+                      cudaMemcpyDeviceToHost, st);
+  if (!ce)
+    ce = cudaMemcpyAsync(&hbad, bad, sizeof(int), cudaMemcpyDeviceToHost, st);
   if (!ce) ce = cudaStreamSynchronize(st);
   if (ce) {
     free(hp);
@@ -346,15 +337,15 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
   scan->anorm = anorm;
   if (chol) {
     /* d_i from the diagonal: one strided read of n entries */
-    for (int64_t i = 0; i < n; ++i) r[i] = 1;
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = 1;
     if (scale) {
       double *diag = (double *)malloc((size_t)n * sizeof(double));
       if (!diag)
         return bail(axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: diagonal"));
-      ce = cudaMemcpy2DAsync(diag, sizeof(double), s->A,
-                             (size_t)(s->lda + 1) * sizeof(double),
-                             sizeof(double), (size_t)n, cudaMemcpyDeviceToHost,
-                             st);
+      ce = cudaMemcpy2DAsync(
+          diag, sizeof(double), s->A, (size_t)(s->lda + 1) * sizeof(double),
+          sizeof(double), (size_t)n, cudaMemcpyDeviceToHost, st);
       if (!ce) ce = cudaStreamSynchronize(st);
       if (ce) {
         free(diag);
@@ -374,7 +365,8 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
       bound = v > bound ? v : bound;
     }
     scan->amax = scale ? bound : amax;
-    for (int64_t i = 0; i < n; ++i) c[i] = r[i];
+    for (int64_t i = 0; i < n; ++i)
+      c[i] = r[i];
   } else {
     for (int64_t i = 0; i < n; ++i)
       r[i] = scale ? axb__mixed_pow2_scale(rowmax[i]) : 1;
@@ -382,10 +374,11 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
                          cudaMemcpyHostToDevice, st);
     if (ce) return bail(fail_cuda(h, ce, "mixed: scales"));
     col_stats_kernel<<<(unsigned)n, 256, 0, st>>>(0, 0, n, s->A, s->lda, s->dr,
-                                                   csum, cmax);
+                                                  csum, cmax);
     ce = cudaGetLastError();
-    if (!ce) ce = cudaMemcpyAsync(c, cmax, (size_t)n * sizeof(double),
-                                  cudaMemcpyDeviceToHost, st);
+    if (!ce)
+      ce = cudaMemcpyAsync(c, cmax, (size_t)n * sizeof(double),
+                           cudaMemcpyDeviceToHost, st);
     if (!ce) ce = cudaStreamSynchronize(st);
     if (ce) return bail(fail_cuda(h, ce, "mixed: column scales"));
     amax = 0;
@@ -398,8 +391,9 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
   }
   ce = cudaMemcpyAsync(s->dr, r, (size_t)n * sizeof(double),
                        cudaMemcpyHostToDevice, st);
-  if (!ce) ce = cudaMemcpyAsync(s->dc, c, (size_t)n * sizeof(double),
-                                cudaMemcpyHostToDevice, st);
+  if (!ce)
+    ce = cudaMemcpyAsync(s->dc, c, (size_t)n * sizeof(double),
+                         cudaMemcpyHostToDevice, st);
   if (!ce) ce = cudaStreamSynchronize(st);
   if (ce) return bail(fail_cuda(h, ce, "mixed: scales"));
   cudaFree(work);
@@ -531,8 +525,8 @@ axb_status m_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                                         : CUBLAS_FILL_MODE_UPPER,
                                n, k, &one, s->A, s->lda, dX, n, &zero, dY, n));
   else if (k == 1)
-    AXB_BLAS(h, cublasDgemv_64(ctx->blas, CUBLAS_OP_N, n, n, &one, s->A,
-                               s->lda, dX, 1, &zero, dY, 1));
+    AXB_BLAS(h, cublasDgemv_64(ctx->blas, CUBLAS_OP_N, n, n, &one, s->A, s->lda,
+                               dX, 1, &zero, dY, 1));
   else
     AXB_BLAS(h, gemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, k, n, &one, s->A,
                      s->lda, dX, n, &zero, dY, n));
@@ -579,9 +573,8 @@ axb_status m_solve(axb_handle h, void *vs, int64_t k, double *V) {
                                    s->dV, n);
     if (e) return e;
   } else {
-    const unsigned blocks = (unsigned)((nk + 255) / 256 < 4096
-                                           ? (nk + 255) / 256
-                                           : 4096);
+    const unsigned blocks =
+        (unsigned)((nk + 255) / 256 < 4096 ? (nk + 255) / 256 : 4096);
     convert_kernel<double, float><<<blocks, 256, 0, st>>>(nk, s->dV, s->dW);
     AXB_CU(h, cudaGetLastError());
     e = s->chol ? ops->s.potrs_dev(h, s->uplo, n, k, s->F32, n, s->dW, n)
