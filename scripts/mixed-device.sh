@@ -15,7 +15,7 @@ mkdir -p "$final"
 trap 'cp "$out"/*.jsonl "$final"/ 2>/dev/null; tar czf "$final/mixed-logs.tgz" -C "$out" .' EXIT
 export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export AXB_MATRICES="$PWD/shared/matrices" AXB_TEST_DATA="$PWD/tests/data"
-export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell}
+export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
 b=build/gpu
 step() { # name timeout command...
   local name=$1 t=$2

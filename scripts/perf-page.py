@@ -7,6 +7,8 @@ A generated table sits between two marker lines:
     ... (replaced by the output of scripts/bench-table.py with those args)
     <!-- /bench-table -->
 
+or, for bench_mixed's JSON lines, mixed-table (scripts/mixed-table.py).
+
 Everything outside the markers is left as written.  --check exits 1
 (and changes nothing) when a table differs from what its result file
 gives, so a stale page can be caught.
@@ -20,12 +22,12 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OPEN = re.compile(r"^<!-- bench-table: (.*) -->$")
+OPEN = re.compile(r"^<!-- (bench-table|mixed-table): (.*) -->$")
 
 
-def table(args):
+def table(script, args):
     out = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "scripts", "bench-table.py")] + args,
+        [sys.executable, os.path.join(ROOT, "scripts", script + ".py")] + args,
         cwd=ROOT, check=True, capture_output=True, text=True).stdout
     return out.strip("\n").split("\n")
 
@@ -42,11 +44,11 @@ def main(argv):
         i += 1
         if not m:
             continue
-        while i < len(lines) and lines[i] != "<!-- /bench-table -->":
+        while i < len(lines) and lines[i] != "<!-- /%s -->" % m.group(1):
             i += 1
         if i == len(lines):
-            sys.exit("%s: unclosed bench-table block" % path)
-        out += table(shlex.split(m.group(1))) + [lines[i]]
+            sys.exit("%s: unclosed %s block" % (path, m.group(1)))
+        out += table(m.group(1), shlex.split(m.group(2))) + [lines[i]]
         i += 1
     new = "\n".join(out)
     if check:
