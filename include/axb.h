@@ -386,15 +386,16 @@ AXB_DECLARE_DEV(float, s)
  *      Cholesky, the last checked by the same certificate).
  *
  * A and B are not modified (unlike LAPACK's dsgesv, whose A receives the
- * FP64 factors after a fallback).  iter (LAPACK's convention): >= 0 the
- * refinement steps of the precision that certified without any fallback;
- * < 0 a fallback happened: -2 rounding A down overflowed, -3 the low
- * precision factorization failed (singular / not SPD there), -31
- * refinement did not certify within its budget.
- * Returns AXB_SUCCESS when X is certified; AXB_ERR_SINGULAR / AXB_ERR_NOT_SPD
- * (info = column / minor) when the FP64 factorization fails too;
- * AXB_ERR_INACCURATE when even the FP64 answer fails the certificate (X is
- * returned anyway); -i for an illegal argument i.
+ * FP64 factors after a fallback); X may be B itself (B is read whole
+ * first), and is left untouched when the FP64 factorization fails.  iter
+ * (LAPACK's convention): >= 0 the refinement steps of the precision that
+ * certified without any fallback; < 0 a fallback happened: -2 rounding A down
+ * overflowed, -3 the low precision factorization failed (singular / not SPD
+ * there), -31 refinement did not certify within its budget. Returns AXB_SUCCESS
+ * when X is certified; AXB_ERR_SINGULAR / AXB_ERR_NOT_SPD (info = column /
+ * minor) when the FP64 factorization fails too; AXB_ERR_INACCURATE when even
+ * the FP64 answer fails the certificate (X is returned anyway); -i for an
+ * illegal argument i.
  */
 typedef enum {
   AXB_FACTOR_AUTO = 0, /* CUDA: TF32 for Cholesky, FP32 for LU; CPU:

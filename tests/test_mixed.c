@@ -260,6 +260,12 @@ static void argument_cases(axb_handle h) {
                AXB_SUCCESS);
   CHECK(fabs(x[0] - 0.2) < 1e-15 && fabs(x[1] - 0.6) < 1e-15 && iter >= 0,
         "x = %g %g iter %lld", x[0], x[1], (long long)iter);
+  /* singular: the status names the column, X is left as it was */
+  double as[4] = {1, 2, 2, 4}, xs[2] = {7, 7};
+  CHECK_STATUS(h, axb_dsgesv(h, 2, 1, as, 2, b, 2, xs, 2, &iter, &info),
+               AXB_ERR_SINGULAR);
+  CHECK(info == 2 && xs[0] == 7 && xs[1] == 7, "singular: info %lld x %g %g",
+        (long long)info, xs[0], xs[1]);
   axb_factor_precision p;
   CHECK(axb_factor_precision_parse("bf16", &p) == 0 && p == AXB_FACTOR_BF16,
         "parse bf16");

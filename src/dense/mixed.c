@@ -534,6 +534,7 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
   /* the answer: the certified iterate, else the best one seen */
   const double *ans = outcome == TRY_CERTIFIED ? x.X : x.best;
   if (outcome != TRY_CERTIFIED && x.best_ratio == INFINITY) ans = NULL;
+  if (outcome == TRY_FACTOR) ans = NULL; /* singular: X (maybe B) untouched */
   if (ans) {
     if (dev)
       st = x.be->copy(g, X, ldx, ans, n, n, nrhs, 1);
