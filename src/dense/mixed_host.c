@@ -39,6 +39,19 @@ static int nthreads(axb_handle h) {
 #endif
 }
 
+/* Inside a parallel region: this thread's share [j0, j1) of n columns;
+   returns the thread number. */
+static int my_columns(int64_t n, int64_t *j0, int64_t *j1) {
+  int t = 0, nt = 1;
+#ifdef _OPENMP
+  t = omp_get_thread_num();
+  nt = omp_get_num_threads();
+#endif
+  *j0 = n * t / nt;
+  *j1 = n * (t + 1) / nt;
+  return t;
+}
+
 /* Entry (i, j) of A, read from the stored triangle when A is symmetric. */
 static double entry(const host_session *s, int64_t i, int64_t j) {
   if (s->chol && ((s->uplo == AXB_LOWER) ? i < j : i > j)) {
@@ -65,13 +78,9 @@ static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
 #pragma omp parallel num_threads(T) reduction(| : bad)
 #endif
   {
-    int t = 0, nt = 1;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-    nt = omp_get_num_threads();
-#endif
+    int64_t j0, j1;
+    int t = my_columns(n, &j0, &j1);
     double *su = acc + (size_t)t * 2 * n, *ma = su + n;
-    int64_t j0 = n * t / nt, j1 = n * (t + 1) / nt;
     for (int64_t j = j0; j < j1; ++j) {
       const double *aj = s->A + j * s->lda;
       int64_t i0 = 0, i1 = n;
@@ -144,6 +153,9 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
   } else {
     for (int64_t i = 0; i < n; ++i)
       r[i] = scale ? axb__mixed_pow2_scale(mx[i]) : 1;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads(h)) if (n >= 256)
+#endif
     for (int64_t j = 0; j < n; ++j) {
       double m = 0;
       for (int64_t i = 0; i < n; ++i) {
@@ -155,6 +167,11 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
   }
   /* max |As| over the stored entries */
   double amax = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(nthreads(h)) if (n >= 256) reduction(max                       \
+                                                     : amax)
+#endif
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < n; ++i) {
       if (chol && (uplo == AXB_LOWER ? i < j : i > j)) continue;
@@ -231,13 +248,9 @@ static axb_status symm(axb_handle h, const host_session *s, int64_t k,
 #pragma omp parallel num_threads(T)
 #endif
     {
-      int t = 0, nt = 1;
-#ifdef _OPENMP
-      t = omp_get_thread_num();
-      nt = omp_get_num_threads();
-#endif
+      int64_t j0, j1;
+      int t = my_columns(n, &j0, &j1);
       double *y = acc + (size_t)t * n;
-      int64_t j0 = n * t / nt, j1 = n * (t + 1) / nt;
       for (int64_t j = j0; j < j1; ++j) {
         const double *aj = s->A + j * s->lda;
         int64_t i0 = s->uplo == AXB_LOWER ? j + 1 : 0;
