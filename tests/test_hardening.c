@@ -118,8 +118,9 @@ static void test_extreme_scaling(axb_handle h) {
   }
 }
 
-/* A right-hand side whose range spans more than double's: no exact
-   scaling exists, and the answer must not be "converged". */
+/* A right-hand side whose range spans more than double's (1e300 beside
+   1e-300 and a subnormal): scaled, its tiny entries flush, and the answer
+   is certified on the caller's b; right, or a failing status. */
 static void test_unscalable_rhs(axb_handle h) {
   axb_csr A = lap1d(8, 1, AXB_F64);
   axb_dense B, X;

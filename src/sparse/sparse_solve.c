@@ -26,19 +26,21 @@
 #define SP_BAND_S 24
 
 /* The exponent s such that 2^s v brings the largest magnitude mx of a set
-   of values near 1, or 0 when mx is inside the band.  Only exact scalings
-   are chosen: down only as far as the smallest nonzero mn stays normal
-   (none when a subnormal is present), up only as far as mx stays finite.
-   frexp: v = f 2^e with f in [0.5, 1); normal iff e >= min_exp. */
+   of values near 1, or 0 when mx is inside the band.  exact: only exact
+   scalings, down only as far as the smallest nonzero mn stays normal (none
+   when a subnormal is present); else entries below 2^-1000 mx may be
+   flushed (b: they are negligible in its 2-norm, and the verdict is
+   certified on the caller's own A and b).  Up only as far as mx stays
+   finite.  frexp: v = f 2^e with f in [0.5, 1); normal iff e >= min_exp. */
 static int sp_scale_exp(double mx, double mn, int min_exp, int max_exp,
-                        int band) {
+                        int band, int exact) {
   if (!(mx > 0)) return 0;
   int emax, emin;
   frexp(mx, &emax);
   frexp(mn, &emin);
   if (emax >= -band && emax <= band) return 0;
-  int lo = emin < min_exp ? 0 : min_exp - emin, hi = max_exp - emax;
-  int s = -emax;
+  int lo = !exact ? -emax : emin < min_exp ? 0 : min_exp - emin;
+  int hi = max_exp - emax, s = -emax;
   return s < lo ? lo : s > hi ? hi : s;
 }
 

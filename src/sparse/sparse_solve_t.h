@@ -101,15 +101,15 @@ static void AXB_FN(sp_, range)(const T *v, int64_t n, double *mx, double *mn) {
 }
 
 /* The scale exponent of a set of values of T (sp_scale_exp). */
-static int AXB_FN(sp_, exp_of)(const T *v, int64_t n) {
+static int AXB_FN(sp_, exp_of)(const T *v, int64_t n, int exact) {
   double mx, mn;
   AXB_FN(sp_, range)(v, n, &mx, &mn);
   return sizeof(T) == sizeof(double)
-             ? sp_scale_exp(mx, mn, DBL_MIN_EXP, DBL_MAX_EXP, SP_BAND_D)
-             : sp_scale_exp(mx, mn, FLT_MIN_EXP, FLT_MAX_EXP, SP_BAND_S);
+             ? sp_scale_exp(mx, mn, DBL_MIN_EXP, DBL_MAX_EXP, SP_BAND_D, exact)
+             : sp_scale_exp(mx, mn, FLT_MIN_EXP, FLT_MAX_EXP, SP_BAND_S, exact);
 }
 
-/* y := 2^e v (exact: e comes from sp_scale_exp of v's own range). */
+/* y := 2^e v (exact for A: e comes from sp_scale_exp of v's own range). */
 static void AXB_FN(sp_, shift)(const T *v, int64_t n, int e, T *y) {
   for (int64_t i = 0; i < n; ++i)
     y[i] = (T)ldexp((double)v[i], e);
@@ -131,10 +131,12 @@ static int AXB_FN(sp_, unshift)(T *x, int64_t n, int k, int64_t *bad) {
   return ok;
 }
 
-/* The verdict, on the host in long double, independent of the backend:
-   *res = ||b - A y||_2 / ||b||_2 and *unc = the bound on the rounding of
-   that residual itself, (k + 1) u || |b| + |A| |y| ||_2 / ||b||_2 (k the
-   longest row, u long double's unit roundoff).  When |A| |y| dwarfs b (an
+/* The verdict, on the host in long double (whose exponent range holds
+   any product of two doubles), on the caller's own A, b and the returned
+   x, independent of the backend and of the scaling:
+   *res = ||b - A x||_2 / ||b||_2 and *unc = the bound on the rounding of
+   that residual itself, (k + 1) u || |b| + |A| |x| ||_2 / ||b||_2 (k the
+   longest row, u long double's unit roundoff).  When |A| |x| dwarfs b (an
    ill-conditioned system), a residual computed in double can come out as
    0 while the true one is far above tol (found by fuzz/fuzz_sparse.c):
    only res + unc <= tol certifies. */
@@ -188,14 +190,16 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
   axb_status st, first_fail = AXB_SUCCESS;
   double unc = 0; /* the largest rounding bound that refused a verdict */
   double t0 = axb__now();
-  /* Equilibration by a power of two (exact): A far outside the unit range
-     is solved as 2^sa A (each column of B likewise as 2^sb b), so that no
-     norm or inner product of the iteration under- or overflows, and the
-     answer is scaled back exactly.  The relative residual does not change
-     under these scalings, so the true-residual test certifies the caller's
-     system.  A inside the band is used as given (bitwise as before). */
+  /* Equilibration by a power of two: A far outside the unit range is
+     solved as 2^sa A (exactly: no entry leaves the normal range), each
+     column of B likewise as 2^sb b (entries below 2^-1000 max|b| may
+     flush to 0), so that no norm or inner product of the iteration under-
+     or overflows; the answer is scaled back exactly (or refused) and the
+     verdict is certified on the caller's own A and b (sp_certify).
+     Values inside the band are used as given (bitwise as before). */
+  const axb_csr *A0 = A; /* the caller's: the verdict is on it */
   axb_csr As = *A;
-  int sa = AXB_FN(sp_, exp_of)((const T *)A->values, A->nnz);
+  int sa = AXB_FN(sp_, exp_of)((const T *)A->values, A->nnz, 1);
   if (sa) {
     if (!(vals = axb__malloc(A->nnz, sizeof(T)))) {
       st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -224,7 +228,7 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
     T *xj = (T *)X->data + j * X->ld;
     double bmax, bmin;
     AXB_FN(sp_, range)(bj, n, &bmax, &bmin);
-    int sb = AXB_FN(sp_, exp_of)(bj, n);
+    int sb = AXB_FN(sp_, exp_of)(bj, n, 0);
     AXB_FN(sp_, shift)(bj, n, sb, col);
     if ((st = ops->vec_upload(h, n, col, b))) goto done;
     if (o->use_x0) { /* the start of the scaled system: 2^(sb - sa) x0 */
@@ -264,17 +268,6 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
     r->restarts += c.cycles;
     c.cycles = 0;
     if ((st = ops->vec_download(h, n, x, xj))) goto done;
-    if (!sj && bmax > 0) { /* certify the scaled system's y, on the host */
-      double cres, cunc;
-      AXB_FN(sp_, shift)(bj, n, sb, col);
-      AXB_FN(sp_, certify)(A, col, xj, &cres, &cunc);
-      tr = cres;
-      if (!(cres + cunc <= c.tol)) {
-        sj = AXB_ERR_NO_CONVERGENCE;
-        c.bd = AXB_BREAKDOWN_NONE;
-        if (cunc > unc) unc = cunc;
-      }
-    }
     int64_t bad = 0;
     if (!AXB_FN(sp_, unshift)(xj, n, sa - sb, &bad) && !sj) {
       sj = AXB_ERR_INACCURATE;
@@ -285,6 +278,16 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
                 "the system (solved scaled by 2^%d) is not representable",
                 (long long)bad + 1, (long long)j + 1, axb_dtype_name(A->dtype),
                 sa - sb);
+    }
+    if (!sj && bmax > 0) { /* certify x on the caller's system */
+      double cres, cunc;
+      AXB_FN(sp_, certify)(A0, bj, xj, &cres, &cunc);
+      tr = cres;
+      if (!(cres + cunc <= c.tol)) {
+        sj = AXB_ERR_NO_CONVERGENCE;
+        c.bd = AXB_BREAKDOWN_NONE;
+        if (cunc > unc) unc = cunc;
+      }
     }
     if (c.iters > r->iterations) r->iterations = c.iters;
     if (c.res > r->residual || j == 0) r->residual = c.res;
