@@ -73,6 +73,37 @@ inline unsigned blocks_for(int64_t work, int threads) {
 
 template <typename T> __device__ inline T absv(T x) { return x < 0 ? -x : x; }
 
+/* Block reductions over shared memory (blockDim.x a power of two; every
+   thread calls them): part[0] := the sum of every thread's acc ... */
+template <typename T> __device__ inline void block_sum(T *part, T acc) {
+  part[threadIdx.x] = acc;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w >>= 1) {
+    if ((int)threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
+    __syncthreads();
+  }
+}
+/* ... and (sv[0], si[0]) := the largest best, on ties the smallest row bi
+   (LAPACK takes the first). */
+template <typename T>
+__device__ inline void block_best_tree(T *sv, int64_t *si, T best, int64_t bi) {
+  sv[threadIdx.x] = best;
+  si[threadIdx.x] = bi;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w >>= 1) {
+    if ((int)threadIdx.x < w) {
+      const T ov = sv[threadIdx.x + w];
+      const int64_t oi = si[threadIdx.x + w];
+      if (ov > sv[threadIdx.x] ||
+          (ov == sv[threadIdx.x] && oi < si[threadIdx.x])) {
+        sv[threadIdx.x] = ov;
+        si[threadIdx.x] = oi;
+      }
+    }
+    __syncthreads();
+  }
+}
+
 /* Largest |a_ij| of the n x n host matrix (NaN skipped). */
 template <typename T> double host_max_abs(int64_t n, const T *A, int64_t lda) {
   double big = 0;
@@ -444,12 +475,7 @@ __global__ void chol_diag_kernel(const T *A, int64_t lda, T *L, int64_t ldl,
     const T v = L[j + k * ldl];
     acc += v * v;
   }
-  part[threadIdx.x] = acc;
-  __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w >>= 1) {
-    if ((int)threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
-    __syncthreads();
-  }
+  block_sum(part, acc);
   if (threadIdx.x == 0) {
     const T d = A[j + j * lda] - part[0];
     if (d > T(0))
@@ -649,21 +675,7 @@ __global__ void __launch_bounds__(kGjThreads)
       bi = i;
     }
   }
-  sv[threadIdx.x] = best;
-  si[threadIdx.x] = bi;
-  __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w >>= 1) {
-    if ((int)threadIdx.x < w) {
-      const T ov = sv[threadIdx.x + w];
-      const int64_t oi = si[threadIdx.x + w];
-      if (ov > sv[threadIdx.x] ||
-          (ov == sv[threadIdx.x] && oi < si[threadIdx.x])) {
-        sv[threadIdx.x] = ov;
-        si[threadIdx.x] = oi;
-      }
-    }
-    __syncthreads();
-  }
+  block_best_tree(sv, si, best, bi);
   if (threadIdx.x == 0) {
     if (si[0] >= n || !(sv[0] > T(0))) {
       *info = k + 1;
@@ -820,21 +832,7 @@ __global__ void ge_pivot_kernel(int64_t n, int64_t w, const T *M, int64_t k,
       }
     }
   }
-  sv[threadIdx.x] = best;
-  si[threadIdx.x] = bi;
-  __syncthreads();
-  for (int h2 = blockDim.x / 2; h2 > 0; h2 >>= 1) {
-    if ((int)threadIdx.x < h2) {
-      const T ov = sv[threadIdx.x + h2];
-      const int64_t oi = si[threadIdx.x + h2];
-      if (ov > sv[threadIdx.x] ||
-          (ov == sv[threadIdx.x] && oi < si[threadIdx.x])) {
-        sv[threadIdx.x] = ov;
-        si[threadIdx.x] = oi;
-      }
-    }
-    __syncthreads();
-  }
+  block_best_tree(sv, si, best, bi);
   if (threadIdx.x != 0) return;
   if (pivot) {
     if (si[0] >= n || !(sv[0] > T(0))) {
@@ -921,12 +919,7 @@ __global__ void ge_back_tree_kernel(int64_t n, int64_t w, T *M,
       T acc = 0;
       for (int64_t j = i + 1 + threadIdx.x; j < n; j += blockDim.x)
         acc += ri[j] * M[j * w + r];
-      part[threadIdx.x] = acc;
-      __syncthreads();
-      for (int h2 = blockDim.x / 2; h2 > 0; h2 >>= 1) {
-        if ((int)threadIdx.x < h2) part[threadIdx.x] += part[threadIdx.x + h2];
-        __syncthreads();
-      }
+      block_sum(part, acc);
       if (threadIdx.x == 0) M[i * w + r] -= part[0];
       __syncthreads();
     }
@@ -957,12 +950,7 @@ __global__ void ge_back_flags_kernel(int64_t n, int64_t w, T *M, int64_t r,
       __threadfence();
       acc += ri[j] * ((volatile T *)M)[j * w + r];
     }
-    part[threadIdx.x] = acc;
-    __syncthreads();
-    for (int h2 = blockDim.x / 2; h2 > 0; h2 >>= 1) {
-      if ((int)threadIdx.x < h2) part[threadIdx.x] += part[threadIdx.x + h2];
-      __syncthreads();
-    }
+    block_sum(part, acc);
     if (threadIdx.x == 0) {
       ((volatile T *)M)[i * w + r] = M[i * w + r] - part[0];
       __threadfence();
