@@ -147,6 +147,39 @@ __device__ __forceinline__ void store_sym_rows(const Grp &g, int n, bool upper,
   }
 }
 
+/* B := the solution from rows_potrf's factor in the rows, NR columns at a
+   time (the lane's rows lane + G q of B). */
+template <int NMAX, int NR, typename Grp, typename T, int R>
+__device__ __forceinline__ void potrs_chunks(Grp &g, int n, int nrhs,
+                                             const T (&r)[R][NMAX], T *B,
+                                             int64_t ldb) {
+  constexpr int G = Grp::size;
+  for (int c0 = 0; c0 < nrhs; c0 += NR) {
+    T b[R][NR];
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      load_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
+    rows_potrs<NMAX>(g, n, r, b);
+    g.barrier();
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      store_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
+  }
+}
+
+/* The Cholesky factorization of A in memory through the rows: loaded,
+   factored, stored back (only the triangle `upper` names).  The rows keep
+   the factor.  Returns info. */
+template <int NMAX, typename Grp, typename T, int R>
+__device__ __forceinline__ int factor_sym_rows(Grp &g, int n, bool upper, T *A,
+                                               int64_t lda, T (&r)[R][NMAX]) {
+  load_sym_rows<NMAX>(g, n, upper, A, lda, r);
+  const int info = rows_potrf<NMAX>(g, n, r);
+  g.barrier();
+  store_sym_rows<NMAX>(g, n, upper, A, lda, r);
+  return info;
+}
+
 /* Cholesky in place (uplo: false = lower A = L L^T, true = upper A = U^T U;
    only that triangle is read and written).  Returns info. */
 template <int NMAX, typename Grp, typename T>
@@ -156,10 +189,7 @@ __device__ __forceinline__ int group_potrf(Grp &g, int n, bool upper, T *A,
                 "group_potrf: not for groups in step (Warp<G, true>)");
   constexpr int R = RowsPer<NMAX, Grp::size>::value;
   T r[R][NMAX];
-  load_sym_rows<NMAX>(g, n, upper, A, lda, r);
-  const int info = rows_potrf<NMAX>(g, n, r);
-  g.barrier();
-  store_sym_rows<NMAX>(g, n, upper, A, lda, r);
+  const int info = factor_sym_rows<NMAX>(g, n, upper, A, lda, r);
   return info;
 }
 
@@ -170,20 +200,10 @@ __device__ __forceinline__ void group_potrs(Grp &g, int n, int nrhs, bool upper,
                                             int64_t ldb) {
   static_assert(!Grp::full,
                 "group_potrs: not for groups in step (Warp<G, true>)");
-  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  constexpr int R = RowsPer<NMAX, Grp::size>::value;
   T r[R][NMAX];
   load_sym_rows<NMAX>(g, n, upper, F, lda, r);
-  for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[R][NR];
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      load_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
-    rows_potrs<NMAX>(g, n, r, b);
-    g.barrier();
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      store_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
-  }
+  potrs_chunks<NMAX, NR>(g, n, nrhs, r, B, ldb);
 }
 
 /* Cholesky of A in place and X = A^-1 B.  Returns info; B is unchanged when
@@ -194,24 +214,11 @@ __device__ __forceinline__ int group_posv(Grp &g, int n, int nrhs, bool upper,
                                           int64_t ldb) {
   static_assert(!Grp::full,
                 "group_posv: not for groups in step (Warp<G, true>)");
-  constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
+  constexpr int R = RowsPer<NMAX, Grp::size>::value;
   T r[R][NMAX];
-  load_sym_rows<NMAX>(g, n, upper, A, lda, r);
-  const int info = rows_potrf<NMAX>(g, n, r);
-  g.barrier();
-  store_sym_rows<NMAX>(g, n, upper, A, lda, r);
+  const int info = factor_sym_rows<NMAX>(g, n, upper, A, lda, r);
   if (info) return info;
-  for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[R][NR];
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      load_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
-    rows_potrs<NMAX>(g, n, r, b);
-    g.barrier();
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      store_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
-  }
+  potrs_chunks<NMAX, NR>(g, n, nrhs, r, B, ldb);
   return 0;
 }
 

@@ -170,6 +170,22 @@ __device__ __forceinline__ void put_ipiv(const Grp &g, int n,
     if (g.lane + Grp::size * q < n) ipiv[g.lane + Grp::size * q] = lpiv[q];
 }
 
+/* The LU factorization of A in memory through the rows: loaded, factored
+   with partial pivoting, stored back with ipiv (may be NULL).  The rows
+   keep the factors, pos their positions.  Returns info. */
+template <int NMAX, typename Grp, typename T, int R>
+__device__ __forceinline__ int factor_rows(Grp &g, int n, T *A, int64_t lda,
+                                           int *ipiv, T (&r)[R][NMAX],
+                                           int (&pos)[R]) {
+  load_rows<NMAX>(g, n, A, lda, r);
+  int lpiv[R];
+  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
+  g.barrier();
+  store_rows<NMAX>(n, A, lda, pos, r);
+  put_ipiv<NMAX>(g, n, lpiv, ipiv);
+  return info;
+}
+
 /* LU with partial pivoting in place; ipiv (may be NULL) 1-based.  The group
    (G lanes) must have G >= NMAX lanes or G dividing NMAX.  Returns info
    (same on every lane). */
@@ -178,13 +194,29 @@ __device__ __forceinline__ int group_getrf(Grp &g, int n, T *A, int64_t lda,
                                            int *ipiv) {
   constexpr int R = RowsPer<NMAX, Grp::size>::value;
   T r[R][NMAX];
-  load_rows<NMAX>(g, n, A, lda, r);
-  int pos[R], lpiv[R];
-  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
-  g.barrier();
-  store_rows<NMAX>(n, A, lda, pos, r);
-  put_ipiv<NMAX>(g, n, lpiv, ipiv);
+  int pos[R];
+  const int info = factor_rows<NMAX>(g, n, A, lda, ipiv, r, pos);
   return info;
+}
+
+/* B := the solution from the factors in the rows, NR columns at a time:
+   the lane's row q takes its right-hand side from row src[q] of B and
+   leaves its result in row pos[q]. */
+template <int NMAX, int NR, typename Grp, typename T, int R>
+__device__ __forceinline__ void
+solve_chunks(Grp &g, int n, int nrhs, const T (&r)[R][NMAX],
+             const int (&pos)[R], const int (&src)[R], T *B, int64_t ldb) {
+  for (int c0 = 0; c0 < nrhs; c0 += NR) {
+    T b[R][NR];
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      load_b<NR>(n, nrhs, B, ldb, src[q], c0, b[q]);
+    rows_getrs<NMAX>(g, n, r, pos, b);
+    g.barrier(); /* all lanes read B before any lane writes it */
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      store_b<NR>(n, nrhs, B, ldb, pos[q], c0, b[q]);
+  }
 }
 
 /* X = A^-1 B from group_getrf's factors (LU, ipiv) in memory. */
@@ -213,17 +245,7 @@ group_getrs(Grp &g, int n, int nrhs, const T *LU, int64_t lda, const int *ipiv,
         src[q] = k;
     }
   }
-  for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[R][NR];
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      load_b<NR>(n, nrhs, B, ldb, src[q], c0, b[q]);
-    rows_getrs<NMAX>(g, n, r, pos, b);
-    g.barrier(); /* all lanes read B before any lane writes it */
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      store_b<NR>(n, nrhs, B, ldb, pos[q], c0, b[q]);
-  }
+  solve_chunks<NMAX, NR>(g, n, nrhs, r, pos, src, B, ldb);
 }
 
 /* A X = B: LU with partial pivoting of A in place (ipiv may be NULL), B
@@ -236,24 +258,14 @@ __device__ __forceinline__ int group_gesv(Grp &g, int n, int nrhs, T *A,
                 "group_gesv: not for groups in step (Warp<G, true>)");
   constexpr int R = RowsPer<NMAX, Grp::size>::value, G = Grp::size;
   T r[R][NMAX];
-  load_rows<NMAX>(g, n, A, lda, r);
-  int pos[R], lpiv[R];
-  const int info = rows_getrf<NMAX>(g, n, r, pos, lpiv);
-  g.barrier();
-  store_rows<NMAX>(n, A, lda, pos, r);
-  put_ipiv<NMAX>(g, n, lpiv, ipiv);
+  int pos[R];
+  const int info = factor_rows<NMAX>(g, n, A, lda, ipiv, r, pos);
   if (info) return info;
-  for (int c0 = 0; c0 < nrhs; c0 += NR) {
-    T b[R][NR];
+  int src[R];
 #pragma unroll
-    for (int q = 0; q < R; ++q)
-      load_b<NR>(n, nrhs, B, ldb, g.lane + G * q, c0, b[q]);
-    rows_getrs<NMAX>(g, n, r, pos, b);
-    g.barrier();
-#pragma unroll
-    for (int q = 0; q < R; ++q)
-      store_b<NR>(n, nrhs, B, ldb, pos[q], c0, b[q]);
-  }
+  for (int q = 0; q < R; ++q)
+    src[q] = g.lane + G * q;
+  solve_chunks<NMAX, NR>(g, n, nrhs, r, pos, src, B, ldb);
   return info;
 }
 

@@ -540,6 +540,15 @@ struct Stage {
   }
 };
 
+/* The start of a host-array entry: the handle's context (none: an internal
+   error), its device selected for the call, and a Stage for the device
+   copies, in that order. */
+#define HOST_CALL(h)                                                           \
+  Context *ctx = need_context(h);                                              \
+  if (!ctx) return AXB_ERR_INTERNAL;                                           \
+  DeviceScope scope((h)->device);                                              \
+  Stage stg(h)
+
 axb_status finish_sync(axb_handle h) {
   AXB_CU(h, cudaStreamSynchronize(stream(h)));
   return AXB_SUCCESS;
@@ -548,11 +557,8 @@ axb_status finish_sync(axb_handle h) {
 template <typename T>
 axb_status host_getrf(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
                       int64_t *ipiv, int64_t *info) {
-  Context *ctx = need_context(h);
-  if (!ctx) return AXB_ERR_INTERNAL;
-  DeviceScope scope(h->device);
+  HOST_CALL(h);
   const int64_t k = m < n ? m : n;
-  Stage stg(h);
   void *p[3];
   const size_t b[3] = {(size_t)m * n * sizeof(T), (size_t)k * sizeof(int64_t),
                        sizeof(int64_t)};
@@ -574,10 +580,7 @@ template <typename T>
 axb_status host_getrs(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
                       const T *A, int64_t lda, const int64_t *ipiv, T *B,
                       int64_t ldb) {
-  Context *ctx = need_context(h);
-  if (!ctx) return AXB_ERR_INTERNAL;
-  DeviceScope scope(h->device);
-  Stage stg(h);
+  HOST_CALL(h);
   void *p[3];
   const size_t b[3] = {(size_t)n * n * sizeof(T), (size_t)n * sizeof(int64_t),
                        (size_t)n * nrhs * sizeof(T)};
@@ -597,10 +600,7 @@ axb_status host_getrs(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
 template <typename T>
 axb_status host_potrf(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
                       int64_t *info) {
-  Context *ctx = need_context(h);
-  if (!ctx) return AXB_ERR_INTERNAL;
-  DeviceScope scope(h->device);
-  Stage stg(h);
+  HOST_CALL(h);
   void *p[2];
   const size_t b[2] = {(size_t)n * n * sizeof(T), sizeof(int64_t)};
   axb_status st = stg.alloc(b, p);
@@ -619,10 +619,7 @@ axb_status host_potrf(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
 template <typename T>
 axb_status host_potrs(axb_handle h, axb_uplo uplo, int64_t n, int64_t nrhs,
                       const T *A, int64_t lda, T *B, int64_t ldb) {
-  Context *ctx = need_context(h);
-  if (!ctx) return AXB_ERR_INTERNAL;
-  DeviceScope scope(h->device);
-  Stage stg(h);
+  HOST_CALL(h);
   void *p[2];
   const size_t b[2] = {(size_t)n * n * sizeof(T), (size_t)n * nrhs * sizeof(T)};
   axb_status st = stg.alloc(b, p);
@@ -639,10 +636,7 @@ axb_status host_potrs(axb_handle h, axb_uplo uplo, int64_t n, int64_t nrhs,
 template <typename T>
 axb_status host_getri(axb_handle h, int64_t n, T *A, int64_t lda,
                       const int64_t *ipiv, int64_t *info) {
-  Context *ctx = need_context(h);
-  if (!ctx) return AXB_ERR_INTERNAL;
-  DeviceScope scope(h->device);
-  Stage stg(h);
+  HOST_CALL(h);
   void *p[3];
   const size_t b[3] = {(size_t)n * n * sizeof(T), (size_t)n * sizeof(int64_t),
                        sizeof(int64_t)};
