@@ -512,7 +512,9 @@ axb_status axb_dsxsv_ex(axb_handle h, int chol, axb_uplo uplo, int dev,
   axb_status axb_##p##getrf_batched(                                           \
       axb_handle h, int64_t n, T *A, int64_t lda, int64_t strideA, int *ipiv,  \
       int64_t strideipiv, int *info, int64_t batch);                           \
-  /* B := A^-1 B from getrf_batched's factors. */                              \
+  /* B := A^-1 B from getrf_batched's factors.  Host arrays: an ipiv entry     \
+     outside 1..n is argument 6 (checked, O(n batch)); device arrays are       \
+     not checked. */                                                           \
   axb_status axb_##p##getrs_batched(                                           \
       axb_handle h, int64_t n, int64_t nrhs, const T *A, int64_t lda,          \
       int64_t strideA, const int *ipiv, int64_t strideipiv, T *B, int64_t ldb, \

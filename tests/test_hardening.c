@@ -229,6 +229,21 @@ static void test_api_sizes(axb_handle h) {
       luf[i] = (float)lu[i];
     st = axb_sgetrs(h, AXB_NO_TRANS, 4, 1, luf, 4, ipiv, xf, 4, &info);
     CHECK(st == -6, "sgetrs ipiv %lld: %d", (long long)badv[k], st);
+    /* the batched getrs on host arrays: two problems, the second bad */
+    if (axb_handle_backend(h) != AXB_BACKEND_CUDA) {
+      double lu2[32], x2[8] = {1, 2, 3, 4, 1, 2, 3, 4};
+      int ip2[8], inf2[2];
+      memcpy(lu2, a, sizeof a);
+      memcpy(lu2 + 16, a, sizeof a);
+      CHECK_STATUS(h, axb_dgetrf_batched(h, 4, lu2, 4, 16, ip2, 4, inf2, 2),
+                   AXB_SUCCESS);
+      ip2[4 + 2] = (int)badv[k];
+      st = axb_dgetrs_batched(h, 4, 1, lu2, 4, 16, ip2, 4, x2, 4, 4, 2);
+      CHECK(st == -6 && strstr(axb_detail(h), "ipiv") && x2[0] == 1 &&
+                x2[7] == 4,
+            "dgetrs_batched ipiv %lld: %d (%s)", (long long)badv[k], st,
+            axb_detail(h));
+    }
   }
 }
 

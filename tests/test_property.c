@@ -278,6 +278,40 @@ static void run_dense(axb_handle h, const problem *p) {
   }
 }
 
+/* The batched gesv on host arrays (one problem): info 0 must come with an
+   answer that passes the dense certificate's check, else info > 0. */
+static int batched_solves, batched_ok;
+static void run_batched(axb_handle h, const problem *p) {
+  if (axb_handle_backend(h) == AXB_BACKEND_CUDA) return; /* device arrays */
+  size_t es = axb_dtype_size(p->t), nn = (size_t)p->n * (size_t)p->n;
+  axb_dense A, X;
+  if (axb_dense_create(&A, p->n, p->n, p->t)) return;
+  if (axb_dense_create(&X, p->n, 1, p->t)) {
+    axb_dense_destroy(&A);
+    return;
+  }
+  memcpy(A.data, p->D.data, nn * es);
+  memcpy(X.data, p->B.data, (size_t)p->n * es);
+  int info = -1, ipiv[64];
+  axb_status st = p->t == AXB_F64
+                      ? axb_dgesv_batched(h, p->n, 1, A.data, p->n, nn, ipiv,
+                                          p->n, X.data, p->n, p->n, &info, 1)
+                      : axb_sgesv_batched(h, p->n, 1, A.data, p->n, nn, ipiv,
+                                          p->n, X.data, p->n, p->n, &info, 1);
+  ++batched_solves;
+  CHECK(st == AXB_SUCCESS, "%s: batched gesv status %d (%s)", p->name, st,
+        axb_detail(h));
+  if (st == AXB_SUCCESS && info == 0) {
+    ++batched_ok;
+    long double q = ratio_inf(p, &X);
+    CHECK(q < 4 * TEST_THRESHOLD,
+          "%s: batched gesv says info 0 but the scaled residual is %.3Lg",
+          p->name, q);
+  }
+  axb_dense_destroy(&A);
+  axb_dense_destroy(&X);
+}
+
 int main(int argc, char **argv) {
   axb_handle h = test_handle(test_backend_arg(argc, argv));
   if (!h) return 1;
@@ -297,11 +331,14 @@ int main(int argc, char **argv) {
           }
           run_sparse(h, &p);
           run_dense(h, &p);
+          run_batched(h, &p);
           drop(&p);
         }
   printf("sparse: %d solves, %d succeeded (checked); dense: %d solves, %d "
-         "succeeded (checked)\n",
-         sparse_solves, sparse_ok, dense_solves, dense_ok);
+         "succeeded (checked); batched: %d solves, %d with info 0 "
+         "(checked)\n",
+         sparse_solves, sparse_ok, dense_solves, dense_ok, batched_solves,
+         batched_ok);
   axb_handle_destroy(h);
   return test_finish("test_property");
 }

@@ -156,6 +156,25 @@ static axb_status bat_check(axb_handle h, const bat_args *a) {
   return AXB_SUCCESS;
 }
 
+/* Input pivots of a host-array getrs: every entry in 1..n (O(n batch)),
+   so that garbage gives the argument error instead of reads and writes
+   outside B.  Device arrays are not read here (a copy would cost more
+   than the solve); axb.h says so. */
+static axb_status bat_check_pivots(axb_handle h, const bat_args *a,
+                                   const int *ipiv) {
+  for (int64_t b = 0; b < a->batch; ++b)
+    for (int64_t i = 0; i < a->n; ++i) {
+      int p = ipiv[b * a->sP + i];
+      if (p < 1 || p > a->n)
+        return axb__fail(h, -a->a_ipiv,
+                         "%s: argument %d (ipiv) is illegal: entry %lld of "
+                         "problem %lld is %d, outside 1..%lld",
+                         a->name, a->a_ipiv, (long long)i + 1, (long long)b, p,
+                         (long long)a->n);
+    }
+  return AXB_SUCCESS;
+}
+
 /* Dispatch: the device kernels on CUDA handles, else the host loops. */
 #ifdef AXB_HAVE_CUDA
 #define BAT_CUDA_OR(h, call)                                                   \

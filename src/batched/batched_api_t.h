@@ -11,6 +11,8 @@ static axb_status AXB_FN(bat_, run)(axb_handle h, const bat_args *a, int op,
                                              a->lda, a->sA, ipiv, a->sP, B,
                                              a->ldb, a->sB, info, a->batch))
   if (a->batch == 0) return AXB_SUCCESS;
+  if (op == BAT_GETRS && a->n > 0 && (st = bat_check_pivots(h, a, ipiv)))
+    return st;
   BAT_AUTO_GPU(h, a, op, AXB_FN(axb__cuda_, batched_host))
   return AXB_FN(bat_, host)(h, op, up, a->n, a->nrhs, A, a->lda, a->sA, ipiv,
                             a->sP, B, a->ldb, a->sB, info, a->batch);
