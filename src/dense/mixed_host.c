@@ -275,10 +275,40 @@ static axb_status symm(axb_handle h, const host_session *s, int64_t k,
   return AXB_SUCCESS;
 }
 
+/* Y := A X for a few columns: threads over blocks of rows, each an axpy
+   per column of A (one pass over A, no packed copy: a GEMM with k = 1
+   copied all of A first, measured with perf). */
+static void gemv_rows(axb_handle h, const host_session *s, int64_t k,
+                      const double *X, double *Y) {
+  const int64_t n = s->n;
+  enum { ROWS = 512 };
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads(h)) if (n >= 512)
+#endif
+  for (int64_t i0 = 0; i0 < n; i0 += ROWS) {
+    const int64_t i1 = i0 + ROWS < n ? i0 + ROWS : n;
+    for (int64_t q = 0; q < k; ++q) {
+      double *y = Y + q * n;
+      const double *x = X + q * n;
+      for (int64_t i = i0; i < i1; ++i)
+        y[i] = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        const double *aj = s->A + j * s->lda, xj = x[j];
+        for (int64_t i = i0; i < i1; ++i)
+          y[i] += aj[i] * xj;
+      }
+    }
+  }
+}
+
 static axb_status h_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                            double *Y) {
   host_session *s = vs;
   if (s->chol) return symm(h, s, k, X, Y);
+  if (k <= 4) {
+    gemv_rows(h, s, k, X, Y);
+    return AXB_SUCCESS;
+  }
   return h->ops->d.gemm(h, AXB_NO_TRANS, AXB_NO_TRANS, s->n, k, s->n, 1.0, s->A,
                         s->lda, X, s->n, 0.0, Y, s->n);
 }
