@@ -266,6 +266,22 @@ static void argument_cases(axb_handle h) {
                AXB_ERR_SINGULAR);
   CHECK(info == 2 && xs[0] == 7 && xs[1] == 7, "singular: info %lld x %g %g",
         (long long)info, xs[0], xs[1]);
+  /* a factor larger than the memory there is: refused with a message */
+  if (axb_handle_backend(h) != AXB_BACKEND_CUDA) {
+    setenv("AXB_MEMORY_LIMIT", "4096", 1);
+    double a9[81], b9[9], x9[9];
+    for (int i = 0; i < 81; ++i)
+      a9[i] = i % 10 == 0 ? 4 : 0.5;
+    for (int i = 0; i < 9; ++i)
+      b9[i] = 1;
+    axb_status st = axb_dsgesv(h, 9, 1, a9, 9, b9, 9, x9, 9, &iter, &info);
+    CHECK(st == AXB_ERR_OUT_OF_MEMORY || st == AXB_SUCCESS, "limit: %d", st);
+    setenv("AXB_MEMORY_LIMIT", "64", 1);
+    st = axb_dsgesv(h, 9, 1, a9, 9, b9, 9, x9, 9, &iter, &info);
+    CHECK(st == AXB_ERR_OUT_OF_MEMORY && strstr(axb_detail(h), "GiB"),
+          "factor over the memory limit: %d (%s)", st, axb_detail(h));
+    unsetenv("AXB_MEMORY_LIMIT");
+  }
   axb_factor_precision p;
   CHECK(axb_factor_precision_parse("bf16", &p) == 0 && p == AXB_FACTOR_BF16,
         "parse bf16");

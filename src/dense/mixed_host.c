@@ -212,6 +212,17 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
       return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: pivots of n = %lld",
                        (long long)n);
   }
+  /* the factor's copy, refused up front rather than met by the OOM killer
+     when its pages are touched */
+  const double need = (double)n * (double)n *
+                      (p == AXB_FACTOR_FP64 ? sizeof(double) : sizeof(float));
+  if ((p == AXB_FACTOR_FP64 ? !s->F64 : !s->F32) &&
+      need > (double)axb__memory_available())
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "mixed: the %s factor of n = %lld needs %.3g GiB, more "
+                     "than is available",
+                     axb_factor_precision_name(p), (long long)n,
+                     need / 1073741824.0);
   if (p == AXB_FACTOR_FP64) {
     axb__free(s->F32); /* the low-precision factors are done with */
     s->F32 = NULL;
