@@ -120,9 +120,11 @@ check "bench: --max-n skip said" 0 "p16.mtx: n = 16 > --max-n 10 \\(skipped\\)" 
 # Ctrl-C: the run stops after the current run, keeps what was measured
 # (exit 130, "interrupted": true), marks the rows cut short; a second
 # Ctrl-C is the default action (the handler resets itself: SigCgt).
-# n = 256 and 3 s: at least one run even under the sanitizers on a loaded
-# machine, and far fewer than the 100000 asked for.
-timeout --preserve-status -s INT 3 "$AXB" bench -r lu -b ref -n 256 \
+# n = 256 and 10 s: at least one run even under the sanitizers on a loaded
+# 2-core machine (3 s once ended before the first run under ASan with the
+# rest of the suite beside it: no results.json), and far fewer than the
+# 100000 asked for.
+timeout --preserve-status -s INT 10 "$AXB" bench -r lu -b ref -n 256 \
   --reps 100000 --pause 0 --no-plots -o "$TMP/int" >"$TMP/int.out" 2>&1
 rc=$?
 if [ "$rc" -eq 130 ] && python3 -c "
