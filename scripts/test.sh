@@ -39,7 +39,7 @@ if command -v clang >/dev/null; then
     TSAN_OPTIONS=halt_on_error=1:exitcode=66 build/tsan/tests/test_threads ||
       status=1
   else
-    tail -50 build/tsan.configure.log build/tsan.build.log
+    tail -n 50 build/tsan.configure.log build/tsan.build.log
     status=1
   fi
 else

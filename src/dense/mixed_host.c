@@ -291,6 +291,7 @@ static axb_status symm(axb_handle h, const host_session *s, int64_t k,
    copied all of A first, measured with perf). */
 static void gemv_rows(axb_handle h, const host_session *s, int64_t k,
                       const double *X, double *Y) {
+  (void)h; /* its thread count, with OpenMP */
   const int64_t n = s->n;
   enum { ROWS = 512 };
 #ifdef _OPENMP
