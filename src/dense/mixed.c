@@ -107,9 +107,9 @@ typedef struct {
   double *B, *X, *R; /* n x k (ld n): B, the iterate, the residual */
   double *best;      /* n x k: the iterate with the lowest ratio   */
   double best_ratio;
-  double *V, *Hs; /* GMRES: basis n x (m+1), Hessenberg + rotations */
-  double *w;      /* n + k: psolve's column scales at w + n      */
-  int m;          /* GMRES iterations per step                  */
+  double *V, *Hs;   /* GMRES: basis n x (m+1), Hessenberg + rotations */
+  double *colscale; /* k: psolve's column scales                  */
+  int m;            /* GMRES iterations per step                  */
   axb_mixed_info *inf;
 } mx_t;
 
@@ -126,7 +126,7 @@ static double vmax_abs(int64_t n, const double *x) {
    finite (the factor overflowed or is too poor), a library error < 0. */
 static int psolve(mx_t *x, int64_t k, double *V) {
   const int64_t n = x->n;
-  double *sc = x->w + n; /* k column scales (w holds n + k + ...) */
+  double *sc = x->colscale;
   for (int64_t q = 0; q < k; ++q) {
     double *v = V + q * n;
     for (int64_t i = 0; i < n; ++i)
@@ -462,10 +462,11 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
   if (dev && x.be == &axb__mixed_host)
     return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
                      "%s: device arrays need a CUDA handle", rn);
-  /* host vectors: r, c; B, X, R, best (n x k each); w (n + k); GMRES */
+  /* host vectors: r, c; B, X, R, best (n x k each); the GMRES basis and
+     psolve's k column scales after it; the Hessenberg matrix */
   x.r = axb__malloc(2 * n, sizeof(double));
   x.B = axb__malloc(n * nrhs, 4 * sizeof(double));
-  x.V = axb__malloc(n * (x.m + 2) + nrhs, sizeof(double));
+  x.V = axb__malloc(n * (x.m + 1) + nrhs, sizeof(double));
   x.Hs = axb__malloc((int64_t)(x.m + 4), (size_t)(x.m + 1) * sizeof(double));
   if (!x.r || !x.B || !x.V || !x.Hs)
     return free_all(&x, axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -475,7 +476,7 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
   x.X = x.B + n * nrhs;
   x.R = x.X + n * nrhs;
   x.best = x.R + n * nrhs;
-  x.w = x.V + (size_t)(x.m + 1) * n; /* n + nrhs: psolve's column scales */
+  x.colscale = x.V + (size_t)(x.m + 1) * n;
   axb_status st = AXB_SUCCESS;
   if (dev)
     st = x.be->copy(g, x.B, n, B, ldb, n, nrhs, 0);
