@@ -2,8 +2,8 @@
  * bench_cuda: axb's CUDA backend beside cuSOLVER, same process, same
  * matrices, device arrays (the _dev API: no transfers in the times).
  *
- *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,dgetri,dinvgj]
- *              [--axb-only] [--transfer] [N ...]
+ *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,spotrf,dgetri,dinvgj]
+ *              [--axb-only | --anchor-only] [--transfer] [N ...]
  *
  * For each size the input is generated once on the host (uniform(-1, 1)
  * from a fixed LCG; symmetric with n on the diagonal for Cholesky) and
@@ -20,6 +20,9 @@
  * transfer_bench).
  * --axb-only: axb's runs alone (no cuSOLVER, DGEMM or panel timing), for a
  * profiler (ncu) to see axb's kernels only; ratio columns print 0.
+ * --anchor-only: cuSOLVER's runs alone, the same way (its kernel timeline,
+ * scripts/dense-timeline.sh).  Ops: dgetrf sgetrf dpotrf spotrf dgetri
+ * (default set) and dinvgj.
  */
 #include "axb.h"
 #include "backend/backend.h"
@@ -27,6 +30,7 @@
 #include "vendor/cusolver_anchor.h"
 
 #include <cublas_v2.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
 #include <math.h>
@@ -195,12 +199,17 @@ typedef enum {
   OP_DGETRF,
   OP_SGETRF,
   OP_DPOTRF,
+  OP_SPOTRF,
   OP_DGETRI,
   OP_DINVGJ,
   OP_COUNT
 } op_t;
-static const char *op_name[] = {"dgetrf", "sgetrf", "dpotrf", "dgetri",
-                                "dinvgj"};
+static const char *op_name[] = {"dgetrf", "sgetrf", "dpotrf",
+                                "spotrf", "dgetri", "dinvgj"};
+static int is_chol(op_t op) { return op == OP_DPOTRF || op == OP_SPOTRF; }
+static axb_dtype op_type(op_t op) {
+  return op == OP_SGETRF || op == OP_SPOTRF ? AXB_F32 : AXB_F64;
+}
 static int is_inverse(op_t op) { return op == OP_DGETRI || op == OP_DINVGJ; }
 
 /* One side of one op on p: factor (timed), then the solve for berr. */
@@ -218,6 +227,9 @@ static double run_axb(prob *p, op_t op, double *be) {
     break;
   case OP_DPOTRF:
     st = axb_dpotrf_dev(H, AXB_LOWER, n, p->dA, n, p->dinfo);
+    break;
+  case OP_SPOTRF:
+    st = axb_spotrf_dev(H, AXB_LOWER, n, p->dA, n, p->dinfo);
     break;
   case OP_DGETRI:
     st = axb_dgetrf_dev(H, n, n, p->dA, n, p->dipiv, p->dinfo);
@@ -239,6 +251,8 @@ static double run_axb(prob *p, op_t op, double *be) {
       axb_sgetrs_dev(H, AXB_NO_TRANS, n, 1, p->dA, n, p->dipiv, p->db, n);
     else if (op == OP_DPOTRF)
       axb_dpotrs_dev(H, AXB_LOWER, n, 1, p->dA, n, p->db, n);
+    else if (op == OP_SPOTRF)
+      axb_spotrs_dev(H, AXB_LOWER, n, 1, p->dA, n, p->db, n);
     else
       apply_inverse(p);
     *be = berr(p);
@@ -270,6 +284,7 @@ static double run_cus(prob *p, op_t op, double *be) {
                              p->dinfo32);
     break;
   case OP_DPOTRF:
+  case OP_SPOTRF:
     r = axb_cusolver_potrf(CS, p->t, AXB_LOWER, n, p->dA, n, p->dinfo32);
     break;
   default: break;
@@ -284,7 +299,7 @@ static double run_cus(prob *p, op_t op, double *be) {
     if (op == OP_DGETRF || op == OP_SGETRF)
       axb_cusolver_getrs(CS, p->t, n, 1, p->dA, n, p->dipiv, p->db, n,
                          p->dinfo32);
-    else if (op == OP_DPOTRF)
+    else if (is_chol(op))
       axb_cusolver_potrs(CS, p->t, AXB_LOWER, n, 1, p->dA, n, p->db, n,
                          p->dinfo32);
     else {
@@ -426,8 +441,8 @@ static void transfer_bench(const int64_t *sizes, int ns, int reps) {
 }
 
 int main(int argc, char **argv) {
-  int reps = 5, axb_only = 0;
-  int want[OP_COUNT] = {1, 1, 1, 1, 0};
+  int reps = 5, axb_only = 0, anchor_only = 0;
+  int want[OP_COUNT] = {1, 1, 1, 1, 1, 0};
   int transfer = 0;
   int64_t sizes[32];
   int ns = 0;
@@ -439,6 +454,8 @@ int main(int argc, char **argv) {
       transfer = 1;
     } else if (!strcmp(argv[i], "--axb-only")) {
       axb_only = 1;
+    } else if (!strcmp(argv[i], "--anchor-only")) {
+      anchor_only = 1;
     } else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
       const char *s = argv[++i];
       for (int o = 0; o < OP_COUNT; ++o)
@@ -481,12 +498,12 @@ int main(int argc, char **argv) {
          "dgemm_TF");
   for (int si = 0; si < ns; ++si) {
     int64_t n = sizes[si];
-    double gtf = axb_only ? 0 : gemm_tflops(n);
-    if (!axb_only) panel_time(n, reps);
+    double gtf = axb_only || anchor_only ? 0 : gemm_tflops(n);
+    if (!axb_only && !anchor_only) panel_time(n, reps);
     for (int o = 0; o < OP_COUNT; ++o) {
       if (!want[o]) continue;
       prob p;
-      prob_make(&p, n, o == OP_SGETRF ? AXB_F32 : AXB_F64, o == OP_DPOTRF);
+      prob_make(&p, n, op_type((op_t)o), is_chol((op_t)o));
       if (is_inverse((op_t)o)) {
         double *hI = calloc((size_t)(n * n), 8);
         for (int64_t i = 0; i < n; ++i)
@@ -497,15 +514,19 @@ int main(int argc, char **argv) {
         free(hI);
       }
       double ta[MAXREP], tc[MAXREP], bea = -1, bec = -1;
-      run_axb(&p, (op_t)o, &bea); /* warm-up, judged */
+      if (!anchor_only) run_axb(&p, (op_t)o, &bea); /* warm-up, judged */
       if (!axb_only) run_cus(&p, (op_t)o, &bec);
       for (int r = 0; r < reps; ++r) {
-        ta[r] = run_axb(&p, (op_t)o, NULL);
+        /* the first timed run is the profiler's range (ncu
+           --profile-from-start off): one run, no warm-up or check */
+        if (r == 0) cudaProfilerStart();
+        ta[r] = anchor_only ? 0 : run_axb(&p, (op_t)o, NULL);
         tc[r] = axb_only ? 0 : run_cus(&p, (op_t)o, NULL);
+        if (r == 0) cudaProfilerStop();
       }
       double ma = median(ta, reps), mc = median(tc, reps);
       double nn = (double)n;
-      double fl = o == OP_DPOTRF        ? nn * nn * nn / 3
+      double fl = is_chol((op_t)o)      ? nn * nn * nn / 3
                   : is_inverse((op_t)o) ? 2 * nn * nn * nn
                                         : 2 * nn * nn * nn / 3;
       printf("%-7s %6lld %10.3f %8.2f %10.3f %8.2f %7.2f %9.3g %9.3g %8.1f\n",
