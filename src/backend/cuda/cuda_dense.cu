@@ -4,6 +4,7 @@
  * inverse; cuBLAS TRSM/GEMM/SYRK for the updates), the host-array entries
  * of the table that stage through device memory, and the table itself.
  */
+#include "cuda_chol_tiles.h"
 #include "cuda_internal.h"
 
 #include <new>
@@ -82,7 +83,7 @@ struct Knob {
   int64_t v = 0;
 };
 struct Knobs {
-  Knob lu_nb, potrf_nb, lookahead;
+  Knob lu_nb, potrf_nb, potrf_tiles, lookahead;
 };
 
 Knob read_knob(const char *name) {
@@ -103,6 +104,7 @@ const Knobs &knobs() {
     Knobs r;
     r.lu_nb = read_knob("AXB_CUDA_LU_NB");
     r.potrf_nb = read_knob("AXB_CUDA_POTRF_NB");
+    r.potrf_tiles = read_knob("AXB_CUDA_POTRF_TILES");
     r.lookahead = read_knob("AXB_CUDA_LOOKAHEAD");
     return r;
   }();
@@ -361,6 +363,78 @@ static axb_status potrf_steps(axb_handle h, cudaStream_t st, cublasHandle_t b,
 }
 
 /*
+ * Cholesky with the tile kernel (potrf_tiles).  Up to NB columns (the
+ * default: every n the device measured, see AXB_CUDA_POTRF_NB) one launch
+ * factors the whole matrix.  Past it, blocks of NB columns: the fast lane
+ * factors the block column k (diagonal block and the panel below it, one
+ * launch) and updates the next block column (SYRK on its diagonal block,
+ * GEMM below); the handle's stream updates the rest of the trailing matrix
+ * (SYRK), overlapping the next block column's factorisation.  Upper
+ * storage is the mirror image (U = L^T).
+ */
+template <typename T>
+static axb_status potrf_tiled(axb_handle h, Context *ctx, axb_uplo uplo,
+                              int64_t n, T *A, int64_t lda, int64_t *info,
+                              int64_t NB) {
+  if (NB >= n) NB = n;
+  NB = NB < kTileEdge ? kTileEdge : NB / kTileEdge * kTileEdge;
+  size_t nflags = 0;
+  for (int64_t k = 0; k < n; k += NB)
+    nflags += potrf_tiles_flags(n - k, n - k < NB ? n - k : NB);
+  Scratch scr(h);
+  axb_status st = scr.alloc(nflags * sizeof(int));
+  if (st) return st;
+  int *flags = (int *)scr.p;
+  AXB_CU(h, cudaMemsetAsync(flags, 0, nflags * sizeof(int), stream(h)));
+  if (NB >= n)
+    return potrf_tiles<T>(h, stream(h), uplo, n, n, A, lda, 0, info, flags);
+  const T one = 1, minus = -1;
+  const bool lower = uplo == AXB_LOWER;
+  Lanes ln(h, ctx, knob(knobs().lookahead, 1) != 0);
+  AXB_CU(h, ln.start);
+  for (int64_t k = 0; k < n; k += NB) {
+    const int64_t nb = n - k < NB ? n - k : NB;
+    const int64_t rem = n - k - nb;
+    T *Akk = A + k + k * lda;
+    st = potrf_tiles<T>(h, ln.fast, uplo, n - k, nb, Akk, lda, k, info, flags);
+    if (st) return st;
+    flags += potrf_tiles_flags(n - k, nb);
+    if (rem <= 0) continue;
+    /* P: the panel, L21 (rem x nb, lower) or U12 (nb x rem, upper) */
+    T *P = lower ? Akk + nb : Akk + nb * lda;
+    AXB_CU(h, ln.fast_waits_main());
+    /* the next block column: n2 columns, its diagonal block by SYRK */
+    const int64_t n2 = rem < NB ? rem : NB, r2 = rem - n2;
+    T *A22 = Akk + nb + nb * lda;
+    T *P2 = lower ? P + n2 : P + n2 * lda;
+    T *C2 = A22 + n2 + n2 * lda;
+    if (lower) {
+      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n2, nb,
+                       &minus, P, lda, &one, A22, lda));
+      if (r2 > 0)
+        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_T, r2, n2, nb, &minus,
+                         P2, lda, P, lda, &one, A22 + n2, lda));
+    } else {
+      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n2, nb,
+                       &minus, P, lda, &one, A22, lda));
+      if (r2 > 0)
+        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_T, CUBLAS_OP_N, n2, r2, nb, &minus,
+                         P, lda, P2, lda, &one, A22 + n2 * lda, lda));
+    }
+    AXB_CU(h, ln.main_waits_fast());
+    if (r2 <= 0) continue;
+    if (lower)
+      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, r2, nb,
+                       &minus, P2, lda, &one, C2, lda));
+    else
+      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, r2, nb,
+                       &minus, P2, lda, &one, C2, lda));
+  }
+  AXB_CU(h, ln.join());
+  return AXB_SUCCESS;
+}
+
+/*
  * Right-looking blocked Cholesky with look-ahead, blocks of NB columns.
  * Fast lane, step k: the diagonal block (potrf_steps), the panel
  * L21 := A21 L11^-T (cuBLAS TRSM), then, after the handle's stream has
@@ -378,6 +452,9 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), stream(h)));
   if (n == 0) return AXB_SUCCESS;
   AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
+  if (knob(knobs().potrf_tiles, 0))
+    return potrf_tiled<T>(h, ctx, uplo, n, A, lda, info,
+                          knob(knobs().potrf_nb, n <= 8192 ? n : 1024));
   /* The steps' arrival counters (potrf_step): one zeroed allocation per
      factorisation, ordered before both lanes by the handle's stream. */
   const size_t nsteps = (size_t)((n + kCholBlock - 1) / kCholBlock);

@@ -1,0 +1,523 @@
+/*
+ * Cholesky by tiles in one launch (issue 21): the m x w lower trapezoid
+ * at A (m >= w; upper storage: its transpose) cut into 64 x 64 tiles, one
+ * thread block per tile, ordered by data flow instead of by launches.
+ *
+ * Tile (i, j), i >= j, is final when
+ *     C := A(i,j) - sum_{k<j} L(i,k) L(j,k)^T            (left-looking)
+ *     L(j,j) := chol(C)                                    (i == j)
+ *     L(i,j) := C L(j,j)^-T                                (i > j)
+ * so it needs the tiles (i,k) and (j,k) of every earlier tile column and,
+ * below the diagonal, (j,j).  Each tile publishes a ready flag (release)
+ * after its stores; a block waits for a flag (acquire) before it reads the
+ * tile, through L2.  Blocks take their tile from a ticket counter in
+ * column order (0,0), (1,0), ..., (1,1), (2,1), ...: every dependency has
+ * an earlier ticket, whose block is already resident or done, so the
+ * waits cannot deadlock whatever the hardware's block order.
+ *
+ * Why: cuSOLVER's dpotrf is one such kernel (its timeline, issue 21), and
+ * axb's launch-per-step chain (diagonal kernel, TRSM, SYRK per 64 columns)
+ * left 0.4-0.7x of it on the table at n <= 8192.  Inside a tile the
+ * 64 x 64 Cholesky and the solves work on 32 x 32 blocks, a row per lane in
+ * registers (the diagonal block by shuffles alone), so that the chain
+ * from one diagonal tile to the next has few barriers.
+ *
+ * Failure (a minor not positive, or NaN): the diagonal tile sets *info =
+ * off + column + 1 (the smallest wins) and still publishes its flag; tiles
+ * of that column or later then skip their work, earlier ones finish, so
+ * the leading minor's factor is complete as in LAPACK.  An *info already
+ * set when a tile starts (an earlier launch failed) makes it skip too.
+ */
+#include "cuda_chol_tiles.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <vector>
+
+namespace axb_cuda {
+
+namespace {
+
+constexpr int kT = kTileEdge; /* tile edge */
+constexpr int kLD = kT + 1;   /* shared-memory column stride (banks) */
+constexpr int kTh = 256;      /* threads per tile */
+
+__device__ __forceinline__ int ld_acquire(const int *p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];"
+               : "=r"(v)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_release(int *p, int v) {
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v)
+               : "memory");
+}
+__device__ __forceinline__ int64_t ld_volatile(const int64_t *p) {
+  return *(const volatile int64_t *)p;
+}
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+
+template <typename T> struct TileArgs {
+  int64_t m, w; /* trapezoid rows, columns */
+  T *A;
+  int64_t lda;
+  int upper;
+  int64_t off; /* global column of A's first column (for info) */
+  int64_t *info;
+  int *flags; /* Tr * Tc ready flags, then the ticket counter; zeroed */
+  int Tr, Tc;
+  unsigned long long *trace; /* AXB_CUDA_TILE_TRACE: 4 stamps per tile */
+};
+
+/* Global element (r, c) of the lower factor (upper storage: transposed). */
+template <typename T>
+__device__ __forceinline__ T *el(const TileArgs<T> &a, int64_t r, int64_t c) {
+  return a.upper ? a.A + c + r * a.lda : a.A + r + c * a.lda;
+}
+
+/* One tile in registers between its global load and its shared store:
+   thread t holds elements t + kTh q, so the kTile^2 / kTh loads of a tile
+   are all in flight at once (one L2 latency per tile, not sixteen). */
+constexpr int kPer = kT * kT / kTh;
+template <typename T> struct TileRegs { T v[kPer]; };
+
+/* Thread t's elements of a tile: f = t % kT along the contiguous
+   direction of storage and s = t / kT + 4q across it (kTh is a multiple of
+   kT), so element q lies q * 4 * lda past the first: (row, col) = (f, s)
+   for lower storage, (s, f) for upper. */
+struct TileWalk {
+  int f, s0;
+  __device__ TileWalk() : f(threadIdx.x % kT), s0(threadIdx.x / kT) {}
+};
+
+/* r := tile (ti, tj) of L, zeros outside the trapezoid; diag: strictly
+   upper part zero and padded diagonal one.  Through L2 (another SM wrote
+   it), coalesced on both storages. */
+template <typename T>
+__device__ __forceinline__ void fetch(TileRegs<T> &r, const TileArgs<T> &a,
+                                      int ti, int tj, bool diag) {
+  const TileWalk w;
+  const int64_t r0 = (int64_t)ti * kT, c0 = (int64_t)tj * kT;
+  const T *p = el(a, r0 + (a.upper ? w.s0 : w.f), c0 + (a.upper ? w.f : w.s0));
+  const int64_t step = 4 * a.lda;
+  const bool fixed_in = a.upper ? c0 + w.f < a.w : r0 + w.f < a.m;
+  const int64_t slow_end = a.upper ? a.m - r0 : a.w - c0;
+#pragma unroll
+  for (int q = 0; q < kPer; ++q) {
+    const int sl = w.s0 + 4 * q;
+    const int rr = a.upper ? sl : w.f, cc = a.upper ? w.f : sl;
+    T v = T(0);
+    if (fixed_in && sl < slow_end && (!diag || rr >= cc))
+      v = __ldcg(p + q * step);
+    if (diag && rr == cc && c0 + cc >= a.w) v = T(1);
+    r.v[q] = v;
+  }
+}
+/* s (column-major, stride kLD) := r. */
+template <typename T>
+__device__ __forceinline__ void put(const TileRegs<T> &r, T *s, int upper) {
+  const TileWalk w;
+#pragma unroll
+  for (int q = 0; q < kPer; ++q) {
+    const int sl = w.s0 + 4 * q;
+    s[upper ? w.f * kLD + sl : sl * kLD + w.f] = r.v[q];
+  }
+}
+
+/* Tile (ti, tj) of L := s (inside the trapezoid; diag: lower part only). */
+template <typename T>
+__device__ void store_tile(const T *s, const TileArgs<T> &a, int ti, int tj,
+                           bool diag) {
+  const TileWalk w;
+  const int64_t r0 = (int64_t)ti * kT, c0 = (int64_t)tj * kT;
+  T *p = el(a, r0 + (a.upper ? w.s0 : w.f), c0 + (a.upper ? w.f : w.s0));
+  const int64_t step = 4 * a.lda;
+  const bool fixed_in = a.upper ? c0 + w.f < a.w : r0 + w.f < a.m;
+  const int64_t slow_end = a.upper ? a.m - r0 : a.w - c0;
+#pragma unroll 4
+  for (int q = 0; q < kPer; ++q) {
+    const int sl = w.s0 + 4 * q;
+    const int rr = a.upper ? sl : w.f, cc = a.upper ? w.f : sl;
+    if (fixed_in && sl < slow_end && (!diag || rr >= cc))
+      __stcg(p + q * step, s[cc * kLD + rr]);
+  }
+}
+
+/*
+ * A tile's accumulator: 16 entries per thread.  Entry (p, q) is element
+ * (row(p), col(q)) of the 64 x 64 tile: for double the layout of the FP64
+ * tensor-core product (mma m8n8k4: warp w owns rows 32 (w % 2) .. + 32 and
+ * columns 16 (w / 2) .. + 16, lane l the rows 8p + l / 4 and columns
+ * 8 (q / 2) + 2 (l % 4) + q % 2); for float a 16 x 16 thread grid with
+ * stride 16 (FP32 has no faster path than the FMA units).
+ */
+template <typename T> struct AccMap {
+  int r0, c0;
+  __device__ AccMap() {
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    if (sizeof(T) == 8) {
+      r0 = (warp % 2) * 32 + lane / 4;
+      c0 = (warp / 2) * 16 + 2 * (lane % 4);
+    } else {
+      r0 = tid % 16;
+      c0 = tid / 16;
+    }
+  }
+  __device__ int row(int p) const { return r0 + (sizeof(T) == 8 ? 8 : 16) * p; }
+  __device__ int col(int q) const {
+    return sizeof(T) == 8 ? c0 + 8 * (q / 2) + q % 2 : c0 + 16 * q;
+  }
+};
+
+__device__ __forceinline__ void dmma(double &c0, double &c1, double a,
+                                     double b) {
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, "
+               "{%2}, {%3}, {%0,%1};"
+               : "+d"(c0), "+d"(c1)
+               : "d"(a), "d"(b));
+}
+
+/* acc -= X Y^T (sum_k X(r,k) Y(c,k)) for two column-major shared tiles,
+   the product summed apart and then subtracted, so that the rounding error
+   of an entry grows with the tile edge plus the number of tiles, not with
+   the whole column count (as a blocked right-looking update's).  Double:
+   FP64 tensor cores (A fragment X(r, k0 + l % 4), B fragment Y(c, k0 +
+   l % 4)); float: FMA units. */
+__device__ __forceinline__ void tile_gemm_nt(double (&acc)[4][4],
+                                             const double *X, const double *Y) {
+  const AccMap<double> m;
+  const int lane = threadIdx.x % 32, kk = lane % 4;
+  const int rb = m.r0, cb = m.c0 - 2 * (lane % 4) + lane / 4;
+  double part[4][4] = {};
+#pragma unroll 4
+  for (int k0 = 0; k0 < kT; k0 += 4) {
+    double x[4], y[2];
+#pragma unroll
+    for (int p = 0; p < 4; ++p)
+      x[p] = X[(k0 + kk) * kLD + rb + 8 * p];
+#pragma unroll
+    for (int n = 0; n < 2; ++n)
+      y[n] = Y[(k0 + kk) * kLD + cb + 8 * n];
+#pragma unroll
+    for (int p = 0; p < 4; ++p)
+#pragma unroll
+      for (int n = 0; n < 2; ++n)
+        dmma(part[p][2 * n], part[p][2 * n + 1], x[p], y[n]);
+  }
+#pragma unroll
+  for (int p = 0; p < 4; ++p)
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      acc[p][q] -= part[p][q];
+}
+__device__ __forceinline__ void tile_gemm_nt(float (&acc)[4][4], const float *X,
+                                             const float *Y) {
+  const AccMap<float> m;
+  float part[4][4] = {};
+#pragma unroll 8
+  for (int k = 0; k < kT; ++k) {
+    float x[4], y[4];
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+      x[p] = X[k * kLD + m.row(p)];
+      y[p] = Y[k * kLD + m.col(p)];
+    }
+#pragma unroll
+    for (int p = 0; p < 4; ++p)
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        part[p][q] = fmaf(x[p], y[q], part[p][q]);
+  }
+#pragma unroll
+  for (int p = 0; p < 4; ++p)
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      acc[p][q] -= part[p][q];
+}
+
+template <typename T>
+__device__ __forceinline__ void acc_from(T (&acc)[4][4], const T *s) {
+  const AccMap<T> m;
+#pragma unroll
+  for (int p = 0; p < 4; ++p)
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      acc[p][q] = s[m.col(q) * kLD + m.row(p)];
+}
+template <typename T>
+__device__ __forceinline__ void acc_to(const T (&acc)[4][4], T *s) {
+  const AccMap<T> m;
+#pragma unroll
+  for (int p = 0; p < 4; ++p)
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      s[m.col(q) * kLD + m.row(p)] = acc[p][q];
+}
+
+/*
+ * In place, the Cholesky factor of the lower part of the shared 64 x 64
+ * tile S over its nv valid columns (the rest padding, identity),
+ * right-looking with the scaling deferred: step c subtracts
+ * S(r,c) S(c',c) / S(c,c) from S(r,c') for c < c' <= r, reading column c
+ * as it stands (nobody writes it in that step), so a step costs one
+ * barrier; at the end L(r,c) = S(r,c) / sqrt(S(c,c)).  Rows past the valid
+ * columns are rows of L21 and come out solved.  Thread t owns row t / 4,
+ * columns of class t % 4.  The loops stay loops: unrolled register code
+ * was ten times larger and ran at instruction-fetch speed (issue 21
+ * notes).  s_rinv := 1 / diag(L) (one when padded).  Returns the first
+ * column whose pivot is not positive (or NaN), else nv (block-uniform).
+ */
+template <typename T> __device__ int tile_chol(T *S, T *s_rinv, int nv) {
+  const int tid = threadIdx.x, r = tid / 4, g = tid % 4;
+  int bad = nv;
+#pragma unroll 1
+  for (int c = 0; c < nv; ++c) {
+    __syncthreads(); /* step c - 1's updates are visible */
+    const T d = S[c * kLD + c];
+    if (!(d > T(0))) { /* uniform: every thread read the same d */
+      bad = c;
+      break;
+    }
+    if (r > c) {
+      /* every operand loaded before any store (nothing read here is
+         written in this step, but the compiler cannot know it) */
+      const T lr = S[c * kLD + r] / d;
+      const int end = r < nv - 1 ? r : nv - 1;
+      const int c1 = c + 1 + ((g - c - 1) & 3);
+      T u[kT / 4], v[kT / 4];
+#pragma unroll
+      for (int q = 0; q < kT / 4; ++q) {
+        const int cc = c1 + 4 * q;
+        u[q] = cc <= end ? S[c * kLD + cc] : T(0);
+        v[q] = cc <= end ? S[cc * kLD + r] : T(0);
+      }
+#pragma unroll
+      for (int q = 0; q < kT / 4; ++q)
+        if (c1 + 4 * q <= end) S[(c1 + 4 * q) * kLD + r] = fma(-lr, u[q], v[q]);
+    }
+  }
+  __syncthreads();
+  if (tid < kT) s_rinv[tid] = tid < bad ? rsqrt(S[tid * kLD + tid]) : T(1);
+  __syncthreads();
+  for (int e = tid; e < kT * kT; e += kTh) {
+    const int rr = e % kT, c = e / kT;
+    if (c < bad && rr >= c) /* S(c,c) d^-1/2 = sqrt(d) on the diagonal */
+      S[c * kLD + rr] *= s_rinv[c];
+  }
+  __syncthreads();
+  return bad;
+}
+
+/*
+ * X := C L^-T in place (C: the shared 64 x 64 tile S; L: the factored
+ * diagonal tile, lower, column-major, padded identity; rinv = 1 / diag L):
+ * X(r,c) = (C(r,c) - sum_{m<c} X(r,m) L(c,m)) / L(c,c), right-looking.
+ * Rows are independent: thread t owns row t / 4, columns of class t % 4,
+ * and a row's four lanes share a warp, so __syncwarp is the only barrier.
+ */
+template <typename T>
+__device__ void tile_trsm(T *S, const T *L, const T *rinv) {
+  const int tid = threadIdx.x, r = tid / 4, g = tid % 4;
+#pragma unroll 1
+  for (int c = 0; c < kT; ++c) {
+    const T x = S[c * kLD + r] * rinv[c];
+    __syncwarp(); /* the row's lanes have read S(r,c) */
+    if (g == (c & 3)) S[c * kLD + r] = x;
+    const int c1 = c + 1 + ((g - c - 1) & 3);
+    T u[kT / 4], v[kT / 4]; /* operands first, then the stores */
+#pragma unroll
+    for (int q = 0; q < kT / 4; ++q) {
+      const int cc = c1 + 4 * q;
+      u[q] = cc < kT ? L[c * kLD + cc] : T(0);
+      v[q] = cc < kT ? S[cc * kLD + r] : T(0);
+    }
+#pragma unroll
+    for (int q = 0; q < kT / 4; ++q)
+      if (c1 + 4 * q < kT) S[(c1 + 4 * q) * kLD + r] = fma(-x, u[q], v[q]);
+    __syncwarp(); /* step c's updates reach the row's other lanes */
+  }
+}
+
+/* Thread 0 waits for the flag (acquire); the caller's __syncthreads then
+   orders the block's reads of the tile (through L2) after it. */
+__device__ __forceinline__ void wait_flag(const int *f) {
+  if (threadIdx.x == 0)
+    while (ld_acquire(f) == 0)
+      __nanosleep(32);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T *sX = (T *)smem_raw; /* C, then L(j,j) or the solve's X */
+  T *sY = sX + kT * kLD; /* L(j,k), or L(j,j) */
+  __shared__ T s_rinv[kT];
+  __shared__ int s_i, s_j, s_skip;
+  const int tid = threadIdx.x;
+  int *ticket = a.flags + (int64_t)a.Tr * a.Tc;
+  if (tid == 0) {
+    int t = atomicAdd(ticket, 1), j = 0;
+    while (t >= a.Tr - j) { /* column j holds tiles j .. Tr-1 */
+      t -= a.Tr - j;
+      ++j;
+    }
+    s_i = j + t;
+    s_j = j;
+  }
+  __syncthreads();
+  const int i = s_i, j = s_j;
+  const bool diag = i == j;
+  const int *fi = a.flags + (int64_t)i * a.Tc,
+            *fj = a.flags + (int64_t)j * a.Tc;
+  /* first column of tile column j, local to the trapezoid */
+  const int64_t cj = (int64_t)j * kT;
+  auto skipped = [&]() { /* by thread 0: an earlier minor failed */
+                         const int64_t f = ld_volatile(a.info);
+                         return f != 0 && f - a.off - 1 < cj + kT;
+  };
+  /* trace (a study aid): start, updates done, inputs ready, published */
+  unsigned long long *tr =
+      a.trace ? a.trace + 4 * ((int64_t)i * a.Tc + j) : nullptr;
+  if (tr && tid == 0) tr[0] = now_ns();
+  if (tid == 0) s_skip = skipped();
+  __syncthreads();
+  T acc[4][4];
+  if (!s_skip) {
+    TileRegs<T> rx, ry;
+    fetch(rx, a, i, j, diag);
+    put(rx, sX, a.upper);
+    __syncthreads();
+    acc_from(acc, sX);
+    /* step k: wait for tiles (i,k) and (j,k), load them (all loads of a
+       tile in flight at once), multiply */
+    for (int k = 0; k < j; ++k) {
+      wait_flag(fi + k);
+      if (!diag) wait_flag(fj + k);
+      __syncthreads(); /* also: the previous product's reads are done */
+      fetch(rx, a, i, k, false);
+      if (!diag) fetch(ry, a, j, k, false);
+      put(rx, sX, a.upper);
+      if (!diag) put(ry, sY, a.upper);
+      __syncthreads();
+      tile_gemm_nt(acc, sX, diag ? sX : sY);
+    }
+    if (tr && tid == 0) tr[1] = now_ns();
+    if (!diag) wait_flag(fj + j);
+    if (tr && tid == 0) tr[2] = now_ns();
+    if (tid == 0 && skipped()) s_skip = 1; /* column j failed */
+    __syncthreads();
+  }
+  if (!s_skip && diag) {
+    acc_to(acc, sX);
+    __syncthreads();
+    const int nv = (int)(a.w - cj < kT ? a.w - cj : kT); /* valid columns */
+    const int bad = tile_chol(sX, s_rinv, nv);
+    if (bad < nv && tid == 0) { /* the smallest failing column wins */
+      unsigned long long v = (unsigned long long)(a.off + cj + bad + 1);
+      unsigned long long *p = (unsigned long long *)a.info;
+      unsigned long long old = *(volatile unsigned long long *)p;
+      while (old == 0 || v < old) {
+        unsigned long long prev = atomicCAS(p, old, v);
+        if (prev == old) break;
+        old = prev;
+      }
+    }
+    store_tile(sX, a, i, j, true); /* on failure: the columns as LAPACK */
+  } else if (!s_skip) {
+    TileRegs<T> rl;
+    fetch(rl, a, j, j, true);
+    acc_to(acc, sX); /* C */
+    put(rl, sY, a.upper);
+    __syncthreads();
+    if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
+    __syncthreads();
+    tile_trsm(sX, sY, s_rinv);
+    __syncthreads();
+    store_tile(sX, a, i, j, false);
+  }
+  /* publish: the block's stores, then the flag; the barrier orders them
+     before thread 0's release at device scope (as CUTLASS's semaphore) */
+  __syncthreads();
+  if (tr && tid == 0) tr[3] = now_ns();
+  if (tid == 0) st_release(a.flags + (int64_t)i * a.Tc + j, 1);
+}
+
+int tile_count(int64_t v) { return (int)((v + kT - 1) / kT); }
+
+} // namespace
+
+size_t potrf_tiles_flags(int64_t m, int64_t w) {
+  return (size_t)tile_count(m) * (size_t)tile_count(w) + 1;
+}
+
+template <typename T>
+axb_status potrf_tiles(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t m,
+                       int64_t w, T *A, int64_t lda, int64_t off, int64_t *info,
+                       int *flags) {
+  if (w <= 0) return AXB_SUCCESS;
+  if (m < w)
+    return axb__fail(h, AXB_ERR_INTERNAL, "potrf_tiles: %lld rows < %lld",
+                     (long long)m, (long long)w);
+  TileArgs<T> a;
+  a.m = m;
+  a.w = w;
+  a.A = A;
+  a.lda = lda;
+  a.upper = uplo == AXB_UPPER;
+  a.off = off;
+  a.info = info;
+  a.flags = flags;
+  a.Tr = tile_count(m);
+  a.Tc = tile_count(w);
+  /* tiles: column j holds Tr - j of them */
+  const int64_t tiles = (int64_t)a.Tc * a.Tr - (int64_t)a.Tc * (a.Tc - 1) / 2;
+  const size_t smem = 2 * (size_t)kT * kLD * sizeof(T);
+  /* every launch: the attribute belongs to the current device */
+  AXB_CU(h, cudaFuncSetAttribute(potrf_tiles_kernel<T>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)smem));
+  /* AXB_CUDA_TILE_TRACE=file: every launch's per-tile time stamps appended
+     to file ("i j start updated ready published", ns); synchronises */
+  static const char *trace_file = getenv("AXB_CUDA_TILE_TRACE");
+  const size_t tb = (size_t)a.Tr * a.Tc * 4 * sizeof(unsigned long long);
+  a.trace = nullptr;
+  if (trace_file) {
+    AXB_CU(h, cudaMalloc(&a.trace, tb));
+    AXB_CU(h, cudaMemset(a.trace, 0, tb));
+  }
+  potrf_tiles_kernel<T><<<(unsigned)tiles, kTh, smem, st>>>(a);
+  AXB_CU(h, cudaGetLastError());
+  if (trace_file) {
+    std::vector<unsigned long long> t(tb / sizeof(unsigned long long));
+    AXB_CU(h, cudaStreamSynchronize(st));
+    AXB_CU(h, cudaMemcpy(t.data(), a.trace, tb, cudaMemcpyDeviceToHost));
+    cudaFree(a.trace);
+    if (FILE *f = fopen(trace_file, "a")) {
+      fprintf(f, "# launch m=%lld w=%lld\n", (long long)m, (long long)w);
+      for (int ti = 0; ti < a.Tr; ++ti)
+        for (int tj = 0; tj < a.Tc && tj <= ti; ++tj) {
+          const unsigned long long *q = &t[4 * ((size_t)ti * a.Tc + tj)];
+          fprintf(f, "%d %d %llu %llu %llu %llu\n", ti, tj, q[0], q[1], q[2],
+                  q[3]);
+        }
+      fclose(f);
+    }
+  }
+  return AXB_SUCCESS;
+}
+
+template axb_status potrf_tiles<float>(axb_handle, cudaStream_t, axb_uplo,
+                                       int64_t, int64_t, float *, int64_t,
+                                       int64_t, int64_t *, int *);
+template axb_status potrf_tiles<double>(axb_handle, cudaStream_t, axb_uplo,
+                                        int64_t, int64_t, double *, int64_t,
+                                        int64_t, int64_t *, int *);
+
+} // namespace axb_cuda
