@@ -17,10 +17,18 @@
  *
  * Why: cuSOLVER's dpotrf is one such kernel (its timeline, issue 21), and
  * axb's launch-per-step chain (diagonal kernel, TRSM, SYRK per 64 columns)
- * left 0.4-0.7x of it on the table at n <= 8192.  Inside a tile the
- * 64 x 64 Cholesky and the solves work on 32 x 32 blocks, a row per lane in
- * registers (the diagonal block by shuffles alone), so that the chain
- * from one diagonal tile to the next has few barriers.
+ * left 0.4-0.7x of it on the table at n <= 8192.
+ *
+ * Status: an experiment, off by default (AXB_CUDA_POTRF_TILES=1 turns it
+ * on).  Correct on the device (the GPU suite, memcheck, racecheck) and as
+ * accurate as cuSOLVER, but slower than the launch-per-step path at every
+ * n measured: per-tile time stamps (commit efe3aab) put 32 us in the
+ * diagonal tile's Cholesky and 9-48 us in the off-diagonal solve, on the
+ * critical path of every 64 columns, where cuSOLVER spends 28 us per 64
+ * columns in all.  Right-looking steps inside a tile stream the tile
+ * through shared memory once per column (bandwidth-bound); the unrolled
+ * register version ran at instruction-fetch speed.  docs/notes/dense-gpu.md
+ * says what to try next.
  *
  * Failure (a minor not positive, or NaN): the diagonal tile sets *info =
  * off + column + 1 (the smallest wins) and still publishes its flag; tiles
@@ -29,11 +37,6 @@
  * set when a tile starts (an earlier launch failed) makes it skip too.
  */
 #include "cuda_chol_tiles.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-
-#include <vector>
 
 namespace axb_cuda {
 
@@ -58,11 +61,6 @@ __device__ __forceinline__ void st_release(int *p, int v) {
 __device__ __forceinline__ int64_t ld_volatile(const int64_t *p) {
   return *(const volatile int64_t *)p;
 }
-__device__ __forceinline__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
 
 template <typename T> struct TileArgs {
   int64_t m, w; /* trapezoid rows, columns */
@@ -73,7 +71,6 @@ template <typename T> struct TileArgs {
   int64_t *info;
   int *flags; /* Tr * Tc ready flags, then the ticket counter; zeroed */
   int Tr, Tc;
-  unsigned long long *trace; /* AXB_CUDA_TILE_TRACE: 4 stamps per tile */
 };
 
 /* Global element (r, c) of the lower factor (upper storage: transposed). */
@@ -382,10 +379,6 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
                          const int64_t f = ld_volatile(a.info);
                          return f != 0 && f - a.off - 1 < cj + kT;
   };
-  /* trace (a study aid): start, updates done, inputs ready, published */
-  unsigned long long *tr =
-      a.trace ? a.trace + 4 * ((int64_t)i * a.Tc + j) : nullptr;
-  if (tr && tid == 0) tr[0] = now_ns();
   if (tid == 0) s_skip = skipped();
   __syncthreads();
   T acc[4][4];
@@ -408,9 +401,7 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
       __syncthreads();
       tile_gemm_nt(acc, sX, diag ? sX : sY);
     }
-    if (tr && tid == 0) tr[1] = now_ns();
     if (!diag) wait_flag(fj + j);
-    if (tr && tid == 0) tr[2] = now_ns();
     if (tid == 0 && skipped()) s_skip = 1; /* column j failed */
     __syncthreads();
   }
@@ -445,7 +436,6 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   /* publish: the block's stores, then the flag; the barrier orders them
      before thread 0's release at device scope (as CUTLASS's semaphore) */
   __syncthreads();
-  if (tr && tid == 0) tr[3] = now_ns();
   if (tid == 0) st_release(a.flags + (int64_t)i * a.Tc + j, 1);
 }
 
@@ -483,33 +473,8 @@ axb_status potrf_tiles(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t m,
   AXB_CU(h, cudaFuncSetAttribute(potrf_tiles_kernel<T>,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)smem));
-  /* AXB_CUDA_TILE_TRACE=file: every launch's per-tile time stamps appended
-     to file ("i j start updated ready published", ns); synchronises */
-  static const char *trace_file = getenv("AXB_CUDA_TILE_TRACE");
-  const size_t tb = (size_t)a.Tr * a.Tc * 4 * sizeof(unsigned long long);
-  a.trace = nullptr;
-  if (trace_file) {
-    AXB_CU(h, cudaMalloc(&a.trace, tb));
-    AXB_CU(h, cudaMemset(a.trace, 0, tb));
-  }
   potrf_tiles_kernel<T><<<(unsigned)tiles, kTh, smem, st>>>(a);
   AXB_CU(h, cudaGetLastError());
-  if (trace_file) {
-    std::vector<unsigned long long> t(tb / sizeof(unsigned long long));
-    AXB_CU(h, cudaStreamSynchronize(st));
-    AXB_CU(h, cudaMemcpy(t.data(), a.trace, tb, cudaMemcpyDeviceToHost));
-    cudaFree(a.trace);
-    if (FILE *f = fopen(trace_file, "a")) {
-      fprintf(f, "# launch m=%lld w=%lld\n", (long long)m, (long long)w);
-      for (int ti = 0; ti < a.Tr; ++ti)
-        for (int tj = 0; tj < a.Tc && tj <= ti; ++tj) {
-          const unsigned long long *q = &t[4 * ((size_t)ti * a.Tc + tj)];
-          fprintf(f, "%d %d %llu %llu %llu %llu\n", ti, tj, q[0], q[1], q[2],
-                  q[3]);
-        }
-      fclose(f);
-    }
-  }
   return AXB_SUCCESS;
 }
 
