@@ -78,6 +78,9 @@ static void cfg_init(void) {
   cfg.cross[AXL_LU] = tu.crossover[AXB_TUNE_LU];
   cfg.cross[AXL_CHOL] = tu.crossover[AXB_TUNE_CHOLESKY];
   cfg.cross[AXL_INV] = tu.crossover[AXB_TUNE_INVERSE];
+  const int from_file = tu.from_file[AXB_TUNE_LU] ||
+                        tu.from_file[AXB_TUNE_CHOLESKY] ||
+                        tu.from_file[AXB_TUNE_INVERSE];
   v = getenv("AXB_LAPACK_THRESHOLD");
   if (v && *v) {
     char *end = NULL;
@@ -94,7 +97,7 @@ static void cfg_init(void) {
             "%lld (Cholesky), %lld (inverse)%s%s\n",
             axb_version(), mode_name(cfg.mode), (long long)cfg.cross[AXL_LU],
             (long long)cfg.cross[AXL_CHOL], (long long)cfg.cross[AXL_INV],
-            tu.path[0] ? ", tuning file " : "", tu.path);
+            from_file ? ", crossovers from " : "", from_file ? tu.path : "");
 }
 
 /* Probing CUDA starts the driver (tens of milliseconds): only done when a
