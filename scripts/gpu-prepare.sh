@@ -18,4 +18,16 @@ if [ ! -d .carry/lib ]; then
   rm -f .carry/lib/libblas.so.3 .carry/lib/liblapack.so.3
   rm -rf .carry/deb .carry/root
 fi
+# LAPACK's LIN testers for scripts/lapack-device.sh (issue 25), from the
+# liblapack-test installed here, with the libraries they link (tmglib and
+# the system BLAS/LAPACK they were built against; about 10 MB).
+lt=/usr/lib/x86_64-linux-gnu/lapack
+if [ -x $lt/xlintstd ] && [ ! -d .carry/lapack-test ]; then
+  mkdir -p .carry/lapack-test/lib
+  cp $lt/xlintstd $lt/xlintsts $lt/xlintstds $lt/dtest.in $lt/stest.in \
+    $lt/dstest.in .carry/lapack-test/
+  cp -L /usr/lib/x86_64-linux-gnu/libtmglib.so.3 \
+    /usr/lib/x86_64-linux-gnu/libblas.so.3 \
+    /usr/lib/x86_64-linux-gnu/liblapack.so.3 .carry/lapack-test/lib/
+fi
 du -sh build/gpu .carry
