@@ -36,6 +36,7 @@ enum { MODE_AUTO = 0, MODE_CPU = 1, MODE_CUDA = 2 };
 static struct {
   int mode;
   int verbose;
+  int check;        /* AXB_LAPACK_CHECK */
   int64_t cross[3]; /* smallest n for the GPU, per axl_kind */
   int gpus;         /* CUDA devices (probed once, when first needed) */
   pthread_key_t key;
@@ -54,6 +55,16 @@ static void thread_free(void *p) {
   free(t);
 }
 
+/* dlclose of the drop-in (a program that dlopens it): the key's destructor
+   would point into unmapped code at the next thread exit, so the key goes
+   first.  The states of live threads are leaked, not freed under them. */
+__attribute__((destructor)) static void unload(void) {
+  if (cfg.key_ok) {
+    cfg.key_ok = 0;
+    pthread_key_delete(cfg.key);
+  }
+}
+
 static const char *mode_name(int m) {
   return m == MODE_CPU ? "cpu" : m == MODE_CUDA ? "cuda" : "auto";
 }
@@ -63,6 +74,8 @@ static const char *mode_name(int m) {
 static void cfg_init(void) {
   const char *v = getenv("AXB_LAPACK_VERBOSE");
   cfg.verbose = v && *v && strcmp(v, "0") != 0;
+  v = getenv("AXB_LAPACK_CHECK");
+  cfg.check = v && *v && strcmp(v, "0") != 0;
   cfg.mode = MODE_AUTO;
   v = getenv("AXB_LAPACK_BACKEND");
   if (v && strcmp(v, "cpu") == 0) cfg.mode = MODE_CPU;
@@ -209,6 +222,32 @@ int64_t *axl_piv(axl_call *c, int64_t n) {
     t->piv_cap = need;
   }
   return t->piv;
+}
+
+int axl_check_on(void) {
+  pthread_once(&cfg_once, cfg_init);
+  return cfg.check;
+}
+
+/* The warning goes to stderr, never stdout (the host program's), and INFO
+   stays LAPACK's: a positive INFO means a singular pivot to every LAPACK
+   caller, so a new meaning there would be misread. */
+void axl_certify(const char *name, axb_dtype t, int64_t n, int64_t nrhs,
+                 const void *A, const void *B, const void *X, int64_t ldx) {
+  axb_dense Ad = axb_dense_wrap(n, n, n, t, (void *)A);
+  axb_dense Bd = axb_dense_wrap(n, nrhs, n, t, (void *)B);
+  axb_dense Xd = axb_dense_wrap(n, nrhs, ldx, t, (void *)X);
+  double r = axb_check_solve(&Ad, &Xd, &Bd);
+  if (!(r < 30))
+    fprintf(stderr,
+            "axb_lapack: %s n=%lld: backward error ratio %.3g >= 30, the "
+            "answer is not certified (AXB_LAPACK_CHECK)\n",
+            name, (long long)n, r);
+  else if (cfg.verbose)
+    fprintf(stderr,
+            "axb_lapack: %s n=%lld: certified, backward error "
+            "ratio %.3g\n",
+            name, (long long)n, r);
 }
 
 void *axl_next(const char *sym) {

@@ -53,6 +53,14 @@ void axl_end(axl_call *c, axb_status st, lapack_int info);
 /* n pivots of the thread's buffer; NULL when out of memory. */
 int64_t *axl_piv(axl_call *c, int64_t n);
 
+/* AXB_LAPACK_CHECK=1: gesv/posv keep copies of A (full, packed) and B and
+   judge the answer after the call.  axl_check_on says whether to copy;
+   axl_certify computes axb_check_solve's backward error of X (ldx) and
+   writes a warning line to stderr when it is not below 30. */
+int axl_check_on(void);
+void axl_certify(const char *name, axb_dtype t, int64_t n, int64_t nrhs,
+                 const void *A, const void *B, const void *X, int64_t ldx);
+
 /* The system library's definition of a LAPACK symbol (the next one after
    the drop-in in the lookup order), or NULL.  Used when axb cannot serve
    a call (library error, input axb refuses such as NaN in dsgesv). */

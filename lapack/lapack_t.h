@@ -60,6 +60,23 @@ typedef void (*TY(posv))(const char *, const lapack_int *, const lapack_int *,
 /* The system's routine of this name, or NULL (then INFO = AXL_NO_SYSTEM). */
 #define SYSTEM(name, info) ((TY(name))axl_next(STR(FN(name))))
 
+#define DTYPE (sizeof(T) == sizeof(double) ? AXB_F64 : AXB_F32)
+
+/* AXB_LAPACK_CHECK's copies: m x n of X (ld) packed, or NULL; sym = 'U' or
+   'L' mirrors that triangle into a full symmetric matrix (posv). */
+static T *AXL_CAT3(save_, P, )(const T *X, lapack_int m, lapack_int n,
+                               lapack_int ld, char sym) {
+  T *Y = malloc(sizeof *Y * (size_t)m * (size_t)(n > 0 ? n : 1));
+  if (!Y) return NULL;
+  for (lapack_int j = 0; j < n; ++j)
+    for (lapack_int i = 0; i < m; ++i) {
+      int mirror = (sym == 'U' && i > j) || (sym == 'L' && i < j);
+      Y[(size_t)j * m + i] =
+          mirror ? X[(size_t)i * ld + j] : X[(size_t)j * ld + i];
+    }
+  return Y;
+}
+
 static void AXL_CAT3(copy_piv_, P, )(lapack_int *ipiv, const int64_t *piv,
                                      int64_t k) {
   for (int64_t i = 0; i < k; ++i)
@@ -164,6 +181,11 @@ AXL_EXPORT void FN(gesv)(const lapack_int *n, const lapack_int *nrhs, T *A,
     return;
   }
   if (*n == 0) return;
+  T *sA = NULL, *sB = NULL;
+  if (axl_check_on() && *nrhs > 0) {
+    sA = AXL_CAT3(save_, P, )(A, *n, *n, *lda, 0);
+    sB = AXL_CAT3(save_, P, )(B, *n, *nrhs, *ldb, 0);
+  }
   axl_call c;
   axb_status st = AXB_ERR_OUT_OF_MEMORY;
   int64_t *piv = NULL, i = 0;
@@ -174,8 +196,12 @@ AXL_EXPORT void FN(gesv)(const lapack_int *n, const lapack_int *nrhs, T *A,
     AXL_CAT3(copy_piv_, P, )(ipiv, piv, *n);
     *info = (lapack_int)i;
     axl_end(&c, st, *info);
+    if (sA && sB && *info == 0)
+      axl_certify(PNAME "GESV", DTYPE, *n, *nrhs, sA, sB, B, *ldb);
+    free(sA), free(sB);
     return;
   }
+  free(sA), free(sB);
   axl_end(&c, st, 0);
   TY(gesv) f = SYSTEM(gesv, info);
   if (f)
@@ -328,6 +354,11 @@ AXL_EXPORT void FN(posv)(const char *uplo, const lapack_int *n,
     return;
   }
   if (*n == 0) return;
+  T *sA = NULL, *sB = NULL;
+  if (axl_check_on() && *nrhs > 0) {
+    sA = AXL_CAT3(save_, P, )(A, *n, *n, *lda, upper ? 'U' : 'L');
+    sB = AXL_CAT3(save_, P, )(B, *n, *nrhs, *ldb, 0);
+  }
   axl_call c;
   axb_status st = AXB_ERR_OUT_OF_MEMORY;
   int64_t i = 0;
@@ -338,8 +369,12 @@ AXL_EXPORT void FN(posv)(const char *uplo, const lapack_int *n,
   if (AXL_SERVED(st)) {
     *info = (lapack_int)i;
     axl_end(&c, st, *info);
+    if (sA && sB && *info == 0)
+      axl_certify(PNAME "POSV", DTYPE, *n, *nrhs, sA, sB, B, *ldb);
+    free(sA), free(sB);
     return;
   }
+  free(sA), free(sB);
   axl_end(&c, st, 0);
   TY(posv) f = SYSTEM(posv, info);
   if (f)
@@ -352,3 +387,4 @@ AXL_EXPORT void FN(posv)(const char *uplo, const lapack_int *n,
 #undef AXB
 #undef TY
 #undef SYSTEM
+#undef DTYPE

@@ -159,6 +159,7 @@ int main(void) {
   CHECK(fd >= 0 && freopen(tpath, "w", stderr), "trace file");
   setenv("AXB_LAPACK_VERBOSE", "1", 1);
   setenv("AXB_LAPACK_BACKEND", "cpu", 1);
+  setenv("AXB_LAPACK_CHECK", "1", 1);
   li n = 5, lda = 8, info = -9, ip[64];
   double A[8 * 64], B[64 * 8];
   int64_t ip64[8], i64 = 0;
@@ -173,7 +174,6 @@ int main(void) {
   while (tf && fgets(line, sizeof line, tf))
     ntrace += strstr(line, "DGETRF ->") != NULL;
   if (tf) fclose(tf);
-  remove(tpath);
   CHECK(ntrace == 1,
         "%d DGETRF lines in the trace (want 1: the anchor "
         "must reach OpenBLAS, not the drop-in)",
@@ -284,6 +284,36 @@ int main(void) {
       info == 0 && iter < 0 && dmax < 1e-14,
       "dsgesv fallback: INFO %d ITER %d, A holds an LU of A with residual %.3g",
       (int)info, (int)iter, dmax);
+
+  /* AXB_LAPACK_CHECK: Wilkinson's matrix (1 on the diagonal, -1 below, 1
+     in the last column) grows 2^(n-1) under partial pivoting: the answer
+     of n = 60 is not backward stable, and the check must say so on
+     stderr (the dposv above was certified). */
+  {
+    li w = 60;
+    double *W = calloc((size_t)w * w, sizeof *W), bw[60];
+    for (li j = 0; j < w; ++j)
+      for (li i = 0; i < w; ++i)
+        W[(size_t)j * w + i] = i == j || j == w - 1 ? 1 : i > j ? -1 : 0;
+    for (li i = 0; i < w; ++i)
+      bw[i] = (i * 7919 % 13) - 6.5;
+    li wp[60];
+    dgesv_(&w, &one, W, &w, wp, bw, &w, &info);
+    free(W);
+    fflush(stderr);
+    int cert = 0, uncert = 0;
+    tf = fopen(tpath, "r");
+    while (tf && fgets(line, sizeof line, tf)) {
+      cert += strstr(line, "DPOSV n=5: certified") != NULL;
+      uncert += strstr(line, "DGESV n=60: backward error ratio") != NULL;
+    }
+    if (tf) fclose(tf);
+    CHECK(info == 0 && cert == 1 && uncert == 1,
+          "AXB_LAPACK_CHECK: %d certified dposv, %d warnings for Wilkinson's "
+          "matrix (want 1 and 1)",
+          cert, uncert);
+  }
+  remove(tpath);
 
   /* Threads: each its own sizes, at once. */
   pthread_t th[4];
