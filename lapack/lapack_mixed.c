@@ -30,6 +30,13 @@ typedef void (*dsposv_fn)(const char *, const lapack_int *, const lapack_int *,
                           double *, float *, lapack_int *, lapack_int *,
                           size_t);
 
+typedef void (*getrs_fn)(const char *, const lapack_int *, const lapack_int *,
+                         const double *, const lapack_int *, const lapack_int *,
+                         double *, const lapack_int *, lapack_int *, size_t);
+typedef void (*potrs_fn)(const char *, const lapack_int *, const lapack_int *,
+                         const double *, const lapack_int *, double *,
+                         const lapack_int *, lapack_int *, size_t);
+
 /* The system BLAS (OpenBLAS or the program's): LAPACK's own residual. */
 void dgemm_(const char *ta, const char *tb, const lapack_int *m,
             const lapack_int *n, const lapack_int *k, const double *alpha,
@@ -182,7 +189,12 @@ AXL_EXPORT void dsgesv_(const lapack_int *n, const lapack_int *nrhs, double *A,
     *iter = mi.iter < 0 ? (lapack_int)mi.iter : -31;
     int64_t *piv = axl_piv(&c, *n), i = 0;
     st = AXB_ERR_OUT_OF_MEMORY;
-    if (piv) st = axb_dgetrf(c.h, *n, *n, A, *lda, piv, &i);
+    if (piv) {
+      st = axb_dgetrf(c.h, *n, *n, A, *lda, piv, &i);
+      if (!(st == AXB_SUCCESS || st == AXB_ERR_SINGULAR) &&
+          axl_retry_cpu(&c, st) == 0)
+        st = axb_dgetrf(c.h, *n, *n, A, *lda, piv, &i);
+    }
     if (st == AXB_SUCCESS || st == AXB_ERR_SINGULAR) {
       for (lapack_int j = 0; j < *n; ++j)
         ipiv[j] = (lapack_int)piv[j];
@@ -194,6 +206,12 @@ AXL_EXPORT void dsgesv_(const lapack_int *n, const lapack_int *nrhs, double *A,
       }
       axl_end(&c, st, *info);
       if (st == AXB_SUCCESS || st == AXB_ERR_SINGULAR) return;
+      /* A holds the factors now: only the solve is left to the system. */
+      getrs_fn g = (getrs_fn)axl_next("dgetrs_");
+      lapack_int in = 0;
+      if (g) g("N", n, nrhs, A, lda, ipiv, X, ldx, &in, 1);
+      *info = g ? in : -1000;
+      return;
     }
   }
   axl_end(&c, st, 0);
@@ -250,6 +268,9 @@ AXL_EXPORT void dsposv_(const char *uplo, const lapack_int *n,
     *iter = mi.iter < 0 ? (lapack_int)mi.iter : -31;
     int64_t i = 0;
     st = axb_dpotrf(c.h, ul, *n, A, *lda, &i);
+    if (!(st == AXB_SUCCESS || st == AXB_ERR_NOT_SPD) &&
+        axl_retry_cpu(&c, st) == 0)
+      st = axb_dpotrf(c.h, ul, *n, A, *lda, &i);
     if (st == AXB_SUCCESS || st == AXB_ERR_NOT_SPD) {
       *info = (lapack_int)i;
       if (st == AXB_SUCCESS) {
@@ -258,6 +279,12 @@ AXL_EXPORT void dsposv_(const char *uplo, const lapack_int *n,
       }
       axl_end(&c, st, *info);
       if (st == AXB_SUCCESS || st == AXB_ERR_NOT_SPD) return;
+      /* A holds the factor now: only the solve is left to the system. */
+      potrs_fn g = (potrs_fn)axl_next("dpotrs_");
+      lapack_int in = 0;
+      if (g) g(uplo, n, nrhs, A, lda, X, ldx, &in, 1);
+      *info = g ? in : -1000;
+      return;
     }
   }
   axl_end(&c, st, 0);
