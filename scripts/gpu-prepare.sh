@@ -18,4 +18,17 @@ if [ ! -d .carry/lib ]; then
   rm -f .carry/lib/libblas.so.3 .carry/lib/liblapack.so.3
   rm -rf .carry/deb .carry/root
 fi
+# LAPACK's LIN testers for scripts/lapack-device.sh (issue 25), from the
+# liblapack-test installed here (about 2 MB): the testers, their inputs and
+# libtmglib; their libblas.so.3 and liblapack.so.3 are links to the carried
+# OpenBLAS, which exports both interfaces (Debian's default alternative).
+lt=/usr/lib/x86_64-linux-gnu/lapack
+if [ -x $lt/xlintstd ] && [ ! -d .carry/lapack-test ]; then
+  mkdir -p .carry/lapack-test/lib
+  cp $lt/xlintstd $lt/xlintsts $lt/xlintstds $lt/dtest.in $lt/stest.in \
+    $lt/dstest.in .carry/lapack-test/
+  cp -L /usr/lib/x86_64-linux-gnu/libtmglib.so.3 .carry/lapack-test/lib/
+  ln -s ../../lib/libopenblas.so.0 .carry/lapack-test/lib/libblas.so.3
+  ln -s ../../lib/libopenblas.so.0 .carry/lapack-test/lib/liblapack.so.3
+fi
 du -sh build/gpu .carry

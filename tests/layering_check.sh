@@ -35,6 +35,8 @@ rule src/backend 'batched/|dense/|sparse/|vendor/' \
 rule src/batched 'dense/|sparse/|vendor/' 'batched sits beside sparse, below the dense driver'
 rule src/sparse 'dense/|batched/|vendor/' 'sparse sits beside batched, below the dense driver'
 rule src/dense 'vendor/' 'the anchors are for comparison only'
+rule lapack 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
+  'the LAPACK drop-in is a client of axb.h only'
 rule include 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'public headers stand alone'
 if [ $bad -eq 0 ]; then echo "layering: every include goes down"; fi

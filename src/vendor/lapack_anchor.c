@@ -4,9 +4,12 @@
  * integers, so the anchors refuse sizes above INT32_MAX; pivots are
  * converted between int64_t (axb) and int (LAPACK).
  */
+#define _GNU_SOURCE /* dladdr */
 #include "vendor/vendor.h"
 
+#include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,6 +37,36 @@ void dgetri_(const int *n, double *A, const int *lda, const int *ipiv,
 void sgetri_(const int *n, float *A, const int *lda, const int *ipiv,
              float *work, const int *lwork, int *info);
 
+/* The entry points are taken from OpenBLAS itself, not from the first
+   definition in the process: under LD_PRELOAD=libaxb_lapack.so (the
+   drop-in, lapack/) the plain names are axb's own routines, and an anchor
+   that called them would compare axb with itself.  dlsym on OpenBLAS's
+   handle finds OpenBLAS's definitions; the plain symbols are the fallback
+   when that lookup fails (a static OpenBLAS). */
+#define ANCHOR_FNS(X)                                                          \
+  X(dgetrf) X(sgetrf) X(dpotrf) X(spotrf) X(dgesv) X(sgesv) X(dgetri) X(sgetri)
+static struct {
+#define X(f) __typeof__(&f##_) f;
+  ANCHOR_FNS(X)
+#undef X
+} ob;
+static pthread_once_t ob_once = PTHREAD_ONCE_INIT;
+
+static void ob_init(void) {
+  Dl_info di;
+  void *lib = NULL;
+  if (dladdr((void *)openblas_get_config, &di) && di.dli_fname)
+    lib = dlopen(di.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+#define X(f)                                                                   \
+  ob.f = lib ? (__typeof__(&f##_))dlsym(lib, #f "_") : NULL;                   \
+  if (!ob.f) ob.f = f##_;
+  ANCHOR_FNS(X)
+#undef X
+  /* lib stays open: its functions are used for the life of the process. */
+}
+
+#define OB(f) (pthread_once(&ob_once, ob_init), ob.f)
+
 const char *axb_blas_info(void) {
   static char buf[256];
   snprintf(buf, sizeof buf, "OpenBLAS (%s)", openblas_get_config());
@@ -55,7 +88,7 @@ static int fits(int64_t n, int64_t lda) {
     int *piv = malloc((n > 0 ? (size_t)n : 1) * sizeof *piv);                  \
     if (!piv) return AXB_ERR_OUT_OF_MEMORY;                                    \
     int in = (int)n, il = (int)lda, info = 0;                                  \
-    p##getrf_(&in, &in, A, &il, piv, &info);                                   \
+    OB(p##getrf)(&in, &in, A, &il, piv, &info);                                \
     for (int64_t i = 0; i < n; ++i)                                            \
       ipiv[i] = piv[i];                                                        \
     free(piv);                                                                 \
@@ -68,7 +101,7 @@ GETRF_ANCHOR(float, s)
   int axb_vendor_##p##potrf(axb_uplo uplo, int64_t n, T *A, int64_t lda) {     \
     if (!fits(n, lda)) return AXB_ERR_NOT_SUPPORTED;                           \
     int in = (int)n, il = (int)lda, info = 0;                                  \
-    p##potrf_(uplo == AXB_UPPER ? "U" : "L", &in, A, &il, &info, 1);           \
+    OB(p##potrf)(uplo == AXB_UPPER ? "U" : "L", &in, A, &il, &info, 1);        \
     return info;                                                               \
   }
 POTRF_ANCHOR(double, d)
@@ -85,14 +118,14 @@ POTRF_ANCHOR(float, s)
     for (int64_t i = 0; i < n; ++i)                                            \
       piv[i] = (int)ipiv[i];                                                   \
     T q = 0;                                                                   \
-    p##getri_(&in, A, &il, piv, &q, &lw, &info);                               \
+    OB(p##getri)(&in, A, &il, piv, &q, &lw, &info);                            \
     lw = (int)q > in ? (int)q : (in > 0 ? in : 1);                             \
     T *work = malloc((size_t)lw * sizeof *work);                               \
     if (!work) {                                                               \
       free(piv);                                                               \
       return AXB_ERR_OUT_OF_MEMORY;                                            \
     }                                                                          \
-    p##getri_(&in, A, &il, piv, work, &lw, &info);                             \
+    OB(p##getri)(&in, A, &il, piv, work, &lw, &info);                          \
     free(work);                                                                \
     free(piv);                                                                 \
     return info;                                                               \
@@ -107,7 +140,7 @@ GETRI_ANCHOR(float, s)
     int *piv = malloc((n > 0 ? (size_t)n : 1) * sizeof *piv);                  \
     if (!piv) return AXB_ERR_OUT_OF_MEMORY;                                    \
     int in = (int)n, ir = (int)nrhs, il = (int)lda, ib = (int)ldb, info = 0;   \
-    p##gesv_(&in, &ir, A, &il, piv, B, &ib, &info);                            \
+    OB(p##gesv)(&in, &ir, A, &il, piv, B, &ib, &info);                         \
     for (int64_t i = 0; i < n; ++i)                                            \
       ipiv[i] = piv[i];                                                        \
     free(piv);                                                                 \
