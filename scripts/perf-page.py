@@ -7,7 +7,8 @@ A generated table sits between two marker lines:
     ... (replaced by the output of scripts/bench-table.py with those args)
     <!-- /bench-table -->
 
-or, for bench_mixed's JSON lines, mixed-table (scripts/mixed-table.py).
+or, for bench_mixed's JSON lines, mixed-table (scripts/mixed-table.py), for
+bench_cuda's text output dense-table (scripts/dense-table.py).
 
 Everything outside the markers is left as written.  --check exits 1
 (and changes nothing) when a table differs from what its result file
@@ -22,7 +23,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OPEN = re.compile(r"^<!-- (bench-table|mixed-table): (.*) -->$")
+OPEN = re.compile(r"^<!-- (bench-table|mixed-table|dense-table): (.*) -->$")
 
 
 def table(script, args):

@@ -19,16 +19,14 @@
  * axb's launch-per-step chain (diagonal kernel, TRSM, SYRK per 64 columns)
  * left 0.4-0.7x of it on the table at n <= 8192.
  *
- * Status: an experiment, off by default (AXB_CUDA_POTRF_TILES=1 turns it
- * on).  Correct on the device (the GPU suite, memcheck, racecheck) and as
- * accurate as cuSOLVER, but slower than the launch-per-step path at every
- * n measured: per-tile time stamps (commit efe3aab) put 32 us in the
- * diagonal tile's Cholesky and 9-48 us in the off-diagonal solve, on the
- * critical path of every 64 columns, where cuSOLVER spends 28 us per 64
- * columns in all.  Right-looking steps inside a tile stream the tile
- * through shared memory once per column (bandwidth-bound); the unrolled
- * register version ran at instruction-fetch speed.  docs/notes/dense-gpu.md
- * says what to try next.
+ * Inside a tile the factorisation and the off-diagonal solve are column
+ * sweeps with the tile's entries in registers (tile_sweep): one barrier
+ * per column.  Measured (H100, docs/notes/dense-gpu.md): faster than the
+ * launch-per-step chain it replaced at every n, still 0.55x (n = 1024)
+ * to 0.82x (n = 16384) of cuSOLVER in FP64: per-tile time stamps put
+ * ~21 us in the diagonal tile's sweep and ~17 us in the next tile's solve
+ * on the critical path of every 64 columns, where cuSOLVER spends 28 us
+ * per 64 columns in all.
  *
  * Failure (a minor not positive, or NaN): the diagonal tile sets *info =
  * off + column + 1 (the smallest wins) and still publishes its flag; tiles
@@ -259,87 +257,69 @@ __device__ __forceinline__ void acc_to(const T (&acc)[4][4], T *s) {
 }
 
 /*
- * In place, the Cholesky factor of the lower part of the shared 64 x 64
- * tile S over its nv valid columns (the rest padding, identity),
- * right-looking with the scaling deferred: step c subtracts
- * S(r,c) S(c',c) / S(c,c) from S(r,c') for c < c' <= r, reading column c
- * as it stands (nobody writes it in that step), so a step costs one
- * barrier; at the end L(r,c) = S(r,c) / sqrt(S(c,c)).  Rows past the valid
- * columns are rows of L21 and come out solved.  Thread t owns row t / 4,
- * columns of class t % 4.  The loops stay loops: unrolled register code
- * was ten times larger and ran at instruction-fetch speed (issue 21
- * notes).  s_rinv := 1 / diag(L) (one when padded).  Returns the first
- * column whose pivot is not positive (or NaN), else nv (block-uniform).
+ * The column sweeps of a tile, in place on the shared 64 x 64 tile S, over
+ * its nv valid columns (the rest padding):
+ *   CHOL:  the Cholesky factor of S's lower part,
+ *          L(:,j) = S(:,j) / sqrt(d_j), then S(:,k) -= L(:,j) L(k,j), k > j;
+ *   solve: X := S L^-T for the factored diagonal tile L (rinv = 1/diag L),
+ *          X(:,j) = S(:,j) rinv_j, then S(:,k) -= X(:,j) L(k,j), k > j.
+ * Thread t owns column lane + 32 (warp / 4), rows 16 (warp % 4) .. + 16 in
+ * registers (static indices, a loop over the columns: compact code); step
+ * j's column goes through shared memory (double-buffered by parity), so a
+ * step costs one barrier.  Each owner of column k keeps d_k = S(k,k) -
+ * sum_j L(k,j)^2 itself (the same operations as on its entry (k,k)), so
+ * the pivot needs no second barrier.  Rows past the valid columns are rows
+ * of L21 and come out solved.  Returns the first column whose pivot is not
+ * positive (or NaN), else nv; block-uniform.
  */
-template <typename T> __device__ int tile_chol(T *S, T *s_rinv, int nv) {
-  const int tid = threadIdx.x, r = tid / 4, g = tid % 4;
+template <typename T, bool CHOL>
+__device__ int tile_sweep(T *S, const T *L, const T *rinv, int nv, T (*buf)[kT],
+                          int *s_fail) {
+  const int tid = threadIdx.x, lane = tid % 32, w = tid / 32;
+  const int c = lane + 32 * (w / 4), rb = 16 * (w % 4);
+  T a[16];
+#pragma unroll
+  for (int q = 0; q < 16; ++q)
+    a[q] = S[c * kLD + rb + q];
+  T dk = CHOL ? S[c * kLD + c] : T(0);
+  if (tid == 0) *s_fail = nv;
+  __syncthreads();
   int bad = nv;
 #pragma unroll 1
-  for (int c = 0; c < nv; ++c) {
-    __syncthreads(); /* step c - 1's updates are visible */
-    const T d = S[c * kLD + c];
-    if (!(d > T(0))) { /* uniform: every thread read the same d */
-      bad = c;
-      break;
-    }
-    if (r > c) {
-      /* every operand loaded before any store (nothing read here is
-         written in this step, but the compiler cannot know it) */
-      const T lr = S[c * kLD + r] / d;
-      const int end = r < nv - 1 ? r : nv - 1;
-      const int c1 = c + 1 + ((g - c - 1) & 3);
-      T u[kT / 4], v[kT / 4];
-#pragma unroll
-      for (int q = 0; q < kT / 4; ++q) {
-        const int cc = c1 + 4 * q;
-        u[q] = cc <= end ? S[c * kLD + cc] : T(0);
-        v[q] = cc <= end ? S[cc * kLD + r] : T(0);
+  for (int j = 0; j < nv; ++j) {
+    T *x = buf[j & 1];
+    if (c == j) {
+      T r;
+      if (CHOL) {
+        r = dk > T(0) ? rsqrt(dk) : T(0);
+        if (!(dk > T(0))) *s_fail = j; /* every owner writes the same */
+      } else {
+        r = rinv[j];
       }
 #pragma unroll
-      for (int q = 0; q < kT / 4; ++q)
-        if (c1 + 4 * q <= end) S[(c1 + 4 * q) * kLD + r] = fma(-lr, u[q], v[q]);
+      for (int q = 0; q < 16; ++q) {
+        if (r != T(0)) a[q] *= r;
+        x[rb + q] = a[q];
+      }
+    }
+    __syncthreads();
+    if (CHOL && *s_fail < nv) { /* uniform after the barrier */
+      bad = *s_fail;
+      break;
+    }
+    if (c > j && (!CHOL || c < nv)) {
+      const T l = CHOL ? x[c] : L[j * kLD + c];
+#pragma unroll
+      for (int q = 0; q < 16; ++q)
+        a[q] = fma(-x[rb + q], l, a[q]);
+      if (CHOL) dk = fma(-l, l, dk);
     }
   }
-  __syncthreads();
-  if (tid < kT) s_rinv[tid] = tid < bad ? rsqrt(S[tid * kLD + tid]) : T(1);
-  __syncthreads();
-  for (int e = tid; e < kT * kT; e += kTh) {
-    const int rr = e % kT, c = e / kT;
-    if (c < bad && rr >= c) /* S(c,c) d^-1/2 = sqrt(d) on the diagonal */
-      S[c * kLD + rr] *= s_rinv[c];
-  }
+#pragma unroll
+  for (int q = 0; q < 16; ++q)
+    S[c * kLD + rb + q] = a[q];
   __syncthreads();
   return bad;
-}
-
-/*
- * X := C L^-T in place (C: the shared 64 x 64 tile S; L: the factored
- * diagonal tile, lower, column-major, padded identity; rinv = 1 / diag L):
- * X(r,c) = (C(r,c) - sum_{m<c} X(r,m) L(c,m)) / L(c,c), right-looking.
- * Rows are independent: thread t owns row t / 4, columns of class t % 4,
- * and a row's four lanes share a warp, so __syncwarp is the only barrier.
- */
-template <typename T>
-__device__ void tile_trsm(T *S, const T *L, const T *rinv) {
-  const int tid = threadIdx.x, r = tid / 4, g = tid % 4;
-#pragma unroll 1
-  for (int c = 0; c < kT; ++c) {
-    const T x = S[c * kLD + r] * rinv[c];
-    __syncwarp(); /* the row's lanes have read S(r,c) */
-    if (g == (c & 3)) S[c * kLD + r] = x;
-    const int c1 = c + 1 + ((g - c - 1) & 3);
-    T u[kT / 4], v[kT / 4]; /* operands first, then the stores */
-#pragma unroll
-    for (int q = 0; q < kT / 4; ++q) {
-      const int cc = c1 + 4 * q;
-      u[q] = cc < kT ? L[c * kLD + cc] : T(0);
-      v[q] = cc < kT ? S[cc * kLD + r] : T(0);
-    }
-#pragma unroll
-    for (int q = 0; q < kT / 4; ++q)
-      if (c1 + 4 * q < kT) S[(c1 + 4 * q) * kLD + r] = fma(-x, u[q], v[q]);
-    __syncwarp(); /* step c's updates reach the row's other lanes */
-  }
 }
 
 /* Thread 0 waits for the flag (acquire); the caller's __syncthreads then
@@ -356,7 +336,8 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   T *sX = (T *)smem_raw; /* C, then L(j,j) or the solve's X */
   T *sY = sX + kT * kLD; /* L(j,k), or L(j,j) */
   __shared__ T s_rinv[kT];
-  __shared__ int s_i, s_j, s_skip;
+  __shared__ T s_buf[2][kT];
+  __shared__ int s_i, s_j, s_skip, s_fail;
   const int tid = threadIdx.x;
   int *ticket = a.flags + (int64_t)a.Tr * a.Tc;
   if (tid == 0) {
@@ -375,6 +356,7 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
             *fj = a.flags + (int64_t)j * a.Tc;
   /* first column of tile column j, local to the trapezoid */
   const int64_t cj = (int64_t)j * kT;
+  const int nv = (int)(a.w - cj < kT ? a.w - cj : kT); /* valid columns */
   auto skipped = [&]() { /* by thread 0: an earlier minor failed */
                          const int64_t f = ld_volatile(a.info);
                          return f != 0 && f - a.off - 1 < cj + kT;
@@ -408,8 +390,7 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   if (!s_skip && diag) {
     acc_to(acc, sX);
     __syncthreads();
-    const int nv = (int)(a.w - cj < kT ? a.w - cj : kT); /* valid columns */
-    const int bad = tile_chol(sX, s_rinv, nv);
+    const int bad = tile_sweep<T, true>(sX, sX, nullptr, nv, s_buf, &s_fail);
     if (bad < nv && tid == 0) { /* the smallest failing column wins */
       unsigned long long v = (unsigned long long)(a.off + cj + bad + 1);
       unsigned long long *p = (unsigned long long *)a.info;
@@ -429,7 +410,7 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
     __syncthreads();
     if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
     __syncthreads();
-    tile_trsm(sX, sY, s_rinv);
+    tile_sweep<T, false>(sX, sY, s_rinv, nv, s_buf, &s_fail);
     __syncthreads();
     store_tile(sX, a, i, j, false);
   }

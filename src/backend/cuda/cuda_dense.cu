@@ -1,6 +1,6 @@
 /*
  * Dense algorithms of the CUDA backend on device arrays (blocked LU with
- * our panel kernel, Cholesky with our diagonal-block kernel, solves and the
+ * our panel kernel, Cholesky by tiles (cuda_chol_tiles.cu), solves and the
  * inverse; cuBLAS TRSM/GEMM/SYRK for the updates), the host-array entries
  * of the table that stage through device memory, and the table itself.
  */
@@ -83,7 +83,7 @@ struct Knob {
   int64_t v = 0;
 };
 struct Knobs {
-  Knob lu_nb, potrf_nb, potrf_tiles, lookahead;
+  Knob lu_nb, potrf_nb, lookahead;
 };
 
 Knob read_knob(const char *name) {
@@ -104,7 +104,6 @@ const Knobs &knobs() {
     Knobs r;
     r.lu_nb = read_knob("AXB_CUDA_LU_NB");
     r.potrf_nb = read_knob("AXB_CUDA_POTRF_NB");
-    r.potrf_tiles = read_knob("AXB_CUDA_POTRF_TILES");
     r.lookahead = read_knob("AXB_CUDA_LOOKAHEAD");
     return r;
   }();
@@ -334,39 +333,10 @@ axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
 
 /* ---- Cholesky ------------------------------------------------------------ */
 
-/* The n x n block A (at global offset off) factored completely in steps of
-   kCholBlock columns on one stream: potrf_step (diagonal block and the
-   rows below it inside A in one launch), then SYRK on the rest of A.
-   arrive: zeroed counters, one per step (potrf_dev owns them). */
-template <typename T>
-static axb_status potrf_steps(axb_handle h, cudaStream_t st, cublasHandle_t b,
-                              axb_uplo uplo, int64_t n, T *A, int64_t lda,
-                              int64_t off, int64_t *info, unsigned *arrive) {
-  const T one = 1, minus = -1;
-  for (int64_t j = 0; j < n; j += kCholBlock) {
-    const int64_t w = n - j < kCholBlock ? n - j : kCholBlock;
-    const int64_t rem = n - j - w;
-    T *Ajj = A + j + j * lda;
-    axb_status s = potrf_step<T>(h, st, uplo, w, rem, Ajj, lda, off + j, info,
-                                 arrive + j / kCholBlock);
-    if (s) return s;
-    if (rem <= 0) continue;
-    T *C = A + (j + w) + (j + w) * lda;
-    if (uplo == AXB_LOWER)
-      AXB_BLAS(h, syrk(b, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, rem, w, &minus,
-                       Ajj + w, lda, &one, C, lda));
-    else
-      AXB_BLAS(h, syrk(b, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, rem, w, &minus,
-                       Ajj + w * lda, lda, &one, C, lda));
-  }
-  return AXB_SUCCESS;
-}
-
 /*
- * Cholesky with the tile kernel (potrf_tiles).  Up to NB columns (the
- * default: every n the device measured, see AXB_CUDA_POTRF_NB) one launch
- * factors the whole matrix.  Past it, blocks of NB columns: the fast lane
- * factors the block column k (diagonal block and the panel below it, one
+ * Cholesky with the tile kernel (potrf_tiles).  Up to NB columns one
+ * launch factors the whole matrix.  Past it, blocks of NB columns: the fast
+ * lane factors the block column k (diagonal block and the panel below it, one
  * launch) and updates the next block column (SYRK on its diagonal block,
  * GEMM below); the handle's stream updates the rest of the trailing matrix
  * (SYRK), overlapping the next block column's factorisation.  Upper
@@ -434,15 +404,9 @@ static axb_status potrf_tiled(axb_handle h, Context *ctx, axb_uplo uplo,
   return AXB_SUCCESS;
 }
 
-/*
- * Right-looking blocked Cholesky with look-ahead, blocks of NB columns.
- * Fast lane, step k: the diagonal block (potrf_steps), the panel
- * L21 := A21 L11^-T (cuBLAS TRSM), then, after the handle's stream has
- * finished the bulk update of step k - 1, the next block column (SYRK on
- * its diagonal block, GEMM below it).  The handle's stream: SYRK on the
- * rest of the trailing matrix, overlapping the next diagonal block and
- * panel.  Upper storage is the mirror image (U = L^T).
- */
+/* Cholesky on device arrays: potrf_tiled with NB = n up to 4096 (one
+   launch), 1024 below 32768 and 2048 from there (AXB_CUDA_POTRF_NB
+   overrides; the device's measurements, docs/notes/dense-gpu.md). */
 template <typename T>
 axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
                      int64_t *info) {
@@ -452,76 +416,9 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), stream(h)));
   if (n == 0) return AXB_SUCCESS;
   AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
-  if (knob(knobs().potrf_tiles, 0))
-    return potrf_tiled<T>(h, ctx, uplo, n, A, lda, info,
-                          knob(knobs().potrf_nb, n <= 8192 ? n : 1024));
-  /* The steps' arrival counters (potrf_step): one zeroed allocation per
-     factorisation, ordered before both lanes by the handle's stream. */
-  const size_t nsteps = (size_t)((n + kCholBlock - 1) / kCholBlock);
-  Scratch cnt(h);
-  if (axb_status s = cnt.alloc(nsteps * sizeof(unsigned))) return s;
-  unsigned *arrive = (unsigned *)cnt.p;
-  AXB_CU(h, cudaMemsetAsync(arrive, 0, nsteps * sizeof(unsigned), stream(h)));
-  /* Small n: one level of kCholBlock steps (their SYRKs are short); larger
-     n: blocks of NB so that the bulk SYRKs have a deep inner dimension. */
-  int64_t NB = knob(knobs().potrf_nb, n <= 1024 ? n : n < 8192 ? 256 : 512);
-  if (NB >= n)
-    return potrf_steps<T>(h, stream(h), ctx->blas, uplo, n, A, lda, 0, info,
-                          arrive);
-  NB = NB < kCholBlock ? kCholBlock : NB / kCholBlock * kCholBlock;
-  const T one = 1, minus = -1;
-  const bool lower = uplo == AXB_LOWER;
-  Lanes ln(h, ctx, knob(knobs().lookahead, 1) != 0);
-  AXB_CU(h, ln.start);
-  for (int64_t k = 0; k < n; k += NB) {
-    const int64_t nb = n - k < NB ? n - k : NB;
-    const int64_t rem = n - k - nb;
-    T *Akk = A + k + k * lda;
-    axb_status st = potrf_steps<T>(h, ln.fast, ln.bfast, uplo, nb, Akk, lda, k,
-                                   info, arrive + k / kCholBlock);
-    if (st) return st;
-    if (rem <= 0) continue;
-    /* P: the panel, L21 (rem x nb, lower) or U12 (nb x rem, upper) */
-    T *P = lower ? Akk + nb : Akk + nb * lda;
-    if (lower)
-      AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER,
-                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, rem, nb, &one, Akk,
-                       lda, P, lda));
-    else
-      AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
-                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb, rem, &one, Akk,
-                       lda, P, lda));
-    AXB_CU(h, ln.fast_waits_main());
-    /* the next block column: n2 columns, its diagonal block by SYRK */
-    const int64_t n2 = rem < NB ? rem : NB, r2 = rem - n2;
-    T *A22 = Akk + nb + nb * lda;
-    /* P2: the panel's part against the columns after the next block */
-    T *P2 = lower ? P + n2 : P + n2 * lda;
-    T *C2 = A22 + n2 + n2 * lda;
-    if (lower) {
-      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n2, nb,
-                       &minus, P, lda, &one, A22, lda));
-      if (r2 > 0)
-        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_T, r2, n2, nb, &minus,
-                         P2, lda, P, lda, &one, A22 + n2, lda));
-    } else {
-      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n2, nb,
-                       &minus, P, lda, &one, A22, lda));
-      if (r2 > 0)
-        AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_T, CUBLAS_OP_N, n2, r2, nb, &minus,
-                         P, lda, P2, lda, &one, A22 + n2 * lda, lda));
-    }
-    AXB_CU(h, ln.main_waits_fast());
-    if (r2 <= 0) continue;
-    if (lower)
-      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, r2, nb,
-                       &minus, P2, lda, &one, C2, lda));
-    else
-      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, r2, nb,
-                       &minus, P2, lda, &one, C2, lda));
-  }
-  AXB_CU(h, ln.join());
-  return AXB_SUCCESS;
+  const int64_t nb = n <= 4096 ? n : n < 32768 ? 1024 : 2048;
+  return potrf_tiled<T>(h, ctx, uplo, n, A, lda, info,
+                        knob(knobs().potrf_nb, nb));
 }
 
 template <typename T>

@@ -257,20 +257,6 @@ axb_status swap_trsm(axb_handle h, cudaStream_t st, SwapPlan plan, T *A,
                      int64_t lda, int64_t ncols, int64_t c_skip, int64_t n_skip,
                      int64_t c, int w, const T *L, int64_t solve_from);
 
-/* Columns of one Cholesky step and the threads of its kernel. */
-constexpr int kCholBlock = 64;
-constexpr int kCholThreads = 64; /* rows of the panel per block of potrf_step */
-/* One Cholesky step on st: the nb x nb diagonal block at A (nb <=
-   kCholBlock) factored, and the rem rows below it (lower; columns right of
-   it, upper) solved against it; *info = off + j + 1 at the first minor
-   that is not positive; nothing when *info is already set.  *arrive: a
-   zeroed counter that only this launch uses (the caller owns one per
-   step of a factorisation). */
-template <typename T>
-axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
-                      int64_t rem, T *A, int64_t lda, int64_t off,
-                      int64_t *info, unsigned *arrive);
-
 /* X := I (n x n, ld ldx). */
 template <typename T>
 axb_status set_identity(axb_handle h, int64_t n, T *X, int64_t ldx);

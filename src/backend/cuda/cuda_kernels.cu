@@ -1,8 +1,8 @@
 /*
  * The CUDA backend's own kernels besides the LU leaf (cuda_lu_leaf.cu): the
  * one-pass row interchange (plan + apply, and fused with the leaf's
- * triangular solve), the Cholesky step (diagonal block and the panel below
- * it in one launch), and small helpers.  Each has a
+ * triangular solve) and small helpers (Cholesky: cuda_chol_tiles.cu).  Each has
+ * a
  * __device__ body, a thin __global__ kernel and a launcher that returns
  * early on empty input, launches on the handle's stream and checks the
  * launch (DESIGN.md).
@@ -152,177 +152,6 @@ axb_status swap_trsm(axb_handle h, cudaStream_t st, SwapPlan plan, T *A,
   return AXB_SUCCESS;
 }
 
-/* ---- Cholesky step: diagonal block and the panel below it ------------------
- */
-
-/* L(i, j) of the factor in lower or upper storage (upper: U = L^T). */
-template <typename T>
-__device__ inline T &lref(T *A, int64_t lda, int upper, int64_t i, int64_t j) {
-  return upper ? A[j + i * lda] : A[i + j * lda];
-}
-
-/*
- * One step of the blocked Cholesky in one launch: every block factors the
- * nb x nb diagonal block (nb <= 64, padded with the identity to 64) in its
- * own registers and shared memory, then solves its 64 rows of the panel
- * below, X L^T = B (LAPACK dtrsm R/L/T/N: x_j = b_j / l_jj, then
- * b_k -= x_j l_kj), so the diagonal factor never makes a trip through
- * global memory and needs no second launch.
- *
- * Both column loops are rolled (one copy of the loop body: the unrolled
- * form ran ~100 KB of straight-line code once per launch and ncu put 27 %
- * of its stall cycles on instruction fetch; the rolled form measured
- * 0.62 vs 0.79 ms for dpotrf n = 1024 on an H200, docs/PERFORMANCE.md).
- * Registers are windows: at step j, a[k] (factor) and x[k] (panel) hold
- * the row's entry in column j + k and shift left by one per step; the
- * first 32 steps shift 64 entries, the rest 32 (columns >= 64 are never
- * needed), so register indices stay constants.
- *
- * Factor, thread i < 64, step j: s_c[j & 1][k] = the raw a(j + k, j)
- * (published shifted at the end of step j - 1, zero past the block), d =
- * s_c[.][0]; l = sqrt(d) (i = j) or a[0] / sqrt(d); L(j + k, j) goes to
- * s_Ls[j][k]; a[k - 1] = a[k] - (l / sqrt(d)) s_c[.][k].  One barrier per
- * step.  Panel: x_j = x[0] / l_jj, then x[k - 1] = x[k] - x_j s_Ls[j][k].
- *
- * L11 overwrites A11, which every block reads when it starts: a block
- * scheduled late (the device busy with other streams' work) would factor
- * L11 instead of A11.  So L11 and info are written by the block that
- * arrives last on the launch's own counter (*arrive, zeroed by the
- * caller; unused for one block): by then every block has read A11.  The
- * counter belongs to one launch because launches of the same handle may
- * run at once on different streams (axb_set_stream).  Whether the step
- * runs at all (*info of an earlier step) is read by thread 0 only, so it
- * is one value for the block and, as info is only written by a last
- * block, for the launch.  Not positive (or NaN) at j: the factored
- * columns and the updated rest of the block are written (as LAPACK leaves
- * them), *info = off + j + 1, the panel is left alone.
- */
-template <typename T, int WN>
-__device__ __forceinline__ bool chol_steps(T (&a)[kCholBlock], int j0, int j1,
-                                           int &j, T (*s_c)[kCholBlock],
-                                           T (*s_Ls)[kCholBlock], T *s_rinv) {
-  constexpr int B = kCholBlock;
-  const int i = threadIdx.x; /* threads >= B only keep the barriers */
-#pragma unroll 1
-  for (j = j0; j < j1; ++j) {
-    const int par = j & 1;
-    const T d = s_c[par][0];
-    if (!(d > T(0))) return false; /* the same value in every thread */
-    if (i < B) {
-      const T r = sqrt(d), rinv = T(1) / r;
-      const T l = i == j ? r : a[0] * rinv;
-      s_Ls[j][(i - j) & (B - 1)] = i >= j ? l : T(0);
-      if (i == j) s_rinv[j] = rinv;
-      const T t = l * rinv; /* rows above j: garbage, never read */
-#pragma unroll
-      for (int k = 1; k < WN; ++k)
-        a[k - 1] = a[k] - t * s_c[par][k];
-      a[WN - 1] = T(0);
-      s_c[par ^ 1][(i - j - 1) & (B - 1)] = i > j ? a[0] : T(0);
-    }
-    __syncthreads();
-  }
-  return true;
-}
-
-template <typename T, int WN>
-__device__ __forceinline__ void
-chol_solve(T (&x)[kCholBlock], int j0, int j1, T *A, int64_t lda, int upper,
-           int64_t row, const T (*s_Ls)[kCholBlock], const T *s_rinv) {
-#pragma unroll 1
-  for (int j = j0; j < j1; ++j) {
-    const T xj = x[0] * s_rinv[j];
-    lref(A, lda, upper, row, j) = xj;
-#pragma unroll
-    for (int k = 1; k < WN; ++k)
-      x[k - 1] = x[k] - xj * s_Ls[j][k];
-    x[WN - 1] = T(0);
-  }
-}
-
-template <typename T>
-__global__ void __launch_bounds__(kCholThreads)
-    potrf_step_kernel(int upper, int nb, int64_t rem, T *A, int64_t lda,
-                      int64_t off, int64_t *info, unsigned *arrive) {
-  constexpr int B = kCholBlock, H = B / 2;
-  static_assert(kCholThreads >= B, "one diagonal row per thread");
-  __shared__ __align__(16) T s_c[2][B];
-  __shared__ __align__(16) T s_Ls[B][B];
-  __shared__ T s_rinv[B];
-  __shared__ int s_skip, s_last;
-  const int tid = threadIdx.x;
-  if (tid == 0) s_skip = *(volatile int64_t *)info != 0;
-  __syncthreads();
-  const bool skip = s_skip; /* an earlier step failed: leave the rest */
-  const int h1 = nb < H ? nb : H;
-  bool ok = true;
-  int done = nb; /* factored columns */
-  T a[B];
-  if (!skip) {
-#pragma unroll
-    for (int k = 0; k < B; ++k)
-      a[k] = tid < nb && k < nb
-                 ? (k <= tid ? lref(A, lda, upper, tid, k) : T(0))
-                 : (k == tid ? T(1) : T(0));
-    if (tid < B) s_c[0][tid] = a[0];
-    __syncthreads();
-    int j = 0;
-    ok = chol_steps<T, B>(a, 0, h1, j, s_c, s_Ls, s_rinv);
-    if (ok) ok = chol_steps<T, H>(a, H, nb, j, s_c, s_Ls, s_rinv);
-    done = ok ? nb : j;
-  }
-  /* Arrival: every block, skipped or not, after its reads of A11. */
-  __syncthreads();
-  if (tid == 0) {
-    if (gridDim.x == 1) {
-      s_last = 1;
-    } else {
-      __threadfence();
-      s_last = atomicAdd(arrive, 1u) == gridDim.x - 1;
-    }
-  }
-  __syncthreads();
-  if (s_last) {
-    if (!skip && tid < nb) {
-#pragma unroll 4
-      for (int k = 0; k < done && k <= tid; ++k)
-        lref(A, lda, upper, tid, k) = s_Ls[k][tid - k];
-      if (!ok) { /* the rest of the row as updated so far */
-        const int wn = done < H ? B : H;
-#pragma unroll
-        for (int k = 0; k < B; ++k)
-          if (k < wn && done + k <= tid)
-            lref(A, lda, upper, tid, done + k) = a[k];
-      }
-    }
-    if (tid == 0 && !skip && !ok) *info = off + done + 1;
-  }
-  if (skip || !ok) return;
-  const int64_t i = (int64_t)blockIdx.x * kCholThreads + tid;
-  if (i >= rem) return;
-  T x[B];
-#pragma unroll
-  for (int k = 0; k < B; ++k)
-    x[k] = k < nb ? lref(A, lda, upper, nb + i, k) : T(0);
-  chol_solve<T, B>(x, 0, h1, A, lda, upper, nb + i, s_Ls, s_rinv);
-  chol_solve<T, H>(x, H, nb, A, lda, upper, nb + i, s_Ls, s_rinv);
-}
-
-template <typename T>
-axb_status potrf_step(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t nb,
-                      int64_t rem, T *A, int64_t lda, int64_t off,
-                      int64_t *info, unsigned *arrive) {
-  if (nb <= 0) return AXB_SUCCESS;
-  if (nb > kCholBlock)
-    return axb__fail(h, AXB_ERR_INTERNAL, "potrf block %lld > %d",
-                     (long long)nb, kCholBlock);
-  const int64_t blocks = rem > 0 ? (rem + kCholThreads - 1) / kCholThreads : 1;
-  potrf_step_kernel<T><<<(unsigned)blocks, kCholThreads, 0, st>>>(
-      uplo == AXB_UPPER, (int)nb, rem, A, lda, off, info, arrive);
-  AXB_CU(h, cudaGetLastError());
-  return AXB_SUCCESS;
-}
-
 /* ---- helpers ---------------------------------------------------------- */
 
 template <typename T>
@@ -373,9 +202,6 @@ axb_status diag_zero_info(axb_handle h, int64_t n, const T *A, int64_t lda,
   template axb_status swap_trsm<T>(axb_handle, cudaStream_t, SwapPlan, T *,    \
                                    int64_t, int64_t, int64_t, int64_t,         \
                                    int64_t, int, const T *, int64_t);          \
-  template axb_status potrf_step<T>(axb_handle, cudaStream_t, axb_uplo,        \
-                                    int64_t, int64_t, T *, int64_t, int64_t,   \
-                                    int64_t *, unsigned *);                    \
   template axb_status set_identity<T>(axb_handle, int64_t, T *, int64_t);      \
   template axb_status diag_zero_info<T>(axb_handle, int64_t, const T *,        \
                                         int64_t, int64_t *);
