@@ -781,6 +781,14 @@ typedef struct {
   axb_factor_precision factor_precision;
   int64_t refine_steps, gmres_iters, mixed_iter;
   int mixed_fallbacks;
+  /* The driver's phases in seconds (0 where a phase did not run), for
+     finding where the time goes: t_check the input checks (finiteness of
+     A and B, ||A||_1) where they are not fused with the copy of A;
+     t_symmetry the symmetry test (Cholesky methods, AUTO); t_copy the
+     working copies of A and B (with the finiteness check and ||A||_1 fused
+     into A's copy) and X back into B; t_rcond and t_backward the condition
+     estimate and the backward error, which together make t_certify. */
+  double t_check, t_symmetry, t_copy, t_rcond, t_backward;
 } axb_report;
 
 /*

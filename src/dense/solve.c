@@ -243,8 +243,10 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
                  axb__res_available(h, A->dtype);
   axb__res_free(h, b->res); /* a failed Cholesky attempt's */
   b->res = NULL;
+  double t0 = axb__now();
   if (!resident) copy_dense(A, b->F);
   copy_dense(B, b->X);
+  r->t_copy += axb__now() - t0;
   axb_status st;
   /* A device backend counts its host<->device copies: they are reported as
      t_transfer and taken out of the factor and solve times. */
@@ -311,7 +313,10 @@ static void report_init(axb_report *r, const axb_dense *A, const axb_dense *B,
 static axb_status solve_auto(axb_handle h, const axb_dense *A,
                              const axb_dense *B, buffers *b, axb_report *r,
                              int64_t *info) {
-  if (looks_spd(A)) {
+  double t0 = axb__now();
+  int spd = looks_spd(A);
+  r->t_symmetry += axb__now() - t0;
+  if (spd) {
     r->method = AXB_METHOD_CHOLESKY;
     axb_status st = run_method(h, A, B, AXB_METHOD_CHOLESKY, 1, b, r, info);
     if (st != AXB_ERR_NOT_SPD) return st;
@@ -335,10 +340,13 @@ static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj,
 static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
                           const axb_solve_opts *o, buffers *b, axb_report *r) {
   axb_status st = AXB_SUCCESS;
+  double t0 = axb__now();
   if (o->estimate_rcond) {
     st = estimate_rcond(h, A, r->method, o->pivot, b, &r->rcond);
+    r->t_rcond = axb__now() - t0;
     if (st) return st;
   }
+  t0 = axb__now();
   axb_dense X = axb_dense_wrap(A->rows, B->cols, A->rows, A->dtype, b->X);
   /* The check's parallel passes take the calling thread's team size: the
      handle's thread count for the duration (omp_set_num_threads changes
@@ -352,6 +360,7 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
 #ifdef _OPENMP
   omp_set_num_threads(team);
 #endif
+  r->t_backward = axb__now() - t0;
   if (oom) /* not a verdict on X: the check itself could not run */
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "no memory for the backward error check (%lld x %lld "
@@ -394,7 +403,9 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   axb_solve_opts_default(&o);
   if (opts) o = *opts;
   double anorm = 0;
+  double t0 = axb__now();
   axb_status st = check_inputs(h, A, B, &anorm);
+  r->t_check = axb__now() - t0;
   if (!st && (o.method < 0 || o.method >= AXB_METHOD_COUNT))
     st = axb__fail(h, AXB_ERR_INVALID, "unknown method %d", (int)o.method);
   if (!st && ((o.pivot != 0 && o.pivot != 1) ||
@@ -404,7 +415,10 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                    o.pivot, o.estimate_rcond);
   /* Not symmetric is one way of not being SPD: the numerical status (exit
      1 in the CLI), as a failed factorization of a symmetric A would say. */
-  if (!st && is_cholesky(o.method) && !is_symmetric(A))
+  t0 = axb__now();
+  int asym = !st && is_cholesky(o.method) && !is_symmetric(A);
+  r->t_symmetry = axb__now() - t0;
+  if (asym)
     st = axb__fail(h, AXB_ERR_NOT_SPD,
                    "A is not symmetric: the %s method needs a symmetric "
                    "(positive definite) matrix; use lu",
@@ -420,10 +434,12 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
     return r->status = axb__solve_mixed(h, A, B, &o, r, t_start);
   /* AUTO handle: a large problem goes to the GPU where one exists. */
   axb_handle g = h;
-  if (o.method == AXB_METHOD_AUTO)
-    g = axb__auto_pick(h, looks_spd(A) ? AXB_TUNE_CHOLESKY : AXB_TUNE_LU,
-                       A->rows);
-  else if (o.method == AXB_METHOD_LU || o.method == AXB_METHOD_CHOLESKY)
+  if (o.method == AXB_METHOD_AUTO) {
+    t0 = axb__now();
+    int spd = looks_spd(A);
+    r->t_symmetry += axb__now() - t0;
+    g = axb__auto_pick(h, spd ? AXB_TUNE_CHOLESKY : AXB_TUNE_LU, A->rows);
+  } else if (o.method == AXB_METHOD_LU || o.method == AXB_METHOD_CHOLESKY)
     g = axb__auto_pick(
         h, o.method == AXB_METHOD_LU ? AXB_TUNE_LU : AXB_TUNE_CHOLESKY,
         A->rows);
@@ -452,6 +468,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                need / 1073741824.0, have / 1073741824.0);
   /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
   axb_dense B0 = {0};
+  t0 = axb__now();
   if (!allocate(&b, n, k, axb_dtype_size(A->dtype),
                 o.method == AXB_METHOD_GAUSS_JORDAN, need_f) ||
       axb_dense_create(&B0, n, k, A->dtype)) {
@@ -463,6 +480,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
     goto cleanup;
   }
   copy_dense(B, B0.data);
+  r->t_copy += axb__now() - t0;
   b.fp = &o.fixedpoint;
   b.anorm = anorm;
 
@@ -487,8 +505,11 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   r->t_transfer += tx_c;
   /* X exists: hand it back, also when certify found it untrustworthy. */
   if (st == AXB_SUCCESS || st == AXB_ERR_ILL_CONDITIONED ||
-      st == AXB_ERR_INACCURATE)
+      st == AXB_ERR_INACCURATE) {
+    double t1 = axb__now();
     copy_back(b.X, B);
+    r->t_copy += axb__now() - t1;
+  }
   double t = r->t_factor + r->t_solve;
   r->gflops = t > 0 ? (factor_flops(r->method, (double)n) +
                        solve_flops((double)n, (double)k)) /

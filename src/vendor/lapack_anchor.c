@@ -29,6 +29,12 @@ void dgesv_(const int *n, const int *nrhs, double *A, const int *lda, int *ipiv,
             double *B, const int *ldb, int *info);
 void sgesv_(const int *n, const int *nrhs, float *A, const int *lda, int *ipiv,
             float *B, const int *ldb, int *info);
+void dposv_(const char *uplo, const int *n, const int *nrhs, double *A,
+            const int *lda, double *B, const int *ldb, int *info,
+            size_t uplo_len);
+void sposv_(const char *uplo, const int *n, const int *nrhs, float *A,
+            const int *lda, float *B, const int *ldb, int *info,
+            size_t uplo_len);
 void dgetri_(const int *n, double *A, const int *lda, const int *ipiv,
              double *work, const int *lwork, int *info);
 void sgetri_(const int *n, float *A, const int *lda, const int *ipiv,
@@ -115,3 +121,15 @@ GETRI_ANCHOR(float, s)
   }
 GESV_ANCHOR(double, d)
 GESV_ANCHOR(float, s)
+
+#define POSV_ANCHOR(T, p)                                                      \
+  int axb_vendor_##p##posv(axb_uplo uplo, int64_t n, int64_t nrhs, T *A,       \
+                           int64_t lda, T *B, int64_t ldb) {                   \
+    if (!fits(n, lda) || !fits(nrhs, ldb)) return AXB_ERR_NOT_SUPPORTED;       \
+    int in = (int)n, ir = (int)nrhs, il = (int)lda, ib = (int)ldb, info = 0;   \
+    p##posv_(uplo == AXB_UPPER ? "U" : "L", &in, &ir, A, &il, B, &ib, &info,   \
+             1);                                                               \
+    return info;                                                               \
+  }
+POSV_ANCHOR(double, d)
+POSV_ANCHOR(float, s)

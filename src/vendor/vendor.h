@@ -30,6 +30,11 @@ int axb_vendor_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda,
                      int64_t *ipiv, double *B, int64_t ldb);
 int axb_vendor_sgesv(int64_t n, int64_t nrhs, float *A, int64_t lda,
                      int64_t *ipiv, float *B, int64_t ldb);
+/* A x = B by potrf + potrs (LAPACK posv); returns info. */
+int axb_vendor_dposv(axb_uplo uplo, int64_t n, int64_t nrhs, double *A,
+                     int64_t lda, double *B, int64_t ldb);
+int axb_vendor_sposv(axb_uplo uplo, int64_t n, int64_t nrhs, float *A,
+                     int64_t lda, float *B, int64_t ldb);
 
 /* Device anchors (gpu_runner.cu; gpu_runner_none.c without CUDA). */
 int axb_vendor_gpu_compiled(void);
