@@ -38,6 +38,12 @@ void axb__keep_detail(axb_handle h);
    (16-byte aligned, lazily zeroed pages).  Both are freed by axb__free. */
 void *axb__malloc(int64_t count, size_t size);
 void *axb__calloc(int64_t count, size_t size);
+/* axb__malloc for large working arrays that are written at once (the
+   driver's copy of A): from 4 MiB on, 2 MiB aligned and advised to use
+   transparent huge pages (Linux madvise; where the system allows them), so
+   that the first touch costs a fault per 2 MiB rather than per 4 KiB.
+   Freed by axb__free. */
+void *axb__malloc_large(int64_t count, size_t size);
 /* realloc with the same checks (and the test hook below); p may be NULL. */
 void *axb__realloc(void *p, int64_t count, size_t size);
 void axb__free(void *p);

@@ -34,6 +34,8 @@ typedef struct {
   void *F, *X, *W; /* F: NULL when the factors are resident */
   int64_t *ipiv;
   void *res;                     /* resident factors, or NULL */
+  int f_ready;                   /* F holds A (take_a_), not yet factored */
+  int threads;                   /* the handle's (0: OpenMP's default) */
   double anorm;                  /* ||A||_1                 */
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
   axb_fixedpoint_stats fps;      /* and its statistics      */
@@ -166,8 +168,10 @@ static axb_status check_finite_norm(axb_handle h, const axb_dense *A,
   return isfinite(*anorm) ? AXB_SUCCESS : check_finite(h, A, what);
 }
 
-static axb_status check_inputs(axb_handle h, const axb_dense *A,
-                               const axb_dense *B, double *anorm) {
+/* The shapes of A and B; their contents are checked later (B's at once,
+   A's in the pass that copies it: axb_solve). */
+static axb_status check_shapes(axb_handle h, const axb_dense *A,
+                               const axb_dense *B) {
   axb_status st = check_square(h, A, "A");
   if (st) return st;
   if (!B || !B->data)
@@ -185,9 +189,7 @@ static axb_status check_inputs(axb_handle h, const axb_dense *A,
   if (B->ld < B->rows)
     return axb__fail(h, AXB_ERR_INVALID, "B has ld %lld < rows %lld",
                      (long long)B->ld, (long long)B->rows);
-  if ((st = extent_ok(h, B, "B"))) return st;
-  if ((st = check_finite_norm(h, A, "A", anorm))) return st;
-  return check_finite(h, B, "B");
+  return extent_ok(h, B, "B");
 }
 
 static int is_symmetric(const axb_dense *A) {
@@ -224,6 +226,14 @@ static void copy_back(const void *b, axb_dense *a) {
            (const char *)b + (size_t)j * col, col);
 }
 
+/* b->F := A, threaded. */
+static void copy_a(const axb_dense *A, buffers *b) {
+  if (A->dtype == AXB_F64)
+    copy_a_d(A->rows, A->data, A->ld, b->F, b->threads);
+  else
+    copy_a_s(A->rows, A->data, A->ld, b->F, b->threads);
+}
+
 static void free_buffers(axb_handle h, buffers *b) {
   axb__res_free(h, b->res);
   b->res = NULL;
@@ -244,7 +254,8 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
   axb__res_free(h, b->res); /* a failed Cholesky attempt's */
   b->res = NULL;
   double t0 = axb__now();
-  if (!resident) copy_dense(A, b->F);
+  if (!resident && !b->f_ready) copy_a(A, b);
+  b->f_ready = 0;
   copy_dense(B, b->X);
   r->t_copy += axb__now() - t0;
   axb_status st;
@@ -280,7 +291,7 @@ static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
   double anorm = b->anorm;
   int refactor = m == AXB_METHOD_GAUSS;
   if (refactor) {
-    copy_dense(A, b->F);
+    copy_a(A, b);
     m = AXB_METHOD_LU;
     pivot = 1;
   }
@@ -311,11 +322,8 @@ static void report_init(axb_report *r, const axb_dense *A, const axb_dense *B,
 
 /* The method AUTO picks, trying Cholesky first on plausible SPD input. */
 static axb_status solve_auto(axb_handle h, const axb_dense *A,
-                             const axb_dense *B, buffers *b, axb_report *r,
-                             int64_t *info) {
-  double t0 = axb__now();
-  int spd = looks_spd(A);
-  r->t_symmetry += axb__now() - t0;
+                             const axb_dense *B, int spd, buffers *b,
+                             axb_report *r, int64_t *info) {
   if (spd) {
     r->method = AXB_METHOD_CHOLESKY;
     axb_status st = run_method(h, A, B, AXB_METHOD_CHOLESKY, 1, b, r, info);
@@ -329,7 +337,7 @@ static axb_status solve_auto(axb_handle h, const axb_dense *A,
 static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj,
                     int need_f) {
   if (n > 0 && (uint64_t)n > (uint64_t)INT64_MAX / (uint64_t)n) return 0;
-  b->F = need_f ? axb__malloc(n * n, es) : NULL;
+  b->F = need_f ? axb__malloc_large(n * n, es) : NULL;
   b->X = axb__malloc(n * k, es);
   b->W = gj ? axb__malloc(n * k, es) : NULL;
   b->ipiv = axb__malloc(n, sizeof(int64_t));
@@ -390,6 +398,86 @@ static axb_status forward(axb_handle h, axb_handle g, axb_status st) {
   return axb__fail(h, st, "%s", axb_detail(g));
 }
 
+/* Not symmetric is one way of not being SPD: the numerical status (exit
+   1 in the CLI), as a failed factorization of a symmetric A would say. */
+static axb_status not_symmetric(axb_handle h, axb_method m) {
+  return axb__fail(h, AXB_ERR_NOT_SPD,
+                   "A is not symmetric: the %s method needs a symmetric "
+                   "(positive definite) matrix; use lu",
+                   axb_method_name(m));
+}
+
+/* The failure st, unless A holds a NaN or Inf: that is reported first. */
+static axb_status a_first(axb_handle h, const axb_dense *A, axb_status st) {
+  axb_status fa = st ? check_finite(h, A, "A") : AXB_SUCCESS;
+  return fa ? fa : st;
+}
+
+/* The options, in the order the statuses have always come: method, flags,
+   then (a Cholesky method on a non-symmetric A first) pivoting. */
+static axb_status check_options(axb_handle h, const axb_dense *A,
+                                const axb_solve_opts *o) {
+  if (o->method < 0 || o->method >= AXB_METHOD_COUNT)
+    return axb__fail(h, AXB_ERR_INVALID, "unknown method %d", (int)o->method);
+  if ((o->pivot != 0 && o->pivot != 1) ||
+      (o->estimate_rcond != 0 && o->estimate_rcond != 1))
+    return axb__fail(
+        h, AXB_ERR_INVALID,
+        "options pivot (%d) and estimate_rcond (%d) must be 0 or 1", o->pivot,
+        o->estimate_rcond);
+  if (!o->pivot && o->method != AXB_METHOD_GAUSS &&
+      o->method != AXB_METHOD_LU_CROUT &&
+      o->method != AXB_METHOD_LU_FIXEDPOINT) {
+    if (is_cholesky(o->method) && !is_symmetric(A))
+      return not_symmetric(h, o->method);
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "pivoting can only be turned off for the gauss, lu-crout "
+                     "and lu-fixedpoint (which never pivots) methods, not %s",
+                     axb_method_name(o->method));
+  }
+  return AXB_SUCCESS;
+}
+
+/* b->F := A in one threaded pass that also gives *anorm = ||A||_1, the
+   finiteness of A (a non-finite sum: then the scan that names the entry)
+   and, for the Cholesky methods and AUTO, A's symmetry: a Cholesky method
+   on a non-symmetric A fails here with NOT_SPD; AUTO gets *spd = symmetric
+   with a positive diagonal. */
+static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
+                         buffers *b, double *anorm, int *spd) {
+  int64_t n = A->rows;
+  int want_sym = is_cholesky(m) || m == AXB_METHOD_AUTO, sym = 0;
+  double *colsum = axb__malloc(n, sizeof(double));
+  if (!colsum)
+    return a_first(h, A,
+                   axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                             "no memory for %lld sums", (long long)n));
+  if (A->dtype == AXB_F64)
+    take_a_d(n, A->data, A->ld, b->F, colsum, want_sym ? &sym : NULL,
+             b->threads);
+  else
+    take_a_s(n, A->data, A->ld, b->F, colsum, want_sym ? &sym : NULL,
+             b->threads);
+  b->f_ready = 1;
+  double norm = 0;
+  for (int64_t j = 0; j < n; ++j)
+    if (colsum[j] > norm || isnan(colsum[j])) norm = colsum[j];
+  axb__free(colsum);
+  *anorm = norm;
+  if (!isfinite(norm)) {
+    axb_status st = check_finite(h, A, "A");
+    if (st) return st;
+  }
+  if (is_cholesky(m) && !sym) return not_symmetric(h, m);
+  *spd = 0;
+  if (m == AXB_METHOD_AUTO && sym) {
+    *spd = 1;
+    for (int64_t j = 0; j < n && *spd; ++j)
+      *spd = axb_dense_get(A, j, j) > 0;
+  }
+  return AXB_SUCCESS;
+}
+
 axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                      const axb_solve_opts *opts, axb_report *report) {
   if (!h)
@@ -402,43 +490,31 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   axb_solve_opts o;
   axb_solve_opts_default(&o);
   if (opts) o = *opts;
-  double anorm = 0;
   double t0 = axb__now();
-  axb_status st = check_inputs(h, A, B, &anorm);
-  r->t_check = axb__now() - t0;
-  if (!st && (o.method < 0 || o.method >= AXB_METHOD_COUNT))
-    st = axb__fail(h, AXB_ERR_INVALID, "unknown method %d", (int)o.method);
-  if (!st && ((o.pivot != 0 && o.pivot != 1) ||
-              (o.estimate_rcond != 0 && o.estimate_rcond != 1)))
-    st = axb__fail(h, AXB_ERR_INVALID,
-                   "options pivot (%d) and estimate_rcond (%d) must be 0 or 1",
-                   o.pivot, o.estimate_rcond);
-  /* Not symmetric is one way of not being SPD: the numerical status (exit
-     1 in the CLI), as a failed factorization of a symmetric A would say. */
-  t0 = axb__now();
-  int asym = !st && is_cholesky(o.method) && !is_symmetric(A);
-  r->t_symmetry = axb__now() - t0;
-  if (asym)
-    st = axb__fail(h, AXB_ERR_NOT_SPD,
-                   "A is not symmetric: the %s method needs a symmetric "
-                   "(positive definite) matrix; use lu",
-                   axb_method_name(o.method));
-  if (!st && !o.pivot && o.method != AXB_METHOD_GAUSS &&
-      o.method != AXB_METHOD_LU_CROUT && o.method != AXB_METHOD_LU_FIXEDPOINT)
-    st = axb__fail(h, AXB_ERR_INVALID,
-                   "pivoting can only be turned off for the gauss, lu-crout "
-                   "and lu-fixedpoint (which never pivots) methods, not %s",
-                   axb_method_name(o.method));
+  axb_status st = check_shapes(h, A, B);
   if (st) return r->status = st;
-  if (o.method == AXB_METHOD_LU_MIXED || o.method == AXB_METHOD_CHOLESKY_MIXED)
+  /* A's contents are read once below, with its copy; any failure before
+     that reports a NaN or Inf in A first, as the scan came first. */
+  if (!st) st = check_finite(h, B, "B");
+  if (!st) st = check_options(h, A, &o);
+  r->t_check = axb__now() - t0;
+  if (st) return r->status = a_first(h, A, st);
+  if (o.method == AXB_METHOD_LU_MIXED ||
+      o.method == AXB_METHOD_CHOLESKY_MIXED) {
+    double anorm = 0;
+    if (!(st = check_finite_norm(h, A, "A", &anorm)) &&
+        o.method == AXB_METHOD_CHOLESKY_MIXED && !is_symmetric(A))
+      st = not_symmetric(h, o.method);
+    if (st) return r->status = st;
     return r->status = axb__solve_mixed(h, A, B, &o, r, t_start);
-  /* AUTO handle: a large problem goes to the GPU where one exists. */
+  }
+  /* AUTO handle: a large problem goes to the GPU where one exists (A's
+     symmetry is asked only when it would change the choice). */
   axb_handle g = h;
   if (o.method == AXB_METHOD_AUTO) {
-    t0 = axb__now();
-    int spd = looks_spd(A);
-    r->t_symmetry += axb__now() - t0;
-    g = axb__auto_pick(h, spd ? AXB_TUNE_CHOLESKY : AXB_TUNE_LU, A->rows);
+    axb_handle gl = axb__auto_pick(h, AXB_TUNE_LU, A->rows);
+    axb_handle gc = axb__auto_pick(h, AXB_TUNE_CHOLESKY, A->rows);
+    g = gl == gc ? gl : looks_spd(A) ? gc : gl;
   } else if (o.method == AXB_METHOD_LU || o.method == AXB_METHOD_CHOLESKY)
     g = axb__auto_pick(
         h, o.method == AXB_METHOD_LU ? AXB_TUNE_LU : AXB_TUNE_CHOLESKY,
@@ -447,11 +523,24 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 
   int64_t n = A->rows, k = B->cols;
   buffers b = {0};
+  b.threads = h->threads;
   /* The methods a device backend factors in its own memory need no host
      copy of A. */
   int need_f = !((o.method == AXB_METHOD_AUTO || o.method == AXB_METHOD_LU ||
                   o.method == AXB_METHOD_CHOLESKY) &&
                  axb__res_available(h, A->dtype));
+  /* Without a host copy, A's checks are passes of their own. */
+  double anorm = 0;
+  int spd = 0;
+  if (!need_f) {
+    if ((st = check_finite_norm(h, A, "A", &anorm))) return r->status = st;
+    t0 = axb__now();
+    if (is_cholesky(o.method) && !is_symmetric(A))
+      st = not_symmetric(h, o.method);
+    spd = o.method == AXB_METHOD_AUTO && looks_spd(A);
+    r->t_symmetry = axb__now() - t0;
+    if (st) return r->status = st;
+  }
   /* Working copies: A (n^2), B twice (or three times for Gauss-Jordan).
      Refuse up front what would only swap or meet the OOM killer. */
   double need =
@@ -460,12 +549,13 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
       8.0 * (double)n;
   double have = (double)axb__memory_available();
   if (need > have)
-    return r->status = axb__fail(
-               h, AXB_ERR_OUT_OF_MEMORY,
-               "solving a %lld x %lld %s system needs %.3g GiB of working "
-               "memory, more than the %.3g GiB available",
-               (long long)n, (long long)n, axb_dtype_name(A->dtype),
-               need / 1073741824.0, have / 1073741824.0);
+    return r->status = a_first(
+               h, A,
+               axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                         "solving a %lld x %lld %s system needs %.3g GiB of "
+                         "working memory, more than the %.3g GiB available",
+                         (long long)n, (long long)n, axb_dtype_name(A->dtype),
+                         need / 1073741824.0, have / 1073741824.0));
   /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
   axb_dense B0 = {0};
   t0 = axb__now();
@@ -477,16 +567,20 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                    "system (%lld right-hand sides)",
                    (long long)n, (long long)n, axb_dtype_name(A->dtype),
                    (long long)k);
+    st = need_f ? a_first(h, A, st) : st;
     goto cleanup;
   }
   copy_dense(B, B0.data);
+  /* The copy of A that the factorization overwrites, with A's finiteness,
+     ||A||_1 and (Cholesky, AUTO) its symmetry from the same pass. */
+  if (need_f && (st = take_a(h, A, o.method, &b, &anorm, &spd))) goto cleanup;
   r->t_copy += axb__now() - t0;
   b.fp = &o.fixedpoint;
   b.anorm = anorm;
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {
-    st = solve_auto(h, A, &B0, &b, r, &info);
+    st = solve_auto(h, A, &B0, spd, &b, r, &info);
   } else {
     r->method = o.method;
     st = run_method(h, A, &B0, o.method, o.pivot, &b, r, &info);

@@ -49,6 +49,89 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
   return norm;
 }
 
+/* One pass over A (n x n) that does what the driver needs of it before
+   factoring, columns shared among the threads:
+     F := A (ld n), when F is not NULL (the working copy the factorization
+       overwrites; each thread first touches its own columns);
+     colsum[j] = sum_i |a_ij|, in double and in the order i = 0..n-1, so
+       that ||A||_1 = max_j colsum[j] is norm_one_'s (and axb_matrix_norm's)
+       value bit for bit; a NaN or Inf entry makes its column's sum
+       non-finite, which is the finiteness check;
+     *sym = [A == A^T] when sym is not NULL: the tile (I, J), I >= J, is
+       compared with the transpose of its mirror (J, I) while both are in
+       cache, and no comparison is made once an unequal pair was found (a
+       flag shared by the threads).
+   Without sym, columns are copied and summed whole (streaming); with it,
+   by tiles of TILE rows, the column sums still running over i in order. */
+static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
+                              double *colsum, int *sym, int threads) {
+  enum { TILE = 32 };
+  int asym = 0;
+  (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) if (n >= 256)                    \
+    num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  for (int64_t j0 = 0; j0 < n; j0 += TILE) {
+    const int64_t j1 = j0 + TILE < n ? j0 + TILE : n;
+    if (!sym) {
+      for (int64_t j = j0; j < j1; ++j) {
+        const T *aj = a + j * lda;
+        T *fj = F ? F + j * n : NULL;
+        double s = 0;
+        if (fj)
+          for (int64_t i = 0; i < n; ++i) {
+            fj[i] = aj[i];
+            s += fabs((double)aj[i]);
+          }
+        else
+          for (int64_t i = 0; i < n; ++i)
+            s += fabs((double)aj[i]);
+        colsum[j] = s;
+      }
+      continue;
+    }
+    for (int64_t j = j0; j < j1; ++j)
+      colsum[j] = 0;
+    for (int64_t i0 = 0; i0 < n; i0 += TILE) {
+      const int64_t i1 = i0 + TILE < n ? i0 + TILE : n;
+      for (int64_t j = j0; j < j1; ++j) {
+        const T *aj = a + j * lda;
+        double s = colsum[j];
+        if (F)
+          for (int64_t i = i0; i < i1; ++i) {
+            F[i + j * n] = aj[i];
+            s += fabs((double)aj[i]);
+          }
+        else
+          for (int64_t i = i0; i < i1; ++i)
+            s += fabs((double)aj[i]);
+        colsum[j] = s;
+      }
+      if (i0 < j0 || __atomic_load_n(&asym, __ATOMIC_RELAXED)) continue;
+      int bad = 0;
+      for (int64_t j = j0; j < j1 && !bad; ++j)
+        for (int64_t i = i0 > j + 1 ? i0 : j + 1; i < i1; ++i)
+          if (a[i + j * lda] != a[j + i * lda]) bad = 1;
+      if (bad) __atomic_store_n(&asym, 1, __ATOMIC_RELAXED);
+    }
+  }
+  if (sym) *sym = !asym;
+}
+
+/* F := A (ld n), columns shared among the threads: a second copy after a
+   failed attempt (AUTO's Cholesky) or for the gauss variant's refactor. */
+static void AXB_FN(copy_a_, )(int64_t n, const T *a, int64_t lda, T *F,
+                              int threads) {
+  (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (n >= 256)                        \
+    num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  for (int64_t j = 0; j < n; ++j)
+    memcpy(F + j * n, a + j * lda, (size_t)n * sizeof(T));
+}
+
 /* A == A^T exactly, compared by tiles so that the transposed walk stays in
    cache (a column-major A read by rows would miss on every entry). */
 static int AXB_FN(symmetric_, )(int64_t n, const T *a, int64_t lda) {
