@@ -61,6 +61,10 @@ int64_t axb__memory_available(void);
    NaN ratio (oom may be NULL). */
 double axb__check_solve(const axb_dense *A, const axb_dense *X,
                         const axb_dense *B, int *oom);
+/* The same ratio, bit for bit, from one pass over A (residual and row sums
+   together), rows shared among `threads` threads (0: OpenMP's default). */
+double axb__backward_error(const axb_dense *A, const axb_dense *X,
+                           const axb_dense *B, int threads, int *oom);
 
 /* Wall-clock seconds (monotonic). */
 double axb__now(void);

@@ -356,18 +356,10 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
   }
   t0 = axb__now();
   axb_dense X = axb_dense_wrap(A->rows, B->cols, A->rows, A->dtype, b->X);
-  /* The check's parallel passes take the calling thread's team size: the
-     handle's thread count for the duration (omp_set_num_threads changes
-     this thread's setting only). */
-#ifdef _OPENMP
-  const int team = omp_get_max_threads();
-  if (h->threads > 0) omp_set_num_threads(h->threads);
-#endif
+  /* One pass over A: the residual and ||A||_inf together, on the handle's
+     threads. */
   int oom = 0;
-  r->backward_error = axb__check_solve(A, &X, B, &oom);
-#ifdef _OPENMP
-  omp_set_num_threads(team);
-#endif
+  r->backward_error = axb__backward_error(A, &X, B, h->threads, &oom);
   r->t_backward = axb__now() - t0;
   if (oom) /* not a verdict on X: the check itself could not run */
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
