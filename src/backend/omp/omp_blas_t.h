@@ -13,6 +13,11 @@
 #define AT(M, ld, i, j) (M)[(i) + (j) * (ld)]
 /* Work below which a call stays in the calling thread (flops). */
 #define OMP_BLAS_SERIAL_FLOPS 4.0e6
+/* Rows from which a LEFT trsm with fewer columns than threads shares its
+   rows among them (trsm_rows). */
+#ifndef OMP_TRSM_ROWS_MIN
+#define OMP_TRSM_ROWS_MIN 1024
+#endif
 
 #ifdef AXB_HAVE_LAPACK
 void AXB_FN(axb_omp_, gemm_)(axb_trans ta, axb_trans tb, int64_t m, int64_t n,
@@ -77,6 +82,54 @@ axb_status AXB_FN(axb_omp_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
   return AXB_SUCCESS;
 }
 
+/* op(A) X = B (LEFT, alpha = 1) for fewer columns than threads: the
+   columns cannot feed the threads, so the rows do.  By blocks of NB rows,
+   downwards when op(A) is lower (A lower, or A upper transposed), else
+   upwards; for block k (rows K) and the rows J still to come:
+     X_K := op(A)_KK^-1 X_K                   (thread 0: a small trsm)
+     X_J := X_J - op(A)_JK X_K                (rows of J shared: gemm)
+   with op(A)_JK = A(J, K), or A(K, J)^T when transposed; a spin barrier
+   after each step.  Memory-bound (the triangle is read once): what the
+   threads add is bandwidth.  The row pieces depend only on (m, NB,
+   threads), so the result is reproducible for a given thread count. */
+static void AXB_FN(omp_, trsm_rows)(axb_uplo uplo, axb_trans trans,
+                                    axb_diag diag, int64_t m, int64_t n,
+                                    const T *A, int64_t lda, T *B, int64_t ldb,
+                                    int nt) {
+  enum { NB = 256 };
+  const int down = (uplo == AXB_LOWER) == (trans == AXB_NO_TRANS);
+  const int64_t nblk = (m + NB - 1) / NB;
+  axb_omp_bar bar = {0, 0};
+  AXB_OMP(parallel num_threads(nt)) {
+    int sense = 0;
+    const int tid = axb_omp_thread_id();
+    const int team = axb_omp_threads_in_team();
+    for (int64_t s = 0; s < nblk; ++s) {
+      const int64_t kb = down ? s : nblk - 1 - s;
+      const int64_t k0 = kb * NB, k1 = k0 + NB < m ? k0 + NB : m;
+      if (tid == 0) {
+        AXB_FN(axb_omp_, trsm_)
+        (AXB_LEFT, uplo, trans, diag, k1 - k0, n, 1, &AT(A, lda, k0, k0), lda,
+         &AT(B, ldb, k0, 0), ldb);
+      }
+      axb_omp_barrier(&bar, &sense);
+      /* The rows still to solve: [k1, m) going down, [0, k0) going up. */
+      const int64_t r0 = down ? k1 : 0, r1 = down ? m : k0;
+      int64_t bounds[AXB_OMP_MAX_PARTS + 1];
+      const int parts = axb_omp_split(r0, r1, 8, team, bounds);
+      if (tid < parts) {
+        const int64_t a0 = bounds[tid], w = bounds[tid + 1] - a0;
+        const T *Ajk =
+            trans == AXB_NO_TRANS ? &AT(A, lda, a0, k0) : &AT(A, lda, k0, a0);
+        AXB_FN(axb_omp_, gemm_)
+        (trans, AXB_NO_TRANS, w, n, k1 - k0, -1, Ajk, lda, &AT(B, ldb, k0, 0),
+         ldb, 1, &AT(B, ldb, a0, 0), ldb);
+      }
+      axb_omp_barrier(&bar, &sense);
+    }
+  }
+}
+
 axb_status AXB_FN(axb_omp_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
                                   axb_trans trans, axb_diag diag, int64_t m,
                                   int64_t n, T alpha, const T *A, int64_t lda,
@@ -88,6 +141,13 @@ axb_status AXB_FN(axb_omp_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
   const int saved = axb_omp_blas_begin();
   int nt = axb_omp_threads(h);
   const int64_t k = side == AXB_LEFT ? m : n;
+  /* A few columns and many rows (the solves of getrs and of the condition
+     estimate): threads over the rows. */
+  if (side == AXB_LEFT && n < nt && alpha == 1 && m >= OMP_TRSM_ROWS_MIN) {
+    AXB_FN(omp_, trsm_rows)(uplo, trans, diag, m, n, A, lda, B, ldb, nt);
+    axb_omp_blas_end(saved);
+    return AXB_SUCCESS;
+  }
   if ((double)k * (double)m * (double)n < OMP_BLAS_SERIAL_FLOPS) nt = 1;
   /* LEFT: independent columns of B; RIGHT: independent rows. */
   int64_t bounds[AXB_OMP_MAX_PARTS + 1];
@@ -149,3 +209,4 @@ axb_status AXB_FN(axb_omp_, laswp)(axb_handle h, int64_t n, T *A, int64_t lda,
 
 #undef AT
 #undef OMP_BLAS_SERIAL_FLOPS
+#undef OMP_TRSM_ROWS_MIN
