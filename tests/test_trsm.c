@@ -148,7 +148,7 @@ static void row_split_cases(void) {
   const int saved = axb_get_threads(h);
   for (int nt = 2; nt <= 3; ++nt) {
     axb_set_threads(h, nt);
-    for (int64_t n = 1; n < nt; ++n)
+    for (int64_t n = 1; n <= 3; ++n)
       for (int ul = 0; ul < 2; ++ul)
         for (int tr = 0; tr < 2; ++tr)
           for (int dg = 0; dg < 2; ++dg)
