@@ -1,4 +1,6 @@
 /* Status strings, detail messages, version and small utilities. */
+/* madvise's MADV_HUGEPAGE (axb__malloc_large) is outside strict POSIX. */
+#define _DEFAULT_SOURCE
 #include "core/internal.h"
 
 #ifdef __linux__
