@@ -23,7 +23,22 @@ struct axb_handle_s {
   int gpu_state;            /* AUTO: 0 not yet probed, 1 GPU, -1 none    */
   axb_tuning tuning;        /* AUTO with a GPU: the crossovers in use    */
   struct axb_handle_s *gpu; /* AUTO: the CUDA sub-handle, or NULL       */
+  /* The certified driver's working copy of A, kept between calls up to
+     AXB_KEEP_WORK_MAX bytes (axb__handle_work), freed with the handle. */
+  void *work;
+  int64_t work_bytes;
 };
+
+/* Largest working copy a handle keeps between calls (256 MiB: n = 5792 in
+   double).  Beyond it the O(n^2) first touch of a fresh copy is small
+   beside the O(n^3) factorization, and holding it would surprise. */
+#define AXB_KEEP_WORK_MAX ((int64_t)256 << 20)
+/* h's kept buffer of at least `bytes` (<= AXB_KEEP_WORK_MAX): the one from
+   an earlier call when it is large enough (its pages already touched:
+   no page faults, no zeroing by the kernel), else a new one
+   (axb__malloc_large) that replaces it.  NULL when out of memory.  Owned
+   by h: never freed by the caller. */
+void *axb__handle_work(axb_handle h, int64_t bytes);
 
 /* Record a failure on h (h may be NULL) and return st, so that error paths
    read `return axb__fail(h, AXB_ERR_X, "what %d", v);`. */

@@ -35,6 +35,7 @@ typedef struct {
   int64_t *ipiv;
   void *res;                     /* resident factors, or NULL */
   int f_ready;                   /* F holds A (take_a_), not yet factored */
+  int f_kept;                    /* F is the handle's (axb__handle_work) */
   int threads;                   /* the handle's (0: OpenMP's default) */
   double anorm;                  /* ||A||_1                 */
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
@@ -237,7 +238,7 @@ static void copy_a(const axb_dense *A, buffers *b) {
 static void free_buffers(axb_handle h, buffers *b) {
   axb__res_free(h, b->res);
   b->res = NULL;
-  axb__free(b->F);
+  if (!b->f_kept) axb__free(b->F);
   axb__free(b->X);
   axb__free(b->W);
   axb__free(b->ipiv);
@@ -334,10 +335,16 @@ static axb_status solve_auto(axb_handle h, const axb_dense *A,
   return run_method(h, A, B, AXB_METHOD_LU, 1, b, r, info);
 }
 
-static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj,
-                    int need_f) {
+/* The working buffers; F is the handle's kept copy (axb__handle_work)
+   when it is small enough to keep, so that repeated calls neither fault
+   nor zero its pages again. */
+static int allocate(axb_handle h, buffers *b, int64_t n, int64_t k, size_t es,
+                    int gj, int need_f) {
   if (n > 0 && (uint64_t)n > (uint64_t)INT64_MAX / (uint64_t)n) return 0;
-  b->F = need_f ? axb__malloc_large(n * n, es) : NULL;
+  b->f_kept = need_f && n * n <= AXB_KEEP_WORK_MAX / (int64_t)es;
+  b->F = !need_f     ? NULL
+         : b->f_kept ? axb__handle_work(h, n * n * (int64_t)es)
+                     : axb__malloc_large(n * n, es);
   b->X = axb__malloc(n * k, es);
   b->W = gj ? axb__malloc(n * k, es) : NULL;
   b->ipiv = axb__malloc(n, sizeof(int64_t));
@@ -551,7 +558,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
   axb_dense B0 = {0};
   t0 = axb__now();
-  if (!allocate(&b, n, k, axb_dtype_size(A->dtype),
+  if (!allocate(h, &b, n, k, axb_dtype_size(A->dtype),
                 o.method == AXB_METHOD_GAUSS_JORDAN, need_f) ||
       axb_dense_create(&B0, n, k, A->dtype)) {
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
