@@ -83,16 +83,22 @@ axb_status AXB_FN(axb_omp_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
   return AXB_SUCCESS;
 }
 
-/* op(A) X = B (LEFT, alpha = 1) for a few columns: the columns cannot
-   feed the threads, so the rows do.  By blocks of NB rows,
+/* op(A) X = B (LEFT, alpha = 1) for a few columns (n <= 16): the columns
+   cannot feed the threads, so the rows do.  By blocks of NB rows,
    downwards when op(A) is lower (A lower, or A upper transposed), else
-   upwards; for block k (rows K) and the rows J still to come:
-     X_K := op(A)_KK^-1 X_K                   (thread 0: a small trsm)
-     X_J := X_J - op(A)_JK X_K                (rows of J shared: gemm)
-   with op(A)_JK = A(J, K), or A(K, J)^T when transposed; a spin barrier
-   after each step.  Memory-bound (the triangle is read once): what the
-   threads add is bandwidth.  The row pieces depend only on (m, NB,
-   threads), so the result is reproducible for a given thread count. */
+   upwards; for block k (rows K) and the rows J still to come, every
+   thread
+     x_K := op(A)_KK^-1 X_K                   (its own copy: a small trsm)
+     X_J := X_J - op(A)_JK x_K                (its share of the rows of J)
+   with op(A)_JK = A(J, K), or A(K, J)^T when transposed, then meets the
+   others at one spin barrier, after which thread 0 stores x_K into X_K
+   (nobody reads those rows again).  Solving the small block in every
+   thread costs a re-read of the NB x NB triangle but saves the second
+   barrier of each step: under load or on many threads every barrier can
+   cost a descheduled thread's time slice.  Memory-bound (the triangle is
+   read once): what the threads add is bandwidth.  The row pieces depend
+   only on (m, NB, threads), and every copy of x_K is the same sequential
+   computation, so the result is reproducible for a given thread count. */
 static void AXB_FN(omp_, trsm_rows)(axb_uplo uplo, axb_trans trans,
                                     axb_diag diag, int64_t m, int64_t n,
                                     const T *A, int64_t lda, T *B, int64_t ldb,
@@ -105,28 +111,30 @@ static void AXB_FN(omp_, trsm_rows)(axb_uplo uplo, axb_trans trans,
     int sense = 0;
     const int tid = axb_omp_thread_id();
     const int team = axb_omp_threads_in_team();
+    T xk[NB * OMP_TRSM_ROWS_COLS]; /* this thread's x_K, ld kb */
     for (int64_t s = 0; s < nblk; ++s) {
       const int64_t kb = down ? s : nblk - 1 - s;
-      const int64_t k0 = kb * NB, k1 = k0 + NB < m ? k0 + NB : m;
-      if (tid == 0) {
-        AXB_FN(axb_omp_, trsm_)
-        (AXB_LEFT, uplo, trans, diag, k1 - k0, n, 1, &AT(A, lda, k0, k0), lda,
-         &AT(B, ldb, k0, 0), ldb);
-      }
-      axb_omp_barrier(&bar, &sense);
+      const int64_t k0 = kb * NB, k1 = k0 + NB < m ? k0 + NB : m, w = k1 - k0;
+      for (int64_t j = 0; j < n; ++j)
+        memcpy(xk + j * w, &AT(B, ldb, k0, j), (size_t)w * sizeof(T));
+      AXB_FN(axb_omp_, trsm_)
+      (AXB_LEFT, uplo, trans, diag, w, n, 1, &AT(A, lda, k0, k0), lda, xk, w);
       /* The rows still to solve: [k1, m) going down, [0, k0) going up. */
       const int64_t r0 = down ? k1 : 0, r1 = down ? m : k0;
       int64_t bounds[AXB_OMP_MAX_PARTS + 1];
       const int parts = axb_omp_split(r0, r1, 8, team, bounds);
       if (tid < parts) {
-        const int64_t a0 = bounds[tid], w = bounds[tid + 1] - a0;
+        const int64_t a0 = bounds[tid], rows = bounds[tid + 1] - a0;
         const T *Ajk =
             trans == AXB_NO_TRANS ? &AT(A, lda, a0, k0) : &AT(A, lda, k0, a0);
         AXB_FN(axb_omp_, gemm_)
-        (trans, AXB_NO_TRANS, w, n, k1 - k0, -1, Ajk, lda, &AT(B, ldb, k0, 0),
-         ldb, 1, &AT(B, ldb, a0, 0), ldb);
+        (trans, AXB_NO_TRANS, rows, n, w, -1, Ajk, lda, xk, w, 1,
+         &AT(B, ldb, a0, 0), ldb);
       }
       axb_omp_barrier(&bar, &sense);
+      if (tid == 0)
+        for (int64_t j = 0; j < n; ++j)
+          memcpy(&AT(B, ldb, k0, j), xk + j * w, (size_t)w * sizeof(T));
     }
   }
 }
