@@ -807,7 +807,8 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 /* Inverse of A into X (allocated by the caller, n x n, same dtype) with
    AXB_METHOD_LU (getrf + getri) or AXB_METHOD_GAUSS_JORDAN.  A singular A
    returns AXB_ERR_SINGULAR (the detail names the pivot); X then holds no
-   inverse (its contents are unspecified). */
+   inverse (its contents are unspecified, as after a NaN or Inf in A, which
+   is found while A is copied into X). */
 axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
                       axb_method method);
 

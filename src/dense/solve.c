@@ -452,10 +452,10 @@ static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
                    axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                              "no memory for %lld sums", (long long)n));
   if (A->dtype == AXB_F64)
-    take_a_d(n, A->data, A->ld, b->F, colsum, want_sym ? &sym : NULL,
+    take_a_d(n, A->data, A->ld, b->F, n, colsum, want_sym ? &sym : NULL,
              b->threads);
   else
-    take_a_s(n, A->data, A->ld, b->F, colsum, want_sym ? &sym : NULL,
+    take_a_s(n, A->data, A->ld, b->F, n, colsum, want_sym ? &sym : NULL,
              b->threads);
   b->f_ready = 1;
   double norm = 0;
@@ -641,30 +641,46 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
     return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_square(h, A, "A");
-  double anorm = 0;
-  if (!st) st = check_finite_norm(h, A, "A", &anorm);
   if (st) return st;
+  /* A's contents are read with its copy into X below; a failure before
+     that reports a NaN or Inf in A first, as the scan came first. */
   int64_t n = A->rows;
   if (!X || !X->data || X->rows != n || X->cols != n || X->ld < n ||
       X->dtype != A->dtype || X->mem != AXB_MEM_HOST)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "X must be a host %lld x %lld %s matrix", (long long)n,
-                     (long long)n, axb_dtype_name(A->dtype));
-  if ((st = extent_ok(h, X, "X"))) return st;
+    return a_first(
+        h, A,
+        axb__fail(h, AXB_ERR_INVALID, "X must be a host %lld x %lld %s matrix",
+                  (long long)n, (long long)n, axb_dtype_name(A->dtype)));
+  if ((st = extent_ok(h, X, "X"))) return a_first(h, A, st);
   if (method != AXB_METHOD_LU && method != AXB_METHOD_GAUSS_JORDAN)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "inverse methods are lu and gauss-jordan, not %s",
-                     axb_method_name(method));
+    return a_first(h, A,
+                   axb__fail(h, AXB_ERR_INVALID,
+                             "inverse methods are lu and gauss-jordan, not %s",
+                             axb_method_name(method)));
   if (method == AXB_METHOD_LU) {
     axb_handle g = axb__auto_pick(h, AXB_TUNE_INVERSE, A->rows);
     if (g != h) return forward(h, g, axb_invert(g, A, X, method));
-    if (axb__res_available(h, A->dtype)) return invert_resident(h, A, X);
+    if (axb__res_available(h, A->dtype)) {
+      double anorm = 0;
+      if ((st = check_finite_norm(h, A, "A", &anorm))) return st;
+      return invert_resident(h, A, X);
+    }
   }
-  /* Copy A into X column by column (X may have a larger ld). */
-  size_t es = axb_dtype_size(A->dtype);
+  /* A into X (its own ld) and A's finiteness from one threaded pass; only
+     a non-finite column sum pays for the scan that names the entry. */
+  double *colsum = axb__malloc(n, sizeof(double));
+  if (!colsum)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for %lld sums",
+                     (long long)n);
+  if (A->dtype == AXB_F64)
+    take_a_d(n, A->data, A->ld, X->data, X->ld, colsum, NULL, h->threads);
+  else
+    take_a_s(n, A->data, A->ld, X->data, X->ld, colsum, NULL, h->threads);
+  int finite = 1;
   for (int64_t j = 0; j < n; ++j)
-    memcpy((char *)X->data + (size_t)(j * X->ld) * es,
-           (const char *)A->data + (size_t)(j * A->ld) * es, (size_t)n * es);
+    finite = finite && isfinite(colsum[j]);
+  axb__free(colsum);
+  if (!finite && (st = check_finite(h, A, "A"))) return st;
   int64_t *ipiv = NULL;
   if (method == AXB_METHOD_LU && !(ipiv = axb__malloc(n, sizeof *ipiv)))
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");

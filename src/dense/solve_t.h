@@ -51,8 +51,9 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
 
 /* One pass over A (n x n) that does what the driver needs of it before
    factoring, columns shared among the threads:
-     F := A (ld n), when F is not NULL (the working copy the factorization
-       overwrites; each thread first touches its own columns);
+     F := A (ld ldf), when F is not NULL (the working copy the
+       factorization overwrites; each thread first touches its own
+       columns);
      colsum[j] = sum_i |a_ij|, in double and in the order i = 0..n-1, so
        that ||A||_1 = max_j colsum[j] is norm_one_'s (and axb_matrix_norm's)
        value bit for bit; a NaN or Inf entry makes its column's sum
@@ -64,7 +65,8 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
    Without sym, columns are copied and summed whole (streaming); with it,
    by tiles of TILE rows, the column sums still running over i in order. */
 static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
-                              double *colsum, int *sym, int threads) {
+                              int64_t ldf, double *colsum, int *sym,
+                              int threads) {
   enum { TILE = 32 };
   int asym = 0;
   (void)threads;
@@ -77,7 +79,7 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
     if (!sym) {
       for (int64_t j = j0; j < j1; ++j) {
         const T *aj = a + j * lda;
-        T *fj = F ? F + j * n : NULL;
+        T *fj = F ? F + j * ldf : NULL;
         double s = 0;
         if (fj)
           for (int64_t i = 0; i < n; ++i) {
@@ -100,7 +102,7 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
         double s = colsum[j];
         if (F)
           for (int64_t i = i0; i < i1; ++i) {
-            F[i + j * n] = aj[i];
+            F[i + j * ldf] = aj[i];
             s += fabs((double)aj[i]);
           }
         else
