@@ -63,19 +63,22 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
        cache, and no comparison is made once an unequal pair was found (a
        flag shared by the threads).
    Without sym, columns are copied and summed whole (streaming); with it,
-   by tiles of TILE rows, the column sums still running over i in order. */
+   by tiles of TI rows x TJ columns (runs of TI entries to copy; the
+   mirror's TI columns x TJ rows stay in L2 for the comparison), the column
+   sums still running over i in order.  Tiles of 32 x 32 made the pass 3x
+   slower than streaming (7.4 against 2.3 ms at n = 2048, 2-core VM). */
 static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
                               int64_t ldf, double *colsum, int *sym,
                               int threads) {
-  enum { TILE = 32 };
+  enum { TJ = 32, TI = 256 };
   int asym = 0;
   (void)threads;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) if (n >= 256)                    \
     num_threads(threads > 0 ? threads : omp_get_max_threads())
 #endif
-  for (int64_t j0 = 0; j0 < n; j0 += TILE) {
-    const int64_t j1 = j0 + TILE < n ? j0 + TILE : n;
+  for (int64_t j0 = 0; j0 < n; j0 += TJ) {
+    const int64_t j1 = j0 + TJ < n ? j0 + TJ : n;
     if (!sym) {
       for (int64_t j = j0; j < j1; ++j) {
         const T *aj = a + j * lda;
@@ -95,8 +98,8 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
     }
     for (int64_t j = j0; j < j1; ++j)
       colsum[j] = 0;
-    for (int64_t i0 = 0; i0 < n; i0 += TILE) {
-      const int64_t i1 = i0 + TILE < n ? i0 + TILE : n;
+    for (int64_t i0 = 0; i0 < n; i0 += TI) {
+      const int64_t i1 = i0 + TI < n ? i0 + TI : n;
       for (int64_t j = j0; j < j1; ++j) {
         const T *aj = a + j * lda;
         double s = colsum[j];
@@ -110,11 +113,15 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
             s += fabs((double)aj[i]);
         colsum[j] = s;
       }
-      if (i0 < j0 || __atomic_load_n(&asym, __ATOMIC_RELAXED)) continue;
+      /* a_ij against a_ji for the rows i > j of this tile. */
+      if (i1 <= j0 + 1 || __atomic_load_n(&asym, __ATOMIC_RELAXED)) continue;
       int bad = 0;
-      for (int64_t j = j0; j < j1 && !bad; ++j)
-        for (int64_t i = i0 > j + 1 ? i0 : j + 1; i < i1; ++i)
-          if (a[i + j * lda] != a[j + i * lda]) bad = 1;
+      for (int64_t i = i0 > j0 + 1 ? i0 : j0 + 1; i < i1 && !bad; ++i) {
+        const T *ai = a + i * lda; /* column i: the mirror's row entries */
+        const int64_t je = i < j1 ? i : j1;
+        for (int64_t j = j0; j < je; ++j)
+          bad |= a[i + j * lda] != ai[j];
+      }
       if (bad) __atomic_store_n(&asym, 1, __ATOMIC_RELAXED);
     }
   }
