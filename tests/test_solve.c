@@ -306,6 +306,20 @@ static void check_order(void) {
   CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_NOT_SPD);
   CHECK(strstr(axb_detail(h), "not symmetric") != NULL, "detail %s",
         axb_detail(h));
+  axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416));
+  /* One unequal pair at the pass's tile edges (256 rows x 32 columns),
+     above or below the diagonal. */
+  const int64_t at[][2] = {{1, 0},     {31, 32},  {32, 31},  {255, 31},
+                           {256, 32},  {599, 0},  {0, 599},  {599, 598},
+                           {288, 287}, {511, 64}, {64, 511}, {512, 300}};
+  for (size_t k = 0; k < sizeof at / sizeof *at; ++k) {
+    const int64_t i = at[k][0], j = at[k][1];
+    const double v = axb_dense_get(&A, i, j);
+    axb_dense_set(&A, i, j, v + 1);
+    CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_NOT_SPD);
+    axb_dense_set(&A, i, j, v);
+  }
+  axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416) * 0.5);
   o.method = AXB_METHOD_AUTO;
   for (int64_t i = 0; i < n; ++i)
     axb_dense_set(&B, i, 0, 1);
