@@ -250,9 +250,10 @@ typedef enum {
                            axb_trans trans, axb_diag diag, int64_t m,          \
                            int64_t n, T alpha, const T *A, int64_t lda, T *B,  \
                            int64_t ldb);                                       \
-  /* Reciprocal condition number estimate (Hager/Higham) from getrf's          \
-     factors; anorm = norm of the original A in the same norm (ONE or INF).    \
-   */                                                                          \
+  /* Reciprocal condition number estimate from getrf's factors (the block      \
+     1-norm estimator of Higham & Tisseur with 2 columns, LAPACK's xLACN2      \
+     generalised: rcond >= the true value, almost always within 3 of it);      \
+     anorm = norm of the original A in the same norm (ONE or INF). */          \
   axb_status axb_##p##gecon(axb_handle h, axb_norm norm, int64_t n,            \
                             const T *LU, int64_t lda, double anorm,            \
                             double *rcond, int64_t *info);                     \
