@@ -10,9 +10,9 @@
  *   - the estimate is a lower bound: rcond >= 1 / (||A||_1 ||inv(A)||_1)
  *     with inv(A) computed (n <= 400, kappa <= 1e8, where the computed
  *     inverse is accurate to well under the 1% allowed);
- *   - axb_solve reports exactly gecon's value (pocon's for Cholesky): the
- *     driver's fused ||A||_1 and its factors are the typed layer's, bit for
- *     bit, and its backward error is axb_check_solve's, bit for bit.
+ *   - axb_solve's rcond (its estimate starts from the first block solved
+ *     beside b) meets the same two tests, and its backward error is
+ *     axb_check_solve's, bit for bit.
  * The cpu backend also runs one case on 3 threads, where the estimator's
  * two-column solves share their rows among the threads.
  * Skipped (77) without the OpenBLAS anchor.
@@ -89,9 +89,11 @@ static double true_rcond(const axb_dense *A) {
   return r;
 }
 
-/* The driver on A with b = A 1: its rcond is gecon's (pocon's) exactly,
-   its backward error axb_check_solve's exactly. */
-static void driver(const axb_dense *A, int chol, double ours,
+/* The driver on A with b = A 1: its rcond (the estimator's first block
+   solved beside b, P applied to it with LU) within a factor 3 of LAPACK's
+   and a lower bound of the true one (t > 0: checkable), its backward error
+   axb_check_solve's exactly. */
+static void driver(const axb_dense *A, int chol, double lap, double t,
                    const char *what) {
   int64_t n = A->rows;
   axb_dense B = test_alloc(n, 1, n, A->dtype),
@@ -113,8 +115,12 @@ static void driver(const axb_dense *A, int chol, double ours,
         "%s: driver status %d (%s)", what, (int)st, axb_detail(h));
   if (st == AXB_SUCCESS || st == AXB_ERR_ILL_CONDITIONED ||
       st == AXB_ERR_INACCURATE) {
-    CHECK(rep.rcond == ours, "%s: driver rcond %.17g, gecon/pocon %.17g", what,
-          rep.rcond, ours);
+    double q = rep.rcond > lap ? rep.rcond / lap : lap / rep.rcond;
+    CHECK(rep.rcond > 0 && q <= 3,
+          "%s: driver rcond %.3g, LAPACK's %.3g (ratio %.3g > 3)", what,
+          rep.rcond, lap, q);
+    CHECK(!(t > 0) || rep.rcond >= 0.99 * t,
+          "%s: driver rcond %.6g below the true %.6g", what, rep.rcond, t);
     double be = axb_check_solve(A, &X, &B);
     CHECK(rep.backward_error == be,
           "%s: driver backward error %.17g, axb_check_solve %.17g", what,
@@ -132,12 +138,13 @@ static void judge(const axb_dense *A, int chol, double kappa,
   double q = ours > lap ? ours / lap : lap / ours;
   CHECK(ours > 0 && lap > 0 && q <= 3,
         "%s: rcond %.3g, LAPACK's %.3g (ratio %.3g > 3)", what, ours, lap, q);
+  double t = -1;
   if (A->dtype == AXB_F64 && A->rows <= 400 && kappa > 0 && kappa <= 1e8) {
-    double t = true_rcond(A);
+    t = true_rcond(A);
     CHECK(ours >= 0.99 * t, "%s: rcond %.6g below the true %.6g", what, ours,
           t);
   }
-  driver(A, chol, ours, what);
+  driver(A, chol, lap, t, what);
 }
 
 static void gen_case(const char *spec, axb_dtype t, int chol, double kappa) {

@@ -103,8 +103,19 @@ static void first_block(int64_t n, int64_t t, double *X, axb_rng *g) {
       X[i + j * n] /= (double)n;
 }
 
+void axb__norm1_first_block(int64_t n, double *X) {
+  axb_rng g;
+  axb__rng_seed(&g, 0x4878a7d3ULL);
+  first_block(n, AXB_CONDEST_T, X, &g);
+}
+
 axb_status axb__norm1_estimate(int64_t n, axb_apply_fn apply, void *ctx,
                                int swap, double *est) {
+  return axb__norm1_estimate_y1(n, apply, ctx, swap, NULL, est);
+}
+
+axb_status axb__norm1_estimate_y1(int64_t n, axb_apply_fn apply, void *ctx,
+                                  int swap, const double *y1, double *est) {
   /* B is the operator, B^T its transpose; swap exchanges them. */
   const int fwd = swap ? 1 : 0, bwd = swap ? 0 : 1;
   int64_t t = n < AXB_CONDEST_T ? n : AXB_CONDEST_T;
@@ -127,7 +138,10 @@ axb_status axb__norm1_estimate(int64_t n, axb_apply_fn apply, void *ctx,
   int64_t kold = 0, best = -1, ind[AXB_CONDEST_T];
   double old = 0;
   for (int k = 1;; ++k) {
-    if ((st = apply(ctx, fwd, X, t))) goto done;
+    if (k == 1 && y1) /* B X1 computed by the caller */
+      memcpy(X, y1, (size_t)(n * t) * sizeof *X);
+    else if ((st = apply(ctx, fwd, X, t)))
+      goto done;
     double e = 0;
     int64_t jb = 0;
     for (int64_t j = 0; j < t; ++j) {

@@ -33,4 +33,16 @@ typedef axb_status (*axb_apply_fn)(void *ctx, int transpose, double *X,
 axb_status axb__norm1_estimate(int64_t n, axb_apply_fn apply, void *ctx,
                                int swap, double *est);
 
+/* The same with the first product Y1 = B X1 (n x AXB_CONDEST_T, ld n)
+   already formed by the caller from X1 = axb__norm1_first_block, or from
+   any block of unit 1-norm columns (a row permutation of X1: the driver
+   solves with X1 beside B, P applied to both); y1 NULL: as above.  For
+   n > AXB_CONDEST_T only (below it the estimate is exact and y1 unused). */
+axb_status axb__norm1_estimate_y1(int64_t n, axb_apply_fn apply, void *ctx,
+                                  int swap, const double *y1, double *est);
+/* X1 (n x AXB_CONDEST_T, ld n, n > AXB_CONDEST_T): the estimator's first
+   block, the columns 1/n and (-1)^i (1 + i/(n-1)) / (1.5 n) (and fixed-seed
+   random +-1/n beyond two). */
+void axb__norm1_first_block(int64_t n, double *X);
+
 #endif

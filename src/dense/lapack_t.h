@@ -225,9 +225,11 @@ typedef struct {
                    int64_t lda, T *B, int64_t ldb);
   const T *F; /* factor(s) */
   int64_t n, ld;
-  axb_uplo uplo; /* pocon */
-  T *w;          /* n x AXB_CONDEST_T work entries in T */
-  void *res;     /* or: factors resident on the device (res_trsv) */
+  axb_uplo uplo;    /* pocon */
+  T *w;             /* n x AXB_CONDEST_T work entries in T */
+  void *res;        /* or: factors resident on the device (res_trsv) */
+  const double *y1; /* the first block's product, formed by the driver's
+                       solve (axb__norm1_estimate_y1), or NULL */
 } AXB_FN(condctx_, );
 
 /* W := op(T)^-1 W for the t columns of W (n x t, ld n), T the uplo
@@ -300,9 +302,9 @@ static axb_status AXB_FN(con_estimate_, )(AXB_FN(condctx_, ) * c, const char *r,
   if (c->w) {
     /* ||A^-1||_inf = ||A^-T||_1: estimate with the transpose swapped. */
     int swap = !is_chol && norm == AXB_NORM_INF;
-    st = axb__norm1_estimate(
+    st = axb__norm1_estimate_y1(
         n, is_chol ? AXB_FN(chol_apply_, ) : AXB_FN(lu_apply_, ), c, swap,
-        &est);
+        swap ? NULL : c->y1, &est);
   }
   axb__free(c->w);
   c->w = NULL;
@@ -319,7 +321,8 @@ static axb_status AXB_FN(con_estimate_, )(AXB_FN(condctx_, ) * c, const char *r,
 static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
                                  axb_uplo uplo, axb_norm norm, int64_t n,
                                  const T *F, int64_t lda, double anorm,
-                                 double *rcond, int64_t *info) {
+                                 const double *y1, double *rcond,
+                                 int64_t *info) {
   set_info(info, 0);
   if (!h)
     return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
@@ -351,7 +354,7 @@ static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
   const axb_backend_ops *hops = h->ops && h->ops->host ? h->ops->host : h->ops;
   __typeof__(KERNEL(h, trsm)) tr = hops ? hops->P.trsm : NULL;
   if (!tr) return not_supported(h, PREFIX_STR "trsm", info);
-  AXB_FN(condctx_, ) c = {h, tr, F, n, lda, uplo, NULL, NULL};
+  AXB_FN(condctx_, ) c = {h, tr, F, n, lda, uplo, NULL, NULL, y1};
   return AXB_FN(con_estimate_, )(&c, r, is_chol, norm, anorm, rcond, info);
 }
 
@@ -359,14 +362,22 @@ axb_status AXB_FN(axb_, gecon)(axb_handle h, axb_norm norm, int64_t n,
                                const T *LU, int64_t lda, double anorm,
                                double *rcond, int64_t *info) {
   return AXB_FN(con_, )(h, PREFIX_STR "gecon", 0, AXB_LOWER, norm, n, LU, lda,
-                        anorm, rcond, info);
+                        anorm, NULL, rcond, info);
 }
 
 axb_status AXB_FN(axb_, pocon)(axb_handle h, axb_uplo uplo, int64_t n,
                                const T *L, int64_t lda, double anorm,
                                double *rcond, int64_t *info) {
   return AXB_FN(con_, )(h, PREFIX_STR "pocon", 1, uplo, AXB_NORM_ONE, n, L, lda,
-                        anorm, rcond, info);
+                        anorm, NULL, rcond, info);
+}
+
+axb_status AXB_FN(axb__, con_y1)(axb_handle h, int chol, int64_t n, const T *F,
+                                 int64_t ld, double anorm, const double *y1,
+                                 double *rcond) {
+  return AXB_FN(con_, )(h, chol ? PREFIX_STR "pocon" : PREFIX_STR "gecon", chol,
+                        AXB_LOWER, AXB_NORM_ONE, n, F, ld, anorm, y1, rcond,
+                        NULL);
 }
 
 /* ---- resident factors (dense/resident.h) ----
@@ -399,7 +410,8 @@ axb_status AXB_FN(axb__, res_solve)(axb_handle h, void *res, int chol,
 }
 
 axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
-                                  double anorm, double *rcond) {
+                                  double anorm, const double *y1,
+                                  double *rcond) {
   const char *r = RES_NAME(chol, "gecon", "pocon");
   axb__clear(h);
   *rcond = 0;
@@ -424,7 +436,7 @@ axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
   axb__free(d);
   if (st) return finish(h, r, st, 0, NULL);
   if (singular) return AXB_SUCCESS;
-  AXB_FN(condctx_, ) c = {h, NULL, NULL, n, n, AXB_LOWER, NULL, res};
+  AXB_FN(condctx_, ) c = {h, NULL, NULL, n, n, AXB_LOWER, NULL, res, y1};
   return AXB_FN(con_estimate_, )(&c, r, chol, AXB_NORM_ONE, anorm, rcond, NULL);
 }
 

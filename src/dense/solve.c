@@ -19,6 +19,7 @@
 #include "core/internal.h"
 #include "core/template.h"
 #include "core/tune.h"
+#include "dense/condest.h"
 #include "dense/mixed.h"
 #include "dense/resident.h"
 
@@ -40,6 +41,11 @@ typedef struct {
   double anorm;                  /* ||A||_1                 */
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
   axb_fixedpoint_stats fps;      /* and its statistics      */
+  /* The condition estimate's first block solved beside B (X has
+     AXB_CONDEST_T columns more): its product in Y1 (n x t doubles) once
+     y1_ready; want_y1 when the estimate is asked for. */
+  double *Y1;
+  int want_y1, y1_ready;
 } buffers;
 
 #define T double
@@ -240,6 +246,7 @@ static void free_buffers(axb_handle h, buffers *b) {
   b->res = NULL;
   if (!b->f_kept) axb__free(b->F);
   axb__free(b->X);
+  axb__free(b->Y1);
   axb__free(b->W);
   axb__free(b->ipiv);
 }
@@ -257,6 +264,7 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
   double t0 = axb__now();
   if (!resident && !b->f_ready) copy_a(A, b);
   b->f_ready = 0;
+  b->y1_ready = 0;
   copy_dense(B, b->X);
   r->t_copy += axb__now() - t0;
   axb_status st;
@@ -345,10 +353,11 @@ static int allocate(axb_handle h, buffers *b, int64_t n, int64_t k, size_t es,
   b->F = !need_f     ? NULL
          : b->f_kept ? axb__handle_work(h, n * n * (int64_t)es)
                      : axb__malloc_large(n * n, es);
-  b->X = axb__malloc(n * k, es);
+  b->X = axb__malloc(n * (k + AXB_CONDEST_T), es);
+  b->Y1 = axb__malloc(n * AXB_CONDEST_T, sizeof(double));
   b->W = gj ? axb__malloc(n * k, es) : NULL;
   b->ipiv = axb__malloc(n, sizeof(int64_t));
-  return (!need_f || b->F) && b->X && b->ipiv && (!gj || b->W);
+  return (!need_f || b->F) && b->X && b->Y1 && b->ipiv && (!gj || b->W);
 }
 
 /* Certify X: backward error of the returned answer, rcond verdict. */
@@ -542,10 +551,10 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   }
   /* Working copies: A (n^2), B twice (or three times for Gauss-Jordan).
      Refuse up front what would only swap or meet the OOM killer. */
-  double need =
-      ((double)need_f * (double)n * (double)n + 3.0 * (double)n * (double)k) *
-          (double)axb_dtype_size(A->dtype) +
-      8.0 * (double)n;
+  double need = ((double)need_f * (double)n * (double)n +
+                 (double)n * (3.0 * (double)k + AXB_CONDEST_T)) *
+                    (double)axb_dtype_size(A->dtype) +
+                (8.0 + 8.0 * AXB_CONDEST_T) * (double)n;
   double have = (double)axb__memory_available();
   if (need > have)
     return r->status = a_first(
@@ -576,6 +585,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   r->t_copy += axb__now() - t0;
   b.fp = &o.fixedpoint;
   b.anorm = anorm;
+  b.want_y1 = o.estimate_rcond;
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {

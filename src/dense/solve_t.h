@@ -23,6 +23,7 @@ typedef struct {
   const T *A; /* the caller's A (lda) */
   int64_t lda;
   void *res;
+  buffers *b; /* the driver's: the estimate's first product (Y1) */
 } AXB_FN(work_, );
 
 /* One pass over A (n x n): ||A||_1 = max_j sum_i |a_ij|, each column summed
@@ -205,10 +206,42 @@ static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
   return st;
 }
 
+/* LU and Cholesky: B and the condition estimate's first block X1 solved
+   together, X := A^-1 [B X1], which reads the factors once for both (the
+   solves are memory-bound: two more columns cost about nothing); Y1 :=
+   the last t columns.  With LU the solve applies P to X1 as well, so Y1
+   is the estimator's operator U^-1 L^-1 applied to P X1, unit 1-norm
+   columns as X1's: a first block as good as X1 (condest.h). */
+static axb_status AXB_FN(solve_y1_, )(AXB_FN(work_, ) * w) {
+  axb_handle h = w->h;
+  const int64_t n = w->n, k = w->nrhs, t = AXB_CONDEST_T;
+  double *y1 = w->b->Y1;
+  T *x1 = w->X + n * k;
+  axb__norm1_first_block(n, y1);
+  for (int64_t i = 0; i < n * t; ++i)
+    x1[i] = (T)y1[i];
+  const int chol = w->method != AXB_METHOD_LU;
+  axb_status st;
+  if (w->resident)
+    st = AXB_FN(axb__, res_solve)(h, w->res, chol, k + t, w->X, n);
+  else if (!chol)
+    st = AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k + t, w->F, n, w->ipiv, w->X,
+                             n, NULL);
+  else
+    st = AXB_FN(axb_, potrs)(h, AXB_LOWER, n, k + t, w->F, n, w->X, n, NULL);
+  for (int64_t i = 0; !st && i < n * t; ++i)
+    y1[i] = (double)x1[i];
+  w->b->y1_ready = !st;
+  return st;
+}
+
 /* Solve with the factors; X holds B on entry. */
 static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   int64_t n = w->n, k = w->nrhs;
+  if ((w->method == AXB_METHOD_LU || w->method == AXB_METHOD_CHOLESKY) &&
+      w->b->want_y1 && n > AXB_CONDEST_T)
+    return AXB_FN(solve_y1_, )(w);
   if (w->resident)
     return AXB_FN(axb__, res_solve)(h, w->res, w->method != AXB_METHOD_LU, k,
                                     w->X, n);
@@ -259,7 +292,8 @@ static AXB_FN(work_, )
        .resident = resident,
        .A = A->data,
        .lda = A->ld,
-       .res = b->res};
+       .res = b->res,
+       .b = b};
   return w;
 }
 
@@ -289,9 +323,13 @@ static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
   axb_handle h = w->h;
   int64_t n = w->n;
   *rcond = -1;
+  const double *y1 = w->b->y1_ready ? w->b->Y1 : NULL;
   if (w->resident)
     return AXB_FN(axb__, res_con)(h, w->res, w->method != AXB_METHOD_LU, n,
-                                  anorm, rcond);
+                                  anorm, y1, rcond);
+  if (y1 && (w->method == AXB_METHOD_LU || w->method == AXB_METHOD_CHOLESKY))
+    return AXB_FN(axb__, con_y1)(h, w->method != AXB_METHOD_LU, n, w->F, n,
+                                 anorm, y1, rcond);
   switch (w->method) {
   case AXB_METHOD_LU:
     return AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, w->F, n, anorm, rcond, NULL);
