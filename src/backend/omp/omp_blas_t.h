@@ -91,11 +91,15 @@ axb_status AXB_FN(axb_omp_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
      x_K := op(A)_KK^-1 X_K                   (its own copy: a small trsm)
      X_J := X_J - op(A)_JK x_K                (its share of the rows of J)
    with op(A)_JK = A(J, K), or A(K, J)^T when transposed, then meets the
-   others at one spin barrier, after which thread 0 stores x_K into X_K
-   (nobody reads those rows again).  Solving the small block in every
-   thread costs a re-read of the NB x NB triangle but saves the second
-   barrier of each step: under load or on many threads every barrier can
-   cost a descheduled thread's time slice.  Memory-bound (the triangle is
+   others at one barrier, after which thread 0 stores x_K into X_K (nobody
+   reads those rows again).  Solving the small block in every thread costs
+   a re-read of the NB x NB triangle but saves the second barrier of each
+   step.  The barrier is OpenMP's (spins, then sleeps), not the spin
+   barrier of the factorizations: with two other processes busy on the 2
+   cores, the 4 solves of an estimate step at n = 2048 took 88-120 ms with
+   the spin barrier (a waiting thread yields its core to the other
+   process, not to its partner) and 3-5 ms with OpenMP's, the same as on a
+   quiet machine either way.  Memory-bound (the triangle is
    read once): what the threads add is bandwidth.  The row pieces depend
    only on (m, NB, threads), and every copy of x_K is the same sequential
    computation, so the result is reproducible for a given thread count. */
@@ -106,9 +110,7 @@ static void AXB_FN(omp_, trsm_rows)(axb_uplo uplo, axb_trans trans,
   enum { NB = 256 };
   const int down = (uplo == AXB_LOWER) == (trans == AXB_NO_TRANS);
   const int64_t nblk = (m + NB - 1) / NB;
-  axb_omp_bar bar = {0, 0};
   AXB_OMP(parallel num_threads(nt)) {
-    int sense = 0;
     const int tid = axb_omp_thread_id();
     const int team = axb_omp_threads_in_team();
     T xk[NB * OMP_TRSM_ROWS_COLS]; /* this thread's x_K, ld kb */
@@ -131,7 +133,7 @@ static void AXB_FN(omp_, trsm_rows)(axb_uplo uplo, axb_trans trans,
         (trans, AXB_NO_TRANS, rows, n, w, -1, Ajk, lda, xk, w, 1,
          &AT(B, ldb, a0, 0), ldb);
       }
-      axb_omp_barrier(&bar, &sense);
+      AXB_OMP(barrier)
       if (tid == 0)
         for (int64_t j = 0; j < n; ++j)
           memcpy(&AT(B, ldb, k0, j), xk + j * w, (size_t)w * sizeof(T));
