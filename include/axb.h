@@ -786,9 +786,11 @@ typedef struct {
      finding where the time goes: t_check the input checks (finiteness of
      A and B, ||A||_1) where they are not fused with the copy of A;
      t_symmetry the symmetry test (Cholesky methods, AUTO); t_copy the
-     working copies of A and B (with the finiteness check and ||A||_1 fused
-     into A's copy) and X back into B; t_rcond and t_backward the condition
-     estimate and the backward error, which together make t_certify. */
+     working copies of A and B (with the finiteness check, ||A||_1 and the
+     symmetry test fused into A's copy) and X back into B; t_rcond and
+     t_backward the condition estimate and the backward error, which
+     together make t_certify (LU and Cholesky solve the estimate's first
+     block beside B: that part is in t_solve). */
   double t_check, t_symmetry, t_copy, t_rcond, t_backward;
 } axb_report;
 
