@@ -78,6 +78,11 @@ static void print_times(FILE *f, const axb_report *p) {
                 "total %.4g\n",
           "time (ms)", 1e3 * p->t_factor, 1e3 * p->t_solve, 1e3 * p->t_transfer,
           1e3 * p->t_certify, 1e3 * p->t_total);
+  fprintf(f,
+          LABEL "check %.4g  symmetry %.4g  copy %.4g  rcond %.4g  "
+                "backward error %.4g\n",
+          "phases (ms)", 1e3 * p->t_check, 1e3 * p->t_symmetry, 1e3 * p->t_copy,
+          1e3 * p->t_rcond, 1e3 * p->t_backward);
   if (p->gflops > 0 && isfinite(p->gflops))
     fprintf(f, LABEL "%.3g\n", "GFLOP/s", p->gflops);
   else
@@ -224,6 +229,13 @@ static void json_solution(FILE *f, const cli_result *r, int *first) {
   kv_num(f, "t_transfer_ms", have ? 1e3 * p->t_transfer : NAN, first);
   kv_num(f, "t_certify_ms", have ? 1e3 * p->t_certify : NAN, first);
   kv_num(f, "t_total_ms", have ? 1e3 * p->t_total : NAN, first);
+  /* The driver's phases (axb_report): where the time outside the factor
+     and the solve goes. */
+  kv_num(f, "t_check_ms", have ? 1e3 * p->t_check : NAN, first);
+  kv_num(f, "t_symmetry_ms", have ? 1e3 * p->t_symmetry : NAN, first);
+  kv_num(f, "t_copy_ms", have ? 1e3 * p->t_copy : NAN, first);
+  kv_num(f, "t_rcond_ms", have ? 1e3 * p->t_rcond : NAN, first);
+  kv_num(f, "t_backward_ms", have ? 1e3 * p->t_backward : NAN, first);
   kv_num(f, "gflops", have && p->gflops > 0 ? p->gflops : NAN, first);
   kv_num(f, "backward_error", r->x_exists ? p->backward_error : NAN, first);
   kv_bool(f, "backward_error_ok", cli_certified(r), first);

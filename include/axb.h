@@ -250,9 +250,10 @@ typedef enum {
                            axb_trans trans, axb_diag diag, int64_t m,          \
                            int64_t n, T alpha, const T *A, int64_t lda, T *B,  \
                            int64_t ldb);                                       \
-  /* Reciprocal condition number estimate (Hager/Higham) from getrf's          \
-     factors; anorm = norm of the original A in the same norm (ONE or INF).    \
-   */                                                                          \
+  /* Reciprocal condition number estimate from getrf's factors (the block      \
+     1-norm estimator of Higham & Tisseur with 2 columns, LAPACK's xLACN2      \
+     generalised: rcond >= the true value, almost always within 3 of it);      \
+     anorm = norm of the original A in the same norm (ONE or INF). */          \
   axb_status axb_##p##gecon(axb_handle h, axb_norm norm, int64_t n,            \
                             const T *LU, int64_t lda, double anorm,            \
                             double *rcond, int64_t *info);                     \
@@ -781,6 +782,16 @@ typedef struct {
   axb_factor_precision factor_precision;
   int64_t refine_steps, gmres_iters, mixed_iter;
   int mixed_fallbacks;
+  /* The driver's phases in seconds (0 where a phase did not run), for
+     finding where the time goes: t_check the input checks (finiteness of
+     A and B, ||A||_1) where they are not fused with the copy of A;
+     t_symmetry the symmetry test (Cholesky methods, AUTO); t_copy the
+     working copies of A and B (with the finiteness check, ||A||_1 and the
+     symmetry test fused into A's copy) and X back into B; t_rcond and
+     t_backward the condition estimate and the backward error, which
+     together make t_certify (LU and Cholesky solve the estimate's first
+     block beside B: that part is in t_solve). */
+  double t_check, t_symmetry, t_copy, t_rcond, t_backward;
 } axb_report;
 
 /*
@@ -799,7 +810,8 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 /* Inverse of A into X (allocated by the caller, n x n, same dtype) with
    AXB_METHOD_LU (getrf + getri) or AXB_METHOD_GAUSS_JORDAN.  A singular A
    returns AXB_ERR_SINGULAR (the detail names the pivot); X then holds no
-   inverse (its contents are unspecified). */
+   inverse (its contents are unspecified, as after a NaN or Inf in A, which
+   is found while A is copied into X). */
 axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
                       axb_method method);
 

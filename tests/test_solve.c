@@ -267,6 +267,77 @@ static void bad_inputs(void) {
   CHECK(axb_solve(NULL, &S, &B2, NULL, NULL) == AXB_ERR_INVALID, "NULL h");
 }
 
+/* A's contents are checked in the pass that copies it (issue 28): a NaN
+   or Inf in A is still reported first, before an unknown method, a bad
+   option or X, or a Cholesky method's symmetry test, with its position, at
+   a size where the pass is threaded; a symmetric A that is not SPD and an
+   unsymmetric one for Cholesky keep their statuses. */
+static void check_order(void) {
+  const int64_t n = 600;
+  axb_dense A = test_gen(h, AXB_GEN_SPD_SHIFT, n, AXB_F64, 0, 0, 11);
+  axb_dense B = test_alloc(n, 1, n, AXB_F64), X = test_alloc(n, n, n, AXB_F64);
+  axb_report r;
+  axb_solve_opts o;
+  axb_solve_opts_default(&o);
+  axb_dense_set(&A, 416, 299, NAN);
+  const axb_method ms[] = {AXB_METHOD_AUTO, AXB_METHOD_LU, AXB_METHOD_CHOLESKY,
+                           (axb_method)99};
+  for (size_t k = 0; k < sizeof ms / sizeof *ms; ++k) {
+    o.method = ms[k];
+    CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+    CHECK(strstr(axb_detail(h), "A(417,300) is NaN") != NULL,
+          "method %d: detail %s", (int)ms[k], axb_detail(h));
+  }
+  o.method = AXB_METHOD_CHOLESKY;
+  o.pivot = 0; /* not allowed for Cholesky: still A's NaN first */
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "A(417,300) is NaN") != NULL, "detail %s",
+        axb_detail(h));
+  o.pivot = 1;
+  CHECK_STATUS(h, axb_invert(h, &A, &X, AXB_METHOD_CHOLESKY), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "A(417,300) is NaN") != NULL, "detail %s",
+        axb_detail(h));
+  CHECK_STATUS(h, axb_invert(h, &A, &X, AXB_METHOD_LU), AXB_ERR_INVALID);
+  CHECK(strstr(axb_detail(h), "A(417,300) is NaN") != NULL, "detail %s",
+        axb_detail(h));
+  /* Finite again but unsymmetric (one entry off): NOT_SPD for Cholesky,
+     found by the fused pass; AUTO takes LU and solves. */
+  axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416) * 0.5);
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_NOT_SPD);
+  CHECK(strstr(axb_detail(h), "not symmetric") != NULL, "detail %s",
+        axb_detail(h));
+  axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416));
+  /* One unequal pair at the pass's tile edges (256 rows x 32 columns),
+     above or below the diagonal. */
+  const int64_t at[][2] = {{1, 0},     {31, 32},  {32, 31},  {255, 31},
+                           {256, 32},  {599, 0},  {0, 599},  {599, 598},
+                           {288, 287}, {511, 64}, {64, 511}, {512, 300}};
+  for (size_t k = 0; k < sizeof at / sizeof *at; ++k) {
+    const int64_t i = at[k][0], j = at[k][1];
+    const double v = axb_dense_get(&A, i, j);
+    axb_dense_set(&A, i, j, v + 1);
+    CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_NOT_SPD);
+    axb_dense_set(&A, i, j, v);
+  }
+  axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416) * 0.5);
+  o.method = AXB_METHOD_AUTO;
+  for (int64_t i = 0; i < n; ++i)
+    axb_dense_set(&B, i, 0, 1);
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_SUCCESS);
+  CHECK(r.method == AXB_METHOD_LU && !r.cholesky_fell_back,
+        "AUTO on unsymmetric A took %s", axb_method_name(r.method));
+  /* Symmetric again: AUTO takes Cholesky. */
+  axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416));
+  for (int64_t i = 0; i < n; ++i)
+    axb_dense_set(&B, i, 0, 1);
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_SUCCESS);
+  CHECK(r.method == AXB_METHOD_CHOLESKY, "AUTO on SPD A took %s",
+        axb_method_name(r.method));
+  axb_dense_destroy(&A);
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&X);
+}
+
 static void invert(axb_dtype t) {
   axb_gen_spec g;
   axb_dense A, X;
@@ -293,6 +364,7 @@ int main(int argc, char **argv) {
   all_methods(AXB_F64);
   all_methods(AXB_F32);
   auto_fallback();
+  check_order();
   singular_and_ill();
   if (!absent_here(AXB_METHOD_GAUSS)) {
     no_pivot();

@@ -141,6 +141,23 @@ static void all_cases(axb_dtype t) {
                        shapes[s][0], shapes[s][1], alphas[a], t);
 }
 
+/* A few columns and many rows on 2 and 3 threads: the CPU backend shares
+   the rows among the threads (blocks of 256 rows, gemm updates between
+   them: omp_blas_t.h's trsm_rows); m is not a multiple of the block. */
+static void row_split_cases(void) {
+  const int saved = axb_get_threads(h);
+  for (int nt = 2; nt <= 3; ++nt) {
+    axb_set_threads(h, nt);
+    for (int64_t n = 1; n <= 3; ++n)
+      for (int ul = 0; ul < 2; ++ul)
+        for (int tr = 0; tr < 2; ++tr)
+          for (int dg = 0; dg < 2; ++dg)
+            one_case(AXB_LEFT, (axb_uplo)ul, (axb_trans)tr, (axb_diag)dg,
+                     1100 + 7 * nt, n, 1, nt == 2 ? AXB_F64 : AXB_F32);
+  }
+  axb_set_threads(h, saved);
+}
+
 /* Empty B: nothing happens, A and B may be NULL; a bad side is argument 1. */
 static void edges(void) {
   CHECK_STATUS(h,
@@ -169,6 +186,7 @@ int main(int argc, char **argv) {
   edges();
   all_cases(AXB_F64);
   all_cases(AXB_F32);
+  row_split_cases();
   axb_handle_destroy(h);
   return test_finish("test_trsm");
 }

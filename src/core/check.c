@@ -324,6 +324,44 @@ double axb__check_solve(const axb_dense *A, const axb_dense *X,
   return worst;
 }
 
+/* axb_check_solve's ratio, bit for bit, from one pass over A: the residual
+   b - A x and the row sums of ||A||_inf are formed from the same reads
+   (sub_ax_abs), rows shared among `threads` threads (the driver's
+   certificate; axb_check_solve reads A twice). */
+double axb__backward_error(const axb_dense *A, const axb_dense *X,
+                           const axb_dense *B, int threads, int *oom) {
+  if (oom) *oom = 0;
+  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
+  int64_t n = A->rows, nrhs = X->cols;
+  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
+  if (n == 0 || nrhs == 0) return 0;
+  double *r = axb__malloc(n * nrhs + n, sizeof(double)), *own = NULL;
+  int64_t ldx;
+  const double *x = r ? as_double(X, &ldx, &own) : NULL;
+  if (!x) {
+    axb__free(r);
+    if (oom) *oom = 1;
+    return NAN;
+  }
+  double *rowsum = r + n * nrhs;
+  copy_dense(B, r, n);
+  if (A->dtype == AXB_F64)
+    chk_dsub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, rowsum, threads);
+  else
+    chk_ssub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, rowsum, threads);
+  double anorm = 0, eps = axb_eps(X->dtype), worst = 0;
+  for (int64_t i = 0; i < n; ++i)
+    anorm = chk_nanmax(anorm, rowsum[i]);
+  for (int64_t c = 0; c < nrhs; ++c) {
+    double rn = chk_dnorm_max(n, 1, r + c * n, n);
+    double xn = chk_dnorm_max(n, 1, x + c * ldx, ldx);
+    worst = chk_nanmax(worst, chk_ratio(rn, anorm, xn, (double)n * eps, eps));
+  }
+  axb__free(own);
+  axb__free(r);
+  return worst;
+}
+
 /* ||I - A X||_1 / (n ||A||_1 ||X||_1 eps(X)). */
 double axb_check_inverse(const axb_dense *A, const axb_dense *X) {
   if (!same_square(A, X)) return NAN;

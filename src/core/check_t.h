@@ -134,6 +134,60 @@ static void AXB_FN(chk_, sub_ax_rows)(int64_t i0, int64_t i1, int64_t k,
   }
 }
 
+/* sub_ax_rows that also adds |a_ip| to rowsum[i] for every column p of A
+   while the first block of W's columns reads it: the residual and the row
+   sums of ||A||_inf from one pass over A.  Each row sum runs over p in
+   order, as norm_inf's, so both come out bit for bit as apart. */
+static void AXB_FN(chk_, sub_ax_abs_rows)(int64_t i0, int64_t i1, int64_t k,
+                                          const T *a, int64_t lda,
+                                          const double *x, int64_t ldx,
+                                          int64_t nrhs, double *w, int64_t ldw,
+                                          double *rowsum) {
+  for (int64_t i = i0; i < i1; ++i)
+    rowsum[i] = 0;
+  int64_t c1 = CHK_NB < nrhs ? CHK_NB : nrhs;
+  for (int64_t p = 0; p < k; ++p) {
+    const T *ap = a + p * lda;
+    for (int64_t i = i0; i < i1; ++i)
+      rowsum[i] += fabs((double)ap[i]);
+    for (int64_t c = 0; c < c1; ++c) {
+      double xpc = x[p + c * ldx];
+      double *wc = w + c * ldw;
+      for (int64_t i = i0; i < i1; ++i)
+        wc[i] -= (double)ap[i] * xpc;
+    }
+  }
+  if (nrhs > c1) { /* the other blocks, as sub_ax_rows */
+    AXB_FN(chk_, sub_ax_rows)
+    (i0, i1, k, a, lda, x + c1 * ldx, ldx, nrhs - c1, w + c1 * ldw, ldw);
+  }
+}
+
+/* W := W - A X and rowsum[i] = sum_j |a_ij| (A square, m x m) in one pass,
+   row strips shared among `threads` threads (0: OpenMP's default). */
+static void AXB_FN(chk_, sub_ax_abs)(int64_t m, const T *a, int64_t lda,
+                                     const double *x, int64_t ldx, int64_t nrhs,
+                                     double *w, int64_t ldw, double *rowsum,
+                                     int threads) {
+  (void)threads;
+#ifdef _OPENMP
+  if ((double)m * (double)m >= CHK_PAR_WORK && m >= 64) {
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+    {
+      int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
+      int64_t strip = ((m + nt - 1) / nt + 7) / 8 * 8;
+      int64_t i0 = t * strip, i1 = i0 + strip < m ? i0 + strip : m;
+      if (i0 < i1) {
+        AXB_FN(chk_, sub_ax_abs_rows)
+        (i0, i1, m, a, lda, x, ldx, nrhs, w, ldw, rowsum);
+      }
+    }
+    return;
+  }
+#endif
+  AXB_FN(chk_, sub_ax_abs_rows)(0, m, m, a, lda, x, ldx, nrhs, w, ldw, rowsum);
+}
+
 /* W := W - A X.  Large products share the rows among threads in strips;
    every entry is formed in the serial order, so the result is bitwise the
    serial one. */

@@ -69,8 +69,17 @@ axb_status axb_handle_destroy(axb_handle h) {
   if (!h) return AXB_SUCCESS;
   if (h->backend == AXB_BACKEND_CUDA) axb__cuda_handle_fini(h);
   axb_handle_destroy(h->gpu);
+  axb__free(h->work);
   free(h);
   return AXB_SUCCESS;
+}
+
+void *axb__handle_work(axb_handle h, int64_t bytes) {
+  if (h->work && h->work_bytes >= bytes) return h->work;
+  axb__free(h->work);
+  h->work = axb__malloc_large(bytes, 1);
+  h->work_bytes = h->work ? bytes : 0;
+  return h->work;
 }
 
 axb_backend axb_handle_backend(axb_handle h) {

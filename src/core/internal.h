@@ -23,7 +23,22 @@ struct axb_handle_s {
   int gpu_state;            /* AUTO: 0 not yet probed, 1 GPU, -1 none    */
   axb_tuning tuning;        /* AUTO with a GPU: the crossovers in use    */
   struct axb_handle_s *gpu; /* AUTO: the CUDA sub-handle, or NULL       */
+  /* The certified driver's working copy of A, kept between calls up to
+     AXB_KEEP_WORK_MAX bytes (axb__handle_work), freed with the handle. */
+  void *work;
+  int64_t work_bytes;
 };
+
+/* Largest working copy a handle keeps between calls (256 MiB: n = 5792 in
+   double).  Beyond it the O(n^2) first touch of a fresh copy is small
+   beside the O(n^3) factorization, and holding it would surprise. */
+#define AXB_KEEP_WORK_MAX ((int64_t)256 << 20)
+/* h's kept buffer of at least `bytes` (<= AXB_KEEP_WORK_MAX): the one from
+   an earlier call when it is large enough (its pages already touched:
+   no page faults, no zeroing by the kernel), else a new one
+   (axb__malloc_large) that replaces it.  NULL when out of memory.  Owned
+   by h: never freed by the caller. */
+void *axb__handle_work(axb_handle h, int64_t bytes);
 
 /* Record a failure on h (h may be NULL) and return st, so that error paths
    read `return axb__fail(h, AXB_ERR_X, "what %d", v);`. */
@@ -38,6 +53,12 @@ void axb__keep_detail(axb_handle h);
    (16-byte aligned, lazily zeroed pages).  Both are freed by axb__free. */
 void *axb__malloc(int64_t count, size_t size);
 void *axb__calloc(int64_t count, size_t size);
+/* axb__malloc for large working arrays that are written at once (the
+   driver's copy of A): from 4 MiB on, 2 MiB aligned and advised to use
+   transparent huge pages (Linux madvise; where the system allows them), so
+   that the first touch costs a fault per 2 MiB rather than per 4 KiB.
+   Freed by axb__free. */
+void *axb__malloc_large(int64_t count, size_t size);
 /* realloc with the same checks (and the test hook below); p may be NULL. */
 void *axb__realloc(void *p, int64_t count, size_t size);
 void axb__free(void *p);
@@ -55,6 +76,10 @@ int64_t axb__memory_available(void);
    NaN ratio (oom may be NULL). */
 double axb__check_solve(const axb_dense *A, const axb_dense *X,
                         const axb_dense *B, int *oom);
+/* The same ratio, bit for bit, from one pass over A (residual and row sums
+   together), rows shared among `threads` threads (0: OpenMP's default). */
+double axb__backward_error(const axb_dense *A, const axb_dense *X,
+                           const axb_dense *B, int threads, int *oom);
 
 /* Wall-clock seconds (monotonic). */
 double axb__now(void);

@@ -225,52 +225,64 @@ typedef struct {
                    int64_t lda, T *B, int64_t ldb);
   const T *F; /* factor(s) */
   int64_t n, ld;
-  axb_uplo uplo; /* pocon */
-  T *w;          /* n work entries in T */
-  void *res;     /* or: factors resident on the device (res_trsv) */
+  axb_uplo uplo;    /* pocon */
+  T *w;             /* n x AXB_CONDEST_T work entries in T */
+  void *res;        /* or: factors resident on the device (res_trsv) */
+  const double *y1; /* the first block's product, formed by the driver's
+                       solve (axb__norm1_estimate_y1), or NULL */
 } AXB_FN(condctx_, );
 
-/* w := op(T)^-1 w with T the uplo triangle of the factor: the host copy,
-   or the backend's resident copy (only the n-vector moves). */
+/* W := op(T)^-1 W for the t columns of W (n x t, ld n), T the uplo
+   triangle of the factor: one triangular solve with t right-hand sides on
+   the host copy (the CPU backend shares its rows among the threads), or t
+   solves on the backend's resident copy (only n-vectors move). */
 static axb_status AXB_FN(cond_tri_, )(AXB_FN(condctx_, ) * c, axb_uplo uplo,
-                                      axb_trans trans, axb_diag diag) {
-  if (c->res)
-    return c->h->ops->P.res_trsv(c->h, c->res, uplo, trans, diag, c->w);
-  return c->tr(c->h, AXB_LEFT, uplo, trans, diag, c->n, 1, 1, c->F, c->ld, c->w,
-               c->n);
+                                      axb_trans trans, axb_diag diag,
+                                      int64_t t) {
+  if (!c->res)
+    return c->tr(c->h, AXB_LEFT, uplo, trans, diag, c->n, t, 1, c->F, c->ld,
+                 c->w, c->n);
+  axb_status st = AXB_SUCCESS;
+  for (int64_t j = 0; j < t && !st; ++j)
+    st =
+        c->h->ops->P.res_trsv(c->h, c->res, uplo, trans, diag, c->w + j * c->n);
+  return st;
 }
 
-/* x := A^-1 x or A^-T x with A = P L U; the permutation is dropped
+/* X := A^-1 X or A^-T X (n x t) with A = P L U; the permutation is dropped
    because it permutes the columns (A^-1) or rows (A^-T) of the inverse,
    which changes neither its 1-norm nor its inf-norm. */
-static axb_status AXB_FN(lu_apply_, )(void *vctx, int transpose, double *x) {
+static axb_status AXB_FN(lu_apply_, )(void *vctx, int transpose, double *x,
+                                      int64_t t) {
   AXB_FN(condctx_, ) *c = vctx;
-  for (int64_t i = 0; i < c->n; ++i)
+  for (int64_t i = 0; i < c->n * t; ++i)
     c->w[i] = (T)x[i];
   axb_status st;
   if (!transpose) {
-    st = AXB_FN(cond_tri_, )(c, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT);
-    if (!st) st = AXB_FN(cond_tri_, )(c, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT);
+    st = AXB_FN(cond_tri_, )(c, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, t);
+    if (!st)
+      st = AXB_FN(cond_tri_, )(c, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, t);
   } else {
-    st = AXB_FN(cond_tri_, )(c, AXB_UPPER, AXB_TRANS, AXB_NON_UNIT);
-    if (!st) st = AXB_FN(cond_tri_, )(c, AXB_LOWER, AXB_TRANS, AXB_UNIT);
+    st = AXB_FN(cond_tri_, )(c, AXB_UPPER, AXB_TRANS, AXB_NON_UNIT, t);
+    if (!st) st = AXB_FN(cond_tri_, )(c, AXB_LOWER, AXB_TRANS, AXB_UNIT, t);
   }
-  for (int64_t i = 0; i < c->n; ++i)
+  for (int64_t i = 0; i < c->n * t; ++i)
     x[i] = (double)c->w[i];
   return st;
 }
 
-/* x := A^-1 x with A = L L^T or U^T U (symmetric: A^-T = A^-1). */
-static axb_status AXB_FN(chol_apply_, )(void *vctx, int transpose, double *x) {
+/* X := A^-1 X with A = L L^T or U^T U (symmetric: A^-T = A^-1). */
+static axb_status AXB_FN(chol_apply_, )(void *vctx, int transpose, double *x,
+                                        int64_t t) {
   (void)transpose;
   AXB_FN(condctx_, ) *c = vctx;
-  for (int64_t i = 0; i < c->n; ++i)
+  for (int64_t i = 0; i < c->n * t; ++i)
     c->w[i] = (T)x[i];
   axb_trans first = c->uplo == AXB_LOWER ? AXB_NO_TRANS : AXB_TRANS;
   axb_trans second = c->uplo == AXB_LOWER ? AXB_TRANS : AXB_NO_TRANS;
-  axb_status st = AXB_FN(cond_tri_, )(c, c->uplo, first, AXB_NON_UNIT);
-  if (!st) st = AXB_FN(cond_tri_, )(c, c->uplo, second, AXB_NON_UNIT);
-  for (int64_t i = 0; i < c->n; ++i)
+  axb_status st = AXB_FN(cond_tri_, )(c, c->uplo, first, AXB_NON_UNIT, t);
+  if (!st) st = AXB_FN(cond_tri_, )(c, c->uplo, second, AXB_NON_UNIT, t);
+  for (int64_t i = 0; i < c->n * t; ++i)
     x[i] = (double)c->w[i];
   return st;
 }
@@ -283,24 +295,19 @@ static axb_status AXB_FN(con_estimate_, )(AXB_FN(condctx_, ) * c, const char *r,
                                           int64_t *info) {
   axb_handle h = c->h;
   int64_t n = c->n;
-  c->w = axb__malloc(n, sizeof(T));
-  double *x = axb__malloc(n, sizeof(double));
-  double *v = axb__malloc(n, sizeof(double));
-  int64_t *isgn = axb__malloc(n, sizeof(int64_t));
   double est = 0;
   axb_status st = AXB_ERR_OUT_OF_MEMORY;
-  if (c->w && x && v && isgn) {
+  /* n x max(t, n) entries: the exact case (n <= t) takes n columns. */
+  c->w = axb__malloc(n * AXB_CONDEST_T, sizeof(T));
+  if (c->w) {
     /* ||A^-1||_inf = ||A^-T||_1: estimate with the transpose swapped. */
     int swap = !is_chol && norm == AXB_NORM_INF;
-    st = axb__norm1_estimate(
-        n, is_chol ? AXB_FN(chol_apply_, ) : AXB_FN(lu_apply_, ), c, swap, x, v,
-        isgn, &est);
+    st = axb__norm1_estimate_y1(
+        n, is_chol ? AXB_FN(chol_apply_, ) : AXB_FN(lu_apply_, ), c, swap,
+        swap ? NULL : c->y1, &est);
   }
   axb__free(c->w);
   c->w = NULL;
-  axb__free(x);
-  axb__free(v);
-  axb__free(isgn);
   if (st == AXB_ERR_OUT_OF_MEMORY)
     return axb__fail(h, st, "%s: no memory for %lld work entries", r,
                      (long long)n);
@@ -314,7 +321,8 @@ static axb_status AXB_FN(con_estimate_, )(AXB_FN(condctx_, ) * c, const char *r,
 static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
                                  axb_uplo uplo, axb_norm norm, int64_t n,
                                  const T *F, int64_t lda, double anorm,
-                                 double *rcond, int64_t *info) {
+                                 const double *y1, double *rcond,
+                                 int64_t *info) {
   set_info(info, 0);
   if (!h)
     return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
@@ -346,7 +354,7 @@ static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
   const axb_backend_ops *hops = h->ops && h->ops->host ? h->ops->host : h->ops;
   __typeof__(KERNEL(h, trsm)) tr = hops ? hops->P.trsm : NULL;
   if (!tr) return not_supported(h, PREFIX_STR "trsm", info);
-  AXB_FN(condctx_, ) c = {h, tr, F, n, lda, uplo, NULL, NULL};
+  AXB_FN(condctx_, ) c = {h, tr, F, n, lda, uplo, NULL, NULL, y1};
   return AXB_FN(con_estimate_, )(&c, r, is_chol, norm, anorm, rcond, info);
 }
 
@@ -354,14 +362,22 @@ axb_status AXB_FN(axb_, gecon)(axb_handle h, axb_norm norm, int64_t n,
                                const T *LU, int64_t lda, double anorm,
                                double *rcond, int64_t *info) {
   return AXB_FN(con_, )(h, PREFIX_STR "gecon", 0, AXB_LOWER, norm, n, LU, lda,
-                        anorm, rcond, info);
+                        anorm, NULL, rcond, info);
 }
 
 axb_status AXB_FN(axb_, pocon)(axb_handle h, axb_uplo uplo, int64_t n,
                                const T *L, int64_t lda, double anorm,
                                double *rcond, int64_t *info) {
   return AXB_FN(con_, )(h, PREFIX_STR "pocon", 1, uplo, AXB_NORM_ONE, n, L, lda,
-                        anorm, rcond, info);
+                        anorm, NULL, rcond, info);
+}
+
+axb_status AXB_FN(axb__, con_y1)(axb_handle h, int chol, int64_t n, const T *F,
+                                 int64_t ld, double anorm, const double *y1,
+                                 double *rcond) {
+  return AXB_FN(con_, )(h, chol ? PREFIX_STR "pocon" : PREFIX_STR "gecon", chol,
+                        AXB_LOWER, AXB_NORM_ONE, n, F, ld, anorm, y1, rcond,
+                        NULL);
 }
 
 /* ---- resident factors (dense/resident.h) ----
@@ -394,7 +410,8 @@ axb_status AXB_FN(axb__, res_solve)(axb_handle h, void *res, int chol,
 }
 
 axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
-                                  double anorm, double *rcond) {
+                                  double anorm, const double *y1,
+                                  double *rcond) {
   const char *r = RES_NAME(chol, "gecon", "pocon");
   axb__clear(h);
   *rcond = 0;
@@ -419,7 +436,7 @@ axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
   axb__free(d);
   if (st) return finish(h, r, st, 0, NULL);
   if (singular) return AXB_SUCCESS;
-  AXB_FN(condctx_, ) c = {h, NULL, NULL, n, n, AXB_LOWER, NULL, res};
+  AXB_FN(condctx_, ) c = {h, NULL, NULL, n, n, AXB_LOWER, NULL, res, y1};
   return AXB_FN(con_estimate_, )(&c, r, chol, AXB_NORM_ONE, anorm, rcond, NULL);
 }
 

@@ -20,9 +20,15 @@
   /* Host B (n x nrhs) := A^-1 B. */                                           \
   axb_status axb__##P##res_solve(axb_handle h, void *res, int chol,            \
                                  int64_t nrhs, T *B, int64_t ldb);             \
-  /* rcond in the 1-norm, as gecon/pocon on the same factors. */               \
+  /* rcond in the 1-norm, as gecon/pocon on the same factors; y1: the          \
+     estimator's first product from the driver's solve, or NULL. */            \
   axb_status axb__##P##res_con(axb_handle h, void *res, int chol, int64_t n,   \
-                               double anorm, double *rcond);                   \
+                               double anorm, const double *y1, double *rcond); \
+  /* The same on host factors (getrf's, or potrf's lower): gecon/pocon with    \
+     the first product y1 given (or NULL). */                                  \
+  axb_status axb__##P##con_y1(axb_handle h, int chol, int64_t n, const T *F,   \
+                              int64_t ld, double anorm, const double *y1,      \
+                              double *rcond);                                  \
   /* LU factors to inv(A) on the device, then host X := inv(A). */             \
   axb_status axb__##P##res_getri(axb_handle h, void *res, T *X, int64_t ldx,   \
                                  int64_t *info);

@@ -19,6 +19,7 @@
 #include "core/internal.h"
 #include "core/template.h"
 #include "core/tune.h"
+#include "dense/condest.h"
 #include "dense/mixed.h"
 #include "dense/resident.h"
 
@@ -34,9 +35,17 @@ typedef struct {
   void *F, *X, *W; /* F: NULL when the factors are resident */
   int64_t *ipiv;
   void *res;                     /* resident factors, or NULL */
+  int f_ready;                   /* F holds A (take_a_), not yet factored */
+  int f_kept;                    /* F is the handle's (axb__handle_work) */
+  int threads;                   /* the handle's (0: OpenMP's default) */
   double anorm;                  /* ||A||_1                 */
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
   axb_fixedpoint_stats fps;      /* and its statistics      */
+  /* The condition estimate's first block solved beside B (X has
+     AXB_CONDEST_T columns more): its product in Y1 (n x t doubles) once
+     y1_ready; want_y1 when the estimate is asked for. */
+  double *Y1;
+  int want_y1, y1_ready;
 } buffers;
 
 #define T double
@@ -166,8 +175,10 @@ static axb_status check_finite_norm(axb_handle h, const axb_dense *A,
   return isfinite(*anorm) ? AXB_SUCCESS : check_finite(h, A, what);
 }
 
-static axb_status check_inputs(axb_handle h, const axb_dense *A,
-                               const axb_dense *B, double *anorm) {
+/* The shapes of A and B; their contents are checked later (B's at once,
+   A's in the pass that copies it: axb_solve). */
+static axb_status check_shapes(axb_handle h, const axb_dense *A,
+                               const axb_dense *B) {
   axb_status st = check_square(h, A, "A");
   if (st) return st;
   if (!B || !B->data)
@@ -185,9 +196,7 @@ static axb_status check_inputs(axb_handle h, const axb_dense *A,
   if (B->ld < B->rows)
     return axb__fail(h, AXB_ERR_INVALID, "B has ld %lld < rows %lld",
                      (long long)B->ld, (long long)B->rows);
-  if ((st = extent_ok(h, B, "B"))) return st;
-  if ((st = check_finite_norm(h, A, "A", anorm))) return st;
-  return check_finite(h, B, "B");
+  return extent_ok(h, B, "B");
 }
 
 static int is_symmetric(const axb_dense *A) {
@@ -224,11 +233,20 @@ static void copy_back(const void *b, axb_dense *a) {
            (const char *)b + (size_t)j * col, col);
 }
 
+/* b->F := A, threaded. */
+static void copy_a(const axb_dense *A, buffers *b) {
+  if (A->dtype == AXB_F64)
+    copy_a_d(A->rows, A->data, A->ld, b->F, b->threads);
+  else
+    copy_a_s(A->rows, A->data, A->ld, b->F, b->threads);
+}
+
 static void free_buffers(axb_handle h, buffers *b) {
   axb__res_free(h, b->res);
   b->res = NULL;
-  axb__free(b->F);
+  if (!b->f_kept) axb__free(b->F);
   axb__free(b->X);
+  axb__free(b->Y1);
   axb__free(b->W);
   axb__free(b->ipiv);
 }
@@ -243,8 +261,12 @@ static axb_status run_method(axb_handle h, const axb_dense *A,
                  axb__res_available(h, A->dtype);
   axb__res_free(h, b->res); /* a failed Cholesky attempt's */
   b->res = NULL;
-  if (!resident) copy_dense(A, b->F);
+  double t0 = axb__now();
+  if (!resident && !b->f_ready) copy_a(A, b);
+  b->f_ready = 0;
+  b->y1_ready = 0;
   copy_dense(B, b->X);
+  r->t_copy += axb__now() - t0;
   axb_status st;
   /* A device backend counts its host<->device copies: they are reported as
      t_transfer and taken out of the factor and solve times. */
@@ -278,7 +300,7 @@ static axb_status estimate_rcond(axb_handle h, const axb_dense *A, axb_method m,
   double anorm = b->anorm;
   int refactor = m == AXB_METHOD_GAUSS;
   if (refactor) {
-    copy_dense(A, b->F);
+    copy_a(A, b);
     m = AXB_METHOD_LU;
     pivot = 1;
   }
@@ -309,9 +331,9 @@ static void report_init(axb_report *r, const axb_dense *A, const axb_dense *B,
 
 /* The method AUTO picks, trying Cholesky first on plausible SPD input. */
 static axb_status solve_auto(axb_handle h, const axb_dense *A,
-                             const axb_dense *B, buffers *b, axb_report *r,
-                             int64_t *info) {
-  if (looks_spd(A)) {
+                             const axb_dense *B, int spd, buffers *b,
+                             axb_report *r, int64_t *info) {
+  if (spd) {
     r->method = AXB_METHOD_CHOLESKY;
     axb_status st = run_method(h, A, B, AXB_METHOD_CHOLESKY, 1, b, r, info);
     if (st != AXB_ERR_NOT_SPD) return st;
@@ -321,37 +343,40 @@ static axb_status solve_auto(axb_handle h, const axb_dense *A,
   return run_method(h, A, B, AXB_METHOD_LU, 1, b, r, info);
 }
 
-static int allocate(buffers *b, int64_t n, int64_t k, size_t es, int gj,
-                    int need_f) {
+/* The working buffers; F is the handle's kept copy (axb__handle_work)
+   when it is small enough to keep, so that repeated calls neither fault
+   nor zero its pages again. */
+static int allocate(axb_handle h, buffers *b, int64_t n, int64_t k, size_t es,
+                    int gj, int need_f) {
   if (n > 0 && (uint64_t)n > (uint64_t)INT64_MAX / (uint64_t)n) return 0;
-  b->F = need_f ? axb__malloc(n * n, es) : NULL;
-  b->X = axb__malloc(n * k, es);
+  b->f_kept = need_f && n * n <= AXB_KEEP_WORK_MAX / (int64_t)es;
+  b->F = !need_f     ? NULL
+         : b->f_kept ? axb__handle_work(h, n * n * (int64_t)es)
+                     : axb__malloc_large(n * n, es);
+  b->X = axb__malloc(n * (k + AXB_CONDEST_T), es);
+  b->Y1 = axb__malloc(n * AXB_CONDEST_T, sizeof(double));
   b->W = gj ? axb__malloc(n * k, es) : NULL;
   b->ipiv = axb__malloc(n, sizeof(int64_t));
-  return (!need_f || b->F) && b->X && b->ipiv && (!gj || b->W);
+  return (!need_f || b->F) && b->X && b->Y1 && b->ipiv && (!gj || b->W);
 }
 
 /* Certify X: backward error of the returned answer, rcond verdict. */
 static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
                           const axb_solve_opts *o, buffers *b, axb_report *r) {
   axb_status st = AXB_SUCCESS;
+  double t0 = axb__now();
   if (o->estimate_rcond) {
     st = estimate_rcond(h, A, r->method, o->pivot, b, &r->rcond);
+    r->t_rcond = axb__now() - t0;
     if (st) return st;
   }
+  t0 = axb__now();
   axb_dense X = axb_dense_wrap(A->rows, B->cols, A->rows, A->dtype, b->X);
-  /* The check's parallel passes take the calling thread's team size: the
-     handle's thread count for the duration (omp_set_num_threads changes
-     this thread's setting only). */
-#ifdef _OPENMP
-  const int team = omp_get_max_threads();
-  if (h->threads > 0) omp_set_num_threads(h->threads);
-#endif
+  /* One pass over A: the residual and ||A||_inf together, on the handle's
+     threads. */
   int oom = 0;
-  r->backward_error = axb__check_solve(A, &X, B, &oom);
-#ifdef _OPENMP
-  omp_set_num_threads(team);
-#endif
+  r->backward_error = axb__backward_error(A, &X, B, h->threads, &oom);
+  r->t_backward = axb__now() - t0;
   if (oom) /* not a verdict on X: the check itself could not run */
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "no memory for the backward error check (%lld x %lld "
@@ -381,6 +406,86 @@ static axb_status forward(axb_handle h, axb_handle g, axb_status st) {
   return axb__fail(h, st, "%s", axb_detail(g));
 }
 
+/* Not symmetric is one way of not being SPD: the numerical status (exit
+   1 in the CLI), as a failed factorization of a symmetric A would say. */
+static axb_status not_symmetric(axb_handle h, axb_method m) {
+  return axb__fail(h, AXB_ERR_NOT_SPD,
+                   "A is not symmetric: the %s method needs a symmetric "
+                   "(positive definite) matrix; use lu",
+                   axb_method_name(m));
+}
+
+/* The failure st, unless A holds a NaN or Inf: that is reported first. */
+static axb_status a_first(axb_handle h, const axb_dense *A, axb_status st) {
+  axb_status fa = st ? check_finite(h, A, "A") : AXB_SUCCESS;
+  return fa ? fa : st;
+}
+
+/* The options, in the order the statuses have always come: method, flags,
+   then (a Cholesky method on a non-symmetric A first) pivoting. */
+static axb_status check_options(axb_handle h, const axb_dense *A,
+                                const axb_solve_opts *o) {
+  if (o->method < 0 || o->method >= AXB_METHOD_COUNT)
+    return axb__fail(h, AXB_ERR_INVALID, "unknown method %d", (int)o->method);
+  if ((o->pivot != 0 && o->pivot != 1) ||
+      (o->estimate_rcond != 0 && o->estimate_rcond != 1))
+    return axb__fail(
+        h, AXB_ERR_INVALID,
+        "options pivot (%d) and estimate_rcond (%d) must be 0 or 1", o->pivot,
+        o->estimate_rcond);
+  if (!o->pivot && o->method != AXB_METHOD_GAUSS &&
+      o->method != AXB_METHOD_LU_CROUT &&
+      o->method != AXB_METHOD_LU_FIXEDPOINT) {
+    if (is_cholesky(o->method) && !is_symmetric(A))
+      return not_symmetric(h, o->method);
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "pivoting can only be turned off for the gauss, lu-crout "
+                     "and lu-fixedpoint (which never pivots) methods, not %s",
+                     axb_method_name(o->method));
+  }
+  return AXB_SUCCESS;
+}
+
+/* b->F := A in one threaded pass that also gives *anorm = ||A||_1, the
+   finiteness of A (a non-finite sum: then the scan that names the entry)
+   and, for the Cholesky methods and AUTO, A's symmetry: a Cholesky method
+   on a non-symmetric A fails here with NOT_SPD; AUTO gets *spd = symmetric
+   with a positive diagonal. */
+static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
+                         buffers *b, double *anorm, int *spd) {
+  int64_t n = A->rows;
+  int want_sym = is_cholesky(m) || m == AXB_METHOD_AUTO, sym = 0;
+  double *colsum = axb__malloc(n, sizeof(double));
+  if (!colsum)
+    return a_first(h, A,
+                   axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                             "no memory for %lld sums", (long long)n));
+  if (A->dtype == AXB_F64)
+    take_a_d(n, A->data, A->ld, b->F, n, colsum, want_sym ? &sym : NULL,
+             b->threads);
+  else
+    take_a_s(n, A->data, A->ld, b->F, n, colsum, want_sym ? &sym : NULL,
+             b->threads);
+  b->f_ready = 1;
+  double norm = 0;
+  for (int64_t j = 0; j < n; ++j)
+    if (colsum[j] > norm || isnan(colsum[j])) norm = colsum[j];
+  axb__free(colsum);
+  *anorm = norm;
+  if (!isfinite(norm)) {
+    axb_status st = check_finite(h, A, "A");
+    if (st) return st;
+  }
+  if (is_cholesky(m) && !sym) return not_symmetric(h, m);
+  *spd = 0;
+  if (m == AXB_METHOD_AUTO && sym) {
+    *spd = 1;
+    for (int64_t j = 0; j < n && *spd; ++j)
+      *spd = axb_dense_get(A, j, j) > 0;
+  }
+  return AXB_SUCCESS;
+}
+
 axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                      const axb_solve_opts *opts, axb_report *report) {
   if (!h)
@@ -393,37 +498,32 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   axb_solve_opts o;
   axb_solve_opts_default(&o);
   if (opts) o = *opts;
-  double anorm = 0;
-  axb_status st = check_inputs(h, A, B, &anorm);
-  if (!st && (o.method < 0 || o.method >= AXB_METHOD_COUNT))
-    st = axb__fail(h, AXB_ERR_INVALID, "unknown method %d", (int)o.method);
-  if (!st && ((o.pivot != 0 && o.pivot != 1) ||
-              (o.estimate_rcond != 0 && o.estimate_rcond != 1)))
-    st = axb__fail(h, AXB_ERR_INVALID,
-                   "options pivot (%d) and estimate_rcond (%d) must be 0 or 1",
-                   o.pivot, o.estimate_rcond);
-  /* Not symmetric is one way of not being SPD: the numerical status (exit
-     1 in the CLI), as a failed factorization of a symmetric A would say. */
-  if (!st && is_cholesky(o.method) && !is_symmetric(A))
-    st = axb__fail(h, AXB_ERR_NOT_SPD,
-                   "A is not symmetric: the %s method needs a symmetric "
-                   "(positive definite) matrix; use lu",
-                   axb_method_name(o.method));
-  if (!st && !o.pivot && o.method != AXB_METHOD_GAUSS &&
-      o.method != AXB_METHOD_LU_CROUT && o.method != AXB_METHOD_LU_FIXEDPOINT)
-    st = axb__fail(h, AXB_ERR_INVALID,
-                   "pivoting can only be turned off for the gauss, lu-crout "
-                   "and lu-fixedpoint (which never pivots) methods, not %s",
-                   axb_method_name(o.method));
+  double t0 = axb__now();
+  axb_status st = check_shapes(h, A, B);
   if (st) return r->status = st;
-  if (o.method == AXB_METHOD_LU_MIXED || o.method == AXB_METHOD_CHOLESKY_MIXED)
+  /* A's contents are read once below, with its copy; any failure before
+     that reports a NaN or Inf in A first, as the scan came first. */
+  if (!st) st = check_finite(h, B, "B");
+  if (!st) st = check_options(h, A, &o);
+  r->t_check = axb__now() - t0;
+  if (st) return r->status = a_first(h, A, st);
+  if (o.method == AXB_METHOD_LU_MIXED ||
+      o.method == AXB_METHOD_CHOLESKY_MIXED) {
+    double anorm = 0;
+    if (!(st = check_finite_norm(h, A, "A", &anorm)) &&
+        o.method == AXB_METHOD_CHOLESKY_MIXED && !is_symmetric(A))
+      st = not_symmetric(h, o.method);
+    if (st) return r->status = st;
     return r->status = axb__solve_mixed(h, A, B, &o, r, t_start);
-  /* AUTO handle: a large problem goes to the GPU where one exists. */
+  }
+  /* AUTO handle: a large problem goes to the GPU where one exists (A's
+     symmetry is asked only when it would change the choice). */
   axb_handle g = h;
-  if (o.method == AXB_METHOD_AUTO)
-    g = axb__auto_pick(h, looks_spd(A) ? AXB_TUNE_CHOLESKY : AXB_TUNE_LU,
-                       A->rows);
-  else if (o.method == AXB_METHOD_LU || o.method == AXB_METHOD_CHOLESKY)
+  if (o.method == AXB_METHOD_AUTO) {
+    axb_handle gl = axb__auto_pick(h, AXB_TUNE_LU, A->rows);
+    axb_handle gc = axb__auto_pick(h, AXB_TUNE_CHOLESKY, A->rows);
+    g = gl == gc ? gl : looks_spd(A) ? gc : gl;
+  } else if (o.method == AXB_METHOD_LU || o.method == AXB_METHOD_CHOLESKY)
     g = axb__auto_pick(
         h, o.method == AXB_METHOD_LU ? AXB_TUNE_LU : AXB_TUNE_CHOLESKY,
         A->rows);
@@ -431,28 +531,43 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
 
   int64_t n = A->rows, k = B->cols;
   buffers b = {0};
+  b.threads = h->threads;
   /* The methods a device backend factors in its own memory need no host
      copy of A. */
   int need_f = !((o.method == AXB_METHOD_AUTO || o.method == AXB_METHOD_LU ||
                   o.method == AXB_METHOD_CHOLESKY) &&
                  axb__res_available(h, A->dtype));
+  /* Without a host copy, A's checks are passes of their own. */
+  double anorm = 0;
+  int spd = 0;
+  if (!need_f) {
+    if ((st = check_finite_norm(h, A, "A", &anorm))) return r->status = st;
+    t0 = axb__now();
+    if (is_cholesky(o.method) && !is_symmetric(A))
+      st = not_symmetric(h, o.method);
+    spd = o.method == AXB_METHOD_AUTO && looks_spd(A);
+    r->t_symmetry = axb__now() - t0;
+    if (st) return r->status = st;
+  }
   /* Working copies: A (n^2), B twice (or three times for Gauss-Jordan).
      Refuse up front what would only swap or meet the OOM killer. */
-  double need =
-      ((double)need_f * (double)n * (double)n + 3.0 * (double)n * (double)k) *
-          (double)axb_dtype_size(A->dtype) +
-      8.0 * (double)n;
+  double need = ((double)need_f * (double)n * (double)n +
+                 (double)n * (3.0 * (double)k + AXB_CONDEST_T)) *
+                    (double)axb_dtype_size(A->dtype) +
+                (8.0 + 8.0 * AXB_CONDEST_T) * (double)n;
   double have = (double)axb__memory_available();
   if (need > have)
-    return r->status = axb__fail(
-               h, AXB_ERR_OUT_OF_MEMORY,
-               "solving a %lld x %lld %s system needs %.3g GiB of working "
-               "memory, more than the %.3g GiB available",
-               (long long)n, (long long)n, axb_dtype_name(A->dtype),
-               need / 1073741824.0, have / 1073741824.0);
+    return r->status = a_first(
+               h, A,
+               axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                         "solving a %lld x %lld %s system needs %.3g GiB of "
+                         "working memory, more than the %.3g GiB available",
+                         (long long)n, (long long)n, axb_dtype_name(A->dtype),
+                         need / 1073741824.0, have / 1073741824.0));
   /* B0 keeps the right-hand side for the residual; X goes to B at the end. */
   axb_dense B0 = {0};
-  if (!allocate(&b, n, k, axb_dtype_size(A->dtype),
+  t0 = axb__now();
+  if (!allocate(h, &b, n, k, axb_dtype_size(A->dtype),
                 o.method == AXB_METHOD_GAUSS_JORDAN, need_f) ||
       axb_dense_create(&B0, n, k, A->dtype)) {
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -460,15 +575,21 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                    "system (%lld right-hand sides)",
                    (long long)n, (long long)n, axb_dtype_name(A->dtype),
                    (long long)k);
+    st = need_f ? a_first(h, A, st) : st;
     goto cleanup;
   }
   copy_dense(B, B0.data);
+  /* The copy of A that the factorization overwrites, with A's finiteness,
+     ||A||_1 and (Cholesky, AUTO) its symmetry from the same pass. */
+  if (need_f && (st = take_a(h, A, o.method, &b, &anorm, &spd))) goto cleanup;
+  r->t_copy += axb__now() - t0;
   b.fp = &o.fixedpoint;
   b.anorm = anorm;
+  b.want_y1 = o.estimate_rcond;
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {
-    st = solve_auto(h, A, &B0, &b, r, &info);
+    st = solve_auto(h, A, &B0, spd, &b, r, &info);
   } else {
     r->method = o.method;
     st = run_method(h, A, &B0, o.method, o.pivot, &b, r, &info);
@@ -487,8 +608,11 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   r->t_transfer += tx_c;
   /* X exists: hand it back, also when certify found it untrustworthy. */
   if (st == AXB_SUCCESS || st == AXB_ERR_ILL_CONDITIONED ||
-      st == AXB_ERR_INACCURATE)
+      st == AXB_ERR_INACCURATE) {
+    double t1 = axb__now();
     copy_back(b.X, B);
+    r->t_copy += axb__now() - t1;
+  }
   double t = r->t_factor + r->t_solve;
   r->gflops = t > 0 ? (factor_flops(r->method, (double)n) +
                        solve_flops((double)n, (double)k)) /
@@ -527,30 +651,46 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
     return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
   axb_status st = check_square(h, A, "A");
-  double anorm = 0;
-  if (!st) st = check_finite_norm(h, A, "A", &anorm);
   if (st) return st;
+  /* A's contents are read with its copy into X below; a failure before
+     that reports a NaN or Inf in A first, as the scan came first. */
   int64_t n = A->rows;
   if (!X || !X->data || X->rows != n || X->cols != n || X->ld < n ||
       X->dtype != A->dtype || X->mem != AXB_MEM_HOST)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "X must be a host %lld x %lld %s matrix", (long long)n,
-                     (long long)n, axb_dtype_name(A->dtype));
-  if ((st = extent_ok(h, X, "X"))) return st;
+    return a_first(
+        h, A,
+        axb__fail(h, AXB_ERR_INVALID, "X must be a host %lld x %lld %s matrix",
+                  (long long)n, (long long)n, axb_dtype_name(A->dtype)));
+  if ((st = extent_ok(h, X, "X"))) return a_first(h, A, st);
   if (method != AXB_METHOD_LU && method != AXB_METHOD_GAUSS_JORDAN)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "inverse methods are lu and gauss-jordan, not %s",
-                     axb_method_name(method));
+    return a_first(h, A,
+                   axb__fail(h, AXB_ERR_INVALID,
+                             "inverse methods are lu and gauss-jordan, not %s",
+                             axb_method_name(method)));
   if (method == AXB_METHOD_LU) {
     axb_handle g = axb__auto_pick(h, AXB_TUNE_INVERSE, A->rows);
     if (g != h) return forward(h, g, axb_invert(g, A, X, method));
-    if (axb__res_available(h, A->dtype)) return invert_resident(h, A, X);
+    if (axb__res_available(h, A->dtype)) {
+      double anorm = 0;
+      if ((st = check_finite_norm(h, A, "A", &anorm))) return st;
+      return invert_resident(h, A, X);
+    }
   }
-  /* Copy A into X column by column (X may have a larger ld). */
-  size_t es = axb_dtype_size(A->dtype);
+  /* A into X (its own ld) and A's finiteness from one threaded pass; only
+     a non-finite column sum pays for the scan that names the entry. */
+  double *colsum = axb__malloc(n, sizeof(double));
+  if (!colsum)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for %lld sums",
+                     (long long)n);
+  if (A->dtype == AXB_F64)
+    take_a_d(n, A->data, A->ld, X->data, X->ld, colsum, NULL, h->threads);
+  else
+    take_a_s(n, A->data, A->ld, X->data, X->ld, colsum, NULL, h->threads);
+  int finite = 1;
   for (int64_t j = 0; j < n; ++j)
-    memcpy((char *)X->data + (size_t)(j * X->ld) * es,
-           (const char *)A->data + (size_t)(j * A->ld) * es, (size_t)n * es);
+    finite = finite && isfinite(colsum[j]);
+  axb__free(colsum);
+  if (!finite && (st = check_finite(h, A, "A"))) return st;
   int64_t *ipiv = NULL;
   if (method == AXB_METHOD_LU && !(ipiv = axb__malloc(n, sizeof *ipiv)))
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");

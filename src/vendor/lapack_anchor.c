@@ -32,6 +32,24 @@ void dgesv_(const int *n, const int *nrhs, double *A, const int *lda, int *ipiv,
             double *B, const int *ldb, int *info);
 void sgesv_(const int *n, const int *nrhs, float *A, const int *lda, int *ipiv,
             float *B, const int *ldb, int *info);
+void dposv_(const char *uplo, const int *n, const int *nrhs, double *A,
+            const int *lda, double *B, const int *ldb, int *info,
+            size_t uplo_len);
+void sposv_(const char *uplo, const int *n, const int *nrhs, float *A,
+            const int *lda, float *B, const int *ldb, int *info,
+            size_t uplo_len);
+void dgecon_(const char *norm, const int *n, const double *A, const int *lda,
+             const double *anorm, double *rcond, double *work, int *iwork,
+             int *info, size_t norm_len);
+void sgecon_(const char *norm, const int *n, const float *A, const int *lda,
+             const float *anorm, float *rcond, float *work, int *iwork,
+             int *info, size_t norm_len);
+void dpocon_(const char *uplo, const int *n, const double *A, const int *lda,
+             const double *anorm, double *rcond, double *work, int *iwork,
+             int *info, size_t uplo_len);
+void spocon_(const char *uplo, const int *n, const float *A, const int *lda,
+             const float *anorm, float *rcond, float *work, int *iwork,
+             int *info, size_t uplo_len);
 void dgetri_(const int *n, double *A, const int *lda, const int *ipiv,
              double *work, const int *lwork, int *info);
 void sgetri_(const int *n, float *A, const int *lda, const int *ipiv,
@@ -44,7 +62,9 @@ void sgetri_(const int *n, float *A, const int *lda, const int *ipiv,
    handle finds OpenBLAS's definitions; the plain symbols are the fallback
    when that lookup fails (a static OpenBLAS). */
 #define ANCHOR_FNS(X)                                                          \
-  X(dgetrf) X(sgetrf) X(dpotrf) X(spotrf) X(dgesv) X(sgesv) X(dgetri) X(sgetri)
+  X(dgetrf)                                                                    \
+  X(sgetrf) X(dpotrf) X(spotrf) X(dgesv) X(sgesv) X(dposv) X(sposv) X(dgetri)  \
+      X(sgetri)
 static struct {
 #define X(f) __typeof__(&f##_) f;
   ANCHOR_FNS(X)
@@ -148,3 +168,50 @@ GETRI_ANCHOR(float, s)
   }
 GESV_ANCHOR(double, d)
 GESV_ANCHOR(float, s)
+
+#define POSV_ANCHOR(T, p)                                                      \
+  int axb_vendor_##p##posv(axb_uplo uplo, int64_t n, int64_t nrhs, T *A,       \
+                           int64_t lda, T *B, int64_t ldb) {                   \
+    if (!fits(n, lda) || !fits(nrhs, ldb)) return AXB_ERR_NOT_SUPPORTED;       \
+    int in = (int)n, ir = (int)nrhs, il = (int)lda, ib = (int)ldb, info = 0;   \
+    OB(p##posv)                                                                \
+    (uplo == AXB_UPPER ? "U" : "L", &in, &ir, A, &il, B, &ib, &info, 1);       \
+    return info;                                                               \
+  }
+POSV_ANCHOR(double, d)
+POSV_ANCHOR(float, s)
+
+/* LAPACK's 1-norm condition estimates (xLACN2 inside) from getrf's or
+   potrf's factors: the reference the tests hold axb's estimator to. */
+#define CON_ANCHOR(T, p)                                                       \
+  static int p##con(int chol, axb_uplo uplo, int64_t n, const T *F,            \
+                    int64_t lda, double anorm, double *rcond) {                \
+    if (!fits(n, lda)) return AXB_ERR_NOT_SUPPORTED;                           \
+    size_t m = n > 0 ? (size_t)n : 1;                                          \
+    T *work = malloc(4 * m * sizeof *work);                                    \
+    int *iwork = malloc(m * sizeof *iwork);                                    \
+    int in = (int)n, il = (int)lda, info = 0;                                  \
+    T an = (T)anorm, rc = 0;                                                   \
+    if (work && iwork) {                                                       \
+      if (chol)                                                                \
+        p##pocon_(uplo == AXB_UPPER ? "U" : "L", &in, F, &il, &an, &rc, work,  \
+                  iwork, &info, 1);                                            \
+      else                                                                     \
+        p##gecon_("1", &in, F, &il, &an, &rc, work, iwork, &info, 1);          \
+    }                                                                          \
+    int st = work && iwork ? info : AXB_ERR_OUT_OF_MEMORY;                     \
+    free(work);                                                                \
+    free(iwork);                                                               \
+    *rcond = (double)rc;                                                       \
+    return st;                                                                 \
+  }                                                                            \
+  int axb_vendor_##p##gecon(int64_t n, const T *LU, int64_t lda, double anorm, \
+                            double *rcond) {                                   \
+    return p##con(0, AXB_LOWER, n, LU, lda, anorm, rcond);                     \
+  }                                                                            \
+  int axb_vendor_##p##pocon(axb_uplo uplo, int64_t n, const T *L, int64_t lda, \
+                            double anorm, double *rcond) {                     \
+    return p##con(1, uplo, n, L, lda, anorm, rcond);                           \
+  }
+CON_ANCHOR(double, d)
+CON_ANCHOR(float, s)

@@ -30,6 +30,21 @@ int axb_vendor_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda,
                      int64_t *ipiv, double *B, int64_t ldb);
 int axb_vendor_sgesv(int64_t n, int64_t nrhs, float *A, int64_t lda,
                      int64_t *ipiv, float *B, int64_t ldb);
+/* A x = B by potrf + potrs (LAPACK posv); returns info. */
+int axb_vendor_dposv(axb_uplo uplo, int64_t n, int64_t nrhs, double *A,
+                     int64_t lda, double *B, int64_t ldb);
+int axb_vendor_sposv(axb_uplo uplo, int64_t n, int64_t nrhs, float *A,
+                     int64_t lda, float *B, int64_t ldb);
+/* LAPACK's 1-norm rcond estimate from getrf's (gecon) or potrf's (pocon)
+   factors; returns info. */
+int axb_vendor_dgecon(int64_t n, const double *LU, int64_t lda, double anorm,
+                      double *rcond);
+int axb_vendor_sgecon(int64_t n, const float *LU, int64_t lda, double anorm,
+                      double *rcond);
+int axb_vendor_dpocon(axb_uplo uplo, int64_t n, const double *L, int64_t lda,
+                      double anorm, double *rcond);
+int axb_vendor_spocon(axb_uplo uplo, int64_t n, const float *L, int64_t lda,
+                      double anorm, double *rcond);
 
 /* Device anchors (gpu_runner.cu; gpu_runner_none.c without CUDA). */
 int axb_vendor_gpu_compiled(void);

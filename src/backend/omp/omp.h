@@ -82,6 +82,9 @@
 int axb_omp_threads(axb_handle h);
 /* Index of the calling thread in the current team (0 without OpenMP). */
 int axb_omp_thread_id(void);
+/* Size of the current team (1 outside a parallel region or without
+   OpenMP). */
+int axb_omp_threads_in_team(void);
 
 /* OpenBLAS thread count set to 1 for the duration of a kernel; returns the
    value to hand back to axb_omp_blas_end. */

@@ -30,6 +30,14 @@ int axb_omp_thread_id(void) {
 #endif
 }
 
+int axb_omp_threads_in_team(void) {
+#ifdef AXB_HAVE_OPENMP
+  return omp_get_num_threads();
+#else
+  return 1;
+#endif
+}
+
 void axb_omp_barrier(axb_omp_bar *b, int *sense) {
 #ifdef AXB_HAVE_OPENMP
   const int n = omp_get_num_threads();
