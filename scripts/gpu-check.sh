@@ -36,6 +36,8 @@ cuda_variant() { # the ctest registration decides which programs run on cuda
 run info build/gpu/axb info
 run test_cuda build/gpu/tests/test_cuda
 run test_cuda_kernels build/gpu/tests/test_cuda_kernels
+# the blocked Cholesky path (tile kernel per 128-column block column)
+AXB_CUDA_POTRF_NB=128 run test_cuda_kernels_chol_nb128 build/gpu/tests/test_cuda_kernels
 for t in build/gpu/tests/test_*; do
   [ -x "$t" ] || continue
   n=$(basename "$t")

@@ -21,9 +21,10 @@
  *
  * Inside a tile the factorisation and the off-diagonal solve are column
  * sweeps with the tile's entries in registers (tile_sweep): one barrier
- * per column.  Measured (H100, docs/notes/dense-gpu.md): faster than the
- * launch-per-step chain it replaced at every n, still 0.55x (n = 1024)
- * to 0.82x (n = 16384) of cuSOLVER in FP64: per-tile time stamps put
+ * per column.  Measured (H100, docs/notes/dense-gpu.md): as fast as the
+ * launch-per-step chain it replaced at n = 1024, faster from 2048 on
+ * (1.03-1.26x in FP64, 1.3-1.7x in FP32), still 0.55x (n = 1024) to
+ * 0.82x (n = 32768) of cuSOLVER in FP64: per-tile time stamps put
  * ~21 us in the diagonal tile's sweep and ~17 us in the next tile's solve
  * on the critical path of every 64 columns, where cuSOLVER spends 28 us
  * per 64 columns in all.
