@@ -14,7 +14,7 @@ out=$(mktemp -d) # work folder: $final gets stalls.txt and stalls.tgz
 export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 b=build/gpu/bench/bench_cuda
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-specs=${STALL_SPECS:-"dgetrf:1024:lu_leafc:1 dgetrf:1024:lu_leaf1:1 dpotrf:1024:potrf_step:1"}
+specs=${STALL_SPECS:-"dgetrf:1024:lu_leafc:1 dgetrf:1024:lu_leaf1:1 dpotrf:1024:potrf_tiles:1"}
 for spec in $specs; do
   IFS=: read -r op n kre cnt ev <<<"$spec"
   tag=$op-$n-$kre
@@ -66,7 +66,7 @@ if [ -x "$cob" ]; then
   "$cob" -sass build/gpu/libaxb.so 2>/dev/null | awk '
     /Function :/ { if (f != "") print n, f; f = $3; n = 0; next }
     /^ +\/\*[0-9a-f]+\*\// { n++ }
-    END { if (f != "") print n, f }' | grep -E "leaf|potrf_step|swap_trsm" \
+    END { if (f != "") print n, f }' | grep -E "leaf|potrf_tiles|swap_trsm" \
     >"$out/sass-size.txt"
   cat "$out/sass-size.txt"
 fi

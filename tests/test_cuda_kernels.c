@@ -355,10 +355,10 @@ static void gj_dev_case(int64_t n, axb_dtype t) {
 }
 
 /* potrf_dev on one handle queued on three streams (axb_set_stream), so the
-   Cholesky step kernels of different calls may run at the same time: each
-   launch must keep its own arrival state (a shared counter made blocks of
-   one launch write L11 before others had read A11).  Every factor is
-   checked, then a fourth call on the handle's own stream. */
+   tile kernels of different calls may run at the same time: each launch
+   must keep its own ready flags and ticket counter (shared ones would let
+   one launch read another's tiles).  Every factor is checked, then a
+   fourth call on the handle's own stream. */
 static void potrf_streams_case(int64_t n) {
   enum { K = 3 };
   cudaStream_t s[K];
