@@ -61,10 +61,11 @@ void sgetri_(const int *n, float *A, const int *lda, const int *ipiv,
    that called them would compare axb with itself.  dlsym on OpenBLAS's
    handle finds OpenBLAS's definitions; the plain symbols are the fallback
    when that lookup fails (a static OpenBLAS). */
+/* clang-format off */
 #define ANCHOR_FNS(X)                                                          \
-  X(dgetrf)                                                                    \
-  X(sgetrf) X(dpotrf) X(spotrf) X(dgesv) X(sgesv) X(dposv) X(sposv) X(dgetri)  \
-      X(sgetri)
+  X(dgetrf) X(sgetrf) X(dpotrf) X(spotrf) X(dgesv) X(sgesv) X(dposv)          \
+  X(sposv) X(dgetri) X(sgetri)
+/* clang-format on */
 static struct {
 #define X(f) __typeof__(&f##_) f;
   ANCHOR_FNS(X)
