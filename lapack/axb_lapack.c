@@ -263,9 +263,10 @@ int axl_lsame(const char *a, char b) {
   return x == b;
 }
 
-void axl_xerbla(const char *name, lapack_int arg) {
-  lapack_int i = arg;
-  xerbla_(name, &i, strlen(name));
+int axl_arg_error(lapack_int *info, const char *name, lapack_int e) {
+  *info = -e;
+  if (e) xerbla_(name, &e, strlen(name));
+  return e != 0;
 }
 
 /* ---- the routines, per precision ------------------------------------- */

@@ -68,8 +68,10 @@ void *axl_next(const char *sym);
 
 /* LAPACK's LSAME on the first character. */
 int axl_lsame(const char *a, char b);
-/* Report an illegal argument the LAPACK way: the caller's XERBLA. */
-void axl_xerbla(const char *name, lapack_int arg);
+/* The end of a routine's argument checks, the LAPACK way: *info := -e and,
+   for an illegal argument (e > 0, its position), the caller's XERBLA.
+   Returns whether the routine must return. */
+int axl_arg_error(lapack_int *info, const char *name, lapack_int e);
 
 /* Fortran's XERBLA (hidden length of the name last, gfortran ABI). */
 void xerbla_(const char *srname, const lapack_int *info, size_t len);

@@ -161,11 +161,7 @@ AXL_EXPORT void dsgesv_(const lapack_int *n, const lapack_int *nrhs, double *A,
     e = 7;
   else if (*ldx < axl_max1(*n))
     e = 9;
-  *info = -e;
-  if (e) {
-    axl_xerbla("DSGESV", e);
-    return;
-  }
+  if (axl_arg_error(info, "DSGESV", e)) return;
   if (*n == 0) return;
   axl_call c;
   memset(&c, 0, sizeof c);
@@ -243,11 +239,7 @@ AXL_EXPORT void dsposv_(const char *uplo, const lapack_int *n,
     e = 7;
   else if (*ldx < axl_max1(*n))
     e = 9;
-  *info = -e;
-  if (e) {
-    axl_xerbla("DSPOSV", e);
-    return;
-  }
+  if (axl_arg_error(info, "DSPOSV", e)) return;
   if (*n == 0) return;
   const axb_uplo ul = upper ? AXB_UPPER : AXB_LOWER;
   axl_call c;

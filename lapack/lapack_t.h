@@ -93,11 +93,7 @@ AXL_EXPORT void FN(getrf)(const lapack_int *m, const lapack_int *n, T *A,
     e = 2;
   else if (*lda < axl_max1(*m))
     e = 4;
-  *info = -e;
-  if (e) {
-    axl_xerbla(PNAME "GETRF", e);
-    return;
-  }
+  if (axl_arg_error(info, PNAME "GETRF", e)) return;
   if (*m == 0 || *n == 0) return;
   const int64_t k = *m < *n ? *m : *n;
   axl_call c;
@@ -137,11 +133,7 @@ AXL_EXPORT void FN(getrs)(const char *trans, const lapack_int *n,
     e = 5;
   else if (*ldb < axl_max1(*n))
     e = 8;
-  *info = -e;
-  if (e) {
-    axl_xerbla(PNAME "GETRS", e);
-    return;
-  }
+  if (axl_arg_error(info, PNAME "GETRS", e)) return;
   if (*n == 0 || *nrhs == 0) return;
   axl_call c;
   axb_status st = AXB_ERR_OUT_OF_MEMORY;
@@ -175,11 +167,7 @@ AXL_EXPORT void FN(gesv)(const lapack_int *n, const lapack_int *nrhs, T *A,
     e = 4;
   else if (*ldb < axl_max1(*n))
     e = 7;
-  *info = -e;
-  if (e) {
-    axl_xerbla(PNAME "GESV ", e);
-    return;
-  }
+  if (axl_arg_error(info, PNAME "GESV ", e)) return;
   if (*n == 0) return;
   T *sA = NULL, *sB = NULL;
   if (axl_check_on() && *nrhs > 0) {
@@ -224,11 +212,7 @@ AXL_EXPORT void FN(getri)(const lapack_int *n, T *A, const lapack_int *lda,
     e = 3;
   else if (*lwork < axl_max1(*n) && !lquery)
     e = 6;
-  *info = -e;
-  if (e) {
-    axl_xerbla(PNAME "GETRI", e);
-    return;
-  }
+  if (axl_arg_error(info, PNAME "GETRI", e)) return;
   if (lquery || *n == 0) return;
   /* LAPACK's xTRTRI: an exactly zero U(i,i) is INFO = i, A untouched. */
   for (lapack_int j = 0; j < *n; ++j)
@@ -269,11 +253,7 @@ AXL_EXPORT void FN(potrf)(const char *uplo, const lapack_int *n, T *A,
     e = 2;
   else if (*lda < axl_max1(*n))
     e = 4;
-  *info = -e;
-  if (e) {
-    axl_xerbla(PNAME "POTRF", e);
-    return;
-  }
+  if (axl_arg_error(info, PNAME "POTRF", e)) return;
   if (*n == 0) return;
   axl_call c;
   axb_status st = AXB_ERR_OUT_OF_MEMORY;
@@ -310,11 +290,7 @@ AXL_EXPORT void FN(potrs)(const char *uplo, const lapack_int *n,
     e = 5;
   else if (*ldb < axl_max1(*n))
     e = 7;
-  *info = -e;
-  if (e) {
-    axl_xerbla(PNAME "POTRS", e);
-    return;
-  }
+  if (axl_arg_error(info, PNAME "POTRS", e)) return;
   if (*n == 0 || *nrhs == 0) return;
   axl_call c;
   axb_status st = AXB_ERR_OUT_OF_MEMORY;
@@ -348,11 +324,7 @@ AXL_EXPORT void FN(posv)(const char *uplo, const lapack_int *n,
     e = 5;
   else if (*ldb < axl_max1(*n))
     e = 7;
-  *info = -e;
-  if (e) {
-    axl_xerbla(PNAME "POSV ", e);
-    return;
-  }
+  if (axl_arg_error(info, PNAME "POSV ", e)) return;
   if (*n == 0) return;
   T *sA = NULL, *sB = NULL;
   if (axl_check_on() && *nrhs > 0) {

@@ -289,6 +289,19 @@ double axb_check_cholesky(const axb_dense *A, const axb_dense *F,
   return chk_ratio(resid, anorm, 1, (double)n * eps, eps);
 }
 
+/* The largest over the columns of ||r_c||_inf / (||A||_inf ||x_c||_inf
+   n eps) (chk_ratio's guards), r: n x nrhs with ld n, x with ld ldx. */
+static double worst_ratio(const double *r, const double *x, int64_t ldx,
+                          int64_t n, int64_t nrhs, double anorm, double eps) {
+  double worst = 0;
+  for (int64_t c = 0; c < nrhs; ++c) {
+    double rn = chk_dnorm_max(n, 1, r + c * n, n);
+    double xn = chk_dnorm_max(n, 1, x + c * ldx, ldx);
+    worst = chk_nanmax(worst, chk_ratio(rn, anorm, xn, (double)n * eps, eps));
+  }
+  return worst;
+}
+
 /* max_c ||b_c - A x_c||_inf / (||A||_inf ||x_c||_inf n eps(X)). */
 double axb_check_solve(const axb_dense *A, const axb_dense *X,
                        const axb_dense *B) {
@@ -312,13 +325,8 @@ double axb__check_solve(const axb_dense *A, const axb_dense *X,
   }
   copy_dense(B, r, n);
   sub_ax(A, x, ldx, nrhs, r, n); /* r = b - A x, column by column */
-  double anorm = norm_of(A, AXB_NORM_INF), eps = axb_eps(X->dtype);
-  double worst = 0;
-  for (int64_t c = 0; c < nrhs; ++c) {
-    double rn = chk_dnorm_max(n, 1, r + c * n, n);
-    double xn = chk_dnorm_max(n, 1, x + c * ldx, ldx);
-    worst = chk_nanmax(worst, chk_ratio(rn, anorm, xn, (double)n * eps, eps));
-  }
+  double worst = worst_ratio(r, x, ldx, n, nrhs, norm_of(A, AXB_NORM_INF),
+                             axb_eps(X->dtype));
   axb__free(own);
   axb__free(r);
   return worst;
@@ -349,14 +357,10 @@ double axb__backward_error(const axb_dense *A, const axb_dense *X,
     chk_dsub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, rowsum, threads);
   else
     chk_ssub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, rowsum, threads);
-  double anorm = 0, eps = axb_eps(X->dtype), worst = 0;
+  double anorm = 0;
   for (int64_t i = 0; i < n; ++i)
     anorm = chk_nanmax(anorm, rowsum[i]);
-  for (int64_t c = 0; c < nrhs; ++c) {
-    double rn = chk_dnorm_max(n, 1, r + c * n, n);
-    double xn = chk_dnorm_max(n, 1, x + c * ldx, ldx);
-    worst = chk_nanmax(worst, chk_ratio(rn, anorm, xn, (double)n * eps, eps));
-  }
+  double worst = worst_ratio(r, x, ldx, n, nrhs, anorm, axb_eps(X->dtype));
   axb__free(own);
   axb__free(r);
   return worst;

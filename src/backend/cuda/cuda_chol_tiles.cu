@@ -36,6 +36,7 @@
  * set when a tile starts (an earlier launch failed) makes it skip too.
  */
 #include "cuda_chol_tiles.h"
+#include "cuda_sync.cuh"
 
 namespace axb_cuda {
 
@@ -45,18 +46,6 @@ constexpr int kT = kTileEdge; /* tile edge */
 constexpr int kLD = kT + 1;   /* shared-memory column stride (banks) */
 constexpr int kTh = 256;      /* threads per tile */
 
-__device__ __forceinline__ int ld_acquire(const int *p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];"
-               : "=r"(v)
-               : "l"(p)
-               : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_release(int *p, int v) {
-  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v)
-               : "memory");
-}
 __device__ __forceinline__ int64_t ld_volatile(const int64_t *p) {
   return *(const volatile int64_t *)p;
 }
@@ -68,7 +57,7 @@ template <typename T> struct TileArgs {
   int upper;
   int64_t off; /* global column of A's first column (for info) */
   int64_t *info;
-  int *flags; /* Tr * Tc ready flags, then the ticket counter; zeroed */
+  unsigned *flags; /* Tr * Tc ready flags, then the ticket counter; zeroed */
   int Tr, Tc;
 };
 
@@ -325,7 +314,7 @@ __device__ int tile_sweep(T *S, const T *L, const T *rinv, int nv, T (*buf)[kT],
 
 /* Thread 0 waits for the flag (acquire); the caller's __syncthreads then
    orders the block's reads of the tile (through L2) after it. */
-__device__ __forceinline__ void wait_flag(const int *f) {
+__device__ __forceinline__ void wait_flag(const unsigned *f) {
   if (threadIdx.x == 0)
     while (ld_acquire(f) == 0)
       __nanosleep(32);
@@ -340,9 +329,9 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   __shared__ T s_buf[2][kT];
   __shared__ int s_i, s_j, s_skip, s_fail;
   const int tid = threadIdx.x;
-  int *ticket = a.flags + (int64_t)a.Tr * a.Tc;
+  unsigned *ticket = a.flags + (int64_t)a.Tr * a.Tc;
   if (tid == 0) {
-    int t = atomicAdd(ticket, 1), j = 0;
+    int t = (int)atomicAdd(ticket, 1u), j = 0;
     while (t >= a.Tr - j) { /* column j holds tiles j .. Tr-1 */
       t -= a.Tr - j;
       ++j;
@@ -353,8 +342,8 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   __syncthreads();
   const int i = s_i, j = s_j;
   const bool diag = i == j;
-  const int *fi = a.flags + (int64_t)i * a.Tc,
-            *fj = a.flags + (int64_t)j * a.Tc;
+  const unsigned *fi = a.flags + (int64_t)i * a.Tc,
+                 *fj = a.flags + (int64_t)j * a.Tc;
   /* first column of tile column j, local to the trapezoid */
   const int64_t cj = (int64_t)j * kT;
   const int nv = (int)(a.w - cj < kT ? a.w - cj : kT); /* valid columns */
@@ -418,7 +407,7 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   /* publish: the block's stores, then the flag; the barrier orders them
      before thread 0's release at device scope (as CUTLASS's semaphore) */
   __syncthreads();
-  if (tid == 0) st_release(a.flags + (int64_t)i * a.Tc + j, 1);
+  if (tid == 0) st_release(a.flags + (int64_t)i * a.Tc + j, 1u);
 }
 
 int tile_count(int64_t v) { return (int)((v + kT - 1) / kT); }
@@ -432,7 +421,7 @@ size_t potrf_tiles_flags(int64_t m, int64_t w) {
 template <typename T>
 axb_status potrf_tiles(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t m,
                        int64_t w, T *A, int64_t lda, int64_t off, int64_t *info,
-                       int *flags) {
+                       unsigned *flags) {
   if (w <= 0) return AXB_SUCCESS;
   if (m < w)
     return axb__fail(h, AXB_ERR_INTERNAL, "potrf_tiles: %lld rows < %lld",
@@ -462,9 +451,9 @@ axb_status potrf_tiles(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t m,
 
 template axb_status potrf_tiles<float>(axb_handle, cudaStream_t, axb_uplo,
                                        int64_t, int64_t, float *, int64_t,
-                                       int64_t, int64_t *, int *);
+                                       int64_t, int64_t *, unsigned *);
 template axb_status potrf_tiles<double>(axb_handle, cudaStream_t, axb_uplo,
                                         int64_t, int64_t, double *, int64_t,
-                                        int64_t, int64_t *, int *);
+                                        int64_t, int64_t *, unsigned *);
 
 } // namespace axb_cuda

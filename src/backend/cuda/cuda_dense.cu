@@ -352,10 +352,10 @@ static axb_status potrf_tiled(axb_handle h, Context *ctx, axb_uplo uplo,
   for (int64_t k = 0; k < n; k += NB)
     nflags += potrf_tiles_flags(n - k, n - k < NB ? n - k : NB);
   Scratch scr(h);
-  axb_status st = scr.alloc(nflags * sizeof(int));
+  axb_status st = scr.alloc(nflags * sizeof(unsigned));
   if (st) return st;
-  int *flags = (int *)scr.p;
-  AXB_CU(h, cudaMemsetAsync(flags, 0, nflags * sizeof(int), stream(h)));
+  unsigned *flags = (unsigned *)scr.p;
+  AXB_CU(h, cudaMemsetAsync(flags, 0, nflags * sizeof(unsigned), stream(h)));
   if (NB >= n)
     return potrf_tiles<T>(h, stream(h), uplo, n, n, A, lda, 0, info, flags);
   const T one = 1, minus = -1;

@@ -27,6 +27,8 @@
  */
 #include "spcuda_internal.cuh"
 
+#include "backend/cuda/cuda_sync.cuh"
+
 #include <math.h>
 #include <new>
 #include <stdlib.h>
@@ -194,20 +196,10 @@ __global__ void fill_rowidx(int64_t n, const int64_t *rowptr, int32_t *rowidx) {
       rowidx[k] = (int32_t)i;
 }
 
-/* Acquire / release at GPU scope: a row that sees ready[j] == gen also
-   sees the x_j published before the flag. */
-__device__ __forceinline__ unsigned ld_acquire(const unsigned *p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
-               : "=r"(v)
-               : "l"(p)
-               : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_release(unsigned *p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v)
-               : "memory");
-}
+/* ld_acquire / st_release (backend/cuda/cuda_sync.cuh): a row that sees
+   ready[j] == gen also sees the x_j published before the flag. */
+using axb_cuda::ld_acquire;
+using axb_cuda::st_release;
 
 /* Exact ILU(0) on the device, one thread per row, rows in order through
    the ticket (as tri_syncfree): row i eliminates with every earlier row c
