@@ -7,7 +7,10 @@
  *   DXgesv (classic refinement) and IRSXgesv with GMRES refinement (DH, DX);
  *   SPD: cuSOLVER dpotrf + dpotrs beside axb's Cholesky form.
  *
- *   bench_mixed [--reps R] [--kinds uniform,cond6,spd] [--json FILE] N ...
+ *   bench_mixed [--reps R] [--kinds uniform,cond6,spd] [--json FILE]
+ *               [--precisions auto,fp32,...] [--no-irs] N ...
+ *                              --precisions: axb's factor precisions to
+ *                              run (default all); --no-irs: DDgesv only
  *   bench_mixed --kappa N      the kappa study: iterations and fallbacks of
  *                              every factor precision for kappa = 1e2..1e14
  *                              and rows scaled by 1e+-100, at order N
@@ -36,6 +39,21 @@ static cusolverDnHandle_t CS;
 static cublasHandle_t BL;
 static int REPS = 3;
 static FILE *JS;
+static int NO_IRS;        /* --no-irs: skip cuSOLVER's IRS solvers */
+static const char *PRECS; /* --precisions: a comma list, or NULL */
+
+/* Whether --precisions lets axb's factor precision p run. */
+static int want(axb_factor_precision p) {
+  if (!PRECS) return 1;
+  const char *name = axb_factor_precision_name(p), *s = PRECS;
+  size_t len = strlen(name);
+  for (;;) {
+    if (!strncmp(s, name, len) && (s[len] == ',' || s[len] == '\0')) return 1;
+    s = strchr(s, ',');
+    if (!s) return 0;
+    ++s;
+  }
+}
 
 static double now(void) {
   struct timespec t;
@@ -320,13 +338,14 @@ static void bench_size(int64_t n, const char *kind) {
     const axb_factor_precision ps[] = {AXB_FACTOR_AUTO, AXB_FACTOR_FP16,
                                        AXB_FACTOR_FP32, AXB_FACTOR_FP64};
     for (int i = 0; i < 4; ++i) {
+      if (!want(ps[i])) continue;
       res r = run_axb(&p, ps[i], AXB_REFINE_AUTO);
       emit(&p, "axb", &r, a.ms);
     }
   } else {
     res a = run_cus(&p, V_DD);
     emit(&p, "cusolver", &a, a.ms);
-    for (int v = V_DS; v <= V_DX_GMRES; ++v) {
+    for (int v = V_DS; v <= V_DX_GMRES && !NO_IRS; ++v) {
       res r = run_cus(&p, (variant)v);
       emit(&p, "cusolver", &r, a.ms);
     }
@@ -334,6 +353,7 @@ static void bench_size(int64_t n, const char *kind) {
                                        AXB_FACTOR_FP16, AXB_FACTOR_BF16,
                                        AXB_FACTOR_FP32, AXB_FACTOR_FP64};
     for (int i = 0; i < 6; ++i) {
+      if (!want(ps[i])) continue;
       res r = run_axb(&p, ps[i], AXB_REFINE_AUTO);
       emit(&p, "axb", &r, a.ms);
     }
@@ -387,6 +407,10 @@ int main(int argc, char **argv) {
       JS = fopen(argv[++i], "w");
     else if (!strcmp(argv[i], "--kappa") && i + 1 < argc)
       kappa_n = atoll(argv[++i]);
+    else if (!strcmp(argv[i], "--precisions") && i + 1 < argc)
+      PRECS = argv[++i];
+    else if (!strcmp(argv[i], "--no-irs"))
+      NO_IRS = 1;
   }
   if (REPS < 1 || REPS > 60) REPS = 3;
   char dev[256];
@@ -399,7 +423,8 @@ int main(int argc, char **argv) {
   if (kappa_n > 0) kappa_study(kappa_n);
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--reps") || !strcmp(argv[i], "--kinds") ||
-        !strcmp(argv[i], "--json") || !strcmp(argv[i], "--kappa")) {
+        !strcmp(argv[i], "--json") || !strcmp(argv[i], "--kappa") ||
+        !strcmp(argv[i], "--precisions")) {
       ++i;
       continue;
     }

@@ -8,12 +8,11 @@
  * driver (src/dense/mixed.c) sends n x k host vectors; products with A and
  * solves with the factors run here.
  */
+#include "cuda_chol_mixed.h"
 #include "cuda_internal.h"
 
 #include "backend/mixed_scale.h"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 #include <math.h>
 #include <new>
 
@@ -23,75 +22,6 @@ thread_local cublasComputeType_t f32_compute = CUBLAS_COMPUTE_32F;
 
 namespace {
 
-/* Y (rows x cols, ld rows) := X (ld ldx) rounded to 16 bits. */
-template <typename H>
-__global__ void to16_kernel(int64_t rows, int64_t cols, const float *X,
-                            int64_t ldx, H *Y) {
-  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (i >= rows) return;
-  for (int64_t j = blockIdx.y; j < cols; j += gridDim.y)
-    Y[i + j * rows] = (H)X[i + j * ldx];
-}
-
-template <typename H>
-cudaError_t to16(cudaStream_t st, int64_t rows, int64_t cols, const float *X,
-                 int64_t ldx, H *Y) {
-  dim3 grid((unsigned)((rows + 255) / 256),
-            (unsigned)(cols < 65535 ? cols : 65535));
-  to16_kernel<H><<<grid, 256, 0, st>>>(rows, cols, X, ldx, Y);
-  return cudaGetLastError();
-}
-
-} // namespace
-
-cublasStatus_t gemm_16bit(cublasHandle_t b, cublasOperation_t ta,
-                          cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
-                          const float *alpha, const float *A, int64_t lda,
-                          const float *B, int64_t ldb, const float *beta,
-                          float *C, int64_t ldc, cublasComputeType_t mode) {
-  if (m <= 0 || n <= 0) return CUBLAS_STATUS_SUCCESS;
-  cudaStream_t st;
-  cublasStatus_t e = cublasGetStream(b, &st);
-  if (e != CUBLAS_STATUS_SUCCESS) return e;
-  /* A is stored ra x ca, B rb x cb (as the operands are, before op) */
-  const int64_t ra = ta == CUBLAS_OP_N ? m : k, ca = ta == CUBLAS_OP_N ? k : m;
-  const int64_t rb = tb == CUBLAS_OP_N ? k : n, cb = tb == CUBLAS_OP_N ? n : k;
-  const bool half = mode == CUBLAS_COMPUTE_32F_FAST_16F;
-  const size_t es = 2, na = (size_t)(ra * ca), nb = (size_t)(rb * cb);
-  void *buf = nullptr;
-  if (k > 0 && cudaMallocAsync(&buf, (na + nb) * es + 256, st) != cudaSuccess)
-    return CUBLAS_STATUS_ALLOC_FAILED;
-  void *Ah = buf, *Bh = (char *)buf + ((na * es + 255) / 256) * 256;
-  cudaError_t ce = cudaSuccess;
-  if (k > 0 && half) {
-    ce = to16<__half>(st, ra, ca, A, lda, (__half *)Ah);
-    if (!ce) ce = to16<__half>(st, rb, cb, B, ldb, (__half *)Bh);
-  } else if (k > 0) {
-    ce = to16<__nv_bfloat16>(st, ra, ca, A, lda, (__nv_bfloat16 *)Ah);
-    if (!ce) ce = to16<__nv_bfloat16>(st, rb, cb, B, ldb, (__nv_bfloat16 *)Bh);
-  }
-  const cudaDataType_t t = half ? CUDA_R_16F : CUDA_R_16BF;
-  if (ce == cudaSuccess)
-    e = cublasGemmEx_64(b, ta, tb, m, n, k, alpha, Ah, t, ra > 0 ? ra : 1, Bh,
-                        t, rb > 0 ? rb : 1, beta, C, CUDA_R_32F, ldc,
-                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-  else
-    e = CUBLAS_STATUS_EXECUTION_FAILED;
-  if (buf) cudaFreeAsync(buf, st);
-  return e;
-}
-
-namespace {
-
-/* Sets the FP32 GEMM compute type for one factorization. */
-struct F32ComputeScope {
-  cublasComputeType_t saved;
-  explicit F32ComputeScope(cublasComputeType_t t) : saved(f32_compute) {
-    f32_compute = t;
-  }
-  ~F32ComputeScope() { f32_compute = saved; }
-};
-
 cublasComputeType_t compute_of(axb_factor_precision p) {
   switch (p) {
   case AXB_FACTOR_TF32: return CUBLAS_COMPUTE_32F_FAST_TF32;
@@ -100,6 +30,15 @@ cublasComputeType_t compute_of(axb_factor_precision p) {
   default: return CUBLAS_COMPUTE_32F;
   }
 }
+
+/* Sets the FP32 GEMM compute type for one factorization. */
+struct F32ComputeScope {
+  cublasComputeType_t saved;
+  explicit F32ComputeScope(axb_factor_precision p) : saved(f32_compute) {
+    f32_compute = compute_of(p);
+  }
+  ~F32ComputeScope() { f32_compute = saved; }
+};
 
 /* Rows of the stored part of a symmetric A in column j: lower [j, n),
    upper [0, j]; all rows for a general A (chol 0). */
@@ -401,6 +340,19 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
   return AXB_SUCCESS;
 }
 
+/* The low-precision Cholesky factor by chol_tc (the panels on tensor
+   cores too) from n = 24576: measured on the H100, FP16 factor, 1.59x ->
+   1.89x cuSOLVER dpotrf+dpotrs at n = 32768, but 0.94x -> 0.79x at 16384,
+   where the backend's potrf_dev (look-ahead, fewer launches) is faster.
+   AXB_MIXED_CHOL_TC=0 never, =1 always. */
+bool use_chol_tc(int64_t n) {
+  static const int mode = [] {
+    const char *e = getenv("AXB_MIXED_CHOL_TC");
+    return e && (e[0] == '0' || e[0] == '1') ? e[0] - '0' : -1;
+  }();
+  return mode < 0 ? n >= 24576 : mode == 1;
+}
+
 axb_status m_factor(axb_handle h, void *vs, axb_factor_precision p,
                     int64_t *info) {
   Session *s = (Session *)vs;
@@ -436,9 +388,12 @@ axb_status m_factor(axb_handle h, void *vs, axb_factor_precision p,
     scale_round_kernel<float><<<grid, 256, 0, st>>>(
         s->chol, s->lower, n, s->A, s->lda, s->dr, s->dc, s->F32);
     AXB_CU(h, cudaGetLastError());
-    F32ComputeScope scope32(compute_of(p));
-    e = s->chol ? ops->s.potrf_dev(h, s->uplo, n, s->F32, n, s->dinfo)
-                : ops->s.getrf_dev(h, n, n, s->F32, n, s->ipiv, s->dinfo);
+    F32ComputeScope scope32(p);
+    if (s->chol && use_chol_tc(n))
+      e = chol_tc(h, s->uplo, n, s->F32, n, s->dinfo);
+    else
+      e = s->chol ? ops->s.potrf_dev(h, s->uplo, n, s->F32, n, s->dinfo)
+                  : ops->s.getrf_dev(h, n, n, s->F32, n, s->ipiv, s->dinfo);
   }
   if (e) return e;
   AXB_CU(h, cudaMemcpyAsync(info, s->dinfo, sizeof(int64_t),
@@ -519,7 +474,12 @@ axb_status m_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                             cudaMemcpyHostToDevice, st));
   AXB_BLAS(h, cublasSetStream(ctx->blas, st));
   const double one = 1, zero = 0;
-  if (s->chol)
+  if (s->chol && k == 1) /* SYMV: DSYMM with one column ran at ~1.3 TB/s */
+    AXB_BLAS(h, cublasDsymv_64(ctx->blas,
+                               s->lower ? CUBLAS_FILL_MODE_LOWER
+                                        : CUBLAS_FILL_MODE_UPPER,
+                               n, &one, s->A, s->lda, dX, 1, &zero, dY, 1));
+  else if (s->chol)
     AXB_BLAS(h, cublasDsymm_64(ctx->blas, CUBLAS_SIDE_LEFT,
                                s->lower ? CUBLAS_FILL_MODE_LOWER
                                         : CUBLAS_FILL_MODE_UPPER,
