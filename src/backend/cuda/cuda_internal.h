@@ -289,8 +289,9 @@ template <typename T>
 axb_status getri_gj_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,
                         int64_t *dinfo);
 
-/* Fill the CUDA table's entries (cuda_dense_host.cu; getri_gj: cuda_gj.cu, after
-   the study table, whose per-pivot getri_gj stays as getri_gj_unblocked). */
+/* Fill the CUDA table's entries (cuda_dense_host.cu; getri_gj: cuda_gj.cu,
+   after the study table, whose per-pivot getri_gj stays as getri_gj_unblocked).
+ */
 void fill_table(axb_backend_ops *ops);
 void fill_gj_table(axb_backend_ops *ops);
 /* The mixed-precision session (cuda_mixed.cu). */
