@@ -343,8 +343,10 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
 /* The low-precision Cholesky factor by chol_tc (the panels on tensor
    cores too) from n = 24576: measured on the H100, FP16 factor, 1.59x ->
    1.89x cuSOLVER dpotrf+dpotrs at n = 32768, but 0.94x -> 0.79x at 16384,
-   where the backend's potrf_dev (look-ahead, fewer launches) is faster.
-   AXB_MIXED_CHOL_TC=0 never, =1 always. */
+   where the backend's potrf_dev (look-ahead, fewer launches) is faster;
+   never for the FP32 factor, whose products run on CUDA cores either way
+   (360 ms with chol_tc at 32768, 201 ms with potrf_dev).
+   AXB_MIXED_CHOL_TC=0 never, =1 always (tensor-core precisions). */
 bool use_chol_tc(int64_t n) {
   static const int mode = [] {
     const char *e = getenv("AXB_MIXED_CHOL_TC");
@@ -389,7 +391,7 @@ axb_status m_factor(axb_handle h, void *vs, axb_factor_precision p,
         s->chol, s->lower, n, s->A, s->lda, s->dr, s->dc, s->F32);
     AXB_CU(h, cudaGetLastError());
     F32ComputeScope scope32(p);
-    if (s->chol && use_chol_tc(n))
+    if (s->chol && p != AXB_FACTOR_FP32 && use_chol_tc(n))
       e = chol_tc(h, s->uplo, n, s->F32, n, s->dinfo);
     else
       e = s->chol ? ops->s.potrf_dev(h, s->uplo, n, s->F32, n, s->dinfo)
