@@ -1,0 +1,98 @@
+/*
+ * layout.c — dtype choice, column-/row-major detection, symmetry test and
+ * array allocation for the extension's entries.
+ */
+#include "axbpy.h"
+
+int axbpy_real_type(PyArrayObject *a, PyArrayObject *b) {
+  PyArrayObject *arr[2] = {a, b};
+  int all_float = 1;
+  for (int k = 0; k < 2; k++) {
+    if (!arr[k]) continue;
+    int t = PyArray_TYPE(arr[k]);
+    if (t == NPY_FLOAT) continue;
+    all_float = 0;
+    if (t == NPY_DOUBLE || PyTypeNum_ISINTEGER(t) || PyTypeNum_ISBOOL(t) ||
+        t == NPY_HALF)
+      continue;
+    PyErr_Format(PyExc_TypeError,
+                 "axb solves real float32/float64 systems; got dtype %S",
+                 (PyObject *)PyArray_DESCR(arr[k]));
+    return -1;
+  }
+  return all_float ? NPY_FLOAT : NPY_DOUBLE;
+}
+
+/* A usable operand: aligned, native byte order, of the chosen type. */
+static int behaved(PyArrayObject *a) {
+  return PyArray_ISALIGNED(a) && PyArray_ISNOTSWAPPED(a);
+}
+
+/* Column-major with leading dimension: stride of a row step is one item,
+   a column step a positive multiple of it and at least rows (1-element
+   dimensions may carry any stride). */
+static int strided_major(PyArrayObject *a, int row_axis, int64_t *ld) {
+  if (PyArray_NDIM(a) != 2 || !behaved(a)) return 0;
+  npy_intp it = PyArray_ITEMSIZE(a);
+  npy_intp r = PyArray_DIM(a, row_axis), c = PyArray_DIM(a, 1 - row_axis);
+  npy_intp sr = PyArray_STRIDE(a, row_axis), sc = PyArray_STRIDE(a, 1 - row_axis);
+  if (r > 1 && sr != it) return 0;
+  if (c <= 1) {
+    *ld = r > 1 ? r : 1;
+    return 1;
+  }
+  if (sc <= 0 || sc % it || sc / it < r) return 0;
+  *ld = sc / it;
+  return 1;
+}
+
+int axbpy_colmajor(PyArrayObject *a, int64_t *ld) {
+  return strided_major(a, 0, ld);
+}
+
+int axbpy_rowmajor(PyArrayObject *a, int64_t *ld) {
+  return strided_major(a, 1, ld);
+}
+
+/* Bitwise-exact symmetry (NaN never equals itself: such an A goes the
+   general way, where the driver reports the NaN).  Stops at the first
+   mismatch, which for an unsymmetric matrix is nearly always in the first
+   column. */
+int axbpy_symmetric(const void *p, int64_t n, int64_t ld, int type) {
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = j + 1; i < n; i++) {
+      if (type == NPY_FLOAT) {
+        const float *a = p;
+        if (a[i + j * ld] != a[j + i * ld]) return 0;
+      } else {
+        const double *a = p;
+        if (a[i + j * ld] != a[j + i * ld]) return 0;
+      }
+    }
+  return 1;
+}
+
+PyArrayObject *axbpy_empty(int nd, const npy_intp *dims, int type, int fortran) {
+  return (PyArrayObject *)PyArray_New(&PyArray_Type, nd, (npy_intp *)dims, type,
+                                      NULL, NULL, 0, fortran, NULL);
+}
+
+PyArrayObject *axbpy_fcopy(PyArrayObject *a, int type) {
+  PyArrayObject *x = axbpy_empty(PyArray_NDIM(a), PyArray_DIMS(a), type, 1);
+  if (x && PyArray_CopyInto(x, a) < 0) Py_CLEAR(x);
+  return x;
+}
+
+axb_dense axbpy_wrap(PyArrayObject *a, int64_t ld) {
+  int64_t rows = PyArray_DIM(a, 0);
+  int64_t cols = PyArray_NDIM(a) > 1 ? PyArray_DIM(a, 1) : 1;
+  return axb_dense_wrap(rows, cols, ld < 1 ? 1 : ld,
+                        axbpy_dtype(PyArray_TYPE(a)), PyArray_DATA(a));
+}
+
+int axbpy_int(PyObject *o, int *out) {
+  long v = PyLong_AsLong(o);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  *out = (int)v;
+  return 0;
+}
