@@ -53,8 +53,9 @@ def _stacks(A, b):
     else:
         B3 = np.broadcast_to(b, shape + b.shape[-2:])
     B3 = np.ascontiguousarray(B3, dtype=t)
-    return (A3.reshape((-1, n, n)), B3.reshape((-1, n, B3.shape[-1])), shape,
-            vec)
+    batch = int(np.prod(shape))
+    return (A3.reshape((batch, n, n)), B3.reshape((batch, n, B3.shape[-1])),
+            shape, vec)
 
 
 def solve(A, b, method="auto", backend="auto", check=True, full_output=False,
@@ -81,8 +82,9 @@ def solve(A, b, method="auto", backend="auto", check=True, full_output=False,
     berr = berr.reshape(shape) if berr is not None else None
     report = BatchReport("cholesky" if method == "cholesky" else "lu",
                          backend, info, berr, {"total": t}, shape)
-    _outcome(report, info.size, strict, x, "systems",
-             NOT_SPD if method == "cholesky" else SINGULAR)
+    if check or strict:
+        _outcome(report, info.size, strict, x, "systems",
+                 NOT_SPD if method == "cholesky" else SINGULAR)
     return (x, report) if full_output else x
 
 
@@ -102,19 +104,21 @@ def _outcome(report, total, strict, x, what, status):
     warn_batch(what, np.where(bad, np.maximum(report.info, 1), 0), total)
 
 
-def inv(a, backend="auto", strict=False):
+def inv(a, backend="auto", strict=False, check=True):
     """Inverses of a stack (..., n, n) by batched Gauss-Jordan; a singular
-    matrix gets NaN (LinAlgWarning), or raises with strict=True."""
+    matrix gets NaN (with check, a LinAlgWarning), or raises with
+    strict=True."""
     if a.ndim < 3 or a.shape[-1] != a.shape[-2]:
         raise ValueError("a must be a stack of square matrices (..., n, n)")
     t = real_dtype(a)
     shape, n = a.shape[:-2], a.shape[-1]
-    A3 = np.ascontiguousarray(a, dtype=t).reshape((-1, n, n))
+    A3 = np.ascontiguousarray(a, dtype=t).reshape((int(np.prod(shape)), n, n))
     X, info, st, detail = _axb.inverse_batched(A3, _backend(backend))
     if st:
         raise_for(st, 0, detail)
     X[info != 0] = np.nan
     info = info.reshape(shape)
     report = BatchReport("gauss-jordan", backend, info, None, {}, shape)
-    _outcome(report, info.size, strict, None, "inverses", SINGULAR)
+    if check or strict:
+        _outcome(report, info.size, strict, None, "inverses", SINGULAR)
     return X.reshape(shape + (n, n))

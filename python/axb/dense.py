@@ -183,19 +183,19 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True, *,
 
 
 def inv(a, overwrite_a=False, check_finite=True, *, method="lu",
-        backend="auto", strict=False):
+        backend="auto", strict=False, check=True):
     """The inverse, as scipy.linalg.inv (method 'lu': getrf + getri, or
     'gauss-jordan').  A singular matrix raises SingularMatrixError.  A
     stack (..., n, n) goes to the batched inverse (Gauss-Jordan): a
-    singular matrix among them gets NaN and a LinAlgWarning, or raises
-    with strict=True.  overwrite_a is accepted and ignored."""
+    singular matrix among them gets NaN and (with check) a LinAlgWarning,
+    or raises with strict=True.  overwrite_a is accepted and ignored."""
     del overwrite_a
     if _gpu.kind(a):
         return _gpu.inv(a, method, backend, strict)
     a = np.asarray(a)
     _finite(a, check_finite)
     if a.ndim > 2:
-        return batched.inv(a, backend, strict)
+        return batched.inv(a, backend, strict, check)
     if method not in ("lu", "gauss-jordan"):
         raise ValueError("inverse methods are 'lu' and 'gauss-jordan'")
     x, st, info, detail = _axb.invert(a, METHODS[method],
