@@ -29,7 +29,8 @@
       const T *a = A + b * n * k;                                              \
       T *w = W + b * n * k;                                                    \
       for (int64_t i = 0; i < n; i++)                                          \
-        for (int64_t j = 0; j < k; j++) w[i + j * n] = a[i * k + j];           \
+        for (int64_t j = 0; j < k; j++)                                        \
+          w[i + j * n] = a[i * k + j];                                         \
     }                                                                          \
   }
 TRANSPOSE_COPY(float)
@@ -44,7 +45,8 @@ TRANSPOSE_COPY(double)
       const T *a = A + b * n * n, *bb = B + b * n * k;                         \
       T *x = X + b * n * k;                                                    \
       if (info[b]) {                                                           \
-        for (int64_t i = 0; i < n * k; i++) x[i] = (T)NAN;                     \
+        for (int64_t i = 0; i < n * k; i++)                                    \
+          x[i] = (T)NAN;                                                       \
         if (berr) berr[b] = INFINITY;                                          \
         continue;                                                              \
       }                                                                        \
@@ -52,7 +54,8 @@ TRANSPOSE_COPY(double)
       double anorm = 0, worst = 0;                                             \
       for (int64_t i = 0; i < n; i++) {                                        \
         double s = 0;                                                          \
-        for (int64_t j = 0; j < n; j++) s += fabs((double)a[i * n + j]);       \
+        for (int64_t j = 0; j < n; j++)                                        \
+          s += fabs((double)a[i * n + j]);                                     \
         anorm = s > anorm ? s : anorm;                                         \
       }                                                                        \
       for (int64_t c = 0; c < k; c++) {                                        \
@@ -78,10 +81,10 @@ CERTIFY(double)
 static int check_stack(PyArrayObject *A, PyArrayObject *B, int *type) {
   if (PyArray_NDIM(A) != 3 || PyArray_DIM(A, 1) != PyArray_DIM(A, 2) ||
       !PyArray_IS_C_CONTIGUOUS(A) || !PyArray_ISBEHAVED_RO(A) ||
-      (B && (PyArray_NDIM(B) != 3 || PyArray_DIM(B, 0) != PyArray_DIM(A, 0) ||
-             PyArray_DIM(B, 1) != PyArray_DIM(A, 1) ||
-             !PyArray_IS_C_CONTIGUOUS(B) || !PyArray_ISBEHAVED_RO(B) ||
-             PyArray_TYPE(B) != PyArray_TYPE(A)))) {
+      (B &&
+       (PyArray_NDIM(B) != 3 || PyArray_DIM(B, 0) != PyArray_DIM(A, 0) ||
+        PyArray_DIM(B, 1) != PyArray_DIM(A, 1) || !PyArray_IS_C_CONTIGUOUS(B) ||
+        !PyArray_ISBEHAVED_RO(B) || PyArray_TYPE(B) != PyArray_TYPE(A)))) {
     PyErr_SetString(PyExc_ValueError,
                     "internal: batched operands must be C-contiguous "
                     "(batch, n, n) and (batch, n, k) of one dtype");
@@ -133,8 +136,8 @@ PyObject *axbpy_solve_batched(PyObject *self, PyObject *const *args,
   npy_intp xdims[3] = {batch, n, k}, xstr[3] = {n * k * it, it, n * it};
   npy_intp one = batch;
   PyArrayObject *W = axbpy_empty(3, PyArray_DIMS(A), type, 0);
-  PyArrayObject *X = (PyArrayObject *)PyArray_New(
-      &PyArray_Type, 3, xdims, type, xstr, NULL, 0, 0, NULL);
+  PyArrayObject *X = (PyArrayObject *)PyArray_New(&PyArray_Type, 3, xdims, type,
+                                                  xstr, NULL, 0, 0, NULL);
   PyArrayObject *I = axbpy_empty(1, &one, NPY_INT32, 0);
   PyArrayObject *E = check ? axbpy_empty(1, &one, NPY_DOUBLE, 0) : NULL;
   PyObject *res = NULL;

@@ -57,13 +57,12 @@ static PyObject *report_tuple(const axb_report *r) {
       (long long)r->n, "nrhs", (long long)r->nrhs, "info", (long long)r->info,
       "cholesky_fell_back", r->cholesky_fell_back ? Py_True : Py_False,
       "t_factor", r->t_factor, "t_solve", r->t_solve, "t_transfer",
-      r->t_transfer, "t_certify", r->t_certify, "t_total", r->t_total,
-      "gflops", r->gflops, "backward_error", r->backward_error, "rcond",
-      r->rcond, "factor_precision",
-      axb_factor_precision_name(r->factor_precision), "refine_steps",
-      (long long)r->refine_steps, "gmres_iters", (long long)r->gmres_iters,
-      "mixed_iter", (long long)r->mixed_iter, "mixed_fallbacks",
-      r->mixed_fallbacks, "sweeps", (long long)r->sweeps);
+      r->t_transfer, "t_certify", r->t_certify, "t_total", r->t_total, "gflops",
+      r->gflops, "backward_error", r->backward_error, "rcond", r->rcond,
+      "factor_precision", axb_factor_precision_name(r->factor_precision),
+      "refine_steps", (long long)r->refine_steps, "gmres_iters",
+      (long long)r->gmres_iters, "mixed_iter", (long long)r->mixed_iter,
+      "mixed_fallbacks", r->mixed_fallbacks, "sweeps", (long long)r->sweeps);
 }
 
 /* Shapes of solve's operands: A n x n, B (n,) or (n, k). */
@@ -116,8 +115,9 @@ PyObject *axbpy_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     axb_solve_opts_default(&o);
     o.method = (axb_method)method;
     if (fprec >= 0) o.mixed.precision = (axb_factor_precision)fprec;
-    Py_BEGIN_ALLOW_THREADS st = axb_solve(h, &Ad, &Xd, &o, &rep);
-    Py_END_ALLOW_THREADS
+    Py_BEGIN_ALLOW_THREADS;
+    st = axb_solve(h, &Ad, &Xd, &o, &rep);
+    Py_END_ALLOW_THREADS;
   }
   PyObject *detail = axbpy_detail(st, h);
   PyObject *r = want && h ? report_tuple(&rep) : (Py_INCREF(Py_None), Py_None);
@@ -143,7 +143,8 @@ static PyArrayObject *work_copy(PyArrayObject *A, int type, int overwrite,
     Py_INCREF(A);
     return A;
   }
-  PyArrayObject *x = axbpy_empty(PyArray_NDIM(A), PyArray_DIMS(A), type, fortran);
+  PyArrayObject *x =
+      axbpy_empty(PyArray_NDIM(A), PyArray_DIMS(A), type, fortran);
   if (x && PyArray_CopyInto(x, A) < 0) Py_CLEAR(x);
   return x;
 }
@@ -184,10 +185,12 @@ PyObject *axbpy_getrf(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (k > 0 && !(st = axbpy_handle(backend, -1, &h))) {
     void *a = PyArray_DATA(LU);
     int64_t *ip = PyArray_DATA(P), lda = m > 1 ? m : 1;
-    Py_BEGIN_ALLOW_THREADS if (type == NPY_FLOAT) st =
-        axb_sgetrf(h, m, n, a, lda, ip, &info);
-    else st = axb_dgetrf(h, m, n, a, lda, ip, &info);
-    Py_END_ALLOW_THREADS
+    Py_BEGIN_ALLOW_THREADS;
+    if (type == NPY_FLOAT)
+      st = axb_sgetrf(h, m, n, a, lda, ip, &info);
+    else
+      st = axb_dgetrf(h, m, n, a, lda, ip, &info);
+    Py_END_ALLOW_THREADS;
   }
   res = status_tuple((PyObject *)LU, (PyObject *)P, st, info, h);
 done:
@@ -239,10 +242,12 @@ PyObject *axbpy_getrs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     void *x = PyArray_DATA(X);
     const int64_t *ip = PyArray_DATA(P);
     axb_trans tr = trans ? AXB_TRANS : AXB_NO_TRANS;
-    Py_BEGIN_ALLOW_THREADS if (type == NPY_FLOAT) st =
-        axb_sgetrs(h, tr, n, nrhs, a, ld, ip, x, n, &info);
-    else st = axb_dgetrs(h, tr, n, nrhs, a, ld, ip, x, n, &info);
-    Py_END_ALLOW_THREADS
+    Py_BEGIN_ALLOW_THREADS;
+    if (type == NPY_FLOAT)
+      st = axb_sgetrs(h, tr, n, nrhs, a, ld, ip, x, n, &info);
+    else
+      st = axb_dgetrs(h, tr, n, nrhs, a, ld, ip, x, n, &info);
+    Py_END_ALLOW_THREADS;
   }
   res = status_tuple((PyObject *)X, NULL, st, info, h);
 done:
@@ -276,10 +281,12 @@ PyObject *axbpy_potrf(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   axb_status st = AXB_SUCCESS;
   if (n > 0 && !(st = axbpy_handle(backend, -1, &h))) {
     void *a = PyArray_DATA(C);
-    Py_BEGIN_ALLOW_THREADS if (type == NPY_FLOAT) st =
-        axb_spotrf(h, uplo, n, a, n, &info);
-    else st = axb_dpotrf(h, uplo, n, a, n, &info);
-    Py_END_ALLOW_THREADS
+    Py_BEGIN_ALLOW_THREADS;
+    if (type == NPY_FLOAT)
+      st = axb_spotrf(h, uplo, n, a, n, &info);
+    else
+      st = axb_dpotrf(h, uplo, n, a, n, &info);
+    Py_END_ALLOW_THREADS;
   }
   res = status_tuple((PyObject *)C, NULL, st, info, h);
 done:
@@ -322,10 +329,12 @@ PyObject *axbpy_potrs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (n > 0 && nrhs > 0 && !(st = axbpy_handle(backend, -1, &h))) {
     const void *a = PyArray_DATA(C);
     void *x = PyArray_DATA(X);
-    Py_BEGIN_ALLOW_THREADS if (type == NPY_FLOAT) st =
-        axb_spotrs(h, uplo, n, nrhs, a, ld, x, n, &info);
-    else st = axb_dpotrs(h, uplo, n, nrhs, a, ld, x, n, &info);
-    Py_END_ALLOW_THREADS
+    Py_BEGIN_ALLOW_THREADS;
+    if (type == NPY_FLOAT)
+      st = axb_spotrs(h, uplo, n, nrhs, a, ld, x, n, &info);
+    else
+      st = axb_dpotrs(h, uplo, n, nrhs, a, ld, x, n, &info);
+    Py_END_ALLOW_THREADS;
   }
   res = status_tuple((PyObject *)X, NULL, st, info, h);
 done:
@@ -339,7 +348,8 @@ done:
 /* invert(A, method, backend) -> (X, status, info, detail).  A row-major A
    is A^T to axb and inv(A^T) = inv(A)^T: written row-major, X is inv(A),
    so neither order needs a transposing copy. */
-PyObject *axbpy_invert(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+PyObject *axbpy_invert(PyObject *self, PyObject *const *args,
+                       Py_ssize_t nargs) {
   (void)self;
   int method, backend;
   if (check_nargs(nargs, 3, "invert") || axbpy_int(args[1], &method) ||
@@ -369,8 +379,9 @@ PyObject *axbpy_invert(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
   axb_status st = AXB_SUCCESS;
   if (n > 0 && !(st = axbpy_handle(backend, -1, &h))) {
     axb_dense Ad = axbpy_wrap(A, ld), Xd = axbpy_wrap(X, n);
-    Py_BEGIN_ALLOW_THREADS st = axb_invert(h, &Ad, &Xd, (axb_method)method);
-    Py_END_ALLOW_THREADS
+    Py_BEGIN_ALLOW_THREADS;
+    st = axb_invert(h, &Ad, &Xd, (axb_method)method);
+    Py_END_ALLOW_THREADS;
   }
   int64_t info = 0;
   if (st == AXB_ERR_SINGULAR) {

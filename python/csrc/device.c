@@ -23,14 +23,14 @@ typedef struct {
 } routine;
 
 static const routine routines[] = {
-    {"getrf", 5},        /* n, A, lda, ipiv, info */
-    {"getrs", 8},        /* trans, n, nrhs, A, lda, ipiv, B, ldb */
-    {"potrf", 5},        /* uplo, n, A, lda, info */
-    {"potrs", 7},        /* uplo, n, nrhs, A, lda, B, ldb */
-    {"getri", 5},        /* n, A, lda, ipiv, info */
-    {"gesv_batched", 10}, /* n, nrhs, A, lda, sA, B, ldb, sB, info, batch */
-    {"posv_batched", 11}, /* uplo, n, nrhs, A, lda, sA, B, ldb, sB, info,
-                            batch */
+    {"getrf", 5},           /* n, A, lda, ipiv, info */
+    {"getrs", 8},           /* trans, n, nrhs, A, lda, ipiv, B, ldb */
+    {"potrf", 5},           /* uplo, n, A, lda, info */
+    {"potrs", 7},           /* uplo, n, nrhs, A, lda, B, ldb */
+    {"getri", 5},           /* n, A, lda, ipiv, info */
+    {"gesv_batched", 10},   /* n, nrhs, A, lda, sA, B, ldb, sB, info, batch */
+    {"posv_batched", 11},   /* uplo, n, nrhs, A, lda, sA, B, ldb, sB, info,
+                              batch */
     {"inverse_batched", 6}, /* n, A, lda, sA, info, batch */
 };
 
@@ -85,7 +85,8 @@ PyObject *axbpy_dev_call(PyObject *self, PyObject *const *args,
                          Py_ssize_t nargs) {
   (void)self;
   if (nargs < 4) {
-    PyErr_SetString(PyExc_TypeError, "dev_call(name, dtype, device, stream, ...)");
+    PyErr_SetString(PyExc_TypeError,
+                    "dev_call(name, dtype, device, stream, ...)");
     return NULL;
   }
   const char *name = PyUnicode_AsUTF8(args[0]);

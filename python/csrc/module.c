@@ -26,7 +26,8 @@ static int cache_key_ok;
 
 static void cache_free(void *p) {
   handle_cache *c = p;
-  for (int i = 0; i < AXBPY_SLOTS; i++) axb_handle_destroy(c->h[i]);
+  for (int i = 0; i < AXBPY_SLOTS; i++)
+    axb_handle_destroy(c->h[i]);
   free(c);
 }
 
@@ -81,11 +82,10 @@ static PyObject *py_build_info(PyObject *self, PyObject *unused) {
   (void)unused;
   int ndev = 0;
   if (axb_cuda_device_count(&ndev)) ndev = 0;
-  return Py_BuildValue("{s:s,s:s,s:O,s:i}", "version", axb_version(), "blas",
-                       axb_blas_info(), "cuda",
-                       axb_backend_compiled(AXB_BACKEND_CUDA) ? Py_True
-                                                              : Py_False,
-                       "cuda_devices", ndev);
+  return Py_BuildValue(
+      "{s:s,s:s,s:O,s:i}", "version", axb_version(), "blas", axb_blas_info(),
+      "cuda", axb_backend_compiled(AXB_BACKEND_CUDA) ? Py_True : Py_False,
+      "cuda_devices", ndev);
 }
 
 static PyObject *py_strerror(PyObject *self, PyObject *arg) {
@@ -118,7 +118,8 @@ static PyObject *py_c_solve_seconds(PyObject *self, PyObject *args) {
   double A[64 * 64], b[64], x[64];
   for (int j = 0; j < n; j++) {
     b[j] = 1;
-    for (int i = 0; i < n; i++) A[i + j * n] = i == j ? n + 1.0 : 1.0 / (1 + i + j);
+    for (int i = 0; i < n; i++)
+      A[i + j * n] = i == j ? n + 1.0 : 1.0 / (1 + i + j);
   }
   axb_handle h;
   axb_status st = axbpy_handle(AXB_BACKEND_AUTO, -1, &h);
@@ -129,7 +130,8 @@ static PyObject *py_c_solve_seconds(PyObject *self, PyObject *args) {
   axb_solve_opts_default(&o);
   double t0 = now_s();
   for (int r = 0; r < reps && !st; r++) {
-    for (int i = 0; i < n; i++) x[i] = b[i];
+    for (int i = 0; i < n; i++)
+      x[i] = b[i];
     st = axb_solve(h, &Ad, &Xd, &o, NULL);
   }
   double t = (now_s() - t0) / reps;
@@ -156,17 +158,24 @@ static PyMethodDef methods[] = {
          "inverse_batched(A3, backend)"),
     FAST("sparse_solve", axbpy_sparse_solve,
          "sparse_solve(indptr, indices, data, B, X0, opts, backend)"),
-    FAST("dev_call", axbpy_dev_call, "dev_call(name, dtype, device, stream, "
-                                     "ints...): a _dev or batched routine"),
+    FAST("dev_call", axbpy_dev_call,
+         "dev_call(name, dtype, device, stream, "
+         "ints...): a _dev or batched routine"),
     {"build_info", py_build_info, METH_NOARGS, "version, BLAS, CUDA"},
     {"strerror", py_strerror, METH_O, "axb_strerror(status)"},
     {"c_solve_seconds", py_c_solve_seconds, METH_VARARGS,
      "c_solve_seconds(n, reps): seconds per axb_solve call from C"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_axb",
-                                    "axb's C extension (include/axb.h)", -1,
-                                    methods, NULL, NULL, NULL, NULL};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT,
+                                    "_axb",
+                                    "axb's C extension (include/axb.h)",
+                                    -1,
+                                    methods,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL};
 
 PyMODINIT_FUNC PyInit__axb(void) {
   import_array();

@@ -18,10 +18,10 @@ static PyObject *sparse_report(const axb_sparse_report *r) {
       (long long)r->precond_info, "breakdown",
       axb_sparse_breakdown_name(r->breakdown), "backend",
       axb_backend_name(r->backend), "n", (long long)r->n, "nnz",
-      (long long)r->nnz, "nrhs", (long long)r->nrhs, "info",
-      (long long)r->info, "iterations", (long long)r->iterations, "restarts",
-      r->restarts, "t_setup", r->t_setup, "t_solve", r->t_solve, "residual",
-      r->residual, "true_residual", r->true_residual);
+      (long long)r->nnz, "nrhs", (long long)r->nrhs, "info", (long long)r->info,
+      "iterations", (long long)r->iterations, "restarts", r->restarts,
+      "t_setup", r->t_setup, "t_solve", r->t_solve, "residual", r->residual,
+      "true_residual", r->true_residual);
 }
 
 /* opts = (method, precond, tol, max_iter, restart, sweeps, trisolve,
@@ -104,14 +104,20 @@ PyObject *axbpy_sparse_solve(PyObject *self, PyObject *const *args,
   } else if (!(X = axbpy_empty(2, PyArray_DIMS(B), type, 1))) {
     goto done;
   }
-  axb_csr A = {n, n, nnz, axbpy_dtype(type), PyArray_DATA(P), PyArray_DATA(J),
+  axb_csr A = {n,
+               n,
+               nnz,
+               axbpy_dtype(type),
+               PyArray_DATA(P),
+               PyArray_DATA(J),
                PyArray_DATA(V)};
   axb_handle h = NULL;
   axb_sparse_report rep;
   memset(&rep, 0, sizeof rep);
   axb_status st = axbpy_handle(backend, -1, &h);
   if (!st) {
-    axb_dense Bd = axbpy_wrap(B, n > 0 ? n : 1), Xd = axbpy_wrap(X, n > 0 ? n : 1);
+    axb_dense Bd = axbpy_wrap(B, n > 0 ? n : 1),
+              Xd = axbpy_wrap(X, n > 0 ? n : 1);
     Py_BEGIN_ALLOW_THREADS;
     st = axb_sparse_solve(h, &A, &Bd, &Xd, &o, &rep);
     Py_END_ALLOW_THREADS;
