@@ -35,7 +35,8 @@ static int strided_major(PyArrayObject *a, int row_axis, int64_t *ld) {
   if (PyArray_NDIM(a) != 2 || !behaved(a)) return 0;
   npy_intp it = PyArray_ITEMSIZE(a);
   npy_intp r = PyArray_DIM(a, row_axis), c = PyArray_DIM(a, 1 - row_axis);
-  npy_intp sr = PyArray_STRIDE(a, row_axis), sc = PyArray_STRIDE(a, 1 - row_axis);
+  npy_intp sr = PyArray_STRIDE(a, row_axis),
+           sc = PyArray_STRIDE(a, 1 - row_axis);
   if (r > 1 && sr != it) return 0;
   if (c <= 1) {
     *ld = r > 1 ? r : 1;
@@ -72,7 +73,8 @@ int axbpy_symmetric(const void *p, int64_t n, int64_t ld, int type) {
   return 1;
 }
 
-PyArrayObject *axbpy_empty(int nd, const npy_intp *dims, int type, int fortran) {
+PyArrayObject *axbpy_empty(int nd, const npy_intp *dims, int type,
+                           int fortran) {
   return (PyArrayObject *)PyArray_New(&PyArray_Type, nd, (npy_intp *)dims, type,
                                       NULL, NULL, 0, fortran, NULL);
 }
