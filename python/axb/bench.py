@@ -2,7 +2,8 @@
 
   overhead   axb.solve on a 4 x 4 system from Python, minus the same
              certified axb_solve called in a C loop (_axb.c_solve_seconds):
-             the cost of the binding (target <= 5 us)
+             the cost of the binding (target <= 5 us); best of the
+             repetitions, C and Python loops alternating
   batch-cpu  100 000 systems of order 8 (stacked arrays) vs
              numpy.linalg.solve on the same arrays (target >= 5x)
   batch-gpu  the same batch as CuPy arrays / torch CUDA tensors vs
@@ -57,13 +58,29 @@ def overhead(reps):
         for _ in range(calls):
             np.linalg.solve(A, b)
 
-    c = statistics.median(_axb.c_solve_seconds(n, calls) for _ in range(reps))
-    p = median_time(py_loop, reps) / calls
+    # C and Python loops alternate, so that both see the same load (a
+    # shared machine); as timeit advises for such small costs, the best of
+    # the repetitions is the figure (the medians are kept beside it).
+    py_loop()
+    cs, ps, diffs = [], [], []
+    for _ in range(reps):
+        c = _axb.c_solve_seconds(n, calls)
+        t0 = time.perf_counter()
+        py_loop()
+        p = (time.perf_counter() - t0) / calls
+        cs.append(c)
+        ps.append(p)
+        diffs.append(p - c)
+    c, p = min(cs), min(ps)
     nps = median_time(np_loop, reps) / calls
     return [{"case": "overhead", "what": "axb.solve 4x4 minus the C call",
              "axb_us": p * 1e6, "c_us": c * 1e6,
-             "overhead_us": (p - c) * 1e6, "numpy_us": nps * 1e6,
-             "target": "<= 5 us", "met": (p - c) * 1e6 <= 5}]
+             "overhead_us": (p - c) * 1e6,
+             "overhead_median_us": statistics.median(diffs) * 1e6,
+             "axb_median_us": statistics.median(ps) * 1e6,
+             "c_median_us": statistics.median(cs) * 1e6,
+             "numpy_us": nps * 1e6, "target": "<= 5 us",
+             "met": (p - c) * 1e6 <= 5}]
 
 
 def batch_cpu(reps, batch=100000, n=8):

@@ -4,6 +4,8 @@
  */
 #include "axbpy.h"
 
+#include <string.h>
+
 int axbpy_real_type(PyArrayObject *a, PyArrayObject *b) {
   PyArrayObject *arr[2] = {a, b};
   int all_float = 1;
@@ -81,7 +83,16 @@ PyArrayObject *axbpy_empty(int nd, const npy_intp *dims, int type,
 
 PyArrayObject *axbpy_fcopy(PyArrayObject *a, int type) {
   PyArrayObject *x = axbpy_empty(PyArray_NDIM(a), PyArray_DIMS(a), type, 1);
-  if (x && PyArray_CopyInto(x, a) < 0) Py_CLEAR(x);
+  if (!x) return NULL;
+  /* The common case (a small b of the right dtype, contiguous) as one
+     memcpy: NumPy's general copy costs about a microsecond more, which is
+     a fifth of the call-overhead budget on a 4 x 4 system. */
+  if (PyArray_TYPE(a) == type && PyArray_IS_F_CONTIGUOUS(a) &&
+      PyArray_ISBEHAVED_RO(a)) {
+    memcpy(PyArray_DATA(x), PyArray_DATA(a), (size_t)PyArray_NBYTES(a));
+    return x;
+  }
+  if (PyArray_CopyInto(x, a) < 0) Py_CLEAR(x);
   return x;
 }
 
