@@ -326,3 +326,22 @@ def test_inv_singular():
     with pytest.raises(ValueError):
         axb.inv(np.eye(3), method="cholesky")
     assert axb.inv(np.zeros((0, 0))).shape == (0, 0)
+
+
+def test_threads_each_get_their_own_handle():
+    # The GIL is released during the solve; each thread uses its own axb
+    # handle (axb handles are one thread at a time).
+    from concurrent.futures import ThreadPoolExecutor
+    systems = [(well_conditioned(80, s), np.full(80, float(s)))
+               for s in range(16)]
+
+    def run(Ab):
+        A, b = Ab
+        x = axb.solve(A, b)
+        X = axb.solve(np.stack([A] * 50), np.stack([b] * 50))
+        return np.abs(x - np.linalg.solve(A, b)).max(), \
+            np.abs(X - x).max()
+
+    with ThreadPoolExecutor(4) as pool:
+        for err, err_b in pool.map(run, systems * 4):
+            assert err < 1e-12 and err_b < 1e-12
