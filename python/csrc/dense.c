@@ -133,8 +133,9 @@ done:
   return res;
 }
 
-/* A copy of A (type, F-order) to factor in place, or A itself when
-   overwrite is asked and A is a writeable F-contiguous array of type. */
+/* A copy of A (type; F-order, or C-order when fortran = 0) to factor in
+   place, or A itself when overwrite is asked and A is a writeable array
+   of type in that order. */
 static PyArrayObject *work_copy(PyArrayObject *A, int type, int overwrite,
                                 int fortran) {
   if (overwrite && PyArray_TYPE(A) == type && PyArray_ISWRITEABLE(A) &&
@@ -143,8 +144,8 @@ static PyArrayObject *work_copy(PyArrayObject *A, int type, int overwrite,
     Py_INCREF(A);
     return A;
   }
-  PyArrayObject *x =
-      axbpy_empty(PyArray_NDIM(A), PyArray_DIMS(A), type, fortran);
+  if (fortran) return axbpy_fcopy(A, type);
+  PyArrayObject *x = axbpy_empty(PyArray_NDIM(A), PyArray_DIMS(A), type, 0);
   if (x && PyArray_CopyInto(x, A) < 0) Py_CLEAR(x);
   return x;
 }

@@ -81,15 +81,64 @@ PyArrayObject *axbpy_empty(int nd, const npy_intp *dims, int type,
                                       NULL, NULL, 0, fortran, NULL);
 }
 
+/* dst (rows x cols, column-major, leading dimension rows) := src (the same
+   matrix stored row-major, rows lds apart), in square tiles so that both
+   sides stay in cache: NumPy's own transposing copy walks one side with a
+   stride of a whole row and ran at 1/10 of a plain copy at n = 4096.
+   Tiles are independent: OpenMP splits them over the cores. */
+#define TILE                                                                   \
+  8 /* measured at n = 4096: 8 beat 16, 32 and 64 (rows 2^15 bytes apart share \
+       cache sets) */
+
+/* The tile of src starting at row i0, column j0 (as entries of size `it`:
+   double or float, chosen by the caller's type). */
+static void tile_copy(char *dst, const char *src, int64_t rows, int64_t cols,
+                      int64_t lds, int64_t i0, int64_t j0, size_t it) {
+  int64_t i1 = i0 + TILE < rows ? i0 + TILE : rows;
+  int64_t j1 = j0 + TILE < cols ? j0 + TILE : cols;
+  if (it == sizeof(double)) {
+    double *d = (double *)(void *)dst;
+    const double *a = (const double *)(const void *)src;
+    for (int64_t j = j0; j < j1; j++)
+      for (int64_t i = i0; i < i1; i++)
+        d[i + j * rows] = a[i * lds + j];
+  } else {
+    float *d = (float *)(void *)dst;
+    const float *a = (const float *)(const void *)src;
+    for (int64_t j = j0; j < j1; j++)
+      for (int64_t i = i0; i < i1; i++)
+        d[i + j * rows] = a[i * lds + j];
+  }
+}
+
+static void transpose_copy(void *dst, const void *src, int64_t rows,
+                           int64_t cols, int64_t lds, size_t it) {
+  int64_t tr = (rows + TILE - 1) / TILE, tc = (cols + TILE - 1) / TILE;
+#pragma omp parallel for schedule(static) if (rows * cols > 65536)
+  for (int64_t t = 0; t < tr * tc; t++)
+    tile_copy(dst, src, rows, cols, lds, (t / tc) * TILE, (t % tc) * TILE, it);
+}
+
 PyArrayObject *axbpy_fcopy(PyArrayObject *a, int type) {
   PyArrayObject *x = axbpy_empty(PyArray_NDIM(a), PyArray_DIMS(a), type, 1);
   if (!x) return NULL;
+  int64_t ld;
   /* The common case (a small b of the right dtype, contiguous) as one
      memcpy: NumPy's general copy costs about a microsecond more, which is
      a fifth of the call-overhead budget on a 4 x 4 system. */
   if (PyArray_TYPE(a) == type && PyArray_IS_F_CONTIGUOUS(a) &&
       PyArray_ISBEHAVED_RO(a)) {
     memcpy(PyArray_DATA(x), PyArray_DATA(a), (size_t)PyArray_NBYTES(a));
+    return x;
+  }
+  if (PyArray_TYPE(a) == type && PyArray_NDIM(a) == 2 &&
+      axbpy_rowmajor(a, &ld)) {
+    int64_t r = PyArray_DIM(a, 0), c = PyArray_DIM(a, 1);
+    void *d = PyArray_DATA(x);
+    const void *s = PyArray_DATA(a);
+    Py_BEGIN_ALLOW_THREADS;
+    transpose_copy(d, s, r, c, ld, (size_t)PyArray_ITEMSIZE(a));
+    Py_END_ALLOW_THREADS;
     return x;
   }
   if (PyArray_CopyInto(x, a) < 0) Py_CLEAR(x);
