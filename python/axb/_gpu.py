@@ -243,7 +243,8 @@ def _solve_batched(lib, A, b, method, check, full_output, strict):
         A_ = A3 if str(A3.dtype).endswith(dt) else _cast(lib, A3, dt)
         B_ = B3 if str(B3.dtype).endswith(dt) else _cast(lib, B3, dt)
         berr = _ratio(lib, A_, X, B_, n, dt)
-        berr = lib.where(info != 0, berr * 0 + float("inf"), berr)
+        berr = lib.where(info != 0, lib.xp.full_like(berr, float("inf")),
+                         berr)
         berr = berr.reshape(shape)
     x = X[:, :, 0].reshape(shape + (n,)) if vec else X.reshape(shape + (n, k))
     report = BatchReport("cholesky" if chol else "lu", "cuda",
