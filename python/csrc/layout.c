@@ -114,7 +114,9 @@ static void tile_copy(char *dst, const char *src, int64_t rows, int64_t cols,
 static void transpose_copy(void *dst, const void *src, int64_t rows,
                            int64_t cols, int64_t lds, size_t it) {
   int64_t tr = (rows + TILE - 1) / TILE, tc = (cols + TILE - 1) / TILE;
+#ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (rows * cols > 65536)
+#endif
   for (int64_t t = 0; t < tr * tc; t++)
     tile_copy(dst, src, rows, cols, lds, (t / tc) * TILE, (t % tc) * TILE, it);
 }
