@@ -224,7 +224,7 @@ def test_host_arrays_on_cuda_backend():
 
 @needs_gpu
 def test_sparse_on_cuda_backend():
-    import scipy.sparse as sp
+    sp = pytest.importorskip("scipy.sparse")
     T = sp.diags([-1, 2, -1], [-1, 0, 1], shape=(40, 40))
     A = (sp.kron(sp.identity(40), T) + sp.kron(T, sp.identity(40))).tocsr()
     b = np.ones(1600)
