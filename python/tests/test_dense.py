@@ -2,7 +2,7 @@
 inputs: dtypes, orders, shapes, methods, reports and error paths."""
 import numpy as np
 import pytest
-import scipy.linalg as sl
+sl = pytest.importorskip("scipy.linalg")
 
 import axb
 from conftest import backward_ratio, spd, well_conditioned

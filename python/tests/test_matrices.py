@@ -31,6 +31,7 @@ def small(path):
     return False
 
 
+pytest.importorskip("scipy.io")
 needs_dir = pytest.mark.skipif(not DIR.is_dir(),
                                reason="no shared matrices at %s" % DIR)
 DENSE = [p for p in entries() if small(p)]

@@ -2,8 +2,8 @@
 preconditioners, history, x0, dtypes, non-convergence and bad input."""
 import numpy as np
 import pytest
-import scipy.sparse as sp
-import scipy.sparse.linalg as spl
+sp = pytest.importorskip("scipy.sparse")
+spl = pytest.importorskip("scipy.sparse.linalg")
 
 import axb
 
