@@ -103,10 +103,10 @@ static double now_s(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Median-free mean seconds per axb_solve of the same n x n double system
-   (A diagonally dominant, b = ones), `reps` calls, with B restored by a
-   copy of n doubles before each call as the Python path copies b: what a C
-   caller pays for the certified solve the Python call wraps. */
+/* Mean seconds per axb_solve of the same n x n double system (A
+   diagonally dominant, b = ones) over `reps` calls, B restored before each
+   call by a copy of n doubles as the Python path copies b: what a C caller
+   pays for the certified solve the Python call wraps. */
 static PyObject *py_c_solve_seconds(PyObject *self, PyObject *args) {
   (void)self;
   int n, reps;
