@@ -93,7 +93,8 @@ PyObject *axbpy_sparse_solve(PyObject *self, PyObject *const *args,
       !(V = vector(args[2], type)))
     goto done;
   int64_t n = PyArray_DIM(B, 0), nnz = PyArray_DIM(V, 0);
-  if (PyArray_NDIM(B) != 2 || PyArray_DIM(P, 0) != n + 1 ||
+  if (PyArray_NDIM(B) != 2 || !PyArray_IS_F_CONTIGUOUS(B) ||
+      !PyArray_ISBEHAVED_RO(B) || PyArray_DIM(P, 0) != n + 1 ||
       PyArray_DIM(J, 0) != nnz) {
     PyErr_SetString(PyExc_ValueError, "internal: inconsistent CSR arrays");
     goto done;
