@@ -345,3 +345,25 @@ def test_threads_each_get_their_own_handle():
     with ThreadPoolExecutor(4) as pool:
         for err, err_b in pool.map(run, systems * 4):
             assert err < 1e-12 and err_b < 1e-12
+
+
+def test_extension_rejects_bad_calls_cleanly():
+    # The private module is reached only through the wrappers, but bad
+    # arguments must still give an exception, never a crash.
+    from axb import _axb
+    A, b = np.eye(3), np.ones(3)
+    x, st, info, detail, rep = _axb.solve(A, b, 99, 0, -1, 0)
+    assert st != 0 and detail
+    x, st, info, detail, rep = _axb.solve(A, b, 0, 9, -1, 0)
+    assert st != 0
+    for call in (lambda: _axb.solve(A, b), lambda: _axb.solve(A, b, "a", 0,
+                                                               -1, 0),
+                 lambda: _axb.getrf(A), lambda: _axb.solve_batched(A, b, 0, 0,
+                                                                   0),
+                 lambda: _axb.inverse_batched(A, 0),
+                 lambda: _axb.dev_call("nope", "float64", 0, 0),
+                 lambda: _axb.dev_call("getrf", "float16", 0, 0, 1, 2, 3, 4,
+                                       5),
+                 lambda: _axb.sparse_solve(1, 2, 3, b, None, (), 0)):
+        with pytest.raises((TypeError, ValueError)):
+            call()
