@@ -8,7 +8,8 @@ A generated table sits between two marker lines:
     <!-- /bench-table -->
 
 or, for bench_mixed's JSON lines, mixed-table (scripts/mixed-table.py), for
-bench_cuda's text output dense-table (scripts/dense-table.py).
+bench_cuda's text output dense-table (scripts/dense-table.py), for
+`python -m axb.bench --json` files python-table (scripts/python-table.py).
 
 Everything outside the markers is left as written.  --check exits 1
 (and changes nothing) when a table differs from what its result file
@@ -23,7 +24,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OPEN = re.compile(r"^<!-- (bench-table|mixed-table|dense-table): (.*) -->$")
+OPEN = re.compile(
+    r"^<!-- (bench-table|mixed-table|dense-table|python-table): (.*) -->$")
 
 
 def table(script, args):

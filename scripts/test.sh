@@ -26,6 +26,19 @@ run_suite() { # name, build dir, cmake args...
 
 mkdir -p build
 run_suite release build/release -DCMAKE_BUILD_TYPE=Release -DAXB_TESTS=ON || status=1
+# The Python package (issue 26): `pip install .` into a venv that sees
+# Debian's numpy, scipy and pytest (PEP 668: not into the system), with
+# CUDA off (the release build above compiled the CUDA sources already and
+# ran the package's tests against them as ctest python_tests; CI has no
+# GPU), then the package's tests against the installed wheel.
+echo "==== axb tests: python package (pip install ., CUDA off) ===="
+{ python3 -m venv --system-site-packages build/pyvenv &&
+  build/pyvenv/bin/pip install -q scikit-build-core &&
+  build/pyvenv/bin/pip install -q --no-build-isolation \
+    --config-settings=cmake.define.AXB_CUDA=OFF \
+    --config-settings=build-dir=build/pip . &&
+  (cd build && pyvenv/bin/python -m pytest -q -p no:cacheprovider \
+    ../python/tests); } || status=1
 # Several threads, each with its own handle (include/axb.h, "Threads").
 echo "==== axb tests: threads (ThreadSanitizer) ===="
 if command -v clang >/dev/null; then

@@ -37,6 +37,8 @@ rule src/sparse 'dense/|batched/|vendor/' 'sparse sits beside batched, below the
 rule src/dense 'vendor/' 'the anchors are for comparison only'
 rule lapack 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'the LAPACK drop-in is a client of axb.h only'
+rule python 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
+  'the Python extension is a client of axb.h only, like the CLI'
 rule include 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'public headers stand alone'
 if [ $bad -eq 0 ]; then echo "layering: every include goes down"; fi

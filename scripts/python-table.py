@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Markdown table of a `python -m axb.bench --json` result file (issue 26),
+for docs/PERFORMANCE.md (scripts/perf-page.py, `python-table` blocks).
+
+Usage: python3 scripts/python-table.py bench/results/python-cpu.json
+"""
+import json
+import sys
+
+
+def fmt_time(r):
+    if "axb_us" in r:
+        return ("%.2f µs (C call %.2f µs; numpy.linalg.solve %.2f µs); "
+                "medians %.2f / %.2f µs"
+                % (r["axb_us"], r["c_us"], r["numpy_us"],
+                   r["axb_median_us"], r["c_median_us"]))
+    return "%.2f ms vs %.2f ms" % (r["axb_s"] * 1e3, r["anchor_s"] * 1e3)
+
+
+def fmt_result(r):
+    if "overhead_us" in r:
+        return ("%.2f µs above C (median of paired runs %.2f)"
+                % (r["overhead_us"], r["overhead_median_us"]))
+    return "%.2f×" % r["speedup"]
+
+
+def main(path):
+    doc = json.load(open(path, encoding="utf-8"))
+    m = doc["machine"]
+    print("| case | axb vs anchor | result | target | met |")
+    print("|---|---|---|---|---|")
+    for r in doc["results"]:
+        anchor = r.get("anchor", "the same axb_solve from C")
+        print("| %s: %s (vs %s) | %s | **%s** | %s | %s |"
+              % (r["case"], r["what"], anchor, fmt_time(r), fmt_result(r),
+                 r["target"], "yes" if r["met"] else "no"))
+    print()
+    print("`%s`, %s, %s cores, Python %s, NumPy %s, %s%s; %s."
+          % (doc["command"], m["cpu"], m["cores"], m["python"], m["numpy"],
+             m["blas"], ", GPU " + ", ".join(m["gpus"]) if m["gpus"] else "",
+             doc["date"]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
