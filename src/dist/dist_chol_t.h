@@ -1,0 +1,186 @@
+/*
+ * Distributed right-looking blocked Cholesky, lower, A = L L^T (template:
+ * T, P; instantiated by dist_chol.c).  ScaLAPACK's pdpotrf order:
+ *
+ * step k (block column k, owner column qk, diagonal block on (pk, qk)):
+ *   1. (pk, qk) factors the diagonal block (potrf); its info (the global
+ *      minor k0 + i) and then L11 are broadcast down process column qk.
+ *   2. process column qk: L21 = A21 L11^-T (trsm) on its local rows.
+ *   3. the panel W = L21 (global rows k0+jb .. n-1) is assembled in the
+ *      process column (each rank writes its rows, an allreduce sums the
+ *      disjoint pieces) and broadcast along every process row with the
+ *      info, so that every rank holds the rows of L21 that its local rows
+ *      AND its local columns need (the transposed operand).
+ *   4. every rank updates its local blocks of the lower trailing matrix:
+ *      A[I, J] -= W[I] W[J]^T for global block rows I >= J (gemm; on a
+ *      diagonal block only the lower triangle is written).
+ *
+ * Look-ahead (grid->lookahead): the owner column of block k+1 updates that
+ * block column first and runs steps 1-2 of k+1 before the rest of its
+ * update of step k... is left to a later round: potrf's panel is one potrf
+ * and one trsm (no per-column collectives), so the idle time it hides is
+ * small beside LU's.  The switch is ignored here.
+ */
+
+#define OPS AXB_CAT3(axb_dist_ops_, P, )
+#define MPI_T (sizeof(T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT)
+
+typedef struct {
+  axb_handle h;
+  const axb_dist_grid *g;
+  const OPS *ops;
+  T *a;
+  int64_t lld, n, nb, mloc, nloc;
+  axb_status st;
+  T *l11, *w, *wl, *s; /* L11 (nb x nb), W (n x nb), W at local rows, scratch */
+  axb_dist_times *t;
+} AXB_FN(chol_ctx_, );
+
+#define CCTX AXB_FN(chol_ctx_, )
+
+static void AXB_FN(chol_note_, )(CCTX *c, axb_status st) {
+  if (c->st == AXB_SUCCESS && st != AXB_SUCCESS) c->st = st;
+}
+
+/* Steps 1-3 of block k; returns the global info (0: go on). */
+static int64_t AXB_FN(chol_panel_, )(CCTX *c, int64_t k, int64_t jb,
+                                     int64_t nw) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, k0 = k * nb, lld = c->lld;
+  int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
+  int64_t lr0 = axb_dist_numroc(k0, nb, g->prow, g->nprow);
+  int64_t lr1 = axb_dist_numroc(k0 + jb, nb, g->prow, g->nprow);
+  int64_t lc0 = axb_dist_numroc(k0, nb, g->pcol, g->npcol);
+  int64_t info = 0;
+  double t0 = axb__now();
+  if (g->pcol == qk) {
+    T *d = c->a + lr0 + lc0 * lld;
+    if (g->prow == pk) {
+      int64_t li = 0;
+      AXB_FN(chol_note_, )(c, c->ops->potrf(c->h, jb, d, lld, &li));
+      if (li) info = k0 + li;
+      c->ops->pack(jb, jb, d, lld, c->l11);
+    }
+    MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
+    if (!info) {
+      MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+      AXB_FN(chol_note_, )
+      (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
+                       c->mloc - lr1, jb, (T)1, c->l11, jb,
+                       c->a + lr1 + lc0 * lld, lld));
+      /* W: this rank's rows of L21 at their global places, zero elsewhere. */
+      memset(c->w, 0, (size_t)(nw * jb) * sizeof(T));
+      for (int64_t l = lr1; l < c->mloc; ++l) {
+        int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - (k0 + jb);
+        for (int64_t j = 0; j < jb; ++j)
+          c->w[gi + j * nw] = c->a[l + (lc0 + j) * lld];
+      }
+      if (nw > 0)
+        MPI_Allreduce(MPI_IN_PLACE, c->w, (int)(nw * jb), MPI_T, MPI_SUM,
+                      g->col);
+    }
+  }
+  c->t->panel += axb__now() - t0;
+  t0 = axb__now();
+  MPI_Bcast(&info, 1, MPI_INT64_T, qk, g->row);
+  if (!info && nw > 0) MPI_Bcast(c->w, (int)(nw * jb), MPI_T, qk, g->row);
+  c->t->bcast += axb__now() - t0;
+  return info;
+}
+
+/* Step 4 of block k: the lower trailing blocks of this rank. */
+static void AXB_FN(chol_update_, )(CCTX *c, int64_t k, int64_t jb,
+                                   int64_t nw) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, k1 = k * nb + jb, lld = c->lld;
+  int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
+  int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
+  int64_t mw = c->mloc - lr1;
+  double t0 = axb__now();
+  for (int64_t l = lr1; l < c->mloc; ++l) { /* W at the local rows */
+    int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - k1;
+    for (int64_t j = 0; j < jb; ++j)
+      c->wl[(l - lr1) + j * mw] = c->w[gi + j * nw];
+  }
+  for (int64_t cb = lc1; cb < c->nloc; cb += nb) {
+    int64_t w = c->nloc - cb < nb ? c->nloc - cb : nb;
+    int64_t j0 = dist_l2g(cb, nb, g->pcol, g->npcol); /* global first column */
+    int64_t rs = axb_dist_numroc(j0, nb, g->prow, g->nprow);
+    const T *wj = c->w + (j0 - k1);
+    T *acol = c->a + cb * lld;
+    if (dist_owner(j0, nb, g->nprow) == g->prow) { /* the diagonal block */
+      AXB_FN(chol_note_, )
+      (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, w, w, jb, (T)1,
+                       c->wl + (rs - lr1), mw, wj, nw, (T)0, c->s, nb));
+      for (int64_t j = 0; j < w; ++j)
+        for (int64_t i = j; i < w; ++i)
+          acol[rs + i + j * lld] -= c->s[i + j * nb];
+      rs += w;
+    }
+    AXB_FN(chol_note_, )
+    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, c->mloc - rs, w, jb, (T)-1,
+                     c->wl + (rs - lr1), mw, wj, nw, (T)1, acol + rs, lld));
+  }
+  c->t->update += axb__now() - t0;
+}
+
+axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
+                                     int64_t *info) {
+  axb_dist_grid *g = (axb_dist_grid *)A->grid;
+  CCTX c;
+  memset(&c, 0, sizeof c);
+  c.h = h;
+  c.g = g;
+  c.ops = &AXB_FN(axb__dist_cpu_, );
+  c.a = A->data;
+  c.lld = A->lld;
+  c.n = A->n;
+  c.nb = A->nb;
+  c.mloc = A->mloc;
+  c.nloc = A->nloc;
+  memset(&g->times, 0, sizeof g->times);
+  c.t = &g->times;
+  *info = 0;
+  double t0 = axb__now();
+  int64_t nn = c.n > 1 ? c.n : 1;
+  c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
+  c.s = axb__malloc(c.nb * c.nb, sizeof(T));
+  c.w = axb__malloc(nn * c.nb, sizeof(T));
+  c.wl = axb__malloc((c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
+  axb_status st = AXB_SUCCESS;
+  if (!c.l11 || !c.s || !c.w || !c.wl)
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "distributed potrf: cannot allocate the %lld x %lld panel",
+                   (long long)c.n, (long long)c.nb);
+  else if (nn * c.nb > AXB_DIST_MSG_MAX)
+    st = axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                   "distributed potrf: a panel message would exceed 2^30 "
+                   "entries (lower nb)");
+  st = axb__dist_agree(h, g, st);
+  int64_t found = 0;
+  for (int64_t k0 = 0; st == AXB_SUCCESS && k0 < c.n; k0 += c.nb) {
+    int64_t jb = c.n - k0 < c.nb ? c.n - k0 : c.nb, nw = c.n - k0 - jb;
+    found = AXB_FN(chol_panel_, )(&c, k0 / c.nb, jb, nw);
+    if (found) break;
+    AXB_FN(chol_update_, )(&c, k0 / c.nb, jb, nw);
+  }
+  if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
+  axb__free(c.l11);
+  axb__free(c.s);
+  axb__free(c.w);
+  axb__free(c.wl);
+  g->times.factor = axb__now() - t0;
+  if (st != AXB_SUCCESS) return st;
+  *info = found;
+  if (found)
+    return axb__fail(h, AXB_ERR_NOT_SPD,
+                     "distributed potrf: the leading minor of order %lld is "
+                     "not positive definite",
+                     (long long)found);
+  axb__clear(h);
+  return AXB_SUCCESS;
+}
+
+#undef OPS
+#undef MPI_T
+#undef CCTX
