@@ -85,6 +85,11 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
                        int64_t ldc);                                           \
     /* Exchange local rows r1 and r2 over n columns. */                        \
     void (*swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1, int64_t r2);   \
+    /* buf (m x n, ld m) := rows rows[0..m-1] of A's n columns, and back. */  \
+    void (*pack_rows)(int64_t m, const int64_t *rows, int64_t n, const T *A,   \
+                      int64_t lda, T *buf);                                    \
+    void (*unpack_rows)(int64_t m, const int64_t *rows, int64_t n,             \
+                        const T *buf, T *A, int64_t lda);                      \
     /* buf (m x n, ld m) := A (m x n, ld lda), and back. */                    \
     void (*pack)(int64_t m, int64_t n, const T *A, int64_t lda, T *buf);       \
     void (*unpack)(int64_t m, int64_t n, const T *buf, T *A, int64_t lda);     \

@@ -32,6 +32,8 @@
  * candidates of step 1 restricted to the process row that owns row k0+j.
  */
 
+#include "dist/dist_swap_t.h"
+
 #define OPS AXB_CAT3(axb_dist_ops_, P, )
 #define CTX AXB_FN(lu_ctx_, )
 #define MPI_T (sizeof(T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT)
@@ -47,6 +49,7 @@ typedef struct {
   T *pbuf[2];            /* panel buffers: (mloc - lr0) x jb         */
   int64_t *hbuf[2];      /* panel headers: jb pivots, info           */
   T *ubuf, *rbuf, *urow; /* U12, one row for swaps, the pivot row    */
+  AXB_FN(swap_ws_, ) sw; /* the batched interchanges (dist_swap_t.h) */
   MPI_Request req[2];
   MPI_Op maxloc;
   axb_dist_times *t;
@@ -179,13 +182,11 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   for (int64_t j = 0; j < jb; ++j)
     c->ipiv[k0 + j] = hdr[j];
   if (hdr[jb] && !c->info) c->info = hdr[jb];
-  /* 3: interchanges on the columns outside the panel. */
+  /* 3: interchanges on the columns outside the panel, one exchange. */
   t0 = axb__now();
   int in = g->pcol == qk;
-  for (int64_t j = 0; j < jb; ++j)
-    AXB_FN(lu_swap_, )
-  (c, k0 + j, hdr[j] - 1, 0, in ? lc0 : c->nloc, in ? lc0 + jb : c->nloc,
-   c->nloc);
+  int64_t cr[4] = {0, in ? lc0 : c->nloc, in ? lc0 + jb : c->nloc, c->nloc};
+  AXB_FN(dist_laswp_, )(c->ops, g, c->a, c->lld, nb, k0, jb, hdr, cr, &c->sw);
   c->t->swap += axb__now() - t0;
   /* 4: U12 on process row pk, broadcast down the columns. */
   int64_t wu = c->nloc - lc1;
@@ -248,7 +249,12 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
                      "distributed getrf: cannot allocate the panel buffers "
                      "(%lld x %lld local)",
                      (long long)c->mloc, (long long)c->nloc);
-  if (mnb > AXB_DIST_MSG_MAX || c->nb * c->nloc > AXB_DIST_MSG_MAX)
+  axb_status st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
+  if (st == AXB_ERR_OUT_OF_MEMORY)
+    return axb__fail(c->h, st, "distributed getrf: cannot allocate the "
+                               "interchange buffers");
+  if (st != AXB_SUCCESS || mnb > AXB_DIST_MSG_MAX ||
+      c->nb * c->nloc > AXB_DIST_MSG_MAX)
     return axb__fail(c->h, AXB_ERR_NOT_SUPPORTED,
                      "distributed getrf: a panel message would exceed 2^30 "
                      "entries (lower nb)");
@@ -263,6 +269,7 @@ static void AXB_FN(lu_free_, )(CTX *c) {
   axb__free(c->ubuf);
   axb__free(c->rbuf);
   axb__free(c->urow);
+  AXB_FN(swap_ws_free_, )(&c->sw);
 }
 
 axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,

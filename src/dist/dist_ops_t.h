@@ -85,6 +85,22 @@ static void AXB_FN(cpu_, swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1,
   }
 }
 
+/* Column by column: each column's rows are read (written) together. */
+static void AXB_FN(cpu_, pack_rows)(int64_t m, const int64_t *rows, int64_t n,
+                                    const T *A, int64_t lda, T *buf) {
+  for (int64_t c = 0; c < n; ++c)
+    for (int64_t i = 0; i < m; ++i)
+      buf[i + c * m] = A[rows[i] + c * lda];
+}
+
+static void AXB_FN(cpu_, unpack_rows)(int64_t m, const int64_t *rows,
+                                      int64_t n, const T *buf, T *A,
+                                      int64_t lda) {
+  for (int64_t c = 0; c < n; ++c)
+    for (int64_t i = 0; i < m; ++i)
+      A[rows[i] + c * lda] = buf[i + c * m];
+}
+
 static void AXB_FN(cpu_, pack)(int64_t m, int64_t n, const T *A, int64_t lda,
                                T *buf) {
   if (m <= 0) return;
@@ -102,6 +118,7 @@ static void AXB_FN(cpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
 const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     AXB_FN(cpu_, gemm),       AXB_FN(cpu_, trsm),      AXB_FN(cpu_, potrf),
     AXB_FN(cpu_, iamax),      AXB_FN(cpu_, panel_step), AXB_FN(cpu_, swap_rows),
-    AXB_FN(cpu_, pack),       AXB_FN(cpu_, unpack)};
+    AXB_FN(cpu_, pack_rows),  AXB_FN(cpu_, unpack_rows), AXB_FN(cpu_, pack),
+    AXB_FN(cpu_, unpack)};
 
 #undef OPS_T
