@@ -6,12 +6,14 @@
  * step k (block column k, global columns k0 .. k0+jb-1, owner column qk,
  * owner of the diagonal block (pk, qk)):
  *   1. panel   (process column qk): for each column j of the panel, the
- *              largest |a_ij| over rows i >= k0+j of ALL process rows (an
+ *              largest |a_ij| over rows i >= k0+j of ALL process rows (one
  *              allreduce in the process column: value, then smallest global
- *              row on ties, as LAPACK's idamax); the two rows exchanged
- *              over the panel's columns (send/receive between their owners);
- *              the pivot row broadcast down the column; multipliers
- *              l_ij = a_ij / a_jj and the rank-1 update of the panel.
+ *              row on ties, as LAPACK's idamax; the winner brings its row's
+ *              entries, so no broadcast of the pivot row follows); the two
+ *              rows exchanged over the panel's columns (send/receive
+ *              between their owners); multipliers l_ij = a_ij / a_jj and
+ *              the rank-1 update, within sub-panels of ib columns whose U
+ *              rows then update the rest of the panel by gemm.
  *   2. broadcast the panel's local rows, its pivots and info along each
  *              process row.
  *   3. swaps   every process column applies the jb interchanges to its
@@ -52,6 +54,11 @@ typedef struct {
   AXB_FN(swap_ws_, ) sw; /* the batched interchanges (dist_swap_t.h) */
   MPI_Request req[2];
   MPI_Op maxloc;
+  MPI_Datatype cand_type; /* ib + 2 doubles: |a|, row, the row's entries */
+  int64_t ib;             /* columns of a sub-panel                       */
+  double *cand;           /* 2 (ib + 2): the candidate and the winner     */
+  T *pu;                  /* ib x nb: a sub-panel's U rows (the look-ahead
+                             panel must not touch ubuf, still in use)     */
   axb_dist_times *t;
 } CTX;
 
@@ -89,39 +96,76 @@ static void AXB_FN(lu_swap_, )(CTX *c, int64_t r1, int64_t r2, int64_t c0,
   c->ops->unpack(1, w2, c->rbuf + w1, c->a + l + c2 * c->lld, c->lld);
 }
 
+/* One column j of the panel (columns lc0 .. lc0+jb-1), inside the
+   sub-panel [j0, j1): the pivot search across the process column (one
+   allreduce whose winner carries its row's entries j .. j1-1), the
+   exchange of the two rows over the whole panel, the multipliers and the
+   rank-1 update of the sub-panel. */
+static void AXB_FN(lu_column_, )(CTX *c, int64_t k0, int64_t jb, int64_t j,
+                                 int64_t j1, int64_t *hdr) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, lld = c->lld, gj = k0 + j, lc0 = AXB_FN(lu_loc_, )(c, k0, 0);
+  int64_t lrj = AXB_FN(lu_loc_, )(c, gj, 1), w = j1 - j;
+  T *colj = c->a + (lc0 + j) * lld;
+  double *cand = c->cand, *best = c->cand + c->ib + 2;
+  memset(cand, 0, (size_t)(c->ib + 2) * sizeof(double));
+  cand[0] = -1;
+  cand[1] = (double)c->n;
+  if (g->pivot != AXB_DIST_PIVOT_LOCAL ||
+      dist_owner(gj, nb, g->nprow) == g->prow) {
+    int64_t idx;
+    c->ops->iamax(c->mloc - lrj, colj + lrj, &idx, &cand[0]);
+    if (idx >= 0) {
+      cand[1] = (double)dist_l2g(lrj + idx, nb, g->prow, g->nprow);
+      for (int64_t e = 0; e < w; ++e)
+        cand[2 + e] = (double)colj[lrj + idx + e * lld];
+    }
+  }
+  MPI_Allreduce(cand, best, 1, c->cand_type, c->maxloc, g->col);
+  int64_t p = (int64_t)best[1];
+  if (best[0] < 0 || p >= c->n) p = gj; /* no candidate: cannot happen */
+  hdr[j] = p + 1;
+  AXB_FN(lu_swap_, )(c, gj, p, lc0, lc0 + jb, 0, 0);
+  for (int64_t e = 0; e < w; ++e) /* the pivot row, as the owner has it */
+    c->urow[e] = (T)best[2 + e];
+  T piv = c->urow[0];
+  if (piv == (T)0 && hdr[jb] == 0) hdr[jb] = gj + 1;
+  int64_t lrb = AXB_FN(lu_loc_, )(c, gj + 1, 1);
+  c->ops->panel_step(c->mloc - lrb, w - 1, piv, colj + lrb, c->urow + 1,
+                     colj + lld + lrb, lld);
+}
+
 /* Step 1 on process column qk: factor the panel of block column k in
-   place (local columns lc0 .. lc0+jb-1); pivots and info into hdr. */
+   place (local columns lc0 .. lc0+jb-1); pivots and info into hdr.
+   Blocked by ib columns: after each sub-panel [j0, j1), its U rows right
+   of it (all on process row pk: the panel's rows k0 .. k0+jb-1 form block
+   row k) are solved there (trsm), broadcast down the column, and the rest
+   of the panel is updated by one gemm, so that most of the panel's flops
+   are BLAS-3 rather than rank-1 updates. */
 static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
   const axb_dist_grid *g = c->g;
   int64_t nb = c->nb, k0 = k * nb, jb = c->n - k0 < nb ? c->n - k0 : nb;
   int64_t lc0 = AXB_FN(lu_loc_, )(c, k0, 0), lld = c->lld;
-  int local = g->pivot == AXB_DIST_PIVOT_LOCAL;
+  int pk = dist_owner(k0, nb, g->nprow);
   hdr[jb] = 0;
-  for (int64_t j = 0; j < jb; ++j) {
-    int64_t gj = k0 + j, lrj = AXB_FN(lu_loc_, )(c, gj, 1);
-    T *colj = c->a + (lc0 + j) * lld;
-    double cand[2] = {-1, (double)c->n};
-    if (!local || dist_owner(gj, nb, g->nprow) == g->prow) {
-      int64_t idx;
-      c->ops->iamax(c->mloc - lrj, colj + lrj, &idx, &cand[0]);
-      if (idx >= 0) cand[1] = (double)dist_l2g(lrj + idx, nb, g->prow, g->nprow);
+  for (int64_t j0 = 0; j0 < jb; j0 += c->ib) {
+    int64_t j1 = j0 + c->ib < jb ? j0 + c->ib : jb, wr = jb - j1;
+    for (int64_t j = j0; j < j1; ++j)
+      AXB_FN(lu_column_, )(c, k0, jb, j, j1, hdr);
+    if (wr == 0) continue;
+    T *a11 = c->a + (lc0 + j0) * lld, *a12 = c->a + (lc0 + j1) * lld;
+    int64_t lu0 = AXB_FN(lu_loc_, )(c, k0 + j0, 1), bw = j1 - j0;
+    if (g->prow == pk) {
+      AXB_FN(lu_note_, )
+      (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, bw,
+                       wr, (T)1, a11 + lu0, lld, a12 + lu0, lld));
+      c->ops->pack(bw, wr, a12 + lu0, lld, c->pu);
     }
-    double best[2];
-    MPI_Allreduce(cand, best, 2, MPI_DOUBLE, c->maxloc, g->col);
-    int64_t p = (int64_t)best[1];
-    if (best[0] < 0 || p >= c->n) p = gj; /* no candidate: cannot happen */
-    hdr[j] = p + 1;
-    AXB_FN(lu_swap_, )(c, gj, p, lc0, lc0 + jb, 0, 0);
-    /* The pivot row's entries j .. jb-1, from the owner of row gj. */
-    int pa = dist_owner(gj, nb, g->nprow);
-    if (pa == g->prow)
-      c->ops->pack(1, jb - j, colj + dist_g2l(gj, nb, g->nprow), lld, c->urow);
-    MPI_Bcast(c->urow, (int)(jb - j), MPI_T, pa, g->col);
-    T piv = c->urow[0];
-    if (piv == (T)0 && hdr[jb] == 0) hdr[jb] = gj + 1;
-    int64_t lrb = AXB_FN(lu_loc_, )(c, gj + 1, 1);
-    c->ops->panel_step(c->mloc - lrb, jb - j - 1, piv, colj + lrb, c->urow + 1,
-                       colj + lld + lrb, lld);
+    MPI_Bcast(c->pu, (int)(bw * wr), MPI_T, pk, g->col);
+    int64_t lr1 = AXB_FN(lu_loc_, )(c, k0 + j1, 1);
+    AXB_FN(lu_note_, )
+    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, wr, bw,
+                     (T)-1, a11 + lr1, lld, c->pu, bw, (T)1, a12 + lr1, lld));
   }
 }
 
@@ -217,20 +261,20 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
 }
 
 /* The largest value (NaN above all), then the smallest row: the reduction
-   of the pivot search on pairs (|a|, global row) of doubles. */
+   of the pivot search on elements (|a|, global row, the row's entries) of
+   doubles; the winner's whole element is kept. */
 static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
                                  MPI_Datatype *dt) {
-  (void)dt;
+  int size = 0;
+  MPI_Type_size(*dt, &size);
+  int64_t m = size / (int)sizeof(double);
   const double *x = in;
   double *y = inout;
-  for (int i = 0; i + 1 < *len; i += 2) {
-    int xn = x[i] != x[i], yn = y[i] != y[i];
-    int take = yn ? (xn && x[i + 1] < y[i + 1])
-                  : (xn || x[i] > y[i] || (x[i] == y[i] && x[i + 1] < y[i + 1]));
-    if (take) {
-      y[i] = x[i];
-      y[i + 1] = x[i + 1];
-    }
+  for (int i = 0; i < *len; ++i, x += m, y += m) {
+    int xn = x[0] != x[0], yn = y[0] != y[0];
+    int take = yn ? (xn && x[1] < y[1])
+                  : (xn || x[0] > y[0] || (x[0] == y[0] && x[1] < y[1]));
+    if (take) memcpy(y, x, (size_t)m * sizeof(double));
   }
 }
 
@@ -243,8 +287,11 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->ubuf = axb__malloc(c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
   c->rbuf = axb__malloc(c->nloc + 1, sizeof(T));
   c->urow = axb__malloc(c->nb, sizeof(T));
+  c->ib = c->nb < 32 ? c->nb : 32;
+  c->cand = axb__malloc(2 * (c->ib + 2), sizeof(double));
+  c->pu = axb__malloc(c->ib * c->nb, sizeof(T));
   if (!c->pbuf[0] || !c->pbuf[1] || !c->hbuf[0] || !c->hbuf[1] || !c->ubuf ||
-      !c->rbuf || !c->urow)
+      !c->rbuf || !c->urow || !c->cand || !c->pu)
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
                      "distributed getrf: cannot allocate the panel buffers "
                      "(%lld x %lld local)",
@@ -269,6 +316,8 @@ static void AXB_FN(lu_free_, )(CTX *c) {
   axb__free(c->ubuf);
   axb__free(c->rbuf);
   axb__free(c->urow);
+  axb__free(c->cand);
+  axb__free(c->pu);
   AXB_FN(swap_ws_free_, )(&c->sw);
 }
 
@@ -294,6 +343,8 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
   axb_status st = axb__dist_agree(h, g, AXB_FN(lu_alloc_, )(&c));
   if (st == AXB_SUCCESS && c.n > 0) {
     MPI_Op_create(AXB_FN(lu_maxloc_, ), 1, &c.maxloc);
+    MPI_Type_contiguous((int)c.ib + 2, MPI_DOUBLE, &c.cand_type);
+    MPI_Type_commit(&c.cand_type);
     int64_t nblk = (c.n + c.nb - 1) / c.nb;
     int pending = 0;
     for (int64_t k = 0; k < nblk; ++k) {
@@ -302,6 +353,7 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
       pending = g->lookahead && k + 1 < nblk;
     }
     MPI_Op_free(&c.maxloc);
+    MPI_Type_free(&c.cand_type);
     st = axb__dist_agree(h, g, c.st);
   }
   AXB_FN(lu_free_, )(&c);

@@ -399,6 +399,10 @@ int main(int argc, char **argv) {
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s)
       for (size_t b = 0; b < 3; ++b)
         lu_case(sizes[s], t ? AXB_F32 : AXB_F64, nbs[b], (int)(b & 1));
+  /* nb above the sub-panel width (32): the blocked panel's gemm path. */
+  lu_case("uniform:150", AXB_F64, 40, 1);
+  lu_case("uniform:150", AXB_F32, 64, 0);
+  lu_case("uniform:100", AXB_F64, 33, 1);
   lu_case("uniform:61", AXB_F64, 8, 0);
   lu_case("uniform:61", AXB_F64, 8, 1);
   const char *spd[] = {"spd:1", "spd:2", "spd:37", "spd:90"};
