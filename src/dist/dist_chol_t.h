@@ -15,11 +15,11 @@
  *      A[I, J] -= W[I] W[J]^T for global block rows I >= J (gemm; on a
  *      diagonal block only the lower triangle is written).
  *
- * Look-ahead (grid->lookahead): the owner column of block k+1 updates that
- * block column first and runs steps 1-2 of k+1 before the rest of its
- * update of step k... is left to a later round: potrf's panel is one potrf
- * and one trsm (no per-column collectives), so the idle time it hides is
- * small beside LU's.  The switch is ignored here.
+ * Look-ahead (grid->lookahead, as the LU's): in step k the owner column of
+ * block k+1 updates that block column first, runs steps 1-3 of k+1 within
+ * its column and starts the row broadcast of W_{k+1} (MPI_Ibcast) before
+ * the rest of its update of step k; the other ranks post the receive first
+ * and wait at the start of step k+1.  Two W buffers alternate.
  */
 
 #define OPS AXB_CAT3(axb_dist_ops_, P, )
@@ -32,7 +32,9 @@ typedef struct {
   T *a;
   int64_t lld, n, nb, mloc, nloc;
   axb_status st;
-  T *l11, *w, *wl, *s; /* L11 (nb x nb), W (n x nb), W at local rows, scratch */
+  T *l11, *w[2], *wl, *s; /* L11, W (n x nb) x 2, W at local rows, scratch */
+  int64_t info[2];        /* the info travelling with each W            */
+  MPI_Request req[2];
   axb_dist_times *t;
 } AXB_FN(chol_ctx_, );
 
@@ -42,86 +44,134 @@ static void AXB_FN(chol_note_, )(CCTX *c, axb_status st) {
   if (c->st == AXB_SUCCESS && st != AXB_SUCCESS) c->st = st;
 }
 
-/* Steps 1-3 of block k; returns the global info (0: go on). */
-static int64_t AXB_FN(chol_panel_, )(CCTX *c, int64_t k, int64_t jb,
-                                     int64_t nw) {
+/* Steps 1-3 of block k within its process column: the diagonal block's
+   potrf (info to the column), trsm, W assembled into c->w[slot] and the
+   info into c->info[slot] (the rest of the grid learns both in step 4). */
+static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
   const axb_dist_grid *g = c->g;
-  int64_t nb = c->nb, k0 = k * nb, lld = c->lld;
-  int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
+  int64_t nb = c->nb, lld = c->lld, nw = c->n - k0 - jb;
+  int pk = dist_owner(k0, nb, g->nprow);
   int64_t lr0 = axb_dist_numroc(k0, nb, g->prow, g->nprow);
   int64_t lr1 = axb_dist_numroc(k0 + jb, nb, g->prow, g->nprow);
-  int64_t lc0 = axb_dist_numroc(k0, nb, g->pcol, g->npcol);
-  int64_t info = 0;
+  int64_t lc0 = axb_dist_numroc(k0, nb, g->pcol, g->npcol), info = 0;
+  T *w = c->w[slot];
   double t0 = axb__now();
-  if (g->pcol == qk) {
-    T *d = c->a + lr0 + lc0 * lld;
-    if (g->prow == pk) {
-      int64_t li = 0;
-      AXB_FN(chol_note_, )(c, c->ops->potrf(c->h, jb, d, lld, &li));
-      if (li) info = k0 + li;
-      c->ops->pack(jb, jb, d, lld, c->l11);
+  T *d = c->a + lr0 + lc0 * lld;
+  if (g->prow == pk) {
+    int64_t li = 0;
+    AXB_FN(chol_note_, )(c, c->ops->potrf(c->h, jb, d, lld, &li));
+    if (li) info = k0 + li;
+    c->ops->pack(jb, jb, d, lld, c->l11);
+  }
+  MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
+  c->info[slot] = info;
+  if (!info) {
+    MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+    AXB_FN(chol_note_, )
+    (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
+                     c->mloc - lr1, jb, (T)1, c->l11, jb,
+                     c->a + lr1 + lc0 * lld, lld));
+    /* W: this rank's rows of L21 at their global places, zero elsewhere. */
+    memset(w, 0, (size_t)(nw * jb) * sizeof(T));
+    for (int64_t l = lr1; l < c->mloc; ++l) {
+      int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - (k0 + jb);
+      for (int64_t j = 0; j < jb; ++j)
+        w[gi + j * nw] = c->a[l + (lc0 + j) * lld];
     }
-    MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
-    if (!info) {
-      MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
-      AXB_FN(chol_note_, )
-      (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
-                       c->mloc - lr1, jb, (T)1, c->l11, jb,
-                       c->a + lr1 + lc0 * lld, lld));
-      /* W: this rank's rows of L21 at their global places, zero elsewhere. */
-      memset(c->w, 0, (size_t)(nw * jb) * sizeof(T));
-      for (int64_t l = lr1; l < c->mloc; ++l) {
-        int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - (k0 + jb);
-        for (int64_t j = 0; j < jb; ++j)
-          c->w[gi + j * nw] = c->a[l + (lc0 + j) * lld];
-      }
-      if (nw > 0)
-        MPI_Allreduce(MPI_IN_PLACE, c->w, (int)(nw * jb), MPI_T, MPI_SUM,
-                      g->col);
-    }
+    if (nw > 0)
+      MPI_Allreduce(MPI_IN_PLACE, w, (int)(nw * jb), MPI_T, MPI_SUM, g->col);
   }
   c->t->panel += axb__now() - t0;
-  t0 = axb__now();
-  MPI_Bcast(&info, 1, MPI_INT64_T, qk, g->row);
-  if (!info && nw > 0) MPI_Bcast(c->w, (int)(nw * jb), MPI_T, qk, g->row);
-  c->t->bcast += axb__now() - t0;
-  return info;
 }
 
-/* Step 4 of block k: the lower trailing blocks of this rank. */
-static void AXB_FN(chol_update_, )(CCTX *c, int64_t k, int64_t jb,
-                                   int64_t nw) {
+/* Steps 1-4 of block k: the column's part on its column, then the row
+   broadcast of info and W (blocking, or started for the look-ahead).  W
+   travels even after a failure (its size must be known to post the
+   receive); nobody uses it then. */
+static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
+                                  int nonblocking) {
   const axb_dist_grid *g = c->g;
-  int64_t nb = c->nb, k1 = k * nb + jb, lld = c->lld;
+  int64_t jb = c->n - k0 < c->nb ? c->n - k0 : c->nb, nw = c->n - k0 - jb;
+  int qk = dist_owner(k0, c->nb, g->npcol);
+  if (g->pcol == qk) AXB_FN(chol_column_, )(c, k0, jb, slot);
+  double t0 = axb__now();
+  int cnt = (int)(nw * jb);
+  if (nonblocking) {
+    MPI_Ibcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row, &c->req[0]);
+    MPI_Ibcast(c->w[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
+  } else {
+    MPI_Bcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row);
+    MPI_Bcast(c->w[slot], cnt, MPI_T, qk, g->row);
+  }
+  c->t->bcast += axb__now() - t0;
+}
+
+/* W (global rows k1 .. n-1, ld nw) at this rank's local rows >= lr1. */
+static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, int64_t k1, int64_t jb) {
+  const axb_dist_grid *g = c->g;
+  int64_t nw = c->n - k1, lr1 = axb_dist_numroc(k1, c->nb, g->prow, g->nprow);
+  int64_t mw = c->mloc - lr1;
+  for (int64_t l = lr1; l < c->mloc; ++l) {
+    int64_t gi = dist_l2g(l, c->nb, g->prow, g->nprow) - k1;
+    for (int64_t j = 0; j < jb; ++j)
+      c->wl[(l - lr1) + j * mw] = w[gi + j * nw];
+  }
+}
+
+/* Step 5 of block k on the local column blocks [cb0, cb1): A[I, J] -=
+   W[I] W[J]^T for the lower trailing blocks (wl built for this step). */
+static void AXB_FN(chol_update_, )(CCTX *c, const T *w, int64_t k1,
+                                   int64_t jb, int64_t cb0, int64_t cb1) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, lld = c->lld, nw = c->n - k1;
   int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
-  int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
   int64_t mw = c->mloc - lr1;
   double t0 = axb__now();
-  for (int64_t l = lr1; l < c->mloc; ++l) { /* W at the local rows */
-    int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - k1;
-    for (int64_t j = 0; j < jb; ++j)
-      c->wl[(l - lr1) + j * mw] = c->w[gi + j * nw];
-  }
-  for (int64_t cb = lc1; cb < c->nloc; cb += nb) {
-    int64_t w = c->nloc - cb < nb ? c->nloc - cb : nb;
-    int64_t j0 = dist_l2g(cb, nb, g->pcol, g->npcol); /* global first column */
+  for (int64_t cb = cb0; cb < cb1; cb += nb) {
+    int64_t wd = cb1 - cb < nb ? cb1 - cb : nb;
+    int64_t j0 = dist_l2g(cb, nb, g->pcol, g->npcol); /* global column */
     int64_t rs = axb_dist_numroc(j0, nb, g->prow, g->nprow);
-    const T *wj = c->w + (j0 - k1);
+    const T *wj = w + (j0 - k1);
     T *acol = c->a + cb * lld;
     if (dist_owner(j0, nb, g->nprow) == g->prow) { /* the diagonal block */
       AXB_FN(chol_note_, )
-      (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, w, w, jb, (T)1,
+      (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, wd, wd, jb, (T)1,
                        c->wl + (rs - lr1), mw, wj, nw, (T)0, c->s, nb));
-      for (int64_t j = 0; j < w; ++j)
-        for (int64_t i = j; i < w; ++i)
+      for (int64_t j = 0; j < wd; ++j)
+        for (int64_t i = j; i < wd; ++i)
           acol[rs + i + j * lld] -= c->s[i + j * nb];
-      rs += w;
+      rs += wd;
     }
     AXB_FN(chol_note_, )
-    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, c->mloc - rs, w, jb, (T)-1,
-                     c->wl + (rs - lr1), mw, wj, nw, (T)1, acol + rs, lld));
+    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, c->mloc - rs, wd, jb,
+                     (T)-1, c->wl + (rs - lr1), mw, wj, nw, (T)1, acol + rs,
+                     lld));
   }
   c->t->update += axb__now() - t0;
+}
+
+/* Step k (its panel broadcast done or pending): returns the info. */
+static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
+                                    int pending) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, jb = c->n - k0 < nb ? c->n - k0 : nb, k1 = k0 + jb;
+  double t0 = axb__now();
+  if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
+  c->t->bcast += axb__now() - t0;
+  if (c->info[slot]) return c->info[slot];
+  const T *w = c->w[slot];
+  AXB_FN(chol_wl_, )(c, w, k1, jb);
+  int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
+  if (g->lookahead && k1 < c->n) {
+    int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
+    int own = g->pcol == dist_owner(k1, nb, g->npcol);
+    if (own) AXB_FN(chol_update_, )(c, w, k1, jb, lc1, lc1 + jb1);
+    AXB_FN(chol_panel_, )(c, k1, !slot, 1);
+    AXB_FN(chol_update_, )(c, w, k1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+  } else {
+    AXB_FN(chol_update_, )(c, w, k1, jb, lc1, c->nloc);
+  }
+  return 0;
 }
 
 axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
@@ -145,10 +195,11 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   int64_t nn = c.n > 1 ? c.n : 1;
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
-  c.w = axb__malloc(nn * c.nb, sizeof(T));
+  c.w[0] = axb__malloc(nn * c.nb, sizeof(T));
+  c.w[1] = axb__malloc(nn * c.nb, sizeof(T));
   c.wl = axb__malloc((c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
   axb_status st = AXB_SUCCESS;
-  if (!c.l11 || !c.s || !c.w || !c.wl)
+  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl)
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "distributed potrf: cannot allocate the %lld x %lld panel",
                    (long long)c.n, (long long)c.nb);
@@ -158,16 +209,19 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
                    "entries (lower nb)");
   st = axb__dist_agree(h, g, st);
   int64_t found = 0;
+  int pending = 0;
   for (int64_t k0 = 0; st == AXB_SUCCESS && k0 < c.n; k0 += c.nb) {
-    int64_t jb = c.n - k0 < c.nb ? c.n - k0 : c.nb, nw = c.n - k0 - jb;
-    found = AXB_FN(chol_panel_, )(&c, k0 / c.nb, jb, nw);
+    int slot = (int)((k0 / c.nb) & 1);
+    if (!pending) AXB_FN(chol_panel_, )(&c, k0, slot, 0);
+    found = AXB_FN(chol_step_, )(&c, k0, slot, pending);
+    pending = g->lookahead && k0 + c.nb < c.n && !found;
     if (found) break;
-    AXB_FN(chol_update_, )(&c, k0 / c.nb, jb, nw);
   }
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
   axb__free(c.l11);
   axb__free(c.s);
-  axb__free(c.w);
+  axb__free(c.w[0]);
+  axb__free(c.w[1]);
   axb__free(c.wl);
   g->times.factor = axb__now() - t0;
   if (st != AXB_SUCCESS) return st;

@@ -182,7 +182,8 @@ static void lu_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
 
 /* ---- Cholesky -------------------------------------------------------------- */
 
-static void chol_case(const char *spec, axb_dtype dt, int64_t nb) {
+static void chol_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
+  axb_dist_set_lookahead(G, look);
   axb_dense F = gen_full(spec, dt);
   int64_t n = F.rows, info = -1;
   axb_dist_matrix A = gen_dist(spec, dt, nb);
@@ -214,6 +215,7 @@ static void chol_case(const char *spec, axb_dtype dt, int64_t nb) {
   axb_dense_destroy(&B0);
   axb_dense_destroy(&Xt);
   axb_dist_matrix_destroy(&A);
+  axb_dist_set_lookahead(G, 1);
 }
 
 /* ---- the certified driver and the failure modes ---------------------------- */
@@ -265,6 +267,27 @@ static void test_failures(void) {
         "not SPD: status %d info %lld want %lld", st, (long long)info,
         (long long)sinfo);
   CHECK(same_everywhere(st) && same_everywhere(info), "not SPD: differs");
+  /* Not SPD at a later block (a_40,40 = -1 in spd:60), with and without
+     the look-ahead (which factors block k+1 before the update of k). */
+  for (int look = 0; look < 2; ++look) {
+    axb_dist_set_lookahead(G, look);
+    axb_dense S = gen_full("spd:60", AXB_F64);
+    axb_dense_set(&S, 40, 40, -1);
+    axb_dpotrf(H, AXB_LOWER, 60, S.data, S.ld, &sinfo);
+    axb_dense_destroy(&S);
+    axb_dist_matrix D = gen_dist("spd:60", AXB_F64, 7);
+    int pr, pc;
+    int64_t li, lj;
+    axb_dist_locate(&D, 40, 40, &pr, &pc, &li, &lj);
+    if (pr * Q_ + pc == rank_) ((double *)D.data)[li + lj * D.lld] = -1;
+    st = drive(&D, 1, &be, &info);
+    CHECK(st == AXB_ERR_NOT_SPD && info == sinfo && sinfo == 41,
+          "not SPD at 41 (look-ahead %d): status %d info %lld want %lld", look,
+          st, (long long)info, (long long)sinfo);
+    CHECK(same_everywhere(info), "not SPD at 41: info differs");
+    axb_dist_matrix_destroy(&D);
+  }
+  axb_dist_set_lookahead(G, 1);
   /* NaN in the blocks of the last rank only. */
   int last = P_ * Q_ - 1;
   if (rank_ == last && A.mloc > 0 && A.nloc > 0)
@@ -409,7 +432,7 @@ int main(int argc, char **argv) {
   for (int t = 0; t < 2; ++t)
     for (size_t s = 0; s < 4; ++s)
       for (size_t b = 0; b < 3; ++b)
-        chol_case(spd[s], t ? AXB_F32 : AXB_F64, nbs[b]);
+        chol_case(spd[s], t ? AXB_F32 : AXB_F64, nbs[b], (int)(b != 1));
   test_failures();
   test_inputs();
   test_local_pivoting();
