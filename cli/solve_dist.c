@@ -47,15 +47,28 @@ typedef struct {
   uint64_t seed;
 } dist_args;
 
-enum { O_GEN = 1, O_GRID, O_NB, O_METHOD, O_PREC, O_THREADS, O_NOLOOK, O_PIVOT,
-       O_SEED };
+enum {
+  O_GEN = 1,
+  O_GRID,
+  O_NB,
+  O_METHOD,
+  O_PREC,
+  O_THREADS,
+  O_NOLOOK,
+  O_PIVOT,
+  O_SEED
+};
 
-static const cli_opt dist_opts[] = {
-    {"gen", 0, 1, O_GEN},           {"grid", 0, 1, O_GRID},
-    {"nb", 0, 1, O_NB},             {"method", 'm', 1, O_METHOD},
-    {"precision", 'p', 1, O_PREC},  {"threads", 't', 1, O_THREADS},
-    {"no-lookahead", 0, 0, O_NOLOOK}, {"pivot", 0, 1, O_PIVOT},
-    {"seed", 0, 1, O_SEED},         {NULL, 0, 0, 0}};
+static const cli_opt dist_opts[] = {{"gen", 0, 1, O_GEN},
+                                    {"grid", 0, 1, O_GRID},
+                                    {"nb", 0, 1, O_NB},
+                                    {"method", 'm', 1, O_METHOD},
+                                    {"precision", 'p', 1, O_PREC},
+                                    {"threads", 't', 1, O_THREADS},
+                                    {"no-lookahead", 0, 0, O_NOLOOK},
+                                    {"pivot", 0, 1, O_PIVOT},
+                                    {"seed", 0, 1, O_SEED},
+                                    {NULL, 0, 0, 0}};
 
 static int parse_grid(const char *t, int *P, int *Q) {
   char *end;
@@ -116,11 +129,14 @@ static int parse(int argc, char **argv, int rank, dist_args *a) {
   FILE *keep = stderr;
   if (rank != 0) stderr = fopen("/dev/null", "w");
   while (ok && (id = cli_next_opt(&s, dist_opts)) != CLI_SCAN_END) {
-    if (id == CLI_SCAN_ERROR) ok = 0;
-    else if (id == CLI_SCAN_POSITIONAL && !a->path) a->path = s.arg;
+    if (id == CLI_SCAN_ERROR)
+      ok = 0;
+    else if (id == CLI_SCAN_POSITIONAL && !a->path)
+      a->path = s.arg;
     else if (id == CLI_SCAN_POSITIONAL)
       ok = (cli_usage_error("solve", "one matrix file only"), 0);
-    else ok = parse_one(&s, id, a);
+    else
+      ok = parse_one(&s, id, a);
   }
   if (ok && !a->gen == !a->path)
     ok = (cli_usage_error("solve", "--grid needs --gen SPEC or a file"), 0);
@@ -150,7 +166,7 @@ static void print_report(const dist_args *a, const axb_dist_matrix *A,
          a->gen ? a->gen : a->path, (long long)A->n, axb_dtype_name(a->dtype),
          a->P, a->Q, ranks, a->threads, (long long)a->nb);
   printf("  method: %s%s, look-ahead %s\n", a->chol ? "Cholesky" : "LU",
-         a->chol ? ""
+         a->chol                            ? ""
          : a->pivot == AXB_DIST_PIVOT_LOCAL ? " (local pivoting: study mode)"
                                             : " (partial pivoting)",
          a->lookahead ? "on" : "off");
@@ -158,10 +174,12 @@ static void print_report(const dist_args *a, const axb_dist_matrix *A,
          "%.3f, swaps %.3f, update %.3f), solve %.3f s, check %.3f s\n",
          t_load, t->factor, t->panel, t->bcast, t->swap, t->update, t->solve,
          t->check);
-  printf("  factor: %.2f GFLOP/s\n", t->factor > 0 ? flops / t->factor / 1e9 : 0);
-  printf("  backward error: %.3g (||b - Ax||_inf / (||A||_inf ||x||_inf n eps); "
-         "certified below %g)\n",
-         r->backward_error, CLI_BERR_LIMIT);
+  printf("  factor: %.2f GFLOP/s\n",
+         t->factor > 0 ? flops / t->factor / 1e9 : 0);
+  printf(
+      "  backward error: %.3g (||b - Ax||_inf / (||A||_inf ||x||_inf n eps); "
+      "certified below %g)\n",
+      r->backward_error, CLI_BERR_LIMIT);
 }
 
 static int run(const dist_args *a, int rank, int ranks) {
@@ -169,7 +187,8 @@ static int run(const dist_args *a, int rank, int ranks) {
   axb_status st = axb_handle_create(&h, AXB_BACKEND_CPU, 0);
   if (st == AXB_SUCCESS) st = axb_set_threads(h, a->threads);
   axb_dist_grid *g = NULL;
-  if (st == AXB_SUCCESS) st = axb_dist_grid_create(h, MPI_COMM_WORLD, a->P, a->Q, &g);
+  if (st == AXB_SUCCESS)
+    st = axb_dist_grid_create(h, MPI_COMM_WORLD, a->P, a->Q, &g);
   if (st != AXB_SUCCESS) {
     int code = rank == 0 ? cli_fail(st, h, "--grid") : cli_exit_code(st);
     axb_handle_destroy(h);
@@ -196,8 +215,10 @@ static int run(const dist_args *a, int rank, int ranks) {
       z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
       z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
       double v = (double)((z ^ (z >> 31)) >> 11) * 0x1p-52 - 1.0;
-      if (a->dtype == AXB_F64) ((double *)B)[i] = v;
-      else ((float *)B)[i] = (float)v;
+      if (a->dtype == AXB_F64)
+        ((double *)B)[i] = v;
+      else
+        ((float *)B)[i] = (float)v;
     }
     st = axb_dist_solve(h, &A, a->chol, 1, B, (int64_t)n1, X, (int64_t)n1, &r);
     /* (B or X NULL on some rank is an illegal argument agreed by all.) */
@@ -206,8 +227,10 @@ static int run(const dist_args *a, int rank, int ranks) {
   if (rank == 0) {
     if (st == AXB_SUCCESS || st == AXB_ERR_INACCURATE)
       print_report(a, &A, &r, t_load, ranks);
-    if (st != AXB_SUCCESS) code = cli_fail(st, h, a->gen ? a->gen : a->path);
-    else printf("status: ok\n");
+    if (st != AXB_SUCCESS)
+      code = cli_fail(st, h, a->gen ? a->gen : a->path);
+    else
+      printf("status: ok\n");
   }
   free(B);
   free(X);

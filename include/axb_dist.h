@@ -52,13 +52,13 @@ typedef enum {
 /* Seconds per phase of the last factorization/solve on the grid (rank-
    local wall clock; the CLI prints rank 0's, after a barrier). */
 typedef struct {
-  double panel;   /* panel factorization (pivot search, swaps in panel) */
-  double bcast;   /* panel and U-row broadcasts, waits on them          */
-  double swap;    /* row interchanges outside the panel                 */
-  double update;  /* trsm of the U row and trailing gemm                */
-  double factor;  /* whole factorization                                */
-  double solve;   /* triangular solves                                  */
-  double check;   /* the certificate (backward error)                   */
+  double panel;  /* panel factorization (pivot search, swaps in panel) */
+  double bcast;  /* panel and U-row broadcasts, waits on them          */
+  double swap;   /* row interchanges outside the panel                 */
+  double update; /* trsm of the U row and trailing gemm                */
+  double factor; /* whole factorization                                */
+  double solve;  /* triangular solves                                  */
+  double check;  /* the certificate (backward error)                   */
 } axb_dist_times;
 
 typedef struct axb_dist_grid_s axb_dist_grid;
@@ -86,7 +86,7 @@ int64_t axb_dist_numroc(int64_t n, int64_t nb, int iproc, int nprocs);
 typedef struct {
   const axb_dist_grid *grid;
   axb_dtype dtype;
-  int64_t n, nb;     /* global order and block size                     */
+  int64_t n, nb;      /* global order and block size                     */
   int64_t mloc, nloc; /* local rows and columns                          */
   int64_t lld;        /* local leading dimension >= max(1, mloc)          */
   void *data;         /* local array, column-major                        */
@@ -122,9 +122,8 @@ axb_status axb_dist_gen(axb_handle h, const axb_dist_grid *g,
    one block column at a time (messages of at most n x nb entries).  Rank
    0 holds the whole matrix while it scatters; the others only their own
    blocks.  A is created by the call. */
-axb_status axb_dist_read(axb_handle h, const axb_dist_grid *g,
-                         const char *path, axb_dtype dtype, int64_t nb,
-                         axb_dist_matrix *A);
+axb_status axb_dist_read(axb_handle h, const axb_dist_grid *g, const char *path,
+                         axb_dtype dtype, int64_t nb, axb_dist_matrix *A);
 /* Collective.  The whole matrix on rank `root` (G: n x n, ld >= n, A's
    dtype; ignored on the other ranks).  For tests and small n. */
 axb_status axb_dist_gather(axb_handle h, const axb_dist_matrix *A, int root,

@@ -50,8 +50,7 @@ static inline int dist_owner(int64_t i, int64_t nb, int nprocs) {
    severe (errors < 0 before numerical > 0, the most negative first; ties
    to the lowest rank), with that rank's detail (prefixed by its rank) on
    every handle.  AXB_SUCCESS only when every rank succeeded. */
-axb_status axb__dist_agree(axb_handle h, const axb_dist_grid *g,
-                           axb_status st);
+axb_status axb__dist_agree(axb_handle h, const axb_dist_grid *g, axb_status st);
 /* MPI_Datatype of the scalar of dtype. */
 MPI_Datatype axb__dist_mpi_type(axb_dtype t);
 /* Check a distributed matrix's fields against its grid (this rank). */
@@ -85,7 +84,7 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
                        int64_t ldc);                                           \
     /* Exchange local rows r1 and r2 over n columns. */                        \
     void (*swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1, int64_t r2);   \
-    /* buf (m x n, ld m) := rows rows[0..m-1] of A's n columns, and back. */  \
+    /* buf (m x n, ld m) := rows rows[0..m-1] of A's n columns, and back. */   \
     void (*pack_rows)(int64_t m, const int64_t *rows, int64_t n, const T *A,   \
                       int64_t lda, T *buf);                                    \
     void (*unpack_rows)(int64_t m, const int64_t *rows, int64_t n,             \

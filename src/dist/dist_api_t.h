@@ -187,10 +187,11 @@ static axb_status AXB_FN(drv_run_, )(axb_handle h, const axb_dist_matrix *A,
   return st;
 }
 
-static axb_status AXB_FN(axb__dist_solve_, )(axb_handle h, const axb_dist_matrix *A,
-                                      int chol, int64_t nrhs, const void *B,
-                                      int64_t ldb, void *X, int64_t ldx,
-                                      axb_dist_report *report) {
+static axb_status AXB_FN(axb__dist_solve_, )(axb_handle h,
+                                             const axb_dist_matrix *A, int chol,
+                                             int64_t nrhs, const void *B,
+                                             int64_t ldb, void *X, int64_t ldx,
+                                             axb_dist_report *report) {
   axb_dist_report rep;
   memset(&rep, 0, sizeof rep);
   int bad = 0;

@@ -120,8 +120,8 @@ static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, int64_t k1, int64_t jb) {
 
 /* Step 5 of block k on the local column blocks [cb0, cb1): A[I, J] -=
    W[I] W[J]^T for the lower trailing blocks (wl built for this step). */
-static void AXB_FN(chol_update_, )(CCTX *c, const T *w, int64_t k1,
-                                   int64_t jb, int64_t cb0, int64_t cb1) {
+static void AXB_FN(chol_update_, )(CCTX *c, const T *w, int64_t k1, int64_t jb,
+                                   int64_t cb0, int64_t cb1) {
   const axb_dist_grid *g = c->g;
   int64_t nb = c->nb, lld = c->lld, nw = c->n - k1;
   int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
@@ -143,9 +143,8 @@ static void AXB_FN(chol_update_, )(CCTX *c, const T *w, int64_t k1,
       rs += wd;
     }
     AXB_FN(chol_note_, )
-    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, c->mloc - rs, wd, jb,
-                     (T)-1, c->wl + (rs - lr1), mw, wj, nw, (T)1, acol + rs,
-                     lld));
+    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, c->mloc - rs, wd, jb, (T)-1,
+                     c->wl + (rs - lr1), mw, wj, nw, (T)1, acol + rs, lld));
   }
   c->t->update += axb__now() - t0;
 }

@@ -27,8 +27,8 @@ int64_t axb_dist_numroc(int64_t n, int64_t nb, int iproc, int nprocs) {
 /* Order of severity: the smallest key wins. */
 static int status_key(axb_status st) {
   if (st == AXB_SUCCESS) return INT_MAX;
-  if (st < 0) return (int)st;   /* library and argument errors first */
-  return 1000000 + (int)st;     /* then numerical outcomes            */
+  if (st < 0) return (int)st; /* library and argument errors first */
+  return 1000000 + (int)st;   /* then numerical outcomes            */
 }
 
 axb_status axb__dist_agree(axb_handle h, const axb_dist_grid *g,
@@ -138,7 +138,8 @@ static axb_status check_shape(axb_handle h, const axb_dist_grid *g,
                      (long long)n, (long long)nb);
   if (n > INT_MAX)
     return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
-                     "distributed matrix: n = %lld above 2^31 - 1", (long long)n);
+                     "distributed matrix: n = %lld above 2^31 - 1",
+                     (long long)n);
   return AXB_SUCCESS;
 }
 
@@ -191,7 +192,8 @@ axb_status axb_dist_matrix_wrap(axb_handle h, const axb_dist_grid *g,
                    "axb_dist_matrix_wrap: lld = %lld < local rows %lld",
                    (long long)lld, (long long)A->mloc);
   else if (!local && A->mloc > 0 && A->nloc > 0)
-    st = axb__fail(h, AXB_ERR_INVALID, "axb_dist_matrix_wrap: NULL local array");
+    st =
+        axb__fail(h, AXB_ERR_INVALID, "axb_dist_matrix_wrap: NULL local array");
   st = axb__dist_agree(h, g, st);
   if (st != AXB_SUCCESS) memset(A, 0, sizeof *A);
   return st;

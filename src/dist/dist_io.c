@@ -24,7 +24,8 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-static int local_at(const axb_dist_matrix *A, int64_t i, int64_t j, int64_t *k) {
+static int local_at(const axb_dist_matrix *A, int64_t i, int64_t j,
+                    int64_t *k) {
   const axb_dist_grid *g = A->grid;
   if (dist_owner(i, A->nb, g->nprow) != g->prow ||
       dist_owner(j, A->nb, g->npcol) != g->pcol)
@@ -106,8 +107,8 @@ static void gen_structured(axb_dist_matrix *A, const axb_gen_spec *s) {
     int64_t iend = s->kind == AXB_GEN_UPPER ? j + 1 : n;
     for (int64_t i = 0; i < iend; ++i) {
       double v = s->kind == AXB_GEN_HILBERT ? 1.0 / (double)(i + j + 1)
-                 : i == j ? 1 + axb__rng_unit(&r)
-                          : axb__rng_sym(&r) / scale;
+                 : i == j                   ? 1 + axb__rng_unit(&r)
+                                            : axb__rng_sym(&r) / scale;
       if (local_at(A, i, j, &k)) put(A, k, v);
     }
   }
@@ -146,8 +147,8 @@ static axb_status gen_fill(axb_handle h, axb_dist_matrix *A,
   int64_t cnt = A->lld * (A->nloc > 1 ? A->nloc : 1);
   double *own = spd || dd ? axb__calloc(cnt, sizeof(double)) : NULL;
   double *tr = spd ? axb__calloc(cnt, sizeof(double)) : NULL;
-  double *rs = dd ? axb__calloc(A->mloc > 1 ? A->mloc : 1, sizeof(double))
-                  : NULL;
+  double *rs =
+      dd ? axb__calloc(A->mloc > 1 ? A->mloc : 1, sizeof(double)) : NULL;
   axb_status st = AXB_SUCCESS;
   if ((spd || dd) && (!own || (spd && !tr) || (dd && !rs)))
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -190,13 +191,14 @@ axb_status axb_dist_gen(axb_handle h, const axb_dist_grid *g,
                    axb_gen_kind_name(s.kind));
   if (st == AXB_SUCCESS && s.col < 0) s.col = n / 2;
   if (st == AXB_SUCCESS && s.kind == AXB_GEN_SINGULAR && n > 0 && s.col >= n)
-    st = axb__fail(h, AXB_ERR_INVALID, "singular:%lld: col = %lld", (long long)n,
-                   (long long)s.col);
+    st = axb__fail(h, AXB_ERR_INVALID, "singular:%lld: col = %lld",
+                   (long long)n, (long long)s.col);
   st = axb__dist_agree(h, g, st);
   if (st == AXB_SUCCESS) st = axb_dist_matrix_create(h, g, dtype, n, nb, A);
   if (st != AXB_SUCCESS) return st;
   st = axb__dist_agree(h, g, gen_fill(h, A, &s));
-  if (st != AXB_SUCCESS) axb_dist_matrix_destroy(A);
+  if (st != AXB_SUCCESS)
+    axb_dist_matrix_destroy(A);
   else
     axb__clear(h);
   return st;
@@ -297,9 +299,8 @@ axb_status axb_dist_gather(axb_handle h, const axb_dist_matrix *A, int root,
   return st;
 }
 
-axb_status axb_dist_read(axb_handle h, const axb_dist_grid *g,
-                         const char *path, axb_dtype dtype, int64_t nb,
-                         axb_dist_matrix *A) {
+axb_status axb_dist_read(axb_handle h, const axb_dist_grid *g, const char *path,
+                         axb_dtype dtype, int64_t nb, axb_dist_matrix *A) {
   if (!A || !g)
     return axb__fail(h, AXB_ERR_INVALID, "axb_dist_read: NULL argument");
   memset(A, 0, sizeof *A);

@@ -77,8 +77,10 @@ static void AXB_FN(lu_swap_, )(CTX *c, int64_t r1, int64_t r2, int64_t c0,
                                int64_t c1, int64_t c2, int64_t c3) {
   if (r1 == r2) return;
   const axb_dist_grid *g = c->g;
-  int o1 = dist_owner(r1, c->nb, g->nprow), o2 = dist_owner(r2, c->nb, g->nprow);
-  int64_t l1 = dist_g2l(r1, c->nb, g->nprow), l2 = dist_g2l(r2, c->nb, g->nprow);
+  int o1 = dist_owner(r1, c->nb, g->nprow),
+      o2 = dist_owner(r2, c->nb, g->nprow);
+  int64_t l1 = dist_g2l(r1, c->nb, g->nprow),
+          l2 = dist_g2l(r2, c->nb, g->nprow);
   int64_t w1 = c1 - c0, w2 = c3 - c2;
   if (w1 + w2 <= 0 || (o1 != g->prow && o2 != g->prow)) return;
   if (o1 == o2) {
@@ -104,7 +106,8 @@ static void AXB_FN(lu_swap_, )(CTX *c, int64_t r1, int64_t r2, int64_t c0,
 static void AXB_FN(lu_column_, )(CTX *c, int64_t k0, int64_t jb, int64_t j,
                                  int64_t j1, int64_t *hdr) {
   const axb_dist_grid *g = c->g;
-  int64_t nb = c->nb, lld = c->lld, gj = k0 + j, lc0 = AXB_FN(lu_loc_, )(c, k0, 0);
+  int64_t nb = c->nb, lld = c->lld, gj = k0 + j,
+          lc0 = AXB_FN(lu_loc_, )(c, k0, 0);
   int64_t lrj = AXB_FN(lu_loc_, )(c, gj, 1), w = j1 - j;
   T *colj = c->a + (lc0 + j) * lld;
   double *cand = c->cand, *best = c->cand + c->ib + 2;
@@ -298,8 +301,9 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
                      (long long)c->mloc, (long long)c->nloc);
   axb_status st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
   if (st == AXB_ERR_OUT_OF_MEMORY)
-    return axb__fail(c->h, st, "distributed getrf: cannot allocate the "
-                               "interchange buffers");
+    return axb__fail(c->h, st,
+                     "distributed getrf: cannot allocate the "
+                     "interchange buffers");
   if (st != AXB_SUCCESS || mnb > AXB_DIST_MSG_MAX ||
       c->nb * c->nloc > AXB_DIST_MSG_MAX)
     return axb__fail(c->h, AXB_ERR_NOT_SUPPORTED,

@@ -17,11 +17,10 @@ static axb_status AXB_FN(cpu_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
                         ldc);
 }
 
-static axb_status AXB_FN(cpu_, trsm)(axb_handle h, axb_side side,
-                                     axb_uplo uplo, axb_trans trans,
-                                     axb_diag diag, int64_t m, int64_t n,
-                                     T alpha, const T *A, int64_t lda, T *B,
-                                     int64_t ldb) {
+static axb_status AXB_FN(cpu_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
+                                     axb_trans trans, axb_diag diag, int64_t m,
+                                     int64_t n, T alpha, const T *A,
+                                     int64_t lda, T *B, int64_t ldb) {
   if (m <= 0 || n <= 0) return AXB_SUCCESS;
   return h->ops->P.trsm(h, side, uplo, trans, diag, m, n, alpha, A, lda, B,
                         ldb);
@@ -93,9 +92,8 @@ static void AXB_FN(cpu_, pack_rows)(int64_t m, const int64_t *rows, int64_t n,
       buf[i + c * m] = A[rows[i] + c * lda];
 }
 
-static void AXB_FN(cpu_, unpack_rows)(int64_t m, const int64_t *rows,
-                                      int64_t n, const T *buf, T *A,
-                                      int64_t lda) {
+static void AXB_FN(cpu_, unpack_rows)(int64_t m, const int64_t *rows, int64_t n,
+                                      const T *buf, T *A, int64_t lda) {
   for (int64_t c = 0; c < n; ++c)
     for (int64_t i = 0; i < m; ++i)
       A[rows[i] + c * lda] = buf[i + c * m];
@@ -116,9 +114,9 @@ static void AXB_FN(cpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
 }
 
 const OPS_T AXB_FN(axb__dist_cpu_, ) = {
-    AXB_FN(cpu_, gemm),       AXB_FN(cpu_, trsm),      AXB_FN(cpu_, potrf),
-    AXB_FN(cpu_, iamax),      AXB_FN(cpu_, panel_step), AXB_FN(cpu_, swap_rows),
-    AXB_FN(cpu_, pack_rows),  AXB_FN(cpu_, unpack_rows), AXB_FN(cpu_, pack),
+    AXB_FN(cpu_, gemm),      AXB_FN(cpu_, trsm),        AXB_FN(cpu_, potrf),
+    AXB_FN(cpu_, iamax),     AXB_FN(cpu_, panel_step),  AXB_FN(cpu_, swap_rows),
+    AXB_FN(cpu_, pack_rows), AXB_FN(cpu_, unpack_rows), AXB_FN(cpu_, pack),
     AXB_FN(cpu_, unpack)};
 
 #undef OPS_T

@@ -225,11 +225,10 @@ static void AXB_FN(be_local_, )(const axb_dist_matrix *A, int64_t nrhs,
   }
 }
 
-axb_status AXB_FN(axb__dist_, backward_error)(axb_handle h,
-                                              const axb_dist_matrix *A,
-                                              int64_t nrhs, const T *B,
-                                              int64_t ldb, const T *X,
-                                              int64_t ldx, double *ratio) {
+axb_status AXB_FN(axb__dist_,
+                  backward_error)(axb_handle h, const axb_dist_matrix *A,
+                                  int64_t nrhs, const T *B, int64_t ldb,
+                                  const T *X, int64_t ldx, double *ratio) {
   const axb_dist_grid *g = A->grid;
   int64_t m = A->mloc, cols = nrhs + 1;
   *ratio = 0;

@@ -101,8 +101,8 @@ static void AXB_FN(swap_pack_, )(const OPS *ops, int unpack, int64_t m,
 
 /* Apply the step's interchanges to the local columns [c0, c1) and
    [c2, c3) of this rank (collective over the process column). */
-static void AXB_FN(dist_laswp_, )(const OPS *ops, const axb_dist_grid *g,
-                                  T *a, int64_t lld, int64_t nb, int64_t k0,
+static void AXB_FN(dist_laswp_, )(const OPS *ops, const axb_dist_grid *g, T *a,
+                                  int64_t lld, int64_t nb, int64_t k0,
                                   int64_t jb, const int64_t *piv,
                                   const int64_t cr[4], SWS *w) {
   int64_t nr = AXB_FN(swap_perm_, )(w, k0, jb, piv);
@@ -111,14 +111,14 @@ static void AXB_FN(dist_laswp_, )(const OPS *ops, const axb_dist_grid *g,
   int *sc = w->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
   int64_t so = 0, ro = 0;
   for (int p = 0; p < P; ++p) { /* read every row first: sends, local */
-    int64_t ms = p == me ? 0
-                         : AXB_FN(swap_list_, )(w, nr, nb, P, me, p, 1, w->rows);
+    int64_t ms =
+        p == me ? 0 : AXB_FN(swap_list_, )(w, nr, nb, P, me, p, 1, w->rows);
     AXB_FN(swap_pack_, )(ops, 0, ms, w->rows, a, lld, cr, w->sbuf + so);
     sc[p] = (int)(ms * wd);
     sd[p] = (int)so;
     so += ms * wd;
-    int64_t mr = p == me ? 0
-                         : AXB_FN(swap_list_, )(w, nr, nb, P, p, me, 0, w->rows);
+    int64_t mr =
+        p == me ? 0 : AXB_FN(swap_list_, )(w, nr, nb, P, p, me, 0, w->rows);
     rc[p] = (int)(mr * wd);
     rd[p] = (int)ro;
     ro += mr * wd;

@@ -72,27 +72,26 @@ static axb_dense gather(const axb_dist_matrix *A) {
   axb_dense_create(&D, A->n, A->n, A->dtype);
   CHECK(axb_dist_gather(H, A, 0, D.data, D.ld) == AXB_SUCCESS, "gather: %s",
         axb_detail(H));
-  MPI_Bcast(D.data, (int)(A->n * A->n), A->dtype == AXB_F64 ? MPI_DOUBLE
-                                                             : MPI_FLOAT,
-            0, MPI_COMM_WORLD);
+  MPI_Bcast(D.data, (int)(A->n * A->n),
+            A->dtype == AXB_F64 ? MPI_DOUBLE : MPI_FLOAT, 0, MPI_COMM_WORLD);
   return D;
 }
 
 /* ---- generators: axb_gen_dense's matrix, bit for bit ------------------- */
 
 static void test_gen(void) {
-  const char *specs[] = {"uniform:23",     "uniform1000:9", "positive1000:9",
-                         "integer:17",     "diagonal:11",   "upper:13",
-                         "spd:21",         "diagdom:19",    "hilbert:7",
-                         "singular:15,col=4", "poisson2d:4", "convdiff3d:3"};
+  const char *specs[] = {
+      "uniform:23",  "uniform1000:9",     "positive1000:9", "integer:17",
+      "diagonal:11", "upper:13",          "spd:21",         "diagdom:19",
+      "hilbert:7",   "singular:15,col=4", "poisson2d:4",    "convdiff3d:3"};
   for (int t = 0; t < 2; ++t) {
     axb_dtype dt = t ? AXB_F32 : AXB_F64;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; ++i) {
       axb_dense F = gen_full(specs[i], dt);
       axb_dist_matrix A = gen_dist(specs[i], dt, 4);
       axb_dense D = gather(&A);
-      CHECK(memcmp(F.data, D.data, (size_t)(F.rows * F.cols) *
-                                       axb_dtype_size(dt)) == 0,
+      CHECK(memcmp(F.data, D.data,
+                   (size_t)(F.rows * F.cols) * axb_dtype_size(dt)) == 0,
             "%s (%s): the distributed generator differs", specs[i],
             axb_dtype_name(dt));
       axb_dense_destroy(&F);
@@ -164,8 +163,9 @@ static void lu_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
     xm = fmax(xm, fabs(b));
   }
   double tol = dt == AXB_F64 ? 1e-10 : 1e-3;
-  CHECK(d <= tol * xm, "%s nb %lld: X differs from the single-process X by "
-                       "%.3g (|x| %.3g)",
+  CHECK(d <= tol * xm,
+        "%s nb %lld: X differs from the single-process X by "
+        "%.3g (|x| %.3g)",
         spec, (long long)nb, d, xm);
   axb_dense_destroy(&F);
   axb_dense_destroy(&S);
@@ -180,7 +180,8 @@ static void lu_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   axb_dist_set_lookahead(G, 1);
 }
 
-/* ---- Cholesky -------------------------------------------------------------- */
+/* ---- Cholesky --------------------------------------------------------------
+ */
 
 static void chol_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   axb_dist_set_lookahead(G, look);
@@ -191,9 +192,9 @@ static void chol_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   axb_gen_rhs(H, &F, 2, AXB_RHS_RANDOM, 9, &Xt, &B);
   axb_dense_destroy(&Xt);
   axb_gen_rhs(H, &F, 2, AXB_RHS_RANDOM, 9, &Xt, &B0);
-  axb_status st = dt == AXB_F64
-                      ? axb_dist_dposv(H, AXB_LOWER, &A, 2, B.data, B.ld, &info)
-                      : axb_dist_sposv(H, AXB_LOWER, &A, 2, B.data, B.ld, &info);
+  axb_status st =
+      dt == AXB_F64 ? axb_dist_dposv(H, AXB_LOWER, &A, 2, B.data, B.ld, &info)
+                    : axb_dist_sposv(H, AXB_LOWER, &A, 2, B.data, B.ld, &info);
   CHECK(st == AXB_SUCCESS && info == 0, "%s nb %lld: posv %d: %s", spec,
         (long long)nb, st, axb_detail(H));
   axb_dense L = gather(&A);
@@ -218,13 +219,15 @@ static void chol_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   axb_dist_set_lookahead(G, 1);
 }
 
-/* ---- the certified driver and the failure modes ---------------------------- */
+/* ---- the certified driver and the failure modes ----------------------------
+ */
 
 static axb_status drive(const axb_dist_matrix *A, int chol, double *be,
                         int64_t *info) {
   int64_t n = A->n;
   size_t es = axb_dtype_size(A->dtype);
-  void *B = calloc((size_t)(n > 0 ? n : 1), es), *X = calloc((size_t)(n > 0 ? n : 1), es);
+  void *B = calloc((size_t)(n > 0 ? n : 1), es),
+       *X = calloc((size_t)(n > 0 ? n : 1), es);
   for (int64_t i = 0; i < n; ++i) {
     if (A->dtype == AXB_F64)
       ((double *)B)[i] = 1.0 + (double)(i % 7);
@@ -232,8 +235,8 @@ static axb_status drive(const axb_dist_matrix *A, int chol, double *be,
       ((float *)B)[i] = 1.0f + (float)(i % 7);
   }
   axb_dist_report rep;
-  axb_status st = axb_dist_solve(H, A, chol, 1, B, n > 0 ? n : 1, X,
-                                 n > 0 ? n : 1, &rep);
+  axb_status st =
+      axb_dist_solve(H, A, chol, 1, B, n > 0 ? n : 1, X, n > 0 ? n : 1, &rep);
   *be = rep.backward_error;
   *info = rep.info;
   free(B);
