@@ -3,6 +3,7 @@
  *   mpirun -np 4 axb solve --gen uniform:20000 --grid 2x2 [--nb 128]
  *          [--method lu|cholesky] [--precision double|single] [--threads N]
  *          [--no-lookahead] [--pivot partial|local] [--seed S] [A.mtx]
+ * --threads 0 (default): this node's cores divided among its ranks.
  * Every rank builds its own blocks (generator) or receives them from rank 0
  * (file); b is uniform(-1, 1) from the seed, the same on every rank.  Rank 0
  * prints one report: grid, nb, times per phase, the backward error.  Uses
@@ -13,6 +14,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_has_grid(int argc, char **argv) {
   for (int i = 2; i < argc; ++i) {
@@ -182,8 +184,23 @@ static void print_report(const dist_args *a, const axb_dist_matrix *A,
       r->backward_error, CLI_BERR_LIMIT);
 }
 
-static int run(const dist_args *a, int rank, int ranks) {
+/* --threads 0 (the default): the cores of this node shared among the
+   ranks on it, so that ranks x threads never oversubscribes a node. */
+static int threads_per_rank(void) {
+  MPI_Comm node;
+  int local = 1;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                      &node);
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int t = (int)(cores / (local > 0 ? local : 1));
+  return t > 0 ? t : 1;
+}
+
+static int run(dist_args *a, int rank, int ranks) {
   axb_handle h = NULL;
+  if (a->threads == 0) a->threads = threads_per_rank();
   axb_status st = axb_handle_create(&h, AXB_BACKEND_CPU, 0);
   if (st == AXB_SUCCESS) st = axb_set_threads(h, a->threads);
   axb_dist_grid *g = NULL;

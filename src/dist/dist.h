@@ -82,6 +82,10 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        to the right.  piv = 0: x is left as it is and C unchanged. */          \
     void (*panel_step)(int64_t m, int64_t w, T piv, T *x, const T *u, T *C,    \
                        int64_t ldc);                                           \
+    /* LAPACK's laswp on local rows: interchanges k1 .. k2-1 of ipiv (0-based  \
+       positions, 1-based local rows) applied in order to n columns. */        \
+    axb_status (*laswp)(axb_handle h, int64_t n, T *A, int64_t lda,            \
+                        int64_t k1, int64_t k2, const int64_t *ipiv);          \
     /* Exchange local rows r1 and r2 over n columns. */                        \
     void (*swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1, int64_t r2);   \
     /* buf (m x n, ld m) := rows rows[0..m-1] of A's n columns, and back. */   \

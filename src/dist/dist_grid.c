@@ -62,17 +62,24 @@ axb_status axb_dist_grid_create(axb_handle h, MPI_Comm comm, int P, int Q,
   int size = 0, rank = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
-  /* The same arguments on every rank, or none can go on. */
-  if (P < 1 || Q < 1 || (int64_t)P * Q != size)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "axb_dist_grid_create: a %d x %d grid needs %lld ranks, "
-                     "the communicator has %d",
-                     P, Q, (long long)P * Q, size);
-  axb_dist_grid *G = axb__calloc(1, sizeof *G);
-  int ok = G != NULL, all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-  if (!all) {
+  /* Every rank judges its own arguments and allocation; all agree (on
+     comm itself) before any other collective, so that a rank with other
+     arguments than the rest fails with them instead of hanging. */
+  axb_dist_grid *G = NULL;
+  int ok = P >= 1 && Q >= 1 && (int64_t)P * Q == size;
+  if (ok) G = axb__calloc(1, sizeof *G);
+  int in[2] = {ok, G != NULL}, out[2];
+  MPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, comm);
+  if (!out[0] || !out[1]) {
     axb__free(G);
+    if (!out[0])
+      return axb__fail(h, AXB_ERR_INVALID,
+                       "axb_dist_grid_create: a %d x %d grid needs %lld "
+                       "ranks, the communicator has %d%s",
+                       P, Q, (long long)P * Q, size,
+                       ok ? " (on another rank: every rank must pass the "
+                            "same grid)"
+                          : "");
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "axb_dist_grid_create: out of memory on a rank");
   }

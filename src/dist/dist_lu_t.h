@@ -233,7 +233,9 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   t0 = axb__now();
   int in = g->pcol == qk;
   int64_t cr[4] = {0, in ? lc0 : c->nloc, in ? lc0 + jb : c->nloc, c->nloc};
-  AXB_FN(dist_laswp_, )(c->ops, g, c->a, c->lld, nb, k0, jb, hdr, cr, &c->sw);
+  AXB_FN(dist_laswp_, )
+  (c->h, c->ops, g, c->a, c->lld, nb, k0, jb, c->ipiv, cr, &c->sw);
+  AXB_FN(lu_note_, )(c, c->sw.st);
   c->t->swap += axb__now() - t0;
   /* 4: U12 on process row pk, broadcast down the columns. */
   int64_t wu = c->nloc - lc1;

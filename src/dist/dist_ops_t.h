@@ -34,6 +34,13 @@ static axb_status AXB_FN(cpu_, potrf)(axb_handle h, int64_t n, T *A,
   return st > 0 ? AXB_SUCCESS : st; /* not SPD: *info says it */
 }
 
+static axb_status AXB_FN(cpu_, laswp)(axb_handle h, int64_t n, T *A,
+                                      int64_t lda, int64_t k1, int64_t k2,
+                                      const int64_t *ipiv) {
+  if (n <= 0 || k2 <= k1) return AXB_SUCCESS;
+  return h->ops->P.laswp(h, n, A, lda, k1, k2, ipiv, 1);
+}
+
 static void AXB_FN(cpu_, iamax)(int64_t m, const T *x, int64_t *idx,
                                 double *val) {
   int64_t best = -1;
@@ -114,9 +121,16 @@ static void AXB_FN(cpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
 }
 
 const OPS_T AXB_FN(axb__dist_cpu_, ) = {
-    AXB_FN(cpu_, gemm),      AXB_FN(cpu_, trsm),        AXB_FN(cpu_, potrf),
-    AXB_FN(cpu_, iamax),     AXB_FN(cpu_, panel_step),  AXB_FN(cpu_, swap_rows),
-    AXB_FN(cpu_, pack_rows), AXB_FN(cpu_, unpack_rows), AXB_FN(cpu_, pack),
-    AXB_FN(cpu_, unpack)};
+    .gemm = AXB_FN(cpu_, gemm),
+    .trsm = AXB_FN(cpu_, trsm),
+    .potrf = AXB_FN(cpu_, potrf),
+    .iamax = AXB_FN(cpu_, iamax),
+    .panel_step = AXB_FN(cpu_, panel_step),
+    .laswp = AXB_FN(cpu_, laswp),
+    .swap_rows = AXB_FN(cpu_, swap_rows),
+    .pack_rows = AXB_FN(cpu_, pack_rows),
+    .unpack_rows = AXB_FN(cpu_, unpack_rows),
+    .pack = AXB_FN(cpu_, pack),
+    .unpack = AXB_FN(cpu_, unpack)};
 
 #undef OPS_T

@@ -22,6 +22,7 @@ typedef struct {
   int64_t *R, *src, *rows; /* 2 nb each: the permutation; row lists     */
   T *sbuf, *rbuf, *lbuf;   /* 2 nb x nloc each: sent, received, local   */
   int *cnt;                /* 4 P: send counts, displs, recv, displs    */
+  axb_status st;           /* a failed local laswp                      */
 } SWS;
 
 static axb_status AXB_FN(swap_ws_alloc_, )(SWS *w, int64_t nb, int64_t nloc,
@@ -46,10 +47,10 @@ static void AXB_FN(swap_ws_free_, )(SWS *w) {
 
 /* The permutation of the step: R[i] receives src[i]; returns the count. */
 static int64_t AXB_FN(swap_perm_, )(SWS *w, int64_t k0, int64_t jb,
-                                    const int64_t *piv) {
+                                    const int64_t *piv) { /* global ipiv */
   int64_t nr = 0;
   for (int64_t j = 0; j < jb; ++j) {
-    int64_t ab[2] = {k0 + j, piv[j] - 1}, at[2];
+    int64_t ab[2] = {k0 + j, piv[k0 + j] - 1}, at[2];
     for (int e = 0; e < 2; ++e) {
       int64_t i = 0;
       while (i < nr && w->R[i] != ab[e])
@@ -99,12 +100,23 @@ static void AXB_FN(swap_pack_, )(const OPS *ops, int unpack, int64_t m,
   }
 }
 
-/* Apply the step's interchanges to the local columns [c0, c1) and
-   [c2, c3) of this rank (collective over the process column). */
-static void AXB_FN(dist_laswp_, )(const OPS *ops, const axb_dist_grid *g, T *a,
-                                  int64_t lld, int64_t nb, int64_t k0,
-                                  int64_t jb, const int64_t *piv,
-                                  const int64_t cr[4], SWS *w) {
+/* Apply the step's interchanges (piv: the global ipiv, its entries k0 ..
+   k0+jb-1 set) to the local columns [c0, c1) and [c2, c3) of this rank
+   (collective over the process column).  One process row: the backend's
+   laswp in place (local rows are the global ones). */
+static void AXB_FN(dist_laswp_, )(axb_handle h, const OPS *ops,
+                                  const axb_dist_grid *g, T *a, int64_t lld,
+                                  int64_t nb, int64_t k0, int64_t jb,
+                                  const int64_t *piv, const int64_t cr[4],
+                                  SWS *w) {
+  if (g->nprow == 1) { /* every row local, local = global: laswp in place */
+    axb_status s1 =
+        ops->laswp(h, cr[1] - cr[0], a + cr[0] * lld, lld, k0, k0 + jb, piv);
+    axb_status s2 =
+        ops->laswp(h, cr[3] - cr[2], a + cr[2] * lld, lld, k0, k0 + jb, piv);
+    w->st = s1 != AXB_SUCCESS ? s1 : s2;
+    return;
+  }
   int64_t nr = AXB_FN(swap_perm_, )(w, k0, jb, piv);
   int64_t wd = (cr[1] - cr[0]) + (cr[3] - cr[2]);
   int me = g->prow, P = g->nprow;
