@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # axb solve --grid (issue 24) under mpirun: one report from rank 0, the exit
 # codes of the failure modes, a Matrix Market file scattered from rank 0.
-# Every mpirun runs under `timeout`.  Usage: cli_dist.sh AXB MPIEXEC
+# Every mpirun runs under `timeout` (LIMIT seconds, default 60).
+# Usage: cli_dist.sh AXB MPIEXEC [LIMIT]
 set -u
 axb=$1
 mpiexec=$2
+limit=${3:-60}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -13,7 +15,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 run() { # NP ARGS...: output in $tmp/out, exit code in $rc
   local np=$1
   shift
-  timeout 60 "$mpiexec" --oversubscribe --allow-run-as-root -np "$np" \
+  timeout "$limit" "$mpiexec" --oversubscribe --allow-run-as-root -np "$np" \
     "$axb" solve "$@" --threads 1 >"$tmp/out" 2>&1
   rc=$?
 }
