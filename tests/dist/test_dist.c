@@ -313,6 +313,16 @@ static void test_failures(void) {
   st = drive(&A, 0, &be, &info);
   CHECK(st == AXB_SUCCESS && be < 30, "after the failures: %d %.3g", st, be);
   axb_dist_matrix_destroy(&A);
+  /* n = 0: every routine succeeds and does nothing. */
+  A = gen_dist("uniform:0", AXB_F64, 4);
+  int64_t ip0[1] = {0};
+  CHECK(axb_dist_dgetrf(H, &A, ip0, &info) == AXB_SUCCESS && info == 0,
+        "n = 0 getrf: %s", axb_detail(H));
+  CHECK(axb_dist_dpotrf(H, AXB_LOWER, &A, &info) == AXB_SUCCESS && info == 0,
+        "n = 0 potrf: %s", axb_detail(H));
+  st = drive(&A, 0, &be, &info);
+  CHECK(st == AXB_SUCCESS && be == 0, "n = 0 solve: %d %s", st, axb_detail(H));
+  axb_dist_matrix_destroy(&A);
   /* Arguments: a bad ldb on one rank is -6 on all. */
   A = gen_dist("uniform:10", AXB_F64, 4);
   double Bv[10] = {0};
