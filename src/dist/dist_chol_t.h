@@ -7,10 +7,10 @@
  *      minor k0 + i) and then L11 are broadcast down process column qk.
  *   2. process column qk: L21 = A21 L11^-T (trsm) on its local rows.
  *   3. the panel W = L21 (global rows k0+jb .. n-1) is assembled in the
- *      process column (each rank writes its rows, an allreduce sums the
- *      disjoint pieces) and broadcast along every process row with the
- *      info, so that every rank holds the rows of L21 that its local rows
- *      AND its local columns need (the transposed operand).
+ *      process column (an allgather of each rank's packed rows, then each
+ *      row put at its global place) and broadcast along every process row with
+ * the info, so that every rank holds the rows of L21 that its local rows AND
+ * its local columns need (the transposed operand).
  *   4. every rank updates its local blocks of the lower trailing matrix:
  *      A[I, J] -= W[I] W[J]^T for global block rows I >= J (gemm; on a
  *      diagonal block only the lower triangle is written).
@@ -33,6 +33,8 @@ typedef struct {
   int64_t lld, n, nb, mloc, nloc;
   axb_status st;
   T *l11, *w[2], *wl, *s; /* L11, W (n x nb) x 2, W at local rows, scratch */
+  T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
+  int *cnt;               /* 2 P: counts and displacements                */
   int64_t info[2];        /* the info travelling with each W            */
   MPI_Request req[2];
   axb_dist_times *t;
@@ -71,15 +73,29 @@ static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
     (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
                      c->mloc - lr1, jb, (T)1, c->l11, jb,
                      c->a + lr1 + lc0 * lld, lld));
-    /* W: this rank's rows of L21 at their global places, zero elsewhere. */
-    memset(w, 0, (size_t)(nw * jb) * sizeof(T));
-    for (int64_t l = lr1; l < c->mloc; ++l) {
-      int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - (k0 + jb);
-      for (int64_t j = 0; j < jb; ++j)
-        w[gi + j * nw] = c->a[l + (lc0 + j) * lld];
+    /* W: every rank's rows of L21 gathered (MPI_Allgatherv of the packed
+       local rows, then each row put at its global place). */
+    int P = g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+    int64_t off = 0, k1 = k0 + jb;
+    for (int p = 0; p < P; ++p) {
+      int64_t mp =
+          axb_dist_numroc(c->n, nb, p, P) - axb_dist_numroc(k1, nb, p, P);
+      cnt[p] = (int)(mp * jb);
+      dsp[p] = (int)off;
+      off += mp * jb;
     }
-    if (nw > 0)
-      MPI_Allreduce(MPI_IN_PLACE, w, (int)(nw * jb), MPI_T, MPI_SUM, g->col);
+    c->ops->pack(c->mloc - lr1, jb, c->a + lr1 + lc0 * lld, lld,
+                 c->gbuf + dsp[g->prow]);
+    if (P > 1)
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_T, c->gbuf, cnt, dsp, MPI_T, g->col);
+    for (int p = 0; p < P; ++p) {
+      int64_t mp = cnt[p] / (jb > 0 ? jb : 1);
+      int64_t l0 = axb_dist_numroc(k1, nb, p, P);
+      const T *src = c->gbuf + dsp[p];
+      for (int64_t j = 0; j < jb; ++j)
+        for (int64_t l = 0; l < mp; ++l)
+          w[dist_l2g(l0 + l, nb, p, P) - k1 + j * nw] = src[l + j * mp];
+    }
   }
   c->t->panel += axb__now() - t0;
 }
@@ -197,8 +213,10 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   c.w[0] = axb__malloc(nn * c.nb, sizeof(T));
   c.w[1] = axb__malloc(nn * c.nb, sizeof(T));
   c.wl = axb__malloc((c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
+  c.gbuf = axb__malloc(nn * c.nb, sizeof(T));
+  c.cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
   axb_status st = AXB_SUCCESS;
-  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl)
+  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl || !c.gbuf || !c.cnt)
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "distributed potrf: cannot allocate the %lld x %lld panel",
                    (long long)c.n, (long long)c.nb);
@@ -222,6 +240,8 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   axb__free(c.w[0]);
   axb__free(c.w[1]);
   axb__free(c.wl);
+  axb__free(c.gbuf);
+  axb__free(c.cnt);
   g->times.factor = axb__now() - t0;
   if (st != AXB_SUCCESS) return st;
   *info = found;
