@@ -167,4 +167,9 @@ void cli_help_info(FILE *f);
 void cli_help_bench(FILE *f);
 void cli_help_tune(FILE *f);
 
+/* Distributed solve (issue 24, cli/solve_dist.c): `axb solve ... --grid
+   PxQ` under mpirun; says so and returns CLI_DEVICE when built without MPI. */
+int cli_has_grid(int argc, char **argv);
+int cli_solve_dist(int argc, char **argv);
+
 #endif /* AXB_CLI_H */

@@ -479,6 +479,7 @@ static int run(const solve_args *a, solve_data *d, cli_result *r) {
 }
 
 int cli_solve(int argc, char **argv) {
+  if (cli_has_grid(argc, argv)) return cli_solve_dist(argc, argv);
   solve_args a;
   int code = parse_args(argc, argv, &a);
   if (code >= 0) return code;

@@ -34,7 +34,11 @@ rule src/backend 'batched/|dense/|sparse/|vendor/' \
   'a backend serves the layers above; they include it, not the reverse'
 rule src/batched 'dense/|sparse/|vendor/' 'batched sits beside sparse, below the dense driver'
 rule src/sparse 'dense/|batched/|vendor/' 'sparse sits beside batched, below the dense driver'
-rule src/dense 'vendor/' 'the anchors are for comparison only'
+rule src/dense 'vendor/|dist/' 'the anchors are for comparison only; the distributed layer sits beside the dense driver'
+rule src/dist 'dense/|sparse/|batched/|vendor/|backend/(ref|omp|cuda|stub)/' \
+  'the distributed layer sits beside the dense driver, above the backends (their table through core/internal.h)'
+rule src/core 'dist/' 'core is the lowest layer'
+rule src/backend 'dist/' 'a backend serves the layers above'
 rule lapack 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'the LAPACK drop-in is a client of axb.h only'
 rule python 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \

@@ -1,0 +1,131 @@
+/*
+ * The distributed layer's internal interface (issue 24): the process grid,
+ * index maps of the 2-D block-cyclic layout, the collective agreement on a
+ * status, and the table of rank-local operations the algorithms call.
+ *
+ * The algorithms (dist_lu_t.h, dist_chol_t.h, dist_solve_t.h) touch a
+ * rank's blocks only through the local-operation table (dist_ops): GEMM,
+ * TRSM, the diagonal block's Cholesky, the pivot search and rank-1 step of
+ * one panel column, row interchanges, and the packing of sub-blocks into
+ * contiguous host buffers for messages.  The CPU table (dist_ops.c) runs
+ * them on the handle's backend (OpenMP + OpenBLAS on a CPU handle); a GPU
+ * rank adds a table whose blocks live in device memory (cuBLAS, axb's
+ * kernels; pack/unpack stage through pinned buffers or hand NCCL device
+ * pointers) without changing the algorithms.
+ */
+#ifndef AXB_DIST_INTERNAL_H
+#define AXB_DIST_INTERNAL_H
+
+#include "axb_dist.h"
+#include "core/internal.h"
+
+struct axb_dist_grid_s {
+  MPI_Comm comm; /* the caller's, duplicated                       */
+  MPI_Comm row;  /* the Q ranks of this process row (rank = pcol)   */
+  MPI_Comm col;  /* the P ranks of this process column (rank = prow) */
+  int nprow, npcol, prow, pcol, rank;
+  int lookahead;
+  axb_dist_pivot pivot;
+  axb_dist_times times;
+};
+
+/* ---- index maps (source process 0, square blocks nb) ---------------- */
+
+/* Local index of global index i on its owner (of nprocs). */
+static inline int64_t dist_g2l(int64_t i, int64_t nb, int nprocs) {
+  return (i / nb / nprocs) * nb + i % nb;
+}
+/* Global index of local index l on process p (of nprocs). */
+static inline int64_t dist_l2g(int64_t l, int64_t nb, int p, int nprocs) {
+  return ((l / nb) * nprocs + p) * nb + l % nb;
+}
+/* Owner (process row or column) of global index i. */
+static inline int dist_owner(int64_t i, int64_t nb, int nprocs) {
+  return (int)((i / nb) % nprocs);
+}
+
+/* ---- collectives ------------------------------------------------------ */
+
+/* Every rank passes its own status; all return the same one: the most
+   severe (errors < 0 before numerical > 0, the most negative first; ties
+   to the lowest rank), with that rank's detail (prefixed by its rank) on
+   every handle.  AXB_SUCCESS only when every rank succeeded. */
+axb_status axb__dist_agree(axb_handle h, const axb_dist_grid *g, axb_status st);
+/* MPI_Datatype of the scalar of dtype. */
+MPI_Datatype axb__dist_mpi_type(axb_dtype t);
+/* Check a distributed matrix's fields against its grid (this rank). */
+axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
+                           axb_dtype dtype, const char *who);
+/* Largest count in one MPI message (int). */
+#define AXB_DIST_MSG_MAX ((int64_t)1 << 30)
+
+/* ---- the table of rank-local operations ------------------------------- */
+
+#define AXB_DIST_DECLARE_OPS(T, NAME)                                          \
+  typedef struct NAME {                                                        \
+    /* C := alpha op(A) op(B) + beta C on local blocks. */                     \
+    axb_status (*gemm)(axb_handle h, axb_trans ta, axb_trans tb, int64_t m,    \
+                       int64_t n, int64_t k, T alpha, const T *A, int64_t lda, \
+                       const T *B, int64_t ldb, T beta, T *C, int64_t ldc);    \
+    axb_status (*trsm)(axb_handle h, axb_side side, axb_uplo uplo,             \
+                       axb_trans trans, axb_diag diag, int64_t m, int64_t n,   \
+                       T alpha, const T *A, int64_t lda, T *B, int64_t ldb);   \
+    /* Lower Cholesky of a diagonal block; *info as potrf. */                  \
+    axb_status (*potrf)(axb_handle h, int64_t n, T *A, int64_t lda,            \
+                        int64_t *info);                                        \
+    /* Index (0..m-1) and magnitude of the largest |x_i| of m entries (NaN     \
+       counts as the largest: it must surface); m = 0: index -1, value -1. */  \
+    void (*iamax)(int64_t m, const T *x, int64_t *idx, double *val);           \
+    /* One step of the unblocked panel LU on local rows: x (m entries)         \
+       := x / piv (by the reciprocal when |piv| >= the safe minimum, as        \
+       LAPACK), then the m x w block C -= x u^T, u the pivot row's w entries   \
+       to the right.  piv = 0: x is left as it is and C unchanged. */          \
+    void (*panel_step)(int64_t m, int64_t w, T piv, T *x, const T *u, T *C,    \
+                       int64_t ldc);                                           \
+    /* LAPACK's laswp on local rows: interchanges k1 .. k2-1 of ipiv (0-based  \
+       positions, 1-based local rows) applied in order to n columns. */        \
+    axb_status (*laswp)(axb_handle h, int64_t n, T *A, int64_t lda,            \
+                        int64_t k1, int64_t k2, const int64_t *ipiv);          \
+    /* Exchange local rows r1 and r2 over n columns. */                        \
+    void (*swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1, int64_t r2);   \
+    /* buf (m x n, ld m) := rows rows[0..m-1] of A's n columns, and back. */   \
+    void (*pack_rows)(int64_t m, const int64_t *rows, int64_t n, const T *A,   \
+                      int64_t lda, T *buf);                                    \
+    void (*unpack_rows)(int64_t m, const int64_t *rows, int64_t n,             \
+                        const T *buf, T *A, int64_t lda);                      \
+    /* buf (m x n, ld m) := A (m x n, ld lda), and back. */                    \
+    void (*pack)(int64_t m, int64_t n, const T *A, int64_t lda, T *buf);       \
+    void (*unpack)(int64_t m, int64_t n, const T *buf, T *A, int64_t lda);     \
+  } NAME;
+
+AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)
+AXB_DIST_DECLARE_OPS(float, axb_dist_ops_s)
+
+/* The CPU table: BLAS-3 and potrf through h's backend table, the rest
+   host loops. */
+extern const axb_dist_ops_d axb__dist_cpu_d;
+extern const axb_dist_ops_s axb__dist_cpu_s;
+
+/* ---- typed algorithms (dist_lu.c, dist_chol.c, dist_solve.c) ----------- */
+
+#define AXB_DIST_DECLARE_ALGO(T, p)                                            \
+  axb_status axb__dist_##p##getrf(axb_handle h, axb_dist_matrix *A,            \
+                                  int64_t *ipiv, int64_t *info);               \
+  axb_status axb__dist_##p##potrf(axb_handle h, axb_dist_matrix *A,            \
+                                  int64_t *info);                              \
+  axb_status axb__dist_##p##getrs(axb_handle h, const axb_dist_matrix *A,      \
+                                  const int64_t *ipiv, int64_t nrhs, T *B,     \
+                                  int64_t ldb);                                \
+  axb_status axb__dist_##p##potrs(axb_handle h, const axb_dist_matrix *A,      \
+                                  int64_t nrhs, T *B, int64_t ldb);            \
+  /* Per column c of X: ||b_c - A x_c||_inf / (||A||_inf ||x_c||_inf n eps)    \
+     (the largest over columns into *ratio), the same on every rank;           \
+     returns a status already agreed. */                                       \
+  axb_status axb__dist_##p##backward_error(                                    \
+      axb_handle h, const axb_dist_matrix *A, int64_t nrhs, const T *B,        \
+      int64_t ldb, const T *X, int64_t ldx, double *ratio);
+
+AXB_DIST_DECLARE_ALGO(double, d)
+AXB_DIST_DECLARE_ALGO(float, s)
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * Distributed right-looking blocked Cholesky, lower, A = L L^T (template:
+ * T, P; instantiated by dist_chol.c).  ScaLAPACK's pdpotrf order:
+ *
+ * step k (block column k, owner column qk, diagonal block on (pk, qk)):
+ *   1. (pk, qk) factors the diagonal block (potrf); its info (the global
+ *      minor k0 + i) and then L11 are broadcast down process column qk.
+ *   2. process column qk: L21 = A21 L11^-T (trsm) on its local rows.
+ *   3. the panel W = L21 (global rows k0+jb .. n-1) is assembled in the
+ *      process column (an allgather of each rank's packed rows, then each
+ *      row put at its global place) and broadcast along every process row with
+ * the info, so that every rank holds the rows of L21 that its local rows AND
+ * its local columns need (the transposed operand).
+ *   4. every rank updates its local blocks of the lower trailing matrix:
+ *      A[I, J] -= W[I] W[J]^T for global block rows I >= J (gemm; on a
+ *      diagonal block only the lower triangle is written).
+ *
+ * Look-ahead (grid->lookahead, as the LU's): in step k the owner column of
+ * block k+1 updates that block column first, runs steps 1-3 of k+1 within
+ * its column and starts the row broadcast of W_{k+1} (MPI_Ibcast) before
+ * the rest of its update of step k; the other ranks post the receive first
+ * and wait at the start of step k+1.  Two W buffers alternate.
+ */
+
+#define OPS AXB_CAT3(axb_dist_ops_, P, )
+#define MPI_T (sizeof(T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT)
+
+typedef struct {
+  axb_handle h;
+  const axb_dist_grid *g;
+  const OPS *ops;
+  T *a;
+  int64_t lld, n, nb, mloc, nloc;
+  axb_status st;
+  T *l11, *w[2], *wl, *s; /* L11, W (n x nb) x 2, W at local rows, scratch */
+  T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
+  int *cnt;               /* 2 P: counts and displacements                */
+  int64_t info[2];        /* the info travelling with each W            */
+  MPI_Request req[2];
+  axb_dist_times *t;
+} AXB_FN(chol_ctx_, );
+
+#define CCTX AXB_FN(chol_ctx_, )
+
+static void AXB_FN(chol_note_, )(CCTX *c, axb_status st) {
+  if (c->st == AXB_SUCCESS && st != AXB_SUCCESS) c->st = st;
+}
+
+/* Steps 1-3 of block k within its process column: the diagonal block's
+   potrf (info to the column), trsm, W assembled into c->w[slot] and the
+   info into c->info[slot] (the rest of the grid learns both in step 4). */
+static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, lld = c->lld, nw = c->n - k0 - jb;
+  int pk = dist_owner(k0, nb, g->nprow);
+  int64_t lr0 = axb_dist_numroc(k0, nb, g->prow, g->nprow);
+  int64_t lr1 = axb_dist_numroc(k0 + jb, nb, g->prow, g->nprow);
+  int64_t lc0 = axb_dist_numroc(k0, nb, g->pcol, g->npcol), info = 0;
+  T *w = c->w[slot];
+  double t0 = axb__now();
+  T *d = c->a + lr0 + lc0 * lld;
+  if (g->prow == pk) {
+    int64_t li = 0;
+    AXB_FN(chol_note_, )(c, c->ops->potrf(c->h, jb, d, lld, &li));
+    if (li) info = k0 + li;
+    c->ops->pack(jb, jb, d, lld, c->l11);
+  }
+  MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
+  c->info[slot] = info;
+  if (!info) {
+    MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+    AXB_FN(chol_note_, )
+    (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
+                     c->mloc - lr1, jb, (T)1, c->l11, jb,
+                     c->a + lr1 + lc0 * lld, lld));
+    /* W: every rank's rows of L21 gathered (MPI_Allgatherv of the packed
+       local rows, then each row put at its global place). */
+    int P = g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+    int64_t off = 0, k1 = k0 + jb;
+    for (int p = 0; p < P; ++p) {
+      int64_t mp =
+          axb_dist_numroc(c->n, nb, p, P) - axb_dist_numroc(k1, nb, p, P);
+      cnt[p] = (int)(mp * jb);
+      dsp[p] = (int)off;
+      off += mp * jb;
+    }
+    c->ops->pack(c->mloc - lr1, jb, c->a + lr1 + lc0 * lld, lld,
+                 c->gbuf + dsp[g->prow]);
+    if (P > 1)
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_T, c->gbuf, cnt, dsp, MPI_T, g->col);
+    for (int p = 0; p < P; ++p) {
+      int64_t mp = cnt[p] / (jb > 0 ? jb : 1);
+      int64_t l0 = axb_dist_numroc(k1, nb, p, P);
+      const T *src = c->gbuf + dsp[p];
+      for (int64_t j = 0; j < jb; ++j)
+        for (int64_t l = 0; l < mp; ++l)
+          w[dist_l2g(l0 + l, nb, p, P) - k1 + j * nw] = src[l + j * mp];
+    }
+  }
+  c->t->panel += axb__now() - t0;
+}
+
+/* Steps 1-4 of block k: the column's part on its column, then the row
+   broadcast of info and W (blocking, or started for the look-ahead).  W
+   travels even after a failure (its size must be known to post the
+   receive); nobody uses it then. */
+static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
+                                  int nonblocking) {
+  const axb_dist_grid *g = c->g;
+  int64_t jb = c->n - k0 < c->nb ? c->n - k0 : c->nb, nw = c->n - k0 - jb;
+  int qk = dist_owner(k0, c->nb, g->npcol);
+  if (g->pcol == qk) AXB_FN(chol_column_, )(c, k0, jb, slot);
+  double t0 = axb__now();
+  int cnt = (int)(nw * jb);
+  if (nonblocking) {
+    MPI_Ibcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row, &c->req[0]);
+    MPI_Ibcast(c->w[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
+  } else {
+    MPI_Bcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row);
+    MPI_Bcast(c->w[slot], cnt, MPI_T, qk, g->row);
+  }
+  c->t->bcast += axb__now() - t0;
+}
+
+/* W (global rows k1 .. n-1, ld nw) at this rank's local rows >= lr1. */
+static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, int64_t k1, int64_t jb) {
+  const axb_dist_grid *g = c->g;
+  int64_t nw = c->n - k1, lr1 = axb_dist_numroc(k1, c->nb, g->prow, g->nprow);
+  int64_t mw = c->mloc - lr1;
+  for (int64_t l = lr1; l < c->mloc; ++l) {
+    int64_t gi = dist_l2g(l, c->nb, g->prow, g->nprow) - k1;
+    for (int64_t j = 0; j < jb; ++j)
+      c->wl[(l - lr1) + j * mw] = w[gi + j * nw];
+  }
+}
+
+/* Step 5 of block k on the local column blocks [cb0, cb1): A[I, J] -=
+   W[I] W[J]^T for the lower trailing blocks (wl built for this step). */
+static void AXB_FN(chol_update_, )(CCTX *c, const T *w, int64_t k1, int64_t jb,
+                                   int64_t cb0, int64_t cb1) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, lld = c->lld, nw = c->n - k1;
+  int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
+  int64_t mw = c->mloc - lr1;
+  double t0 = axb__now();
+  for (int64_t cb = cb0; cb < cb1; cb += nb) {
+    int64_t wd = cb1 - cb < nb ? cb1 - cb : nb;
+    int64_t j0 = dist_l2g(cb, nb, g->pcol, g->npcol); /* global column */
+    int64_t rs = axb_dist_numroc(j0, nb, g->prow, g->nprow);
+    const T *wj = w + (j0 - k1);
+    T *acol = c->a + cb * lld;
+    if (dist_owner(j0, nb, g->nprow) == g->prow) { /* the diagonal block */
+      AXB_FN(chol_note_, )
+      (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, wd, wd, jb, (T)1,
+                       c->wl + (rs - lr1), mw, wj, nw, (T)0, c->s, nb));
+      for (int64_t j = 0; j < wd; ++j)
+        for (int64_t i = j; i < wd; ++i)
+          acol[rs + i + j * lld] -= c->s[i + j * nb];
+      rs += wd;
+    }
+    AXB_FN(chol_note_, )
+    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, c->mloc - rs, wd, jb, (T)-1,
+                     c->wl + (rs - lr1), mw, wj, nw, (T)1, acol + rs, lld));
+  }
+  c->t->update += axb__now() - t0;
+}
+
+/* Step k (its panel broadcast done or pending): returns the info. */
+static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
+                                    int pending) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, jb = c->n - k0 < nb ? c->n - k0 : nb, k1 = k0 + jb;
+  double t0 = axb__now();
+  if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
+  c->t->bcast += axb__now() - t0;
+  if (c->info[slot]) return c->info[slot];
+  const T *w = c->w[slot];
+  AXB_FN(chol_wl_, )(c, w, k1, jb);
+  int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
+  if (g->lookahead && k1 < c->n) {
+    int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
+    int own = g->pcol == dist_owner(k1, nb, g->npcol);
+    if (own) AXB_FN(chol_update_, )(c, w, k1, jb, lc1, lc1 + jb1);
+    AXB_FN(chol_panel_, )(c, k1, !slot, 1);
+    AXB_FN(chol_update_, )(c, w, k1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+  } else {
+    AXB_FN(chol_update_, )(c, w, k1, jb, lc1, c->nloc);
+  }
+  return 0;
+}
+
+axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
+                                     int64_t *info) {
+  axb_dist_grid *g = (axb_dist_grid *)A->grid;
+  CCTX c;
+  memset(&c, 0, sizeof c);
+  c.h = h;
+  c.g = g;
+  c.ops = &AXB_FN(axb__dist_cpu_, );
+  c.a = A->data;
+  c.lld = A->lld;
+  c.n = A->n;
+  c.nb = A->nb;
+  c.mloc = A->mloc;
+  c.nloc = A->nloc;
+  memset(&g->times, 0, sizeof g->times);
+  c.t = &g->times;
+  *info = 0;
+  double t0 = axb__now();
+  int64_t nn = c.n > 1 ? c.n : 1;
+  c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
+  c.s = axb__malloc(c.nb * c.nb, sizeof(T));
+  c.w[0] = axb__malloc(nn * c.nb, sizeof(T));
+  c.w[1] = axb__malloc(nn * c.nb, sizeof(T));
+  c.wl = axb__malloc((c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
+  c.gbuf = axb__malloc(nn * c.nb, sizeof(T));
+  c.cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
+  axb_status st = AXB_SUCCESS;
+  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl || !c.gbuf || !c.cnt)
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "distributed potrf: cannot allocate the %lld x %lld panel",
+                   (long long)c.n, (long long)c.nb);
+  else if (nn * c.nb > AXB_DIST_MSG_MAX)
+    st = axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                   "distributed potrf: a panel message would exceed 2^30 "
+                   "entries (lower nb)");
+  st = axb__dist_agree(h, g, st);
+  int64_t found = 0;
+  int pending = 0;
+  for (int64_t k0 = 0; st == AXB_SUCCESS && k0 < c.n; k0 += c.nb) {
+    int slot = (int)((k0 / c.nb) & 1);
+    if (!pending) AXB_FN(chol_panel_, )(&c, k0, slot, 0);
+    found = AXB_FN(chol_step_, )(&c, k0, slot, pending);
+    pending = g->lookahead && k0 + c.nb < c.n && !found;
+    if (found) break;
+  }
+  if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
+  axb__free(c.l11);
+  axb__free(c.s);
+  axb__free(c.w[0]);
+  axb__free(c.w[1]);
+  axb__free(c.wl);
+  axb__free(c.gbuf);
+  axb__free(c.cnt);
+  g->times.factor = axb__now() - t0;
+  if (st != AXB_SUCCESS) return st;
+  *info = found;
+  if (found)
+    return axb__fail(h, AXB_ERR_NOT_SPD,
+                     "distributed potrf: the leading minor of order %lld is "
+                     "not positive definite",
+                     (long long)found);
+  axb__clear(h);
+  return AXB_SUCCESS;
+}
+
+#undef OPS
+#undef MPI_T
+#undef CCTX

@@ -1,0 +1,379 @@
+/*
+ * Distributed right-looking blocked LU with partial pivoting (template: T,
+ * P; instantiated by dist_lu.c).  ScaLAPACK's pdgetrf algorithm, written
+ * for clarity over the local-operation table:
+ *
+ * step k (block column k, global columns k0 .. k0+jb-1, owner column qk,
+ * owner of the diagonal block (pk, qk)):
+ *   1. panel   (process column qk): for each column j of the panel, the
+ *              largest |a_ij| over rows i >= k0+j of ALL process rows (one
+ *              allreduce in the process column: value, then smallest global
+ *              row on ties, as LAPACK's idamax; the winner brings its row's
+ *              entries, so no broadcast of the pivot row follows); the two
+ *              rows exchanged over the panel's columns (send/receive
+ *              between their owners); multipliers l_ij = a_ij / a_jj and
+ *              the rank-1 update, within sub-panels of ib columns whose U
+ *              rows then update the rest of the panel by gemm.
+ *   2. broadcast the panel's local rows, its pivots and info along each
+ *              process row.
+ *   3. swaps   every process column applies the jb interchanges to its
+ *              other local columns (left: L is stored permuted, as LAPACK).
+ *   4. U row   process row pk: U12 = L11^-1 A12 (trsm), broadcast down the
+ *              process columns.
+ *   5. update  A22 -= L21 U12 on every rank's local trailing blocks (gemm).
+ *
+ * Look-ahead (depth 1, grid->lookahead): in step k the owner column of
+ * block k+1 updates that block column first, factors panel k+1 and starts
+ * its broadcast (MPI_Ibcast) before the rest of the trailing update of step
+ * k; the other ranks post the receive before their update and wait at the
+ * start of step k+1.  Row interchanges commute with the update (the same
+ * rows of L21 and A22 move together), so the result is that of the plain
+ * order.
+ *
+ * Local pivoting (grid->pivot = AXB_DIST_PIVOT_LOCAL): the same, with the
+ * candidates of step 1 restricted to the process row that owns row k0+j.
+ */
+
+#include "dist/dist_swap_t.h"
+
+#define OPS AXB_CAT3(axb_dist_ops_, P, )
+#define CTX AXB_FN(lu_ctx_, )
+#define MPI_T (sizeof(T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT)
+
+typedef struct {
+  axb_handle h;
+  const axb_dist_grid *g;
+  const OPS *ops;
+  T *a;
+  int64_t lld, n, nb, mloc, nloc;
+  int64_t *ipiv, info;
+  axb_status st;         /* first failed local operation            */
+  T *pbuf[2];            /* panel buffers: (mloc - lr0) x jb         */
+  int64_t *hbuf[2];      /* panel headers: jb pivots, info           */
+  T *ubuf, *rbuf, *urow; /* U12, one row for swaps, the pivot row    */
+  AXB_FN(swap_ws_, ) sw; /* the batched interchanges (dist_swap_t.h) */
+  MPI_Request req[2];
+  MPI_Op maxloc;
+  MPI_Datatype cand_type; /* ib + 2 doubles: |a|, row, the row's entries */
+  int64_t ib;             /* columns of a sub-panel                       */
+  double *cand;           /* 2 (ib + 2): the candidate and the winner     */
+  T *pu;                  /* ib x nb: a sub-panel's U rows (the look-ahead
+                             panel must not touch ubuf, still in use)     */
+  axb_dist_times *t;
+} CTX;
+
+static int64_t AXB_FN(lu_loc_, )(const CTX *c, int64_t gi, int row) {
+  return row ? axb_dist_numroc(gi, c->nb, c->g->prow, c->g->nprow)
+             : axb_dist_numroc(gi, c->nb, c->g->pcol, c->g->npcol);
+}
+
+static void AXB_FN(lu_note_, )(CTX *c, axb_status st) {
+  if (c->st == AXB_SUCCESS && st != AXB_SUCCESS) c->st = st;
+}
+
+/* Exchange global rows r1 and r2 over the local column ranges [c0, c1) and
+   [c2, c3) (point to point within the process column). */
+static void AXB_FN(lu_swap_, )(CTX *c, int64_t r1, int64_t r2, int64_t c0,
+                               int64_t c1, int64_t c2, int64_t c3) {
+  if (r1 == r2) return;
+  const axb_dist_grid *g = c->g;
+  int o1 = dist_owner(r1, c->nb, g->nprow),
+      o2 = dist_owner(r2, c->nb, g->nprow);
+  int64_t l1 = dist_g2l(r1, c->nb, g->nprow),
+          l2 = dist_g2l(r2, c->nb, g->nprow);
+  int64_t w1 = c1 - c0, w2 = c3 - c2;
+  if (w1 + w2 <= 0 || (o1 != g->prow && o2 != g->prow)) return;
+  if (o1 == o2) {
+    c->ops->swap_rows(w1, c->a + c0 * c->lld, c->lld, l1, l2);
+    c->ops->swap_rows(w2, c->a + c2 * c->lld, c->lld, l1, l2);
+    return;
+  }
+  int other = o1 == g->prow ? o2 : o1;
+  int64_t l = o1 == g->prow ? l1 : l2;
+  c->ops->pack(1, w1, c->a + l + c0 * c->lld, c->lld, c->rbuf);
+  c->ops->pack(1, w2, c->a + l + c2 * c->lld, c->lld, c->rbuf + w1);
+  MPI_Sendrecv_replace(c->rbuf, (int)(w1 + w2), MPI_T, other, 7, other, 7,
+                       g->col, MPI_STATUS_IGNORE);
+  c->ops->unpack(1, w1, c->rbuf, c->a + l + c0 * c->lld, c->lld);
+  c->ops->unpack(1, w2, c->rbuf + w1, c->a + l + c2 * c->lld, c->lld);
+}
+
+/* One column j of the panel (columns lc0 .. lc0+jb-1), inside the
+   sub-panel [j0, j1): the pivot search across the process column (one
+   allreduce whose winner carries its row's entries j .. j1-1), the
+   exchange of the two rows over the whole panel, the multipliers and the
+   rank-1 update of the sub-panel. */
+static void AXB_FN(lu_column_, )(CTX *c, int64_t k0, int64_t jb, int64_t j,
+                                 int64_t j1, int64_t *hdr) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, lld = c->lld, gj = k0 + j,
+          lc0 = AXB_FN(lu_loc_, )(c, k0, 0);
+  int64_t lrj = AXB_FN(lu_loc_, )(c, gj, 1), w = j1 - j;
+  T *colj = c->a + (lc0 + j) * lld;
+  double *cand = c->cand, *best = c->cand + c->ib + 2;
+  memset(cand, 0, (size_t)(c->ib + 2) * sizeof(double));
+  cand[0] = -1;
+  cand[1] = (double)c->n;
+  if (g->pivot != AXB_DIST_PIVOT_LOCAL ||
+      dist_owner(gj, nb, g->nprow) == g->prow) {
+    int64_t idx;
+    c->ops->iamax(c->mloc - lrj, colj + lrj, &idx, &cand[0]);
+    if (idx >= 0) {
+      cand[1] = (double)dist_l2g(lrj + idx, nb, g->prow, g->nprow);
+      for (int64_t e = 0; e < w; ++e)
+        cand[2 + e] = (double)colj[lrj + idx + e * lld];
+    }
+  }
+  MPI_Allreduce(cand, best, 1, c->cand_type, c->maxloc, g->col);
+  int64_t p = (int64_t)best[1];
+  if (best[0] < 0 || p >= c->n) p = gj; /* no candidate: cannot happen */
+  hdr[j] = p + 1;
+  AXB_FN(lu_swap_, )(c, gj, p, lc0, lc0 + jb, 0, 0);
+  for (int64_t e = 0; e < w; ++e) /* the pivot row, as the owner has it */
+    c->urow[e] = (T)best[2 + e];
+  T piv = c->urow[0];
+  if (piv == (T)0 && hdr[jb] == 0) hdr[jb] = gj + 1;
+  int64_t lrb = AXB_FN(lu_loc_, )(c, gj + 1, 1);
+  c->ops->panel_step(c->mloc - lrb, w - 1, piv, colj + lrb, c->urow + 1,
+                     colj + lld + lrb, lld);
+}
+
+/* Step 1 on process column qk: factor the panel of block column k in
+   place (local columns lc0 .. lc0+jb-1); pivots and info into hdr.
+   Blocked by ib columns: after each sub-panel [j0, j1), its U rows right
+   of it (all on process row pk: the panel's rows k0 .. k0+jb-1 form block
+   row k) are solved there (trsm), broadcast down the column, and the rest
+   of the panel is updated by one gemm, so that most of the panel's flops
+   are BLAS-3 rather than rank-1 updates. */
+static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, k0 = k * nb, jb = c->n - k0 < nb ? c->n - k0 : nb;
+  int64_t lc0 = AXB_FN(lu_loc_, )(c, k0, 0), lld = c->lld;
+  int pk = dist_owner(k0, nb, g->nprow);
+  hdr[jb] = 0;
+  for (int64_t j0 = 0; j0 < jb; j0 += c->ib) {
+    int64_t j1 = j0 + c->ib < jb ? j0 + c->ib : jb, wr = jb - j1;
+    for (int64_t j = j0; j < j1; ++j)
+      AXB_FN(lu_column_, )(c, k0, jb, j, j1, hdr);
+    if (wr == 0) continue;
+    T *a11 = c->a + (lc0 + j0) * lld, *a12 = c->a + (lc0 + j1) * lld;
+    int64_t lu0 = AXB_FN(lu_loc_, )(c, k0 + j0, 1), bw = j1 - j0;
+    if (g->prow == pk) {
+      AXB_FN(lu_note_, )
+      (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, bw,
+                       wr, (T)1, a11 + lu0, lld, a12 + lu0, lld));
+      c->ops->pack(bw, wr, a12 + lu0, lld, c->pu);
+    }
+    MPI_Bcast(c->pu, (int)(bw * wr), MPI_T, pk, g->col);
+    int64_t lr1 = AXB_FN(lu_loc_, )(c, k0 + j1, 1);
+    AXB_FN(lu_note_, )
+    (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, wr, bw,
+                     (T)-1, a11 + lr1, lld, c->pu, bw, (T)1, a12 + lr1, lld));
+  }
+}
+
+/* Factor panel k on its column (root) into pbuf/hbuf, and broadcast it
+   along the process rows: blocking, or started (req) for the look-ahead. */
+static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
+                                      int nonblocking) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, k0 = k * nb, jb = c->n - k0 < nb ? c->n - k0 : nb;
+  int64_t lr0 = AXB_FN(lu_loc_, )(c, k0, 1), lc0 = AXB_FN(lu_loc_, )(c, k0, 0);
+  int qk = dist_owner(k0, nb, g->npcol);
+  if (g->pcol == qk) {
+    double t0 = axb__now();
+    AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
+    c->ops->pack(c->mloc - lr0, jb, c->a + lr0 + lc0 * c->lld, c->lld,
+                 c->pbuf[slot]);
+    c->t->panel += axb__now() - t0;
+  }
+  double t0 = axb__now();
+  int cnt = (int)((c->mloc - lr0) * jb);
+  if (nonblocking) {
+    MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row, &c->req[0]);
+    MPI_Ibcast(c->pbuf[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
+  } else {
+    MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
+    MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
+  }
+  c->t->bcast += axb__now() - t0;
+}
+
+/* A[lr1.., c0..c1) -= L21 U12[:, c0 - lc1 ..] for step k. */
+static void AXB_FN(lu_update_, )(CTX *c, int slot, int64_t lr0, int64_t lr1,
+                                 int64_t lc1, int64_t jb, int64_t c0,
+                                 int64_t c1) {
+  double t0 = axb__now();
+  int64_t ldp = c->mloc - lr0;
+  AXB_FN(lu_note_, )
+  (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, c1 - c0, jb,
+                   (T)-1, c->pbuf[slot] + (lr1 - lr0), ldp,
+                   c->ubuf + (c0 - lc1) * jb, jb, (T)1,
+                   c->a + lr1 + c0 * c->lld, c->lld));
+  c->t->update += axb__now() - t0;
+}
+
+/* Steps 2-5 of block column k (its panel factored and broadcast, or its
+   broadcast started when pending). */
+static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb, k0 = k * nb, jb = c->n - k0 < nb ? c->n - k0 : nb;
+  int64_t lr0 = AXB_FN(lu_loc_, )(c, k0, 1), lc0 = AXB_FN(lu_loc_, )(c, k0, 0);
+  int64_t lr1 = AXB_FN(lu_loc_, )(c, k0 + jb, 1);
+  int64_t lc1 = AXB_FN(lu_loc_, )(c, k0 + jb, 0);
+  int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
+  double t0 = axb__now();
+  if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
+  c->t->bcast += axb__now() - t0;
+  const int64_t *hdr = c->hbuf[slot];
+  for (int64_t j = 0; j < jb; ++j)
+    c->ipiv[k0 + j] = hdr[j];
+  if (hdr[jb] && !c->info) c->info = hdr[jb];
+  /* 3: interchanges on the columns outside the panel, one exchange. */
+  t0 = axb__now();
+  int in = g->pcol == qk;
+  int64_t cr[4] = {0, in ? lc0 : c->nloc, in ? lc0 + jb : c->nloc, c->nloc};
+  AXB_FN(dist_laswp_, )
+  (c->h, c->ops, g, c->a, c->lld, nb, k0, jb, c->ipiv, cr, &c->sw);
+  AXB_FN(lu_note_, )(c, c->sw.st);
+  c->t->swap += axb__now() - t0;
+  /* 4: U12 on process row pk, broadcast down the columns. */
+  int64_t wu = c->nloc - lc1;
+  t0 = axb__now();
+  if (g->prow == pk && wu > 0) {
+    T *a12 = c->a + lr0 + lc1 * c->lld;
+    AXB_FN(lu_note_, )
+    (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, wu,
+                     (T)1, c->pbuf[slot], c->mloc - lr0, a12, c->lld));
+    c->ops->pack(jb, wu, a12, c->lld, c->ubuf);
+  }
+  c->t->update += axb__now() - t0;
+  t0 = axb__now();
+  if (wu > 0) MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
+  c->t->bcast += axb__now() - t0;
+  /* 5: the trailing update, with the look-ahead's block column first. */
+  int64_t k1 = k0 + jb;
+  if (g->lookahead && k1 < c->n) {
+    int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
+    int own = g->pcol == dist_owner(k1, nb, g->npcol);
+    if (own) AXB_FN(lu_update_, )(c, slot, lr0, lr1, lc1, jb, lc1, lc1 + jb1);
+    AXB_FN(lu_panel_bcast_, )(c, k + 1, !slot, 1);
+    AXB_FN(lu_update_, )
+    (c, slot, lr0, lr1, lc1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+  } else {
+    AXB_FN(lu_update_, )(c, slot, lr0, lr1, lc1, jb, lc1, c->nloc);
+  }
+}
+
+/* The largest value (NaN above all), then the smallest row: the reduction
+   of the pivot search on elements (|a|, global row, the row's entries) of
+   doubles; the winner's whole element is kept. */
+static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
+                                 MPI_Datatype *dt) {
+  int size = 0;
+  MPI_Type_size(*dt, &size);
+  int64_t m = size / (int)sizeof(double);
+  const double *x = in;
+  double *y = inout;
+  for (int i = 0; i < *len; ++i, x += m, y += m) {
+    int xn = x[0] != x[0], yn = y[0] != y[0];
+    int take = yn ? (xn && x[1] < y[1])
+                  : (xn || x[0] > y[0] || (x[0] == y[0] && x[1] < y[1]));
+    if (take) memcpy(y, x, (size_t)m * sizeof(double));
+  }
+}
+
+static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
+  int64_t mnb = (c->mloc > 1 ? c->mloc : 1) * c->nb;
+  c->pbuf[0] = axb__malloc(mnb, sizeof(T));
+  c->pbuf[1] = axb__malloc(mnb, sizeof(T));
+  c->hbuf[0] = axb__malloc(c->nb + 1, sizeof(int64_t));
+  c->hbuf[1] = axb__malloc(c->nb + 1, sizeof(int64_t));
+  c->ubuf = axb__malloc(c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
+  c->rbuf = axb__malloc(c->nloc + 1, sizeof(T));
+  c->urow = axb__malloc(c->nb, sizeof(T));
+  c->ib = c->nb < 32 ? c->nb : 32;
+  c->cand = axb__malloc(2 * (c->ib + 2), sizeof(double));
+  c->pu = axb__malloc(c->ib * c->nb, sizeof(T));
+  if (!c->pbuf[0] || !c->pbuf[1] || !c->hbuf[0] || !c->hbuf[1] || !c->ubuf ||
+      !c->rbuf || !c->urow || !c->cand || !c->pu)
+    return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
+                     "distributed getrf: cannot allocate the panel buffers "
+                     "(%lld x %lld local)",
+                     (long long)c->mloc, (long long)c->nloc);
+  axb_status st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
+  if (st == AXB_ERR_OUT_OF_MEMORY)
+    return axb__fail(c->h, st,
+                     "distributed getrf: cannot allocate the "
+                     "interchange buffers");
+  if (st != AXB_SUCCESS || mnb > AXB_DIST_MSG_MAX ||
+      c->nb * c->nloc > AXB_DIST_MSG_MAX)
+    return axb__fail(c->h, AXB_ERR_NOT_SUPPORTED,
+                     "distributed getrf: a panel message would exceed 2^30 "
+                     "entries (lower nb)");
+  return AXB_SUCCESS;
+}
+
+static void AXB_FN(lu_free_, )(CTX *c) {
+  axb__free(c->pbuf[0]);
+  axb__free(c->pbuf[1]);
+  axb__free(c->hbuf[0]);
+  axb__free(c->hbuf[1]);
+  axb__free(c->ubuf);
+  axb__free(c->rbuf);
+  axb__free(c->urow);
+  axb__free(c->cand);
+  axb__free(c->pu);
+  AXB_FN(swap_ws_free_, )(&c->sw);
+}
+
+axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
+                                     int64_t *ipiv, int64_t *info) {
+  axb_dist_grid *g = (axb_dist_grid *)A->grid;
+  CTX c;
+  memset(&c, 0, sizeof c);
+  c.h = h;
+  c.g = g;
+  c.ops = &AXB_FN(axb__dist_cpu_, );
+  c.a = A->data;
+  c.lld = A->lld;
+  c.n = A->n;
+  c.nb = A->nb;
+  c.mloc = A->mloc;
+  c.nloc = A->nloc;
+  c.ipiv = ipiv;
+  memset(&g->times, 0, sizeof g->times);
+  c.t = &g->times;
+  *info = 0;
+  double t0 = axb__now();
+  axb_status st = axb__dist_agree(h, g, AXB_FN(lu_alloc_, )(&c));
+  if (st == AXB_SUCCESS && c.n > 0) {
+    MPI_Op_create(AXB_FN(lu_maxloc_, ), 1, &c.maxloc);
+    MPI_Type_contiguous((int)c.ib + 2, MPI_DOUBLE, &c.cand_type);
+    MPI_Type_commit(&c.cand_type);
+    int64_t nblk = (c.n + c.nb - 1) / c.nb;
+    int pending = 0;
+    for (int64_t k = 0; k < nblk; ++k) {
+      if (!pending) AXB_FN(lu_panel_bcast_, )(&c, k, (int)(k & 1), 0);
+      AXB_FN(lu_step_, )(&c, k, (int)(k & 1), pending);
+      pending = g->lookahead && k + 1 < nblk;
+    }
+    MPI_Op_free(&c.maxloc);
+    MPI_Type_free(&c.cand_type);
+    st = axb__dist_agree(h, g, c.st);
+  }
+  AXB_FN(lu_free_, )(&c);
+  g->times.factor = axb__now() - t0;
+  if (st != AXB_SUCCESS) return st;
+  *info = c.info;
+  if (c.info)
+    return axb__fail(h, AXB_ERR_SINGULAR,
+                     "distributed getrf: U(%lld,%lld) is exactly zero",
+                     (long long)c.info, (long long)c.info);
+  axb__clear(h);
+  return AXB_SUCCESS;
+}
+
+#undef OPS
+#undef CTX
+#undef MPI_T

@@ -1,0 +1,10 @@
+/* Distributed triangular solves and backward error: dist_solve_t.h, for
+   double and float. */
+#include "core/template.h"
+#include "dist/dist.h"
+
+#include <math.h>
+#include <string.h>
+
+#define AXB_TEMPLATE "dist/dist_solve_t.h"
+#include "core/instantiate.h"
