@@ -94,8 +94,8 @@ typedef struct {
   cli_sparse_args sp; /* the sparse path: sp.on when selected */
 } solve_args;
 
-/* A dense method name, or a sparse one (cg, cg1, bicgstab, gmres), which
-   selects the sparse path. */
+/* A dense method name, or a sparse one (cg, cg1, bicgstab, gmres,
+   direct), which selects the sparse path. */
 static int parse_method(solve_args *a, const char *text) {
   if (axb_method_parse(text, &a->method) == AXB_SUCCESS) return 1;
   if (axb_sparse_method_parse(text, &a->sp.opts.method) == AXB_SUCCESS) {
@@ -105,7 +105,7 @@ static int parse_method(solve_args *a, const char *text) {
   cli_error("--method: '%s' is not one of auto, lu, cholesky, gauss-jordan, "
             "lu-crout, gauss, cholesky-crout, cholesky-banachiewicz, "
             "lu-fixedpoint, lu-mixed, cholesky-mixed (dense) or cg, cg1, "
-            "bicgstab, gmres (sparse)",
+            "bicgstab, gmres, direct (sparse)",
             text);
   return 0;
 }

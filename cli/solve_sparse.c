@@ -117,6 +117,8 @@ static const char *verdict(axb_status st) {
   case AXB_ERR_NO_CONVERGENCE: return "did not converge";
   case AXB_ERR_NOT_SPD: return "not positive definite";
   case AXB_ERR_SMALL_PIVOT: return "preconditioner failed (zero pivot)";
+  case AXB_ERR_ILL_CONDITIONED: return "solved, but ill-conditioned";
+  case AXB_ERR_INACCURATE: return "solved, but not certified";
   default: return axb_strerror(st);
   }
 }
@@ -133,8 +135,11 @@ static void print_text(const cli_sparse_job *j, const axb_sparse_report *r,
     printf(" (%d thread%s)", threads, threads == 1 ? "" : "s");
   else if (r->backend != AXB_BACKEND_CUDA)
     printf(" (all cores)");
-  printf("\nmethod         %s + %s", axb_sparse_method_name(r->method),
-         axb_precond_name(r->precond));
+  if (r->method == AXB_SPARSE_DIRECT)
+    printf("\nmethod         direct (%s)", r->solver[0] ? r->solver : "none");
+  else
+    printf("\nmethod         %s + %s", axb_sparse_method_name(r->method),
+           axb_precond_name(r->precond));
   if (r->precond_fell_back) /* AUTO: what it tried, why, what then ran */
     printf(" (fallback: %s failed, %s at row %lld%s; fell back to %s)",
            axb_precond_name(r->precond_requested),
@@ -148,6 +153,9 @@ static void print_text(const cli_sparse_job *j, const axb_sparse_report *r,
   printf("residual       %.3e (recurrence), true ||b-Ax||/||b|| = %.3e\n",
          r->residual, r->true_residual);
   if (fwd >= 0) printf("forward error  %.3e\n", fwd);
+  if (r->method == AXB_SPARSE_DIRECT && r->rcond > 0)
+    printf("rcond          %.3e (1-norm estimate)\n", r->rcond);
+  if (r->path[0]) printf("path           %s\n", r->path);
   printf("status         %s", verdict(st));
   if (r->breakdown != AXB_BREAKDOWN_NONE)
     printf(" (%s)", axb_sparse_breakdown_name(r->breakdown));
@@ -178,6 +186,12 @@ static void print_json(const cli_sparse_job *j, const axb_sparse_report *r,
   cli_json_number(stdout, r->true_residual);
   printf(", \"forward_error\": ");
   cli_json_number(stdout, fwd >= 0 ? fwd : NAN);
+  printf(", \"solver\": ");
+  cli_json_string(stdout, r->solver);
+  printf(", \"rcond\": ");
+  cli_json_number(stdout, r->rcond > 0 ? r->rcond : NAN);
+  printf(", \"path\": ");
+  cli_json_string(stdout, r->path);
   printf(", \"breakdown\": ");
   cli_json_string(stdout, axb_sparse_breakdown_name(r->breakdown));
   printf(", \"status\": ");

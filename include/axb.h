@@ -1054,6 +1054,27 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * Backends: REF runs the CPU kernels on one thread, CPU on the handle's
  * threads (results bitwise reproducible for a given thread count), CUDA on
  * the GPU.  An AUTO handle solves on the CPU.
+ *
+ * Direct (issue 23; SuiteSparse in the build, else AXB_ERR_NOT_SUPPORTED):
+ * CHOLMOD when A is symmetric with a positive diagonal (UMFPACK if the
+ * Cholesky meets a non-positive pivot), UMFPACK otherwise, on the CPU in
+ * double (float values are widened), with iterative refinement and a
+ * 1-norm condition estimate (report.rcond).  AXB_SUCCESS: certified
+ * (true residual + its rounding bound <= tol); AXB_ERR_ILL_CONDITIONED:
+ * solved but rcond < eps (X returned, not trustworthy);
+ * AXB_ERR_INACCURATE: the certificate failed; AXB_ERR_SINGULAR.
+ *
+ * AUTO method (issue 23): with the direct solvers in the build, A is
+ * analysed for them first (an ordering: cheap); when the factorisation
+ * is estimated below 2e10 flops and fits in half the available memory
+ * the direct path runs, else the Krylov method above; when that fails
+ * (no convergence, breakdown) the direct path is tried as a fallback if
+ * its memory fits.  A CUDA handle runs the Krylov method on the GPU first
+ * and falls back to the CPU direct path.  The Krylov path preprocesses a
+ * matrix with zero diagonal entries (row permutation by a maximum
+ * transversal, BTF) and, when needed, equilibrates; IC(0) that breaks down
+ * is retried on A + alpha diag(A) (Manteuffel's shift, alpha growing).
+ * report.path says what was chosen and why and every fallback step.
  */
 typedef enum {
   AXB_SPARSE_AUTO = 0,
@@ -1061,6 +1082,7 @@ typedef enum {
   AXB_SPARSE_CG1 = 2, /* single-reduction CG */
   AXB_SPARSE_BICGSTAB = 3,
   AXB_SPARSE_GMRES = 4,
+  AXB_SPARSE_DIRECT = 5, /* sparse LU / Cholesky (SuiteSparse; issue 23) */
   AXB_SPARSE_METHOD_COUNT
 } axb_sparse_method;
 
@@ -1096,7 +1118,8 @@ typedef enum {
 const char *axb_sparse_method_name(axb_sparse_method m); /* "cg", ... */
 const char *axb_precond_name(axb_precond p);             /* "ilu0", ... */
 const char *axb_sparse_breakdown_name(axb_sparse_breakdown b);
-/* "auto", "cg", "cg1", "bicgstab", "gmres"; AXB_ERR_INVALID otherwise. */
+/* "auto", "cg", "cg1", "bicgstab", "gmres", "direct"; AXB_ERR_INVALID
+   otherwise. */
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m);
 /* "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric". */
 axb_status axb_precond_parse(const char *name, axb_precond *p);
@@ -1142,6 +1165,13 @@ typedef struct {
      by the report: axb_sparse_report_free releases it. */
   double *history;
   int64_t history_len;
+  /* Issue 23: the direct path and AUTO's choices. */
+  double rcond;    /* direct: 1-norm reciprocal condition estimate, else 0 */
+  char solver[16]; /* direct: "cholmod" or "umfpack"; else ""            */
+  /* What AUTO chose and why, the preprocessing applied, and every
+     fallback step taken, as "; "-separated clauses (never printed by the
+     library; the CLI shows it). */
+  char path[512];
 } axb_sparse_report;
 
 void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */

@@ -1,6 +1,8 @@
 # Sourced by scripts/demo.sh and scripts/test.sh: install the Debian packages
 # axb needs when they are missing (Debian 12; needs root for apt-get).
 axb_packages="cmake make gcc g++ libc6-dev pkg-config zlib1g-dev libopenblas-dev libeigen3-dev python3 clang liblapack-test python3-numpy python3-scipy"
+# issue 23: SuiteSparse (UMFPACK, CHOLMOD, AMD, COLAMD, BTF) for the sparse direct path
+axb_packages="$axb_packages libsuitesparse-dev"
 
 axb_setup() {
   local missing=""

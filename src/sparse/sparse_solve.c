@@ -6,11 +6,14 @@
 #include "core/csr.h"
 #include "core/internal.h"
 #include "core/template.h"
+#include "sparse/sparse_direct.h"
 #include "sparse/sparse_host.h"
 #include "sparse/sparse_ops.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Restarts from the true residual when the recurrence converged but the
@@ -48,7 +51,7 @@ static int sp_scale_exp(double mx, double mn, int min_exp, int max_exp,
 #include "core/instantiate.h"
 
 static const char *const method_names[AXB_SPARSE_METHOD_COUNT] = {
-    "auto", "cg", "cg1", "bicgstab", "gmres"};
+    "auto", "cg", "cg1", "bicgstab", "gmres", "direct"};
 static const char *const precond_names[AXB_PRECOND_COUNT] = {
     "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric"};
 static const char *const breakdown_names[] = {
@@ -86,7 +89,7 @@ axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
   if (i < 0 || !m)
     return axb__fail(NULL, AXB_ERR_INVALID,
                      "axb_sparse_method_parse: '%.60s' is not a sparse method "
-                     "(cg, cg1, bicgstab, gmres, auto)%s",
+                     "(cg, cg1, bicgstab, gmres, direct, auto)%s",
                      name ? name : "(NULL)", m ? "" : "; NULL result pointer");
   *m = (axb_sparse_method)i;
   return AXB_SUCCESS;
@@ -261,6 +264,121 @@ static axb_status check_memory(axb_handle h, const axb_csr *A,
                    need / 1073741824.0, have / 1073741824.0);
 }
 
+/* Append one clause to report.path ("; " between clauses; cut at the
+   array's end). */
+static void path_add(axb_sparse_report *r, const char *fmt, ...) {
+  size_t len = strlen(r->path);
+  if (len + 3 >= sizeof r->path) return;
+  if (len) {
+    memcpy(r->path + len, "; ", 3);
+    len += 2;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->path + len, sizeof r->path - len, fmt, ap);
+  va_end(ap);
+}
+
+/* AUTO takes the direct path when the numeric factorisation is estimated
+   below this many flops (about 2-10 s on one core at the worst; on the
+   shared matrices it is below 1e9) and fits in half the memory left. */
+#define SP_DIRECT_AUTO_FLOPS 2e10
+
+/* The direct path on A (F: A analysed, or NULL to analyse here for
+   CHOLMOD when spd, else UMFPACK); F is freed. */
+static axb_status run_direct(axb_handle h, const axb_csr *A, const axb_dense *B,
+                             axb_dense *X, const axb_sparse_opts *o, int spd,
+                             axb_direct *F, axb_sparse_report *r) {
+  axb_status st = AXB_SUCCESS;
+  if (!F) {
+    double t0 = axb__now();
+    st = axb__direct_analyze(h, A, spd, &F);
+    r->t_setup += axb__now() - t0;
+    if (st) return st;
+  }
+  r->iterations = 0;
+  r->restarts = 0;
+  r->breakdown = AXB_BREAKDOWN_NONE;
+  r->precond_fell_back = 0;
+  r->precond_requested = AXB_PRECOND_NONE;
+  if (A->dtype == AXB_F64)
+    st = axb__sparse_direct_d(h, A, B, X, o->tol, F, r);
+  else
+    st = axb__sparse_direct_s(h, A, B, X, o->tol, F, r);
+  if (axb__direct_switched(F))
+    path_add(r, "cholmod met a non-positive pivot: umfpack (pivoted LU) "
+                "instead");
+  axb__direct_free(F);
+  return st;
+}
+
+/* AUTO's first question: is the direct factorisation cheap enough?
+   Analyses A (CHOLMOD when spd, else UMFPACK) and keeps the analysis in
+   *F when the answer is yes. */
+static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
+                             axb_sparse_report *r, axb_direct **F) {
+  *F = NULL;
+  double t0 = axb__now();
+  axb_direct *G = NULL;
+  if (axb__direct_analyze(h, A, spd, &G)) {
+    path_add(r, "direct analysis refused (%s): iterative", axb_detail(h));
+    axb__clear(h);
+    return;
+  }
+  double fl, bytes, have = (double)axb__memory_available();
+  axb__direct_estimate(G, &fl, &bytes);
+  r->t_setup += axb__now() - t0;
+  if (fl <= SP_DIRECT_AUTO_FLOPS && bytes <= have / 2) {
+    path_add(r,
+             "direct: %s factorisation estimated at %.3g flops and %.3g MiB "
+             "(below %.0e flops)",
+             axb__direct_name(G), fl, bytes / 1048576.0, SP_DIRECT_AUTO_FLOPS);
+    *F = G;
+    return;
+  }
+  path_add(r,
+           "iterative: the %s factorisation would take %.3g flops and %.3g "
+           "GiB",
+           axb__direct_name(G), fl, bytes / 1073741824.0);
+  axb__direct_free(G);
+}
+
+/* The Krylov path as issue 8 built it (preconditioner AUTO and its
+   fallbacks inside). */
+static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
+                             const axb_csr *A, const axb_dense *B, axb_dense *X,
+                             const axb_sparse_opts *o, axb_sparse_method m,
+                             int sym, axb_sparse_report *r) {
+  axb_status st = check_memory(h, A, o, m, h->backend == AXB_BACKEND_CUDA, 0);
+  if (st) return st;
+  if (A->dtype == AXB_F64)
+    return axb__sparse_solve_d(h, ops, A, B, X, o, m, sym, r);
+  return axb__sparse_solve_s(h, ops, A, B, X, o, m, sym, r);
+}
+
+/* AUTO after a failed Krylov solve: the direct path, when it is in the
+   build and fits; else the Krylov failure stands. */
+static axb_status auto_fallback(axb_handle h, const axb_csr *A,
+                                const axb_dense *B, axb_dense *X,
+                                const axb_sparse_opts *o, int spd,
+                                axb_status st, axb_sparse_report *r) {
+  if (st <= 0 || !axb__direct_available()) return st;
+  path_add(r,
+           "%s + %s failed (%s, %lld iterations, true residual %.3g): "
+           "fell back to direct",
+           axb_sparse_method_name(r->method), axb_precond_name(r->precond),
+           axb_strerror(st), (long long)r->iterations, r->true_residual);
+  char why[256];
+  snprintf(why, sizeof why, "%s", axb_detail(h));
+  r->t_setup += r->t_solve;
+  r->t_solve = 0;
+  axb__clear(h);
+  axb_status sd = run_direct(h, A, B, X, o, spd, NULL, r);
+  if (sd >= 0) return sd;
+  path_add(r, "direct refused: %s", axb_detail(h));
+  return axb__fail(h, st, "%s (the direct fallback: %s)", why, axb_detail(h));
+}
+
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
                             axb_dense *X, const axb_sparse_opts *opts,
                             axb_sparse_report *report) {
@@ -283,7 +401,7 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   const axb_sparse_ops *ops = NULL;
   if (h->backend == AXB_BACKEND_CUDA) {
     ops = axb__sparse_cuda_ops();
-    if (!ops)
+    if (!ops && o.method != AXB_SPARSE_DIRECT)
       return r->status = axb__fail(h, AXB_ERR_NOT_SUPPORTED,
                                    "sparse solvers are not available on the "
                                    "CUDA backend of this build");
@@ -295,12 +413,23 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
-  if ((st = check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA, 0)))
-    return r->status = st;
-  if (A->dtype == AXB_F64)
-    st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, sym, r);
-  else
-    st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, sym, r);
+  int is_auto = o.method == AXB_SPARSE_AUTO;
+  int spd = -1; /* symmetric with a positive diagonal: CHOLMOD's candidate */
+  if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
+    spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
+  axb_direct *F = NULL;
+  if (is_auto && axb__direct_available() && h->backend != AXB_BACKEND_CUDA)
+    auto_pick_direct(h, A, spd, r, &F);
+  if (m == AXB_SPARSE_DIRECT || F) {
+    st = run_direct(h, A, B, X, &o, spd, F, r);
+  } else {
+    if (is_auto && !axb__direct_available())
+      path_add(r, "iterative (no direct solver in this build)");
+    else if (is_auto && h->backend == AXB_BACKEND_CUDA)
+      path_add(r, "iterative on the GPU first");
+    st = run_krylov(h, ops, A, B, X, &o, m, sym, r);
+    if (is_auto) st = auto_fallback(h, A, B, X, &o, spd, st, r);
+  }
   if (!report) axb_sparse_report_free(r);
   return r->status = st;
 }

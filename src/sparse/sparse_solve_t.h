@@ -338,5 +338,7 @@ done:
   return st;
 }
 
+#include "sparse/sparse_direct_t.h"
+
 #undef SP_CTX
 #undef SP_OPS

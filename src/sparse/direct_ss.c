@@ -1,0 +1,234 @@
+/*
+ * The sparse direct solvers over SuiteSparse (sparse_direct.h): CHOLMOD
+ * for a symmetric matrix with a positive diagonal, UMFPACK otherwise and
+ * when the Cholesky meets a non-positive pivot.  Built when CMake finds
+ * SuiteSparse (AXB_HAVE_SUITESPARSE); direct_none.c otherwise.
+ *
+ * axb's CSR arrays are handed over as they are: CSR(A) is CSC(A^T), so
+ * UMFPACK factors A^T and solves A x = b as (A^T)^T x = b (UMFPACK_At);
+ * for a symmetric A, CSC(A^T) = CSC(A) and CHOLMOD reads its upper
+ * triangle (stype = 1).  Values of a float matrix are widened to double.
+ */
+#include "sparse/sparse_direct.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <cholmod.h>
+#include <umfpack.h>
+
+_Static_assert(sizeof(SuiteSparse_long) == sizeof(int64_t),
+               "SuiteSparse_long must be axb's 64-bit index");
+
+struct axb_direct {
+  const axb_csr *A;
+  double *xv_owned; /* A's values widened to double (float A), else NULL */
+  const double *xv; /* A's values in double                           */
+  axb_direct_kind kind;
+  int switched; /* CHOLMOD gave way to UMFPACK */
+  /* CHOLMOD */
+  cholmod_common cc;
+  int cc_started;
+  cholmod_factor *L;
+  /* UMFPACK */
+  void *sym, *num;
+  double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
+};
+
+int axb__direct_available(void) { return 1; }
+
+static cholmod_sparse chol_view(axb_direct *F) {
+  cholmod_sparse S;
+  memset(&S, 0, sizeof S);
+  S.nrow = S.ncol = (size_t)F->A->rows;
+  S.nzmax = (size_t)F->A->nnz;
+  S.p = F->A->rowptr;
+  S.i = F->A->colind;
+  S.x = (void *)F->xv;
+  S.stype = 1; /* the upper triangle of the symmetric matrix */
+  S.itype = CHOLMOD_LONG;
+  S.xtype = CHOLMOD_REAL;
+  S.dtype = CHOLMOD_DOUBLE;
+  S.sorted = 1;
+  S.packed = 1;
+  return S;
+}
+
+static axb_status umf_status(axb_handle h, int s, const char *step) {
+  if (s == UMFPACK_OK) return AXB_SUCCESS;
+  if (s == UMFPACK_WARNING_singular_matrix)
+    return axb__fail(h, AXB_ERR_SINGULAR,
+                     "UMFPACK %s: the matrix is singular (a zero pivot "
+                     "remained after partial pivoting)",
+                     step);
+  if (s == UMFPACK_ERROR_out_of_memory)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "UMFPACK %s: out of memory",
+                     step);
+  return axb__fail(h, AXB_ERR_INTERNAL, "UMFPACK %s failed with status %d",
+                   step, s);
+}
+
+static axb_status umf_analyze(axb_handle h, axb_direct *F) {
+  umfpack_dl_defaults(F->control);
+  F->control[UMFPACK_PRL] = 0; /* the library never prints */
+  const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
+  const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
+  int s = umfpack_dl_symbolic(F->A->rows, F->A->rows, p, i, F->xv, &F->sym,
+                              F->control, F->info);
+  F->kind = AXB_DIRECT_UMFPACK;
+  return umf_status(h, s, "symbolic analysis");
+}
+
+static axb_status chol_analyze(axb_handle h, axb_direct *F) {
+  cholmod_l_start(&F->cc);
+  F->cc_started = 1;
+  F->cc.print = 0;
+  F->cc.error_handler = NULL;
+  cholmod_sparse S = chol_view(F);
+  F->L = cholmod_l_analyze(&S, &F->cc);
+  F->kind = AXB_DIRECT_CHOLMOD;
+  if (F->L) return AXB_SUCCESS;
+  return axb__fail(h,
+                   F->cc.status == CHOLMOD_OUT_OF_MEMORY
+                       ? AXB_ERR_OUT_OF_MEMORY
+                       : AXB_ERR_INTERNAL,
+                   "CHOLMOD analysis failed (status %d)", F->cc.status);
+}
+
+axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
+                               axb_direct **out) {
+  *out = NULL;
+  /* The analysis holds a few copies of the pattern (AMD/COLAMD work). */
+  double need = 12.0 * (double)A->nnz * 8 + 40.0 * (double)A->rows * 8;
+  if (need > (double)axb__memory_available())
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "the sparse direct analysis of n = %lld (%lld "
+                     "nonzeros) needs about %.3g GiB, more than available",
+                     (long long)A->rows, (long long)A->nnz,
+                     need / 1073741824.0);
+  axb_direct *F = axb__calloc(1, sizeof *F);
+  if (!F) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a factor");
+  F->A = A;
+  if (A->dtype == AXB_F64) {
+    F->xv = (const double *)A->values;
+  } else {
+    F->xv_owned = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(double));
+    if (!F->xv_owned) {
+      axb__free(F);
+      return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                       "no memory for A's values in double");
+    }
+    for (int64_t k = 0; k < A->nnz; ++k)
+      F->xv_owned[k] = ((const float *)A->values)[k];
+    F->xv = F->xv_owned;
+  }
+  axb_status st = try_chol ? chol_analyze(h, F) : umf_analyze(h, F);
+  if (st) {
+    axb__direct_free(F);
+    return st;
+  }
+  *out = F;
+  return AXB_SUCCESS;
+}
+
+void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes) {
+  if (F->kind == AXB_DIRECT_CHOLMOD) {
+    /* values and row indices of L, plus the supernodal work */
+    *flops = F->cc.fl;
+    *bytes = F->cc.lnz * 16 + 64.0 * (double)F->A->rows;
+  } else {
+    double unit = F->info[UMFPACK_SIZE_OF_UNIT];
+    *flops = F->info[UMFPACK_FLOPS_ESTIMATE];
+    *bytes = F->info[UMFPACK_PEAK_MEMORY_ESTIMATE] * unit;
+  }
+}
+
+static axb_status check_numeric_memory(axb_handle h, axb_direct *F) {
+  double fl, bytes;
+  axb__direct_estimate(F, &fl, &bytes);
+  double have = (double)axb__memory_available();
+  if (bytes <= have) return AXB_SUCCESS;
+  return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "the sparse %s factorisation of n = %lld needs about "
+                   "%.3g GiB, more than the %.3g GiB available",
+                   axb__direct_name(F), (long long)F->A->rows,
+                   bytes / 1073741824.0, have / 1073741824.0);
+}
+
+/* UMFPACK's numeric factorisation (after its analysis). */
+static axb_status umf_factor(axb_handle h, axb_direct *F) {
+  axb_status st = check_numeric_memory(h, F);
+  if (st) return st;
+  const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
+  const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
+  int s =
+      umfpack_dl_numeric(p, i, F->xv, F->sym, &F->num, F->control, F->info);
+  return umf_status(h, s, "factorisation");
+}
+
+axb_status axb__direct_factor(axb_handle h, axb_direct *F) {
+  if (F->kind == AXB_DIRECT_UMFPACK) return umf_factor(h, F);
+  axb_status st = check_numeric_memory(h, F);
+  if (st) return st;
+  cholmod_sparse S = chol_view(F);
+  cholmod_l_factorize(&S, F->L, &F->cc);
+  if (F->cc.status == CHOLMOD_OUT_OF_MEMORY)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "CHOLMOD factorisation: out of memory");
+  if (F->cc.status >= CHOLMOD_OK && F->L->minor >= F->L->n)
+    return AXB_SUCCESS;
+  /* Not positive definite (or CHOLMOD failed otherwise): pivoted LU. */
+  cholmod_l_free_factor(&F->L, &F->cc);
+  cholmod_l_finish(&F->cc);
+  F->cc_started = 0;
+  F->switched = 1;
+  if ((st = umf_analyze(h, F))) return st;
+  return umf_factor(h, F);
+}
+
+axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
+                             const double *b, double *x) {
+  int64_t n = F->A->rows;
+  if (F->kind == AXB_DIRECT_UMFPACK) {
+    const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
+    const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
+    /* UMFPACK holds A^T: A x = b is its transposed system. */
+    int sys = trans ? UMFPACK_A : UMFPACK_At;
+    int s = umfpack_dl_solve(sys, p, i, F->xv, x, b, F->num, F->control,
+                             F->info);
+    if (s == UMFPACK_WARNING_singular_matrix) return AXB_SUCCESS; /* Inf */
+    return umf_status(h, s, "solve");
+  }
+  cholmod_dense B;
+  memset(&B, 0, sizeof B);
+  B.nrow = B.nzmax = B.d = (size_t)n;
+  B.ncol = 1;
+  B.x = (void *)b;
+  B.xtype = CHOLMOD_REAL;
+  B.dtype = CHOLMOD_DOUBLE;
+  cholmod_dense *X = cholmod_l_solve(CHOLMOD_A, F->L, &B, &F->cc);
+  if (!X)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "CHOLMOD solve: status %d",
+                     F->cc.status);
+  memcpy(x, X->x, (size_t)n * sizeof(double));
+  cholmod_l_free_dense(&X, &F->cc);
+  return AXB_SUCCESS;
+}
+
+axb_direct_kind axb__direct_kind(const axb_direct *F) { return F->kind; }
+
+const char *axb__direct_name(const axb_direct *F) {
+  return F->kind == AXB_DIRECT_CHOLMOD ? "cholmod" : "umfpack";
+}
+
+int axb__direct_switched(const axb_direct *F) { return F->switched; }
+
+void axb__direct_free(axb_direct *F) {
+  if (!F) return;
+  if (F->L) cholmod_l_free_factor(&F->L, &F->cc);
+  if (F->cc_started) cholmod_l_finish(&F->cc);
+  if (F->sym) umfpack_dl_free_symbolic(&F->sym);
+  if (F->num) umfpack_dl_free_numeric(&F->num);
+  axb__free(F->xv_owned);
+  axb__free(F);
+}
