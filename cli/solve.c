@@ -482,6 +482,9 @@ int cli_solve(int argc, char **argv) {
   solve_args a;
   int code = parse_args(argc, argv, &a);
   if (code >= 0) return code;
+  if (!a.sp.on && !a.gen && a.method == AXB_METHOD_AUTO && !a.no_pivot &&
+      !a.fp_opt && !a.mx_opt) /* issue 23: AUTO reads large sparse files */
+    cli_sparse_auto(a.a_path, &a.sp);
   if (a.sp.on) {
     cli_sparse_job j = {a.a_path,  a.b_path, a.gen,     &a.spec, a.out,
                         a.backend, a.device, a.threads, a.dtype, a.json,

@@ -626,6 +626,19 @@ axb_status axb_read_csr_mem(axb_handle h, const char *name, const char *buf,
    in .gz is written compressed; NaN/Inf values are refused (INVALID). */
 axb_status axb_write_dense(axb_handle h, const char *path, const axb_dense *A);
 axb_status axb_write_csr(axb_handle h, const char *path, const axb_csr *A);
+/* What a Matrix Market file holds, from its banner and size line only
+   (issue 23: the CLI's AUTO reads a large or very sparse coordinate file
+   as CSR).  A file without a banner (plain text), or whose header is not
+   in its first MiB, reads as coordinate = 0 with zero sizes.  Errors:
+   AXB_ERR_IO, AXB_ERR_PARSE (malformed banner or size line). */
+typedef struct {
+  int coordinate; /* 1: `coordinate` format (sparse entries)           */
+  int symmetric;  /* symmetric or skew-symmetric storage              */
+  int64_t rows, cols;
+  int64_t entries; /* coordinate: entries stored (one triangle when
+                      symmetric); array: values stored                  */
+} axb_mm_info;
+axb_status axb_read_info(axb_handle h, const char *path, axb_mm_info *info);
 
 /* ------------------------------------------------------------------------ */
 /* Generators: seeded, identical on every backend and platform              */
@@ -1066,14 +1079,14 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  *
  * AUTO method (issue 23): with the direct solvers in the build, A is
  * analysed for them first (an ordering: cheap); when the factorisation
- * is estimated below 2e10 flops and fits in half the available memory
- * the direct path runs, else the Krylov method above; when that fails
- * (no convergence, breakdown) the direct path is tried as a fallback if
- * its memory fits.  A CUDA handle runs the Krylov method on the GPU first
- * and falls back to the CPU direct path.  The Krylov path preprocesses a
- * matrix with zero diagonal entries (row permutation by a maximum
- * transversal, BTF) and, when needed, equilibrates; IC(0) that breaks down
- * is retried on A + alpha diag(A) (Manteuffel's shift, alpha growing).
+ * is estimated at most 1e9 flops or 5000 flops per nonzero of A, and fits
+ * in half the available memory, the direct path runs, else the Krylov method
+ * above; when that fails (no convergence, breakdown) the direct path is tried
+ * as a fallback if its memory fits.  A CUDA handle runs the Krylov method on
+ * the GPU first and falls back to the CPU direct path.  The Krylov path
+ * preprocesses a matrix with zero diagonal entries (row permutation by a
+ * maximum transversal, BTF) and, when needed, equilibrates; IC(0) that breaks
+ * down is retried on A + alpha diag(A) (Manteuffel's shift, alpha growing).
  * report.path says what was chosen and why and every fallback step.
  */
 typedef enum {

@@ -89,9 +89,8 @@ static axb_status chol_analyze(axb_handle h, axb_direct *F) {
   F->kind = AXB_DIRECT_CHOLMOD;
   if (F->L) return AXB_SUCCESS;
   return axb__fail(h,
-                   F->cc.status == CHOLMOD_OUT_OF_MEMORY
-                       ? AXB_ERR_OUT_OF_MEMORY
-                       : AXB_ERR_INTERNAL,
+                   F->cc.status == CHOLMOD_OUT_OF_MEMORY ? AXB_ERR_OUT_OF_MEMORY
+                                                         : AXB_ERR_INTERNAL,
                    "CHOLMOD analysis failed (status %d)", F->cc.status);
 }
 
@@ -161,8 +160,7 @@ static axb_status umf_factor(axb_handle h, axb_direct *F) {
   if (st) return st;
   const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
   const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
-  int s =
-      umfpack_dl_numeric(p, i, F->xv, F->sym, &F->num, F->control, F->info);
+  int s = umfpack_dl_numeric(p, i, F->xv, F->sym, &F->num, F->control, F->info);
   return umf_status(h, s, "factorisation");
 }
 
@@ -175,8 +173,7 @@ axb_status axb__direct_factor(axb_handle h, axb_direct *F) {
   if (F->cc.status == CHOLMOD_OUT_OF_MEMORY)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "CHOLMOD factorisation: out of memory");
-  if (F->cc.status >= CHOLMOD_OK && F->L->minor >= F->L->n)
-    return AXB_SUCCESS;
+  if (F->cc.status >= CHOLMOD_OK && F->L->minor >= F->L->n) return AXB_SUCCESS;
   /* Not positive definite (or CHOLMOD failed otherwise): pivoted LU. */
   cholmod_l_free_factor(&F->L, &F->cc);
   cholmod_l_finish(&F->cc);
@@ -194,8 +191,8 @@ axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
     const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
     /* UMFPACK holds A^T: A x = b is its transposed system. */
     int sys = trans ? UMFPACK_A : UMFPACK_At;
-    int s = umfpack_dl_solve(sys, p, i, F->xv, x, b, F->num, F->control,
-                             F->info);
+    int s =
+        umfpack_dl_solve(sys, p, i, F->xv, x, b, F->num, F->control, F->info);
     if (s == UMFPACK_WARNING_singular_matrix) return AXB_SUCCESS; /* Inf */
     return umf_status(h, s, "solve");
   }

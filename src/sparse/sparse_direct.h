@@ -49,8 +49,8 @@ axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
                              const double *b, double *x);
 axb_direct_kind axb__direct_kind(const axb_direct *F);
 const char *axb__direct_name(const axb_direct *F); /* "cholmod", "umfpack" */
-int axb__direct_switched(const axb_direct *F); /* 1: CHOLMOD gave way */
-void axb__direct_free(axb_direct *F);          /* NULL is fine */
+int axb__direct_switched(const axb_direct *F);     /* 1: CHOLMOD gave way */
+void axb__direct_free(axb_direct *F);              /* NULL is fine */
 
 /* Reciprocal 1-norm condition number estimate 1 / (||A||_1 ||A^-1||_1)
    by Hager's method with Higham's extra vector (LAPACK's xLACON idea),

@@ -27,8 +27,7 @@ static double AXB_FN(spd_, resid)(const axb_csr *A, const double *b,
    *steps. */
 static axb_status AXB_FN(spd_, solve_refine)(axb_handle h, const axb_csr *A,
                                              axb_direct *F, const double *b,
-                                             double *x, double *w,
-                                             int *steps) {
+                                             double *x, double *w, int *steps) {
   int64_t n = A->rows;
   double *r = w, *d = w + n, *r2 = w + 2 * n, bn = 0;
   for (int64_t i = 0; i < n; ++i)
@@ -91,8 +90,7 @@ static axb_status AXB_FN(axb__sparse_direct_, )(axb_handle h, const axb_csr *A,
     for (int64_t i = 0; i < n; ++i)
       bd[i] = (double)bj[i];
     int steps = 0;
-    if ((st = AXB_FN(spd_, solve_refine)(h, A, F, bd, xd, work, &steps)))
-      break;
+    if ((st = AXB_FN(spd_, solve_refine)(h, A, F, bd, xd, work, &steps))) break;
     if (steps > r->iterations) r->iterations = steps;
     int finite = 1;
     for (int64_t i = 0; i < n; ++i) {
