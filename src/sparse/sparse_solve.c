@@ -9,6 +9,7 @@
 #include "sparse/sparse_direct.h"
 #include "sparse/sparse_host.h"
 #include "sparse/sparse_ops.h"
+#include "sparse/sparse_prep.h"
 
 #include <float.h>
 #include <math.h>
@@ -350,17 +351,56 @@ static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
   axb__direct_free(G);
 }
 
+/* 1 when the preconditioner that will run is of the ILU kind (named, or
+   AUTO's choice for a method other than CG). */
+static int ilu_kind(const axb_sparse_opts *o, axb_sparse_method m) {
+  if (o->precond == AXB_PRECOND_AUTO)
+    return m != AXB_SPARSE_CG && m != AXB_SPARSE_CG1;
+  return o->precond == AXB_PRECOND_ILU0 || o->precond == AXB_PRECOND_PARILU;
+}
+
 /* The Krylov path as issue 8 built it (preconditioner AUTO and its
-   fallbacks inside). */
+   fallbacks inside), after the preprocessing of issue 23: an ILU kind of
+   preconditioner on a matrix with zero diagonal entries, on which ILU(0)
+   fails, gets A's rows permuted by a maximum transversal (sparse_prep.h;
+   where ILU(0) of A itself succeeds the permutation was measured to do
+   harm: fidap036). */
 static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
                              const axb_csr *A, const axb_dense *B, axb_dense *X,
                              const axb_sparse_opts *o, axb_sparse_method m,
                              int sym, axb_sparse_report *r) {
   axb_status st = check_memory(h, A, o, m, h->backend == AXB_BACKEND_CUDA, 0);
   if (st) return st;
+  axb_csr Ap;
+  axb_dense Bp;
+  int permuted = 0;
+  if (ilu_kind(o, m) && axb__direct_available() && axb__prep_diag_defect(A) &&
+      axb__prep_ilu0_fails(A)) {
+    int64_t matched = 0;
+    st = axb__prep_transversal(h, A, B, &Ap, &Bp, &matched);
+    if (st) {
+      path_add(r, "maximum transversal refused (%s)", axb_detail(h));
+      axb__clear(h);
+    } else {
+      permuted = 1;
+      path_add(r,
+               "preprocessing: rows permuted by a maximum transversal "
+               "(BTF), %lld of %lld diagonal entries nonzero",
+               (long long)matched, (long long)A->rows);
+      A = &Ap;
+      B = &Bp;
+      sym = -1; /* P A is another matrix */
+    }
+  }
   if (A->dtype == AXB_F64)
-    return axb__sparse_solve_d(h, ops, A, B, X, o, m, sym, r);
-  return axb__sparse_solve_s(h, ops, A, B, X, o, m, sym, r);
+    st = axb__sparse_solve_d(h, ops, A, B, X, o, m, sym, r);
+  else
+    st = axb__sparse_solve_s(h, ops, A, B, X, o, m, sym, r);
+  if (permuted) {
+    axb_csr_destroy(&Ap);
+    axb_dense_destroy(&Bp);
+  }
+  return st;
 }
 
 /* AUTO after a failed Krylov solve: the direct path, when it is in the
