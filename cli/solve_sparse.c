@@ -182,6 +182,9 @@ static void print_text(const cli_sparse_job *j, const cli_sparse_args *sp,
            axb_strerror(r->precond_status), (long long)r->precond_info,
            r->precond == AXB_PRECOND_NONE ? "; jacobi failed too" : "",
            axb_precond_name(r->precond));
+  if (r->precond_shift > 0)
+    printf(" (IC(0) broke down: computed on A + %.3g diag(A))",
+           r->precond_shift);
   printf("\niterations     %lld", (long long)r->iterations);
   if (r->restarts) printf(" (%d restarts)", r->restarts);
   printf("\nsetup          %.6f s\nsolve          %.6f s\n", r->t_setup,
@@ -225,6 +228,8 @@ static void print_json(const cli_sparse_job *j, const cli_sparse_args *sp,
   cli_json_number(stdout, fwd >= 0 ? fwd : NAN);
   printf(", \"solver\": ");
   cli_json_string(stdout, r->solver);
+  printf(", \"precond_shift\": ");
+  cli_json_number(stdout, r->precond_shift);
   printf(", \"rcond\": ");
   cli_json_number(stdout, r->rcond > 0 ? r->rcond : NAN);
   printf(", \"path\": ");

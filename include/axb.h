@@ -1179,7 +1179,10 @@ typedef struct {
   double *history;
   int64_t history_len;
   /* Issue 23: the direct path and AUTO's choices. */
-  double rcond;    /* direct: 1-norm reciprocal condition estimate, else 0 */
+  double rcond; /* direct: 1-norm reciprocal condition estimate, else 0 */
+  /* IC(0) that broke down and was computed on A + alpha diag(A): alpha
+     (Manteuffel's shift), else 0 */
+  double precond_shift;
   char solver[16]; /* direct: "cholmod" or "umfpack"; else ""            */
   /* What AUTO chose and why, the preprocessing applied, and every
      fallback step taken, as "; "-separated clauses (never printed by the

@@ -14,8 +14,9 @@ typedef struct SP_CTX {
   int sym; /* A symmetric: -1 not yet known (axb__csr_symmetric_once) */
   /* preconditioner */
   axb_precond pc;
-  T *dinv;      /* Jacobi: 1 / a_ii                         */
-  axb_spfac *F; /* ILU0, IC0, ParILU, ParIC                 */
+  double ic_shift; /* IC(0): the alpha of A + alpha diag(A) used, or 0 */
+  T *dinv;         /* Jacobi: 1 / a_ii                         */
+  axb_spfac *F;    /* ILU0, IC0, ParILU, ParIC                 */
   axb_sptri_mode mode;
   int tri_sweeps;
   T *pw1, *pw2; /* the triangular solves' intermediate and work */
@@ -81,6 +82,40 @@ static void AXB_FN(sp_, pc_free)(SP_CTX *c) {
   c->pc = AXB_PRECOND_NONE;
 }
 
+/* IC(0) that survives (issue 23): when the factorisation of A meets a
+   pivot <= 0, it is computed again on A + alpha diag(A) (Manteuffel's
+   shifted incomplete Cholesky: for alpha large enough the shifted matrix
+   is an H-matrix and IC(0) exists), alpha = 1e-3, then growing 4x per
+   attempt, at most SP_IC_SHIFTS attempts.  The Krylov method still
+   solves A x = b: only the preconditioner is of the shifted matrix.
+   c->ic_shift gets the alpha that worked (0: none needed). */
+#ifndef SP_IC_SHIFTS
+#define SP_IC_SHIFTS 8
+#endif
+static axb_status AXB_FN(sp_, ic0_shifted)(SP_CTX *c, const axb_spf_pattern *p,
+                                           const axb_csr *A, T *f,
+                                           int64_t *info) {
+  const T *a = (const T *)A->values;
+  c->ic_shift = 0;
+  axb_status st = AXB_FN(axb__spf_ic0_, )(p, a, f, info);
+  if (st != AXB_ERR_NOT_SPD) return st;
+  T *as = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(T));
+  if (!as) return AXB_ERR_OUT_OF_MEMORY;
+  memcpy(as, a, (size_t)A->nnz * sizeof(T));
+  double alpha = 1e-3;
+  int64_t first = *info;
+  for (int k = 0; k < SP_IC_SHIFTS && st == AXB_ERR_NOT_SPD; ++k) {
+    for (int64_t i = 0; i < p->n; ++i)
+      as[p->diag[i]] = (T)((1 + alpha) * (double)a[p->diag[i]]);
+    st = AXB_FN(axb__spf_ic0_, )(p, as, f, info);
+    if (!st) c->ic_shift = alpha;
+    alpha *= 4;
+  }
+  axb__free(as);
+  if (st == AXB_ERR_NOT_SPD) *info = first;
+  return st;
+}
+
 /* Set up preconditioner pc on A (host CSR, already uploaded as c->A).
    A numerical failure returns its status with *info = the row; the caller
    decides about a fallback.  Leaves c->pc = NONE on failure. */
@@ -138,7 +173,7 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
   if (pc == AXB_PRECOND_ILU0)
     st = AXB_FN(axb__spf_ilu0_, )(&pat.p, a, f, info);
   else if (pc == AXB_PRECOND_IC0)
-    st = AXB_FN(axb__spf_ic0_, )(&pat.p, a, f, info);
+    st = AXB_FN(sp_, ic0_shifted)(c, &pat.p, A, f, info);
   else
     st = AXB_FN(axb__spf_init_, )(&pat.p, a, f, info);
   if (st) goto fail;

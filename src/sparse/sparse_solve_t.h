@@ -58,6 +58,7 @@ static axb_status AXB_FN(sp_, setup_pc)(SP_CTX *c, const axb_csr *A,
   axb_status st = AXB_FN(sp_, pc_setup)(c, A, pc, o->sweeps, &info);
   r->precond_requested = pc; /* AUTO's choice: what a fallback names */
   r->precond = pc;
+  r->precond_shift = c->ic_shift;
   if (st == AXB_SUCCESS) return st;
   if (st < 0 && st != AXB_ERR_INVALID) return st;
   r->precond_status = st;
