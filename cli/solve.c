@@ -36,6 +36,7 @@ enum {
   OPT_TRISOLVE,
   OPT_TRI_SWEEPS,
   OPT_HISTORY,
+  OPT_DIRECT, /* issue 23 */
   OPT_FACTOR_PRECISION,
   OPT_REFINE,
   OPT_NO_FALLBACK
@@ -71,6 +72,7 @@ static const cli_opt solve_table[] = {
     {"trisolve", 0, 1, OPT_TRISOLVE},
     {"tri-sweeps", 0, 1, OPT_TRI_SWEEPS},
     {"history", 0, 1, OPT_HISTORY},
+    {"direct", 0, 1, OPT_DIRECT},
     {"factor-precision", 0, 1, OPT_FACTOR_PRECISION},
     {"refine", 0, 1, OPT_REFINE},
     {"no-fallback", 0, 0, OPT_NO_FALLBACK},
@@ -217,6 +219,7 @@ static int apply_value(solve_args *a, int id, const char *v) {
   case OPT_TRISOLVE: return cli_sparse_option(&a->sp, "--trisolve", v);
   case OPT_TRI_SWEEPS: return cli_sparse_option(&a->sp, "--tri-sweeps", v);
   case OPT_HISTORY: return cli_sparse_option(&a->sp, "--history", v);
+  case OPT_DIRECT: return cli_sparse_option(&a->sp, "--direct", v);
   case OPT_FACTOR_PRECISION:
     a->mx_opt = "--factor-precision";
     return parse_factor_precision(v, &a->mx.precision);

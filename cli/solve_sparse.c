@@ -56,6 +56,16 @@ int cli_sparse_option(cli_sparse_args *sp, const char *opt, const char *v) {
     }
     return 1;
   }
+  if (strcmp(opt, "--direct") == 0) {
+    static const char *const names[] = {"auto", "fallback", "never"};
+    for (int i = 0; i < 3; ++i)
+      if (strcmp(v, names[i]) == 0) {
+        o->direct = i;
+        return 1;
+      }
+    cli_error("--direct: '%s' is not one of auto, fallback, never", v);
+    return 0;
+  }
   if (strcmp(opt, "--history") == 0) {
     sp->history = v;
     o->history = 1;

@@ -1148,7 +1148,13 @@ typedef struct {
   int tri_sweeps;           /* Jacobi sweeps per triangular solve, def. 3 */
   int use_x0;               /* 1: X holds the initial guess; 0 (default): 0 */
   int history;              /* 1: record the residual history (default 0)  */
+  /* AUTO method only (issue 23): AXB_DIRECT_AUTO (0, default) lets AUTO
+     pick the direct path first when cheap; AXB_DIRECT_FALLBACK keeps it
+     as the fallback of a failed Krylov solve only; AXB_DIRECT_NEVER: no
+     direct path. */
+  int direct;
 } axb_sparse_opts;
+enum { AXB_DIRECT_AUTO = 0, AXB_DIRECT_FALLBACK = 1, AXB_DIRECT_NEVER = 2 };
 
 void axb_sparse_opts_default(axb_sparse_opts *opts);
 

@@ -85,6 +85,7 @@ static axb_status chol_analyze(axb_handle h, axb_direct *F) {
   F->cc_started = 1;
   F->cc.print = 0;
   F->cc.error_handler = NULL;
+  F->cc.final_ll = 1; /* LL^T: a pivot <= 0 is reported (LDL^T would go on) */
   cholmod_sparse S = chol_view(F);
   F->L = cholmod_l_analyze(&S, &F->cc);
   F->kind = AXB_DIRECT_CHOLMOD;

@@ -201,8 +201,9 @@ static axb_status resolve_opts(axb_handle h, const axb_sparse_opts *in,
   if ((o->trisolve != AXB_TRISOLVE_EXACT &&
        o->trisolve != AXB_TRISOLVE_JACOBI) ||
       (o->use_x0 != 0 && o->use_x0 != 1) ||
-      (o->history != 0 && o->history != 1))
-    return axb__fail(h, -5, "trisolve, use_x0 or history out of range");
+      (o->history != 0 && o->history != 1) || o->direct < AXB_DIRECT_AUTO ||
+      o->direct > AXB_DIRECT_NEVER)
+    return axb__fail(h, -5, "trisolve, use_x0, history or direct out of range");
   return AXB_SUCCESS;
 }
 
@@ -460,12 +461,13 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
-  int is_auto = o.method == AXB_SPARSE_AUTO;
+  int is_auto = o.method == AXB_SPARSE_AUTO && o.direct != AXB_DIRECT_NEVER;
   int spd = -1; /* symmetric with a positive diagonal: CHOLMOD's candidate */
   if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
     spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
   axb_direct *F = NULL;
-  if (is_auto && axb__direct_available() && h->backend != AXB_BACKEND_CUDA)
+  if (is_auto && axb__direct_available() && h->backend != AXB_BACKEND_CUDA &&
+      o.direct == AXB_DIRECT_AUTO)
     auto_pick_direct(h, A, spd, r, &F);
   if (m == AXB_SPARSE_DIRECT || F) {
     st = run_direct(h, A, B, X, &o, spd, F, r);
@@ -474,6 +476,8 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
       path_add(r, "iterative (no direct solver in this build)");
     else if (is_auto && h->backend == AXB_BACKEND_CUDA)
       path_add(r, "iterative on the GPU first");
+    else if (is_auto && o.direct == AXB_DIRECT_FALLBACK)
+      path_add(r, "iterative first (direct only as the fallback)");
     st = run_krylov(h, ops, A, B, X, &o, m, sym, r);
     if (is_auto) st = auto_fallback(h, A, B, X, &o, spd, st, r);
   }
