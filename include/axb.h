@@ -1080,7 +1080,8 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * AUTO method (issue 23): with the direct solvers in the build, A is
  * analysed for them first (an ordering: cheap); when the factorisation
  * is estimated at most 1e9 flops or 5000 flops per nonzero of A, and fits
- * in half the available memory, the direct path runs, else the Krylov method
+ * in half the available memory (and no preconditioner is named), the
+ * direct path runs, else the Krylov method
  * above; when that fails (no convergence, breakdown) the direct path is tried
  * as a fallback if its memory fits.  A CUDA handle runs the Krylov method on
  * the GPU first and falls back to the CPU direct path.  The Krylov path

@@ -466,8 +466,9 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
     spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
   axb_direct *F = NULL;
+  /* A preconditioner named by the caller asks for the Krylov path. */
   if (is_auto && axb__direct_available() && h->backend != AXB_BACKEND_CUDA &&
-      o.direct == AXB_DIRECT_AUTO)
+      o.direct == AXB_DIRECT_AUTO && o.precond == AXB_PRECOND_AUTO)
     auto_pick_direct(h, A, spd, r, &F);
   if (m == AXB_SPARSE_DIRECT || F) {
     st = run_direct(h, A, B, X, &o, spd, F, r);
@@ -478,6 +479,9 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
       path_add(r, "iterative on the GPU first");
     else if (is_auto && o.direct == AXB_DIRECT_FALLBACK)
       path_add(r, "iterative first (direct only as the fallback)");
+    else if (is_auto && o.precond != AXB_PRECOND_AUTO)
+      path_add(r, "iterative: preconditioner %s named",
+               axb_precond_name(o.precond));
     st = run_krylov(h, ops, A, B, X, &o, m, sym, r);
     if (is_auto) st = auto_fallback(h, A, B, X, &o, spd, st, r);
   }
