@@ -1084,10 +1084,14 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * direct path runs, else the Krylov method
  * above; when that fails (no convergence, breakdown) the direct path is tried
  * as a fallback if its memory fits.  A CUDA handle runs the Krylov method on
- * the GPU first and falls back to the CPU direct path.  The Krylov path
- * preprocesses a matrix with zero diagonal entries (row permutation by a
- * maximum transversal, BTF) and, when needed, equilibrates; IC(0) that breaks
- * down is retried on A + alpha diag(A) (Manteuffel's shift, alpha growing).
+ * the GPU first and falls back to the CPU direct path.  With the AUTO
+ * preconditioner, the Krylov path preprocesses a matrix with zero diagonal
+ * entries on which ILU(0) fails: its rows are permuted by a maximum
+ * transversal (BTF; no residual norm changes).  IC(0) that breaks down
+ * (AUTO's or named) is computed again on A + alpha diag(A) (Manteuffel's
+ * shift, alpha growing; report.precond_shift).  The direct path's
+ * equilibration and ordering are UMFPACK's and CHOLMOD's own (row scaling,
+ * AMD / COLAMD).
  * report.path says what was chosen and why and every fallback step.
  */
 typedef enum {

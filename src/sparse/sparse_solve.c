@@ -352,20 +352,19 @@ static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
   axb__direct_free(G);
 }
 
-/* 1 when the preconditioner that will run is of the ILU kind (named, or
-   AUTO's choice for a method other than CG). */
+/* 1 when AUTO's preconditioner will be of the ILU kind (a method other
+   than CG).  A preconditioner named by the caller runs on A as given and
+   reports its own failure with the row (the contract of issue 8). */
 static int ilu_kind(const axb_sparse_opts *o, axb_sparse_method m) {
-  if (o->precond == AXB_PRECOND_AUTO)
-    return m != AXB_SPARSE_CG && m != AXB_SPARSE_CG1;
-  return o->precond == AXB_PRECOND_ILU0 || o->precond == AXB_PRECOND_PARILU;
+  return o->precond == AXB_PRECOND_AUTO && m != AXB_SPARSE_CG &&
+         m != AXB_SPARSE_CG1;
 }
 
 /* The Krylov path as issue 8 built it (preconditioner AUTO and its
-   fallbacks inside), after the preprocessing of issue 23: an ILU kind of
-   preconditioner on a matrix with zero diagonal entries, on which ILU(0)
-   fails, gets A's rows permuted by a maximum transversal (sparse_prep.h;
-   where ILU(0) of A itself succeeds the permutation was measured to do
-   harm: fidap036). */
+   fallbacks inside), after the preprocessing of issue 23: AUTO's ILU(0)
+   on a matrix with zero diagonal entries, on which ILU(0) fails, gets A's rows
+   permuted by a maximum transversal (sparse_prep.h; where ILU(0) of A itself
+   succeeds the permutation was measured to do harm: fidap036). */
 static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
                              const axb_csr *A, const axb_dense *B, axb_dense *X,
                              const axb_sparse_opts *o, axb_sparse_method m,
