@@ -72,6 +72,9 @@ static axb_status umf_status(axb_handle h, int s, const char *step) {
 static axb_status umf_analyze(axb_handle h, axb_direct *F) {
   umfpack_dl_defaults(F->control);
   F->control[UMFPACK_PRL] = 0; /* the library never prints */
+  /* No refinement inside each solve: the condition estimate's solves need
+     none, and the driver refines the answer itself (sparse_direct_t.h). */
+  F->control[UMFPACK_IRSTEP] = 0;
   const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
   const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
   int s = umfpack_dl_symbolic(F->A->rows, F->A->rows, p, i, F->xv, &F->sym,
