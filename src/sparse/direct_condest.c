@@ -33,11 +33,12 @@ static double vnorm1(const double *v, int64_t n) {
 
 /* Hager: maximise ||A^-1 x||_1 over ||x||_1 = 1 by a gradient ascent
    that moves to a unit vector e_j (j = argmax |A^-T sign(A^-1 x)|) while
-   that promises an increase; at most 5 steps.  Then Higham's vector
+   that promises an increase; at most 5 steps, fewer when the estimate
+   stops growing, the sign vector repeats or j repeats.  Then Higham's vector
    x_i = (-1)^i (1 + i / (n - 1)) guards against the cases where the
    ascent stalls: est = max(est, 2 ||A^-1 x||_1 / (3 n)). */
 static axb_status inv_norm1(axb_handle h, axb_direct *F, int64_t n, double *x,
-                            double *y, double *est) {
+                            double *y, signed char *sgn, double *est) {
   axb_status st;
   *est = 0;
   for (int64_t i = 0; i < n; ++i)
@@ -52,8 +53,14 @@ static axb_status inv_norm1(axb_handle h, axb_direct *F, int64_t n, double *x,
     }
     if (it > 0 && e <= *est) break;
     *est = e;
-    for (int64_t i = 0; i < n; ++i)
-      y[i] = y[i] >= 0 ? 1.0 : -1.0;
+    int same = it > 0; /* the sign vector repeats: converged (xLACN2) */
+    for (int64_t i = 0; i < n; ++i) {
+      signed char s = y[i] >= 0 ? 1 : -1;
+      same = same && s == sgn[i];
+      sgn[i] = s;
+      y[i] = s;
+    }
+    if (same) break;
     if ((st = axb__direct_solve(h, F, 1, y, x))) return st;
     int64_t j = 0;
     for (int64_t i = 1; i < n; ++i)
@@ -81,14 +88,21 @@ axb_status axb__direct_rcond(axb_handle h, const axb_csr *A, axb_direct *F,
     return AXB_SUCCESS;
   }
   double *w = axb__malloc(3 * n, sizeof(double));
+  signed char *sgn = axb__malloc(n, 1);
+  if (!w || !sgn) {
+    axb__free(w);
+    axb__free(sgn);
+    w = NULL;
+  }
   if (!w)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "no memory for the condition estimate (n = %lld)",
                      (long long)n);
   double anorm = csr_norm1(A, w), est = 0;
-  axb_status st = inv_norm1(h, F, n, w, w + n, &est);
+  axb_status st = inv_norm1(h, F, n, w, w + n, sgn, &est);
   if (!st && anorm > 0 && isfinite(est) && est > 0)
     *rcond = 1.0 / (anorm * est);
   axb__free(w);
+  axb__free(sgn);
   return st;
 }

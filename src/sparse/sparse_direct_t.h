@@ -21,9 +21,10 @@ static double AXB_FN(spd_, resid)(const axb_csr *A, const double *b,
   return (double)sqrtl(rr) / bn;
 }
 
-/* x := A^-1 b, then at most 3 steps of iterative refinement x += A^-1 r,
-   each kept only while it lowers the residual (by at least half: a
-   stalled refinement stops).  w: 3 n doubles.  Returns the steps taken in
+/* x := A^-1 b, then, while the relative residual is above 64 eps (the
+   level of a backward stable solve), at most 3 steps of iterative
+   refinement x += A^-1 r, each kept only while it lowers the residual (by
+   at least half: a stalled refinement stops).  w: 3 n doubles.  Returns the steps taken in
    *steps. */
 static axb_status AXB_FN(spd_, solve_refine)(axb_handle h, const axb_csr *A,
                                              axb_direct *F, const double *b,
@@ -36,7 +37,8 @@ static axb_status AXB_FN(spd_, solve_refine)(axb_handle h, const axb_csr *A,
   axb_status st = axb__direct_solve(h, F, 0, b, x);
   if (st || !(bn > 0)) return st;
   double res = AXB_FN(spd_, resid)(A, b, x, r, bn);
-  for (int s = 0; s < 3 && res > 0 && isfinite(res); ++s) {
+  const double enough = 64 * (DBL_EPSILON / 2);
+  for (int s = 0; s < 3 && res > enough && isfinite(res); ++s) {
     if ((st = axb__direct_solve(h, F, 0, r, d))) return st;
     for (int64_t i = 0; i < n; ++i)
       d[i] += x[i]; /* the candidate x + A^-1 r */
