@@ -1112,6 +1112,7 @@ typedef enum {
   AXB_PRECOND_IC0 = 4,
   AXB_PRECOND_PARILU = 5,
   AXB_PRECOND_PARIC = 6,
+  AXB_PRECOND_ILUT = 7, /* ILUT(10, 1e-4), on the host (issue 23) */
   AXB_PRECOND_COUNT
 } axb_precond;
 
@@ -1139,7 +1140,7 @@ const char *axb_sparse_breakdown_name(axb_sparse_breakdown b);
 /* "auto", "cg", "cg1", "bicgstab", "gmres", "direct"; AXB_ERR_INVALID
    otherwise. */
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m);
-/* "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric". */
+/* "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric", "ilut". */
 axb_status axb_precond_parse(const char *name, axb_precond *p);
 
 typedef struct {

@@ -24,8 +24,8 @@ static double AXB_FN(spd_, resid)(const axb_csr *A, const double *b,
 /* x := A^-1 b, then, while the relative residual is above 64 eps (the
    level of a backward stable solve), at most 3 steps of iterative
    refinement x += A^-1 r, each kept only while it lowers the residual (by
-   at least half: a stalled refinement stops).  w: 3 n doubles.  Returns the steps taken in
-   *steps. */
+   at least half: a stalled refinement stops).  w: 3 n doubles.  Returns the
+   steps taken in *steps. */
 static axb_status AXB_FN(spd_, solve_refine)(axb_handle h, const axb_csr *A,
                                              axb_direct *F, const double *b,
                                              double *x, double *w, int *steps) {

@@ -14,9 +14,10 @@ typedef struct SP_CTX {
   int sym; /* A symmetric: -1 not yet known (axb__csr_symmetric_once) */
   /* preconditioner */
   axb_precond pc;
-  double ic_shift; /* IC(0): the alpha of A + alpha diag(A) used, or 0 */
-  T *dinv;         /* Jacobi: 1 / a_ii                         */
-  axb_spfac *F;    /* ILU0, IC0, ParILU, ParIC                 */
+  double ic_shift;      /* IC(0): the alpha of A + alpha diag(A) used, or 0 */
+  int64_t ilut_boosted; /* ILUT: zero pivots replaced                 */
+  T *dinv;              /* Jacobi: 1 / a_ii                         */
+  axb_spfac *F;         /* ILU0, IC0, ParILU, ParIC                 */
   axb_sptri_mode mode;
   int tri_sweeps;
   T *pw1, *pw2; /* the triangular solves' intermediate and work */
@@ -59,6 +60,7 @@ static axb_status AXB_FN(sp_, pc_apply)(SP_CTX *c, const T *r, T *z) {
   switch (c->pc) {
   case AXB_PRECOND_JACOBI: return c->o->vmul(h, c->n, c->dinv, r, z);
   case AXB_PRECOND_ILU0:
+  case AXB_PRECOND_ILUT:
   case AXB_PRECOND_IC0:
   case AXB_PRECOND_PARILU:
   case AXB_PRECOND_PARIC:
@@ -116,6 +118,43 @@ static axb_status AXB_FN(sp_, ic0_shifted)(SP_CTX *c, const axb_spf_pattern *p,
   return st;
 }
 
+/* ILUT (issue 23): the factor computed on the host (axb__spf_ilut) with
+   its own pattern, which the backend's factor takes as it takes ILU(0)'s
+   (fac_create copies pattern and values). */
+static axb_status AXB_FN(sp_, ilut_setup)(SP_CTX *c, const axb_csr *A,
+                                          int64_t *info) {
+  axb_handle h = c->h;
+  axb_csr LU;
+  int64_t boosted = 0;
+  axb_status st = axb__spf_ilut(A, SP_ILUT_P, SP_ILUT_TAU, &LU, &boosted, info);
+  if (st) return st;
+  int need = 0;
+  if (c->mode == AXB_SPTRI_EXACT &&
+      (!c->all->tri_levels || c->all->tri_levels(h, c->n)))
+    need |= AXB_SPF_NEED_LEVELS;
+  axb_spf_pattern_owned pat;
+  T *f = axb__malloc(LU.nnz > 0 ? LU.nnz : 1, sizeof(T));
+  if (!f) st = AXB_ERR_OUT_OF_MEMORY;
+  if (!st) st = axb__spf_pattern_build_some(&LU, AXB_SPF_LU, need, &pat, info);
+  if (!st) {
+    for (int64_t k = 0; k < LU.nnz; ++k)
+      f[k] = (T)((const double *)LU.values)[k];
+    st = c->o->fac_create(h, &pat.p, f, &c->F);
+    axb__spf_pattern_free(&pat);
+  }
+  axb__free(f);
+  axb_csr_destroy(&LU);
+  if (!st) st = c->o->vec_alloc(h, c->n, &c->pw1);
+  if (!st) st = c->o->vec_alloc(h, c->n, &c->pw2);
+  if (st) {
+    AXB_FN(sp_, pc_free)(c);
+    return st;
+  }
+  c->ilut_boosted = boosted;
+  c->pc = AXB_PRECOND_ILUT;
+  return AXB_SUCCESS;
+}
+
 /* Set up preconditioner pc on A (host CSR, already uploaded as c->A).
    A numerical failure returns its status with *info = the row; the caller
    decides about a fallback.  Leaves c->pc = NONE on failure. */
@@ -137,6 +176,7 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
     c->pc = pc;
     return AXB_SUCCESS;
   }
+  if (pc == AXB_PRECOND_ILUT) return AXB_FN(sp_, ilut_setup)(c, A, info);
   int ic = pc == AXB_PRECOND_IC0 || pc == AXB_PRECOND_PARIC;
   if (ic && !axb__csr_symmetric_once(A, &c->sym)) {
     st = AXB_ERR_INVALID;

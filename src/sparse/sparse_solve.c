@@ -48,13 +48,18 @@ static int sp_scale_exp(double mx, double mn, int min_exp, int max_exp,
   return s < lo ? lo : s > hi ? hi : s;
 }
 
+/* ILUT's parameters (issue 23): fill p per row and part beyond A's own
+   count, drop tolerance tau relative to the row's 2-norm. */
+#define SP_ILUT_P 10
+#define SP_ILUT_TAU 1e-4
+
 #define AXB_TEMPLATE "sparse/sparse_solve_t.h"
 #include "core/instantiate.h"
 
 static const char *const method_names[AXB_SPARSE_METHOD_COUNT] = {
     "auto", "cg", "cg1", "bicgstab", "gmres", "direct"};
 static const char *const precond_names[AXB_PRECOND_COUNT] = {
-    "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric"};
+    "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric", "ilut"};
 static const char *const breakdown_names[] = {
     "none",
     "p^T A p <= 0 (not SPD)",
@@ -101,7 +106,7 @@ axb_status axb_precond_parse(const char *name, axb_precond *p) {
   if (i < 0 || !p)
     return axb__fail(NULL, AXB_ERR_INVALID,
                      "axb_precond_parse: '%.60s' is not a preconditioner "
-                     "(none, jacobi, ilu0, ic0, parilu, paric, auto)%s",
+                     "(none, jacobi, ilu0, ic0, parilu, paric, ilut, auto)%s",
                      name ? name : "(NULL)", p ? "" : "; NULL result pointer");
   *p = (axb_precond)i;
   return AXB_SUCCESS;
@@ -252,6 +257,8 @@ static axb_status check_memory(axb_handle h, const axb_csr *A,
                                            : 4;
   vecs += 2 + 3; /* b and x; Jacobi's inverse diagonal, the solves' work */
   int fac = o->precond != AXB_PRECOND_NONE && o->precond != AXB_PRECOND_JACOBI;
+  if (o->precond == AXB_PRECOND_ILUT) /* its fill: 2 p + 1 per row */
+    nnz += (2.0 * SP_ILUT_P + 1) * n;
   double dev = vecs * n * es + (fac ? nnz * (es + 8) + 8 * n : 0);
   double host = n * es + nnz * es + (fac ? 3 * nnz * 8 + 4 * n * 8 : 0);
   double need = (device ? host : host + dev) + caller_values * es;
