@@ -29,7 +29,7 @@ int cli_sparse_option(cli_sparse_args *sp, const char *opt, const char *v) {
   if (strcmp(opt, "--precond") == 0) {
     if (axb_precond_parse(v, &o->precond) == AXB_SUCCESS) return 1;
     cli_error("--precond: '%s' is not one of auto, none, jacobi, ilu0, ic0, "
-              "parilu, paric",
+              "parilu, paric, ilut",
               v);
     return 0;
   }

@@ -1050,9 +1050,12 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * host), ParILU / ParIC (Chow-Patel fixed-point sweeps over A's pattern,
  * `sweeps` of them, on the handle's backend), with the triangular solves of
  * the incomplete factors exact (level-scheduled) or approximate (`tri_sweeps`
- * Jacobi sweeps).  AUTO: IC(0) for CG/CG1 on a symmetric matrix, ILU(0)
+ * Jacobi sweeps).  ILUT (issue 23): threshold ILU(p = 10, tau = 1e-4)
+ * computed on the host with its own pattern, a zero pivot replaced by
+ * tau ||a_i||_2.  AUTO: IC(0) for CG/CG1 on a symmetric matrix, ILU(0)
  * otherwise; if it fails (zero or non-finite pivot, not positive) AUTO falls
- * back to Jacobi (then to none) and the report says so.  A preconditioner
+ * back (ILU(0) to ILUT first) to Jacobi, then to none, and the report says
+ * so.  A preconditioner
  * asked for by name that fails returns its status (AXB_ERR_SMALL_PIVOT or
  * AXB_ERR_NOT_SPD, report.info = the row, 1-based).
  *
