@@ -36,6 +36,9 @@ axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
 /* What the numeric factorisation will cost, from the analysis: flops and
    the peak bytes it allocates. */
 void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes);
+/* The memory available (bytes) when F was analysed: the figure its
+   checks use (read once per solve; reading it costs about 0.1 ms). */
+double axb__direct_memory(const axb_direct *F);
 /* Numeric factorisation.  When CHOLMOD meets a non-positive pivot the
    factor is analysed and computed again by UMFPACK (axb__direct_switched
    says so).  The memory of the numeric step is checked against the

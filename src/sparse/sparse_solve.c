@@ -339,7 +339,7 @@ static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
     axb__clear(h);
     return;
   }
-  double fl, bytes, have = (double)axb__memory_available();
+  double fl, bytes, have = axb__direct_memory(G);
   axb__direct_estimate(G, &fl, &bytes);
   r->t_setup += axb__now() - t0;
   double per_nnz = fl / (double)(A->nnz > 0 ? A->nnz : 1);
