@@ -1202,7 +1202,7 @@ typedef struct {
   /* What AUTO chose and why, the preprocessing applied, and every
      fallback step taken, as "; "-separated clauses (never printed by the
      library; the CLI shows it). */
-  char path[512];
+  char path[768];
 } axb_sparse_report;
 
 void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */

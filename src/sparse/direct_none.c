@@ -42,6 +42,11 @@ axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
   return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "no sparse direct solver");
 }
 
+void axb__direct_describe(const axb_direct *F, char *buf, size_t len) {
+  (void)F;
+  if (len) buf[0] = 0;
+}
+
 axb_direct_kind axb__direct_kind(const axb_direct *F) {
   (void)F;
   return AXB_DIRECT_UMFPACK;

@@ -12,6 +12,7 @@
 #include "sparse/sparse_direct.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <btf.h>
@@ -220,6 +221,43 @@ axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
   memcpy(x, X->x, (size_t)n * sizeof(double));
   cholmod_l_free_dense(&X, &F->cc);
   return AXB_SUCCESS;
+}
+
+static const char *chol_ordering(int o) {
+  switch (o) {
+  case CHOLMOD_NATURAL: return "natural";
+  case CHOLMOD_AMD: return "AMD";
+  case CHOLMOD_METIS: return "METIS";
+  case CHOLMOD_NESDIS: return "nested dissection";
+  case CHOLMOD_COLAMD: return "COLAMD";
+  default: return "given";
+  }
+}
+
+void axb__direct_describe(const axb_direct *F, char *buf, size_t len) {
+  if (F->kind == AXB_DIRECT_CHOLMOD) {
+    int sel = F->cc.selected >= 0 && F->cc.selected < CHOLMOD_MAXMETHODS
+                  ? F->cc.selected
+                  : 0;
+    snprintf(buf, len, "symmetric %s ordering, %s LL^T (CHOLMOD)",
+             chol_ordering(F->cc.method[sel].ordering),
+             F->L && F->L->is_super ? "supernodal" : "simplicial");
+    return;
+  }
+  double scaled = F->info[UMFPACK_WAS_SCALED];
+  int sym = F->info[UMFPACK_STRATEGY_USED] == UMFPACK_STRATEGY_SYMMETRIC;
+  int ord = (int)F->info[UMFPACK_ORDERING_USED];
+  const char *o = ord == UMFPACK_ORDERING_METIS  ? "METIS"
+                  : ord == UMFPACK_ORDERING_NONE ? "natural"
+                  : sym                          ? "AMD (of A + A^T)"
+                                                 : "COLAMD";
+  snprintf(buf, len,
+           "rows %s, columns ordered by %s, %s strategy, threshold partial "
+           "pivoting (UMFPACK)",
+           scaled == UMFPACK_SCALE_SUM   ? "scaled by their sums"
+           : scaled == UMFPACK_SCALE_MAX ? "scaled by their maxima"
+                                         : "not scaled",
+           o, sym ? "symmetric" : "unsymmetric");
 }
 
 axb_direct_kind axb__direct_kind(const axb_direct *F) { return F->kind; }

@@ -51,6 +51,10 @@ axb_status axb__direct_factor(axb_handle h, axb_direct *F);
 axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
                              const double *b, double *x);
 axb_direct_kind axb__direct_kind(const axb_direct *F);
+/* The preprocessing the factorisation applied (after axb__direct_factor):
+   equilibration, ordering, strategy, e.g. "rows scaled by their sums,
+   columns ordered by COLAMD, unsymmetric strategy, ... (UMFPACK)". */
+void axb__direct_describe(const axb_direct *F, char *buf, size_t len);
 const char *axb__direct_name(const axb_direct *F); /* "cholmod", "umfpack" */
 int axb__direct_switched(const axb_direct *F);     /* 1: CHOLMOD gave way */
 void axb__direct_free(axb_direct *F);              /* NULL is fine */

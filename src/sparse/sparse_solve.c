@@ -322,6 +322,11 @@ static axb_status run_direct(axb_handle h, const axb_csr *A, const axb_dense *B,
   if (axb__direct_switched(F))
     path_add(r, "cholmod met a non-positive pivot: umfpack (pivoted LU) "
                 "instead");
+  if (st != AXB_ERR_NOT_SUPPORTED && st != AXB_ERR_OUT_OF_MEMORY) {
+    char what[200];
+    axb__direct_describe(F, what, sizeof what);
+    if (what[0]) path_add(r, "preprocessing: %s", what);
+  }
   axb__direct_free(F);
   return st;
 }
