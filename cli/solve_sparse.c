@@ -199,8 +199,11 @@ static void print_text(const cli_sparse_job *j, const cli_sparse_args *sp,
   if (r->restarts) printf(" (%d restarts)", r->restarts);
   printf("\nsetup          %.6f s\nsolve          %.6f s\n", r->t_setup,
          r->t_solve);
-  printf("residual       %.3e (recurrence), true ||b-Ax||/||b|| = %.3e\n",
-         r->residual, r->true_residual);
+  if (r->method == AXB_SPARSE_DIRECT)
+    printf("residual       true ||b-Ax||/||b|| = %.3e\n", r->true_residual);
+  else
+    printf("residual       %.3e (recurrence), true ||b-Ax||/||b|| = %.3e\n",
+           r->residual, r->true_residual);
   if (fwd >= 0) printf("forward error  %.3e\n", fwd);
   if (r->method == AXB_SPARSE_DIRECT && r->rcond > 0)
     printf("rcond          %.3e (1-norm estimate)\n", r->rcond);
