@@ -10,7 +10,8 @@
  * of the issue (skipped when ../shared/matrices is absent): zero diagonal
  * (west0067: transversal + ILU(0); rajat19: transversal, ILU(0) fails,
  * ILUT), ILU(0)-GMRES stagnation (dw2048), IC(0) breakdown (bcsstk14),
- * kappa ~ 4e17 (cryg2500).  Without SuiteSparse in the build,
+ * kappa ~ 4e17 (cryg2500).  And axb_read_info, the header reader of the
+ * CLI's sparse reading.  Without SuiteSparse in the build,
  * the direct method must answer NOT_SUPPORTED with the package named.
  */
 #include "sparse/sparse_direct.h"
@@ -18,6 +19,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A CSR from dense row-major values (exact zeros dropped). */
 static axb_csr csr_rows(int64_t n, const double *a, axb_dtype t) {
@@ -202,6 +204,44 @@ static void generated(axb_handle h) {
   axb_csr_destroy(&O);
 }
 
+/* axb_read_info: the header only (coordinate symmetric, array, plain
+   text, a missing file). */
+static void read_info(axb_handle h) {
+  char path[] = "/tmp/axb-info-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "%%%%MatrixMarket matrix coordinate real symmetric\n%% c\n"
+             "5000 5000 3\n1 1 1\n2 1 2\n5000 5000 3\n");
+  fclose(f);
+  axb_mm_info in;
+  CHECK_STATUS(h, axb_read_info(h, path, &in), AXB_SUCCESS);
+  CHECK(in.coordinate && in.symmetric && in.rows == 5000 && in.cols == 5000 &&
+            in.entries == 3,
+        "coordinate: %d %d %lld %lld %lld", in.coordinate, in.symmetric,
+        (long long)in.rows, (long long)in.cols, (long long)in.entries);
+  f = fopen(path, "w");
+  fprintf(f, "%%%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n"
+             "5\n6\n");
+  fclose(f);
+  CHECK_STATUS(h, axb_read_info(h, path, &in), AXB_SUCCESS);
+  CHECK(!in.coordinate && in.rows == 2 && in.cols == 3 && in.entries == 6,
+        "array: %d %lld %lld %lld", in.coordinate, (long long)in.rows,
+        (long long)in.cols, (long long)in.entries);
+  f = fopen(path, "w");
+  fprintf(f, "1 2\n3 4\n");
+  fclose(f);
+  CHECK_STATUS(h, axb_read_info(h, path, &in), AXB_SUCCESS);
+  CHECK(!in.coordinate && in.rows == 0, "plain text: %d %lld", in.coordinate,
+        (long long)in.rows);
+  f = fopen(path, "w");
+  fprintf(f, "%%%%MatrixMarket matrix coordinate real general\nx y z\n");
+  fclose(f);
+  CHECK_STATUS(h, axb_read_info(h, path, &in), AXB_ERR_PARSE);
+  remove(path);
+  CHECK_STATUS(h, axb_read_info(h, path, &in), AXB_ERR_IO);
+}
+
 static int read_shared(axb_handle h, const char *dir, const char *name,
                        axb_csr *A) {
   char path[1024];
@@ -274,6 +314,7 @@ static void classes(axb_handle h, const char *dir) {
 
 int main(void) {
   axb_handle h = test_handle(AXB_BACKEND_CPU);
+  read_info(h);
   if (!axb__direct_available()) {
     double one[1] = {2};
     axb_csr O = csr_rows(1, one, AXB_F64);
