@@ -75,7 +75,8 @@ int cli_sparse_option(cli_sparse_args *sp, const char *opt, const char *v) {
 }
 
 /* A coordinate file of order at least this, with at most
-   CLI_SPARSE_DENSITY of its entries nonzero, is read as sparse by AUTO:
+   CLI_SPARSE_DENSITY of its entries nonzero, is read as sparse by AUTO
+   when the build has the direct solvers:
    the dense LU (2/3 n^3 flops, over 0.4 s at 100 GFLOP/s) would spend
    nearly all its work on zeros.  A file whose dense copy would not fit in
    CLI_SPARSE_DENSE_GIB is read as sparse whatever its density. */
@@ -91,7 +92,10 @@ int cli_sparse_auto(const char *path, cli_sparse_args *sp) {
   double n = (double)in.rows;
   double nnz = (double)in.entries * (in.symmetric ? 2 : 1);
   double gib = n * n * 8 / 1073741824.0, dens = nnz / (n * n);
-  if (n >= CLI_SPARSE_MIN_N && dens <= CLI_SPARSE_DENSITY)
+  /* Without the direct solvers the sparse path is Krylov only, which can
+     fail where the dense LU would not: then only size decides. */
+  if (axb_sparse_direct_available() && n >= CLI_SPARSE_MIN_N &&
+      dens <= CLI_SPARSE_DENSITY)
     snprintf(sp->auto_read, sizeof sp->auto_read,
              "read as sparse (AUTO): coordinate file, n = %lld >= %d with "
              "%.3g%% nonzeros (a dense copy: %.3g GiB)",

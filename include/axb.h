@@ -1219,6 +1219,10 @@ void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
                             axb_dense *X, const axb_sparse_opts *opts,
                             axb_sparse_report *report);
+/* 1 when this build has the sparse direct solvers (SuiteSparse's UMFPACK
+   and CHOLMOD; issue 23), else 0 (AXB_SPARSE_DIRECT then answers
+   AXB_ERR_NOT_SUPPORTED). */
+int axb_sparse_direct_available(void);
 /* The memory check axb_sparse_solve makes before it allocates anything
    (issue 19): its working memory for A, nrhs and opts (NULL: defaults),
    plus `caller_arrays` n x nrhs arrays of A's dtype that the caller has yet

@@ -500,6 +500,8 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   return r->status = st;
 }
 
+int axb_sparse_direct_available(void) { return axb__direct_available(); }
+
 axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
                                    const axb_sparse_opts *opts,
                                    int caller_arrays) {
