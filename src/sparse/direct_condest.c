@@ -41,11 +41,18 @@ static axb_status inv_norm1(axb_handle h, axb_direct *F, int64_t n, double *x,
                             double *y, signed char *sgn, double *est) {
   axb_status st;
   *est = 0;
-  for (int64_t i = 0; i < n; ++i)
+  /* Hager's start ones / n and Higham's vector, solved together (one
+     pass over the factor for both: CHOLMOD solves columns at once). */
+  for (int64_t i = 0; i < n; ++i) {
     x[i] = 1.0 / (double)n;
+    x[n + i] = (i % 2 ? -1.0 : 1.0) *
+               (1.0 + (n > 1 ? (double)i / (double)(n - 1) : 0.0));
+  }
+  if ((st = axb__direct_solve2(h, F, x, y))) return st;
+  double alt = 2 * vnorm1(y + n, n) / (3.0 * (double)n);
   int64_t jlast = -1;
   for (int it = 0; it < 5; ++it) {
-    if ((st = axb__direct_solve(h, F, 0, x, y))) return st;
+    if (it > 0 && (st = axb__direct_solve(h, F, 0, x, y))) return st;
     double e = vnorm1(y, n);
     if (!isfinite(e)) {
       *est = INFINITY;
@@ -70,11 +77,6 @@ static axb_status inv_norm1(axb_handle h, axb_direct *F, int64_t n, double *x,
     for (int64_t i = 0; i < n; ++i)
       x[i] = i == j ? 1.0 : 0.0;
   }
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = (i % 2 ? -1.0 : 1.0) *
-           (1.0 + (n > 1 ? (double)i / (double)(n - 1) : 0.0));
-  if ((st = axb__direct_solve(h, F, 0, x, y))) return st;
-  double alt = 2 * vnorm1(y, n) / (3.0 * (double)n);
   if (!(alt <= *est)) *est = alt; /* NaN: stays infinite below */
   return AXB_SUCCESS;
 }
@@ -87,7 +89,7 @@ axb_status axb__direct_rcond(axb_handle h, const axb_csr *A, axb_direct *F,
     *rcond = 1;
     return AXB_SUCCESS;
   }
-  double *w = axb__malloc(3 * n, sizeof(double));
+  double *w = axb__malloc(4 * n, sizeof(double));
   signed char *sgn = axb__malloc(n, 1);
   if (!w || !sgn) {
     axb__free(w);
@@ -99,7 +101,7 @@ axb_status axb__direct_rcond(axb_handle h, const axb_csr *A, axb_direct *F,
                      "no memory for the condition estimate (n = %lld)",
                      (long long)n);
   double anorm = csr_norm1(A, w), est = 0;
-  axb_status st = inv_norm1(h, F, n, w, w + n, sgn, &est);
+  axb_status st = inv_norm1(h, F, n, w, w + 2 * n, sgn, &est);
   if (!st && anorm > 0 && isfinite(est) && est > 0)
     *rcond = 1.0 / (anorm * est);
   axb__free(w);

@@ -47,6 +47,14 @@ void axb__direct_describe(const axb_direct *F, char *buf, size_t len) {
   if (len) buf[0] = 0;
 }
 
+axb_status axb__direct_solve2(axb_handle h, axb_direct *F, const double *b,
+                              double *x) {
+  (void)F;
+  (void)b;
+  (void)x;
+  return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "no sparse direct solver");
+}
+
 axb_direct_kind axb__direct_kind(const axb_direct *F) {
   (void)F;
   return AXB_DIRECT_UMFPACK;

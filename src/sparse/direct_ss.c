@@ -260,6 +260,30 @@ void axb__direct_describe(const axb_direct *F, char *buf, size_t len) {
            o, sym ? "symmetric" : "unsymmetric");
 }
 
+axb_status axb__direct_solve2(axb_handle h, axb_direct *F, const double *b,
+                              double *x) {
+  int64_t n = F->A->rows;
+  if (F->kind == AXB_DIRECT_UMFPACK) {
+    axb_status st = axb__direct_solve(h, F, 0, b, x);
+    return st ? st : axb__direct_solve(h, F, 0, b + n, x + n);
+  }
+  cholmod_dense B;
+  memset(&B, 0, sizeof B);
+  B.nrow = B.d = (size_t)n;
+  B.ncol = 2;
+  B.nzmax = 2 * (size_t)n;
+  B.x = (void *)b;
+  B.xtype = CHOLMOD_REAL;
+  B.dtype = CHOLMOD_DOUBLE;
+  cholmod_dense *X = cholmod_l_solve(CHOLMOD_A, F->L, &B, &F->cc);
+  if (!X)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "CHOLMOD solve: status %d",
+                     F->cc.status);
+  memcpy(x, X->x, 2 * (size_t)n * sizeof(double));
+  cholmod_l_free_dense(&X, &F->cc);
+  return AXB_SUCCESS;
+}
+
 axb_direct_kind axb__direct_kind(const axb_direct *F) { return F->kind; }
 
 const char *axb__direct_name(const axb_direct *F) {

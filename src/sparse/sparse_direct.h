@@ -50,6 +50,10 @@ axb_status axb__direct_factor(axb_handle h, axb_direct *F);
    double (x and b distinct). */
 axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
                              const double *b, double *x);
+/* X := A^-1 B for two right-hand sides at once (B, X: n x 2, column
+   major, distinct): one pass over a CHOLMOD factor for both. */
+axb_status axb__direct_solve2(axb_handle h, axb_direct *F, const double *b,
+                              double *x);
 axb_direct_kind axb__direct_kind(const axb_direct *F);
 /* The preprocessing the factorisation applied (after axb__direct_factor):
    equilibration, ordering, strategy, e.g. "rows scaled by their sums,
