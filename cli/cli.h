@@ -134,7 +134,12 @@ typedef struct {
   const char *why; /* the option that selected it (for messages)  */
   axb_sparse_opts opts;
   const char *history; /* --history FILE.csv, or NULL              */
+  char auto_read[200]; /* issue 23: why AUTO read the file as sparse */
 } cli_sparse_args;
+/* AUTO's reading (issue 23): select the sparse path for a coordinate file
+   that is large or sparse enough for the dense path to be wasteful (the
+   reason goes to sp->auto_read); 1 when selected. */
+int cli_sparse_auto(const char *path, cli_sparse_args *sp);
 /* Parse one sparse option's value into sp (and select the sparse path);
    1 when good, else 0 with the message printed. */
 int cli_sparse_option(cli_sparse_args *sp, const char *opt, const char *v);

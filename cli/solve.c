@@ -36,6 +36,7 @@ enum {
   OPT_TRISOLVE,
   OPT_TRI_SWEEPS,
   OPT_HISTORY,
+  OPT_DIRECT, /* issue 23 */
   OPT_FACTOR_PRECISION,
   OPT_REFINE,
   OPT_NO_FALLBACK
@@ -71,6 +72,7 @@ static const cli_opt solve_table[] = {
     {"trisolve", 0, 1, OPT_TRISOLVE},
     {"tri-sweeps", 0, 1, OPT_TRI_SWEEPS},
     {"history", 0, 1, OPT_HISTORY},
+    {"direct", 0, 1, OPT_DIRECT},
     {"factor-precision", 0, 1, OPT_FACTOR_PRECISION},
     {"refine", 0, 1, OPT_REFINE},
     {"no-fallback", 0, 0, OPT_NO_FALLBACK},
@@ -94,8 +96,8 @@ typedef struct {
   cli_sparse_args sp; /* the sparse path: sp.on when selected */
 } solve_args;
 
-/* A dense method name, or a sparse one (cg, cg1, bicgstab, gmres), which
-   selects the sparse path. */
+/* A dense method name, or a sparse one (cg, cg1, bicgstab, gmres,
+   direct), which selects the sparse path. */
 static int parse_method(solve_args *a, const char *text) {
   if (axb_method_parse(text, &a->method) == AXB_SUCCESS) return 1;
   if (axb_sparse_method_parse(text, &a->sp.opts.method) == AXB_SUCCESS) {
@@ -105,7 +107,7 @@ static int parse_method(solve_args *a, const char *text) {
   cli_error("--method: '%s' is not one of auto, lu, cholesky, gauss-jordan, "
             "lu-crout, gauss, cholesky-crout, cholesky-banachiewicz, "
             "lu-fixedpoint, lu-mixed, cholesky-mixed (dense) or cg, cg1, "
-            "bicgstab, gmres (sparse)",
+            "bicgstab, gmres, direct (sparse)",
             text);
   return 0;
 }
@@ -217,6 +219,7 @@ static int apply_value(solve_args *a, int id, const char *v) {
   case OPT_TRISOLVE: return cli_sparse_option(&a->sp, "--trisolve", v);
   case OPT_TRI_SWEEPS: return cli_sparse_option(&a->sp, "--tri-sweeps", v);
   case OPT_HISTORY: return cli_sparse_option(&a->sp, "--history", v);
+  case OPT_DIRECT: return cli_sparse_option(&a->sp, "--direct", v);
   case OPT_FACTOR_PRECISION:
     a->mx_opt = "--factor-precision";
     return parse_factor_precision(v, &a->mx.precision);
@@ -483,6 +486,9 @@ int cli_solve(int argc, char **argv) {
   solve_args a;
   int code = parse_args(argc, argv, &a);
   if (code >= 0) return code;
+  if (!a.sp.on && !a.gen && a.method == AXB_METHOD_AUTO && !a.no_pivot &&
+      !a.fp_opt && !a.mx_opt) /* issue 23: AUTO reads large sparse files */
+    cli_sparse_auto(a.a_path, &a.sp);
   if (a.sp.on) {
     cli_sparse_job j = {a.a_path,  a.b_path, a.gen,     &a.spec, a.out,
                         a.backend, a.device, a.threads, a.dtype, a.json,

@@ -34,6 +34,8 @@ static int documented(axb_status st) {
          st == AXB_ERR_SMALL_PIVOT || st == AXB_ERR_NO_CONVERGENCE ||
          st == AXB_ERR_INACCURATE || st == AXB_ERR_INVALID ||
          st == AXB_ERR_NOT_SUPPORTED || st == AXB_ERR_OUT_OF_MEMORY ||
+         /* the direct path (issue 23) */
+         st == AXB_ERR_SINGULAR || st == AXB_ERR_ILL_CONDITIONED ||
          (st < 0 && st > -100);
 }
 

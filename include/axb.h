@@ -626,6 +626,19 @@ axb_status axb_read_csr_mem(axb_handle h, const char *name, const char *buf,
    in .gz is written compressed; NaN/Inf values are refused (INVALID). */
 axb_status axb_write_dense(axb_handle h, const char *path, const axb_dense *A);
 axb_status axb_write_csr(axb_handle h, const char *path, const axb_csr *A);
+/* What a Matrix Market file holds, from its banner and size line only
+   (issue 23: the CLI's AUTO reads a large or very sparse coordinate file
+   as CSR).  A file without a banner (plain text), or whose header is not
+   in its first MiB, reads as coordinate = 0 with zero sizes.  Errors:
+   AXB_ERR_IO, AXB_ERR_PARSE (malformed banner or size line). */
+typedef struct {
+  int coordinate; /* 1: `coordinate` format (sparse entries)           */
+  int symmetric;  /* symmetric or skew-symmetric storage              */
+  int64_t rows, cols;
+  int64_t entries; /* coordinate: entries stored (one triangle when
+                      symmetric); array: values stored                  */
+} axb_mm_info;
+axb_status axb_read_info(axb_handle h, const char *path, axb_mm_info *info);
 
 /* ------------------------------------------------------------------------ */
 /* Generators: seeded, identical on every backend and platform              */
@@ -1037,9 +1050,12 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * host), ParILU / ParIC (Chow-Patel fixed-point sweeps over A's pattern,
  * `sweeps` of them, on the handle's backend), with the triangular solves of
  * the incomplete factors exact (level-scheduled) or approximate (`tri_sweeps`
- * Jacobi sweeps).  AUTO: IC(0) for CG/CG1 on a symmetric matrix, ILU(0)
+ * Jacobi sweeps).  ILUT (issue 23): threshold ILU(p = 10, tau = 1e-4)
+ * computed on the host with its own pattern, a zero pivot replaced by
+ * tau ||a_i||_2.  AUTO: IC(0) for CG/CG1 on a symmetric matrix, ILU(0)
  * otherwise; if it fails (zero or non-finite pivot, not positive) AUTO falls
- * back to Jacobi (then to none) and the report says so.  A preconditioner
+ * back (ILU(0) to ILUT first) to Jacobi, then to none, and the report says
+ * so.  A preconditioner
  * asked for by name that fails returns its status (AXB_ERR_SMALL_PIVOT or
  * AXB_ERR_NOT_SPD, report.info = the row, 1-based).
  *
@@ -1054,6 +1070,32 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * Backends: REF runs the CPU kernels on one thread, CPU on the handle's
  * threads (results bitwise reproducible for a given thread count), CUDA on
  * the GPU.  An AUTO handle solves on the CPU.
+ *
+ * Direct (issue 23; SuiteSparse in the build, else AXB_ERR_NOT_SUPPORTED):
+ * CHOLMOD when A is symmetric with a positive diagonal (UMFPACK if the
+ * Cholesky meets a non-positive pivot), UMFPACK otherwise, on the CPU in
+ * double (float values are widened), with iterative refinement and a
+ * 1-norm condition estimate (report.rcond).  AXB_SUCCESS: certified
+ * (true residual + its rounding bound <= tol); AXB_ERR_ILL_CONDITIONED:
+ * solved but rcond < eps (X returned, not trustworthy);
+ * AXB_ERR_INACCURATE: the certificate failed; AXB_ERR_SINGULAR.
+ *
+ * AUTO method (issue 23): with the direct solvers in the build, A is
+ * analysed for them first (an ordering: cheap); when the factorisation
+ * is estimated at most 1e9 flops or 5000 flops per nonzero of A, and fits
+ * in half the available memory (and no preconditioner is named), the
+ * direct path runs, else the Krylov method
+ * above; when that fails (no convergence, breakdown) the direct path is tried
+ * as a fallback if its memory fits.  A CUDA handle runs the Krylov method on
+ * the GPU first and falls back to the CPU direct path.  With the AUTO
+ * preconditioner, the Krylov path preprocesses a matrix with zero diagonal
+ * entries on which ILU(0) fails: its rows are permuted by a maximum
+ * transversal (BTF; no residual norm changes).  IC(0) that breaks down
+ * (AUTO's or named) is computed again on A + alpha diag(A) (Manteuffel's
+ * shift, alpha growing; report.precond_shift).  The direct path's
+ * equilibration and ordering are UMFPACK's and CHOLMOD's own (row scaling,
+ * AMD / COLAMD).
+ * report.path says what was chosen and why and every fallback step.
  */
 typedef enum {
   AXB_SPARSE_AUTO = 0,
@@ -1061,6 +1103,7 @@ typedef enum {
   AXB_SPARSE_CG1 = 2, /* single-reduction CG */
   AXB_SPARSE_BICGSTAB = 3,
   AXB_SPARSE_GMRES = 4,
+  AXB_SPARSE_DIRECT = 5, /* sparse LU / Cholesky (SuiteSparse; issue 23) */
   AXB_SPARSE_METHOD_COUNT
 } axb_sparse_method;
 
@@ -1072,6 +1115,7 @@ typedef enum {
   AXB_PRECOND_IC0 = 4,
   AXB_PRECOND_PARILU = 5,
   AXB_PRECOND_PARIC = 6,
+  AXB_PRECOND_ILUT = 7, /* ILUT(10, 1e-4), on the host (issue 23) */
   AXB_PRECOND_COUNT
 } axb_precond;
 
@@ -1096,9 +1140,10 @@ typedef enum {
 const char *axb_sparse_method_name(axb_sparse_method m); /* "cg", ... */
 const char *axb_precond_name(axb_precond p);             /* "ilu0", ... */
 const char *axb_sparse_breakdown_name(axb_sparse_breakdown b);
-/* "auto", "cg", "cg1", "bicgstab", "gmres"; AXB_ERR_INVALID otherwise. */
+/* "auto", "cg", "cg1", "bicgstab", "gmres", "direct"; AXB_ERR_INVALID
+   otherwise. */
 axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m);
-/* "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric". */
+/* "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric", "ilut". */
 axb_status axb_precond_parse(const char *name, axb_precond *p);
 
 typedef struct {
@@ -1112,7 +1157,13 @@ typedef struct {
   int tri_sweeps;           /* Jacobi sweeps per triangular solve, def. 3 */
   int use_x0;               /* 1: X holds the initial guess; 0 (default): 0 */
   int history;              /* 1: record the residual history (default 0)  */
+  /* AUTO method only (issue 23): AXB_DIRECT_AUTO (0, default) lets AUTO
+     pick the direct path first when cheap; AXB_DIRECT_FALLBACK keeps it
+     as the fallback of a failed Krylov solve only; AXB_DIRECT_NEVER: no
+     direct path. */
+  int direct;
 } axb_sparse_opts;
+enum { AXB_DIRECT_AUTO = 0, AXB_DIRECT_FALLBACK = 1, AXB_DIRECT_NEVER = 2 };
 
 void axb_sparse_opts_default(axb_sparse_opts *opts);
 
@@ -1142,6 +1193,16 @@ typedef struct {
      by the report: axb_sparse_report_free releases it. */
   double *history;
   int64_t history_len;
+  /* Issue 23: the direct path and AUTO's choices. */
+  double rcond; /* direct: 1-norm reciprocal condition estimate, else 0 */
+  /* IC(0) that broke down and was computed on A + alpha diag(A): alpha
+     (Manteuffel's shift), else 0 */
+  double precond_shift;
+  char solver[16]; /* direct: "cholmod" or "umfpack"; else ""            */
+  /* What AUTO chose and why, the preprocessing applied, and every
+     fallback step taken, as "; "-separated clauses (never printed by the
+     library; the CLI shows it). */
+  char path[768];
 } axb_sparse_report;
 
 void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */
@@ -1158,6 +1219,10 @@ void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
                             axb_dense *X, const axb_sparse_opts *opts,
                             axb_sparse_report *report);
+/* 1 when this build has the sparse direct solvers (SuiteSparse's UMFPACK
+   and CHOLMOD; issue 23), else 0 (AXB_SPARSE_DIRECT then answers
+   AXB_ERR_NOT_SUPPORTED). */
+int axb_sparse_direct_available(void);
 /* The memory check axb_sparse_solve makes before it allocates anything
    (issue 19): its working memory for A, nrhs and opts (NULL: defaults),
    plus `caller_arrays` n x nrhs arrays of A's dtype that the caller has yet

@@ -36,6 +36,9 @@ skip='/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv)\.so'
 } | sort -u | grep -Ev "$skip" | while read -r l; do
   cp -L "$l" "$root/lib/$(basename "$l")"
 done
+# axb's own libraries (the programs find them through the build tree's
+# RUNPATH, which ldd may resolve outside the closure above).
+cp -P "$build"/libaxb.so* "$build"/libaxb_dist.so* "$root/lib/"
 cat >"$root/env.sh" <<'EOF'
 # Source me: the bundled OpenMPI and axb programs first on the paths.
 b=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,6 +48,7 @@ export OPAL_PKGLIBDIR=$b/lib/openmpi-plugins OPAL_PKGDATADIR=$b/share/openmpi
 export OPAL_DATADIR=$b/share OPAL_SYSCONFDIR=$b/etc/openmpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none NCCL_NVLS_ENABLE=0
+export PMIX_MCA_pcompress_base_silence_warning=1
 EOF
 tar -cJf "$out" -C "$stage" axb-mpi
 echo "wrote $out ($(du -h "$out" | cut -f1))"

@@ -3,6 +3,8 @@
 axb_packages="cmake make gcc g++ libc6-dev pkg-config zlib1g-dev libopenblas-dev libeigen3-dev python3 clang liblapack-test python3-numpy python3-scipy python3-dev python3-venv python3-pytest"
 # Issue 24: MPI (the distributed layer libaxb_dist) and ScaLAPACK (its anchor).
 axb_packages="$axb_packages openmpi-bin libopenmpi-dev libscalapack-openmpi-dev"
+# Issue 23: SuiteSparse (UMFPACK, CHOLMOD, AMD, COLAMD, BTF) for the sparse direct path.
+axb_packages="$axb_packages libsuitesparse-dev"
 
 axb_setup() {
   local missing=""

@@ -90,4 +90,16 @@ axb_status axb__spf_init_d(const axb_spf_pattern *P, const double *a, double *f,
 axb_status axb__spf_init_s(const axb_spf_pattern *P, const float *a, float *f,
                            int64_t *info);
 
+/* ILUT(p, tau) of A (square, validated; values read as double) into F, a
+   new double CSR in the factor layout (L strictly below the diagonal with
+   a unit diagonal implied, U on and above it, every diagonal entry
+   stored): multipliers and entries below tau ||a_i||_2 dropped, at most
+   the row's count in A + p entries kept in each of L's and U's parts, a
+   zero pivot replaced by tau ||a_i||_2 (counted in *boosted).
+   AXB_ERR_SMALL_PIVOT (*info = row) for an empty row or a non-finite
+   entry; AXB_ERR_OUT_OF_MEMORY (checked first against the available
+   memory).  F is freed with axb_csr_destroy (nothing left on failure). */
+axb_status axb__spf_ilut(const axb_csr *A, int p, double tau, axb_csr *F,
+                         int64_t *boosted, int64_t *info);
+
 #endif

@@ -14,8 +14,10 @@ typedef struct SP_CTX {
   int sym; /* A symmetric: -1 not yet known (axb__csr_symmetric_once) */
   /* preconditioner */
   axb_precond pc;
-  T *dinv;      /* Jacobi: 1 / a_ii                         */
-  axb_spfac *F; /* ILU0, IC0, ParILU, ParIC                 */
+  double ic_shift;      /* IC(0): the alpha of A + alpha diag(A) used, or 0 */
+  int64_t ilut_boosted; /* ILUT: zero pivots replaced                 */
+  T *dinv;              /* Jacobi: 1 / a_ii                         */
+  axb_spfac *F;         /* ILU0, IC0, ParILU, ParIC                 */
   axb_sptri_mode mode;
   int tri_sweeps;
   T *pw1, *pw2; /* the triangular solves' intermediate and work */
@@ -58,6 +60,7 @@ static axb_status AXB_FN(sp_, pc_apply)(SP_CTX *c, const T *r, T *z) {
   switch (c->pc) {
   case AXB_PRECOND_JACOBI: return c->o->vmul(h, c->n, c->dinv, r, z);
   case AXB_PRECOND_ILU0:
+  case AXB_PRECOND_ILUT:
   case AXB_PRECOND_IC0:
   case AXB_PRECOND_PARILU:
   case AXB_PRECOND_PARIC:
@@ -81,6 +84,77 @@ static void AXB_FN(sp_, pc_free)(SP_CTX *c) {
   c->pc = AXB_PRECOND_NONE;
 }
 
+/* IC(0) that survives (issue 23): when the factorisation of A meets a
+   pivot <= 0, it is computed again on A + alpha diag(A) (Manteuffel's
+   shifted incomplete Cholesky: for alpha large enough the shifted matrix
+   is an H-matrix and IC(0) exists), alpha = 1e-3, then growing 4x per
+   attempt, at most SP_IC_SHIFTS attempts.  The Krylov method still
+   solves A x = b: only the preconditioner is of the shifted matrix.
+   c->ic_shift gets the alpha that worked (0: none needed). */
+#ifndef SP_IC_SHIFTS
+#define SP_IC_SHIFTS 8
+#endif
+static axb_status AXB_FN(sp_, ic0_shifted)(SP_CTX *c, const axb_spf_pattern *p,
+                                           const axb_csr *A, T *f,
+                                           int64_t *info) {
+  const T *a = (const T *)A->values;
+  c->ic_shift = 0;
+  axb_status st = AXB_FN(axb__spf_ic0_, )(p, a, f, info);
+  if (st != AXB_ERR_NOT_SPD) return st;
+  T *as = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(T));
+  if (!as) return AXB_ERR_OUT_OF_MEMORY;
+  memcpy(as, a, (size_t)A->nnz * sizeof(T));
+  double alpha = 1e-3;
+  int64_t first = *info;
+  for (int k = 0; k < SP_IC_SHIFTS && st == AXB_ERR_NOT_SPD; ++k) {
+    for (int64_t i = 0; i < p->n; ++i)
+      as[p->diag[i]] = (T)((1 + alpha) * (double)a[p->diag[i]]);
+    st = AXB_FN(axb__spf_ic0_, )(p, as, f, info);
+    if (!st) c->ic_shift = alpha;
+    alpha *= 4;
+  }
+  axb__free(as);
+  if (st == AXB_ERR_NOT_SPD) *info = first;
+  return st;
+}
+
+/* ILUT (issue 23): the factor computed on the host (axb__spf_ilut) with
+   its own pattern, which the backend's factor takes as it takes ILU(0)'s
+   (fac_create copies pattern and values). */
+static axb_status AXB_FN(sp_, ilut_setup)(SP_CTX *c, const axb_csr *A,
+                                          int64_t *info) {
+  axb_handle h = c->h;
+  axb_csr LU;
+  int64_t boosted = 0;
+  axb_status st = axb__spf_ilut(A, SP_ILUT_P, SP_ILUT_TAU, &LU, &boosted, info);
+  if (st) return st;
+  int need = 0;
+  if (c->mode == AXB_SPTRI_EXACT &&
+      (!c->all->tri_levels || c->all->tri_levels(h, c->n)))
+    need |= AXB_SPF_NEED_LEVELS;
+  axb_spf_pattern_owned pat;
+  T *f = axb__malloc(LU.nnz > 0 ? LU.nnz : 1, sizeof(T));
+  if (!f) st = AXB_ERR_OUT_OF_MEMORY;
+  if (!st) st = axb__spf_pattern_build_some(&LU, AXB_SPF_LU, need, &pat, info);
+  if (!st) {
+    for (int64_t k = 0; k < LU.nnz; ++k)
+      f[k] = (T)((const double *)LU.values)[k];
+    st = c->o->fac_create(h, &pat.p, f, &c->F);
+    axb__spf_pattern_free(&pat);
+  }
+  axb__free(f);
+  axb_csr_destroy(&LU);
+  if (!st) st = c->o->vec_alloc(h, c->n, &c->pw1);
+  if (!st) st = c->o->vec_alloc(h, c->n, &c->pw2);
+  if (st) {
+    AXB_FN(sp_, pc_free)(c);
+    return st;
+  }
+  c->ilut_boosted = boosted;
+  c->pc = AXB_PRECOND_ILUT;
+  return AXB_SUCCESS;
+}
+
 /* Set up preconditioner pc on A (host CSR, already uploaded as c->A).
    A numerical failure returns its status with *info = the row; the caller
    decides about a fallback.  Leaves c->pc = NONE on failure. */
@@ -102,6 +176,7 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
     c->pc = pc;
     return AXB_SUCCESS;
   }
+  if (pc == AXB_PRECOND_ILUT) return AXB_FN(sp_, ilut_setup)(c, A, info);
   int ic = pc == AXB_PRECOND_IC0 || pc == AXB_PRECOND_PARIC;
   if (ic && !axb__csr_symmetric_once(A, &c->sym)) {
     st = AXB_ERR_INVALID;
@@ -138,7 +213,7 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
   if (pc == AXB_PRECOND_ILU0)
     st = AXB_FN(axb__spf_ilu0_, )(&pat.p, a, f, info);
   else if (pc == AXB_PRECOND_IC0)
-    st = AXB_FN(axb__spf_ic0_, )(&pat.p, a, f, info);
+    st = AXB_FN(sp_, ic0_shifted)(c, &pat.p, A, f, info);
   else
     st = AXB_FN(axb__spf_init_, )(&pat.p, a, f, info);
   if (st) goto fail;

@@ -6,11 +6,15 @@
 #include "core/csr.h"
 #include "core/internal.h"
 #include "core/template.h"
+#include "sparse/sparse_direct.h"
 #include "sparse/sparse_host.h"
 #include "sparse/sparse_ops.h"
+#include "sparse/sparse_prep.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Restarts from the true residual when the recurrence converged but the
@@ -44,13 +48,18 @@ static int sp_scale_exp(double mx, double mn, int min_exp, int max_exp,
   return s < lo ? lo : s > hi ? hi : s;
 }
 
+/* ILUT's parameters (issue 23): fill p per row and part beyond A's own
+   count, drop tolerance tau relative to the row's 2-norm. */
+#define SP_ILUT_P 10
+#define SP_ILUT_TAU 1e-4
+
 #define AXB_TEMPLATE "sparse/sparse_solve_t.h"
 #include "core/instantiate.h"
 
 static const char *const method_names[AXB_SPARSE_METHOD_COUNT] = {
-    "auto", "cg", "cg1", "bicgstab", "gmres"};
+    "auto", "cg", "cg1", "bicgstab", "gmres", "direct"};
 static const char *const precond_names[AXB_PRECOND_COUNT] = {
-    "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric"};
+    "auto", "none", "jacobi", "ilu0", "ic0", "parilu", "paric", "ilut"};
 static const char *const breakdown_names[] = {
     "none",
     "p^T A p <= 0 (not SPD)",
@@ -86,7 +95,7 @@ axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
   if (i < 0 || !m)
     return axb__fail(NULL, AXB_ERR_INVALID,
                      "axb_sparse_method_parse: '%.60s' is not a sparse method "
-                     "(cg, cg1, bicgstab, gmres, auto)%s",
+                     "(cg, cg1, bicgstab, gmres, direct, auto)%s",
                      name ? name : "(NULL)", m ? "" : "; NULL result pointer");
   *m = (axb_sparse_method)i;
   return AXB_SUCCESS;
@@ -97,7 +106,7 @@ axb_status axb_precond_parse(const char *name, axb_precond *p) {
   if (i < 0 || !p)
     return axb__fail(NULL, AXB_ERR_INVALID,
                      "axb_precond_parse: '%.60s' is not a preconditioner "
-                     "(none, jacobi, ilu0, ic0, parilu, paric, auto)%s",
+                     "(none, jacobi, ilu0, ic0, parilu, paric, ilut, auto)%s",
                      name ? name : "(NULL)", p ? "" : "; NULL result pointer");
   *p = (axb_precond)i;
   return AXB_SUCCESS;
@@ -197,8 +206,9 @@ static axb_status resolve_opts(axb_handle h, const axb_sparse_opts *in,
   if ((o->trisolve != AXB_TRISOLVE_EXACT &&
        o->trisolve != AXB_TRISOLVE_JACOBI) ||
       (o->use_x0 != 0 && o->use_x0 != 1) ||
-      (o->history != 0 && o->history != 1))
-    return axb__fail(h, -5, "trisolve, use_x0 or history out of range");
+      (o->history != 0 && o->history != 1) || o->direct < AXB_DIRECT_AUTO ||
+      o->direct > AXB_DIRECT_NEVER)
+    return axb__fail(h, -5, "trisolve, use_x0, history or direct out of range");
   return AXB_SUCCESS;
 }
 
@@ -247,6 +257,8 @@ static axb_status check_memory(axb_handle h, const axb_csr *A,
                                            : 4;
   vecs += 2 + 3; /* b and x; Jacobi's inverse diagonal, the solves' work */
   int fac = o->precond != AXB_PRECOND_NONE && o->precond != AXB_PRECOND_JACOBI;
+  if (o->precond == AXB_PRECOND_ILUT) /* its fill: 2 p + 1 per row */
+    nnz += (2.0 * SP_ILUT_P + 1) * n;
   double dev = vecs * n * es + (fac ? nnz * (es + 8) + 8 * n : 0);
   double host = n * es + nnz * es + (fac ? 3 * nnz * 8 + 4 * n * 8 : 0);
   double need = (device ? host : host + dev) + caller_values * es;
@@ -259,6 +271,171 @@ static axb_status check_memory(axb_handle h, const axb_csr *A,
                    axb_sparse_method_name(m), (long long)A->rows,
                    (long long)A->nnz, axb_dtype_name(A->dtype),
                    need / 1073741824.0, have / 1073741824.0);
+}
+
+/* Append one clause to report.path ("; " between clauses; cut at the
+   array's end). */
+static void path_add(axb_sparse_report *r, const char *fmt, ...) {
+  size_t len = strlen(r->path);
+  if (len + 3 >= sizeof r->path) return;
+  if (len) {
+    memcpy(r->path + len, "; ", 3);
+    len += 2;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->path + len, sizeof r->path - len, fmt, ap);
+  va_end(ap);
+}
+
+/* AUTO takes the direct path when the numeric factorisation is estimated
+   at most SP_DIRECT_FLOPS (about 0.1 s on a core) or at most
+   SP_DIRECT_PER_NNZ flops per nonzero of A (the price of a few thousand
+   SpMVs, which a Krylov solve of a hard matrix easily spends: measured on
+   the 2-D Poisson matrix of n = 90000, 1000 flops per nonzero, direct won
+   by 20%; on the 3-D one of n = 64000, 37000 per nonzero, IC(0)-CG won
+   12x), and its memory fits in half of what is available. */
+#define SP_DIRECT_FLOPS 1e9
+#define SP_DIRECT_PER_NNZ 5000.0
+
+/* The direct path on A (F: A analysed, or NULL to analyse here for
+   CHOLMOD when spd, else UMFPACK); F is freed. */
+static axb_status run_direct(axb_handle h, const axb_csr *A, const axb_dense *B,
+                             axb_dense *X, const axb_sparse_opts *o, int spd,
+                             axb_direct *F, axb_sparse_report *r) {
+  axb_status st = AXB_SUCCESS;
+  if (!F) {
+    double t0 = axb__now();
+    st = axb__direct_analyze(h, A, spd, &F);
+    r->t_setup += axb__now() - t0;
+    if (st) return st;
+  }
+  r->iterations = 0;
+  r->restarts = 0;
+  r->breakdown = AXB_BREAKDOWN_NONE;
+  r->precond_fell_back = 0;
+  r->precond_requested = AXB_PRECOND_NONE;
+  if (A->dtype == AXB_F64)
+    st = axb__sparse_direct_d(h, A, B, X, o->tol, F, r);
+  else
+    st = axb__sparse_direct_s(h, A, B, X, o->tol, F, r);
+  if (axb__direct_switched(F))
+    path_add(r, "cholmod met a non-positive pivot: umfpack (pivoted LU) "
+                "instead");
+  if (st != AXB_ERR_NOT_SUPPORTED && st != AXB_ERR_OUT_OF_MEMORY) {
+    char what[200];
+    axb__direct_describe(F, what, sizeof what);
+    if (what[0]) path_add(r, "preprocessing: %s", what);
+  }
+  axb__direct_free(F);
+  return st;
+}
+
+/* AUTO's first question: is the direct factorisation cheap enough?
+   Analyses A (CHOLMOD when spd, else UMFPACK) and keeps the analysis in
+   *F when the answer is yes. */
+static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
+                             axb_sparse_report *r, axb_direct **F) {
+  *F = NULL;
+  double t0 = axb__now();
+  axb_direct *G = NULL;
+  if (axb__direct_analyze(h, A, spd, &G)) {
+    path_add(r, "direct analysis refused (%s): iterative", axb_detail(h));
+    axb__clear(h);
+    return;
+  }
+  double fl, bytes, have = axb__direct_memory(G);
+  axb__direct_estimate(G, &fl, &bytes);
+  r->t_setup += axb__now() - t0;
+  double per_nnz = fl / (double)(A->nnz > 0 ? A->nnz : 1);
+  if ((fl <= SP_DIRECT_FLOPS || per_nnz <= SP_DIRECT_PER_NNZ) &&
+      bytes <= have / 2) {
+    path_add(r,
+             "direct: %s factorisation estimated at %.3g flops (%.0f per "
+             "nonzero) and %.3g MiB",
+             axb__direct_name(G), fl, per_nnz, bytes / 1048576.0);
+    *F = G;
+    return;
+  }
+  path_add(r,
+           "iterative: the %s factorisation would take %.3g flops (%.0f per "
+           "nonzero) and %.3g GiB",
+           axb__direct_name(G), fl, per_nnz, bytes / 1073741824.0);
+  axb__direct_free(G);
+}
+
+/* 1 when AUTO's preconditioner will be of the ILU kind (a method other
+   than CG).  A preconditioner named by the caller runs on A as given and
+   reports its own failure with the row (the contract of issue 8). */
+static int ilu_kind(const axb_sparse_opts *o, axb_sparse_method m) {
+  return o->precond == AXB_PRECOND_AUTO && m != AXB_SPARSE_CG &&
+         m != AXB_SPARSE_CG1;
+}
+
+/* The Krylov path as issue 8 built it (preconditioner AUTO and its
+   fallbacks inside), after the preprocessing of issue 23: AUTO's ILU(0)
+   on a matrix with zero diagonal entries, on which ILU(0) fails, gets A's rows
+   permuted by a maximum transversal (sparse_prep.h; where ILU(0) of A itself
+   succeeds the permutation was measured to do harm: fidap036). */
+static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
+                             const axb_csr *A, const axb_dense *B, axb_dense *X,
+                             const axb_sparse_opts *o, axb_sparse_method m,
+                             int sym, axb_sparse_report *r) {
+  axb_status st = check_memory(h, A, o, m, h->backend == AXB_BACKEND_CUDA, 0);
+  if (st) return st;
+  axb_csr Ap;
+  axb_dense Bp;
+  int permuted = 0;
+  if (ilu_kind(o, m) && axb__direct_available() && axb__prep_diag_defect(A) &&
+      axb__prep_ilu0_fails(A)) {
+    int64_t matched = 0;
+    st = axb__prep_transversal(h, A, B, &Ap, &Bp, &matched);
+    if (st) {
+      path_add(r, "maximum transversal refused (%s)", axb_detail(h));
+      axb__clear(h);
+    } else {
+      permuted = 1;
+      path_add(r,
+               "preprocessing: rows permuted by a maximum transversal "
+               "(BTF), %lld of %lld diagonal entries nonzero",
+               (long long)matched, (long long)A->rows);
+      A = &Ap;
+      B = &Bp;
+      sym = -1; /* P A is another matrix */
+    }
+  }
+  if (A->dtype == AXB_F64)
+    st = axb__sparse_solve_d(h, ops, A, B, X, o, m, sym, r);
+  else
+    st = axb__sparse_solve_s(h, ops, A, B, X, o, m, sym, r);
+  if (permuted) {
+    axb_csr_destroy(&Ap);
+    axb_dense_destroy(&Bp);
+  }
+  return st;
+}
+
+/* AUTO after a failed Krylov solve: the direct path, when it is in the
+   build and fits; else the Krylov failure stands. */
+static axb_status auto_fallback(axb_handle h, const axb_csr *A,
+                                const axb_dense *B, axb_dense *X,
+                                const axb_sparse_opts *o, int spd,
+                                axb_status st, axb_sparse_report *r) {
+  if (st <= 0 || !axb__direct_available()) return st;
+  path_add(r,
+           "%s + %s failed (%s, %lld iterations, true residual %.3g): "
+           "fell back to direct",
+           axb_sparse_method_name(r->method), axb_precond_name(r->precond),
+           axb_strerror(st), (long long)r->iterations, r->true_residual);
+  char why[256];
+  snprintf(why, sizeof why, "%s", axb_detail(h));
+  r->t_setup += r->t_solve;
+  r->t_solve = 0;
+  axb__clear(h);
+  axb_status sd = run_direct(h, A, B, X, o, spd, NULL, r);
+  if (sd >= 0) return sd;
+  path_add(r, "direct refused: %s", axb_detail(h));
+  return axb__fail(h, st, "%s (the direct fallback: %s)", why, axb_detail(h));
 }
 
 axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
@@ -283,7 +460,7 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   const axb_sparse_ops *ops = NULL;
   if (h->backend == AXB_BACKEND_CUDA) {
     ops = axb__sparse_cuda_ops();
-    if (!ops)
+    if (!ops && o.method != AXB_SPARSE_DIRECT)
       return r->status = axb__fail(h, AXB_ERR_NOT_SUPPORTED,
                                    "sparse solvers are not available on the "
                                    "CUDA backend of this build");
@@ -295,15 +472,35 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
-  if ((st = check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA, 0)))
-    return r->status = st;
-  if (A->dtype == AXB_F64)
-    st = axb__sparse_solve_d(h, ops, A, B, X, &o, m, sym, r);
-  else
-    st = axb__sparse_solve_s(h, ops, A, B, X, &o, m, sym, r);
+  int is_auto = o.method == AXB_SPARSE_AUTO && o.direct != AXB_DIRECT_NEVER;
+  int spd = -1; /* symmetric with a positive diagonal: CHOLMOD's candidate */
+  if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
+    spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
+  axb_direct *F = NULL;
+  /* A preconditioner named by the caller asks for the Krylov path. */
+  if (is_auto && axb__direct_available() && h->backend != AXB_BACKEND_CUDA &&
+      o.direct == AXB_DIRECT_AUTO && o.precond == AXB_PRECOND_AUTO)
+    auto_pick_direct(h, A, spd, r, &F);
+  if (m == AXB_SPARSE_DIRECT || F) {
+    st = run_direct(h, A, B, X, &o, spd, F, r);
+  } else {
+    if (is_auto && !axb__direct_available())
+      path_add(r, "iterative (no direct solver in this build)");
+    else if (is_auto && h->backend == AXB_BACKEND_CUDA)
+      path_add(r, "iterative on the GPU first");
+    else if (is_auto && o.direct == AXB_DIRECT_FALLBACK)
+      path_add(r, "iterative first (direct only as the fallback)");
+    else if (is_auto && o.precond != AXB_PRECOND_AUTO)
+      path_add(r, "iterative: preconditioner %s named",
+               axb_precond_name(o.precond));
+    st = run_krylov(h, ops, A, B, X, &o, m, sym, r);
+    if (is_auto) st = auto_fallback(h, A, B, X, &o, spd, st, r);
+  }
   if (!report) axb_sparse_report_free(r);
   return r->status = st;
 }
+
+int axb_sparse_direct_available(void) { return axb__direct_available(); }
 
 axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
                                    const axb_sparse_opts *opts,

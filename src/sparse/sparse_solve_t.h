@@ -58,6 +58,7 @@ static axb_status AXB_FN(sp_, setup_pc)(SP_CTX *c, const axb_csr *A,
   axb_status st = AXB_FN(sp_, pc_setup)(c, A, pc, o->sweeps, &info);
   r->precond_requested = pc; /* AUTO's choice: what a fallback names */
   r->precond = pc;
+  r->precond_shift = c->ic_shift;
   if (st == AXB_SUCCESS) return st;
   if (st < 0 && st != AXB_ERR_INVALID) return st;
   r->precond_status = st;
@@ -76,8 +77,17 @@ static axb_status AXB_FN(sp_, setup_pc)(SP_CTX *c, const axb_csr *A,
                                            : "zero or non-finite pivot",
                      (long long)info);
   }
-  /* AUTO: fall back to Jacobi, then to none. */
+  /* AUTO: an ILU(0) that failed gives way to ILUT (issue 23: its zero
+     pivots are replaced, so it exists for every matrix without an empty
+     row); then Jacobi, then none. */
   r->precond_fell_back = 1;
+  if (pc == AXB_PRECOND_ILU0) {
+    r->precond = AXB_PRECOND_ILUT;
+    st = AXB_FN(sp_, pc_setup)(c, A, AXB_PRECOND_ILUT, 0, &info);
+    if (st == AXB_SUCCESS) return st;
+    if (st < 0 && st != AXB_ERR_OUT_OF_MEMORY) return st;
+    axb__clear(c->h);
+  }
   r->precond = AXB_PRECOND_JACOBI;
   st = AXB_FN(sp_, pc_setup)(c, A, AXB_PRECOND_JACOBI, 0, &info);
   if (st > 0) {
@@ -337,6 +347,8 @@ done:
   axb__free(vals);
   return st;
 }
+
+#include "sparse/sparse_direct_t.h"
 
 #undef SP_CTX
 #undef SP_OPS

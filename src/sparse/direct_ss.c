@@ -1,0 +1,364 @@
+/*
+ * The sparse direct solvers over SuiteSparse (sparse_direct.h): CHOLMOD
+ * for a symmetric matrix with a positive diagonal, UMFPACK otherwise and
+ * when the Cholesky meets a non-positive pivot.  Built when CMake finds
+ * SuiteSparse (AXB_HAVE_SUITESPARSE); direct_none.c otherwise.
+ *
+ * axb's CSR arrays are handed over as they are: CSR(A) is CSC(A^T), so
+ * UMFPACK factors A^T and solves A x = b as (A^T)^T x = b (UMFPACK_At);
+ * for a symmetric A, CSC(A^T) = CSC(A) and CHOLMOD reads its upper
+ * triangle (stype = 1).  Values of a float matrix are widened to double.
+ */
+#include "sparse/sparse_direct.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <btf.h>
+#include <cholmod.h>
+#include <umfpack.h>
+
+_Static_assert(sizeof(SuiteSparse_long) == sizeof(int64_t),
+               "SuiteSparse_long must be axb's 64-bit index");
+
+struct axb_direct {
+  const axb_csr *A;
+  double *xv_owned; /* A's values widened to double (float A), else NULL */
+  const double *xv; /* A's values in double                           */
+  axb_direct_kind kind;
+  int switched; /* CHOLMOD gave way to UMFPACK */
+  double have;  /* bytes available when analysed (read once: ~0.1 ms) */
+  /* CHOLMOD */
+  cholmod_common cc;
+  int cc_started;
+  cholmod_factor *L;
+  /* UMFPACK */
+  void *sym, *num;
+  double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
+};
+
+int axb__direct_available(void) { return 1; }
+
+static cholmod_sparse chol_view(axb_direct *F) {
+  cholmod_sparse S;
+  memset(&S, 0, sizeof S);
+  S.nrow = S.ncol = (size_t)F->A->rows;
+  S.nzmax = (size_t)F->A->nnz;
+  S.p = F->A->rowptr;
+  S.i = F->A->colind;
+  S.x = (void *)F->xv;
+  S.stype = 1; /* the upper triangle of the symmetric matrix */
+  S.itype = CHOLMOD_LONG;
+  S.xtype = CHOLMOD_REAL;
+  S.dtype = CHOLMOD_DOUBLE;
+  S.sorted = 1;
+  S.packed = 1;
+  return S;
+}
+
+static axb_status umf_status(axb_handle h, int s, const char *step) {
+  if (s == UMFPACK_OK) return AXB_SUCCESS;
+  if (s == UMFPACK_WARNING_singular_matrix)
+    return axb__fail(h, AXB_ERR_SINGULAR,
+                     "UMFPACK %s: the matrix is singular (a zero pivot "
+                     "remained after partial pivoting)",
+                     step);
+  if (s == UMFPACK_ERROR_out_of_memory)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "UMFPACK %s: out of memory",
+                     step);
+  return axb__fail(h, AXB_ERR_INTERNAL, "UMFPACK %s failed with status %d",
+                   step, s);
+}
+
+static axb_status umf_analyze(axb_handle h, axb_direct *F) {
+  umfpack_dl_defaults(F->control);
+  F->control[UMFPACK_PRL] = 0; /* the library never prints */
+  /* No refinement inside each solve: the condition estimate's solves need
+     none, and the driver refines the answer itself (sparse_direct_t.h). */
+  F->control[UMFPACK_IRSTEP] = 0;
+  const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
+  const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
+  int s = umfpack_dl_symbolic(F->A->rows, F->A->rows, p, i, F->xv, &F->sym,
+                              F->control, F->info);
+  F->kind = AXB_DIRECT_UMFPACK;
+  return umf_status(h, s, "symbolic analysis");
+}
+
+static axb_status chol_analyze(axb_handle h, axb_direct *F) {
+  cholmod_l_start(&F->cc);
+  F->cc_started = 1;
+  F->cc.print = 0;
+  F->cc.error_handler = NULL;
+  F->cc.final_ll = 1; /* LL^T: a pivot <= 0 is reported (LDL^T would go on) */
+  cholmod_sparse S = chol_view(F);
+  F->L = cholmod_l_analyze(&S, &F->cc);
+  F->kind = AXB_DIRECT_CHOLMOD;
+  if (F->L) return AXB_SUCCESS;
+  return axb__fail(h,
+                   F->cc.status == CHOLMOD_OUT_OF_MEMORY ? AXB_ERR_OUT_OF_MEMORY
+                                                         : AXB_ERR_INTERNAL,
+                   "CHOLMOD analysis failed (status %d)", F->cc.status);
+}
+
+axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
+                               axb_direct **out) {
+  *out = NULL;
+  /* The analysis holds a few copies of the pattern (AMD/COLAMD work). */
+  double need = 12.0 * (double)A->nnz * 8 + 40.0 * (double)A->rows * 8;
+  double have = (double)axb__memory_available();
+  if (need > have)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "the sparse direct analysis of n = %lld (%lld "
+                     "nonzeros) needs about %.3g GiB, more than available",
+                     (long long)A->rows, (long long)A->nnz,
+                     need / 1073741824.0);
+  axb_direct *F = axb__calloc(1, sizeof *F);
+  if (!F) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a factor");
+  F->A = A;
+  F->have = have;
+  if (A->dtype == AXB_F64) {
+    F->xv = (const double *)A->values;
+  } else {
+    F->xv_owned = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(double));
+    if (!F->xv_owned) {
+      axb__free(F);
+      return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                       "no memory for A's values in double");
+    }
+    for (int64_t k = 0; k < A->nnz; ++k)
+      F->xv_owned[k] = ((const float *)A->values)[k];
+    F->xv = F->xv_owned;
+  }
+  axb_status st = try_chol ? chol_analyze(h, F) : umf_analyze(h, F);
+  if (st) {
+    axb__direct_free(F);
+    return st;
+  }
+  *out = F;
+  return AXB_SUCCESS;
+}
+
+double axb__direct_memory(const axb_direct *F) { return F->have; }
+
+void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes) {
+  if (F->kind == AXB_DIRECT_CHOLMOD) {
+    /* values and row indices of L, plus the supernodal work */
+    *flops = F->cc.fl;
+    *bytes = F->cc.lnz * 16 + 64.0 * (double)F->A->rows;
+  } else {
+    double unit = F->info[UMFPACK_SIZE_OF_UNIT];
+    *flops = F->info[UMFPACK_FLOPS_ESTIMATE];
+    *bytes = F->info[UMFPACK_PEAK_MEMORY_ESTIMATE] * unit;
+  }
+}
+
+static axb_status check_numeric_memory(axb_handle h, axb_direct *F) {
+  double fl, bytes;
+  axb__direct_estimate(F, &fl, &bytes);
+  double have = F->have;
+  if (bytes <= have) return AXB_SUCCESS;
+  return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "the sparse %s factorisation of n = %lld needs about "
+                   "%.3g GiB, more than the %.3g GiB available",
+                   axb__direct_name(F), (long long)F->A->rows,
+                   bytes / 1073741824.0, have / 1073741824.0);
+}
+
+/* UMFPACK's numeric factorisation (after its analysis). */
+static axb_status umf_factor(axb_handle h, axb_direct *F) {
+  axb_status st = check_numeric_memory(h, F);
+  if (st) return st;
+  const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
+  const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
+  int s = umfpack_dl_numeric(p, i, F->xv, F->sym, &F->num, F->control, F->info);
+  return umf_status(h, s, "factorisation");
+}
+
+axb_status axb__direct_factor(axb_handle h, axb_direct *F) {
+  if (F->kind == AXB_DIRECT_UMFPACK) return umf_factor(h, F);
+  axb_status st = check_numeric_memory(h, F);
+  if (st) return st;
+  cholmod_sparse S = chol_view(F);
+  cholmod_l_factorize(&S, F->L, &F->cc);
+  if (F->cc.status == CHOLMOD_OUT_OF_MEMORY)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "CHOLMOD factorisation: out of memory");
+  if (F->cc.status >= CHOLMOD_OK && F->L->minor >= F->L->n) return AXB_SUCCESS;
+  /* Not positive definite (or CHOLMOD failed otherwise): pivoted LU. */
+  cholmod_l_free_factor(&F->L, &F->cc);
+  cholmod_l_finish(&F->cc);
+  F->cc_started = 0;
+  F->switched = 1;
+  if ((st = umf_analyze(h, F))) return st;
+  return umf_factor(h, F);
+}
+
+axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
+                             const double *b, double *x) {
+  int64_t n = F->A->rows;
+  if (F->kind == AXB_DIRECT_UMFPACK) {
+    const SuiteSparse_long *p = (const SuiteSparse_long *)F->A->rowptr;
+    const SuiteSparse_long *i = (const SuiteSparse_long *)F->A->colind;
+    /* UMFPACK holds A^T: A x = b is its transposed system. */
+    int sys = trans ? UMFPACK_A : UMFPACK_At;
+    int s =
+        umfpack_dl_solve(sys, p, i, F->xv, x, b, F->num, F->control, F->info);
+    if (s == UMFPACK_WARNING_singular_matrix) return AXB_SUCCESS; /* Inf */
+    return umf_status(h, s, "solve");
+  }
+  cholmod_dense B;
+  memset(&B, 0, sizeof B);
+  B.nrow = B.nzmax = B.d = (size_t)n;
+  B.ncol = 1;
+  B.x = (void *)b;
+  B.xtype = CHOLMOD_REAL;
+  B.dtype = CHOLMOD_DOUBLE;
+  cholmod_dense *X = cholmod_l_solve(CHOLMOD_A, F->L, &B, &F->cc);
+  if (!X)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "CHOLMOD solve: status %d",
+                     F->cc.status);
+  memcpy(x, X->x, (size_t)n * sizeof(double));
+  cholmod_l_free_dense(&X, &F->cc);
+  return AXB_SUCCESS;
+}
+
+static const char *chol_ordering(int o) {
+  switch (o) {
+  case CHOLMOD_NATURAL: return "natural";
+  case CHOLMOD_AMD: return "AMD";
+  case CHOLMOD_METIS: return "METIS";
+  case CHOLMOD_NESDIS: return "nested dissection";
+  case CHOLMOD_COLAMD: return "COLAMD";
+  default: return "given";
+  }
+}
+
+void axb__direct_describe(const axb_direct *F, char *buf, size_t len) {
+  if (F->kind == AXB_DIRECT_CHOLMOD) {
+    int sel = F->cc.selected >= 0 && F->cc.selected < CHOLMOD_MAXMETHODS
+                  ? F->cc.selected
+                  : 0;
+    snprintf(buf, len, "symmetric %s ordering, %s LL^T (CHOLMOD)",
+             chol_ordering(F->cc.method[sel].ordering),
+             F->L && F->L->is_super ? "supernodal" : "simplicial");
+    return;
+  }
+  double scaled = F->info[UMFPACK_WAS_SCALED];
+  int sym = F->info[UMFPACK_STRATEGY_USED] == UMFPACK_STRATEGY_SYMMETRIC;
+  int ord = (int)F->info[UMFPACK_ORDERING_USED];
+  const char *o = ord == UMFPACK_ORDERING_METIS  ? "METIS"
+                  : ord == UMFPACK_ORDERING_NONE ? "natural"
+                  : sym                          ? "AMD (of A + A^T)"
+                                                 : "COLAMD";
+  snprintf(buf, len,
+           "rows %s, columns ordered by %s, %s strategy, threshold partial "
+           "pivoting (UMFPACK)",
+           scaled == UMFPACK_SCALE_SUM   ? "scaled by their sums"
+           : scaled == UMFPACK_SCALE_MAX ? "scaled by their maxima"
+                                         : "not scaled",
+           o, sym ? "symmetric" : "unsymmetric");
+}
+
+axb_status axb__direct_solve2(axb_handle h, axb_direct *F, const double *b,
+                              double *x) {
+  int64_t n = F->A->rows;
+  if (F->kind == AXB_DIRECT_UMFPACK) {
+    axb_status st = axb__direct_solve(h, F, 0, b, x);
+    return st ? st : axb__direct_solve(h, F, 0, b + n, x + n);
+  }
+  cholmod_dense B;
+  memset(&B, 0, sizeof B);
+  B.nrow = B.d = (size_t)n;
+  B.ncol = 2;
+  B.nzmax = 2 * (size_t)n;
+  B.x = (void *)b;
+  B.xtype = CHOLMOD_REAL;
+  B.dtype = CHOLMOD_DOUBLE;
+  cholmod_dense *X = cholmod_l_solve(CHOLMOD_A, F->L, &B, &F->cc);
+  if (!X)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "CHOLMOD solve: status %d",
+                     F->cc.status);
+  memcpy(x, X->x, 2 * (size_t)n * sizeof(double));
+  cholmod_l_free_dense(&X, &F->cc);
+  return AXB_SUCCESS;
+}
+
+axb_direct_kind axb__direct_kind(const axb_direct *F) { return F->kind; }
+
+const char *axb__direct_name(const axb_direct *F) {
+  return F->kind == AXB_DIRECT_CHOLMOD ? "cholmod" : "umfpack";
+}
+
+int axb__direct_switched(const axb_direct *F) { return F->switched; }
+
+void axb__direct_free(axb_direct *F) {
+  if (!F) return;
+  if (F->L) cholmod_l_free_factor(&F->L, &F->cc);
+  if (F->cc_started) cholmod_l_finish(&F->cc);
+  if (F->sym) umfpack_dl_free_symbolic(&F->sym);
+  if (F->num) umfpack_dl_free_numeric(&F->num);
+  axb__free(F->xv_owned);
+  axb__free(F);
+}
+
+/* The pattern of A without its stored zeros (a zero may not be matched:
+   it would stay a zero pivot). */
+static int64_t nonzero_pattern(const axb_csr *A, int64_t *ptr, int64_t *ind) {
+  int64_t q = 0;
+  for (int64_t i = 0; i < A->rows; ++i) {
+    ptr[i] = q;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      double v = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
+                                     : ((const float *)A->values)[k];
+      if (v != 0) ind[q++] = A->colind[k];
+    }
+  }
+  ptr[A->rows] = q;
+  return q;
+}
+
+axb_status axb__prep_maxtrans(axb_handle h, const axb_csr *A, int64_t *perm,
+                              int64_t *matched) {
+  int64_t n = A->rows;
+  *matched = 0;
+  int64_t *ptr = axb__malloc(n + 1, sizeof(int64_t));
+  int64_t *ind = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(int64_t));
+  int64_t *match = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  int64_t *work = axb__malloc(5 * (n > 0 ? n : 1), sizeof(int64_t));
+  char *used = axb__calloc(n > 0 ? n : 1, 1);
+  axb_status st = AXB_SUCCESS;
+  if (!ptr || !ind || !match || !work || !used) {
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                   "no memory for the maximum transversal (n = %lld)",
+                   (long long)n);
+    goto done;
+  }
+  nonzero_pattern(A, ptr, ind);
+  double wk = 0;
+  /* CSR passed as BTF's column form: match[k] = the row of A whose
+     nonzero lands on diagonal entry k (MC21's row permutation). */
+  *matched =
+      btf_l_maxtrans(n, n, (SuiteSparse_long *)ptr, (SuiteSparse_long *)ind, 0,
+                     &wk, (SuiteSparse_long *)match, (SuiteSparse_long *)work);
+  for (int64_t k = 0; k < n; ++k)
+    if (match[k] >= 0) used[match[k]] = 1;
+  int64_t next = 0; /* unmatched rows fill the free places in order */
+  for (int64_t k = 0; k < n; ++k) {
+    if (match[k] >= 0) {
+      perm[k] = match[k];
+      continue;
+    }
+    while (used[next])
+      ++next;
+    used[next] = 1;
+    perm[k] = next;
+  }
+done:
+  axb__free(ptr);
+  axb__free(ind);
+  axb__free(match);
+  axb__free(work);
+  axb__free(used);
+  return st;
+}

@@ -1,0 +1,115 @@
+/*
+ * Preprocessing of the Krylov path (issue 23): a matrix with zero or
+ * missing diagonal entries (chemical process, circuit, KKT matrices) has
+ * its rows permuted by a maximum transversal so that ILU(0) finds a
+ * nonzero pivot in every row.  A row permutation P changes neither the
+ * solution (P A x = P b) nor the 2-norm of any residual, so the Krylov
+ * method's tolerance and the certificate mean what they meant.
+ */
+#include "sparse/sparse_prep.h"
+
+#include "sparse/sparse_direct.h"
+#include "sparse/sparse_host.h"
+
+#include <math.h>
+#include <string.h>
+
+int axb__prep_diag_defect(const axb_csr *A) {
+  int64_t bad = 0;
+  for (int64_t i = 0; i < A->rows; ++i) {
+    int64_t k0 = A->rowptr[i], k1 = A->rowptr[i + 1];
+    int64_t lo = k0, hi = k1; /* binary search: columns are sorted */
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (A->colind[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    double d = 0;
+    if (lo < k1 && A->colind[lo] == i)
+      d = A->dtype == AXB_F64 ? ((const double *)A->values)[lo]
+                              : ((const float *)A->values)[lo];
+    if (d == 0) ++bad;
+  }
+  return bad > 0;
+}
+
+int axb__prep_ilu0_fails(const axb_csr *A) {
+  axb_spf_pattern_owned pat;
+  int64_t info = 0;
+  if (axb__spf_pattern_build_some(A, AXB_SPF_LU, 0, &pat, &info))
+    return 1; /* a missing diagonal entry (or no memory: do not permute) */
+  void *f = axb__malloc(A->nnz > 0 ? A->nnz : 1, axb_dtype_size(A->dtype));
+  axb_status st = AXB_SUCCESS;
+  if (f && A->dtype == AXB_F64)
+    st = axb__spf_ilu0_d(&pat.p, (const double *)A->values, f, &info);
+  else if (f)
+    st = axb__spf_ilu0_s(&pat.p, (const float *)A->values, f, &info);
+  axb__free(f);
+  axb__spf_pattern_free(&pat);
+  return f && st > 0;
+}
+
+/* B := the rows of A in the order perm (new row k = old row perm[k]), a
+   new CSR of A's dtype. */
+static axb_status permute_rows(axb_handle h, const axb_csr *A,
+                               const int64_t *perm, axb_csr *B) {
+  axb_status st = axb_csr_create(B, A->rows, A->cols, A->nnz, A->dtype);
+  if (st) return axb__fail(h, st, "no memory for the row-permuted copy of A");
+  size_t es = axb_dtype_size(A->dtype);
+  int64_t q = 0;
+  B->rowptr[0] = 0;
+  for (int64_t k = 0; k < A->rows; ++k) {
+    int64_t i = perm[k], k0 = A->rowptr[i], len = A->rowptr[i + 1] - k0;
+    memcpy(B->colind + q, A->colind + k0, (size_t)len * sizeof(int64_t));
+    memcpy((char *)B->values + (size_t)q * es,
+           (const char *)A->values + (size_t)k0 * es, (size_t)len * es);
+    q += len;
+    B->rowptr[k + 1] = q;
+  }
+  return AXB_SUCCESS;
+}
+
+/* Y := the rows of X in the order perm (a new host dense matrix). */
+static axb_status permute_dense(axb_handle h, const axb_dense *X,
+                                const int64_t *perm, axb_dense *Y) {
+  axb_status st = axb_dense_create(Y, X->rows, X->cols, X->dtype);
+  if (st) return axb__fail(h, st, "no memory for the permuted B");
+  size_t es = axb_dtype_size(X->dtype);
+  for (int64_t j = 0; j < X->cols; ++j)
+    for (int64_t k = 0; k < X->rows; ++k)
+      memcpy((char *)Y->data + ((size_t)(j * Y->ld + k)) * es,
+             (const char *)X->data + ((size_t)(j * X->ld + perm[k])) * es, es);
+  return AXB_SUCCESS;
+}
+
+axb_status axb__prep_transversal(axb_handle h, const axb_csr *A,
+                                 const axb_dense *B, axb_csr *Ap, axb_dense *Bp,
+                                 int64_t *matched) {
+  memset(Ap, 0, sizeof *Ap);
+  memset(Bp, 0, sizeof *Bp);
+  /* perm, plus the copies of A and B. */
+  double need =
+      (double)A->rows * 8 +
+      (double)A->nnz * (8 + (double)axb_dtype_size(A->dtype)) +
+      (double)A->rows * (double)B->cols * (double)axb_dtype_size(B->dtype) +
+      16.0 * (double)A->rows * 8;
+  if (need > (double)axb__memory_available())
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "the row permutation of n = %lld needs %.3g GiB, more "
+                     "than available",
+                     (long long)A->rows, need / 1073741824.0);
+  int64_t *perm = axb__malloc(A->rows > 0 ? A->rows : 1, sizeof(int64_t));
+  if (!perm)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a permutation");
+  axb_status st = axb__prep_maxtrans(h, A, perm, matched);
+  if (!st) st = permute_rows(h, A, perm, Ap);
+  if (!st) st = permute_dense(h, B, perm, Bp);
+  axb__free(perm);
+  if (st) {
+    axb_csr_destroy(Ap);
+    axb_dense_destroy(Bp);
+  }
+  return st;
+}
