@@ -7,6 +7,22 @@ static void path_in_tmp(char *out, size_t n, const char *name) {
   snprintf(out, n, "%s/%s", tmpdir, name);
 }
 
+/* head, then n copies of c, then tail, in a malloc'd string (exits 1 when
+   out of memory: the case cannot be built). */
+static char *text_with_run(const char *head, char c, size_t n,
+                           const char *tail) {
+  const size_t k = strlen(head);
+  char *s = malloc(k + n + strlen(tail) + 1);
+  if (!s) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  memcpy(s, head, k);
+  memset(s + k, c, n);
+  strcpy(s + k + n, tail);
+  return s;
+}
+
 /* Write a .gz with zlib itself, independently of axb's writer. */
 static void gz_write_file(const char *path, const void *data, size_t n) {
   gzFile f = gzopen(path, "wb");

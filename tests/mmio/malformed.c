@@ -137,12 +137,7 @@ static void test_bad_entries(void) {
   check_fail("array bad token", MMA "real general\n1 2\n1\n--2\n",
              AXB_ERR_PARSE, 4);
   /* Long token: no fixed buffer overflows, a clean parse error. */
-  size_t n = 100000;
-  char *s = malloc(n + 100);
-  strcpy(s, MMC "real general\n1 1 1\n1 1 ");
-  size_t k = strlen(s);
-  memset(s + k, '1', n);
-  strcpy(s + k + n, "\n");
+  char *s = text_with_run(MMC "real general\n1 1 1\n1 1 ", '1', 100000, "\n");
   check_fail("100k-digit number", s, AXB_ERR_PARSE, 3);
   free(s);
   /* A lying header: a billion entries announced, one given. */

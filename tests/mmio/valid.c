@@ -79,12 +79,8 @@ static void test_header_forms(void) {
              "\xEF\xBB\xBF" MMC "real general\n2 2 2\n1 1 1\n2 2 2\n", 2, 2, 2,
              gen);
   /* A very long comment line is fine. */
-  size_t n = 200000;
-  char *s = malloc(n + 200);
-  strcpy(s, MMC "real general\n%");
-  size_t k = strlen(s);
-  memset(s + k, 'x', n);
-  strcpy(s + k + n, "\n2 2 2\n1 1 1\n2 2 2\n");
+  char *s = text_with_run(MMC "real general\n%", 'x', 200000,
+                          "\n2 2 2\n1 1 1\n2 2 2\n");
   check_text("200k-character comment", s, 2, 2, 2, gen);
   free(s);
 }
