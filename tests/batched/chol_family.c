@@ -15,10 +15,7 @@ static void test_chol_family(axb_dtype t, int64_t n, int64_t count,
   for (int64_t k = 0; k < count; ++k) {
     orig[k] = gen_spd(n, t, k);
     buf_put(&A, k, &orig[k]);
-    axb_dense R = gen_rhs(n, nrhs, t, k);
-    axb_dense Rv = axb_dense_wrap(n, nrhs, R.ld, t, R.data);
-    buf_put(&B, k, &Rv);
-    axb_dense_destroy(&R);
+    put_rhs(&B, k);
     rinfo[k] = ref_potrf_info(&orig[k]);
     if (not_spd_kind(k))
       CHECK(rinfo[k] >= 1 && rinfo[k] <= n / 2 + 1, "reference potrf info");

@@ -18,10 +18,7 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
   for (int64_t k = 0; k < count; ++k) {
     orig[k] = gen_general(n, t, k);
     buf_put(&A, k, &orig[k]);
-    axb_dense R = gen_rhs(n, nrhs, t, k);
-    axb_dense Rv = axb_dense_wrap(n, nrhs, R.ld, t, R.data);
-    buf_put(&B, k, &Rv);
-    axb_dense_destroy(&R);
+    put_rhs(&B, k);
     rinfo[k] = ref_getrf_info_piv(&orig[k], rpiv + k * n);
     if (is_singular_kind(k))
       CHECK(rinfo[k] == n / 2 + 1, "reference info %lld n %lld",

@@ -146,9 +146,14 @@ static axb_dense gen_spd(int64_t n, axb_dtype t, int64_t k) {
 }
 static int not_spd_kind(int64_t k) { return k % 4 == 3; }
 
-static axb_dense gen_rhs(int64_t n, int64_t nrhs, axb_dtype t, int64_t k) {
-  return test_gen(href, AXB_GEN_UNIFORM, n > nrhs ? n : nrhs, t, 0, -1,
-                  3000 + (uint64_t)k);
+/* The right-hand sides of problem k (uniform, seed 3000 + k) into B. */
+static void put_rhs(batch_buf *B, int64_t k) {
+  const int64_t n = B->rows, nrhs = B->cols;
+  axb_dense R = test_gen(href, AXB_GEN_UNIFORM, n > nrhs ? n : nrhs, B->t, 0,
+                         -1, 3000 + (uint64_t)k);
+  axb_dense Rv = axb_dense_wrap(n, nrhs, R.ld, B->t, R.data);
+  buf_put(B, k, &Rv);
+  axb_dense_destroy(&R);
 }
 
 /* Every entry of the n x n F a multiple of 2^-20 below 2^20 in magnitude:
