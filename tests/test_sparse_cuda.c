@@ -23,6 +23,7 @@
 #include <string.h>
 
 #ifdef AXB_TEST_HAVE_CUDA
+#include "core/template.h"
 #include "sparse/cuda/spcuda.h"
 #include "sparse/sparse_host.h"
 #include "sparse/sparse_ops.h"
@@ -36,34 +37,10 @@ static int quick;
 static int race; /* AXB_TEST_SPARSE_RACE: the racecheck subset */
 
 /* The table entries against the CPU table, once per precision
-   (tests/sparse_cuda/typed.c). */
+   (tests/sparse_cuda/typed.c with T and P of core/template.h). */
 #define g_h g
-#define T double
-#define SFX(x) x##_d
-#define DT AXB_F64
-#define EPS 0x1p-53
-#define OPS_T axb_sparse_ops_d
-#define OPS_M d
-#include "sparse_cuda/typed.c"
-#undef T
-#undef SFX
-#undef DT
-#undef EPS
-#undef OPS_T
-#undef OPS_M
-#define T float
-#define SFX(x) x##_s
-#define DT AXB_F32
-#define EPS 0x1p-24
-#define OPS_T axb_sparse_ops_s
-#define OPS_M s
-#include "sparse_cuda/typed.c"
-#undef T
-#undef SFX
-#undef DT
-#undef EPS
-#undef OPS_T
-#undef OPS_M
+#define AXB_TEMPLATE "sparse_cuda/typed.c"
+#include "core/instantiate.h"
 #undef g_h
 
 /* The untyped groups, in this order (each uses helpers of those before). */

@@ -11,24 +11,24 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
   const OPS_T *G = &axb__sparse_cuda_ops()->OPS_M;
   const OPS_T *C = &axb__sparse_cpu_ops()->OPS_M;
   const int64_t n = A->rows, nnz = A->nnz;
-  axb_spf_pattern_owned P;
+  axb_spf_pattern_owned pat;
   int64_t info = 0;
-  if (axb__spf_pattern_build(A, kind, &P, &info) != AXB_SUCCESS) {
+  if (axb__spf_pattern_build(A, kind, &pat, &info) != AXB_SUCCESS) {
     CHECK(0, "%s: pattern", name);
     return;
   }
   const T *a = (const T *)A->values;
   T *f = malloc(sizeof(T) * (size_t)(nnz + 1));
   T *fg = malloc(sizeof(T) * (size_t)(nnz + 1));
-  axb_status st = kind == AXB_SPF_LU ? SFX(axb__spf_ilu0)(&P.p, a, f, &info)
-                                     : SFX(axb__spf_ic0)(&P.p, a, f, &info);
+  axb_status st = kind == AXB_SPF_LU ? SFX(axb__spf_ilu0)(&pat.p, a, f, &info)
+                                     : SFX(axb__spf_ic0)(&pat.p, a, f, &info);
   CHECK(st == AXB_SUCCESS, "%s: exact factor %d", name, st);
   axb_spmat *gA = NULL, *cA = NULL;
   axb_spfac *gF = NULL, *cF = NULL;
   G->mat_create(g_h, A, &gA);
   C->mat_create(cpu, A, &cA);
-  CHECK_STATUS(g_h, G->fac_create(g_h, &P.p, f, &gF), AXB_SUCCESS);
-  CHECK_STATUS(cpu, C->fac_create(cpu, &P.p, f, &cF), AXB_SUCCESS);
+  CHECK_STATUS(g_h, G->fac_create(g_h, &pat.p, f, &gF), AXB_SUCCESS);
+  CHECK_STATUS(cpu, C->fac_create(cpu, &pat.p, f, &cF), AXB_SUCCESS);
   T *b = malloc(sizeof(T) * (size_t)(n + 1)),
     *x = malloc(sizeof(T) * (size_t)(n + 1));
   T *w = malloc(sizeof(T) * (size_t)(n + 1));
@@ -65,7 +65,7 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
      runs) against the host's factor f, twice (the ready flags'
      generations); an IC factor refused. */
   if (kind == AXB_SPF_LU) {
-    CHECK_STATUS(g_h, G->fac_create(g_h, &P.p, NULL, &gF), AXB_SUCCESS);
+    CHECK_STATUS(g_h, G->fac_create(g_h, &pat.p, NULL, &gF), AXB_SUCCESS);
     for (int rep = 0; rep < 2 && gF; ++rep) {
       int64_t id = -1;
       CHECK_STATUS(g_h, G->fac_ilu0(g_h, gA, gF, &id), AXB_SUCCESS);
@@ -87,7 +87,7 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
       CHECK_STATUS(g_h, G->fac_download(g_h, gF, fg), AXB_SUCCESS);
       const double r = SFX(maxrel)(nnz, fg, f);
       CHECK(r <= 1024 * EPS, "%s ILU(0) on A's pattern vs host %.3g", name, r);
-      CHECK_STATUS(cpu, C->fac_create(cpu, &P.p, f, &cF), AXB_SUCCESS);
+      CHECK_STATUS(cpu, C->fac_create(cpu, &pat.p, f, &cF), AXB_SUCCESS);
       for (int up = 0; up < 2; ++up) {
         const axb_uplo u = up ? AXB_UPPER : AXB_LOWER;
         CHECK_STATUS(g_h,
@@ -104,16 +104,16 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
     }
   } else {
     int64_t id = 0;
-    CHECK_STATUS(g_h, G->fac_create(g_h, &P.p, f, &gF), AXB_SUCCESS);
+    CHECK_STATUS(g_h, G->fac_create(g_h, &pat.p, f, &gF), AXB_SUCCESS);
     CHECK(G->fac_ilu0(g_h, gA, gF, &id) == AXB_ERR_INTERNAL,
           "%s device ILU(0) of an IC factor", name);
     G->fac_destroy(g_h, gF);
   }
   /* Fixed-point sweeps from the Chow-Patel initial guess. */
-  st = SFX(axb__spf_init)(&P.p, a, f, &info);
+  st = SFX(axb__spf_init)(&pat.p, a, f, &info);
   CHECK(st == AXB_SUCCESS, "%s: initial guess %d", name, st);
-  G->fac_create(g_h, &P.p, f, &gF);
-  C->fac_create(cpu, &P.p, f, &cF);
+  G->fac_create(g_h, &pat.p, f, &gF);
+  C->fac_create(cpu, &pat.p, f, &cF);
   for (int round = 0; round < 2; ++round) {
     int64_t ig = -1, ic = -1;
     axb_status sg = G->fac_sweeps(g_h, gA, gF, round ? 2 : 1, &ig);
@@ -130,11 +130,11 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
   C->fac_destroy(cpu, cF);
   /* A zero pivot in the initial values: row diag 5 -> the rows below. */
   if (n > 8) {
-    SFX(axb__spf_init)(&P.p, a, f, &info);
-    f[P.p.diag[5]] = 0;
-    if (kind == AXB_SPF_IC) f[P.p.diag[2]] = -1;
-    G->fac_create(g_h, &P.p, f, &gF);
-    C->fac_create(cpu, &P.p, f, &cF);
+    SFX(axb__spf_init)(&pat.p, a, f, &info);
+    f[pat.p.diag[5]] = 0;
+    if (kind == AXB_SPF_IC) f[pat.p.diag[2]] = -1;
+    G->fac_create(g_h, &pat.p, f, &gF);
+    C->fac_create(cpu, &pat.p, f, &cF);
     int64_t ig = -1, ic = -1;
     axb_status sg = G->fac_sweeps(g_h, gA, gF, 1, &ig);
     axb_status sc = C->fac_sweeps(cpu, cA, cF, 1, &ic);
@@ -153,7 +153,7 @@ static void SFX(fac_case)(const char *name, const axb_csr *A,
   G->vec_free(g_h, gw);
   G->mat_destroy(g_h, gA);
   C->mat_destroy(cpu, cA);
-  axb__spf_pattern_free(&P);
+  axb__spf_pattern_free(&pat);
   free(f);
   free(fg);
   free(b);

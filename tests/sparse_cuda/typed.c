@@ -1,8 +1,16 @@
-/* Part of test_sparse_cuda (tests/test_sparse_cuda.c includes it once per
-   precision, with T, SFX, DT, EPS, OPS_T, OPS_M and g_h defined; not
-   compiled alone): the sparse ops table's entries on the CUDA handle
-   against the CPU table's, in the files below (the helpers of vectors.c
-   first: the others use them). */
+/* Part of test_sparse_cuda (tests/test_sparse_cuda.c instantiates it with
+   core/instantiate.h: T double, P d, then T float, P s; g_h is the CUDA
+   handle; not compiled alone): the sparse ops table's entries on the CUDA
+   handle against the CPU table's, in the files below (the helpers of
+   vectors.c first: the others use them). */
+
+/* x_d or x_s; the dtype, unit roundoff and ops table of T. */
+#define SFX(x) AXB_CAT3(x, _, P)
+#define DT (sizeof(T) == sizeof(double) ? AXB_F64 : AXB_F32)
+#define EPS AXB_EPS(T)
+#define OPS_T AXB_CAT2(axb_sparse_ops_, P)
+#define OPS_M P
+
 #include "vectors.c"
 
 #include "factors.c"
@@ -54,3 +62,9 @@ static void SFX(ops_tests)(void) {
     axb_csr_destroy(&A);
   }
 }
+
+#undef SFX
+#undef DT
+#undef EPS
+#undef OPS_T
+#undef OPS_M
