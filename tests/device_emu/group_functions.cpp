@@ -44,6 +44,17 @@ static double resid_solve(int n, const M &a, const M &x, const M &b, int nrhs) {
   return r / (an * xn * n + s) / 1e-16;
 }
 
+// P A: the rows of the n x n A interchanged as LAPACK's 1-based
+// ipiv[0..n) says, each pivot checked to lie in k..n-1.
+static void apply_pivots(M &A, int n, const int *ipiv) {
+  for (int k = 0; k < n; ++k) {
+    int p = ipiv[k] - 1;
+    CHECK(p >= k && p < n, "ipiv");
+    for (int j = 0; j < n; ++j)
+      std::swap(A[k + j * n], A[p + j * n]);
+  }
+}
+
 // One warp (or a G-thread block for G > 32) of emulated threads, each in
 // its group of G lanes (a Block, a WarpShared slot group or a Warp), running
 // body(group, matrix index of the group).
@@ -114,12 +125,7 @@ template <int NMAX, int G, bool SLOT> static void coop(int n) {
           info[m]);
     // P L U == A
     M LU = A[m], PA = A0[m];
-    for (int k = 0; k < n; ++k) {
-      int p = piv[m][k] - 1;
-      CHECK(p >= k && p < n, "ipiv");
-      for (int j = 0; j < n; ++j)
-        std::swap(PA[k + j * n], PA[p + j * n]);
-    }
+    apply_pivots(PA, n, piv[m].data());
     double r = 0;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {

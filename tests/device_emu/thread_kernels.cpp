@@ -95,12 +95,7 @@ static void test(int64_t batch, bool packed, int shift = 0) {
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
           PA[i + j * n] = A.at(m, i, j);
-      for (int k = 0; k < n; ++k) {
-        int p = ipiv[m * sP + k] - 1;
-        CHECK(p >= k && p < n, "ipiv");
-        for (int j = 0; j < n; ++j)
-          std::swap(PA[k + j * n], PA[p + j * n]);
-      }
+      apply_pivots(PA, n, &ipiv[m * sP]);
       double r = 0;
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
