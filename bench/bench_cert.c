@@ -21,6 +21,7 @@
  * backward error).  Output is Markdown, for docs/notes/certificate.md.
  */
 #include "axb.h"
+#include "bench_time.h"
 #include "vendor/vendor.h"
 
 #include <math.h>
@@ -34,27 +35,16 @@ enum { MAXREPS = 64, NPH = 7, NIMPL = 4 };
 static const char *ph_names[NPH] = {"check", "sym",   "copy",    "factor",
                                     "solve", "rcond", "backward"};
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void pause_ms(double ms) {
   if (ms <= 0) return;
   struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
   nanosleep(&ts, NULL);
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static double median(const double *v, int k) {
   double s[MAXREPS];
   memcpy(s, v, (size_t)k * sizeof *s);
-  qsort(s, (size_t)k, sizeof *s, cmp_double);
+  qsort(s, (size_t)k, sizeof *s, bench_cmp_double);
   return k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]);
 }
 
@@ -88,7 +78,7 @@ static double run(const problem *p, const char *fam, int impl, double *ph) {
   axb_report rep;
   axb_status st = AXB_SUCCESS;
   int drv = 0;
-  double t0 = now();
+  double t0 = bench_now();
   if (!strcmp(fam, "lu")) {
     if (impl == 0) st = axb_dgesv(p->h, n, 1, p->W, n, p->ipiv, p->X, n, &info);
     if (impl == 1) st = axb_vendor_dgesv(n, 1, p->W, n, p->ipiv, p->X, n);
@@ -114,7 +104,7 @@ static double run(const problem *p, const char *fam, int impl, double *ph) {
     if (impl == 2) st = axb_invert(p->h, p->A, &Wd, AXB_METHOD_LU);
   }
   if (drv) st = axb_solve(p->h, p->A, &Xd, &o, &rep);
-  double t = now() - t0;
+  double t = bench_now() - t0;
   if (drv && ph) {
     double v[NPH] = {rep.t_check, rep.t_symmetry, rep.t_copy,    rep.t_factor,
                      rep.t_solve, rep.t_rcond,    rep.t_backward};

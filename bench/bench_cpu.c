@@ -25,6 +25,7 @@
  */
 #include "axb.h"
 #include "backend/omp/omp.h"
+#include "bench_time.h"
 #include "vendor/vendor.h"
 
 #include <math.h>
@@ -49,12 +50,6 @@ static const char *names[R_COUNT] = {
     "dgetrf", "sgetrf",    "dpotrf",       "spotrf",
     "dgetri", "dgetri_gj", "dpotrf_crout", "dgetri_gjstudy"};
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Let the other side's idle threads stop spinning before a timed run:
    OpenBLAS's pthread workers and libgomp's threads busy-wait for a while
    after a call, and on a 2-core machine that halves the next call. */
@@ -62,11 +57,6 @@ static void pause(double ms) {
   if (ms <= 0) return;
   struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
   nanosleep(&ts, NULL);
-}
-
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The per-phase profile of axb's timed runs (AXB_OMP_PROFILE=1 in the
@@ -101,11 +91,6 @@ static void print_profile(const char *name, int64_t n) {
            nt > 1 && p->path == 1 ? 100 * sum / (nt - 1) / wall : 0.0,
            100 * mx / wall);
   }
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* LAPACK working-note flop counts. */
@@ -301,17 +286,17 @@ int main(int argc, char **argv) {
         memcpy(W.data, A.data, bytes);
         axb_vendor_set_threads(nt);
         pause(pause_ms);
-        double t0 = now();
+        double t0 = bench_now();
         int vi = run_vendor(r, n, W.data, ipiv);
-        double t1 = now();
+        double t1 = bench_now();
         if (vi != 0) bad = 1;
         if (it >= 0) tv[it] = t1 - t0;
         memcpy(W.data, A.data, bytes);
         if (it == 0) axb_omp_prof_reset(); /* profile the timed runs only */
         pause(pause_ms);
-        t0 = now();
+        t0 = bench_now();
         axb_status st = run_axb(h, r, n, W.data, ipiv);
-        t1 = now();
+        t1 = bench_now();
         if (st != AXB_SUCCESS) {
           fprintf(stderr, "%s n=%lld: %s (%s)\n", names[r], (long long)n,
                   axb_strerror(st), axb_detail(h));
@@ -321,7 +306,7 @@ int main(int argc, char **argv) {
       }
       /* W holds axb's last result. */
       const double res = residual(h, r, &A, W.data, ipiv);
-      const double mv = median(tv, reps), ma = median(ta, reps);
+      const double mv = bench_median(tv, reps), ma = bench_median(ta, reps);
       const double f = flops(r, (double)n) * 1e-9;
       printf("%-15s %6lld %10.2f %10.2f %7.3f %10.3g%s\n", names[r],
              (long long)n, f / mv, f / ma, mv / ma, res, bad ? "  FAILED" : "");

@@ -27,6 +27,7 @@
 #include "axb.h"
 #include "backend/backend.h"
 #include "bench_check.h"
+#include "bench_time.h"
 #include "vendor/cusolver_anchor.h"
 
 #include <cublas_v2.h>
@@ -45,15 +46,6 @@ static cudaEvent_t E0, E1;
 static axb_handle H;
 static axb_cusolver *CS;
 static cublasHandle_t BLAS;
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void start(void) { CU(cudaEventRecord(E0, S)); }
 static double stop_ms(void) {
@@ -332,7 +324,7 @@ static double gemm_tflops(int64_t n) {
   }
   cudaFree(a);
   cudaFree(c);
-  return 2.0 * n * n * n / (median(t, 5) * 1e-3) / 1e12;
+  return 2.0 * n * n * n / (bench_median(t, 5) * 1e-3) / 1e12;
 }
 
 /* Profile evidence without a profiler: one 32-column LU panel of n rows
@@ -359,7 +351,7 @@ static void panel_time(int64_t n, int reps) {
     double ms = stop_ms();
     if (r >= 0) t[r] = ms;
   }
-  double ms = median(t, reps);
+  double ms = bench_median(t, reps);
   printf("# panel n=%lld x 32: %.3f ms (%.2f us/column); the LU runs n/32 "
          "such panels (fewer rows each): at most %.2f ms of it\n",
          (long long)n, ms, 1e3 * ms / 32, ms * (double)n / 32);
@@ -428,7 +420,7 @@ static void transfer_bench(const int64_t *sizes, int ns, int reps) {
           down[r] = td;
         }
       }
-      const double mu = median(up, reps), md = median(down, reps);
+      const double mu = bench_median(up, reps), md = bench_median(down, reps);
       printf("%-14s %6lld %10.3f %9.2f %10.3f %9.2f\n", names[mi], (long long)n,
              1e3 * mu, (double)bytes / mu / 1e9, 1e3 * md,
              (double)bytes / md / 1e9);
@@ -524,7 +516,7 @@ int main(int argc, char **argv) {
         tc[r] = axb_only ? 0 : run_cus(&p, (op_t)o, NULL);
         if (r == 0) cudaProfilerStop();
       }
-      double ma = median(ta, reps), mc = median(tc, reps);
+      double ma = bench_median(ta, reps), mc = bench_median(tc, reps);
       double nn = (double)n;
       double fl = is_chol((op_t)o)      ? nn * nn * nn / 3
                   : is_inverse((op_t)o) ? 2 * nn * nn * nn

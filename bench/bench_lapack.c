@@ -19,6 +19,8 @@
  * dlopen, so the process holds both under their own names.
  */
 #define _GNU_SOURCE
+#include "bench_time.h"
+
 #include <axb.h>
 
 #include <dlfcn.h>
@@ -50,21 +52,6 @@ static int load(void *lib, lapack *l) {
   l->getrf = (getrf_fn)dlsym(lib, "dgetrf_");
   l->getri = (getri_fn)dlsym(lib, "dgetri_");
   return l->gesv && l->posv && l->getrf && l->getri ? 0 : -1;
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static void fill(double *A, size_t n, int spd, unsigned long long seed) {
@@ -179,10 +166,11 @@ int main(int argc, char **argv) {
       double *t[NWAYS];
       for (int w = 0; w < NWAYS; ++w)
         t[w] = malloc((size_t)cap * sizeof(double));
-      double t_start = now();
+      double t_start = bench_now();
       int k;
       for (k = -1; k < cap; ++k) { /* k = -1: warm-up, not kept */
-        if (R > 0 ? k >= R : (k >= 5 && now() - t_start > min_time)) break;
+        if (R > 0 ? k >= R : (k >= 5 && bench_now() - t_start > min_time))
+          break;
         /* The order goes through all six permutations: on a small machine
            the library that ran last leaves its threads spinning, which
            slows whichever runs next; so each follows each as often. */
@@ -195,7 +183,7 @@ int main(int argc, char **argv) {
           memcpy(B, B0, (size_t)n * (size_t)nrhs * sizeof *B);
           axb_status st = 0;
           info = 0;
-          double t0 = now();
+          double t0 = bench_now();
           if (op == 0 && w < DIRECT)
             L[w].gesv(&n, &nrhs, A, &n, ip, B, &n, &info);
           else if (op == 0)
@@ -208,7 +196,7 @@ int main(int argc, char **argv) {
             L[w].getri(&n, A, &n, ip, work, &lw, &info);
           else
             st = axb_dgetri(h, n, A, n, ip64, NULL);
-          double dt = now() - t0;
+          double dt = bench_now() - t0;
           if (info || st) {
             fprintf(stderr, "bench_lapack: %s n=%d way %d: info %d st %d\n",
                     name[op], (int)n, w, (int)info, st);
@@ -225,7 +213,7 @@ int main(int argc, char **argv) {
       }
       double m[NWAYS] = {0, 0, 0};
       for (int w = 0; w < NWAYS; ++w)
-        if (use[w]) m[w] = median(t[w], k);
+        if (use[w]) m[w] = bench_median(t[w], k);
       /* A way not run prints 0 s and its ratios as 0. */
       printf("%-6s %6d %12.4e %12.4e %12.4e %9.3f %9.3f %5d\n", name[op],
              (int)n, m[OB], m[DROPIN], m[DIRECT],

@@ -23,6 +23,7 @@
  */
 #include "axb.h"
 #include "bench_check.h"
+#include "bench_time.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -53,20 +54,6 @@ static int want(axb_factor_precision p) {
     if (!s) return 0;
     ++s;
   }
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 typedef struct {
@@ -204,14 +191,14 @@ static res run_axb(prob *p, axb_factor_precision fp, axb_refine ref) {
   int64_t info;
   for (int k = 0; k <= REPS; ++k) {
     reset(p);
-    double t0 = now();
+    double t0 = bench_now();
     axb_status st = axb_dsxsv_ex(H, p->spd, AXB_LOWER, 1, p->n, 1, p->dA, p->n,
                                  p->db, p->n, p->dx, p->n, &o, &inf, &info);
-    double t1 = now();
+    double t1 = bench_now();
     if (st) fprintf(stderr, "axb: %s: %s\n", axb_strerror(st), axb_detail(H));
     if (k) t[k - 1] = 1e3 * (t1 - t0);
   }
-  r.ms = median(t, REPS);
+  r.ms = bench_median(t, REPS);
   r.ratio = ratio(p);
   r.iter = inf.iter;
   r.gmres = inf.gmres_iters;
@@ -243,7 +230,7 @@ static const char *vname[] = {"DDgesv",       "DSgesv",       "DHgesv",
                        &lw));                                                  \
     need_work(p, lw);                                                          \
     reset(p);                                                                  \
-    t0 = now();                                                                \
+    t0 = bench_now();                                                          \
     OK(fn(CS, n, 1, p->dA, n, p->dipiv, p->db, n, p->dx, n, p->work, lw,       \
           &iter, p->dinfo));                                                   \
     CU(cudaDeviceSynchronize());                                               \
@@ -275,7 +262,7 @@ static res run_cus(prob *p, variant v) {
       OK(cusolverDnIRSXgesv_bufferSize(CS, prm, n, 1, &lw));
       need_work(p, lw);
       reset(p);
-      t0 = now();
+      t0 = bench_now();
       OK(cusolverDnIRSXgesv(CS, prm, inf, n, 1, p->dA, n, p->db, n, p->dx, n,
                             p->work, lw, &iter, p->dinfo));
       CU(cudaDeviceSynchronize());
@@ -292,7 +279,7 @@ static res run_cus(prob *p, variant v) {
       CU(cudaMemcpy(p->dx, p->db, (size_t)n * sizeof(double),
                     cudaMemcpyDeviceToDevice));
       CU(cudaDeviceSynchronize());
-      t0 = now();
+      t0 = bench_now();
       OK(cusolverDnDpotrf(CS, CUBLAS_FILL_MODE_LOWER, n, p->dA, n,
                           (double *)p->work, lw, p->dinfo));
       OK(cusolverDnDpotrs(CS, CUBLAS_FILL_MODE_LOWER, n, 1, p->dA, n, p->dx, n,
@@ -301,10 +288,10 @@ static res run_cus(prob *p, variant v) {
       break;
     }
     }
-    double t1 = now();
+    double t1 = bench_now();
     if (k) t[k - 1] = 1e3 * (t1 - t0);
   }
-  r.ms = median(t, REPS);
+  r.ms = bench_median(t, REPS);
   r.ratio = ratio(p);
   r.iter = iter;
   r.prec = vname[v];

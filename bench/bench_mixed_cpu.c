@@ -9,6 +9,7 @@
  * computed by the bench (< 30 certified).
  */
 #include "axb.h"
+#include "bench_time.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,16 +22,6 @@ void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv,
 void dsgesv_(const int *n, const int *nrhs, double *a, const int *lda,
              int *ipiv, double *b, const int *ldb, double *x, const int *ldx,
              double *work, float *swork, int *iter, int *info);
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static double ratio(int n, const double *A, const double *b, const double *x) {
   double an = 0, rn = 0, xn = 0;
@@ -85,7 +76,7 @@ int main(int argc, char **argv) {
           memcpy(x, b, n * sizeof(double));
           int one = 1, info = 0, it = 0;
           int64_t it64 = 0, info64 = 0;
-          double t0 = now();
+          double t0 = bench_now();
           if (s == 0) dgesv_(&n, &one, W, &n, ip, x, &n, &info);
           if (s == 1)
             dsgesv_(&n, &one, W, &n, ip, b, &n, x, &n, wk, sw, &it, &info);
@@ -96,11 +87,11 @@ int main(int argc, char **argv) {
           }
           if (s == 3)
             axb_dsgesv(h, n, 1, A.data, n, b, n, x, n, &it64, &info64);
-          double t1 = now();
+          double t1 = bench_now();
           if (r) t[r - 1] = 1e3 * (t1 - t0);
           iter = s == 1 ? it : it64;
         }
-        qsort(t, reps, sizeof(double), cmp);
+        qsort(t, reps, sizeof(double), bench_cmp_double);
         double ms = t[reps / 2];
         if (s == 0) base = ms;
         static const char *names[] = {"openblas-dgesv", "openblas-dsgesv",

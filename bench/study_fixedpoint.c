@@ -22,23 +22,13 @@
  * many seconds.  Output: one line per case on stdout (whitespace columns).
  */
 #include "axb.h"
+#include "bench_time.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static axb_handle h, href, hcpu;
 static axb_fixedpoint_opts fp_base; /* --block, --section, --tol */
@@ -116,12 +106,12 @@ static void production(const char *name, const axb_dense *A) {
   for (int r = 0; r < 4 && !st; ++r) {
     if (r) axb_dense_destroy(&F);
     F = copy(A);
-    const double t0 = now();
+    const double t0 = bench_now();
     st = A->dtype == AXB_F64 ? axb_dgetrf(h, n, n, F.data, F.ld, ipiv, &info)
                              : axb_sgetrf(h, n, n, F.data, F.ld, ipiv, &info);
-    t[r] = now() - t0;
+    t[r] = bench_now() - t0;
   }
-  qsort(t + 1, 3, sizeof *t, cmp_double);
+  qsort(t + 1, 3, sizeof *t, bench_cmp_double);
   line(
       name, A, "getrf", t[2], NULL, st, st ? NAN : axb_max_lu_diff(A, &F, ipiv),
       st ? NAN : axb_check_lu(A, &F, ipiv), st ? NAN : solve_berr(A, &F, ipiv));
@@ -136,12 +126,12 @@ static void fixedpoint(const char *name, const axb_dense *A, int sched) {
   memset(&s, 0, sizeof s);
   axb_dense Z = copy(A);
   int64_t info = 0;
-  const double t0 = now();
+  const double t0 = bench_now();
   axb_status st =
       A->dtype == AXB_F64
           ? axb_dgetrf_fixedpoint(h, A->rows, Z.data, Z.ld, &o, &s, &info)
           : axb_sgetrf_fixedpoint(h, A->rows, Z.data, Z.ld, &o, &s, &info);
-  const double t = now() - t0;
+  const double t = bench_now() - t0;
   double md = NAN, lu = NAN, be = NAN;
   if (!st) {
     to_getrf_layout(&Z);
@@ -161,12 +151,12 @@ static void fixedpoint(const char *name, const axb_dense *A, int sched) {
 static void crout_cm(const char *name, const axb_dense *A) {
   axb_dense Z = copy(A);
   int64_t info = 0;
-  const double t0 = now();
+  const double t0 = bench_now();
   axb_status st =
       A->dtype == AXB_F64
           ? axb_dgetrf_crout(href, A->rows, Z.data, Z.ld, NULL, &info)
           : axb_sgetrf_crout(href, A->rows, Z.data, Z.ld, NULL, &info);
-  const double t = now() - t0;
+  const double t = bench_now() - t0;
   double md = NAN;
   if (!st) {
     to_getrf_layout(&Z);
@@ -229,12 +219,12 @@ int main(int argc, char **argv) {
   printf("%-26s %6s %-6s %-14s %10s %12s %11s %10s %10s  %s\n", "matrix", "n",
          "prec", "impl", "ms", "sweeps/sec", "max|A-LU|", "LU-ratio",
          "solve-berr", "status");
-  const double t_start = now();
+  const double t_start = bench_now();
   const axb_dtype types[2] = {AXB_F64, AXB_F32};
   char buf[256];
   snprintf(buf, sizeof buf, "%s", random);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    for (int d = t0i; d < t0i + nt && now() - t_start < budget; ++d) {
+    for (int d = t0i; d < t0i + nt && bench_now() - t_start < budget; ++d) {
       char spec[64];
       snprintf(spec, sizeof spec, "uniform1000:%s,seed=1", tok);
       axb_gen_spec g;
@@ -246,7 +236,7 @@ int main(int argc, char **argv) {
     }
   }
   for (int f = first; f < argc; ++f)
-    for (int d = t0i; d < t0i + nt && now() - t_start < budget; ++d) {
+    for (int d = t0i; d < t0i + nt && bench_now() - t_start < budget; ++d) {
       axb_dense A;
       if (axb_read_dense(h, argv[f], types[d], &A)) {
         printf("%s: %s\n", argv[f], axb_detail(h));
@@ -256,7 +246,8 @@ int main(int argc, char **argv) {
       study(base ? base + 1 : argv[f], &A, cm_max);
       axb_dense_destroy(&A);
     }
-  if (now() - t_start >= budget) printf("(budget of %g s reached)\n", budget);
+  if (bench_now() - t_start >= budget)
+    printf("(budget of %g s reached)\n", budget);
   axb_handle_destroy(hcpu);
   axb_handle_destroy(href);
   axb_handle_destroy(h);

@@ -35,6 +35,17 @@
   } while (0)
 /* No system routine either: LAPACK has no INFO for "library failed". */
 #define AXL_NO_SYSTEM (-1000)
+/* Ends call c: where axb served it, INFO = axb's info i and 1 (the caller
+   returns); otherwise 0 (the system library's turn, INFO still LAPACK's). */
+static int axl_finish(axl_call *c, axb_status st, int64_t i, lapack_int *info) {
+  if (!AXL_SERVED(st)) {
+    axl_end(c, st, 0);
+    return 0;
+  }
+  *info = (lapack_int)i;
+  axl_end(c, st, *info);
+  return 1;
+}
 #endif
 
 typedef void (*TY(getrf))(const lapack_int *, const lapack_int *, T *,
@@ -59,6 +70,16 @@ typedef void (*TY(posv))(const char *, const lapack_int *, const lapack_int *,
 
 /* The system's routine of this name, or NULL (then INFO = AXL_NO_SYSTEM). */
 #define SYSTEM(name, info) ((TY(name))axl_next(STR(FN(name))))
+/* The system library's routine `name` on the parenthesised `args`, or
+   INFO = AXL_NO_SYSTEM where it has none. */
+#define FALL_BACK(name, info, args)                                            \
+  do {                                                                         \
+    TY(name) f_ = SYSTEM(name, info);                                          \
+    if (f_)                                                                    \
+      f_ args;                                                                 \
+    else                                                                       \
+      *(info) = AXL_NO_SYSTEM;                                                 \
+  } while (0)
 
 #define DTYPE (sizeof(T) == sizeof(double) ? AXB_F64 : AXB_F32)
 
@@ -102,18 +123,9 @@ AXL_EXPORT void FN(getrf)(const lapack_int *m, const lapack_int *n, T *A,
   if (axl_begin(&c, PNAME "GETRF", AXL_LU, k, 0, 0) == 0 &&
       (piv = axl_piv(&c, k)) != NULL)
     AXL_RUN(c, st, AXB(getrf)(c.h, *m, *n, A, *lda, piv, &i));
-  if (AXL_SERVED(st)) {
-    AXL_CAT3(copy_piv_, P, )(ipiv, piv, k);
-    *info = (lapack_int)i;
-    axl_end(&c, st, *info);
-    return;
-  }
-  axl_end(&c, st, 0);
-  TY(getrf) f = SYSTEM(getrf, info);
-  if (f)
-    f(m, n, A, lda, ipiv, info);
-  else
-    *info = AXL_NO_SYSTEM;
+  if (AXL_SERVED(st)) AXL_CAT3(copy_piv_, P, )(ipiv, piv, k);
+  if (axl_finish(&c, st, i, info)) return;
+  FALL_BACK(getrf, info, (m, n, A, lda, ipiv, info));
 }
 
 AXL_EXPORT void FN(getrs)(const char *trans, const lapack_int *n,
@@ -148,11 +160,8 @@ AXL_EXPORT void FN(getrs)(const char *trans, const lapack_int *n,
   }
   axl_end(&c, st, 0);
   if (st == AXB_SUCCESS) return;
-  TY(getrs) f = SYSTEM(getrs, info);
-  if (f)
-    f(trans, n, nrhs, A, lda, ipiv, B, ldb, info, trans_len);
-  else
-    *info = AXL_NO_SYSTEM;
+  FALL_BACK(getrs, info,
+            (trans, n, nrhs, A, lda, ipiv, B, ldb, info, trans_len));
 }
 
 AXL_EXPORT void FN(gesv)(const lapack_int *n, const lapack_int *nrhs, T *A,
@@ -180,22 +189,13 @@ AXL_EXPORT void FN(gesv)(const lapack_int *n, const lapack_int *nrhs, T *A,
   if (axl_begin(&c, PNAME "GESV", AXL_LU, *n, 0, 0) == 0 &&
       (piv = axl_piv(&c, *n)) != NULL)
     AXL_RUN(c, st, AXB(gesv)(c.h, *n, *nrhs, A, *lda, piv, B, *ldb, &i));
-  if (AXL_SERVED(st)) {
-    AXL_CAT3(copy_piv_, P, )(ipiv, piv, *n);
-    *info = (lapack_int)i;
-    axl_end(&c, st, *info);
-    if (sA && sB && *info == 0)
-      axl_certify(PNAME "GESV", DTYPE, *n, *nrhs, sA, sB, B, *ldb);
-    free(sA), free(sB);
-    return;
-  }
+  if (AXL_SERVED(st)) AXL_CAT3(copy_piv_, P, )(ipiv, piv, *n);
+  const int served = axl_finish(&c, st, i, info);
+  if (served && sA && sB && *info == 0)
+    axl_certify(PNAME "GESV", DTYPE, *n, *nrhs, sA, sB, B, *ldb);
   free(sA), free(sB);
-  axl_end(&c, st, 0);
-  TY(gesv) f = SYSTEM(gesv, info);
-  if (f)
-    f(n, nrhs, A, lda, ipiv, B, ldb, info);
-  else
-    *info = AXL_NO_SYSTEM;
+  if (served) return;
+  FALL_BACK(gesv, info, (n, nrhs, A, lda, ipiv, B, ldb, info));
 }
 
 /* axb's getri needs no workspace: the optimal LWORK reported is the least
@@ -229,17 +229,8 @@ AXL_EXPORT void FN(getri)(const lapack_int *n, T *A, const lapack_int *lda,
       piv[j] = ipiv[j];
     AXL_RUN(c, st, AXB(getri)(c.h, *n, A, *lda, piv, &i));
   }
-  if (AXL_SERVED(st)) {
-    *info = (lapack_int)i;
-    axl_end(&c, st, *info);
-    return;
-  }
-  axl_end(&c, st, 0);
-  TY(getri) f = SYSTEM(getri, info);
-  if (f)
-    f(n, A, lda, ipiv, work, lwork, info);
-  else
-    *info = AXL_NO_SYSTEM;
+  if (axl_finish(&c, st, i, info)) return;
+  FALL_BACK(getri, info, (n, A, lda, ipiv, work, lwork, info));
 }
 
 AXL_EXPORT void FN(potrf)(const char *uplo, const lapack_int *n, T *A,
@@ -261,17 +252,8 @@ AXL_EXPORT void FN(potrf)(const char *uplo, const lapack_int *n, T *A,
   if (axl_begin(&c, PNAME "POTRF", AXL_CHOL, *n, 0, 0) == 0)
     AXL_RUN(c, st,
             AXB(potrf)(c.h, upper ? AXB_UPPER : AXB_LOWER, *n, A, *lda, &i));
-  if (AXL_SERVED(st)) {
-    *info = (lapack_int)i;
-    axl_end(&c, st, *info);
-    return;
-  }
-  axl_end(&c, st, 0);
-  TY(potrf) f = SYSTEM(potrf, info);
-  if (f)
-    f(uplo, n, A, lda, info, uplo_len);
-  else
-    *info = AXL_NO_SYSTEM;
+  if (axl_finish(&c, st, i, info)) return;
+  FALL_BACK(potrf, info, (uplo, n, A, lda, info, uplo_len));
 }
 
 AXL_EXPORT void FN(potrs)(const char *uplo, const lapack_int *n,
@@ -301,11 +283,7 @@ AXL_EXPORT void FN(potrs)(const char *uplo, const lapack_int *n,
                        B, *ldb, &i));
   axl_end(&c, st, 0);
   if (st == AXB_SUCCESS) return;
-  TY(potrs) f = SYSTEM(potrs, info);
-  if (f)
-    f(uplo, n, nrhs, A, lda, B, ldb, info, uplo_len);
-  else
-    *info = AXL_NO_SYSTEM;
+  FALL_BACK(potrs, info, (uplo, n, nrhs, A, lda, B, ldb, info, uplo_len));
 }
 
 AXL_EXPORT void FN(posv)(const char *uplo, const lapack_int *n,
@@ -338,25 +316,17 @@ AXL_EXPORT void FN(posv)(const char *uplo, const lapack_int *n,
     AXL_RUN(c, st,
             AXB(posv)(c.h, upper ? AXB_UPPER : AXB_LOWER, *n, *nrhs, A, *lda, B,
                       *ldb, &i));
-  if (AXL_SERVED(st)) {
-    *info = (lapack_int)i;
-    axl_end(&c, st, *info);
-    if (sA && sB && *info == 0)
-      axl_certify(PNAME "POSV", DTYPE, *n, *nrhs, sA, sB, B, *ldb);
-    free(sA), free(sB);
-    return;
-  }
+  const int served = axl_finish(&c, st, i, info);
+  if (served && sA && sB && *info == 0)
+    axl_certify(PNAME "POSV", DTYPE, *n, *nrhs, sA, sB, B, *ldb);
   free(sA), free(sB);
-  axl_end(&c, st, 0);
-  TY(posv) f = SYSTEM(posv, info);
-  if (f)
-    f(uplo, n, nrhs, A, lda, B, ldb, info, uplo_len);
-  else
-    *info = AXL_NO_SYSTEM;
+  if (served) return;
+  FALL_BACK(posv, info, (uplo, n, nrhs, A, lda, B, ldb, info, uplo_len));
 }
 
 #undef FN
 #undef AXB
 #undef TY
 #undef SYSTEM
+#undef FALL_BACK
 #undef DTYPE

@@ -29,15 +29,7 @@ b=build/gpu
 lib=$PWD/$b/lapack/libaxb_lapack.so
 sizes=${LAPACK_SIZES:-1024 2048 4096 8192}
 reps=${LAPACK_REPS:-3}
-step() { # name timeout command...
-  local name=$1 t=$2
-  shift 2
-  local t0=$SECONDS
-  timeout "$t" "$@" >"$out/$name.log" 2>&1
-  local rc=$?
-  echo "== $name: rc $rc ($((SECONDS - t0)) s)"
-  tail -${TAILN:-6} "$out/$name.log"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/device-step.sh" # step name timeout command...
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 nproc
 # The testers: Debian's when installed here, else the staged copy.

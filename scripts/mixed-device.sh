@@ -17,15 +17,7 @@ export LD_LIBRARY_PATH="$PWD/build/gpu:$PWD/.carry/lib:/usr/local/cuda/lib64:${L
 export AXB_MATRICES="$PWD/shared/matrices" AXB_TEST_DATA="$PWD/tests/data"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
 b=build/gpu
-step() { # name timeout command...
-  local name=$1 t=$2
-  shift 2
-  local t0=$SECONDS
-  timeout "$t" "$@" >"$out/$name.log" 2>&1
-  local rc=$?
-  echo "== $name: rc $rc ($((SECONDS - t0)) s)"
-  tail -${TAILN:-6} "$out/$name.log"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/device-step.sh" # step name timeout command...
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
 TAILN=4 step test_mixed_cuda 150 $b/tests/test_mixed cuda
 TAILN=2 step test_mixed_cpu 100 $b/tests/test_mixed cpu

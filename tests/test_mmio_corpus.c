@@ -36,6 +36,17 @@ static char *slurp(const char *path, size_t *len) {
   return buf;
 }
 
+/* The file dir/name: its path into path (cap bytes), its bytes (*len);
+   NULL after a failed CHECK where it cannot be read. */
+static char *slurp_in(const char *dir, const char *name, char *path, size_t cap,
+                      size_t *len) {
+  snprintf(path, cap, "%s/%s", dir, name);
+  *len = 0;
+  char *buf = slurp(path, len);
+  CHECK(buf != NULL, "cannot read %s", path);
+  return buf;
+}
+
 /* Lines as the reader counts them: LF, CRLF or a lone CR ends one. */
 static int64_t count_lines(const char *buf, size_t len) {
   int64_t n = 1;
@@ -68,10 +79,8 @@ static void check_bad_file(const char *dir, const char *name) {
   CHECK(want != 0, "%s: name has no parse_/invalid_/unsupported_ prefix", name);
   if (!want) return;
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  size_t len = 0;
-  char *buf = slurp(path, &len);
-  CHECK(buf != NULL, "cannot read %s", path);
+  size_t len;
+  char *buf = slurp_in(dir, name, path, sizeof path, &len);
   if (!buf) return;
   int64_t lines = count_lines(buf, len);
   for (int t = 1; t <= 2; ++t) {
@@ -133,10 +142,8 @@ static void check_result(const char *name, const char *how, axb_status st,
 
 static void check_fuzz_file(const char *dir, const char *name) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  size_t len = 0;
-  char *buf = slurp(path, &len);
-  CHECK(buf != NULL, "cannot read %s", path);
+  size_t len;
+  char *buf = slurp_in(dir, name, path, sizeof path, &len);
   if (!buf) return;
   for (int t = 1; t <= 2; ++t) {
     axb_dtype dt = (axb_dtype)t;

@@ -46,16 +46,8 @@ static double chk_nanmax(double a, double b) {
   return (b > a || isnan(b)) ? b : a;
 }
 
-#define T double
-#define P d
-#include "core/check_t.h"
-#undef T
-#undef P
-#define T float
-#define P s
-#include "core/check_t.h"
-#undef T
-#undef P
+#define AXB_TEMPLATE "core/check_t.h"
+#include "core/instantiate.h"
 
 /* ---- argument checks ---------------------------------------------------- */
 

@@ -9,6 +9,17 @@
 #define KERNEL(h, name) ((h)->ops ? (h)->ops->P.name : NULL)
 #define PREFIX_STR AXB_CAT2(AXB_STR_, P)
 
+/* A routine's first step: a NULL handle fails (the detail names the
+   routine, there is no handle to hold it); otherwise the handle's last
+   detail is cleared. */
+#define ENTER(h)                                                               \
+  do {                                                                         \
+    if (!(h))                                                                  \
+      return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL",        \
+                       __func__);                                              \
+    axb__clear(h);                                                             \
+  } while (0)
+
 /* Look up kernel `name`; fail with NOT_SUPPORTED when the backend lacks it. */
 #define NEED_KERNEL(h, var, name, info)                                        \
   __typeof__(KERNEL(h, name)) var = KERNEL(h, name);                           \
@@ -18,9 +29,7 @@ axb_status AXB_FN(axb_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                                int64_t lda, int64_t *ipiv, int64_t *info) {
   const char *r = PREFIX_STR "getrf";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status st = check_getrf(h, r, m, n, A, lda, ipiv, info);
   if (st || m == 0 || n == 0) return st;
   NEED_KERNEL(h, k, getrf, info);
@@ -38,9 +47,7 @@ axb_status AXB_FN(axb_, getrs)(axb_handle h, axb_trans trans, int64_t n,
                                int64_t *info) {
   const char *r = PREFIX_STR "getrs";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
     return arg_error(h, r, 1, "trans", info);
   axb_status st = check_system(h, r, 1, n, nrhs, A, lda, ipiv, 1, B, ldb, info);
@@ -76,9 +83,7 @@ axb_status AXB_FN(axb_, gesv)(axb_handle h, int64_t n, int64_t nrhs, T *A,
                               int64_t *info) {
   const char *r = PREFIX_STR "gesv";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status st = check_system(h, r, 0, n, nrhs, A, lda, ipiv, 1, B, ldb, info);
   if (st) return st;
   st = AXB_FN(axb_, getrf)(h, n, n, A, lda, ipiv, info);
@@ -91,9 +96,7 @@ axb_status AXB_FN(axb_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
                                int64_t lda, int64_t *info) {
   const char *r = PREFIX_STR "potrf";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status st = check_potrf(h, r, uplo, n, A, lda, info);
   if (st || n == 0) return st;
   NEED_KERNEL(h, k, potrf, info);
@@ -122,9 +125,7 @@ axb_status AXB_FN(axb_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
                                int64_t ldb, int64_t *info) {
   const char *r = PREFIX_STR "potrs";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
   axb_status st = check_system(h, r, 1, n, nrhs, A, lda, NULL, 0, B, ldb, info);
@@ -142,9 +143,7 @@ axb_status AXB_FN(axb_, posv)(axb_handle h, axb_uplo uplo, int64_t n,
                               int64_t ldb, int64_t *info) {
   const char *r = PREFIX_STR "posv";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
   axb_status st = check_system(h, r, 1, n, nrhs, A, lda, NULL, 0, B, ldb, info);
@@ -170,9 +169,7 @@ axb_status AXB_FN(axb_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
                                const int64_t *ipiv, int64_t *info) {
   const char *r = PREFIX_STR "getri";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
   if (!ipiv && n > 0) return arg_error(h, r, 4, "ipiv is NULL", info);
@@ -189,9 +186,7 @@ axb_status AXB_FN(axb_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
                               int64_t n, T alpha, const T *A, int64_t lda, T *B,
                               int64_t ldb) {
   const char *r = PREFIX_STR "trsm";
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (side != AXB_LEFT && side != AXB_RIGHT)
     return arg_error(h, r, 1, "side", NULL);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
@@ -324,9 +319,7 @@ static axb_status AXB_FN(con_, )(axb_handle h, const char *r, int is_chol,
                                  const double *y1, double *rcond,
                                  int64_t *info) {
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (is_chol && uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", info);
   if (!is_chol && norm != AXB_NORM_ONE && norm != AXB_NORM_INF)
@@ -464,9 +457,7 @@ axb_status AXB_FN(axb_, getrf_dev)(axb_handle h, int64_t m, int64_t n, T *dA,
                                    int64_t ldda, int64_t *dipiv,
                                    int64_t *dinfo) {
   const char *r = PREFIX_STR "getrf_dev";
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status st = check_getrf(h, r, m, n, dA, ldda, dipiv, NULL);
   if (st) return st;
   if (!dinfo) return arg_error(h, r, 6, "dinfo is NULL", NULL);
@@ -478,9 +469,7 @@ axb_status AXB_FN(axb_, getrs_dev)(axb_handle h, axb_trans trans, int64_t n,
                                    int64_t nrhs, const T *dA, int64_t ldda,
                                    const int64_t *dipiv, T *dB, int64_t lddb) {
   const char *r = PREFIX_STR "getrs_dev";
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
     return arg_error(h, r, 1, "trans", NULL);
   axb_status st =
@@ -494,9 +483,7 @@ axb_status AXB_FN(axb_, getrs_dev)(axb_handle h, axb_trans trans, int64_t n,
 axb_status AXB_FN(axb_, potrf_dev)(axb_handle h, axb_uplo uplo, int64_t n,
                                    T *dA, int64_t ldda, int64_t *dinfo) {
   const char *r = PREFIX_STR "potrf_dev";
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status st = check_potrf(h, r, uplo, n, dA, ldda, NULL);
   if (st) return st;
   if (!dinfo) return arg_error(h, r, 5, "dinfo is NULL", NULL);
@@ -508,9 +495,7 @@ axb_status AXB_FN(axb_, potrs_dev)(axb_handle h, axb_uplo uplo, int64_t n,
                                    int64_t nrhs, const T *dA, int64_t ldda,
                                    T *dB, int64_t lddb) {
   const char *r = PREFIX_STR "potrs_dev";
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (uplo != AXB_LOWER && uplo != AXB_UPPER)
     return arg_error(h, r, 1, "uplo", NULL);
   axb_status st =
@@ -524,9 +509,7 @@ axb_status AXB_FN(axb_, potrs_dev)(axb_handle h, axb_uplo uplo, int64_t n,
 axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
                                    const int64_t *dipiv, int64_t *dinfo) {
   const char *r = PREFIX_STR "getri_dev";
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
   if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
   if (ldda < imax(1, n) || oversize(ldda, n))
@@ -540,9 +523,7 @@ axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
 axb_status AXB_FN(axb_, getri_gj_dev)(axb_handle h, int64_t n, T *dA,
                                       int64_t ldda, int64_t *dinfo) {
   const char *r = PREFIX_STR "getri_gj_dev";
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
   if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
   if (ldda < imax(1, n) || oversize(ldda, n))
@@ -558,9 +539,7 @@ axb_status AXB_FN(axb_, getrf_crout)(axb_handle h, int64_t n, T *A, int64_t lda,
                                      int64_t *ipiv, int64_t *info) {
   const char *r = PREFIX_STR "getrf_crout";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
   if (n == 0) return AXB_SUCCESS;
@@ -611,9 +590,7 @@ axb_status AXB_FN(axb_, gesv_gauss)(axb_handle h, int64_t n, int64_t nrhs, T *A,
                                     int64_t *info) {
   const char *r = PREFIX_STR "gesv_gauss";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status ast =
       AXB_FN(check_, gesv_args)(h, r, n, nrhs, A, lda, B, ldb, info);
   if (ast) return ast;
@@ -632,9 +609,7 @@ axb_status AXB_FN(axb_, getrf_fixedpoint)(axb_handle h, int64_t n, T *A,
                                           int64_t *info) {
   const char *r = PREFIX_STR "getrf_fixedpoint";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
   axb_fixedpoint_opts o;
@@ -665,9 +640,7 @@ axb_status AXB_FN(axb_, potrf_columns)(axb_handle h, int64_t n, T *A,
                                        int64_t *info) {
   const char *r = PREFIX_STR "potrf_columns";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status ast = AXB_FN(check_, square)(h, r, n, A, lda, info);
   if (ast) return ast;
   axb_potrf_columns_opts o;
@@ -685,9 +658,7 @@ axb_status AXB_FN(axb_, gesv_rowcyclic)(axb_handle h, int64_t n, int64_t nrhs,
                                         int64_t *info) {
   const char *r = PREFIX_STR "gesv_rowcyclic";
   set_info(info, 0);
-  if (!h)
-    return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
-  axb__clear(h);
+  ENTER(h);
   axb_status ast =
       AXB_FN(check_, gesv_args)(h, r, n, nrhs, A, lda, B, ldb, info);
   if (ast) return ast;
@@ -724,5 +695,6 @@ AXB_SQUARE_VARIANT(getri_gj_unblocked)
 
 #undef AXB_SQUARE_VARIANT
 #undef NEED_KERNEL
+#undef ENTER
 #undef PREFIX_STR
 #undef KERNEL
