@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Here (no GPU): build with CUDA for sm_90 into build/gpu and unpack the
 # runtime libraries the device machine lacks (OpenBLAS, gfortran, gomp) into
-# .carry/.  Then call the device tool with carry = ["build/gpu", ".carry"]
+# .carry/ (SuiteSparse's too).  Then call the device tool with carry = ["build/gpu", ".carry"]
 # and the command `bash scripts/gpu-check.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,11 +11,15 @@ cmake --build build/gpu -j "$(nproc)" >/dev/null
 if [ ! -d .carry/lib ]; then
   mkdir -p .carry/deb .carry/lib
   (cd .carry/deb && apt-get download -qq libopenblas0-pthread libgfortran5 \
-    libquadmath0 libgomp1 zlib1g)
+    libquadmath0 libgomp1 zlib1g libumfpack5 libcholmod3 libbtf1 libamd2 \
+    libsuitesparseconfig5 libcolamd2 libccolamd2 libcamd2 libmetis5)
   for d in .carry/deb/*.deb; do dpkg -x "$d" .carry/root; done
   find .carry/root -name '*.so*' -exec cp -P {} .carry/lib/ \;
-  # libaxb links libopenblas.so.0 only; the reference BLAS/LAPACK copies are dead weight.
+  # SuiteSparse (the sparse direct path) wants libblas.so.3 and
+  # liblapack.so.3: OpenBLAS exports both (Debian's default alternative).
   rm -f .carry/lib/libblas.so.3 .carry/lib/liblapack.so.3
+  ln -s libopenblas.so.0 .carry/lib/libblas.so.3
+  ln -s libopenblas.so.0 .carry/lib/liblapack.so.3
   rm -rf .carry/deb .carry/root
 fi
 # LAPACK's LIN testers for scripts/lapack-device.sh (issue 25), from the
