@@ -138,18 +138,18 @@ PyObject *axbpy_solve_batched(PyObject *self, PyObject *const *args,
   PyArrayObject *W = axbpy_empty(3, PyArray_DIMS(A), type, 0);
   PyArrayObject *X = (PyArrayObject *)PyArray_New(&PyArray_Type, 3, xdims, type,
                                                   xstr, NULL, 0, 0, NULL);
-  PyArrayObject *I = axbpy_empty(1, &one, NPY_INT32, 0);
+  PyArrayObject *Info = axbpy_empty(1, &one, NPY_INT32, 0);
   PyArrayObject *E = check ? axbpy_empty(1, &one, NPY_DOUBLE, 0) : NULL;
   PyObject *res = NULL;
-  if (!W || !X || !I || (check && !E)) goto done;
+  if (!W || !X || !Info || (check && !E)) goto done;
   /* info stays 0 where nothing runs (n = 0, k = 0 or an empty batch). */
-  memset(PyArray_DATA(I), 0, (size_t)batch * sizeof(int));
+  memset(PyArray_DATA(Info), 0, (size_t)batch * sizeof(int));
   axb_handle h = NULL;
   axb_status st = AXB_SUCCESS;
   if (batch > 0 && n > 0 && k > 0 && !(st = axbpy_handle(backend, -1, &h))) {
     const void *a = PyArray_DATA(A), *bb = PyArray_DATA(B);
     void *w = PyArray_DATA(W), *x = PyArray_DATA(X);
-    int *info = PyArray_DATA(I);
+    int *info = PyArray_DATA(Info);
     double *berr = E ? PyArray_DATA(E) : NULL;
     double eps = axb_eps(axbpy_dtype(type));
     Py_BEGIN_ALLOW_THREADS;
@@ -171,12 +171,12 @@ PyObject *axbpy_solve_batched(PyObject *self, PyObject *const *args,
   }
   PyObject *d = axbpy_detail(st, h);
   if (d)
-    res = Py_BuildValue("(OOOiO)", X, I, E ? (PyObject *)E : Py_None, st, d);
+    res = Py_BuildValue("(OOOiO)", X, Info, E ? (PyObject *)E : Py_None, st, d);
   Py_XDECREF(d);
 done:
   Py_XDECREF(W);
   Py_XDECREF(X);
-  Py_XDECREF(I);
+  Py_XDECREF(Info);
   Py_XDECREF(E);
   return res;
 }
@@ -198,15 +198,15 @@ PyObject *axbpy_inverse_batched(PyObject *self, PyObject *const *args,
   int64_t batch = PyArray_DIM(A, 0), n = PyArray_DIM(A, 1);
   npy_intp nb = batch;
   PyArrayObject *X = (PyArrayObject *)PyArray_NewCopy(A, NPY_CORDER);
-  PyArrayObject *I = axbpy_empty(1, &nb, NPY_INT32, 0);
+  PyArrayObject *Info = axbpy_empty(1, &nb, NPY_INT32, 0);
   PyObject *res = NULL;
-  if (!X || !I) goto done;
-  memset(PyArray_DATA(I), 0, (size_t)batch * sizeof(int));
+  if (!X || !Info) goto done;
+  memset(PyArray_DATA(Info), 0, (size_t)batch * sizeof(int));
   axb_handle h = NULL;
   axb_status st = AXB_SUCCESS;
   if (batch > 0 && n > 0 && !(st = axbpy_handle(backend, -1, &h))) {
     void *x = PyArray_DATA(X);
-    int *info = PyArray_DATA(I);
+    int *info = PyArray_DATA(Info);
     Py_BEGIN_ALLOW_THREADS;
     st = type == NPY_FLOAT
              ? axb_sinverse_batched(h, n, x, n, n * n, info, batch)
@@ -214,10 +214,10 @@ PyObject *axbpy_inverse_batched(PyObject *self, PyObject *const *args,
     Py_END_ALLOW_THREADS;
   }
   PyObject *d = axbpy_detail(st, h);
-  if (d) res = Py_BuildValue("(OOiO)", X, I, st, d);
+  if (d) res = Py_BuildValue("(OOiO)", X, Info, st, d);
   Py_XDECREF(d);
 done:
   Py_XDECREF(X);
-  Py_XDECREF(I);
+  Py_XDECREF(Info);
   return res;
 }

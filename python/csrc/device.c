@@ -35,47 +35,49 @@ static const routine routines[] = {
 };
 
 #define P(i) ((void *)(uintptr_t)v[i])
-#define I(i) ((int64_t)v[i])
+#define IV(i) ((int64_t)v[i])
 
 static axb_status run_double(axb_handle h, int r, const uint64_t *v) {
   switch (r) {
-  case 0: return axb_dgetrf_dev(h, I(0), I(0), P(1), I(2), P(3), P(4));
+  case 0: return axb_dgetrf_dev(h, IV(0), IV(0), P(1), IV(2), P(3), P(4));
   case 1:
-    return axb_dgetrs_dev(h, (axb_trans)I(0), I(1), I(2), P(3), I(4), P(5),
-                          P(6), I(7));
-  case 2: return axb_dpotrf_dev(h, (axb_uplo)I(0), I(1), P(2), I(3), P(4));
+    return axb_dgetrs_dev(h, (axb_trans)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
+                          P(6), IV(7));
+  case 2: return axb_dpotrf_dev(h, (axb_uplo)IV(0), IV(1), P(2), IV(3), P(4));
   case 3:
-    return axb_dpotrs_dev(h, (axb_uplo)I(0), I(1), I(2), P(3), I(4), P(5),
-                          I(6));
-  case 4: return axb_dgetri_dev(h, I(0), P(1), I(2), P(3), P(4));
+    return axb_dpotrs_dev(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
+                          IV(6));
+  case 4: return axb_dgetri_dev(h, IV(0), P(1), IV(2), P(3), P(4));
   case 5:
-    return axb_dgesv_batched(h, I(0), I(1), P(2), I(3), I(4), NULL, I(0), P(5),
-                             I(6), I(7), P(8), I(9));
+    return axb_dgesv_batched(h, IV(0), IV(1), P(2), IV(3), IV(4), NULL, IV(0),
+                             P(5), IV(6), IV(7), P(8), IV(9));
   case 6:
-    return axb_dposv_batched(h, (axb_uplo)I(0), I(1), I(2), P(3), I(4), I(5),
-                             P(6), I(7), I(8), P(9), I(10));
-  default: return axb_dinverse_batched(h, I(0), P(1), I(2), I(3), P(4), I(5));
+    return axb_dposv_batched(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4),
+                             IV(5), P(6), IV(7), IV(8), P(9), IV(10));
+  default:
+    return axb_dinverse_batched(h, IV(0), P(1), IV(2), IV(3), P(4), IV(5));
   }
 }
 
 static axb_status run_float(axb_handle h, int r, const uint64_t *v) {
   switch (r) {
-  case 0: return axb_sgetrf_dev(h, I(0), I(0), P(1), I(2), P(3), P(4));
+  case 0: return axb_sgetrf_dev(h, IV(0), IV(0), P(1), IV(2), P(3), P(4));
   case 1:
-    return axb_sgetrs_dev(h, (axb_trans)I(0), I(1), I(2), P(3), I(4), P(5),
-                          P(6), I(7));
-  case 2: return axb_spotrf_dev(h, (axb_uplo)I(0), I(1), P(2), I(3), P(4));
+    return axb_sgetrs_dev(h, (axb_trans)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
+                          P(6), IV(7));
+  case 2: return axb_spotrf_dev(h, (axb_uplo)IV(0), IV(1), P(2), IV(3), P(4));
   case 3:
-    return axb_spotrs_dev(h, (axb_uplo)I(0), I(1), I(2), P(3), I(4), P(5),
-                          I(6));
-  case 4: return axb_sgetri_dev(h, I(0), P(1), I(2), P(3), P(4));
+    return axb_spotrs_dev(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
+                          IV(6));
+  case 4: return axb_sgetri_dev(h, IV(0), P(1), IV(2), P(3), P(4));
   case 5:
-    return axb_sgesv_batched(h, I(0), I(1), P(2), I(3), I(4), NULL, I(0), P(5),
-                             I(6), I(7), P(8), I(9));
+    return axb_sgesv_batched(h, IV(0), IV(1), P(2), IV(3), IV(4), NULL, IV(0),
+                             P(5), IV(6), IV(7), P(8), IV(9));
   case 6:
-    return axb_sposv_batched(h, (axb_uplo)I(0), I(1), I(2), P(3), I(4), I(5),
-                             P(6), I(7), I(8), P(9), I(10));
-  default: return axb_sinverse_batched(h, I(0), P(1), I(2), I(3), P(4), I(5));
+    return axb_sposv_batched(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4),
+                             IV(5), P(6), IV(7), IV(8), P(9), IV(10));
+  default:
+    return axb_sinverse_batched(h, IV(0), P(1), IV(2), IV(3), P(4), IV(5));
   }
 }
 

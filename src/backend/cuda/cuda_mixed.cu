@@ -345,7 +345,8 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
    1.89x cuSOLVER dpotrf+dpotrs at n = 32768, but 0.94x -> 0.79x at 16384,
    where the backend's potrf_dev (look-ahead, fewer launches) is faster;
    never for the FP32 factor, whose products run on CUDA cores either way
-   (360 ms with chol_tc at 32768, 201 ms with potrf_dev).
+   (at 32768: 360 ms with chol_tc, 340 ms with potrf_dev's default block
+   of 2048 columns, 201 ms with AXB_CUDA_POTRF_NB=1024).
    AXB_MIXED_CHOL_TC=0 never, =1 always (tensor-core precisions). */
 bool use_chol_tc(int64_t n) {
   static const int mode = [] {
