@@ -25,14 +25,19 @@ run_suite() { # name, build dir, cmake args...
 }
 
 mkdir -p build
-run_suite release build/release -DCMAKE_BUILD_TYPE=Release -DAXB_TESTS=ON || status=1
+# Debian's Python, which setup.sh gave NumPy, SciPy and pytest (another
+# python3 earlier on PATH, e.g. pyenv's, may have none of them).
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+run_suite release build/release -DCMAKE_BUILD_TYPE=Release -DAXB_TESTS=ON \
+  -DPython3_EXECUTABLE="$py" || status=1
 # The Python package (issue 26): `pip install .` into a venv that sees
 # Debian's numpy, scipy and pytest (PEP 668: not into the system), with
 # CUDA off (the release build above compiled the CUDA sources already and
 # ran the package's tests against them as ctest python_tests; CI has no
 # GPU), then the package's tests against the installed wheel.
 echo "==== axb tests: python package (pip install ., CUDA off) ===="
-{ python3 -m venv --system-site-packages build/pyvenv &&
+{ "$py" -m venv --system-site-packages build/pyvenv &&
   build/pyvenv/bin/pip install -q scikit-build-core &&
   build/pyvenv/bin/pip install -q --no-build-isolation \
     --config-settings=cmake.define.AXB_CUDA=OFF \

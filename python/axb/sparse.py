@@ -11,7 +11,8 @@ from ._errors import raise_for
 from ._report import SparseReport
 from .batched import real_dtype
 
-METHODS = {"auto": 0, "cg": 1, "cg1": 2, "bicgstab": 3, "gmres": 4}
+METHODS = {"auto": 0, "cg": 1, "cg1": 2, "bicgstab": 3, "gmres": 4,
+           "direct": 5}
 PRECONDS = {"auto": 0, "none": 1, "jacobi": 2, "ilu0": 3, "ic0": 4,
             "parilu": 5, "paric": 6}
 TRISOLVES = {"exact": 0, "jacobi": 1}
