@@ -342,7 +342,8 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
 
 /* The low-precision Cholesky factor by chol_tc (the panels on tensor
    cores too) from n = 24576: measured on the H100, FP16 factor, 1.59x ->
-   1.89x cuSOLVER dpotrf+dpotrs at n = 32768, but 0.94x -> 0.79x at 16384,
+   1.81-1.89x cuSOLVER dpotrf+dpotrs at n = 32768 (two runs), but 0.94x ->
+   0.79x at 16384,
    where the backend's potrf_dev (look-ahead, fewer launches) is faster;
    never for the FP32 factor, whose products run on CUDA cores either way
    (at 32768: 360 ms with chol_tc, 340 ms with potrf_dev's default block
