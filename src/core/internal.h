@@ -71,6 +71,11 @@ int64_t axb__alloc_seen(void);
    /proc/meminfo, lowered by the room under any cgroup memory limit;
    physical memory when /proc is unreadable (src/core/sysmem.c). */
 int64_t axb__memory_available(void);
+/* Whether a working set of `need` bytes exceeds what is available (*have
+   := the figure compared, for the message).  Below 16 MiB nothing is read
+   unless AXB_MEMORY_LIMIT is set: the figure costs five file opens (~50 us,
+   ten times a certified 4 x 4 solve) and malloc's own failure still shows. */
+int axb__memory_short(double need, double *have);
 
 /* axb_check_solve that tells a failed allocation (*oom = 1, NaN) from a
    NaN ratio (oom may be NULL). */

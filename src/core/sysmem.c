@@ -130,3 +130,12 @@ int64_t axb__memory_available(void) {
   }
   return avail;
 }
+
+int axb__memory_short(double need, double *have) {
+  if (need < 16.0 * 1048576.0 && !getenv("AXB_MEMORY_LIMIT")) {
+    *have = need;
+    return 0;
+  }
+  *have = (double)axb__memory_available();
+  return need > *have;
+}

@@ -24,7 +24,6 @@
 #include "dense/resident.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -556,13 +555,8 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
                  (double)n * (3.0 * (double)k + AXB_CONDEST_T)) *
                     (double)axb_dtype_size(A->dtype) +
                 (8.0 + 8.0 * AXB_CONDEST_T) * (double)n;
-  /* The check reads /proc/meminfo and the cgroup files (five opens, ~60
-     us: ten times a certified 4 x 4 solve), so a working set under 16 MiB
-     is left to malloc's own failure unless AXB_MEMORY_LIMIT asks for it. */
-  const int check_mem =
-      need >= 16.0 * 1048576.0 || getenv("AXB_MEMORY_LIMIT") != NULL;
-  double have = check_mem ? (double)axb__memory_available() : need;
-  if (need > have)
+  double have;
+  if (axb__memory_short(need, &have))
     return r->status = a_first(
                h, A,
                axb__fail(h, AXB_ERR_OUT_OF_MEMORY,

@@ -59,6 +59,23 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
 /* Largest count in one MPI message (int). */
 #define AXB_DIST_MSG_MAX ((int64_t)1 << 30)
 
+/* The fields every algorithm context (LU, Cholesky, solve) takes from the
+   handle and the matrix: zeroed, then h, grid, the CPU table of the
+   including template file, the local array and its shape. */
+#define AXB_DIST_CTX_INIT(c, hh, A)                                            \
+  do {                                                                         \
+    memset(&(c), 0, sizeof(c));                                                \
+    (c).h = (hh);                                                              \
+    (c).g = (axb_dist_grid *)(A)->grid;                                        \
+    (c).ops = &AXB_FN(axb__dist_cpu_, );                                       \
+    (c).a = (A)->data;                                                         \
+    (c).lld = (A)->lld;                                                        \
+    (c).n = (A)->n;                                                            \
+    (c).nb = (A)->nb;                                                          \
+    (c).mloc = (A)->mloc;                                                      \
+    (c).nloc = (A)->nloc;                                                      \
+  } while (0)
+
 /* ---- the table of rank-local operations ------------------------------- */
 
 #define AXB_DIST_DECLARE_OPS(T, NAME)                                          \

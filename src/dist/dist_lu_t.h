@@ -331,16 +331,7 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
                                      int64_t *ipiv, int64_t *info) {
   axb_dist_grid *g = (axb_dist_grid *)A->grid;
   CTX c;
-  memset(&c, 0, sizeof c);
-  c.h = h;
-  c.g = g;
-  c.ops = &AXB_FN(axb__dist_cpu_, );
-  c.a = A->data;
-  c.lld = A->lld;
-  c.n = A->n;
-  c.nb = A->nb;
-  c.mloc = A->mloc;
-  c.nloc = A->nloc;
+  AXB_DIST_CTX_INIT(c, h, A);
   c.ipiv = ipiv;
   memset(&g->times, 0, sizeof g->times);
   c.t = &g->times;

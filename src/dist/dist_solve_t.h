@@ -137,16 +137,7 @@ static axb_status AXB_FN(sv_run_, )(axb_handle h, const axb_dist_matrix *A,
                                     T *B, int64_t ldb) {
   axb_dist_grid *g = (axb_dist_grid *)A->grid;
   SCTX c;
-  memset(&c, 0, sizeof c);
-  c.h = h;
-  c.g = g;
-  c.ops = &AXB_FN(axb__dist_cpu_, );
-  c.a = A->data;
-  c.lld = A->lld;
-  c.n = A->n;
-  c.nb = A->nb;
-  c.mloc = A->mloc;
-  c.nloc = A->nloc;
+  AXB_DIST_CTX_INIT(c, h, A);
   c.nrhs = nrhs;
   c.b = B;
   c.ldb = ldb;
