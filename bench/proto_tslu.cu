@@ -67,11 +67,13 @@ template <typename T> __device__ __forceinline__ void wbest(T &v, int &s) {
 /* v2: a 32-bit key whose unsigned order is |x|'s (the magnitude's top
    bits: exponent and 15 / 17 mantissa bits) then the smaller slot: one
    redux.sync instead of five shuffle rounds.  0 = no row; NaN = 1. */
-template <typename T> __device__ __forceinline__ unsigned key_of(T x, int slot) {
+template <typename T>
+__device__ __forceinline__ unsigned key_of(T x, int slot) {
   unsigned hi;
   if (sizeof(T) == 8) {
     const unsigned long long b =
-        (unsigned long long)__double_as_longlong((double)x) & 0x7fffffffffffffffull;
+        (unsigned long long)__double_as_longlong((double)x) &
+        0x7fffffffffffffffull;
     hi = (unsigned)(b >> 37); /* 26 bits */
   } else {
     hi = (__float_as_uint((float)x) & 0x7fffffffu) >> 5; /* 26 bits */
@@ -231,7 +233,8 @@ __global__ void final_kernel(const T *A, int64_t lda, int64_t m, int64_t c,
   for (int k = 0; k < W; ++k)
     r[k] = s != kNo && k < w ? A[s + (c + k) * lda] : T(0);
   for (int i = 0; i < w; ++i)
-    if (lane < w && c + i < m) stash[i * W + lane] = A[(c + i) + (c + lane) * lda];
+    if (lane < w && c + i < m)
+      stash[i * W + lane] = A[(c + i) + (c + lane) * lda];
 #pragma unroll 1
   for (int jj = 0; jj < w; ++jj) {
     T p[W];
@@ -287,9 +290,9 @@ __global__ void final_kernel(const T *A, int64_t lda, int64_t m, int64_t c,
 /* Every row position d in [c, m): the top w get their LU rows; the others
    l = a U11^-1 from the original row that lands there. */
 template <typename T>
-__global__ void apply_kernel(T *A, int64_t lda, int64_t m, int64_t c, int w, const T *lu,
-                 const T *stash, const int64_t *pdst, const int64_t *psrc,
-                 const int *pcnt) {
+__global__ void apply_kernel(T *A, int64_t lda, int64_t m, int64_t c, int w,
+                             const T *lu, const T *stash, const int64_t *pdst,
+                             const int64_t *psrc, const int *pcnt) {
   __shared__ T U[W][W + 1];
   __shared__ T dinv[W];
   __shared__ int64_t odst[W], osrc[W];
@@ -330,7 +333,7 @@ __global__ void apply_kernel(T *A, int64_t lda, int64_t m, int64_t c, int w, con
 #pragma unroll
     for (int k = 0; k < W; ++k)
       x[k] = k < w ? src[k * step + (top ? 0 : c * lda)] : T(0);
-    /* l U = x, column by column: x[k] is final once scaled */
+      /* l U = x, column by column: x[k] is final once scaled */
 #pragma unroll
     for (int k = 0; k < W; ++k) {
       x[k] *= dinv[k];
@@ -376,8 +379,8 @@ void tslu_leaf(T *A, int64_t lda, int64_t m, int64_t c, int w, Scr<T> &s,
     std::swap(outb, other);
   } while (nin > W);
   if (stop_after < 2) return;
-  final_kernel<T><<<1, 32, 0, st>>>(A, lda, m, c, w, in, s.lu, s.stash,
-                                    s.ipiv, s.info, s.pdst, s.psrc, s.pcnt);
+  final_kernel<T><<<1, 32, 0, st>>>(A, lda, m, c, w, in, s.lu, s.stash, s.ipiv,
+                                    s.info, s.pdst, s.psrc, s.pcnt);
   if (stop_after < 3) return;
   const int64_t rows = m - c;
   apply_kernel<T><<<(unsigned)((rows + 127) / 128), 128, 0, st>>>(
@@ -392,7 +395,9 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 33);
 }
 
-template <typename T> double eps() { return sizeof(T) == 8 ? 1.11e-16 : 5.96e-8; }
+template <typename T> double eps() {
+  return sizeof(T) == 8 ? 1.11e-16 : 5.96e-8;
+}
 
 /* ||P A - L U||_1 / (||A||_1 w eps) and max |L|, from the host copies. */
 template <typename T>
@@ -419,7 +424,8 @@ void check(const std::vector<T> &A0, const std::vector<T> &F,
       }
       ca += fabs((double)A0[i + k * m]);
       cr += fabs((double)P[i + k * m] - lu);
-      if (k < std::min<int64_t>(i, w)) lmax = std::max(lmax, fabs((double)F[i + k * m]));
+      if (k < std::min<int64_t>(i, w))
+        lmax = std::max(lmax, fabs((double)F[i + k * m]));
     }
     an = std::max(an, ca);
     rn = std::max(rn, cr);
@@ -438,7 +444,8 @@ void run(int64_t m, cusolverDnHandle_t sol, cudaStream_t st) {
   const int64_t lda = m;
   std::vector<T> A0((size_t)m * w);
   for (size_t i = 0; i < A0.size(); ++i)
-    A0[i] = (T)((double)(mix(i + 12345 * m) >> 11) / 9007199254740992.0 * 2 - 1);
+    A0[i] =
+        (T)((double)(mix(i + 12345 * m) >> 11) / 9007199254740992.0 * 2 - 1);
   T *dA, *dW;
   CK(cudaMalloc(&dA, A0.size() * sizeof(T)));
   Scr<T> s;
@@ -550,7 +557,7 @@ int main(int argc, char **argv) {
   for (int v = 0; v < 2; ++v) {
     g_v2 = v;
     printf("# levels: %s\n", v ? "v2 (redux key, pivot row in shared memory)"
-                                : "v1 (shuffle argmax and broadcast)");
+                               : "v1 (shuffle argmax and broadcast)");
     for (int64_t m : ms)
       run<double>(m, sol, st);
     for (int64_t m : ms)
