@@ -13,10 +13,13 @@ bench_cuda's text output dense-table (scripts/dense-table.py), for
 
 Everything outside the markers is left as written.  --check exits 1
 (and changes nothing) when a table differs from what its result file
-gives, so a stale page can be caught.
+gives, so a stale page can be caught.  Without a path it does this for
+docs/PERFORMANCE.md and every page of docs/notes/ (where the secondary
+tables the one-page summary left out are generated the same way).
 
-Usage: python3 scripts/perf-page.py [--check] [docs/PERFORMANCE.md]
+Usage: python3 scripts/perf-page.py [--check] [PAGE.md ...]
 """
+import glob
 import os
 import re
 import shlex
@@ -35,10 +38,8 @@ def table(script, args):
     return out.strip("\n").split("\n")
 
 
-def main(argv):
-    check = "--check" in argv
-    paths = [a for a in argv[1:] if a != "--check"]
-    path = paths[0] if paths else os.path.join(ROOT, "docs", "PERFORMANCE.md")
+def page(path, check):
+    """Regenerates (or with check, compares) one page; 0 when up to date."""
     lines = open(path, encoding="utf-8").read().split("\n")
     out, i = [], 0
     while i < len(lines):
@@ -60,6 +61,16 @@ def main(argv):
         return 0 if same else 1
     open(path, "w", encoding="utf-8").write(new)
     return 0
+
+
+def main(argv):
+    check = "--check" in argv
+    paths = [a for a in argv[1:] if a != "--check"]
+    if not paths:
+        docs = os.path.join(ROOT, "docs")
+        paths = [os.path.join(docs, "PERFORMANCE.md")] + sorted(
+            glob.glob(os.path.join(docs, "notes", "*.md")))
+    return max(page(p, check) for p in paths)
 
 
 if __name__ == "__main__":

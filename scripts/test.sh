@@ -44,7 +44,7 @@ echo "==== axb tests: python package (pip install ., CUDA off) ===="
     --config-settings=build-dir=build/pip . &&
   (cd build && pyvenv/bin/python -m pytest -q -p no:cacheprovider \
     ../python/tests); } || status=1
-# Several threads, each with its own handle (include/axb.h, "Threads").
+# Several threads, each with its own handle (include/axb/core.h, "Threads").
 echo "==== axb tests: threads (ThreadSanitizer) ===="
 if command -v clang >/dev/null; then
   if CC=clang cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -15,75 +15,20 @@
  * the direct method must answer NOT_SUPPORTED with the package named.
  */
 #include "sparse/sparse_direct.h"
-#include "testing.h"
+#include "sparse_testing.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* A CSR from dense row-major values (exact zeros dropped). */
-static axb_csr csr_rows(int64_t n, const double *a, axb_dtype t) {
-  int64_t nnz = 0;
-  for (int64_t k = 0; k < n * n; ++k)
-    nnz += a[k] != 0;
-  axb_csr A;
-  if (axb_csr_create(&A, n, n, nnz, t)) exit(1);
-  int64_t k = 0;
-  A.rowptr[0] = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j)
-      if (a[i * n + j] != 0) {
-        A.colind[k] = j;
-        if (t == AXB_F64)
-          ((double *)A.values)[k] = a[i * n + j];
-        else
-          ((float *)A.values)[k] = (float)a[i * n + j];
-        ++k;
-      }
-    A.rowptr[i + 1] = k;
-  }
-  return A;
+/* x_true(i, j) = 1 + (i + 3 j) % 7 / 8; B = A x_true. */
+static double xtrue(int64_t i, int64_t j) {
+  return 1 + (double)((i + 3 * j) % 7) / 8;
 }
 
-static double aval(const axb_csr *A, int64_t k) {
-  return A->dtype == AXB_F64 ? ((const double *)A->values)[k]
-                             : ((const float *)A->values)[k];
-}
-
-/* B = A Xt for Xt(i, j) = 1 + (i + 3 j) % 7 / 8 (computed in double). */
 static void make_rhs(const axb_csr *A, int64_t nrhs, axb_dense *Xt,
                      axb_dense *B) {
-  if (axb_dense_create(Xt, A->rows, nrhs, A->dtype) ||
-      axb_dense_create(B, A->rows, nrhs, A->dtype))
-    exit(1);
-  for (int64_t j = 0; j < nrhs; ++j) {
-    for (int64_t i = 0; i < A->rows; ++i)
-      axb_dense_set(Xt, i, j, 1 + (double)((i + 3 * j) % 7) / 8);
-    for (int64_t i = 0; i < A->rows; ++i) {
-      double s = 0;
-      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
-        s += aval(A, k) * axb_dense_get(Xt, A->colind[k], j);
-      axb_dense_set(B, i, j, s);
-    }
-  }
-}
-
-/* The worst relative residual over the columns of X. */
-static double resid(const axb_csr *A, const axb_dense *B, const axb_dense *X) {
-  double worst = 0;
-  for (int64_t j = 0; j < B->cols; ++j) {
-    long double rr = 0, bb = 0;
-    for (int64_t i = 0; i < A->rows; ++i) {
-      long double r = axb_dense_get(B, i, j);
-      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
-        r -= (long double)aval(A, k) * axb_dense_get(X, A->colind[k], j);
-      rr += r * r;
-      bb += (long double)axb_dense_get(B, i, j) * axb_dense_get(B, i, j);
-    }
-    double q = (double)sqrtl(rr / (bb > 0 ? bb : 1));
-    if (!(q <= worst)) worst = q;
-  }
-  return worst;
+  csr_make_rhs(A, nrhs, Xt, B, xtrue);
 }
 
 typedef struct {
@@ -106,7 +51,7 @@ static outcome solve(axb_handle h, const axb_csr *A, int64_t nrhs,
   o.direct = direct;
   o.tol = tol;
   out.st = axb_sparse_solve(h, A, &B, &X, &o, &out.r);
-  out.res = resid(A, &B, &X);
+  out.res = csr_rel_residual(A, &X, &B);
   axb_sparse_report_free(&out.r);
   axb_dense_destroy(&Xt);
   axb_dense_destroy(&B);
@@ -146,7 +91,7 @@ static void generated(axb_handle h) {
   /* Zero diagonal (a scaled cyclic shift plus a few entries): UMFPACK. */
   double z[25] = {0, 4, 0, 0, 1, 0, 0, 3, 0, 0, 0, 0, 0,
                   5, 0, 2, 0, 0, 0, 6, 0, 1, 0, 0, 0};
-  axb_csr Z = csr_rows(5, z, AXB_F64);
+  axb_csr Z = csr_from_rows(5, z, AXB_F64);
   o = solve(h, &Z, 1, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 0, 1e-12);
   check_certified(h, &o, 1e-12, "zero diagonal auto");
   CHECK(strcmp(o.r.solver, "umfpack") == 0, "solver '%s'", o.r.solver);
@@ -158,7 +103,7 @@ static void generated(axb_handle h) {
 
   /* Symmetric, positive diagonal, indefinite: CHOLMOD gives way. */
   double ind[9] = {1, 2, 0, 2, 1, 0, 0, 0, 3};
-  axb_csr I = csr_rows(3, ind, AXB_F64);
+  axb_csr I = csr_from_rows(3, ind, AXB_F64);
   o = solve(h, &I, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-12);
   check_certified(h, &o, 1e-12, "indefinite direct");
   CHECK(strcmp(o.r.solver, "umfpack") == 0 && strstr(o.r.path, "cholmod"),
@@ -167,12 +112,12 @@ static void generated(axb_handle h) {
 
   /* Singular (row 2 = row 1), and ill-conditioned (diag(1, 1e-20, 1)). */
   double sg[9] = {1, 2, 0, 1, 2, 0, 0, 0, 1};
-  axb_csr S = csr_rows(3, sg, AXB_F64);
+  axb_csr S = csr_from_rows(3, sg, AXB_F64);
   o = solve(h, &S, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-8);
   CHECK_STATUS(h, o.st, AXB_ERR_SINGULAR);
   axb_csr_destroy(&S);
   double ic[9] = {1, 0, 0, 0, 1e-20, 0, 0, 0, 1};
-  axb_csr C = csr_rows(3, ic, AXB_F64);
+  axb_csr C = csr_from_rows(3, ic, AXB_F64);
   o = solve(h, &C, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-8);
   CHECK_STATUS(h, o.st, AXB_ERR_ILL_CONDITIONED);
   CHECK(o.r.rcond > 0 && o.r.rcond < 1e-16, "rcond %.3g", o.r.rcond);
@@ -198,7 +143,7 @@ static void generated(axb_handle h) {
 
   /* n = 1. */
   double one[1] = {-3};
-  axb_csr O = csr_rows(1, one, AXB_F64);
+  axb_csr O = csr_from_rows(1, one, AXB_F64);
   o = solve(h, &O, 2, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-14);
   check_certified(h, &o, 1e-14, "n = 1");
   axb_csr_destroy(&O);
@@ -317,7 +262,7 @@ int main(void) {
   read_info(h);
   if (!axb__direct_available()) {
     double one[1] = {2};
-    axb_csr O = csr_rows(1, one, AXB_F64);
+    axb_csr O = csr_from_rows(1, one, AXB_F64);
     outcome o = solve(h, &O, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-8);
     CHECK_STATUS(h, o.st, AXB_ERR_NOT_SUPPORTED);
     CHECK(strstr(axb_detail(h), "libsuitesparse-dev") != NULL, "detail: %s",

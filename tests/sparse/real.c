@@ -1,0 +1,101 @@
+/*
+ * test_sparse.c, real matrices (../shared/matrices; skipped when absent).
+ * #included by tests/test_sparse.c (its helpers and statics), not
+ * compiled alone.
+ */
+
+/* ---- real matrices --------------------------------------------------------
+ */
+
+static void test_real(axb_handle h) {
+  const char *dir = test_matrices_dir();
+  if (!dir) {
+    printf("AXB_MATRICES absent: real-matrix cases skipped\n");
+    return;
+  }
+  /* IC(0) of bcsstk14 (SPD) meets a non-positive pivot: since issue 23 it
+     is computed again on A + alpha diag(A) (report.precond_shift), asked
+     for by name or by AUTO, and PCG converges with it. */
+  {
+    char path[2048];
+    snprintf(path, sizeof(path), "%s/bcsstk14.mtx", dir);
+    axb_csr A;
+    axb_status st = axb_read_csr(h, path, AXB_F64, &A);
+    CHECK_STATUS(h, st, AXB_SUCCESS);
+    if (!st) {
+      axb_sparse_report r;
+      double ours;
+      st = quick_solve(h, &A, AXB_SPARSE_CG, AXB_PRECOND_IC0, 0, &r, &ours);
+      CHECK_STATUS(h, st, AXB_SUCCESS);
+      CHECK(r.precond == AXB_PRECOND_IC0 && r.precond_shift > 0 &&
+                ours <= 1.01e-8,
+            "bcsstk14 ic0: shift %.3g residual %.3g", r.precond_shift, ours);
+      axb_sparse_report_free(&r);
+      st = quick_solve(h, &A, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 0, &r, &ours);
+      CHECK_STATUS(h, st, AXB_SUCCESS);
+      CHECK(r.method == AXB_SPARSE_CG && !r.precond_fell_back &&
+                r.precond == AXB_PRECOND_IC0 && ours <= 1.01e-8,
+            "bcsstk14 AUTO: %s %s fell back %d residual %.3g",
+            axb_sparse_method_name(r.method), axb_precond_name(r.precond),
+            r.precond_fell_back, ours);
+      axb_sparse_report_free(&r);
+      axb_csr_destroy(&A);
+    }
+  }
+  /* BiCGStab + Jacobi diverges on sherman2: stopped at ||r|| > 1e8 ||b||
+     with finite x, reported as DIVERGED. */
+  {
+    char path[2048];
+    snprintf(path, sizeof(path), "%s/sherman2.mtx", dir);
+    axb_csr A;
+    axb_status st = axb_read_csr(h, path, AXB_F64, &A);
+    CHECK_STATUS(h, st, AXB_SUCCESS);
+    if (!st) {
+      axb_sparse_report r;
+      st = quick_solve(h, &A, AXB_SPARSE_BICGSTAB, AXB_PRECOND_JACOBI, 0, &r,
+                       NULL);
+      CHECK_STATUS(h, st, AXB_ERR_NO_CONVERGENCE);
+      CHECK(r.breakdown == AXB_BREAKDOWN_DIVERGED && r.residual > 1e8,
+            "sherman2 bicgstab+jacobi: breakdown %s residual %.3g",
+            axb_sparse_breakdown_name(r.breakdown), r.residual);
+      axb_sparse_report_free(&r);
+      axb_csr_destroy(&A);
+    }
+  }
+  /* (file, spd, method, precond): CG/PCG on SPD, GMRES/BiCGStab on the
+     unsymmetric ones, each with a preconditioner that makes it converge. */
+  struct {
+    const char *file;
+    axb_sparse_method m;
+    axb_precond p;
+  } cases[] = {
+      {"mesh1e1.mtx", AXB_SPARSE_CG, AXB_PRECOND_NONE},
+      {"gr_30_30.mtx", AXB_SPARSE_CG, AXB_PRECOND_JACOBI},
+      {"gr_30_30.mtx", AXB_SPARSE_CG1, AXB_PRECOND_IC0},
+      {"nos4.mtx", AXB_SPARSE_CG, AXB_PRECOND_IC0},
+      {"494_bus.mtx", AXB_SPARSE_CG, AXB_PRECOND_IC0},
+      {"bcsstk14.mtx", AXB_SPARSE_CG, AXB_PRECOND_JACOBI},
+      {"nos4.mtx", AXB_SPARSE_CG, AXB_PRECOND_PARIC},
+      {"gr_30_30.mtx", AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARIC},
+      {"Trefethen_500.mtx", AXB_SPARSE_CG1, AXB_PRECOND_JACOBI},
+      {"cage5.mtx", AXB_SPARSE_GMRES, AXB_PRECOND_NONE},
+      {"cage10.mtx", AXB_SPARSE_BICGSTAB, AXB_PRECOND_ILU0},
+      {"pde2961.mtx", AXB_SPARSE_GMRES, AXB_PRECOND_ILU0},
+      {"pde2961.mtx", AXB_SPARSE_BICGSTAB, AXB_PRECOND_PARILU},
+      {"orsreg_1.mtx", AXB_SPARSE_GMRES, AXB_PRECOND_ILU0},
+      {"orsirr_1.mtx", AXB_SPARSE_GMRES, AXB_PRECOND_ILU0},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c)
+    for (int d = 0; d < 2; ++d) {
+      char path[2048];
+      snprintf(path, sizeof(path), "%s/%s", dir, cases[c].file);
+      axb_dtype t = d ? AXB_F32 : AXB_F64;
+      axb_csr A;
+      axb_status st = axb_read_csr(h, path, t, &A);
+      CHECK_STATUS(h, st, AXB_SUCCESS);
+      if (st) continue;
+      solve_and_check(h, cases[c].file, &A, cases[c].m, cases[c].p,
+                      AXB_TRISOLVE_EXACT, t == AXB_F64 ? 1e-8 : 1e-4, 0);
+      axb_csr_destroy(&A);
+    }
+}
