@@ -12,7 +12,8 @@
  * mostly-zero matrices; matrices scaled near the ends of the exponent
  * range (2^+-1003 double, 2^+-102 float); illegal arguments.  Host arrays on
  * ref/cpu handles; the same program built as test_batched_cuda runs it on
- * device arrays. AXB_TEST_PER_BACKEND
+ * device arrays; gesv_batched_cert (batched/cert.c) on both.
+ * AXB_TEST_PER_BACKEND
  */
 #include "testing.h"
 
@@ -33,6 +34,7 @@ static int on_device;
 #include "batched/operands.c"
 
 #include "batched/arguments.c"
+#include "batched/cert.c"
 #include "batched/chol_family.c"
 #include "batched/lu_family.c"
 #include "batched/past_one_grid.c"
@@ -55,6 +57,7 @@ int main(int argc, char **argv) {
 #endif
   href = test_handle(AXB_BACKEND_REF);
   test_arguments();
+  test_cert();
   const axb_dtype types[2] = {AXB_F64, AXB_F32};
   for (int ti = 0; ti < 2; ++ti) {
     /* AXB_TEST_BATCHED_QUICK=1 (for compute-sanitizer runs): fewer n. */

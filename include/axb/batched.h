@@ -86,6 +86,39 @@ extern "C" {
 AXB_DECLARE_BATCHED(double, d)
 AXB_DECLARE_BATCHED(float, s)
 
+/*
+ * Certified batched solve, out of place (issue 26): X_b := A_b^-1 B_b for
+ * every problem by LU with partial pivoting, A and B only read, and each
+ * answer's normwise backward error ratio (DESIGN.md's certificate, < 30
+ * passes)
+ *     berr[b] = max over the columns c of
+ *               ||B_b(:,c) - A_b X_b(:,c)||_inf / (||A_b||_inf
+ *               ||X_b(:,c)||_inf n eps),
+ * eps the unit roundoff of T, with check.c's conventions (0 for an exact
+ * zero problem, 1/eps for a nonzero residual over a zero norm, NaN when a
+ * norm is not finite).  One call, no copies of the caller's arrays, no
+ * synchronisation on a CUDA handle.
+ *
+ * rowmajor = 0: A_b(i, j) = A[b strideA + i + j lda] (column-major, as the
+ * other batched routines), B_b(i, c) = B[b strideB + i + c ldb], X alike
+ * with ldx / strideX.  rowmajor = 1 (C order, as NumPy, CuPy and PyTorch
+ * stack their arrays): A_b(i, j) = A[b strideA + i lda + j], B_b(i, c) =
+ * B[b strideB + i ldb + c], X alike; then ldb, ldx >= max(1, nrhs).
+ * info[b] is 0 or the first exactly zero pivot of problem b; that problem
+ * gets NaN in X_b and berr[b] = +inf, the others are unaffected.  X must
+ * not overlap A or B.  Arrays live where the handle's other batched
+ * routines take them (device arrays on a CUDA handle, n <= 64 there);
+ * returns -i for an illegal argument i (the handle not counted).
+ */
+#define AXB_DECLARE_BATCHED_CERT(T, p)                                         \
+  axb_status axb_##p##gesv_batched_cert(                                       \
+      axb_handle h, int rowmajor, int64_t n, int64_t nrhs, const T *A,         \
+      int64_t lda, int64_t strideA, const T *B, int64_t ldb, int64_t strideB,  \
+      T *X, int64_t ldx, int64_t strideX, int *info, T *berr, int64_t batch);
+
+AXB_DECLARE_BATCHED_CERT(double, d)
+AXB_DECLARE_BATCHED_CERT(float, s)
+
 #ifdef __cplusplus
 }
 #endif

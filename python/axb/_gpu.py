@@ -86,6 +86,28 @@ class _Lib:
             dst.copy_(src)
         return dst
 
+    def estrides(self, a):
+        """Strides in elements."""
+        if self.name == "cupy":
+            return tuple(st // a.itemsize for st in a.strides)
+        return tuple(a.stride())
+
+    def rowmajor(self, a, dt):
+        """(a', ld, stride) for a stack a (batch, rows, cols): a' of dtype
+        dt with unit stride along its last axis and its matrices apart (a
+        itself when it already is so; a C-order copy otherwise)."""
+        def layout(x):
+            st = self.estrides(x)
+            ld = max(st[-2], x.shape[-1], 1)
+            unit = x.shape[-1] <= 1 or st[-1] == 1
+            apart = x.shape[0] <= 1 or st[0] >= ld * x.shape[-2]
+            return unit and apart, ld, st[0]
+        ok, ld, sa = layout(a)
+        if not ok or not str(a.dtype).endswith(dt):
+            a = self.copy_into(self.empty(a.shape, dt), a)
+            ok, ld, sa = layout(a)
+        return a, ld, sa
+
     def transpose(self, a):
         return a.swapaxes(-1, -2) if self.name == "cupy" \
             else a.transpose(-1, -2)
@@ -220,6 +242,9 @@ def _solve_batched(lib, A, b, method, check, full_output, strict):
     k = 1 if vec else b.shape[-1]
     A3 = A.reshape((batch, n, n))
     B3 = b.reshape((batch, n, k))
+    if method != "cholesky" and n <= 64:
+        return _solve_batched_cert(lib, A3, B3, shape, vec, dt, full_output,
+                                   strict)
     W = lib.copy_into(lib.empty((batch, n, n), dt), lib.transpose(A3))
     Xt = lib.copy_into(lib.empty((batch, k, n), dt), lib.transpose(B3))
     info = lib.empty((batch,), "int32")
@@ -259,6 +284,34 @@ def _solve_batched(lib, A, b, method, check, full_output, strict):
             raise error_for((NOT_SPD if chol else SINGULAR) if i else
                             INACCURATE, i, "batch index %d failed" % first,
                             x, report, first)
+    return (x, report) if full_output else x
+
+
+def _solve_batched_cert(lib, A3, B3, shape, vec, dt, full_output, strict):
+    """LU stacks by gesv_batched_cert: the caller's C-order stacks read in
+    place (no transposed copies), X, info and every backward error written
+    by one kernel; X is NaN where info != 0 and the ratio is computed
+    whether or not check is asked (it costs a second read of A)."""
+    batch, n, k = B3.shape
+    A3, lda, sA = lib.rowmajor(A3, dt)
+    B3, ldb, sB = lib.rowmajor(B3, dt)
+    X = lib.empty((batch, n, k), dt)
+    info = lib.empty((batch,), "int32")
+    berr = lib.empty((batch,), dt)
+    if batch:
+        lib.call("gesv_batched_cert", dt, 1, n, k, lib.ptr(A3), lda, sA,
+                 lib.ptr(B3), ldb, sB, lib.ptr(X), max(k, 1), n * k,
+                 lib.ptr(info), lib.ptr(berr), batch)
+    x = X[:, :, 0].reshape(shape + (n,)) if vec else X.reshape(shape + (n, k))
+    report = BatchReport("lu", "cuda", info.reshape(shape),
+                         berr.reshape(shape), {}, shape)
+    if strict:
+        ok = (info == 0) & (berr < 30)
+        if not bool(ok.all()):
+            first = int((~ok).nonzero()[0][0])
+            i = int(info[first])
+            raise error_for(SINGULAR if i else INACCURATE, i,
+                            "batch index %d failed" % first, x, report, first)
     return (x, report) if full_output else x
 
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define AXBPY_STREAM_LEGACY ((void *)0x1) /* cudaStreamLegacy */
-#define MAXV 12
+#define MAXV 16
 
 typedef struct {
   const char *name;
@@ -32,6 +32,8 @@ static const routine routines[] = {
     {"posv_batched", 11},   /* uplo, n, nrhs, A, lda, sA, B, ldb, sB, info,
                               batch */
     {"inverse_batched", 6}, /* n, A, lda, sA, info, batch */
+    {"gesv_batched_cert", 15}, /* rowmajor, n, nrhs, A, lda, sA, B, ldb, sB,
+                                  X, ldx, sX, info, berr, batch */
 };
 
 #define P(i) ((void *)(uintptr_t)v[i])
@@ -54,8 +56,12 @@ static axb_status run_double(axb_handle h, int r, const uint64_t *v) {
   case 6:
     return axb_dposv_batched(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4),
                              IV(5), P(6), IV(7), IV(8), P(9), IV(10));
-  default:
+  case 7:
     return axb_dinverse_batched(h, IV(0), P(1), IV(2), IV(3), P(4), IV(5));
+  default:
+    return axb_dgesv_batched_cert(h, (int)IV(0), IV(1), IV(2), P(3), IV(4),
+                                  IV(5), P(6), IV(7), IV(8), P(9), IV(10),
+                                  IV(11), P(12), P(13), IV(14));
   }
 }
 
@@ -76,8 +82,12 @@ static axb_status run_float(axb_handle h, int r, const uint64_t *v) {
   case 6:
     return axb_sposv_batched(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4),
                              IV(5), P(6), IV(7), IV(8), P(9), IV(10));
-  default:
+  case 7:
     return axb_sinverse_batched(h, IV(0), P(1), IV(2), IV(3), P(4), IV(5));
+  default:
+    return axb_sgesv_batched_cert(h, (int)IV(0), IV(1), IV(2), P(3), IV(4),
+                                  IV(5), P(6), IV(7), IV(8), P(9), IV(10),
+                                  IV(11), P(12), P(13), IV(14));
   }
 }
 

@@ -41,6 +41,38 @@ def colmajor(ptr, rows, cols, ld, dtype):
         flat, (rows, cols), (flat.itemsize, flat.itemsize * ld))
 
 
+def rowmajor(ptr, rows, cols, ld, dtype):
+    """The rows x cols row-major matrix at ptr (a writeable view)."""
+    flat = view(ptr, ld * (rows - 1) + cols, dtype)
+    return np.lib.stride_tricks.as_strided(
+        flat, (rows, cols), (flat.itemsize * ld, flat.itemsize))
+
+
+def fake_cert(dt, rm, n, k, A, lda, sA, B, ldb, sB, X, ldx, sX, info, berr,
+              batch):
+    """gesv_batched_cert: LAPACK's gesv per problem and check.c's ratio."""
+    it = 4 if dt == "float32" else 8
+    mat = rowmajor if rm else colmajor
+    infos, berrs = view(info, batch, "int32"), view(berr, batch, dt)
+    eps = 2.0 ** (-24 if dt == "float32" else -53)
+    for i in range(batch):
+        M = np.array(mat(A + i * sA * it, n, n, lda, dt))
+        Bm = np.array(mat(B + i * sB * it, n, k, ldb, dt))
+        Xm = mat(X + i * sX * it, n, k, ldx, dt)
+        _, _, x, inf = lapack("gesv", dt)(M.copy(), Bm.copy())
+        infos[i] = inf
+        if inf:
+            Xm[...] = np.nan
+            berrs[i] = np.inf
+            continue
+        Xm[...] = x
+        x64, M64 = x.astype(np.float64), M.astype(np.float64)
+        r = np.abs(Bm - M64 @ x64).max(axis=0)
+        an = np.abs(M64).sum(axis=1).max()
+        xn = np.abs(x64).max(axis=0)
+        berrs[i] = (r / an / xn / (n * eps)).max() if k else 0
+
+
 def lapack(name, dtype):
     return sl.get_lapack_funcs(name, dtype=np.dtype(dtype))
 
@@ -95,6 +127,8 @@ def fake_dev_call(name, dt, device, stream, *v):
             infos[i] = inf
             if inf == 0:
                 X[...] = x
+    elif name == "gesv_batched_cert":
+        fake_cert(dt, *v)
     elif name == "inverse_batched":
         n, A, lda, sA, info, batch = v
         it = 4 if dt == "float32" else 8

@@ -40,6 +40,19 @@ axb_status axb__cuda_sbatched(axb_handle h, int op, int up, int64_t n,
                               int *ipiv, int64_t sP, float *B, int64_t ldb,
                               int64_t sB, int *info, int64_t batch);
 
+/* axb_Xgesv_batched_cert on device arrays (batched_cert.cu), arguments
+   checked: rm = 1 for row-major operands. */
+axb_status axb__cuda_dgesv_cert(axb_handle h, int rm, int64_t n, int64_t nrhs,
+                                const double *A, int64_t lda, int64_t sA,
+                                const double *B, int64_t ldb, int64_t sB,
+                                double *X, int64_t ldx, int64_t sX, int *info,
+                                double *berr, int64_t batch);
+axb_status axb__cuda_sgesv_cert(axb_handle h, int rm, int64_t n, int64_t nrhs,
+                                const float *A, int64_t lda, int64_t sA,
+                                const float *B, int64_t ldb, int64_t sB,
+                                float *X, int64_t ldx, int64_t sX, int *info,
+                                float *berr, int64_t batch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -232,10 +232,82 @@ static int bat_packed(const bat_args *a, int op, const void *ipiv) {
 #define BAT_AUTO_GPU(h, a, op, staged) (void)bat_tune_routine, (void)bat_packed;
 #endif
 
+/* ---- gesv_batched_cert (batched_cert_t.h) ---------------------------- */
+
+typedef struct {
+  int rm;
+  int64_t n, nrhs, lda, sA, ldb, sB, ldx, sX, batch;
+} cert_dims;
+
+static axb_status cert_bad(axb_handle h, const char *name, int pos,
+                           const char *what) {
+  return axb__fail(h, -pos, "%s: argument %d (%s) is illegal", name, pos, what);
+}
+
+/* Bytes spanned by a batch of rows x cols operands (ld, stride), rm as the
+   operands' order; 0 when empty. */
+static int64_t cert_span(int rm, int64_t rows, int64_t cols, int64_t ld,
+                         int64_t stride, int64_t batch, size_t es) {
+  if (rows == 0 || cols == 0 || batch == 0) return 0;
+  const int64_t one = rm ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+  return ((batch - 1) * stride + one) * (int64_t)es;
+}
+static int cert_overlap(const void *p, int64_t pb, const void *q, int64_t qb) {
+  const char *a = (const char *)p, *b = (const char *)q;
+  return pb > 0 && qb > 0 && a < b + qb && b < a + pb;
+}
+
+/* Arguments of gesv_batched_cert, numbered as LAPACK would (handle not
+   counted): rowmajor 1, n 2, nrhs 3, A 4, lda 5, strideA 6, B 7, ldb 8,
+   strideB 9, X 10, ldx 11, strideX 12, info 13, berr 14, batch 15. */
+static axb_status cert_check(axb_handle h, const char *name, const cert_dims *d,
+                             const void *A, const void *B, const void *X,
+                             const int *info, const void *berr, size_t es) {
+  const int64_t n1 = d->n > 1 ? d->n : 1, k1 = d->nrhs > 1 ? d->nrhs : 1;
+  const int many = d->batch > 1, work = d->batch > 0 && d->n > 0;
+  const int wk = work && d->nrhs > 0;
+  const int64_t bmin = d->rm ? k1 : n1, bext = d->rm ? d->n : d->nrhs;
+  const char *ldw = d->rm ? "< max(1, nrhs)" : "< max(1, n)";
+  if (d->n < 0) return cert_bad(h, name, 2, "n < 0");
+  if (d->nrhs < 0) return cert_bad(h, name, 3, "nrhs < 0");
+  if (work && !A) return cert_bad(h, name, 4, "A is NULL");
+  if (d->lda < n1) return cert_bad(h, name, 5, "lda < max(1, n)");
+  if (d->sA < 0 || (many && d->n > 0 && d->sA < d->lda * d->n))
+    return cert_bad(h, name, 6, "strideA < lda * n");
+  if (wk && !B) return cert_bad(h, name, 7, "B is NULL");
+  if (d->ldb < bmin) return cert_bad(h, name, 8, ldw);
+  if (d->sB < 0 || (many && wk && d->sB < d->ldb * bext))
+    return cert_bad(h, name, 9, "strideB too small for one problem");
+  if (wk && !X) return cert_bad(h, name, 10, "X is NULL");
+  if (d->ldx < bmin) return cert_bad(h, name, 11, ldw);
+  if (d->sX < 0 || (many && wk && d->sX < d->ldx * bext))
+    return cert_bad(h, name, 12, "strideX too small for one problem");
+  if (d->batch > 0 && !info) return cert_bad(h, name, 13, "info is NULL");
+  if (d->batch > 0 && !berr) return cert_bad(h, name, 14, "berr is NULL");
+  if (d->batch < 0) return cert_bad(h, name, 15, "batch < 0");
+  const int64_t xs =
+      cert_span(d->rm, d->n, d->nrhs, d->ldx, d->sX, d->batch, es);
+  if (cert_overlap(X, xs, A,
+                   cert_span(d->rm, d->n, d->n, d->lda, d->sA, d->batch, es)) ||
+      cert_overlap(
+          X, xs, B,
+          cert_span(d->rm, d->n, d->nrhs, d->ldb, d->sB, d->batch, es)))
+    return cert_bad(h, name, 10, "X overlaps A or B");
+  if (d->n > INT32_MAX || d->nrhs > INT32_MAX)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "%s: n or nrhs above 2^31-1",
+                     name);
+  if (h->backend == AXB_BACKEND_CUDA && d->n > AXB_BATCHED_MAX_N)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "%s: n = %lld on the CUDA backend (at most %d)", name,
+                     (long long)d->n, AXB_BATCHED_MAX_N);
+  return AXB_SUCCESS;
+}
+
 #define T double
 #define P d
 #define PREFIX_STR "axb_d"
 #include "batched/batched_api_t.h"
+#include "batched/batched_cert_t.h"
 #undef T
 #undef P
 #undef PREFIX_STR
@@ -243,6 +315,7 @@ static int bat_packed(const bat_args *a, int op, const void *ipiv) {
 #define P s
 #define PREFIX_STR "axb_s"
 #include "batched/batched_api_t.h"
+#include "batched/batched_cert_t.h"
 #undef T
 #undef P
 #undef PREFIX_STR

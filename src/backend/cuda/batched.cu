@@ -320,10 +320,12 @@ template <int... N> struct ExactOrders {
 };
 using InStepExact = ExactOrders<7, 9, 10, 11, 13, 14, 15>;
 
+} // namespace
+
 /* A CUDA handle takes device (or managed) arrays.  Host memory would be
    read asynchronously after the call returned (or fault): refuse it with a
    clear message instead; one cheap attribute query per array. */
-static axb_status need_device(axb_handle h, const void *p, const char *what) {
+axb_status need_device(axb_handle h, const void *p, const char *what) {
   if (!p) return AXB_SUCCESS;
   cudaPointerAttributes at;
   if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
@@ -337,6 +339,8 @@ static axb_status need_device(axb_handle h, const void *p, const char *what) {
                    "arrays (use a CPU handle for host arrays)",
                    what);
 }
+
+namespace {
 
 template <typename T>
 axb_status batched(axb_handle h, int op, int up, int64_t n, int64_t nrhs, T *A,

@@ -64,6 +64,9 @@ struct DeviceScope {
 /* Turn a CUDA / cuBLAS error into a status with the detail message. */
 axb_status fail_cuda(axb_handle h, cudaError_t e, const char *what);
 axb_status fail_blas(axb_handle h, cublasStatus_t e, const char *what);
+/* AXB_ERR_INVALID unless p (may be NULL) is device or managed memory: a
+   CUDA handle's batched routines take device arrays (batched.cu). */
+axb_status need_device(axb_handle h, const void *p, const char *what);
 
 #define AXB_CU(h, call)                                                        \
   do {                                                                         \
