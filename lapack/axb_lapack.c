@@ -20,6 +20,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,18 @@ int axl_lsame(const char *a, char b) {
   char x = *a;
   if (x >= 'a' && x <= 'z') x = (char)(x - 'a' + 'A');
   return x == b;
+}
+
+lapack_int axl_first_bad(int pairs, ...) {
+  va_list ap;
+  lapack_int e = 0;
+  va_start(ap, pairs);
+  for (int k = 0; k < pairs; ++k) {
+    const int bad = va_arg(ap, int), at = va_arg(ap, int);
+    if (bad && e == 0) e = at;
+  }
+  va_end(ap);
+  return e;
 }
 
 int axl_arg_error(lapack_int *info, const char *name, lapack_int e) {

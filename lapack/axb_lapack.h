@@ -73,6 +73,12 @@ int axl_lsame(const char *a, char b);
    Returns whether the routine must return. */
 int axl_arg_error(lapack_int *info, const char *name, lapack_int e);
 
+/* The argument checks, the LAPACK way: `pairs` (bad, position) pairs of
+   ints, in the routine's order of checks; returns the position of the first
+   whose `bad` is nonzero, or 0 when every argument is legal (for
+   axl_arg_error). */
+lapack_int axl_first_bad(int pairs, ...);
+
 /* Fortran's XERBLA (hidden length of the name last, gfortran ABI). */
 void xerbla_(const char *srname, const lapack_int *info, size_t len);
 

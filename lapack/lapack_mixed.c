@@ -149,18 +149,10 @@ AXL_EXPORT void dsgesv_(const lapack_int *n, const lapack_int *nrhs, double *A,
                         const lapack_int *ldb, double *X, const lapack_int *ldx,
                         double *work, float *swork, lapack_int *iter,
                         lapack_int *info) {
-  lapack_int e = 0;
   *iter = 0;
-  if (*n < 0)
-    e = 1;
-  else if (*nrhs < 0)
-    e = 2;
-  else if (*lda < axl_max1(*n))
-    e = 4;
-  else if (*ldb < axl_max1(*n))
-    e = 7;
-  else if (*ldx < axl_max1(*n))
-    e = 9;
+  const lapack_int e =
+      axl_first_bad(5, *n < 0, 1, *nrhs < 0, 2, *lda < axl_max1(*n), 4,
+                    *ldb < axl_max1(*n), 7, *ldx < axl_max1(*n), 9);
   if (axl_arg_error(info, "DSGESV", e)) return;
   if (*n == 0) return;
   axl_call c;
@@ -225,20 +217,10 @@ AXL_EXPORT void dsposv_(const char *uplo, const lapack_int *n,
                         float *swork, lapack_int *iter, lapack_int *info,
                         size_t uplo_len) {
   const int upper = axl_lsame(uplo, 'U');
-  lapack_int e = 0;
   *iter = 0;
-  if (!upper && !axl_lsame(uplo, 'L'))
-    e = 1;
-  else if (*n < 0)
-    e = 2;
-  else if (*nrhs < 0)
-    e = 3;
-  else if (*lda < axl_max1(*n))
-    e = 5;
-  else if (*ldb < axl_max1(*n))
-    e = 7;
-  else if (*ldx < axl_max1(*n))
-    e = 9;
+  const lapack_int e = axl_first_bad(
+      6, !upper && !axl_lsame(uplo, 'L'), 1, *n < 0, 2, *nrhs < 0, 3,
+      *lda < axl_max1(*n), 5, *ldb < axl_max1(*n), 7, *ldx < axl_max1(*n), 9);
   if (axl_arg_error(info, "DSPOSV", e)) return;
   if (*n == 0) return;
   const axb_uplo ul = upper ? AXB_UPPER : AXB_LOWER;

@@ -107,13 +107,8 @@ static void AXL_CAT3(copy_piv_, P, )(lapack_int *ipiv, const int64_t *piv,
 AXL_EXPORT void FN(getrf)(const lapack_int *m, const lapack_int *n, T *A,
                           const lapack_int *lda, lapack_int *ipiv,
                           lapack_int *info) {
-  lapack_int e = 0;
-  if (*m < 0)
-    e = 1;
-  else if (*n < 0)
-    e = 2;
-  else if (*lda < axl_max1(*m))
-    e = 4;
+  const lapack_int e =
+      axl_first_bad(3, *m < 0, 1, *n < 0, 2, *lda < axl_max1(*m), 4);
   if (axl_arg_error(info, PNAME "GETRF", e)) return;
   if (*m == 0 || *n == 0) return;
   const int64_t k = *m < *n ? *m : *n;
@@ -134,17 +129,9 @@ AXL_EXPORT void FN(getrs)(const char *trans, const lapack_int *n,
                           const lapack_int *ldb, lapack_int *info,
                           size_t trans_len) {
   const int notran = axl_lsame(trans, 'N');
-  lapack_int e = 0;
-  if (!notran && !axl_lsame(trans, 'T') && !axl_lsame(trans, 'C'))
-    e = 1;
-  else if (*n < 0)
-    e = 2;
-  else if (*nrhs < 0)
-    e = 3;
-  else if (*lda < axl_max1(*n))
-    e = 5;
-  else if (*ldb < axl_max1(*n))
-    e = 8;
+  const lapack_int e = axl_first_bad(
+      5, !notran && !axl_lsame(trans, 'T') && !axl_lsame(trans, 'C'), 1, *n < 0,
+      2, *nrhs < 0, 3, *lda < axl_max1(*n), 5, *ldb < axl_max1(*n), 8);
   if (axl_arg_error(info, PNAME "GETRS", e)) return;
   if (*n == 0 || *nrhs == 0) return;
   axl_call c;
@@ -167,15 +154,9 @@ AXL_EXPORT void FN(getrs)(const char *trans, const lapack_int *n,
 AXL_EXPORT void FN(gesv)(const lapack_int *n, const lapack_int *nrhs, T *A,
                          const lapack_int *lda, lapack_int *ipiv, T *B,
                          const lapack_int *ldb, lapack_int *info) {
-  lapack_int e = 0;
-  if (*n < 0)
-    e = 1;
-  else if (*nrhs < 0)
-    e = 2;
-  else if (*lda < axl_max1(*n))
-    e = 4;
-  else if (*ldb < axl_max1(*n))
-    e = 7;
+  const lapack_int e =
+      axl_first_bad(4, *n < 0, 1, *nrhs < 0, 2, *lda < axl_max1(*n), 4,
+                    *ldb < axl_max1(*n), 7);
   if (axl_arg_error(info, PNAME "GESV ", e)) return;
   if (*n == 0) return;
   T *sA = NULL, *sB = NULL;
@@ -205,13 +186,8 @@ AXL_EXPORT void FN(getri)(const lapack_int *n, T *A, const lapack_int *lda,
                           const lapack_int *lwork, lapack_int *info) {
   work[0] = (T)axl_max1(*n);
   const int lquery = *lwork == -1;
-  lapack_int e = 0;
-  if (*n < 0)
-    e = 1;
-  else if (*lda < axl_max1(*n))
-    e = 3;
-  else if (*lwork < axl_max1(*n) && !lquery)
-    e = 6;
+  const lapack_int e = axl_first_bad(3, *n < 0, 1, *lda < axl_max1(*n), 3,
+                                     *lwork < axl_max1(*n) && !lquery, 6);
   if (axl_arg_error(info, PNAME "GETRI", e)) return;
   if (lquery || *n == 0) return;
   /* LAPACK's xTRTRI: an exactly zero U(i,i) is INFO = i, A untouched. */
@@ -237,13 +213,8 @@ AXL_EXPORT void FN(potrf)(const char *uplo, const lapack_int *n, T *A,
                           const lapack_int *lda, lapack_int *info,
                           size_t uplo_len) {
   const int upper = axl_lsame(uplo, 'U');
-  lapack_int e = 0;
-  if (!upper && !axl_lsame(uplo, 'L'))
-    e = 1;
-  else if (*n < 0)
-    e = 2;
-  else if (*lda < axl_max1(*n))
-    e = 4;
+  const lapack_int e = axl_first_bad(3, !upper && !axl_lsame(uplo, 'L'), 1,
+                                     *n < 0, 2, *lda < axl_max1(*n), 4);
   if (axl_arg_error(info, PNAME "POTRF", e)) return;
   if (*n == 0) return;
   axl_call c;
@@ -261,17 +232,9 @@ AXL_EXPORT void FN(potrs)(const char *uplo, const lapack_int *n,
                           const lapack_int *lda, T *B, const lapack_int *ldb,
                           lapack_int *info, size_t uplo_len) {
   const int upper = axl_lsame(uplo, 'U');
-  lapack_int e = 0;
-  if (!upper && !axl_lsame(uplo, 'L'))
-    e = 1;
-  else if (*n < 0)
-    e = 2;
-  else if (*nrhs < 0)
-    e = 3;
-  else if (*lda < axl_max1(*n))
-    e = 5;
-  else if (*ldb < axl_max1(*n))
-    e = 7;
+  const lapack_int e =
+      axl_first_bad(5, !upper && !axl_lsame(uplo, 'L'), 1, *n < 0, 2, *nrhs < 0,
+                    3, *lda < axl_max1(*n), 5, *ldb < axl_max1(*n), 7);
   if (axl_arg_error(info, PNAME "POTRS", e)) return;
   if (*n == 0 || *nrhs == 0) return;
   axl_call c;
@@ -291,17 +254,9 @@ AXL_EXPORT void FN(posv)(const char *uplo, const lapack_int *n,
                          T *B, const lapack_int *ldb, lapack_int *info,
                          size_t uplo_len) {
   const int upper = axl_lsame(uplo, 'U');
-  lapack_int e = 0;
-  if (!upper && !axl_lsame(uplo, 'L'))
-    e = 1;
-  else if (*n < 0)
-    e = 2;
-  else if (*nrhs < 0)
-    e = 3;
-  else if (*lda < axl_max1(*n))
-    e = 5;
-  else if (*ldb < axl_max1(*n))
-    e = 7;
+  const lapack_int e =
+      axl_first_bad(5, !upper && !axl_lsame(uplo, 'L'), 1, *n < 0, 2, *nrhs < 0,
+                    3, *lda < axl_max1(*n), 5, *ldb < axl_max1(*n), 7);
   if (axl_arg_error(info, PNAME "POSV ", e)) return;
   if (*n == 0) return;
   T *sA = NULL, *sB = NULL;

@@ -45,5 +45,7 @@ rule python 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'the Python extension is a client of axb.h only, like the CLI'
 rule include 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'public headers stand alone'
+rule include/axb '.' \
+  'the pieces of axb.h include each other as <axb/NAME.h>, resolved alike in the tree and installed'
 if [ $bad -eq 0 ]; then echo "layering: every include goes down"; fi
 exit $bad

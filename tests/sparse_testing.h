@@ -20,7 +20,7 @@ static inline double csr_val(const axb_csr *A, int64_t k) {
 }
 
 /* An n x n CSR from dense row-major values (exact zeros dropped). */
-static inline axb_csr csr_from_rows(int64_t n, const double *a, axb_dtype t) {
+static inline axb_csr csr_rows(int64_t n, const double *a, axb_dtype t) {
   int64_t nnz = 0;
   for (int64_t k = 0; k < n * n; ++k)
     nnz += a[k] != 0;

@@ -48,6 +48,17 @@ static void make_rhs(const axb_csr *A, int64_t nrhs, axb_dense *Xt,
   csr_make_rhs(A, nrhs, Xt, B, xtrue);
 }
 
+/* Default options on the Krylov path (AUTO's direct path, issue 23, off)
+   with method m and preconditioner p. */
+static axb_sparse_opts krylov_opts(axb_sparse_method m, axb_precond p) {
+  axb_sparse_opts o;
+  axb_sparse_opts_default(&o);
+  o.direct = AXB_DIRECT_NEVER;
+  o.method = m;
+  o.precond = p;
+  return o;
+}
+
 /* Solve A x = b with (m, p, trisolve) and judge: success, report's true
    residual = ours (within a factor 2 or 1e-3 tol), ours <= 1.01 tol,
    forward error <= ferr (if > 0), iterations <= maxit_expected (if > 0). */
@@ -57,11 +68,7 @@ static void solve_and_check(axb_handle h, const char *name, const axb_csr *A,
   axb_dense Xt, B, X;
   make_rhs(A, 1, &Xt, &B);
   if (axb_dense_create(&X, A->rows, 1, A->dtype)) exit(1);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
-  o.method = m;
-  o.precond = p;
+  axb_sparse_opts o = krylov_opts(m, p);
   o.trisolve = ts;
   o.tol = tol;
   o.history = 1;
@@ -126,11 +133,7 @@ static axb_status quick_solve(axb_handle h, const axb_csr *A,
   axb_dense Xt, B, X;
   make_rhs(A, 1, &Xt, &B);
   if (axb_dense_create(&X, A->rows, 1, A->dtype)) exit(1);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
-  o.method = m;
-  o.precond = p;
+  axb_sparse_opts o = krylov_opts(m, p);
   o.max_iter = max_iter;
   o.history = 1;
   o.tol = A->dtype == AXB_F64 ? 1e-8 : 1e-5;

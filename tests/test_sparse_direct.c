@@ -16,6 +16,7 @@
  */
 #include "sparse/sparse_direct.h"
 #include "sparse_testing.h"
+#include "testing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ static void generated(axb_handle h) {
   /* Zero diagonal (a scaled cyclic shift plus a few entries): UMFPACK. */
   double z[25] = {0, 4, 0, 0, 1, 0, 0, 3, 0, 0, 0, 0, 0,
                   5, 0, 2, 0, 0, 0, 6, 0, 1, 0, 0, 0};
-  axb_csr Z = csr_from_rows(5, z, AXB_F64);
+  axb_csr Z = csr_rows(5, z, AXB_F64);
   o = solve(h, &Z, 1, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 0, 1e-12);
   check_certified(h, &o, 1e-12, "zero diagonal auto");
   CHECK(strcmp(o.r.solver, "umfpack") == 0, "solver '%s'", o.r.solver);
@@ -103,7 +104,7 @@ static void generated(axb_handle h) {
 
   /* Symmetric, positive diagonal, indefinite: CHOLMOD gives way. */
   double ind[9] = {1, 2, 0, 2, 1, 0, 0, 0, 3};
-  axb_csr I = csr_from_rows(3, ind, AXB_F64);
+  axb_csr I = csr_rows(3, ind, AXB_F64);
   o = solve(h, &I, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-12);
   check_certified(h, &o, 1e-12, "indefinite direct");
   CHECK(strcmp(o.r.solver, "umfpack") == 0 && strstr(o.r.path, "cholmod"),
@@ -112,12 +113,12 @@ static void generated(axb_handle h) {
 
   /* Singular (row 2 = row 1), and ill-conditioned (diag(1, 1e-20, 1)). */
   double sg[9] = {1, 2, 0, 1, 2, 0, 0, 0, 1};
-  axb_csr S = csr_from_rows(3, sg, AXB_F64);
+  axb_csr S = csr_rows(3, sg, AXB_F64);
   o = solve(h, &S, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-8);
   CHECK_STATUS(h, o.st, AXB_ERR_SINGULAR);
   axb_csr_destroy(&S);
   double ic[9] = {1, 0, 0, 0, 1e-20, 0, 0, 0, 1};
-  axb_csr C = csr_from_rows(3, ic, AXB_F64);
+  axb_csr C = csr_rows(3, ic, AXB_F64);
   o = solve(h, &C, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-8);
   CHECK_STATUS(h, o.st, AXB_ERR_ILL_CONDITIONED);
   CHECK(o.r.rcond > 0 && o.r.rcond < 1e-16, "rcond %.3g", o.r.rcond);
@@ -143,7 +144,7 @@ static void generated(axb_handle h) {
 
   /* n = 1. */
   double one[1] = {-3};
-  axb_csr O = csr_from_rows(1, one, AXB_F64);
+  axb_csr O = csr_rows(1, one, AXB_F64);
   o = solve(h, &O, 2, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-14);
   check_certified(h, &o, 1e-14, "n = 1");
   axb_csr_destroy(&O);
@@ -262,7 +263,7 @@ int main(void) {
   read_info(h);
   if (!axb__direct_available()) {
     double one[1] = {2};
-    axb_csr O = csr_from_rows(1, one, AXB_F64);
+    axb_csr O = csr_rows(1, one, AXB_F64);
     outcome o = solve(h, &O, 1, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-8);
     CHECK_STATUS(h, o.st, AXB_ERR_NOT_SUPPORTED);
     CHECK(strstr(axb_detail(h), "libsuitesparse-dev") != NULL, "detail: %s",

@@ -1,5 +1,5 @@
 /*
- * Issue 19, item 6: the documented thread model (include/axb.h, "Threads")
+ * Issue 19, item 6: the documented thread model (include/axb/core.h, "Threads")
  * holds.  Several threads, each with its own handle, solve dense and
  * sparse systems, read Matrix Market text and fail on purpose, at the same
  * time; every thread's detail messages (per handle, and the thread-local

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-# axb statuses (include/axb.h).
+# axb statuses (include/axb/core.h, through include/axb.h).
 SUCCESS = 0
 SINGULAR = 1
 NOT_SPD = 2

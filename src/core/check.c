@@ -207,31 +207,35 @@ static int lu_args_ok(const axb_dense *A, const axb_dense *LU,
   return same_square(A, LU) && ipiv_ok(A->rows, ipiv);
 }
 
-/* ||P A - L U||_1 / (n ||A||_1 eps(LU)); ipiv NULL: P = I. */
-double axb_check_lu(const axb_dense *A, const axb_dense *LU,
-                    const int64_t *ipiv) {
+/* ||P A - L U|| in the 1-norm (max = 0) or the max norm (max = 1); 0 for
+   n = 0; NAN for bad arguments, a failed allocation or a NaN entry. */
+static double lu_diff_norm(const axb_dense *A, const axb_dense *LU,
+                           const int64_t *ipiv, int max) {
   if (!lu_args_ok(A, LU, ipiv)) return NAN;
   int64_t n = A->rows;
   if (n == 0) return 0;
   double *w = lu_residual(A, LU, ipiv);
   if (!w) return NAN;
-  double resid = chk_dnorm_one(n, n, w, n);
+  double d = max ? chk_dnorm_max(n, n, w, n) : chk_dnorm_one(n, n, w, n);
   axb__free(w);
+  return d;
+}
+
+/* ||P A - L U||_1 / (n ||A||_1 eps(LU)); ipiv NULL: P = I.  (A NaN
+   residual gives NAN, as chk_ratio would.) */
+double axb_check_lu(const axb_dense *A, const axb_dense *LU,
+                    const int64_t *ipiv) {
+  double resid = lu_diff_norm(A, LU, ipiv, 0);
+  if (isnan(resid) || A->rows == 0) return resid;
   double eps = axb_eps(LU->dtype);
-  return chk_ratio(resid, norm_of(A, AXB_NORM_ONE), 1, (double)n * eps, eps);
+  return chk_ratio(resid, norm_of(A, AXB_NORM_ONE), 1, (double)A->rows * eps,
+                   eps);
 }
 
 /* max_ij |(P A - L U)_ij|; ipiv NULL: P = I. */
 double axb_max_lu_diff(const axb_dense *A, const axb_dense *LU,
                        const int64_t *ipiv) {
-  if (!lu_args_ok(A, LU, ipiv)) return NAN;
-  int64_t n = A->rows;
-  if (n == 0) return 0;
-  double *w = lu_residual(A, LU, ipiv);
-  if (!w) return NAN;
-  double diff = chk_dnorm_max(n, n, w, n);
-  axb__free(w);
-  return diff;
+  return lu_diff_norm(A, LU, ipiv, 1);
 }
 
 /* Lower triangle of W -= L L^T with L = F (lower) or F^T (upper); 0 when the

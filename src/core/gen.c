@@ -304,16 +304,26 @@ static axb_status gen_double(axb_handle h, const axb_gen_spec *spec, int64_t n,
 
 static int dtype_ok(axb_dtype t) { return t == AXB_F32 || t == AXB_F64; }
 
+/* The start of every generator `fn`: the output A (a matrix struct of
+   `size` bytes) cleared, the dtype checked, the spec resolved into s and
+   its order n. */
+static axb_status gen_start(axb_handle h, const char *fn, void *A, size_t size,
+                            axb_dtype dtype, const axb_gen_spec *spec,
+                            axb_gen_spec *s, int64_t *n) {
+  if (!A) return axb__fail(h, AXB_ERR_INVALID, "%s: NULL matrix", fn);
+  memset(A, 0, size);
+  if (!dtype_ok(dtype))
+    return axb__fail(h, AXB_ERR_INVALID, "%s: unknown dtype %d", fn,
+                     (int)dtype);
+  return resolve_spec(h, spec, s, n);
+}
+
 axb_status axb_gen_dense(axb_handle h, const axb_gen_spec *spec,
                          axb_dtype dtype, axb_dense *A) {
-  if (!A) return axb__fail(h, AXB_ERR_INVALID, "axb_gen_dense: NULL matrix");
-  memset(A, 0, sizeof *A);
-  if (!dtype_ok(dtype))
-    return axb__fail(h, AXB_ERR_INVALID, "axb_gen_dense: unknown dtype %d",
-                     (int)dtype);
   axb_gen_spec s;
-  int64_t n;
-  axb_status st = resolve_spec(h, spec, &s, &n);
+  int64_t n = 0;
+  axb_status st =
+      gen_start(h, "axb_gen_dense", A, sizeof *A, dtype, spec, &s, &n);
   if (st == AXB_SUCCESS) st = check_dense_size(h, &s, n, dtype);
   if (st == AXB_SUCCESS) st = gen_double(h, &s, n, A);
   if (st != AXB_SUCCESS || dtype == AXB_F64) {
@@ -437,14 +447,10 @@ static axb_status dense_csr(axb_handle h, const axb_gen_spec *s, int64_t n,
 
 axb_status axb_gen_csr(axb_handle h, const axb_gen_spec *spec, axb_dtype dtype,
                        axb_csr *A) {
-  if (!A) return axb__fail(h, AXB_ERR_INVALID, "axb_gen_csr: NULL matrix");
-  memset(A, 0, sizeof *A);
-  if (!dtype_ok(dtype))
-    return axb__fail(h, AXB_ERR_INVALID, "axb_gen_csr: unknown dtype %d",
-                     (int)dtype);
   axb_gen_spec s;
-  int64_t n;
-  axb_status st = resolve_spec(h, spec, &s, &n);
+  int64_t n = 0;
+  axb_status st =
+      gen_start(h, "axb_gen_csr", A, sizeof *A, dtype, spec, &s, &n);
   if (st != AXB_SUCCESS) return st;
   st = is_poisson(s.kind) ? poisson_csr(h, &s, n, dtype, A)
                           : dense_csr(h, &s, n, dtype, A);

@@ -506,14 +506,23 @@ axb_status AXB_FN(axb_, potrs_dev)(axb_handle h, axb_uplo uplo, int64_t n,
   return finish(h, r, k(h, uplo, n, nrhs, dA, ldda, dB, lddb), 0, NULL);
 }
 
-axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
-                                   const int64_t *dipiv, int64_t *dinfo) {
-  const char *r = PREFIX_STR "getri_dev";
-  ENTER(h);
+/* Arguments 1-3 (n, dA, ldda) of a routine on one square device matrix. */
+static axb_status AXB_FN(check_, square_dev)(axb_handle h, const char *r,
+                                             int64_t n, const T *dA,
+                                             int64_t ldda) {
   if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
   if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
   if (ldda < imax(1, n) || oversize(ldda, n))
     return arg_error(h, r, 3, "ldda < max(1, n), or ldda * n overflows", NULL);
+  return AXB_SUCCESS;
+}
+
+axb_status AXB_FN(axb_, getri_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
+                                   const int64_t *dipiv, int64_t *dinfo) {
+  const char *r = PREFIX_STR "getri_dev";
+  ENTER(h);
+  axb_status st = AXB_FN(check_, square_dev)(h, r, n, dA, ldda);
+  if (st) return st;
   if (!dipiv && n > 0) return arg_error(h, r, 4, "dipiv is NULL", NULL);
   if (!dinfo) return arg_error(h, r, 5, "dinfo is NULL", NULL);
   NEED_KERNEL(h, k, getri_dev, NULL);
@@ -524,10 +533,8 @@ axb_status AXB_FN(axb_, getri_gj_dev)(axb_handle h, int64_t n, T *dA,
                                       int64_t ldda, int64_t *dinfo) {
   const char *r = PREFIX_STR "getri_gj_dev";
   ENTER(h);
-  if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
-  if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
-  if (ldda < imax(1, n) || oversize(ldda, n))
-    return arg_error(h, r, 3, "ldda < max(1, n), or ldda * n overflows", NULL);
+  axb_status st = AXB_FN(check_, square_dev)(h, r, n, dA, ldda);
+  if (st) return st;
   if (!dinfo) return arg_error(h, r, 4, "dinfo is NULL", NULL);
   NEED_KERNEL(h, k, getri_gj_dev, NULL);
   return finish(h, r, k(h, n, dA, ldda, dinfo), 0, NULL);

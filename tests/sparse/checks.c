@@ -21,11 +21,7 @@ static void test_reproducible(axb_handle h) {
     make_rhs(&A, 1, &Xt, &B);
     axb_dense_create(&X1, A.rows, 1, AXB_F64);
     axb_dense_create(&X2, A.rows, 1, AXB_F64);
-    axb_sparse_opts o;
-    axb_sparse_opts_default(&o);
-    o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
-    o.method = ms[c];
-    o.precond = ps[c];
+    axb_sparse_opts o = krylov_opts(ms[c], ps[c]);
     axb_sparse_report r1, r2;
     CHECK_STATUS(h, axb_sparse_solve(h, &A, &B, &X1, &o, &r1), AXB_SUCCESS);
     CHECK_STATUS(ref, axb_sparse_solve(ref, &A, &B, &X2, &o, &r2), AXB_SUCCESS);
@@ -51,7 +47,7 @@ static void test_edges(axb_handle h) {
   axb_sparse_report r;
   /* n = 1 */
   double one[1] = {4};
-  axb_csr A1 = csr_from_rows(1, one, AXB_F64);
+  axb_csr A1 = csr_rows(1, one, AXB_F64);
   for (int m = AXB_SPARSE_AUTO; m < AXB_SPARSE_METHOD_COUNT; ++m) {
     double ours;
     axb_status st = quick_solve(h, &A1, (axb_sparse_method)m, AXB_PRECOND_AUTO,
@@ -80,9 +76,7 @@ static void test_edges(axb_handle h) {
   for (int64_t i = 0; i < P.rows; ++i)
     axb_dense_set(&B, i, 1, 0);
   axb_dense_create(&X, P.rows, 3, AXB_F64);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
+  axb_sparse_opts o = krylov_opts(AXB_SPARSE_AUTO, AXB_PRECOND_AUTO);
   CHECK_STATUS(h, axb_sparse_solve(h, &P, &B, &X, &o, &r), AXB_SUCCESS);
   CHECK(csr_rel_residual(&P, &X, &B) <= 1.01e-8, "nrhs=3 residual %.3g",
         csr_rel_residual(&P, &X, &B));
@@ -111,20 +105,16 @@ static void test_invalid(axb_handle h) {
   make_rhs(&A, 1, &Xt, &B);
   axb_dense_create(&X, A.rows, 1, AXB_F64);
   axb_dense_create(&Xs, A.rows, 1, AXB_F32);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
+  axb_sparse_opts o = krylov_opts(AXB_SPARSE_AUTO, AXB_PRECOND_AUTO);
   CHECK_STATUS(h, axb_sparse_solve(h, NULL, &B, &X, &o, NULL), -2);
   CHECK_STATUS(h, axb_sparse_solve(h, &A, NULL, &X, &o, NULL), -3);
   CHECK_STATUS(h, axb_sparse_solve(h, &A, &B, &Xs, &o, NULL), -4);
   o.tol = -1;
   CHECK_STATUS(h, axb_sparse_solve(h, &A, &B, &X, &o, NULL), -5);
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
+  o = krylov_opts(AXB_SPARSE_AUTO, AXB_PRECOND_AUTO);
   o.precond = AXB_PRECOND_COUNT;
   CHECK_STATUS(h, axb_sparse_solve(h, &A, &B, &X, &o, NULL), -5);
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
+  o = krylov_opts(AXB_SPARSE_AUTO, AXB_PRECOND_AUTO);
   /* NaN in A, unsorted columns, non-square. */
   ((double *)A.values)[3] = NAN;
   CHECK_STATUS(h, axb_sparse_solve(h, &A, &B, &X, &o, NULL), AXB_ERR_INVALID);
@@ -140,7 +130,7 @@ static void test_invalid(axb_handle h) {
   A.cols = A.rows;
   /* IC(0) asked for by name on an unsymmetric matrix. */
   double un[9] = {4, 1, 0, 0, 4, 1, 1, 0, 4};
-  axb_csr U = csr_from_rows(3, un, AXB_F64);
+  axb_csr U = csr_rows(3, un, AXB_F64);
   axb_dense Xt3, B3, X3;
   make_rhs(&U, 1, &Xt3, &B3);
   axb_dense_create(&X3, 3, 1, AXB_F64);
@@ -150,8 +140,7 @@ static void test_invalid(axb_handle h) {
   o.precond = AXB_PRECOND_PARIC;
   CHECK_STATUS(h, axb_sparse_solve(h, &U, &B3, &X3, &o, NULL), AXB_ERR_INVALID);
   /* NaN in B. */
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
+  o = krylov_opts(AXB_SPARSE_AUTO, AXB_PRECOND_AUTO);
   axb_dense_set(&B3, 1, 0, NAN);
   CHECK_STATUS(h, axb_sparse_solve(h, &U, &B3, &X3, &o, NULL), -3);
   CHECK(axb_sparse_method_parse("cg1", &o.method) == AXB_SUCCESS &&

@@ -84,7 +84,7 @@ static void test_fixed_point(axb_handle h) {
 static void test_symmetry_once(axb_handle h) {
   axb_csr P = gen_csr(h, "poisson2d:7", AXB_F64);
   double un[9] = {4, 1, 0, 0, 4, 1, 1, 0, 4};
-  axb_csr U = csr_from_rows(3, un, AXB_F64);
+  axb_csr U = csr_rows(3, un, AXB_F64);
   int known = -1;
   CHECK(axb__csr_symmetric_once(&P, &known) == 1 && known == 1,
         "poisson2d symmetric: %d", known);
@@ -118,7 +118,7 @@ static void test_ilu0_unsymmetric(axb_handle h) {
     }
     d[i * n + i] = rowsum + 0.5;
   }
-  axb_csr A = csr_from_rows(n, d, AXB_F64);
+  axb_csr A = csr_rows(n, d, AXB_F64);
   CHECK(!axb__csr_is_symmetric(&A, 0), "pattern should be unsymmetric");
   axb_spf_pattern_owned pat;
   int64_t info;

@@ -19,7 +19,7 @@ static void test_failure_modes(axb_handle h) {
       ind[i * 5 + i] = i % 2 ? -1.0 : 2.0;
       if (i + 1 < 5) ind[i * 5 + i + 1] = ind[(i + 1) * 5 + i] = 0.5;
     }
-    axb_csr S = csr_from_rows(5, ind, t);
+    axb_csr S = csr_rows(5, ind, t);
     axb_status st =
         quick_solve(h, &S, AXB_SPARSE_CG, AXB_PRECOND_NONE, 100, &r, NULL);
     CHECK_STATUS(h, st, AXB_ERR_NOT_SPD);
@@ -43,7 +43,7 @@ static void test_failure_modes(axb_handle h) {
     /* ILU(0) meets a zero pivot at row 2 although no diagonal entry is
        zero: named -> SMALL_PIVOT, info 2; AUTO -> Jacobi fallback. */
     double zp[9] = {1, 1, 0, 1, 1, 1, 0, 1, 1};
-    axb_csr Z = csr_from_rows(3, zp, t);
+    axb_csr Z = csr_rows(3, zp, t);
     st = quick_solve(h, &Z, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, 100, &r, NULL);
     CHECK_STATUS(h, st, AXB_ERR_SMALL_PIVOT);
     CHECK(r.info == 2, "ILU0 failing row %lld, want 2", (long long)r.info);
@@ -72,7 +72,7 @@ static void test_failure_modes(axb_handle h) {
     /* CG asked for by name on an unsymmetric Z: AUTO tries ILU(0), not
        IC(0), and the report says ILU(0) failed. */
     double zu[9] = {1, 1, 0, 1, 1, 2, 0, 1, 1};
-    axb_csr ZU = csr_from_rows(3, zu, t);
+    axb_csr ZU = csr_rows(3, zu, t);
     st = quick_solve(h, &ZU, AXB_SPARSE_CG, AXB_PRECOND_AUTO, 100, &r, NULL);
     CHECK(st >= 0 && r.precond_fell_back &&
               r.precond_requested == AXB_PRECOND_ILU0 &&
@@ -97,7 +97,7 @@ static void test_failure_modes(axb_handle h) {
        permuted by a maximum transversal and ILU(0) runs; without it AUTO
        falls back to ILUT (zero pivots replaced). */
     double zd[9] = {0, 2, 1, 3, 1, 0, 1, 0, 4};
-    axb_csr D = csr_from_rows(3, zd, t);
+    axb_csr D = csr_rows(3, zd, t);
     int perm = axb__direct_available();
     st = quick_solve(h, &D, AXB_SPARSE_GMRES, AXB_PRECOND_ILU0, 100, &r, NULL);
     CHECK_STATUS(h, st, AXB_ERR_SMALL_PIVOT);
@@ -146,16 +146,12 @@ static void test_failure_modes(axb_handle h) {
    r^ = r = (1,0), v = A r = (0,1), <r^, v> = 0. */
 static void test_bicgstab_breakdown(axb_handle h) {
   double a[4] = {0, 1, 1, 0};
-  axb_csr A = csr_from_rows(2, a, AXB_F64);
+  axb_csr A = csr_rows(2, a, AXB_F64);
   axb_dense B, X;
   axb_dense_create(&B, 2, 1, AXB_F64);
   axb_dense_create(&X, 2, 1, AXB_F64);
   axb_dense_set(&B, 0, 0, 1);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.direct = AXB_DIRECT_NEVER; /* the Krylov path (issue 23) */
-  o.method = AXB_SPARSE_BICGSTAB;
-  o.precond = AXB_PRECOND_NONE;
+  axb_sparse_opts o = krylov_opts(AXB_SPARSE_BICGSTAB, AXB_PRECOND_NONE);
   axb_sparse_report r;
   axb_status st = axb_sparse_solve(h, &A, &B, &X, &o, &r);
   CHECK_STATUS(h, st, AXB_ERR_NO_CONVERGENCE);
