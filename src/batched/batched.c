@@ -285,6 +285,13 @@ static axb_status cert_check(axb_handle h, const char *name, const cert_dims *d,
   if (d->batch > 0 && !info) return cert_bad(h, name, 13, "info is NULL");
   if (d->batch > 0 && !berr) return cert_bad(h, name, 14, "berr is NULL");
   if (d->batch < 0) return cert_bad(h, name, 15, "batch < 0");
+  if (d->n > INT32_MAX || d->nrhs > INT32_MAX)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "%s: n or nrhs above 2^31-1",
+                     name);
+  if (h->backend == AXB_BACKEND_CUDA && d->n > AXB_BATCHED_MAX_N)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "%s: n = %lld on the CUDA backend (at most %d)", name,
+                     (long long)d->n, AXB_BATCHED_MAX_N);
   const int64_t xs =
       cert_span(d->rm, d->n, d->nrhs, d->ldx, d->sX, d->batch, es);
   if (cert_overlap(X, xs, A,
@@ -293,13 +300,6 @@ static axb_status cert_check(axb_handle h, const char *name, const cert_dims *d,
           X, xs, B,
           cert_span(d->rm, d->n, d->nrhs, d->ldb, d->sB, d->batch, es)))
     return cert_bad(h, name, 10, "X overlaps A or B");
-  if (d->n > INT32_MAX || d->nrhs > INT32_MAX)
-    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "%s: n or nrhs above 2^31-1",
-                     name);
-  if (h->backend == AXB_BACKEND_CUDA && d->n > AXB_BATCHED_MAX_N)
-    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
-                     "%s: n = %lld on the CUDA backend (at most %d)", name,
-                     (long long)d->n, AXB_BATCHED_MAX_N);
   return AXB_SUCCESS;
 }
 

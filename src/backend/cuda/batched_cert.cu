@@ -3,15 +3,14 @@
  * each answer's backward error ratio, A and B only read, row- or
  * column-major operands, no host synchronisation.
  *
- *   n <= 8: one problem per thread, fused: A_b read once into registers
- *     (its row sums on the way), LU and solve by axb_device.cuh's
- *     per-thread functions, the residual b - A x from a second read of A_b
- *     (L1/L2), X and berr written.  One kernel, the caller's arrays read
- *     about twice: what a Python user's stack of small systems needs
- *     (the stacks arrive row-major; a transposed copy alone would cost
- *     as much as the solve).
- *   9..64: a column-major copy of A and B in stream-ordered scratch,
- *     gesv_batched's kernels on it, then one thread per problem for the
+ *   n <= 8: one problem per thread, fused: the block's problems through
+ *     shared memory in coalesced tiles, A_b into registers (its row sums
+ *     on the way), LU and solve by axb_device.cuh's per-thread functions,
+ *     the residual b - A x from the tile, X and berr written.  One kernel, the
+ * caller's arrays read about twice: what a Python user's stack of small systems
+ * needs (the stacks arrive row-major; a transposed copy alone would cost as
+ * much as the solve). 9..64: a column-major copy of A and B in stream-ordered
+ * scratch, gesv_batched's kernels on it, then one thread per problem for the
  *     residual and X.
  *
  * The ratio is check.c's: ||r||_inf / (||A||_inf ||x||_inf n eps) in
@@ -102,51 +101,91 @@ __device__ double finish_column(const CertArgs<T> &a, int64_t m, int c,
   return cert_ratio<T>(rn, an, xn, n);
 }
 
-/* n <= 8: one problem per thread, every loop at the exact order N. */
-template <int N, typename T>
-__global__ void __launch_bounds__(128) cert_thread_kernel(const CertArgs<T> a) {
-  for (int64_t m = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; m < a.batch;
-       m += (int64_t)gridDim.x * blockDim.x) {
-    const T *A = a.A + m * a.sA, *B = a.B + m * a.sB;
-    T *X = a.X + m * a.sX;
+/* n <= 8: one problem per thread, every loop at the exact order N; M
+   problems per block move through shared memory in tiles (axb_device's
+   tile_load / tile_store: consecutive threads on consecutive elements, so
+   packed stacks are read and written coalesced; a thread's own loads
+   would touch a cache line per lane).  A row-major A_b is the tile's
+   transpose (RM: the index swap is free).  The residual reads A_b again
+   from the tile, which the factorization leaves intact. */
+template <int N> struct CertTile {
+  static constexpr int M = N <= 4 ? 128 : 64;
+};
+
+template <int N, bool RM, typename T>
+__global__ void __launch_bounds__(CertTile<N>::M)
+    cert_tile_kernel(const CertArgs<T> a) {
+  constexpr int M = CertTile<N>::M;
+  constexpr int la = axb_dev::tile_ld<N, N>(), lb = axb_dev::tile_ld<N, 1>();
+  static_assert(axb_dev::tile_ld<1, N>() == lb, "one right-hand-side tile");
+  __shared__ T sA[M * la];
+  __shared__ T sB[M * lb];
+  const int t = (int)threadIdx.x;
+  for (int64_t m0 = (int64_t)blockIdx.x * M; m0 < a.batch;
+       m0 += (int64_t)gridDim.x * M) {
+    const int cnt = a.batch - m0 < M ? (int)(a.batch - m0) : M;
+    const bool me = t < cnt;
+    axb_dev::tile_load<N, N>(sA, a.A + m0 * a.sA, a.lda, a.sA, cnt);
+    __syncthreads();
+    const T *S = sA + t * la; /* A_b(i, j) = S[RM ? j + i N : i + j N] */
     T lu[N * N];
-    double an = 0;
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      double s = 0;
-#pragma unroll
-      for (int j = 0; j < N; ++j) {
-        const T v = at(A, a.rm, a.lda, i, j);
-        lu[i + j * N] = v;
-        s += fabs((double)v);
-      }
-      an = nanmax(an, s);
-    }
     int piv[N];
-    const int info = axb_dev::thread_getrf<N>(N, lu, piv);
-    double worst = 0;
-    for (int c = 0; c < a.nrhs; ++c) {
-      T x[N];
-#pragma unroll
-      for (int i = 0; i < N; ++i)
-        x[i] = at(B, a.rm, a.ldb, i, c);
-      if (!info) axb_dev::thread_getrs<N>(N, lu, piv, x);
-      /* the residual from A_b read again (x stays in registers) */
-      double rn = 0, xn = 0;
+    int info = 0;
+    double an = 0;
+    if (me) {
 #pragma unroll
       for (int i = 0; i < N; ++i) {
-        double r = (double)at(B, a.rm, a.ldb, i, c);
+        double s = 0;
 #pragma unroll
-        for (int j = 0; j < N; ++j)
-          r -= (double)at(A, a.rm, a.lda, i, j) * (double)x[j];
-        rn = nanmax(rn, fabs(r));
-        xn = nanmax(xn, fabs((double)x[i]));
-        at(X, a.rm, a.ldx, i, c) = info ? T(NAN) : x[i];
+        for (int j = 0; j < N; ++j) {
+          const T v = S[RM ? j + i * N : i + j * N];
+          lu[i + j * N] = v;
+          s += fabs((double)v);
+        }
+        an = nanmax(an, s);
       }
-      worst = nanmax(worst, cert_ratio<T>(rn, an, xn, N));
+      info = axb_dev::thread_getrf<N>(N, lu, piv);
     }
-    a.info[m] = info;
-    a.berr[m] = info ? T(INFINITY) : T(worst);
+    double worst = 0;
+    for (int c = 0; c < a.nrhs; ++c) {
+      __syncthreads(); /* the last column's store has read sB */
+      if (RM)
+        axb_dev::tile_load<1, N>(sB, a.B + m0 * a.sB + c, a.ldb, a.sB, cnt);
+      else
+        axb_dev::tile_load<N, 1>(sB, a.B + m0 * a.sB + (int64_t)c * a.ldb,
+                                 a.ldb, a.sB, cnt);
+      __syncthreads();
+      if (me) {
+        T x[N], b[N];
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          x[i] = b[i] = sB[t * lb + i];
+        if (!info) axb_dev::thread_getrs<N>(N, lu, piv, x);
+        double rn = 0, xn = 0;
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+          double r = (double)b[i];
+#pragma unroll
+          for (int j = 0; j < N; ++j)
+            r -= (double)S[RM ? j + i * N : i + j * N] * (double)x[j];
+          rn = nanmax(rn, fabs(r));
+          xn = nanmax(xn, fabs((double)x[i]));
+          sB[t * lb + i] = info ? T(NAN) : x[i];
+        }
+        worst = nanmax(worst, cert_ratio<T>(rn, an, xn, N));
+      }
+      __syncthreads();
+      if (RM)
+        axb_dev::tile_store<1, N>(a.X + m0 * a.sX + c, a.ldx, a.sX, sB, cnt);
+      else
+        axb_dev::tile_store<N, 1>(a.X + m0 * a.sX + (int64_t)c * a.ldx, a.ldx,
+                                  a.sX, sB, cnt);
+    }
+    if (me) {
+      a.info[m0 + t] = info;
+      a.berr[m0 + t] = info ? T(INFINITY) : T(worst);
+    }
+    __syncthreads(); /* sA and sB free for the next tile */
   }
 }
 
@@ -192,7 +231,12 @@ unsigned grid_of(int64_t items, int threads) {
 template <int N, typename T>
 bool thread_order(axb_handle h, const CertArgs<T> &a, axb_status *st) {
   if (a.n != N) return false;
-  cert_thread_kernel<N, T><<<grid_of(a.batch, 128), 128, 0, stream(h)>>>(a);
+  constexpr int M = CertTile<N>::M;
+  const unsigned g = grid_of(a.batch, M);
+  if (a.rm)
+    cert_tile_kernel<N, true, T><<<g, M, 0, stream(h)>>>(a);
+  else
+    cert_tile_kernel<N, false, T><<<g, M, 0, stream(h)>>>(a);
   cudaError_t e = cudaGetLastError();
   *st = e == cudaSuccess ? AXB_SUCCESS
                          : fail_cuda(h, e, "gesv_batched_cert kernel");
@@ -215,7 +259,9 @@ template <typename T> axb_status cert_general(axb_handle h, CertArgs<T> a) {
   Scratch scr(h);
   axb_status st = scr.alloc((size_t)(a.batch * per) * sizeof(T));
   if (st) return st;
-  T *W = (T *)scr.p, *Y = W + a.batch * a.n * a.n;
+  /* no right-hand sides: Y is NULL (a pointer one past the scratch would
+     not pass gesv_batched's device-memory check) */
+  T *W = (T *)scr.p, *Y = a.nrhs ? W + a.batch * a.n * a.n : nullptr;
   cert_gather_kernel<T>
       <<<grid_of(a.batch * per, 256), 256, 0, stream(h)>>>(a, W, Y);
   AXB_CU(h, cudaGetLastError());
@@ -233,8 +279,8 @@ axb_status gesv_cert(axb_handle h, int rm, int64_t n, int64_t nrhs, const T *A,
                      T *berr, int64_t batch) {
   DeviceScope scope(h->device);
   axb_status st = need_device(h, A, "A");
-  if (!st) st = need_device(h, B, "B");
-  if (!st) st = need_device(h, X, "X");
+  if (!st && nrhs > 0) st = need_device(h, B, "B");
+  if (!st && nrhs > 0) st = need_device(h, X, "X");
   if (!st) st = need_device(h, info, "info");
   if (!st) st = need_device(h, berr, "berr");
   if (st) return st;
