@@ -1075,7 +1075,9 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * CHOLMOD when A is symmetric with a positive diagonal (UMFPACK if the
  * Cholesky meets a non-positive pivot), UMFPACK otherwise, on the CPU in
  * double (float values are widened), with iterative refinement and a
- * 1-norm condition estimate (report.rcond).  AXB_SUCCESS: certified
+ * 1-norm condition estimate of the row-equilibrated matrix (report.rcond:
+ * a row scaling leaves x unchanged, so kappa(R A) bounds x's error as
+ * kappa(A) does, without blaming a badly scaled row).  AXB_SUCCESS: certified
  * (true residual + its rounding bound <= tol); AXB_ERR_ILL_CONDITIONED:
  * solved but rcond < eps (X returned, not trustworthy);
  * AXB_ERR_INACCURATE: the certificate failed; AXB_ERR_SINGULAR.
@@ -1194,7 +1196,8 @@ typedef struct {
   double *history;
   int64_t history_len;
   /* Issue 23: the direct path and AUTO's choices. */
-  double rcond; /* direct: 1-norm reciprocal condition estimate, else 0 */
+  double rcond; /* direct: 1-norm reciprocal condition estimate of R A,
+                   R = diag(1 / max_j |a_ij|) (rows equilibrated), else 0 */
   /* IC(0) that broke down and was computed on A + alpha diag(A): alpha
      (Manteuffel's shift), else 0 */
   double precond_shift;

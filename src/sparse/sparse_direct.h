@@ -63,10 +63,12 @@ const char *axb__direct_name(const axb_direct *F); /* "cholmod", "umfpack" */
 int axb__direct_switched(const axb_direct *F);     /* 1: CHOLMOD gave way */
 void axb__direct_free(axb_direct *F);              /* NULL is fine */
 
-/* Reciprocal 1-norm condition number estimate 1 / (||A||_1 ||A^-1||_1)
-   by Hager's method with Higham's extra vector (LAPACK's xLACON idea),
-   from at most 5 + 1 solves with A and 5 with A^T through F.  A's values
-   are read as double.  *rcond = 0 when a solve gives a non-finite value. */
+/* Reciprocal 1-norm condition number estimate of the row-equilibrated
+   matrix, 1 / (||R A||_1 ||(R A)^-1||_1) with R = diag(1 / max_j |a_ij|)
+   (direct_condest.c says why R A certifies x as well as A), by Hager's method
+   with Higham's extra vector (LAPACK's xLACON idea), from at most 5 + 1 solves
+   with A and 5 with A^T through F.  A's values are read as double.  *rcond = 0
+   when a solve gives a non-finite value. */
 axb_status axb__direct_rcond(axb_handle h, const axb_csr *A, axb_direct *F,
                              double *rcond);
 
