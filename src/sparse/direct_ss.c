@@ -104,8 +104,10 @@ static axb_status chol_analyze(axb_handle h, axb_direct *F) {
 axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
                                axb_direct **out) {
   *out = NULL;
-  /* The analysis holds a few copies of the pattern (AMD/COLAMD work). */
-  double need = 12.0 * (double)A->nnz * 8 + 40.0 * (double)A->rows * 8;
+  /* The analysis holds a few copies of the pattern (AMD/COLAMD work);
+     a float A is widened to double (nnz more doubles). */
+  double need = 12.0 * (double)A->nnz * 8 + 40.0 * (double)A->rows * 8 +
+                (A->dtype == AXB_F64 ? 0 : (double)A->nnz * 8);
   double have = (double)axb__memory_available();
   if (need > have)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -143,9 +145,17 @@ double axb__direct_memory(const axb_direct *F) { return F->have; }
 
 void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes) {
   if (F->kind == AXB_DIRECT_CHOLMOD) {
-    /* values and row indices of L, plus the supernodal work */
+    /* values and row indices of L (supernodal: its dense blocks, xsize
+       values, and ssize indices; the largest update matrix as work) */
+    const cholmod_factor *L = F->L;
+    double x = F->cc.lnz, s = F->cc.lnz, c = 0;
+    if (L && L->is_super) {
+      x = x > (double)L->xsize ? x : (double)L->xsize;
+      s = (double)L->ssize;
+      c = (double)L->maxcsize;
+    }
     *flops = F->cc.fl;
-    *bytes = F->cc.lnz * 16 + 64.0 * (double)F->A->rows;
+    *bytes = (x + c) * 8 + s * 8 + 64.0 * (double)F->A->rows;
   } else {
     double unit = F->info[UMFPACK_SIZE_OF_UNIT];
     *flops = F->info[UMFPACK_FLOPS_ESTIMATE];
@@ -153,9 +163,14 @@ void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes) {
   }
 }
 
+/* Before the numeric factorisation: the factor's peak (its analysis's
+   estimate) and the vectors of the refinement (5 n) and the condition
+   estimate (5 n doubles and n signs), sparse_direct_t.h and
+   direct_condest.c. */
 static axb_status check_numeric_memory(axb_handle h, axb_direct *F) {
   double fl, bytes;
   axb__direct_estimate(F, &fl, &bytes);
+  bytes += 11.0 * (double)F->A->rows * 8;
   double have = F->have;
   if (bytes <= have) return AXB_SUCCESS;
   return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,

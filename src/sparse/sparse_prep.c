@@ -10,6 +10,7 @@
 
 #include "sparse/sparse_direct.h"
 #include "sparse/sparse_host.h"
+#include "sparse/sparse_mem.h"
 
 #include <math.h>
 #include <string.h>
@@ -85,25 +86,25 @@ static axb_status permute_dense(axb_handle h, const axb_dense *X,
 }
 
 axb_status axb__prep_transversal(axb_handle h, const axb_csr *A,
-                                 const axb_dense *B, axb_csr *Ap, axb_dense *Bp,
-                                 int64_t *matched) {
+                                 const axb_dense *B, double reserved,
+                                 axb_csr *Ap, axb_dense *Bp, int64_t *matched) {
   memset(Ap, 0, sizeof *Ap);
   memset(Bp, 0, sizeof *Bp);
-  /* perm, plus the copies of A and B. */
+  /* perm; the transversal's nonzero pattern (nnz + n + 1 indices) and
+     work (7 n); the copies of A (values and column indices) and B. */
   double need =
-      (double)A->rows * 8 +
-      (double)A->nnz * (8 + (double)axb_dtype_size(A->dtype)) +
+      (double)A->nnz * (16 + (double)axb_dtype_size(A->dtype)) +
       (double)A->rows * (double)B->cols * (double)axb_dtype_size(B->dtype) +
-      16.0 * (double)A->rows * 8;
-  if (need > (double)axb__memory_available())
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "the row permutation of n = %lld needs %.3g GiB, more "
-                     "than available",
-                     (long long)A->rows, need / 1073741824.0);
+      16.0 * (double)A->rows * 8 + reserved;
+  axb_status st = axb__sparse_reserve(h, need,
+                                      "row permutation (maximum "
+                                      "transversal)",
+                                      A->rows, A->nnz);
+  if (st) return st;
   int64_t *perm = axb__malloc(A->rows > 0 ? A->rows : 1, sizeof(int64_t));
   if (!perm)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a permutation");
-  axb_status st = axb__prep_maxtrans(h, A, perm, matched);
+  st = axb__prep_maxtrans(h, A, perm, matched);
   if (!st) st = permute_rows(h, A, perm, Ap);
   if (!st) st = permute_dense(h, B, perm, Bp);
   axb__free(perm);

@@ -19,11 +19,12 @@ int axb__prep_ilu0_fails(const axb_csr *A);
 /* Ap := P A and Bp := P B (new arrays, freed by the caller with
    axb_csr_destroy / axb_dense_destroy) for P the maximum-transversal row
    permutation of A (axb__prep_maxtrans); *matched: the nonzero diagonal
-   entries of P A.  The memory is checked first.  AXB_ERR_NOT_SUPPORTED
-   without SuiteSparse; AXB_ERR_OUT_OF_MEMORY.  On failure nothing is
-   left allocated. */
+   entries of P A.  The memory is checked first: these copies and
+   `reserved` more bytes (the solve that will run on them).
+   AXB_ERR_NOT_SUPPORTED without SuiteSparse; AXB_ERR_OUT_OF_MEMORY.  On failure
+   nothing is left allocated. */
 axb_status axb__prep_transversal(axb_handle h, const axb_csr *A,
-                                 const axb_dense *B, axb_csr *Ap, axb_dense *Bp,
-                                 int64_t *matched);
+                                 const axb_dense *B, double reserved,
+                                 axb_csr *Ap, axb_dense *Bp, int64_t *matched);
 
 #endif
