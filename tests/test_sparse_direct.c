@@ -9,7 +9,7 @@
  * ill-conditioned: the estimate is of R A), n = 1, odd n with 3
  * right-hand sides, float, ILUT.  Then one shared matrix per failure class
  * of the issue (skipped when ../shared/matrices is absent): zero diagonal
- * (west0067: transversal + ILU(0); rajat19: transversal, ILU(0) fails,
+ * (west0067: matching + ILU(0); rajat19: matching, ILU(0) fails,
  * ILUT), ILU(0)-GMRES stagnation (dw2048), IC(0) breakdown (bcsstk14),
  * kappa_1 ~ 4e17 and 7e16 from scaling (cryg2500, sherman3).  And
  * axb_read_info, the header reader of the CLI's sparse reading.  Without
@@ -153,10 +153,11 @@ static void generated(axb_handle h) {
   o = solve(h, &Z, 1, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 0, 1e-12);
   check_certified(h, &o, 1e-12, "zero diagonal auto");
   CHECK(strcmp(o.r.solver, "umfpack") == 0, "solver '%s'", o.r.solver);
-  /* The Krylov path on it: rows permuted by the maximum transversal. */
+  /* The Krylov path on it: rows permuted by the maximum-product matching. */
   o = solve(h, &Z, 1, AXB_SPARSE_GMRES, AXB_PRECOND_AUTO, 0, 1e-10);
   check_certified(h, &o, 1e-10, "zero diagonal gmres + auto (ilu0)");
-  CHECK(strstr(o.r.path, "maximum transversal") != NULL, "path '%s'", o.r.path);
+  CHECK(strstr(o.r.path, "maximum-product matching") != NULL, "path '%s'",
+        o.r.path);
   axb_csr_destroy(&Z);
 
   /* Symmetric, positive diagonal, indefinite: CHOLMOD gives way. */
@@ -272,7 +273,7 @@ static void classes(axb_handle h, const char *dir) {
     o = solve(h, &A, 1, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 0, 1e-8);
     check_certified(h, &o, 1e-8, "west0067 auto");
     o = solve(h, &A, 1, AXB_SPARSE_GMRES, AXB_PRECOND_AUTO, 0, 1e-8);
-    check_certified(h, &o, 1e-8, "west0067 gmres (transversal)");
+    check_certified(h, &o, 1e-8, "west0067 gmres (matching)");
     CHECK(o.r.precond == AXB_PRECOND_ILU0 && !o.r.precond_fell_back,
           "west0067: ILU(0) ran on the permuted matrix (precond %d)",
           (int)o.r.precond);
@@ -290,13 +291,14 @@ static void classes(axb_handle h, const char *dir) {
     CHECK_STATUS(h, o.st, AXB_ERR_NO_CONVERGENCE);
     axb_csr_destroy(&A);
   }
-  if (read_shared(h, dir, "rajat19", &A)) { /* ILU(0) fails after BTF */
+  if (read_shared(h, dir, "rajat19",
+                  &A)) { /* ILU(0) fails after the matching */
     /* (whether GMRES then converges depends on b: with b = A 1 it does
        in 19 iterations, with this test's b it diverges: a verdict either
        way, never a wrong answer) */
     o = solve(h, &A, 1, AXB_SPARSE_GMRES, AXB_PRECOND_AUTO, 0, 1e-8);
     CHECK(o.r.precond == AXB_PRECOND_ILUT && o.r.precond_fell_back &&
-              strstr(o.r.path, "maximum transversal") != NULL,
+              strstr(o.r.path, "maximum-product matching") != NULL,
           "rajat19: AUTO ran %s, path '%s'", axb_precond_name(o.r.precond),
           o.r.path);
     CHECK(o.st == AXB_SUCCESS ? o.res <= 1.01e-8

@@ -11,7 +11,7 @@
  *     but not the factor);
  *   - AUTO under a limit that refuses the factor but admits IC(0)-CG: it
  *     takes the iterative path and certifies, the report says why;
- *   - the maximum-transversal row permutation (a matrix whose diagonal is
+ *   - the weighted-matching row permutation (a matrix whose diagonal is
  *     zero): refused with its own message when P A and P B do not fit on
  *     top of the Krylov solve, the solve then reporting its failure.
  * Every refusal: AXB_ERR_OUT_OF_MEMORY with a detail naming what and n.
@@ -148,7 +148,7 @@ static void direct(axb_handle h) {
 }
 
 /* Row i of A is row (i + n/2) mod n of the tridiagonal (4, -1, -1): every
-   diagonal entry of A is zero, the transversal restores T. */
+   diagonal entry of A is zero, the matching restores T. */
 static axb_csr shifted_tridiag(int64_t n) {
   axb_csr A;
   if (axb_csr_create(&A, n, n, 3 * n - 2, AXB_F64)) exit(1);
@@ -166,22 +166,23 @@ static axb_csr shifted_tridiag(int64_t n) {
   return A;
 }
 
-static void transversal(axb_handle h) {
+static void matching(axb_handle h) {
   axb_csr A = shifted_tridiag(2001);
   outcome o =
       solve(h, &A, AXB_SPARSE_GMRES, AXB_PRECOND_AUTO, AXB_DIRECT_NEVER);
   CHECK_STATUS(h, o.st, AXB_SUCCESS);
-  CHECK(strstr(o.r.path, "maximum transversal") != NULL, "path '%s'", o.r.path);
+  CHECK(strstr(o.r.path, "maximum-product matching") != NULL, "path '%s'",
+        o.r.path);
   axb_sparse_report_free(&o.r);
   /* Admits the Krylov solve alone, not P A and P B on top of it. */
   double l0 = least_limit(h, &A, AXB_SPARSE_GMRES, AXB_PRECOND_AUTO);
   limit(l0);
   o = solve(h, &A, AXB_SPARSE_GMRES, AXB_PRECOND_AUTO, AXB_DIRECT_NEVER);
   CHECK(o.st != AXB_SUCCESS &&
-            strstr(o.r.path, "maximum transversal refused (the sparse row "
-                             "permutation") != NULL,
-        "transversal at the Krylov solve's least limit: status %d path '%s'",
-        o.st, o.r.path);
+            strstr(o.r.path, "weighted matching refused (the sparse "
+                             "weighted matching") != NULL,
+        "matching at the Krylov solve's least limit: status %d path '%s'", o.st,
+        o.r.path);
   axb_sparse_report_free(&o.r);
   unsetenv("AXB_MEMORY_LIMIT");
   axb_csr_destroy(&A);
@@ -192,7 +193,7 @@ int main(void) {
   krylov(h);
   if (axb__direct_available()) {
     direct(h);
-    transversal(h);
+    matching(h);
   }
   axb_handle_destroy(h);
   return test_finish("test_sparse_memory");

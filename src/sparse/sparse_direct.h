@@ -72,14 +72,4 @@ void axb__direct_free(axb_direct *F);              /* NULL is fine */
 axb_status axb__direct_rcond(axb_handle h, const axb_csr *A, axb_direct *F,
                              double *rcond);
 
-/* Preprocessing for the Krylov path (issue 23): a row permutation that
-   puts a nonzero on every diagonal entry it can, by BTF's maximum
-   transversal (Duff's MC21 algorithm) on A's pattern without its stored
-   zeros.  perm (n): new row k is old row perm[k]; *matched: the diagonal
-   entries made nonzero (n when A is structurally nonsingular; unmatched
-   rows fill the free places in order).  AXB_ERR_NOT_SUPPORTED without
-   SuiteSparse. */
-axb_status axb__prep_maxtrans(axb_handle h, const axb_csr *A, int64_t *perm,
-                              int64_t *matched);
-
 #endif

@@ -12,7 +12,7 @@
  *     power-of-two scaled copy, the shifted IC(0) copy: sparse_solve.c
  *     check_memory, once per solve;
  *   ILUT's fill: axb__spf_ilut;
- *   the maximum transversal and P A, P B: axb__prep_transversal;
+ *   the weighted matching and P A, P B: axb__prep_matching;
  *   the direct path's analysis (and float A widened to double):
  *     axb__direct_analyze; its numeric factor (UMFPACK's peak estimate,
  *     CHOLMOD's supernodal sizes) with the refinement and condition

@@ -385,9 +385,10 @@ static int ilu_kind(const axb_sparse_opts *o, axb_sparse_method m) {
 
 /* The Krylov path as issue 8 built it (preconditioner AUTO and its
    fallbacks inside), after the preprocessing of issue 23: AUTO's ILU(0)
-   on a matrix with zero diagonal entries, on which ILU(0) fails, gets A's rows
-   permuted by a maximum transversal (sparse_prep.h; where ILU(0) of A itself
-   succeeds the permutation was measured to do harm: fidap036). */
+   on a matrix with zero diagonal entries, on which ILU(0) fails, gets A's
+   rows permuted by a maximum-product matching (sparse_prep.h; where ILU(0)
+   of A itself succeeds a permutation was measured to do harm: fidap036).
+   P is orthogonal: the residual norms, and so the verdict, are A's. */
 static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
                              const axb_csr *A, const axb_dense *B, axb_dense *X,
                              const axb_sparse_opts *o, axb_sparse_method m,
@@ -399,19 +400,16 @@ static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
   axb_csr Ap;
   axb_dense Bp;
   int permuted = 0;
-  if (ilu_kind(o, m) && axb__direct_available() && axb__prep_diag_defect(A) &&
-      axb__prep_ilu0_fails(A)) {
+  if (ilu_kind(o, m) && axb__prep_diag_defect(A) && axb__prep_ilu0_fails(A)) {
     int64_t matched = 0;
-    st = axb__prep_transversal(h, A, B, kneed, &Ap, &Bp, &matched);
+    st = axb__prep_matching(h, A, B, kneed, &Ap, &Bp, &matched);
     if (st) {
-      path_add(r, "maximum transversal refused (%s)", axb_detail(h));
+      path_add(r, "weighted matching refused (%s)", axb_detail(h));
       axb__clear(h);
     } else {
       permuted = 1;
-      path_add(r,
-               "preprocessing: rows permuted by a maximum transversal "
-               "(BTF), %lld of %lld diagonal entries nonzero",
-               (long long)matched, (long long)A->rows);
+      path_add(r, "preprocessing: rows permuted by a maximum-product "
+                  "matching (MC64-like): every diagonal entry nonzero");
       A = &Ap;
       B = &Bp;
       sym = -1; /* P A is another matrix */
