@@ -1091,9 +1091,9 @@ axb_status axb_anchor_batched(axb_anchor a, axb_gpu_op op, axb_dtype t,
  * as a fallback if its memory fits.  A CUDA handle runs the Krylov method on
  * the GPU first and falls back to the CPU direct path.  With the AUTO
  * preconditioner, the Krylov path preprocesses a matrix with zero diagonal
- * entries on which ILU(0) fails: its rows are permuted by a maximum
- * transversal (BTF; no residual norm changes).  IC(0) that breaks down
- * (AUTO's or named) is computed again on A + alpha diag(A) (Manteuffel's
+ * entries on which ILU(0) fails: its rows are permuted by a maximum-
+ * product matching (MC64-like; no residual norm changes).  IC(0) that breaks
+ * down (AUTO's or named) is computed again on A + alpha diag(A) (Manteuffel's
  * shift, alpha growing; report.precond_shift).  The direct path's
  * equilibration and ordering are UMFPACK's and CHOLMOD's own (row scaling,
  * AMD / COLAMD).
