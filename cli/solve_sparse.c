@@ -77,10 +77,13 @@ int cli_sparse_option(cli_sparse_args *sp, const char *opt, const char *v) {
 /* A coordinate file of order at least this, with at most
    CLI_SPARSE_DENSITY of its entries nonzero, is read as sparse by AUTO
    when the build has the direct solvers:
-   the dense LU (2/3 n^3 flops, over 0.4 s at 100 GFLOP/s) would spend
-   nearly all its work on zeros.  A file whose dense copy would not fit in
+   the dense LU (2/3 n^3 flops) would spend nearly all its work on zeros:
+   measured on the 2-core VM, `axb solve F --method lu` against --sparse:
+   dw2048 0.56 / 0.07 s, cryg2500 0.91 / 0.03 s, pde2961 1.39 / 0.02 s,
+   fidap036 1.53 / 0.12 s (whole commands; 4000 before issue 23's
+   second session).  A file whose dense copy would not fit in
    CLI_SPARSE_DENSE_GIB is read as sparse whatever its density. */
-#define CLI_SPARSE_MIN_N 4000
+#define CLI_SPARSE_MIN_N 2000
 #define CLI_SPARSE_DENSITY 0.05
 #define CLI_SPARSE_DENSE_GIB 8.0
 
@@ -210,7 +213,8 @@ static void print_text(const cli_sparse_job *j, const cli_sparse_args *sp,
            r->residual, r->true_residual);
   if (fwd >= 0) printf("forward error  %.3e\n", fwd);
   if (r->method == AXB_SPARSE_DIRECT && r->rcond > 0)
-    printf("rcond          %.3e (1-norm estimate)\n", r->rcond);
+    printf("rcond          %.3e (1-norm estimate, rows equilibrated)\n",
+           r->rcond);
   if (r->path[0]) printf("path           %s\n", r->path);
   printf("status         %s", verdict(st));
   if (r->breakdown != AXB_BREAKDOWN_NONE)

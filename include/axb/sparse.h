@@ -64,7 +64,9 @@ extern "C" {
  * CHOLMOD when A is symmetric with a positive diagonal (UMFPACK if the
  * Cholesky meets a non-positive pivot), UMFPACK otherwise, on the CPU in
  * double (float values are widened), with iterative refinement and a
- * 1-norm condition estimate (report.rcond).  AXB_SUCCESS: certified
+ * 1-norm condition estimate of the row-equilibrated matrix (report.rcond:
+ * a row scaling leaves x unchanged, so kappa(R A) bounds x's error as
+ * kappa(A) does, without blaming a badly scaled row).  AXB_SUCCESS: certified
  * (true residual + its rounding bound <= tol); AXB_ERR_ILL_CONDITIONED:
  * solved but rcond < eps (X returned, not trustworthy);
  * AXB_ERR_INACCURATE: the certificate failed; AXB_ERR_SINGULAR.
@@ -78,9 +80,9 @@ extern "C" {
  * as a fallback if its memory fits.  A CUDA handle runs the Krylov method on
  * the GPU first and falls back to the CPU direct path.  With the AUTO
  * preconditioner, the Krylov path preprocesses a matrix with zero diagonal
- * entries on which ILU(0) fails: its rows are permuted by a maximum
- * transversal (BTF; no residual norm changes).  IC(0) that breaks down
- * (AUTO's or named) is computed again on A + alpha diag(A) (Manteuffel's
+ * entries on which ILU(0) fails: its rows are permuted by a maximum-
+ * product matching (MC64-like; no residual norm changes).  IC(0) that breaks
+ * down (AUTO's or named) is computed again on A + alpha diag(A) (Manteuffel's
  * shift, alpha growing; report.precond_shift).  The direct path's
  * equilibration and ordering are UMFPACK's and CHOLMOD's own (row scaling,
  * AMD / COLAMD).
@@ -183,7 +185,8 @@ typedef struct {
   double *history;
   int64_t history_len;
   /* Issue 23: the direct path and AUTO's choices. */
-  double rcond; /* direct: 1-norm reciprocal condition estimate, else 0 */
+  double rcond; /* direct: 1-norm reciprocal condition estimate of R A,
+                   R = diag(1 / max_j |a_ij|) (rows equilibrated), else 0 */
   /* IC(0) that broke down and was computed on A + alpha diag(A): alpha
      (Manteuffel's shift), else 0 */
   double precond_shift;

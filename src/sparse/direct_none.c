@@ -71,12 +71,3 @@ int axb__direct_switched(const axb_direct *F) {
 }
 
 void axb__direct_free(axb_direct *F) { (void)F; }
-
-axb_status axb__prep_maxtrans(axb_handle h, const axb_csr *A, int64_t *perm,
-                              int64_t *matched) {
-  (void)A;
-  (void)perm;
-  *matched = 0;
-  return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
-                   "the maximum transversal (BTF) is not in this build");
-}

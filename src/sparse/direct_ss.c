@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <btf.h>
 #include <cholmod.h>
 #include <umfpack.h>
 
@@ -104,8 +103,10 @@ static axb_status chol_analyze(axb_handle h, axb_direct *F) {
 axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
                                axb_direct **out) {
   *out = NULL;
-  /* The analysis holds a few copies of the pattern (AMD/COLAMD work). */
-  double need = 12.0 * (double)A->nnz * 8 + 40.0 * (double)A->rows * 8;
+  /* The analysis holds a few copies of the pattern (AMD/COLAMD work);
+     a float A is widened to double (nnz more doubles). */
+  double need = 12.0 * (double)A->nnz * 8 + 40.0 * (double)A->rows * 8 +
+                (A->dtype == AXB_F64 ? 0 : (double)A->nnz * 8);
   double have = (double)axb__memory_available();
   if (need > have)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -143,9 +144,17 @@ double axb__direct_memory(const axb_direct *F) { return F->have; }
 
 void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes) {
   if (F->kind == AXB_DIRECT_CHOLMOD) {
-    /* values and row indices of L, plus the supernodal work */
+    /* values and row indices of L (supernodal: its dense blocks, xsize
+       values, and ssize indices; the largest update matrix as work) */
+    const cholmod_factor *L = F->L;
+    double x = F->cc.lnz, s = F->cc.lnz, c = 0;
+    if (L && L->is_super) {
+      x = x > (double)L->xsize ? x : (double)L->xsize;
+      s = (double)L->ssize;
+      c = (double)L->maxcsize;
+    }
     *flops = F->cc.fl;
-    *bytes = F->cc.lnz * 16 + 64.0 * (double)F->A->rows;
+    *bytes = (x + c) * 8 + s * 8 + 64.0 * (double)F->A->rows;
   } else {
     double unit = F->info[UMFPACK_SIZE_OF_UNIT];
     *flops = F->info[UMFPACK_FLOPS_ESTIMATE];
@@ -153,9 +162,14 @@ void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes) {
   }
 }
 
+/* Before the numeric factorisation: the factor's peak (its analysis's
+   estimate) and the vectors of the refinement (5 n) and the condition
+   estimate (5 n doubles and n signs), sparse_direct_t.h and
+   direct_condest.c. */
 static axb_status check_numeric_memory(axb_handle h, axb_direct *F) {
   double fl, bytes;
   axb__direct_estimate(F, &fl, &bytes);
+  bytes += 11.0 * (double)F->A->rows * 8;
   double have = F->have;
   if (bytes <= have) return AXB_SUCCESS;
   return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -300,65 +314,4 @@ void axb__direct_free(axb_direct *F) {
   if (F->num) umfpack_dl_free_numeric(&F->num);
   axb__free(F->xv_owned);
   axb__free(F);
-}
-
-/* The pattern of A without its stored zeros (a zero may not be matched:
-   it would stay a zero pivot). */
-static int64_t nonzero_pattern(const axb_csr *A, int64_t *ptr, int64_t *ind) {
-  int64_t q = 0;
-  for (int64_t i = 0; i < A->rows; ++i) {
-    ptr[i] = q;
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
-      double v = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
-                                     : ((const float *)A->values)[k];
-      if (v != 0) ind[q++] = A->colind[k];
-    }
-  }
-  ptr[A->rows] = q;
-  return q;
-}
-
-axb_status axb__prep_maxtrans(axb_handle h, const axb_csr *A, int64_t *perm,
-                              int64_t *matched) {
-  int64_t n = A->rows;
-  *matched = 0;
-  int64_t *ptr = axb__malloc(n + 1, sizeof(int64_t));
-  int64_t *ind = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(int64_t));
-  int64_t *match = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
-  int64_t *work = axb__malloc(5 * (n > 0 ? n : 1), sizeof(int64_t));
-  char *used = axb__calloc(n > 0 ? n : 1, 1);
-  axb_status st = AXB_SUCCESS;
-  if (!ptr || !ind || !match || !work || !used) {
-    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                   "no memory for the maximum transversal (n = %lld)",
-                   (long long)n);
-    goto done;
-  }
-  nonzero_pattern(A, ptr, ind);
-  double wk = 0;
-  /* CSR passed as BTF's column form: match[k] = the row of A whose
-     nonzero lands on diagonal entry k (MC21's row permutation). */
-  *matched =
-      btf_l_maxtrans(n, n, (SuiteSparse_long *)ptr, (SuiteSparse_long *)ind, 0,
-                     &wk, (SuiteSparse_long *)match, (SuiteSparse_long *)work);
-  for (int64_t k = 0; k < n; ++k)
-    if (match[k] >= 0) used[match[k]] = 1;
-  int64_t next = 0; /* unmatched rows fill the free places in order */
-  for (int64_t k = 0; k < n; ++k) {
-    if (match[k] >= 0) {
-      perm[k] = match[k];
-      continue;
-    }
-    while (used[next])
-      ++next;
-    used[next] = 1;
-    perm[k] = next;
-  }
-done:
-  axb__free(ptr);
-  axb__free(ind);
-  axb__free(match);
-  axb__free(work);
-  axb__free(used);
-  return st;
 }

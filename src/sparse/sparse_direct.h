@@ -63,21 +63,13 @@ const char *axb__direct_name(const axb_direct *F); /* "cholmod", "umfpack" */
 int axb__direct_switched(const axb_direct *F);     /* 1: CHOLMOD gave way */
 void axb__direct_free(axb_direct *F);              /* NULL is fine */
 
-/* Reciprocal 1-norm condition number estimate 1 / (||A||_1 ||A^-1||_1)
-   by Hager's method with Higham's extra vector (LAPACK's xLACON idea),
-   from at most 5 + 1 solves with A and 5 with A^T through F.  A's values
-   are read as double.  *rcond = 0 when a solve gives a non-finite value. */
+/* Reciprocal 1-norm condition number estimate of the row-equilibrated
+   matrix, 1 / (||R A||_1 ||(R A)^-1||_1) with R = diag(1 / max_j |a_ij|)
+   (direct_condest.c says why R A certifies x as well as A), by Hager's method
+   with Higham's extra vector (LAPACK's xLACON idea), from at most 5 + 1 solves
+   with A and 5 with A^T through F.  A's values are read as double.  *rcond = 0
+   when a solve gives a non-finite value. */
 axb_status axb__direct_rcond(axb_handle h, const axb_csr *A, axb_direct *F,
                              double *rcond);
-
-/* Preprocessing for the Krylov path (issue 23): a row permutation that
-   puts a nonzero on every diagonal entry it can, by BTF's maximum
-   transversal (Duff's MC21 algorithm) on A's pattern without its stored
-   zeros.  perm (n): new row k is old row perm[k]; *matched: the diagonal
-   entries made nonzero (n when A is structurally nonsingular; unmatched
-   rows fill the free places in order).  AXB_ERR_NOT_SUPPORTED without
-   SuiteSparse. */
-axb_status axb__prep_maxtrans(axb_handle h, const axb_csr *A, int64_t *perm,
-                              int64_t *matched);
 
 #endif

@@ -118,7 +118,8 @@ static axb_status AXB_FN(axb__sparse_direct_, )(axb_handle h, const axb_csr *A,
   if (rcond >= 0 && rcond < AXB_EPS(T))
     return axb__fail(h, AXB_ERR_ILL_CONDITIONED,
                      "direct (%s): solved, but the matrix is ill-conditioned "
-                     "(rcond estimate %.3g < eps %.3g; relative residual "
+                     "(rcond estimate of the row-equilibrated matrix %.3g < "
+                     "eps %.3g; relative residual "
                      "%.3g): the answer is not trustworthy",
                      axb__direct_name(F), rcond, (double)AXB_EPS(T), worst);
   if (verdict)

@@ -147,7 +147,8 @@ axb_status axb__spf_ilut(const axb_csr *A, int p, double tau, axb_csr *F,
   /* Every row keeps at most its count in A + 2 p + 1 entries. */
   int64_t cap = A->nnz + (2 * (int64_t)p + 1) * n;
   double need = (double)cap * 16 + (double)n * 64;
-  if (need > (double)axb__memory_available()) return AXB_ERR_OUT_OF_MEMORY;
+  double have = 0;
+  if (axb__memory_short(need, &have)) return AXB_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < n; ++i)
     if (A->rowptr[i] == A->rowptr[i + 1]) {
       *info = i + 1; /* an empty row: A is singular */

@@ -1,15 +1,16 @@
 /*
  * Preprocessing of the Krylov path (issue 23): a matrix with zero or
  * missing diagonal entries (chemical process, circuit, KKT matrices) has
- * its rows permuted by a maximum transversal so that ILU(0) finds a
- * nonzero pivot in every row.  A row permutation P changes neither the
+ * its rows permuted by a maximum-product matching (sparse_match.c) so
+ * that ILU(0) finds a nonzero pivot, as large as a permutation can make
+ * it, in every row.  A row permutation P changes neither the
  * solution (P A x = P b) nor the 2-norm of any residual, so the Krylov
  * method's tolerance and the certificate mean what they meant.
  */
 #include "sparse/sparse_prep.h"
 
-#include "sparse/sparse_direct.h"
 #include "sparse/sparse_host.h"
+#include "sparse/sparse_mem.h"
 
 #include <math.h>
 #include <string.h>
@@ -84,29 +85,29 @@ static axb_status permute_dense(axb_handle h, const axb_dense *X,
   return AXB_SUCCESS;
 }
 
-axb_status axb__prep_transversal(axb_handle h, const axb_csr *A,
-                                 const axb_dense *B, axb_csr *Ap, axb_dense *Bp,
-                                 int64_t *matched) {
+axb_status axb__prep_matching(axb_handle h, const axb_csr *A,
+                              const axb_dense *B, double reserved, axb_csr *Ap,
+                              axb_dense *Bp, int64_t *matched) {
   memset(Ap, 0, sizeof *Ap);
   memset(Bp, 0, sizeof *Bp);
-  /* perm, plus the copies of A and B. */
-  double need =
-      (double)A->rows * 8 +
-      (double)A->nnz * (8 + (double)axb_dtype_size(A->dtype)) +
-      (double)A->rows * (double)B->cols * (double)axb_dtype_size(B->dtype) +
-      16.0 * (double)A->rows * 8;
-  if (need > (double)axb__memory_available())
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "the row permutation of n = %lld needs %.3g GiB, more "
-                     "than available",
-                     (long long)A->rows, need / 1073741824.0);
-  int64_t *perm = axb__malloc(A->rows > 0 ? A->rows : 1, sizeof(int64_t));
-  if (!perm)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a permutation");
-  axb_status st = axb__prep_maxtrans(h, A, perm, matched);
+  int64_t n = A->rows, nn = n > 0 ? n : 1;
+  /* the matching's work (costs: nnz doubles; 5 n doubles, 9 n indices
+     with perm) and the copies of A (values, column indices) and B */
+  double need = (double)A->nnz * (16 + (double)axb_dtype_size(A->dtype)) +
+                (double)n * (double)B->cols * (double)axb_dtype_size(B->dtype) +
+                16.0 * (double)n * 8 + reserved;
+  axb_status st =
+      axb__sparse_reserve(h, need, "weighted matching", A->rows, A->nnz);
+  if (st) return st;
+  int64_t *perm = axb__malloc(nn, sizeof(int64_t));
+  double *dr = axb__malloc(2 * nn, sizeof(double));
+  if (!perm || !dr)
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a matching");
+  if (!st) st = axb__prep_mc64(h, A, perm, dr, dr + nn, matched);
   if (!st) st = permute_rows(h, A, perm, Ap);
   if (!st) st = permute_dense(h, B, perm, Bp);
   axb__free(perm);
+  axb__free(dr);
   if (st) {
     axb_csr_destroy(Ap);
     axb_dense_destroy(Bp);

@@ -242,13 +242,21 @@ static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m,
 }
 
 /* Refuse up front what would only swap or meet the OOM killer (as the
-   dense driver does): the working vectors of method m, the preconditioner
-   and the host-side copies, against the memory this process can still
-   take.  On the CUDA table the vectors and factors live on the device and
-   only the host-side parts are counted here (cudaMalloc fails cleanly). */
+   dense driver does; sparse_mem.h): every sizeable allocation of a Krylov
+   solve of method m, counted here once.  On the backend (device memory on
+   the CUDA table, where cudaMalloc fails cleanly, so only the host side is
+   counted there): the method's vectors (GMRES: restart + 3, its basis),
+   b and x, Jacobi's inverse diagonal and the solves' work, the factor's
+   values and work copy with its indices.  On the host: the power-of-two
+   scaled copy of A and one column (sparse_solve_t.h), the factor's
+   set-up (its values, the shifted IC(0) copy, the pattern: diagonal
+   positions, CSC view, transposed positions, level sets), and
+   caller_values more values of A's dtype.  *needed (when not NULL): the
+   bytes counted, which a later check adds to its own. */
 static axb_status check_memory(axb_handle h, const axb_csr *A,
                                const axb_sparse_opts *o, axb_sparse_method m,
-                               int device, double caller_values) {
+                               int device, double caller_values,
+                               double *needed) {
   double n = (double)A->rows, nnz = (double)A->nnz;
   double es = (double)axb_dtype_size(A->dtype);
   double vecs = m == AXB_SPARSE_CG1        ? 5
@@ -259,11 +267,14 @@ static axb_status check_memory(axb_handle h, const axb_csr *A,
   int fac = o->precond != AXB_PRECOND_NONE && o->precond != AXB_PRECOND_JACOBI;
   if (o->precond == AXB_PRECOND_ILUT) /* its fill: 2 p + 1 per row */
     nnz += (2.0 * SP_ILUT_P + 1) * n;
-  double dev = vecs * n * es + (fac ? nnz * (es + 8) + 8 * n : 0);
-  double host = n * es + nnz * es + (fac ? 3 * nnz * 8 + 4 * n * 8 : 0);
+  /* the factor on the backend: values, work copy, its copy of the
+     pattern (CPU: rowptr, colind, CSC view, transposed positions, levels) */
+  double dev = vecs * n * es + (fac ? nnz * (2 * es + 5 * 8) + 8 * n * 8 : 0);
+  double host = (nnz + n) * es + (fac ? nnz * (2 * es + 5 * 8) + 8 * n * 8 : 0);
   double need = (device ? host : host + dev) + caller_values * es;
-  double have = (double)axb__memory_available();
-  if (need <= have) return AXB_SUCCESS;
+  if (needed) *needed = need;
+  double have = 0;
+  if (!axb__memory_short(need, &have)) return AXB_SUCCESS;
   return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "a sparse %s solve of n = %lld (%lld nonzeros, %s) needs "
                    "%.3g GiB of working memory, more than the %.3g GiB "
@@ -374,31 +385,31 @@ static int ilu_kind(const axb_sparse_opts *o, axb_sparse_method m) {
 
 /* The Krylov path as issue 8 built it (preconditioner AUTO and its
    fallbacks inside), after the preprocessing of issue 23: AUTO's ILU(0)
-   on a matrix with zero diagonal entries, on which ILU(0) fails, gets A's rows
-   permuted by a maximum transversal (sparse_prep.h; where ILU(0) of A itself
-   succeeds the permutation was measured to do harm: fidap036). */
+   on a matrix with zero diagonal entries, on which ILU(0) fails, gets A's
+   rows permuted by a maximum-product matching (sparse_prep.h; where ILU(0)
+   of A itself succeeds a permutation was measured to do harm: fidap036).
+   P is orthogonal: the residual norms, and so the verdict, are A's. */
 static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
                              const axb_csr *A, const axb_dense *B, axb_dense *X,
                              const axb_sparse_opts *o, axb_sparse_method m,
                              int sym, axb_sparse_report *r) {
-  axb_status st = check_memory(h, A, o, m, h->backend == AXB_BACKEND_CUDA, 0);
+  double kneed = 0; /* the Krylov solve's bytes: P A and P B come on top */
+  axb_status st =
+      check_memory(h, A, o, m, h->backend == AXB_BACKEND_CUDA, 0, &kneed);
   if (st) return st;
   axb_csr Ap;
   axb_dense Bp;
   int permuted = 0;
-  if (ilu_kind(o, m) && axb__direct_available() && axb__prep_diag_defect(A) &&
-      axb__prep_ilu0_fails(A)) {
+  if (ilu_kind(o, m) && axb__prep_diag_defect(A) && axb__prep_ilu0_fails(A)) {
     int64_t matched = 0;
-    st = axb__prep_transversal(h, A, B, &Ap, &Bp, &matched);
+    st = axb__prep_matching(h, A, B, kneed, &Ap, &Bp, &matched);
     if (st) {
-      path_add(r, "maximum transversal refused (%s)", axb_detail(h));
+      path_add(r, "weighted matching refused (%s)", axb_detail(h));
       axb__clear(h);
     } else {
       permuted = 1;
-      path_add(r,
-               "preprocessing: rows permuted by a maximum transversal "
-               "(BTF), %lld of %lld diagonal entries nonzero",
-               (long long)matched, (long long)A->rows);
+      path_add(r, "preprocessing: rows permuted by a maximum-product "
+                  "matching (MC64-like): every diagonal entry nonzero");
       A = &Ap;
       B = &Bp;
       sym = -1; /* P A is another matrix */
@@ -521,5 +532,6 @@ axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
   int sym = -1;
   axb_sparse_method m = choose_method(A, o.method, &sym);
   return check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA,
-                      (double)caller_arrays * (double)A->rows * (double)nrhs);
+                      (double)caller_arrays * (double)A->rows * (double)nrhs,
+                      NULL);
 }
