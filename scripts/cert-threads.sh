@@ -43,8 +43,17 @@ if [ -z "$obdir" ]; then
   done
 fi
 
+# The carried OpenBLAS is a DYNAMIC_ARCH build that picks its Prescott
+# kernels on the device host's VM (scripts/bench-cpu-device.sh): name the
+# core unless the caller did.
+if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+  if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
+  elif grep -q avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
+fi
+
 {
   date -u
+  echo "OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
   uname -a
   nproc
   lscpu 2>/dev/null | grep -E 'Model name|Socket|Thread|Core|NUMA node\(s\)'
