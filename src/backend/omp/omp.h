@@ -97,22 +97,6 @@ void axb_omp_blas_end(int saved);
    OpenBLAS ones).  begin returns the value to hand back to end. */
 int axb_omp_blas_begin_threaded(int nt);
 void axb_omp_blas_end_threaded(int saved, int nt);
-/* What becomes of OpenBLAS's own thread pool (the pthread build's; the
-   OpenMP build shares libgomp's) after the hybrid path has used it
-   (docs/notes/certificate.md, "Threading between phases"): its idle
-   workers spin for about 0.1 s (2^OPENBLAS_THREAD_TIMEOUT cycles) while the
-   next phases run on our OpenMP team, whose barriers then wait for threads
-   descheduled by the spinners.  AXB_CPU_POOL=park (the default) shuts the
-   pool down right after the factorization (its workers exit; the next
-   threaded call starts them again), =mixed leaves it spinning (before
-   issue 28).  Read once per process. */
-enum { AXB_POOL_MIXED = 0, AXB_POOL_PARK = 1 };
-#define OMP_POOL_DEFAULT AXB_POOL_PARK
-int axb_omp_pool_policy(void);
-/* Shut OpenBLAS's pthread pool down now (no-op for other builds). */
-void axb_omp_blas_park(void);
-/* openblas_get_parallel(): 0 serial, 1 pthreads, 2 OpenMP; -1 unknown. */
-int axb_omp_blas_build(void);
 /* 1 when getrf (chol = 0) or potrf (chol = 1) of order n on nt threads
    takes the hybrid path: nt >= AXB_CPU_HYBRID_THREADS (default
    OMP_HYBRID_THREADS) and n within [AXB_CPU_HYBRID_MIN, AXB_CPU_HYBRID_MAX]

@@ -9,7 +9,6 @@
 #include "core/template.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,13 +208,7 @@ void axb_omp_blas_end(int saved) {
   if (saved != 1 && saved > 0) openblas_set_num_threads(saved);
 }
 
-/* With parking, one hybrid factorization at a time in the process: a
-   shutdown while another thread's threaded call runs would hang both
-   (a worker busy with that call never sees the exit request). */
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-
 int axb_omp_blas_begin_threaded(int nt) {
-  if (axb_omp_pool_policy() == AXB_POOL_PARK) pthread_mutex_lock(&pool_lock);
   const int saved = openblas_get_num_threads();
   if (saved != nt) openblas_set_num_threads(nt);
   return saved;
@@ -223,30 +216,6 @@ int axb_omp_blas_begin_threaded(int nt) {
 
 void axb_omp_blas_end_threaded(int saved, int nt) {
   if (saved != nt && saved > 0) openblas_set_num_threads(saved);
-  if (axb_omp_pool_policy() == AXB_POOL_PARK) {
-    axb_omp_blas_park();
-    pthread_mutex_unlock(&pool_lock);
-  }
-}
-
-/* OpenBLAS internals, weak: absent from other BLAS builds (then NULL).
-   blas_thread_shutdown_ (exported by Debian 12's 0.3.21, not in its
-   headers) wakes every worker of the pthread build's pool, makes it exit
-   and joins it; the next threaded call re-creates the pool (exec_blas's
-   lazy start, the path OpenBLAS takes after a fork).  openblas_get_parallel
-   says which build is loaded: 1 pthreads, 2 OpenMP (whose "pool" is
-   libgomp's, the one our kernels use: nothing to park). */
-int blas_thread_shutdown_(void) __attribute__((weak));
-int openblas_get_parallel(void) __attribute__((weak));
-
-void axb_omp_blas_park(void) {
-  if (!blas_thread_shutdown_ || !openblas_get_parallel) return;
-  if (openblas_get_parallel() != 1) return;
-  blas_thread_shutdown_();
-}
-
-int axb_omp_blas_build(void) {
-  return openblas_get_parallel ? openblas_get_parallel() : -1;
 }
 
 /* Fortran ?laswp of the 32-bit-integer OpenBLAS the build links. */
@@ -275,23 +244,7 @@ void axb_omp_blas_end_threaded(int saved, int nt) {
   (void)saved;
   (void)nt;
 }
-void axb_omp_blas_park(void) {}
-int axb_omp_blas_build(void) { return -1; }
 #endif
-
-/* AXB_CPU_POOL, read once per process (a benign race: every thread
-   computes the same value). */
-int axb_omp_pool_policy(void) {
-  static int policy = -1;
-  int p = __atomic_load_n(&policy, __ATOMIC_RELAXED);
-  if (p >= 0) return p;
-  const char *e = getenv("AXB_CPU_POOL");
-  p = OMP_POOL_DEFAULT;
-  if (e && !strcmp(e, "mixed")) p = AXB_POOL_MIXED;
-  if (e && !strcmp(e, "park")) p = AXB_POOL_PARK;
-  __atomic_store_n(&policy, p, __ATOMIC_RELAXED);
-  return p;
-}
 
 /* Defaults of the hybrid switch (measured on the 16-core device host,
    docs/PERFORMANCE.md). */
