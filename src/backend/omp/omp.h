@@ -97,6 +97,10 @@ void axb_omp_blas_end(int saved);
    OpenBLAS ones).  begin returns the value to hand back to end. */
 int axb_omp_blas_begin_threaded(int nt);
 void axb_omp_blas_end_threaded(int saved, int nt);
+/* 1 when the OpenBLAS loaded is its OpenMP build (one thread pool,
+   libgomp's, for OpenBLAS and our kernels; docs/notes/certificate.md,
+   "Threading between phases"), 0 for the pthread build or no OpenBLAS. */
+int axb_omp_blas_openmp(void);
 /* 1 when getrf (chol = 0) or potrf (chol = 1) of order n on nt threads
    takes the hybrid path: nt >= AXB_CPU_HYBRID_THREADS (default
    OMP_HYBRID_THREADS) and n within [AXB_CPU_HYBRID_MIN, AXB_CPU_HYBRID_MAX]
