@@ -23,6 +23,15 @@
  *       k runs) needs the BLAS calls of the panel and of the update to run
  *       side by side in different threads, which a threaded BLAS cannot do.
  *
+ *   Which OpenBLAS (issue 28, docs/notes/certificate.md): the build links
+ *   OpenBLAS's OpenMP build when installed (CMake AXB_OPENBLAS_THREADING).
+ *   Its threads are libgomp's, the same pool as our teams, so the hybrid
+ *   path below leaves no second pool spinning (the pthread build's idle
+ *   workers spin ~0.1 s after each threaded call, and on 16 threads the
+ *   driver's next phases ran 10-30x slower beside them); inside a parallel
+ *   region it runs serially by itself, so the bracket then does nothing.
+ *   Which build is loaded is asked at run time (both are libopenblas.so.0).
+ *
  *   Exception, the hybrid path of getrf and potrf (axb_omp_use_hybrid: by
  *   default from 8 threads and n >= 1024, and for n >= 8192 on fewer
  *   threads; getrf on >= 8 threads takes it only above n = 8192 and
