@@ -378,6 +378,24 @@ static void passive_wait_policy(char **argv) {
   execv("/proc/self/exe", argv); /* returns only on failure: go on */
 }
 
+/* Issue 28: the hybrid path gives the calling thread's OpenMP thread count
+   back.  With OpenBLAS's OpenMP build (the default when installed) it sets
+   that count to the handle's for the factorization, since that build takes
+   its thread count from it; a caller's setting must survive. */
+static void hybrid_keeps_omp_threads(void) {
+#ifdef AXB_HAVE_OPENMP
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(3);
+  lu_case(1000, AXB_F64, 2, 0);
+  chol_case(1000, AXB_F64, AXB_LOWER, 2, 0);
+  CHECK(omp_get_max_threads() == 3,
+        "hybrid path changed the caller's OpenMP thread count (3 -> %d; "
+        "OpenBLAS OpenMP build: %d)",
+        omp_get_max_threads(), axb_omp_blas_openmp());
+  omp_set_num_threads(before);
+#endif
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   passive_wait_policy(argv);
@@ -446,6 +464,7 @@ int main(int argc, char **argv) {
     chol_case(1537, AXB_F32, AXB_UPPER, nt, 0);
     inv_case(INV_GETRI, 1000, AXB_F64, nt, 0);
   }
+  hybrid_keeps_omp_threads();
   lu_case(3001, AXB_F64, 2, 0);
   lu_rect(1200, 700);
   lu_rect(700, 1200);
