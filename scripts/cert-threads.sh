@@ -24,6 +24,10 @@
 # .carry/ unpacked to a temporary folder (scripts/gpu-prepare.sh puts it
 # there); the pthread variant falls back to LD_LIBRARY_PATH as given (the
 # device's .carry/lib).  A variant whose library is missing is skipped.
+# On the device machine: carry .carry/ with the .deb in it — here, either
+# `bash scripts/gpu-prepare.sh` or `(cd .carry && apt-get download
+# libopenblas0-openmp)` — and run from the repository root, e.g.
+#   LD_LIBRARY_PATH=$PWD/.carry/lib bash scripts/cert-threads.sh build/gpu $OUT/cert
 #
 # Sizes and repetitions are cut to stay under ~6 minutes on the 16-core
 # device host (OPENBLAS_CORETYPE set as the other device scripts): first
