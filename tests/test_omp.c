@@ -392,6 +392,27 @@ static void hybrid_keeps_omp_threads(void) {
         "hybrid path changed the caller's OpenMP thread count (3 -> %d; "
         "OpenBLAS OpenMP build: %d)",
         omp_get_max_threads(), axb_omp_blas_openmp());
+  /* A kernel's bracket: OpenBLAS single-threaded outside regions (with
+     the OpenMP build, through the thread's OpenMP count), the handle's
+     "all cores" unchanged inside it, everything given back after. */
+  axb_handle h0;
+  CHECK(axb_handle_create(&h0, AXB_BACKEND_CPU, 0) == AXB_SUCCESS, "handle");
+  const int all = axb_omp_threads(h0);
+  const int s1 = axb_omp_blas_begin();
+  const int s2 = axb_omp_blas_begin(); /* nested (a kernel calling one) */
+  CHECK(axb_omp_threads(h0) == all, "threads inside the bracket: %d, not %d",
+        axb_omp_threads(h0), all);
+  if (axb_omp_blas_openmp())
+    CHECK(omp_get_max_threads() == 1,
+          "OpenMP OpenBLAS outside a region "
+          "would use %d threads",
+          omp_get_max_threads());
+  axb_omp_blas_end(s2);
+  CHECK(axb_omp_threads(h0) == all, "threads after the inner end");
+  axb_omp_blas_end(s1);
+  CHECK(omp_get_max_threads() == 3, "bracket left the OpenMP count at %d",
+        omp_get_max_threads());
+  axb_handle_destroy(h0);
   omp_set_num_threads(before);
 #endif
 }

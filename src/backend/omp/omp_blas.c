@@ -14,10 +14,17 @@
 #include <string.h>
 #include <time.h>
 
+/* With OpenBLAS's OpenMP build, a kernel's bracket (axb_omp_blas_begin)
+   sets the calling thread's OpenMP thread count to 1, since that build
+   takes its thread count from it; the caller's value is kept here for
+   axb_omp_threads (depth: nested brackets of kernels that call kernels). */
+static _Thread_local int blas_omp_depth;
+static _Thread_local int blas_omp_saved;
+
 int axb_omp_threads(axb_handle h) {
   int t = h ? h->threads : 0;
 #ifdef AXB_HAVE_OPENMP
-  if (t <= 0) t = omp_get_max_threads();
+  if (t <= 0) t = blas_omp_depth > 0 ? blas_omp_saved : omp_get_max_threads();
 #endif
   return t > 0 ? t : 1;
 }
@@ -217,16 +224,38 @@ static int blas_is_openmp(void) {
   return r;
 }
 
-/* With the OpenMP build the bracket does nothing (see above); the pthread
-   build's openblas_set_num_threads(1) keeps its own pool out. */
+/* The bracket makes OpenBLAS single-threaded for a kernel's calls.  The
+   pthread build: openblas_set_num_threads(1) (process-wide), restored
+   after.  The OpenMP build: inside a parallel region nothing is needed;
+   outside one (serial paths, thread 0 before a region) the calling
+   thread's OpenMP count is set to 1 and restored by the outermost end, the
+   caller's value kept for axb_omp_threads (BLAS_OMP_PUSHED tells end). */
+enum { BLAS_OMP_PUSHED = -2 };
+
 int axb_omp_blas_begin(void) {
-  if (blas_is_openmp()) return 1;
+#ifdef AXB_HAVE_OPENMP
+  if (blas_is_openmp()) {
+    if (omp_in_parallel()) return 1;
+    if (blas_omp_depth++ == 0) {
+      blas_omp_saved = omp_get_max_threads();
+      if (blas_omp_saved != 1) omp_set_num_threads(1);
+    }
+    return BLAS_OMP_PUSHED;
+  }
+#endif
   const int saved = openblas_get_num_threads();
   if (saved != 1) openblas_set_num_threads(1);
   return saved;
 }
 
 void axb_omp_blas_end(int saved) {
+#ifdef AXB_HAVE_OPENMP
+  if (saved == BLAS_OMP_PUSHED) {
+    if (--blas_omp_depth == 0 && blas_omp_saved != 1)
+      omp_set_num_threads(blas_omp_saved);
+    return;
+  }
+#endif
   if (saved != 1 && saved > 0) openblas_set_num_threads(saved);
 }
 
