@@ -35,4 +35,21 @@ if [ -x $lt/xlintstd ] && [ ! -d .carry/lapack-test ]; then
   ln -s ../../lib/libopenblas.so.0 .carry/lapack-test/lib/libblas.so.3
   ln -s ../../lib/libopenblas.so.0 .carry/lapack-test/lib/liblapack.so.3
 fi
+# Issue 28: the OpenBLAS build that build/gpu links (the OpenMP one when
+# installed here) goes to .carry/lib, and the other one's .deb (6.7 MB) to
+# .carry/ for scripts/cert-threads.sh, which compares the two.
+want=pthread other=openmp
+if grep -q '^OPENBLAS_OPENMP_LIB:FILEPATH=/' build/gpu/CMakeCache.txt; then
+  want=openmp other=pthread
+fi
+if [ "$(cat .carry/lib/.openblas-build 2>/dev/null)" != "$want" ]; then
+  rm -rf .carry/ob && mkdir -p .carry/ob
+  (cd .carry/ob && apt-get download -qq "libopenblas0-$want" && dpkg -x ./*.deb root)
+  cp -L "$(find .carry/ob/root -name libopenblas.so.0 | head -1)" .carry/lib/libopenblas.so.0
+  echo "$want" >.carry/lib/.openblas-build
+  rm -rf .carry/ob
+fi
+rm -f .carry/libopenblas0-"$want"_*.deb
+[ -e "$(ls .carry/libopenblas0-"$other"_*.deb 2>/dev/null | head -1)" ] ||
+  (cd .carry && apt-get download -qq "libopenblas0-$other")
 du -sh build/gpu .carry

@@ -5,6 +5,9 @@ axb_packages="cmake make gcc g++ libc6-dev pkg-config zlib1g-dev libopenblas-dev
 axb_packages="$axb_packages openmpi-bin libopenmpi-dev libscalapack-openmpi-dev"
 # Issue 23: SuiteSparse (UMFPACK, CHOLMOD, AMD, COLAMD, BTF) for the sparse direct path.
 axb_packages="$axb_packages libsuitesparse-dev"
+# Issue 28: OpenBLAS's OpenMP build (one thread pool with our OpenMP kernels;
+# CMake links it when present, Debian's default alternative stays as is).
+axb_packages="$axb_packages libopenblas-openmp-dev"
 
 axb_setup() {
   local missing=""

@@ -378,6 +378,45 @@ static void passive_wait_policy(char **argv) {
   execv("/proc/self/exe", argv); /* returns only on failure: go on */
 }
 
+/* Issue 28: the hybrid path gives the calling thread's OpenMP thread count
+   back.  With OpenBLAS's OpenMP build (the default when installed) it sets
+   that count to the handle's for the factorization, since that build takes
+   its thread count from it; a caller's setting must survive. */
+static void hybrid_keeps_omp_threads(void) {
+#ifdef AXB_HAVE_OPENMP
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(3);
+  lu_case(1000, AXB_F64, 2, 0);
+  chol_case(1000, AXB_F64, AXB_LOWER, 2, 0);
+  CHECK(omp_get_max_threads() == 3,
+        "hybrid path changed the caller's OpenMP thread count (3 -> %d; "
+        "OpenBLAS OpenMP build: %d)",
+        omp_get_max_threads(), axb_omp_blas_openmp());
+  /* A kernel's bracket: OpenBLAS single-threaded outside regions (with
+     the OpenMP build, through the thread's OpenMP count), the handle's
+     "all cores" unchanged inside it, everything given back after. */
+  axb_handle h0;
+  CHECK(axb_handle_create(&h0, AXB_BACKEND_CPU, 0) == AXB_SUCCESS, "handle");
+  const int all = axb_omp_threads(h0);
+  const int s1 = axb_omp_blas_begin();
+  const int s2 = axb_omp_blas_begin(); /* nested (a kernel calling one) */
+  CHECK(axb_omp_threads(h0) == all, "threads inside the bracket: %d, not %d",
+        axb_omp_threads(h0), all);
+  if (axb_omp_blas_openmp())
+    CHECK(omp_get_max_threads() == 1,
+          "OpenMP OpenBLAS outside a region "
+          "would use %d threads",
+          omp_get_max_threads());
+  axb_omp_blas_end(s2);
+  CHECK(axb_omp_threads(h0) == all, "threads after the inner end");
+  axb_omp_blas_end(s1);
+  CHECK(omp_get_max_threads() == 3, "bracket left the OpenMP count at %d",
+        omp_get_max_threads());
+  axb_handle_destroy(h0);
+  omp_set_num_threads(before);
+#endif
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   passive_wait_policy(argv);
@@ -446,6 +485,7 @@ int main(int argc, char **argv) {
     chol_case(1537, AXB_F32, AXB_UPPER, nt, 0);
     inv_case(INV_GETRI, 1000, AXB_F64, nt, 0);
   }
+  hybrid_keeps_omp_threads();
   lu_case(3001, AXB_F64, 2, 0);
   lu_rect(1200, 700);
   lu_rect(700, 1200);

@@ -23,6 +23,15 @@
  *       k runs) needs the BLAS calls of the panel and of the update to run
  *       side by side in different threads, which a threaded BLAS cannot do.
  *
+ *   Which OpenBLAS (issue 28, docs/notes/certificate.md): the build links
+ *   OpenBLAS's OpenMP build when installed (CMake AXB_OPENBLAS_THREADING).
+ *   Its threads are libgomp's, the same pool as our teams, so the hybrid
+ *   path below leaves no second pool spinning (the pthread build's idle
+ *   workers spin ~0.1 s after each threaded call, and on 16 threads the
+ *   driver's next phases ran 10-30x slower beside them); inside a parallel
+ *   region it runs serially by itself, so the bracket then does nothing.
+ *   Which build is loaded is asked at run time (both are libopenblas.so.0).
+ *
  *   Exception, the hybrid path of getrf and potrf (axb_omp_use_hybrid: by
  *   default from 8 threads and n >= 1024, and for n >= 8192 on fewer
  *   threads; getrf on >= 8 threads takes it only above n = 8192 and
@@ -97,6 +106,10 @@ void axb_omp_blas_end(int saved);
    OpenBLAS ones).  begin returns the value to hand back to end. */
 int axb_omp_blas_begin_threaded(int nt);
 void axb_omp_blas_end_threaded(int saved, int nt);
+/* 1 when the OpenBLAS loaded is its OpenMP build (one thread pool,
+   libgomp's, for OpenBLAS and our kernels; docs/notes/certificate.md,
+   "Threading between phases"), 0 for the pthread build or no OpenBLAS. */
+int axb_omp_blas_openmp(void);
 /* 1 when getrf (chol = 0) or potrf (chol = 1) of order n on nt threads
    takes the hybrid path: nt >= AXB_CPU_HYBRID_THREADS (default
    OMP_HYBRID_THREADS) and n within [AXB_CPU_HYBRID_MIN, AXB_CPU_HYBRID_MAX]

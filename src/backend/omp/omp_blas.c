@@ -14,10 +14,17 @@
 #include <string.h>
 #include <time.h>
 
+/* With OpenBLAS's OpenMP build, a kernel's bracket (axb_omp_blas_begin)
+   sets the calling thread's OpenMP thread count to 1, since that build
+   takes its thread count from it; the caller's value is kept here for
+   axb_omp_threads (depth: nested brackets of kernels that call kernels). */
+static _Thread_local int blas_omp_depth;
+static _Thread_local int blas_omp_saved;
+
 int axb_omp_threads(axb_handle h) {
   int t = h ? h->threads : 0;
 #ifdef AXB_HAVE_OPENMP
-  if (t <= 0) t = omp_get_max_threads();
+  if (t <= 0) t = blas_omp_depth > 0 ? blas_omp_saved : omp_get_max_threads();
 #endif
   return t > 0 ? t : 1;
 }
@@ -198,25 +205,88 @@ int axb_omp_split_tri(int64_t c0, int64_t n, int64_t unit, int parts,
 void openblas_set_num_threads(int n);
 int openblas_get_num_threads(void);
 
+int openblas_get_parallel(void);
+
+/* 1 when the loaded OpenBLAS is its OpenMP build (openblas_get_parallel()
+   == 2; 1 is the pthread build): its threads are then libgomp's, the same
+   pool as our kernels' teams, and a call made inside a parallel region
+   runs serially by itself (OpenBLAS checks omp_in_parallel), while outside
+   one it takes as many threads as the calling thread's OpenMP thread count
+   (omp_get_max_threads).  Which build is loaded is decided by the dynamic
+   linker (both are libopenblas.so.0), so it is asked, once. */
+static int blas_is_openmp(void) {
+  static int v = -1; /* benign race: every thread stores the same value */
+  int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+  if (r < 0) {
+    r = openblas_get_parallel() == 2;
+    __atomic_store_n(&v, r, __ATOMIC_RELAXED);
+  }
+  return r;
+}
+
+/* The bracket makes OpenBLAS single-threaded for a kernel's calls.  The
+   pthread build: openblas_set_num_threads(1) (process-wide), restored
+   after.  The OpenMP build: inside a parallel region nothing is needed;
+   outside one (serial paths, thread 0 before a region) the calling
+   thread's OpenMP count is set to 1 and restored by the outermost end, the
+   caller's value kept for axb_omp_threads (BLAS_OMP_PUSHED tells end). */
+enum { BLAS_OMP_PUSHED = -2 };
+
 int axb_omp_blas_begin(void) {
+#ifdef AXB_HAVE_OPENMP
+  if (blas_is_openmp()) {
+    if (omp_in_parallel()) return 1;
+    if (blas_omp_depth++ == 0) {
+      blas_omp_saved = omp_get_max_threads();
+      if (blas_omp_saved != 1) omp_set_num_threads(1);
+    }
+    return BLAS_OMP_PUSHED;
+  }
+#endif
   const int saved = openblas_get_num_threads();
   if (saved != 1) openblas_set_num_threads(1);
   return saved;
 }
 
 void axb_omp_blas_end(int saved) {
+#ifdef AXB_HAVE_OPENMP
+  if (saved == BLAS_OMP_PUSHED) {
+    if (--blas_omp_depth == 0 && blas_omp_saved != 1)
+      omp_set_num_threads(blas_omp_saved);
+    return;
+  }
+#endif
   if (saved != 1 && saved > 0) openblas_set_num_threads(saved);
 }
 
+/* The OpenMP build follows the calling thread's OpenMP thread count: set it
+   to nt for the hybrid path and give the caller's value back (its
+   openblas_set_num_threads would also call omp_set_num_threads, so it is
+   not used).  Returns the value to restore. */
 int axb_omp_blas_begin_threaded(int nt) {
+#ifdef AXB_HAVE_OPENMP
+  if (blas_is_openmp()) {
+    const int saved = omp_get_max_threads();
+    if (saved != nt) omp_set_num_threads(nt);
+    return saved;
+  }
+#endif
   const int saved = openblas_get_num_threads();
   if (saved != nt) openblas_set_num_threads(nt);
   return saved;
 }
 
 void axb_omp_blas_end_threaded(int saved, int nt) {
+#ifdef AXB_HAVE_OPENMP
+  if (blas_is_openmp()) {
+    if (saved != nt && saved > 0) omp_set_num_threads(saved);
+    return;
+  }
+#endif
   if (saved != nt && saved > 0) openblas_set_num_threads(saved);
 }
+
+int axb_omp_blas_openmp(void) { return blas_is_openmp(); }
 
 /* Fortran ?laswp of the 32-bit-integer OpenBLAS the build links. */
 void dlaswp_(const int *n, double *a, const int *lda, const int *k1,
@@ -244,6 +314,7 @@ void axb_omp_blas_end_threaded(int saved, int nt) {
   (void)saved;
   (void)nt;
 }
+int axb_omp_blas_openmp(void) { return 0; }
 #endif
 
 /* Defaults of the hybrid switch (measured on the 16-core device host,
