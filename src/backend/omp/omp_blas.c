@@ -18,8 +18,10 @@
    sets the calling thread's OpenMP thread count to 1, since that build
    takes its thread count from it; the caller's value is kept here for
    axb_omp_threads (depth: nested brackets of kernels that call kernels). */
+#ifdef AXB_HAVE_OPENMP
 static _Thread_local int blas_omp_depth;
 static _Thread_local int blas_omp_saved;
+#endif
 
 int axb_omp_threads(axb_handle h) {
   int t = h ? h->threads : 0;
