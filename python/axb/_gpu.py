@@ -19,6 +19,8 @@ and the pivot info; check=False queues everything and returns without a
 synchronisation, with the info left on the device in the report.  Batched
 calls never synchronise unless strict=True.
 """
+import math
+
 import numpy as np
 
 from . import _axb
@@ -60,13 +62,27 @@ class _Lib:
 
     def dtype(self, *arrays):
         """'float32' when every array is float32, else 'float64'."""
-        names = [str(a.dtype).replace("torch.", "") for a in arrays]
+        names = [self._dtype_name(a) for a in arrays]
         for s in names:
             if not (s.startswith(("float", "int", "uint")) or
                     s in ("bool", "bfloat16")) or s == "float128":
                 raise TypeError("axb solves real float32/float64 systems; "
                                 "got dtype %s" % s)
         return "float32" if all(s == "float32" for s in names) else "float64"
+
+    _names = {}  # dtype object -> its name (str() of a dtype costs ~2 us)
+
+    def _dtype_name(self, a):
+        d = a.dtype
+        name = _Lib._names.get(d)
+        if name is None:
+            name = _Lib._names[d] = str(d).replace("torch.", "")
+        return name
+
+    def is_c(self, a):
+        """C-contiguous (cheap flags, no stride arithmetic)."""
+        return a.flags.c_contiguous if self.name == "cupy" \
+            else a.is_contiguous()
 
     def _t(self, dtype):
         return getattr(self.xp, dtype)
@@ -96,6 +112,9 @@ class _Lib:
         """(a', ld, stride) for a stack a (batch, rows, cols): a' of dtype
         dt with unit stride along its last axis and its matrices apart (a
         itself when it already is so; a C-order copy otherwise)."""
+        if self._dtype_name(a) == dt and self.is_c(a):  # the usual case
+            return a, max(a.shape[-1], 1), a.shape[-2] * a.shape[-1]
+
         def layout(x):
             st = self.estrides(x)
             ld = max(st[-2], x.shape[-1], 1)
@@ -103,10 +122,18 @@ class _Lib:
             apart = x.shape[0] <= 1 or st[0] >= ld * x.shape[-2]
             return unit and apart, ld, st[0]
         ok, ld, sa = layout(a)
-        if not ok or not str(a.dtype).endswith(dt):
+        if not ok or self._dtype_name(a) != dt:
             a = self.copy_into(self.empty(a.shape, dt), a)
             ok, ld, sa = layout(a)
         return a, ld, sa
+
+    def empties(self, *specs):
+        """empty() for several (shape, dtype) in one device scope."""
+        if self.name == "cupy":
+            with self.xp.cuda.Device(self.device):
+                return [self.xp.empty(sh, dtype=self._t(d))
+                        for sh, d in specs]
+        return [self.empty(sh, d) for sh, d in specs]
 
     def transpose(self, a):
         return a.swapaxes(-1, -2) if self.name == "cupy" \
@@ -238,7 +265,7 @@ def _solve_batched(lib, A, b, method, check, full_output, strict):
     if tuple(b.shape[:-1] if vec else b.shape[:-2]) != shape:
         raise ValueError("A and b must have the same batch shape on the GPU")
     dt = lib.dtype(A, b)
-    batch = int(np.prod(shape)) if shape else 1
+    batch = math.prod(shape)
     k = 1 if vec else b.shape[-1]
     A3 = A.reshape((batch, n, n))
     B3 = b.reshape((batch, n, k))
@@ -295,16 +322,16 @@ def _solve_batched_cert(lib, A3, B3, shape, vec, dt, full_output, strict):
     batch, n, k = B3.shape
     A3, lda, sA = lib.rowmajor(A3, dt)
     B3, ldb, sB = lib.rowmajor(B3, dt)
-    X = lib.empty((batch, n, k), dt)
-    info = lib.empty((batch,), "int32")
-    berr = lib.empty((batch,), dt)
+    X, info, berr = lib.empties(((batch, n, k), dt), ((batch,), "int32"),
+                                ((batch,), dt))
     if batch:
         lib.call("gesv_batched_cert", dt, 1, n, k, lib.ptr(A3), lda, sA,
                  lib.ptr(B3), ldb, sB, lib.ptr(X), max(k, 1), n * k,
                  lib.ptr(info), lib.ptr(berr), batch)
-    x = X[:, :, 0].reshape(shape + (n,)) if vec else X.reshape(shape + (n, k))
-    report = BatchReport("lu", "cuda", info.reshape(shape),
-                         berr.reshape(shape), {}, shape)
+    x = X.reshape(shape + ((n,) if vec else (n, k)))
+    same = len(shape) == 1  # no reshape (a view costs ~1 us each)
+    report = BatchReport("lu", "cuda", info if same else info.reshape(shape),
+                         berr if same else berr.reshape(shape), {}, shape)
     if strict:
         ok = (info == 0) & (berr < 30)
         if not bool(ok.all()):
