@@ -20,6 +20,9 @@
  *
  * Standalone:  nvcc -O3 -arch=sm_90a bench/proto_tslu.cu -lcusolver -o tslu
  *              ./tslu [m ...]
+ * These levels are the second variant measured (redux.sync argmax, pivot
+ * row through shared memory); the first (shuffle argmax and broadcast,
+ * bench/results/dense-h100/tslu-proto.txt) is in git history, 32581ba.
  */
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -45,26 +48,7 @@
 constexpr int W = 32;
 constexpr int64_t kNo = INT64_MAX;
 
-/* |x|, NaN as -0.5: loses to every number, beats "no row" (-1). */
-template <typename T> __device__ __forceinline__ T mag(T x) {
-  T a = x < 0 ? -x : x;
-  return a == a ? a : T(-0.5);
-}
-
-/* Warp argmax of (v, s): larger v, then smaller slot s. */
-template <typename T> __device__ __forceinline__ void wbest(T &v, int &s) {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) {
-    T ov = __shfl_xor_sync(0xffffffffu, v, off);
-    int os = __shfl_xor_sync(0xffffffffu, s, off);
-    if (ov > v || (ov == v && os < s)) {
-      v = ov;
-      s = os;
-    }
-  }
-}
-
-/* v2: a 32-bit key whose unsigned order is |x|'s (the magnitude's top
+/* A 32-bit key whose unsigned order is |x|'s (the magnitude's top
    bits: exponent and 15 / 17 mantissa bits) then the smaller slot: one
    redux.sync instead of five shuffle rounds.  0 = no row; NaN = 1. */
 template <typename T>
@@ -84,8 +68,8 @@ __device__ __forceinline__ unsigned key_of(T x, int slot) {
 
 template <typename T, int NR>
 __global__ void __launch_bounds__(256)
-    level2_kernel(const T *A, int64_t lda, int64_t c, int w, const int64_t *in,
-                  int64_t nin, int64_t *out) {
+    level_kernel(const T *A, int64_t lda, int64_t c, int w, const int64_t *in,
+                 int64_t nin, int64_t *out) {
   __shared__ T s_p[8][2][W];
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
   const int64_t g = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -133,80 +117,6 @@ __global__ void __launch_bounds__(256)
     __syncwarp();
     const T p0 = p[0];
     const T inv = p0 != T(0) ? T(1) / p0 : T(0);
-#pragma unroll
-    for (int q = 0; q < NR; ++q) {
-      const T l = act[q] ? r[q][0] * inv : T(0);
-#pragma unroll
-      for (int k = 1; k < W; ++k)
-        r[q][k - 1] = r[q][k] - l * p[k];
-      r[q][W - 1] = T(0);
-    }
-  }
-}
-
-/* One level: warp g takes inputs [g*NR*32, (g+1)*NR*32) (rows c + pos when
-   in is null), writes its 32 chosen rows to out[g*32 ..]. */
-template <typename T, int NR>
-__global__ void __launch_bounds__(256)
-    level_kernel(const T *A, int64_t lda, int64_t c, int w, const int64_t *in,
-                 int64_t nin, int64_t *out) {
-  const int lane = threadIdx.x & 31;
-  const int64_t g = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const int64_t base = g * NR * 32;
-  if (base >= nin) return;
-  int64_t gi[NR];
-  bool act[NR];
-  T r[NR][W];
-#pragma unroll
-  for (int q = 0; q < NR; ++q) {
-    const int64_t pos = base + q * 32 + lane;
-    gi[q] = pos < nin ? (in ? in[pos] : c + pos) : kNo;
-    act[q] = gi[q] != kNo;
-#pragma unroll
-    for (int k = 0; k < W; ++k)
-      r[q][k] = act[q] && k < w ? A[gi[q] + (c + k) * lda] : T(0);
-  }
-  int64_t *o = out + g * W;
-#pragma unroll 1
-  for (int jj = 0; jj < w; ++jj) {
-    T bv = -1;
-    int bs = INT_MAX;
-#pragma unroll
-    for (int q = 0; q < NR; ++q) {
-      const T a = mag(r[q][0]);
-      if (act[q] && a > bv) {
-        bv = a;
-        bs = q * 32 + lane;
-      }
-    }
-    wbest(bv, bs);
-    if (bs == INT_MAX) { /* fewer than w rows in this group */
-      for (int t = jj + lane; t < w; t += 32)
-        o[t] = kNo;
-      break;
-    }
-    const int owner = bs & 31, qo = bs >> 5;
-    T p[W];
-#pragma unroll
-    for (int k = 0; k < W; ++k) {
-      T mine = r[0][k];
-#pragma unroll
-      for (int q = 1; q < NR; ++q)
-        if (qo == q) mine = r[q][k];
-      p[k] = __shfl_sync(0xffffffffu, mine, owner);
-    }
-    int64_t mg = gi[0];
-#pragma unroll
-    for (int q = 1; q < NR; ++q)
-      if (qo == q) mg = gi[q];
-    mg = __shfl_sync(0xffffffffu, mg, owner);
-    if (lane == 0) o[jj] = mg;
-    if (lane == owner) {
-#pragma unroll
-      for (int q = 0; q < NR; ++q)
-        if (q == qo) act[q] = false;
-    }
-    const T inv = p[0] != T(0) ? T(1) / p[0] : T(0);
 #pragma unroll
     for (int q = 0; q < NR; ++q) {
       const T l = act[q] ? r[q][0] * inv : T(0);
@@ -347,8 +257,6 @@ __global__ void apply_kernel(T *A, int64_t lda, int64_t m, int64_t c, int w,
   }
 }
 
-static int g_v2 = 0;
-
 template <typename T> struct Scr {
   int64_t *b0, *b1, *pdst, *psrc, *ipiv, *info;
   int *pcnt;
@@ -368,12 +276,8 @@ void tslu_leaf(T *A, int64_t lda, int64_t m, int64_t c, int w, Scr<T> &s,
   do {
     const int64_t groups = (nin + NR * 32 - 1) / (NR * 32);
     const int64_t threads = groups * 32;
-    if (g_v2)
-      level2_kernel<T, NR><<<(unsigned)((threads + 255) / 256), 256, 0, st>>>(
-          A, lda, c, w, in, nin, outb);
-    else
-      level_kernel<T, NR><<<(unsigned)((threads + 255) / 256), 256, 0, st>>>(
-          A, lda, c, w, in, nin, outb);
+    level_kernel<T, NR><<<(unsigned)((threads + 255) / 256), 256, 0, st>>>(
+        A, lda, c, w, in, nin, outb);
     nin = groups * W;
     in = outb;
     std::swap(outb, other);
@@ -554,15 +458,10 @@ int main(int argc, char **argv) {
   cusolverDnHandle_t sol;
   cusolverDnCreate(&sol);
   cusolverDnSetStream(sol, st);
-  for (int v = 0; v < 2; ++v) {
-    g_v2 = v;
-    printf("# levels: %s\n", v ? "v2 (redux key, pivot row in shared memory)"
-                               : "v1 (shuffle argmax and broadcast)");
-    for (int64_t m : ms)
-      run<double>(m, sol, st);
-    for (int64_t m : ms)
-      run<float>(m, sol, st);
-  }
+  for (int64_t m : ms)
+    run<double>(m, sol, st);
+  for (int64_t m : ms)
+    run<float>(m, sol, st);
   cusolverDnDestroy(sol);
   return 0;
 }

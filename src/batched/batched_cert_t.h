@@ -9,27 +9,32 @@ static inline T AXB_FN(cert_, at)(const T *M, int rm, int64_t ld, int64_t i,
   return rm ? M[i * ld + j] : M[i + j * ld];
 }
 
-/* berr of one answer x of A x = b (check.c's conventions), in double. */
-static double AXB_FN(cert_, ratio)(int rm, int64_t n, const T *A, int64_t lda,
-                                   const T *b, int64_t sb, const T *x,
-                                   int64_t sx) {
-  double an = 0, rn = 0, xn = 0;
+/* ||A||_inf of one problem, in double (a NaN sum stays). */
+static double AXB_FN(cert_, anorm)(int rm, int64_t n, const T *A, int64_t lda) {
+  double an = 0;
   for (int64_t i = 0; i < n; ++i) {
-    double s = 0, r = (double)b[i * sb];
-    for (int64_t j = 0; j < n; ++j) {
-      const double a = (double)AXB_FN(cert_, at)(A, rm, lda, i, j);
-      s += fabs(a);
-      r -= a * (double)x[j * sx];
-    }
+    double s = 0;
+    for (int64_t j = 0; j < n; ++j)
+      s += fabs((double)AXB_FN(cert_, at)(A, rm, lda, i, j));
     an = isnan(s) || s > an ? s : an;
+  }
+  return an;
+}
+
+/* berr of one answer x of A x = b, in double, by check.c's ratio. */
+static double AXB_FN(cert_, ratio)(int rm, int64_t n, const T *A, int64_t lda,
+                                   double an, const T *b, int64_t sb,
+                                   const T *x, int64_t sx) {
+  double rn = 0, xn = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double r = (double)b[i * sb];
+    for (int64_t j = 0; j < n; ++j)
+      r -= (double)AXB_FN(cert_, at)(A, rm, lda, i, j) * (double)x[j * sx];
     rn = isnan(r) || fabs(r) > rn ? fabs(r) : rn;
     const double xi = fabs((double)x[i * sx]);
     xn = isnan(xi) || xi > xn ? xi : xn;
   }
-  const double eps = AXB_EPS(T);
-  if (isnan(rn) || isnan(an) || isnan(xn) || isinf(an) || isinf(xn)) return NAN;
-  if (an == 0 || xn == 0) return rn == 0 ? 0 : 1 / eps;
-  return rn / an / xn / ((double)n * eps);
+  return axb__check_ratio(rn, an, xn, (double)n * AXB_EPS(T), AXB_EPS(T));
 }
 
 /* Problem b on the host: LU of a copy (work, ld n), then column by column
@@ -45,6 +50,7 @@ static int AXB_FN(cert_, one)(int rm, int64_t n, int64_t nrhs, const T *A,
   /* element steps of column c: row-major (rows ld apart, columns 1) */
   const int64_t sbr = rm ? ldb : 1, sbc = rm ? 1 : ldb;
   const int64_t sxr = rm ? ldx : 1, sxc = rm ? 1 : ldx;
+  const double an = st ? 0 : AXB_FN(cert_, anorm)(rm, n, A, lda);
   double worst = 0;
   for (int64_t c = 0; c < nrhs; ++c) {
     const T *b = B + c * sbc;
@@ -59,7 +65,7 @@ static int AXB_FN(cert_, one)(int rm, int64_t n, int64_t nrhs, const T *A,
     AXB_FN(bat_, getrs1)(n, 1, work, n, piv, xw, n);
     for (int64_t i = 0; i < n; ++i)
       x[i * sxr] = xw[i];
-    const double r = AXB_FN(cert_, ratio)(rm, n, A, lda, b, sbr, x, sxr);
+    const double r = AXB_FN(cert_, ratio)(rm, n, A, lda, an, b, sbr, x, sxr);
     if (isnan(r) || r > worst) worst = r;
   }
   *berr = st ? INFINITY : worst;

@@ -145,8 +145,8 @@ static const double *as_double(const axb_dense *A, int64_t *ld, double **own) {
 /* num / (d1 d2 s), s > 0 a fixed scale (n eps, or 1), under the file's
    conventions: NaN or infinite factors give NaN; a zero factor gives 0 when
    num = 0 and 1/eps otherwise.  Dividing in turn avoids underflow of the
-   product d1 d2 s. */
-static double chk_ratio(double num, double d1, double d2, double s,
+   product d1 d2 s.  Also the batched certificate's (batched_cert_t.h). */
+double axb__check_ratio(double num, double d1, double d2, double s,
                         double eps) {
   if (isnan(num) || isnan(d1) || isnan(d2) || isinf(d1) || isinf(d2))
     return NAN;
@@ -222,14 +222,14 @@ static double lu_diff_norm(const axb_dense *A, const axb_dense *LU,
 }
 
 /* ||P A - L U||_1 / (n ||A||_1 eps(LU)); ipiv NULL: P = I.  (A NaN
-   residual gives NAN, as chk_ratio would.) */
+   residual gives NAN, as axb__check_ratio would.) */
 double axb_check_lu(const axb_dense *A, const axb_dense *LU,
                     const int64_t *ipiv) {
   double resid = lu_diff_norm(A, LU, ipiv, 0);
   if (isnan(resid) || A->rows == 0) return resid;
   double eps = axb_eps(LU->dtype);
-  return chk_ratio(resid, norm_of(A, AXB_NORM_ONE), 1, (double)A->rows * eps,
-                   eps);
+  return axb__check_ratio(resid, norm_of(A, AXB_NORM_ONE), 1,
+                          (double)A->rows * eps, eps);
 }
 
 /* max_ij |(P A - L U)_ij|; ipiv NULL: P = I. */
@@ -282,18 +282,19 @@ double axb_check_cholesky(const axb_dense *A, const axb_dense *F,
   double resid = chk_dnorm_one(n, n, w, n);
   axb__free(w);
   double eps = axb_eps(F->dtype);
-  return chk_ratio(resid, anorm, 1, (double)n * eps, eps);
+  return axb__check_ratio(resid, anorm, 1, (double)n * eps, eps);
 }
 
 /* The largest over the columns of ||r_c||_inf / (||A||_inf ||x_c||_inf
-   n eps) (chk_ratio's guards), r: n x nrhs with ld n, x with ld ldx. */
+   n eps) (axb__check_ratio's guards), r: n x nrhs with ld n, x with ld ldx. */
 static double worst_ratio(const double *r, const double *x, int64_t ldx,
                           int64_t n, int64_t nrhs, double anorm, double eps) {
   double worst = 0;
   for (int64_t c = 0; c < nrhs; ++c) {
     double rn = chk_dnorm_max(n, 1, r + c * n, n);
     double xn = chk_dnorm_max(n, 1, x + c * ldx, ldx);
-    worst = chk_nanmax(worst, chk_ratio(rn, anorm, xn, (double)n * eps, eps));
+    worst = chk_nanmax(worst,
+                       axb__check_ratio(rn, anorm, xn, (double)n * eps, eps));
   }
   return worst;
 }
@@ -382,8 +383,8 @@ double axb_check_inverse(const axb_dense *A, const axb_dense *X) {
   axb__free(own);
   axb__free(w);
   double eps = axb_eps(X->dtype);
-  return chk_ratio(resid, norm_of(A, AXB_NORM_ONE), xnorm, (double)n * eps,
-                   eps);
+  return axb__check_ratio(resid, norm_of(A, AXB_NORM_ONE), xnorm,
+                          (double)n * eps, eps);
 }
 
 static int same_shape(const axb_dense *A, const axb_dense *B) {
@@ -426,7 +427,8 @@ double axb_forward_error(const axb_dense *X, const axb_dense *X_true) {
   }
   double eps = axb_eps(X->dtype), worst = 0;
   for (int64_t c = 0; c < nrhs; ++c)
-    worst = chk_nanmax(worst, chk_ratio(diff[c], diff[nrhs + c], 1, 1, eps));
+    worst =
+        chk_nanmax(worst, axb__check_ratio(diff[c], diff[nrhs + c], 1, 1, eps));
   axb__free(diff);
   return worst;
 }

@@ -81,6 +81,10 @@ int axb__memory_short(double need, double *have);
    NaN ratio (oom may be NULL). */
 double axb__check_solve(const axb_dense *A, const axb_dense *X,
                         const axb_dense *B, int *oom);
+/* num / (d1 d2 s) under check.c's conventions (NaN for a NaN or infinite
+   factor; over a zero factor 0 when num = 0, else 1/eps): the scaled
+   residuals' last step, s = n eps. */
+double axb__check_ratio(double num, double d1, double d2, double s, double eps);
 /* The same ratio, bit for bit, from one pass over A (residual and row sums
    together), rows shared among `threads` threads (0: OpenMP's default). */
 double axb__backward_error(const axb_dense *A, const axb_dense *X,

@@ -208,6 +208,26 @@ axb_status axb__direct_factor(axb_handle h, axb_direct *F) {
   return umf_factor(h, F);
 }
 
+/* X := A^-1 B by CHOLMOD's factor, B and X n x ncol column-major (ld n). */
+static axb_status chol_solve_cols(axb_handle h, axb_direct *F, int64_t n,
+                                  int ncol, const double *b, double *x) {
+  cholmod_dense B;
+  memset(&B, 0, sizeof B);
+  B.nrow = B.d = (size_t)n;
+  B.ncol = (size_t)ncol;
+  B.nzmax = (size_t)ncol * (size_t)n;
+  B.x = (void *)b;
+  B.xtype = CHOLMOD_REAL;
+  B.dtype = CHOLMOD_DOUBLE;
+  cholmod_dense *X = cholmod_l_solve(CHOLMOD_A, F->L, &B, &F->cc);
+  if (!X)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "CHOLMOD solve: status %d",
+                     F->cc.status);
+  memcpy(x, X->x, (size_t)ncol * (size_t)n * sizeof(double));
+  cholmod_l_free_dense(&X, &F->cc);
+  return AXB_SUCCESS;
+}
+
 axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
                              const double *b, double *x) {
   int64_t n = F->A->rows;
@@ -221,20 +241,7 @@ axb_status axb__direct_solve(axb_handle h, axb_direct *F, int trans,
     if (s == UMFPACK_WARNING_singular_matrix) return AXB_SUCCESS; /* Inf */
     return umf_status(h, s, "solve");
   }
-  cholmod_dense B;
-  memset(&B, 0, sizeof B);
-  B.nrow = B.nzmax = B.d = (size_t)n;
-  B.ncol = 1;
-  B.x = (void *)b;
-  B.xtype = CHOLMOD_REAL;
-  B.dtype = CHOLMOD_DOUBLE;
-  cholmod_dense *X = cholmod_l_solve(CHOLMOD_A, F->L, &B, &F->cc);
-  if (!X)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "CHOLMOD solve: status %d",
-                     F->cc.status);
-  memcpy(x, X->x, (size_t)n * sizeof(double));
-  cholmod_l_free_dense(&X, &F->cc);
-  return AXB_SUCCESS;
+  return chol_solve_cols(h, F, n, 1, b, x);
 }
 
 static const char *chol_ordering(int o) {
@@ -281,21 +288,7 @@ axb_status axb__direct_solve2(axb_handle h, axb_direct *F, const double *b,
     axb_status st = axb__direct_solve(h, F, 0, b, x);
     return st ? st : axb__direct_solve(h, F, 0, b + n, x + n);
   }
-  cholmod_dense B;
-  memset(&B, 0, sizeof B);
-  B.nrow = B.d = (size_t)n;
-  B.ncol = 2;
-  B.nzmax = 2 * (size_t)n;
-  B.x = (void *)b;
-  B.xtype = CHOLMOD_REAL;
-  B.dtype = CHOLMOD_DOUBLE;
-  cholmod_dense *X = cholmod_l_solve(CHOLMOD_A, F->L, &B, &F->cc);
-  if (!X)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "CHOLMOD solve: status %d",
-                     F->cc.status);
-  memcpy(x, X->x, 2 * (size_t)n * sizeof(double));
-  cholmod_l_free_dense(&X, &F->cc);
-  return AXB_SUCCESS;
+  return chol_solve_cols(h, F, n, 2, b, x);
 }
 
 axb_direct_kind axb__direct_kind(const axb_direct *F) { return F->kind; }
