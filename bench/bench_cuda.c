@@ -3,7 +3,7 @@
  * matrices, device arrays (the _dev API: no transfers in the times).
  *
  *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,spotrf,dgetri,dinvgj]
- *              [--axb-only | --anchor-only] [--transfer] [N ...]
+ *              [--axb-only | --anchor-only] [--transfer] [--gram] [N ...]
  *
  * For each size the input is generated once on the host (uniform(-1, 1)
  * from a fixed LCG; symmetric with n on the diagonal for Cholesky) and
@@ -81,6 +81,44 @@ static void set_host(prob *p, int64_t i, int64_t j, double v) {
     ((float *)p->hA)[i + j * p->n] = (float)v;
 }
 
+/* --gram: A = M M^T / n for M uniform(-1, 1), an ill-conditioned SPD matrix
+   (kappa_2 ~ 1e7 at n = 1024, ~1e8 at 4096: sigma_min(M) ~ n^-1/2), formed
+   in double by cuBLAS and mirrored so that it is exactly symmetric; float
+   gets it rounded (then not SPD in float past kappa ~ 1e7: a failure the
+   report shows).  Why: a triangular solve through an explicit inverse of
+   the diagonal blocks loses accuracy with their condition, which the
+   default, diagonally dominant SPD input cannot show. */
+static int GRAM;
+static void gram_make(prob *p) {
+  const int64_t n = p->n;
+  double *m = malloc((size_t)(n * n) * sizeof(double)), *dm, *da;
+  if (!m) {
+    fprintf(stderr, "out of host memory at n=%lld\n", (long long)n);
+    exit(2);
+  }
+  for (int64_t e = 0; e < n * n; ++e)
+    m[e] = urand();
+  CU(cudaMalloc((void **)&dm, (size_t)(n * n) * sizeof(double)));
+  CU(cudaMalloc((void **)&da, (size_t)(n * n) * sizeof(double)));
+  CU(cudaMemcpy(dm, m, (size_t)(n * n) * sizeof(double),
+                cudaMemcpyHostToDevice));
+  const double s = 1.0 / (double)n, zero = 0;
+  cublasSetStream(BLAS, S);
+  cublasDgemm_64(BLAS, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &s, dm, n, dm, n,
+                 &zero, da, n);
+  CU(cudaMemcpyAsync(m, da, (size_t)(n * n) * sizeof(double),
+                     cudaMemcpyDeviceToHost, S));
+  CU(cudaStreamSynchronize(S));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j; i < n; ++i) {
+      set_host(p, i, j, m[i + j * n]);
+      set_host(p, j, i, m[i + j * n]);
+    }
+  cudaFree(dm);
+  cudaFree(da);
+  free(m);
+}
+
 static void prob_make(prob *p, int64_t n, axb_dtype t, int spd) {
   memset(p, 0, sizeof *p);
   p->n = n;
@@ -94,13 +132,16 @@ static void prob_make(prob *p, int64_t n, axb_dtype t, int spd) {
     fprintf(stderr, "out of host memory at n=%lld\n", (long long)n);
     exit(2);
   }
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = spd ? j : 0; i < n; ++i) {
-      double v = urand();
-      if (spd && i == j) v = fabs(v) + (double)n;
-      set_host(p, i, j, v);
-      if (spd) set_host(p, j, i, v);
-    }
+  if (spd && GRAM)
+    gram_make(p);
+  else
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = spd ? j : 0; i < n; ++i) {
+        double v = urand();
+        if (spd && i == j) v = fabs(v) + (double)n;
+        set_host(p, i, j, v);
+        if (spd) set_host(p, j, i, v);
+      }
   /* b = A x, x random, accumulated in double */
   double *x = malloc((size_t)n * sizeof(double));
   double *b = calloc((size_t)n, sizeof(double));
@@ -444,6 +485,8 @@ int main(int argc, char **argv) {
       if (reps < 1 || reps > MAXREP) reps = 5;
     } else if (!strcmp(argv[i], "--transfer")) {
       transfer = 1;
+    } else if (!strcmp(argv[i], "--gram")) {
+      GRAM = 1;
     } else if (!strcmp(argv[i], "--axb-only")) {
       axb_only = 1;
     } else if (!strcmp(argv[i], "--anchor-only")) {
@@ -485,6 +528,7 @@ int main(int argc, char **argv) {
   printf("# device: %s, CUDA runtime %d.%d, cuSOLVER %d, reps %d (median "
          "after 1 warm-up), device arrays\n",
          name, rt / 1000, (rt % 1000) / 10, axb_cusolver_version(), reps);
+  if (GRAM) printf("# Cholesky input: M M^T / n, M uniform (--gram)\n");
   printf("%-7s %6s %10s %8s %10s %8s %7s %9s %9s %8s\n", "op", "n", "axb_ms",
          "axb_TF", "cusol_ms", "cusol_TF", "ratio", "berr_axb", "berr_cus",
          "dgemm_TF");

@@ -38,16 +38,28 @@
 #include "cuda_chol_tiles.h"
 #include "cuda_sync.cuh"
 
+#include <cstdio>
+#include <vector>
+
 namespace axb_cuda {
 
 namespace {
 
 constexpr int kT = kTileEdge; /* tile edge */
-constexpr int kLD = kT + 1;   /* shared-memory column stride (banks) */
+/* Shared-memory column stride: 68 = 4 mod 16 doubles, so that the 16
+   lanes of a half-warp loading an mma fragment (4 columns x 4 rows) hit
+   16 different banks; 65 (the usual odd pad) gave 4-way conflicts and a
+   64 x 64 x 64 product of 3.6 us (tile trace, H100). */
+constexpr int kLD = kT + 4;
 constexpr int kTh = 256;      /* threads per tile */
 
 __device__ __forceinline__ int64_t ld_volatile(const int64_t *p) {
   return *(const volatile int64_t *)p;
+}
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
 }
 
 template <typename T> struct TileArgs {
@@ -59,7 +71,13 @@ template <typename T> struct TileArgs {
   int64_t *info;
   unsigned *flags; /* Tr * Tc ready flags, then the ticket counter; zeroed */
   int Tr, Tc;
+  unsigned long long *trace; /* AXB_CUDA_TILE_TRACE: kStamps per tile */
 };
+/* A tile's time stamps (a study aid): start, early updates done, last input
+   ready, updates done, factor or solve done, published; then three inside
+   the factor or solve (tile_chol8: first block factored, first update
+   done; off-diagonal: L(j,j) loaded, inverted, multiplied). */
+constexpr int kStamps = 9;
 
 /* Global element (r, c) of the lower factor (upper storage: transposed). */
 template <typename T>
@@ -312,6 +330,250 @@ __device__ int tile_sweep(T *S, const T *L, const T *rinv, int nv, T (*buf)[kT],
   return bad;
 }
 
+/*
+ * L := L^-1 in place for the lower-triangular 64 x 64 shared tile L
+ * (strictly upper part zero, a padded diagonal one).  Column k of the
+ * inverse solves L y = e_k by forward substitution, column-oriented: once
+ * y_j = (e_k(j) - sum_{i<j} L(j,i) y_i) / L(j,j) is final, y_i -= L(i,j)
+ * y_j for every i > j.  Thread t solves column k = t / 4 with the rows
+ * i = 4 q + g (g = t % 4, q = 0..15) in registers; a column's four
+ * threads are adjacent lanes, so y_j moves between them by a shuffle and
+ * the 64 steps need no block barrier.
+ *
+ * Why: an off-diagonal tile then solves X = C L^-T by one tensor-core
+ * product instead of a 64-step column sweep with a barrier per column
+ * (~17 us of every 64 columns on the critical path).  Inverting the
+ * diagonal blocks of a triangular solve is MAGMA's trsm; the error of
+ * X grows with cond(L(j,j)) <= cond(A)^(1/2) instead of with the solve's
+ * own conditioning, and the backward errors of the GPU suite and of
+ * bench_cuda on ill-conditioned SPD matrices are its check.
+ */
+template <typename T> __device__ void tile_tri_inverse(T *L, T *rinv) {
+  const int tid = threadIdx.x, k = tid / 4, g = tid % 4, lane = tid % 32;
+  if (tid < kT) rinv[tid] = T(1) / L[tid * kLD + tid];
+  __syncthreads();
+  T y[16];
+#pragma unroll
+  for (int q = 0; q < 16; ++q)
+    y[q] = 4 * q + g == k ? T(1) : T(0);
+#pragma unroll
+  for (int q = 0; q < 16; ++q) {
+#pragma unroll
+    for (int gp = 0; gp < 4; ++gp) {
+      const int j = 4 * q + gp;
+      const T v = __shfl_sync(0xffffffffu, y[q], (lane & ~3) | gp) * rinv[j];
+      if (g == gp)
+        y[q] = v;
+      else if (g > gp)
+        y[q] = fma(-L[j * kLD + 4 * q + g], v, y[q]);
+#pragma unroll
+      for (int qq = q + 1; qq < 16; ++qq)
+        y[qq] = fma(-L[j * kLD + 4 * qq + g], v, y[qq]);
+    }
+  }
+  __syncthreads(); /* every read of L is done */
+#pragma unroll
+  for (int q = 0; q < 16; ++q)
+    L[k * kLD + 4 * q + g] = y[q];
+  __syncthreads();
+}
+
+/*
+ * The diagonal tile's Cholesky by 8-column blocks (variant 2), two
+ * barriers per block instead of one per column.  For the block at column
+ * o (o < nv):
+ *   1. every thread of a row r >= o loads the 8 x 8 diagonal block
+ *      S(o:o+8, o:o+8) and factors it in registers (chol8: all callers
+ *      get the same L11 and the same verdict, so no barrier), then solves
+ *      its own row, x L11^T = S(r, o:o+8), by forward substitution — rows
+ *      inside the block come out as L11's rows, rows below as L21's (the
+ *      same operations in the same order as chol8's: bitwise the same);
+ *      the rows go to P (the final factor), not to S, because other
+ *      threads still read S's diagonal block;
+ *   2. S(o+8:, o+8:) -= P(o+8:, o:o+8) P(o+8:, o:o+8)^T on the lower 8 x 8
+ *      blocks (FP64 tensor cores; FMA units in float).
+ * Columns from nv on are padding (or, in a trapezoid's diagonal tile,
+ * columns that belong to no one): never pivots, zero in P.
+ */
+template <typename T> struct Chol8 {
+  T d[36]; /* L11(i, c) at i (i + 1) / 2 + c, c <= i */
+  T rinv[8];
+  int bad; /* first column whose pivot is not positive (or NaN), else 8 */
+};
+
+__device__ __forceinline__ constexpr int tri(int i, int c) {
+  return i * (i + 1) / 2 + c;
+}
+
+template <typename T>
+__device__ __forceinline__ void chol8(Chol8<T> &f, const T *S, int o, int nv) {
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int c = 0; c <= i; ++c)
+      f.d[tri(i, c)] = S[(o + c) * kLD + o + i];
+  f.bad = 8;
+#pragma unroll
+  for (int c = 0; c < 8; ++c) {
+    f.rinv[c] = T(0);
+    if (o + c >= nv) continue;
+    const T p = f.d[tri(c, c)];
+    if (!(p > T(0)) && f.bad == 8) f.bad = c;
+    const T r = p > T(0) ? rsqrt(p) : T(0);
+    f.rinv[c] = r;
+#pragma unroll
+    for (int i = c; i < 8; ++i)
+      f.d[tri(i, c)] *= r;
+#pragma unroll
+    for (int k = c + 1; k < 8; ++k)
+#pragma unroll
+      for (int i = k; i < 8; ++i)
+        f.d[tri(i, k)] = fma(-f.d[tri(i, c)], f.d[tri(k, c)], f.d[tri(i, k)]);
+  }
+}
+
+/* Row r's 8 entries of block column o into P: x L11^T = S(r, o:o+8) by
+   forward substitution; rel = r - o for a row of the diagonal tile (its
+   entries above the diagonal come out zero), 8 for a row of an
+   off-diagonal tile. */
+template <typename T>
+__device__ __forceinline__ void chol8_row(const Chol8<T> &f, const T *S, T *P,
+                                          int o, int r, int rel) {
+  T x[8];
+#pragma unroll
+  for (int c = 0; c < 8; ++c)
+    x[c] = S[(o + c) * kLD + r];
+#pragma unroll
+  for (int c = 0; c < 8; ++c) {
+    T v = x[c];
+#pragma unroll
+    for (int k = 0; k < c; ++k)
+      v = fma(-x[k], f.d[tri(c, k)], v);
+    v *= f.rinv[c];                    /* zero on padding */
+    x[c] = c > rel ? T(0) : v;         /* above the diagonal */
+    P[(o + c) * kLD + r] = x[c];
+  }
+}
+
+/* S(:, o+8:) -= A(:, o:o+8) B(o+8:, o:o+8)^T: LOWER, the diagonal tile's
+   trailing update (rows from o + 8, lower 8 x 8 blocks only; A = B = P);
+   else an off-diagonal tile's (all 64 rows; A = its solved columns, B =
+   L(j,j)).  Double: one 8 x 8 block per warp at a time, two mma.m8n8k4
+   (fragments as in tile_gemm_nt; with kLD = 4 mod 16 the A and B
+   fragments' half-warps hit 16 different banks); float: FMA units. */
+template <bool LOWER>
+__device__ __forceinline__ void rank8_update(double *S, const double *A,
+                                             const double *B, int o) {
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+  const int t = (kT - o - 8) / 8; /* trailing block columns */
+  const int nblk = LOWER ? t * (t + 1) / 2 : 8 * t;
+  for (int idx = w; idx < nblk; idx += kTh / 32) {
+    int cc = idx / 8, rb = 8 * (idx % 8); /* warp w: row block w */
+    if (LOWER) {
+      int rem = idx;
+      cc = 0;
+      while (rem >= t - cc) {
+        rem -= t - cc;
+        ++cc;
+      }
+      rb = o + 8 + 8 * (cc + rem);
+    }
+    const int cb = o + 8 + 8 * cc;
+    const int r = rb + lane / 4, c = cb + 2 * (lane % 4);
+    double c0 = S[c * kLD + r], c1 = S[(c + 1) * kLD + r];
+#pragma unroll
+    for (int kk = 0; kk < 8; kk += 4) {
+      const int k = o + kk + lane % 4;
+      dmma(c0, c1, -A[k * kLD + r], B[k * kLD + cb + lane / 4]);
+    }
+    S[c * kLD + r] = c0;
+    S[(c + 1) * kLD + r] = c1;
+  }
+}
+template <bool LOWER>
+__device__ __forceinline__ void rank8_update(float *S, const float *A,
+                                             const float *B, int o) {
+  const int c = threadIdx.x / 4, g = threadIdx.x % 4;
+  if (c < o + 8) return;
+  float bc[8];
+#pragma unroll
+  for (int k = 0; k < 8; ++k)
+    bc[k] = B[(o + k) * kLD + c];
+  for (int r = (LOWER ? c : 0) + g; r < kT; r += 4) {
+    float v = S[c * kLD + r];
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+      v = fmaf(-A[(o + k) * kLD + r], bc[k], v);
+    S[c * kLD + r] = v;
+  }
+}
+
+/* The diagonal tile S factored into P (lower part; columns past a failure
+   keep S's values, as the sweep leaves them).  Returns the first column
+   whose pivot is not positive (or NaN), else nv; block-uniform. */
+template <typename T>
+__device__ int tile_chol8(T *S, T *P, int nv, int *s_fail,
+                          unsigned long long *stamp) {
+  const int tid = threadIdx.x;
+  if (tid == 0) *s_fail = nv;
+  int o = 0;
+#pragma unroll 1
+  for (; o < nv; o += 8) {
+    if (tid >= o && tid < kT) {
+      Chol8<T> f;
+      chol8(f, S, o, nv);
+      if (f.bad < 8 && tid == o) *s_fail = o + f.bad;
+      chol8_row(f, S, P, o, tid, tid - o);
+    }
+    __syncthreads();
+    if (stamp && o == 0) stamp[6] = now_ns();
+    if (*s_fail < nv) break; /* uniform after the barrier */
+    rank8_update<true>(S, P, P, o);
+    __syncthreads();
+    if (stamp && o == 0) stamp[7] = now_ns();
+  }
+  const int bad = *s_fail;
+  if (bad < nv) /* the failed block's columns from the bad one on: S's */
+    for (int e = tid; e < kT * kT; e += kTh) {
+      const int r = e % kT, c = e / kT;
+      if (c >= bad) P[c * kLD + r] = S[c * kLD + r];
+    }
+  __syncthreads();
+  return bad;
+}
+
+/*
+ * An off-diagonal tile's solve X = C L^-T (variant 2), in place on the
+ * shared tile S, by 8-column blocks: each thread of a row solves its 8
+ * entries against the 8 x 8 diagonal block of L (chol8_row, L and rinv =
+ * 1 / diag L read from shared memory), then the block's columns update
+ * the later ones (rank8_update), two barriers per block: a true
+ * triangular solve (backward stable, unlike one through L^-1) whose
+ * dependent chain per block is one short forward substitution.
+ */
+template <typename T>
+__device__ void tile_solve8(T *S, const T *L, const T *rinv, int nv) {
+  const int tid = threadIdx.x;
+#pragma unroll 1
+  for (int o = 0; o < nv; o += 8) {
+    if (tid < kT) {
+      Chol8<T> f;
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int c = 0; c <= i; ++c)
+          f.d[tri(i, c)] = L[(o + c) * kLD + o + i];
+#pragma unroll
+      for (int c = 0; c < 8; ++c)
+        f.rinv[c] = rinv[o + c];
+      chol8_row(f, S, S, o, tid, 8);
+    }
+    __syncthreads();
+    rank8_update<false>(S, S, L, o);
+    __syncthreads();
+  }
+}
+
 /* Thread 0 waits for the flag (acquire); the caller's __syncthreads then
    orders the block's reads of the tile (through L2) after it. */
 __device__ __forceinline__ void wait_flag(const unsigned *f) {
@@ -320,7 +582,7 @@ __device__ __forceinline__ void wait_flag(const unsigned *f) {
       __nanosleep(32);
 }
 
-template <typename T>
+template <typename T, int V>
 __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T *sX = (T *)smem_raw; /* C, then L(j,j) or the solve's X */
@@ -342,6 +604,10 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   __syncthreads();
   const int i = s_i, j = s_j;
   const bool diag = i == j;
+  unsigned long long *stamp =
+      a.trace && tid == 0 ? a.trace + kStamps * ((int64_t)i * a.Tc + j)
+                          : nullptr;
+  if (stamp) stamp[0] = now_ns();
   const unsigned *fi = a.flags + (int64_t)i * a.Tc,
                  *fj = a.flags + (int64_t)j * a.Tc;
   /* first column of tile column j, local to the trapezoid */
@@ -363,8 +629,10 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
     /* step k: wait for tiles (i,k) and (j,k), load them (all loads of a
        tile in flight at once), multiply */
     for (int k = 0; k < j; ++k) {
+      if (stamp && k == j - 1) stamp[1] = now_ns();
       wait_flag(fi + k);
       if (!diag) wait_flag(fj + k);
+      if (stamp && diag && k == j - 1) stamp[2] = now_ns();
       __syncthreads(); /* also: the previous product's reads are done */
       fetch(rx, a, i, k, false);
       if (!diag) fetch(ry, a, j, k, false);
@@ -373,14 +641,20 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
       __syncthreads();
       tile_gemm_nt(acc, sX, diag ? sX : sY);
     }
+    if (stamp && !diag) stamp[1] = stamp[1] ? stamp[1] : now_ns();
     if (!diag) wait_flag(fj + j);
+    if (stamp && !diag) stamp[2] = now_ns();
     if (tid == 0 && skipped()) s_skip = 1; /* column j failed */
     __syncthreads();
+    if (stamp) stamp[3] = now_ns();
   }
   if (!s_skip && diag) {
     acc_to(acc, sX);
     __syncthreads();
-    const int bad = tile_sweep<T, true>(sX, sX, nullptr, nv, s_buf, &s_fail);
+    T *F = V >= 1 ? sY : sX; /* the factor */
+    const int bad = V >= 1
+                        ? tile_chol8<T>(sX, sY, nv, &s_fail, stamp)
+                        : tile_sweep<T, true>(sX, sX, nullptr, nv, s_buf, &s_fail);
     if (bad < nv && tid == 0) { /* the smallest failing column wins */
       unsigned long long v = (unsigned long long)(a.off + cj + bad + 1);
       unsigned long long *p = (unsigned long long *)a.info;
@@ -391,31 +665,98 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
         old = prev;
       }
     }
-    store_tile(sX, a, i, j, true); /* on failure: the columns as LAPACK */
+    if (stamp) stamp[4] = now_ns();
+    store_tile(F, a, i, j, true); /* on failure: the columns as LAPACK */
   } else if (!s_skip) {
     TileRegs<T> rl;
     fetch(rl, a, j, j, true);
     acc_to(acc, sX); /* C */
     put(rl, sY, a.upper);
     __syncthreads();
-    if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
+    if (V == 2) { /* X = C L^-T by 8-column blocks */
+      if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
+      __syncthreads();
+      if (stamp) stamp[6] = now_ns();
+      tile_solve8(sX, sY, s_rinv, nv);
+      if (stamp) stamp[7] = stamp[8] = now_ns();
+    } else if (V == 1) { /* X = C L^-T: sY := L^-1, then one product */
+      if (stamp) stamp[6] = now_ns();
+      tile_tri_inverse(sY, s_rinv);
+      if (stamp) stamp[7] = now_ns();
+      T x[4][4];
+#pragma unroll
+      for (int p = 0; p < 4; ++p)
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+          x[p][q] = T(0);
+      tile_gemm_nt(x, sX, sY); /* x = -C L^-T */
+#pragma unroll
+      for (int p = 0; p < 4; ++p)
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+          x[p][q] = -x[p][q];
+      __syncthreads(); /* the product's reads of sX are done */
+      if (stamp) stamp[8] = now_ns();
+      acc_to(x, sX);
+    } else {
+      if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
+      __syncthreads();
+      tile_sweep<T, false>(sX, sY, s_rinv, nv, s_buf, &s_fail);
+    }
     __syncthreads();
-    tile_sweep<T, false>(sX, sY, s_rinv, nv, s_buf, &s_fail);
-    __syncthreads();
+    if (stamp) stamp[4] = now_ns();
     store_tile(sX, a, i, j, false);
   }
   /* publish: the block's stores, then the flag; the barrier orders them
      before thread 0's release at device scope (as CUTLASS's semaphore) */
   __syncthreads();
   if (tid == 0) st_release(a.flags + (int64_t)i * a.Tc + j, 1u);
+  if (stamp) stamp[5] = now_ns();
 }
 
 int tile_count(int64_t v) { return (int)((v + kT - 1) / kT); }
+
+/* Which tile kernel (an experiment's switch, read once per process): 0 the
+   column sweeps of issue 21's first version; 1 the diagonal tile by
+   8-column blocks (tile_chol8) and the off-diagonal solve through the
+   diagonal tile's inverse (tile_tri_inverse + one product); 2 (default)
+   tile_chol8 and the off-diagonal solve by 8-column blocks (tile_solve8).
+   AXB_CUDA_CHOL_TILES=0|1|2. */
+int tiles_variant() {
+  static const int v = [] {
+    const char *e = getenv("AXB_CUDA_CHOL_TILES");
+    return e && (e[0] == '0' || e[0] == '1') && !e[1] ? e[0] - '0' : 2;
+  }();
+  return v;
+}
 
 } // namespace
 
 size_t potrf_tiles_flags(int64_t m, int64_t w) {
   return (size_t)tile_count(m) * (size_t)tile_count(w) + 1;
+}
+
+template <typename T>
+static axb_status write_trace(axb_handle h, cudaStream_t st,
+                              const TileArgs<T> &a, const char *file,
+                              size_t tb) {
+  std::vector<unsigned long long> t(tb / sizeof(unsigned long long));
+  AXB_CU(h, cudaStreamSynchronize(st));
+  AXB_CU(h, cudaMemcpy(t.data(), a.trace, tb, cudaMemcpyDeviceToHost));
+  AXB_CU(h, cudaFree(a.trace));
+  if (FILE *f = fopen(file, "a")) {
+    fprintf(f, "# launch m=%lld w=%lld\n", (long long)a.m, (long long)a.w);
+    for (int ti = 0; ti < a.Tr; ++ti)
+      for (int tj = 0; tj < a.Tc && tj <= ti; ++tj) {
+        const unsigned long long *q = &t[kStamps * ((size_t)ti * a.Tc + tj)];
+        fprintf(f, "%d %d", ti, tj);
+        for (int e = 0; e < kStamps; ++e)
+          fprintf(f, " %llu", q[e]);
+        fprintf(f, "\n");
+      }
+    fclose(f);
+  }
+  return AXB_SUCCESS;
 }
 
 template <typename T>
@@ -441,11 +782,24 @@ axb_status potrf_tiles(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t m,
   const int64_t tiles = (int64_t)a.Tc * a.Tr - (int64_t)a.Tc * (a.Tc - 1) / 2;
   const size_t smem = 2 * (size_t)kT * kLD * sizeof(T);
   /* every launch: the attribute belongs to the current device */
-  AXB_CU(h, cudaFuncSetAttribute(potrf_tiles_kernel<T>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)smem));
-  potrf_tiles_kernel<T><<<(unsigned)tiles, kTh, smem, st>>>(a);
+  const int v = tiles_variant();
+  auto kern = v == 0   ? potrf_tiles_kernel<T, 0>
+              : v == 1 ? potrf_tiles_kernel<T, 1>
+                       : potrf_tiles_kernel<T, 2>;
+  AXB_CU(h, cudaFuncSetAttribute(
+                kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  /* AXB_CUDA_TILE_TRACE=file (a study aid): every launch's per-tile time
+     stamps appended to file ("i j" and kStamps ns stamps); synchronises */
+  static const char *trace_file = getenv("AXB_CUDA_TILE_TRACE");
+  const size_t tb = (size_t)a.Tr * a.Tc * kStamps * sizeof(unsigned long long);
+  a.trace = nullptr;
+  if (trace_file) {
+    AXB_CU(h, cudaMalloc(&a.trace, tb));
+    AXB_CU(h, cudaMemset(a.trace, 0, tb));
+  }
+  kern<<<(unsigned)tiles, kTh, smem, st>>>(a);
   AXB_CU(h, cudaGetLastError());
+  if (trace_file) return write_trace(h, st, a, trace_file, tb);
   return AXB_SUCCESS;
 }
 
