@@ -25,6 +25,7 @@ struct axb_dist_grid_s {
   MPI_Comm col;  /* the P ranks of this process column (rank = prow) */
   int nprow, npcol, prow, pcol, rank;
   int lookahead;
+  int rcond; /* the certified driver estimates rcond (1) or not (0) */
   axb_dist_pivot pivot;
   axb_dist_times times;
 };
@@ -130,7 +131,8 @@ extern const axb_dist_ops_s axb__dist_cpu_s;
                                   int64_t *ipiv, int64_t *info);               \
   axb_status axb__dist_##p##potrf(axb_handle h, axb_dist_matrix *A,            \
                                   int64_t *info);                              \
-  axb_status axb__dist_##p##getrs(axb_handle h, const axb_dist_matrix *A,      \
+  axb_status axb__dist_##p##getrs(axb_handle h, axb_trans trans,               \
+                                  const axb_dist_matrix *A,                    \
                                   const int64_t *ipiv, int64_t nrhs, T *B,     \
                                   int64_t ldb);                                \
   axb_status axb__dist_##p##potrs(axb_handle h, const axb_dist_matrix *A,      \
@@ -140,7 +142,16 @@ extern const axb_dist_ops_s axb__dist_cpu_s;
      returns a status already agreed. */                                       \
   axb_status axb__dist_##p##backward_error(                                    \
       axb_handle h, const axb_dist_matrix *A, int64_t nrhs, const T *B,        \
-      int64_t ldb, const T *X, int64_t ldx, double *ratio);
+      int64_t ldb, const T *X, int64_t ldx, double *ratio);                    \
+  /* ||A||_1 (the largest column sum of |a_ij|, summed in double), the same  \
+     on every rank. */                                                         \
+  double axb__dist_##p##norm1(const axb_dist_matrix *A);                       \
+  /* The 1-norm reciprocal condition estimate 1 / (anorm est ||A^-1||_1)       \
+     from the factors F (LU with ipiv, or Cholesky), the same on every rank    \
+     (dist_cond_t.h); returns a status already agreed. */                      \
+  axb_status axb__dist_##p##rcond(axb_handle h, const axb_dist_matrix *F,      \
+                                  const int64_t *ipiv, int chol, double anorm, \
+                                  double *rcond);
 
 AXB_DIST_DECLARE_ALGO(double, d)
 AXB_DIST_DECLARE_ALGO(float, s)
