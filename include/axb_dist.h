@@ -149,10 +149,9 @@ axb_status axb_dist_gather(axb_handle h, const axb_dist_matrix *A, int root,
 #define AXB_DIST_DECLARE_TYPED(T, p)                                           \
   axb_status axb_dist_##p##getrf(axb_handle h, axb_dist_matrix *A,             \
                                  int64_t *ipiv, int64_t *info);                \
-  axb_status axb_dist_##p##getrs(axb_handle h, axb_trans trans,                \
-                                 const axb_dist_matrix *A,                     \
-                                 const int64_t *ipiv, int64_t nrhs, T *B,      \
-                                 int64_t ldb);                                 \
+  axb_status axb_dist_##p##getrs(                                              \
+      axb_handle h, axb_trans trans, const axb_dist_matrix *A,                 \
+      const int64_t *ipiv, int64_t nrhs, T *B, int64_t ldb);                   \
   axb_status axb_dist_##p##gesv(axb_handle h, axb_dist_matrix *A,              \
                                 int64_t *ipiv, int64_t nrhs, T *B,             \
                                 int64_t ldb, int64_t *info);                   \

@@ -131,10 +131,9 @@ extern const axb_dist_ops_s axb__dist_cpu_s;
                                   int64_t *ipiv, int64_t *info);               \
   axb_status axb__dist_##p##potrf(axb_handle h, axb_dist_matrix *A,            \
                                   int64_t *info);                              \
-  axb_status axb__dist_##p##getrs(axb_handle h, axb_trans trans,               \
-                                  const axb_dist_matrix *A,                    \
-                                  const int64_t *ipiv, int64_t nrhs, T *B,     \
-                                  int64_t ldb);                                \
+  axb_status axb__dist_##p##getrs(                                             \
+      axb_handle h, axb_trans trans, const axb_dist_matrix *A,                 \
+      const int64_t *ipiv, int64_t nrhs, T *B, int64_t ldb);                   \
   axb_status axb__dist_##p##potrs(axb_handle h, const axb_dist_matrix *A,      \
                                   int64_t nrhs, T *B, int64_t ldb);            \
   /* Per column c of X: ||b_c - A x_c||_inf / (||A||_inf ||x_c||_inf n eps)    \
@@ -143,7 +142,7 @@ extern const axb_dist_ops_s axb__dist_cpu_s;
   axb_status axb__dist_##p##backward_error(                                    \
       axb_handle h, const axb_dist_matrix *A, int64_t nrhs, const T *B,        \
       int64_t ldb, const T *X, int64_t ldx, double *ratio);                    \
-  /* ||A||_1 (the largest column sum of |a_ij|, summed in double), the same  \
+  /* ||A||_1 (the largest column sum of |a_ij|, summed in double), the same    \
      on every rank. */                                                         \
   double axb__dist_##p##norm1(const axb_dist_matrix *A);                       \
   /* The 1-norm reciprocal condition estimate 1 / (anorm est ||A^-1||_1)       \
