@@ -33,7 +33,7 @@ double AXB_FN(axb__dist_, norm1)(const axb_dist_matrix *A) {
   /* Ranks of one process column have the same nloc: the same chunks. */
   for (int64_t j0 = 0; j0 < A->nloc; j0 += AXB_DIST_NORM1_CHUNK) {
     int64_t w = A->nloc - j0 < AXB_DIST_NORM1_CHUNK ? A->nloc - j0
-                                                     : AXB_DIST_NORM1_CHUNK;
+                                                    : AXB_DIST_NORM1_CHUNK;
     for (int64_t j = 0; j < w; ++j) {
       const T *col = a + (j0 + j) * A->lld;
       double s = 0;
@@ -102,8 +102,9 @@ axb_status AXB_FN(axb__dist_, rcond)(axb_handle h, const axb_dist_matrix *F,
   if (st == AXB_SUCCESS) {
     st = axb__norm1_estimate(n, AXB_FN(cond_apply_, ), &c, 0, &est);
     if (st != AXB_SUCCESS && c.calls == 0) { /* failed here, alone: */
-      st = axb__fail(h, st, "distributed rcond: the estimator's workspace "
-                            "(%lld x %d doubles) cannot be allocated",
+      st = axb__fail(h, st,
+                     "distributed rcond: the estimator's workspace "
+                     "(%lld x %d doubles) cannot be allocated",
                      (long long)n, 2 * AXB_CONDEST_T + 2);
       axb__dist_agree(h, g, st); /* release the ranks in the first product */
     }
@@ -118,4 +119,3 @@ axb_status AXB_FN(axb__dist_, rcond)(axb_handle h, const axb_dist_matrix *F,
     *rcond = (1.0 / est) / anorm;
   return st;
 }
-
