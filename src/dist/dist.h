@@ -147,10 +147,16 @@ extern const axb_dist_ops_s axb__dist_cpu_s;
   double axb__dist_##p##norm1(const axb_dist_matrix *A);                       \
   /* The 1-norm reciprocal condition estimate 1 / (anorm est ||A^-1||_1)       \
      from the factors F (LU with ipiv, or Cholesky), the same on every rank    \
-     (dist_cond_t.h); returns a status already agreed. */                      \
+     (dist_cond_t.h); y1: solve_x1's, or NULL.  A status already agreed. */    \
+  /* X := A^-1 X (n x nrhs, replicated) from the factors F, and *y1 (n x       \
+     AXB_CONDEST_T doubles, axb__malloc'ed; NULL when n <= AXB_CONDEST_T) :=   \
+     A^-1 X1, the estimator's first block solved beside X.  Agreed. */         \
+  axb_status axb__dist_##p##solve_x1(                                          \
+      axb_handle h, const axb_dist_matrix *F, const int64_t *ipiv, int chol,   \
+      int64_t nrhs, T *X, int64_t ldx, double **y1);                           \
   axb_status axb__dist_##p##rcond(axb_handle h, const axb_dist_matrix *F,      \
                                   const int64_t *ipiv, int chol, double anorm, \
-                                  double *rcond);
+                                  const double *y1, double *rcond);
 
 AXB_DIST_DECLARE_ALGO(double, d)
 AXB_DIST_DECLARE_ALGO(float, s)

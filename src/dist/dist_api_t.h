@@ -193,16 +193,20 @@ static axb_status AXB_FN(drv_run_, )(axb_handle h, const axb_dist_matrix *A,
   }
   axb_dist_times t = g->times;
   t.rcond = t_cond;
-  if (st == AXB_SUCCESS)
+  double *y1 = NULL; /* the estimate's first block, solved beside B */
+  if (st == AXB_SUCCESS && g->rcond)
+    st = AXB_FN(axb__dist_, solve_x1)(h, &F, ipiv, chol, nrhs, X, ldx, &y1);
+  else if (st == AXB_SUCCESS)
     st = chol ? AXB_FN(axb__dist_, potrs)(h, &F, nrhs, X, ldx)
               : AXB_FN(axb__dist_, getrs)(h, AXB_NO_TRANS, &F, ipiv, nrhs, X,
                                           ldx);
   t.solve = g->times.solve;
   if (st == AXB_SUCCESS && g->rcond) {
     double t0 = axb__now();
-    st = AXB_FN(axb__dist_, rcond)(h, &F, ipiv, chol, anorm, &rep->rcond);
+    st = AXB_FN(axb__dist_, rcond)(h, &F, ipiv, chol, anorm, y1, &rep->rcond);
     t.rcond += axb__now() - t0;
   }
+  axb__free(y1);
   axb_dist_matrix_destroy(&F);
   axb__free(ipiv);
   if (st == AXB_SUCCESS) {

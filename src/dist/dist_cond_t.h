@@ -17,7 +17,10 @@
  *
  * P is kept in the operator (A^-1 = U^-1 L^-1 P), unlike gecon, which
  * drops it: the norms are the same and the pair A^-1, A^-T stays exact
- * transposes.
+ * transposes.  As in axb_solve, the estimator's first block X1 is solved
+ * beside B (axb__dist_Psolve_x1): the solves read the factors once for
+ * all columns and cost about the same with 2 more, so the estimate's
+ * first product A^-1 X1 is nearly free.
  */
 
 /* Columns summed per message: the sums travel in chunks of a fixed stack
@@ -82,9 +85,51 @@ static axb_status AXB_FN(cond_apply_, )(void *vctx, int transpose, double *x,
   return st;
 }
 
+axb_status AXB_FN(axb__dist_, solve_x1)(axb_handle h, const axb_dist_matrix *F,
+                                        const int64_t *ipiv, int chol,
+                                        int64_t nrhs, T *X, int64_t ldx,
+                                        double **y1) {
+  const axb_dist_grid *g = F->grid;
+  int64_t n = F->n, t = AXB_CONDEST_T, k = nrhs + t;
+  *y1 = NULL;
+  if (n <= t) /* the estimate is exact there: no first block */
+    return chol ? AXB_FN(axb__dist_, potrs)(h, F, nrhs, X, ldx)
+                : AXB_FN(axb__dist_, getrs)(h, AXB_NO_TRANS, F, ipiv, nrhs, X,
+                                            ldx);
+  T *W = axb__malloc(n * k, sizeof(T));
+  double *y = axb__malloc(n * t, sizeof(double));
+  axb_status st = W && y ? AXB_SUCCESS
+                         : axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                                     "axb_dist_solve: no memory for %lld x "
+                                     "%lld right-hand sides",
+                                     (long long)n, (long long)k);
+  st = axb__dist_agree(h, g, st);
+  if (st == AXB_SUCCESS) {
+    for (int64_t r = 0; r < nrhs; ++r)
+      memcpy(W + r * n, X + r * ldx, (size_t)n * sizeof(T));
+    axb__norm1_first_block(n, y);
+    for (int64_t i = 0; i < n * t; ++i)
+      W[nrhs * n + i] = (T)y[i];
+    st = chol ? AXB_FN(axb__dist_, potrs)(h, F, k, W, n)
+              : AXB_FN(axb__dist_, getrs)(h, AXB_NO_TRANS, F, ipiv, k, W, n);
+  }
+  if (st == AXB_SUCCESS) {
+    for (int64_t r = 0; r < nrhs; ++r)
+      memcpy(X + r * ldx, W + r * n, (size_t)n * sizeof(T));
+    for (int64_t i = 0; i < n * t; ++i)
+      y[i] = (double)W[nrhs * n + i];
+    *y1 = y;
+    y = NULL;
+  }
+  axb__free(W);
+  axb__free(y);
+  return st;
+}
+
 axb_status AXB_FN(axb__dist_, rcond)(axb_handle h, const axb_dist_matrix *F,
                                      const int64_t *ipiv, int chol,
-                                     double anorm, double *rcond) {
+                                     double anorm, const double *y1,
+                                     double *rcond) {
   const axb_dist_grid *g = F->grid;
   int64_t n = F->n;
   /* gecon's conventions: n = 0 is perfectly conditioned, A = 0 is not. */
@@ -100,7 +145,7 @@ axb_status AXB_FN(axb__dist_, rcond)(axb_handle h, const axb_dist_matrix *F,
   st = axb__dist_agree(h, g, st);
   double est = 0;
   if (st == AXB_SUCCESS) {
-    st = axb__norm1_estimate(n, AXB_FN(cond_apply_, ), &c, 0, &est);
+    st = axb__norm1_estimate_y1(n, AXB_FN(cond_apply_, ), &c, 0, y1, &est);
     if (st != AXB_SUCCESS && c.calls == 0) { /* failed here, alone: */
       st = axb__fail(h, st,
                      "distributed rcond: the estimator's workspace "

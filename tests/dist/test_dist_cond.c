@@ -349,7 +349,38 @@ static void test_alloc(void) {
   axb_dense_destroy(&F);
 }
 
+/* Several right-hand sides with ld > n, the estimate's first block solved
+   beside them: every column solved, the padding rows of X untouched. */
+static void test_layout(void) {
+  axb_dense F = gen_full("uniform:25", AXB_F64), Xt, B;
+  axb_gen_rhs(H, &F, 3, AXB_RHS_RANDOM, 3, &Xt, &B);
+  int64_t n = 25, ldb = n + 2, ldx = n + 3;
+  double Bp[27 * 3], Xp[28 * 3];
+  for (int i = 0; i < 28 * 3; ++i)
+    Xp[i] = -7;
+  for (int64_t r = 0; r < 3; ++r)
+    for (int64_t i = 0; i < n; ++i)
+      Bp[i + r * ldb] = axb_dense_get(&B, i, r);
+  axb_dist_matrix A = scatter(&F, 4);
+  axb_dist_report rep;
+  axb_status st = axb_dist_solve(H, &A, 0, 3, Bp, ldb, Xp, ldx, &rep);
+  axb_dense X = axb_dense_wrap(n, 3, ldx, AXB_F64, Xp);
+  double be = axb_check_solve(&F, &X, &B);
+  int pad = 1;
+  for (int64_t r = 0; r < 3; ++r)
+    for (int64_t i = n; i < ldx; ++i)
+      pad &= Xp[i + r * ldx] == -7;
+  CHECK(st == AXB_SUCCESS && be < 30 && pad && rep.rcond > 0,
+        "3 columns, ld > n: %d be %.3g pad %d rcond %.3g", st, be, pad,
+        rep.rcond);
+  axb_dist_matrix_destroy(&A);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+}
+
 static void test_rcond(void) {
+  test_layout();
   /* Well to ill conditioned, LU (kappa_1 of cond:n,kappa=K is about K). */
   const char *lu[] = {"cond:40,kappa=1e2", "cond:40,kappa=1e6",
                       "cond:41,kappa=1e9", "cond:40,kappa=1e12",
