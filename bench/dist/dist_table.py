@@ -29,9 +29,11 @@ def main(path):
             continue
         key = (r["routine"], r["P"], r["Q"], r["threads"], int(r["n"]), r["nb"])
         cases.setdefault(key, {})[r["impl"]] = r
-    print("| routine | grid × threads | n | nb | axb s | no look-ahead s | "
-          "ScaLAPACK s | ScaLAPACK / axb | look-ahead gain | backward error |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    if cases:
+        print("| routine | grid × threads | n | nb | axb s | no look-ahead s | "
+              "ScaLAPACK s | ScaLAPACK / axb | look-ahead gain | "
+              "backward error |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
     for key in sorted(cases):
         rt, p, q, t, n, nb = key
         c = cases[key]
@@ -51,7 +53,8 @@ def main(path):
             print("| %s | %s×%s | %s | %s | %s |" % (r["impl"], r["P"], r["Q"],
                                                    r["n"], r["nb"], r["check"]))
     if driver:
-        print()
+        if cases or demo:
+            print()
         print("| routine | grid × threads | n | nb | factor s | solve s | "
               "rcond s | rcond / factor | rcond |")
         print("|---|---|---|---|---|---|---|---|---|")
