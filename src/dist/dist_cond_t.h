@@ -146,12 +146,19 @@ axb_status AXB_FN(axb__dist_, rcond)(axb_handle h, const axb_dist_matrix *F,
   double est = 0;
   if (st == AXB_SUCCESS) {
     st = axb__norm1_estimate_y1(n, AXB_FN(cond_apply_, ), &c, 0, y1, &est);
-    if (st != AXB_SUCCESS && c.calls == 0) { /* failed here, alone: */
-      st = axb__fail(h, st,
-                     "distributed rcond: the estimator's workspace "
-                     "(%lld x %d doubles) cannot be allocated",
-                     (long long)n, 2 * AXB_CONDEST_T + 2);
-      axb__dist_agree(h, g, st); /* release the ranks in the first product */
+    /* No product on this rank: its estimator failed to allocate (its only
+       local failure), or stopped at once on a non-finite first block (then
+       on every rank alike).  The other ranks are either in their first
+       product's agreement or, when they stopped at once too, here: one
+       agreement more on every rank that made no product keeps the counts
+       equal in all these cases, and the failure reaches everyone. */
+    if (c.calls == 0) {
+      if (st != AXB_SUCCESS)
+        st = axb__fail(h, st,
+                       "distributed rcond: the estimator's workspace "
+                       "(%lld x %d doubles) cannot be allocated",
+                       (long long)n, 2 * AXB_CONDEST_T + 2);
+      st = axb__dist_agree(h, g, st);
     }
     st = axb__dist_agree(h, g, st);
   }

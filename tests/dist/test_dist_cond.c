@@ -191,9 +191,10 @@ static void test_trans(void) {
 /* ---- rcond ---------------------------------------------------------------
  */
 
-/* axb_dist_solve of A (the distributed copy of F) with b = row sums. */
-static axb_status drive(const axb_dense *F, int64_t nb, int chol,
-                        axb_dist_report *rep) {
+/* axb_dist_solve of A (the distributed copy of F) with b = row sums; the
+   last rank's allocation fail_at of the call fails (0: none). */
+static axb_status drive_failing(const axb_dense *F, int64_t nb, int chol,
+                                int64_t fail_at, axb_dist_report *rep) {
   axb_dist_matrix A = scatter(F, nb);
   int64_t n = F->rows, n1 = n > 0 ? n : 1;
   size_t es = axb_dtype_size(F->dtype);
@@ -207,11 +208,19 @@ static axb_status drive(const axb_dense *F, int64_t nb, int chol,
     else
       ((float *)B)[i] = (float)s;
   }
+  int last = rank_ == P_ * Q_ - 1;
+  if (last && fail_at > 0) axb__alloc_fail_at(fail_at);
   axb_status st = axb_dist_solve(H, &A, chol, 1, B, n1, X, n1, rep);
+  if (last && fail_at > 0) axb__alloc_fail_at(0);
   free(B);
   free(X);
   axb_dist_matrix_destroy(&A);
   return st;
+}
+
+static axb_status drive(const axb_dense *F, int64_t nb, int chol,
+                        axb_dist_report *rep) {
+  return drive_failing(F, nb, chol, 0, rep);
 }
 
 /* 1 / (||A||_1 ||A^-1||_1) from the inverse, in double; 0 if singular. */
@@ -325,34 +334,47 @@ static void test_singular(axb_dtype dt) {
   axb_dense_destroy(&F);
 }
 
-/* One rank's allocation fails at every point of the driver in turn,
-   the condition estimate's included: the same status everywhere, no
-   hang, and some of those failures land in the estimate. */
-static void test_alloc(void) {
-  axb_dense F = gen_full("uniform:20", AXB_F64);
-  int last = P_ * Q_ - 1, in_rcond = 0, in_est = 0;
+/* One rank's allocation fails at every point of the driver in turn, the
+   condition estimate's included: the same status everywhere (the one
+   without failures, or OUT_OF_MEMORY), no hang, and some failures land in
+   the estimator's own workspace (before its first product).  F2: a
+   float matrix with a subnormal pivot, whose first block overflows to Inf
+   in the solve, so that the estimator stops before any product on the
+   ranks where it could allocate. */
+static void alloc_loop(const axb_dense *F, int *in_rcond, int *in_est) {
+  axb_dist_report rep;
+  axb_status clean = drive(F, 3, 0, &rep);
   for (int64_t k = 1; k <= 60; ++k) {
-    axb_dist_report rep;
-    axb_dist_matrix A = scatter(&F, 3);
-    if (rank_ == last) axb__alloc_fail_at(k);
-    double B[20], X[20];
-    for (int i = 0; i < 20; ++i)
-      B[i] = 1;
-    axb_status st = axb_dist_solve(H, &A, 0, 1, B, 20, X, 20, &rep);
-    if (rank_ == last) axb__alloc_fail_at(0);
-    CHECK((st == AXB_SUCCESS || st == AXB_ERR_OUT_OF_MEMORY) && same_status(st),
-          "allocation %lld failing: %d: %s", (long long)k, st, axb_detail(H));
-    in_rcond += st == AXB_ERR_OUT_OF_MEMORY && strstr(axb_detail(H), "rcond");
-    /* the estimator's own workspace, failing on one rank before its first
-       product: the others wait in that product's agreement */
-    in_est += st == AXB_ERR_OUT_OF_MEMORY &&
-              strstr(axb_detail(H), "estimator's workspace");
-    axb_dist_matrix_destroy(&A);
+    axb_status st = drive_failing(F, 3, 0, k, &rep);
+    CHECK((st == clean || st == AXB_ERR_OUT_OF_MEMORY) && same_status(st),
+          "%s: allocation %lld failing: %d (without: %d): %s",
+          axb_dtype_name(F->dtype), (long long)k, st, clean, axb_detail(H));
+    int oom = st == AXB_ERR_OUT_OF_MEMORY;
+    *in_rcond += oom && strstr(axb_detail(H), "rcond");
+    *in_est += oom && strstr(axb_detail(H), "estimator's workspace");
   }
-  CHECK(in_rcond >= 2 && in_est >= 1,
-        "allocation failures in the estimate: %d, in its workspace: %d",
-        in_rcond, in_est);
+}
+
+static void test_alloc(void) {
+  axb_dense F = gen_full("uniform:20", AXB_F64),
+            F2 = gen_full("diagonal:7", AXB_F32);
+  axb_dense_set(&F2, 3, 3, 1e-40);
+  int in_rcond = 0, in_est = 0, in_rcond2 = 0, in_est2 = 0;
+  alloc_loop(&F, &in_rcond, &in_est);
+  alloc_loop(&F2, &in_rcond2, &in_est2);
+  CHECK(in_rcond >= 2 && in_est >= 1 && in_est2 >= 1,
+        "allocation failures in the estimate: %d, in its workspace: %d (%d "
+        "with a first block that overflows)",
+        in_rcond, in_est, in_est2);
+  axb_dist_report rep;
+  axb_status st = drive(&F2, 3, 0, &rep);
+  double rs;
+  axb_status ss = single(&F2, 0, &rs);
+  CHECK(st == ss && rep.rcond == 0 && same_status(st),
+        "overflowing solve: status %d rcond %.3g (axb_solve %d, %.3g)", st,
+        rep.rcond, ss, rs);
   axb_dense_destroy(&F);
+  axb_dense_destroy(&F2);
 }
 
 /* Several right-hand sides with ld > n, the estimate's first block solved
