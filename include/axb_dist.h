@@ -59,7 +59,8 @@ typedef struct {
   double factor; /* whole factorization                                */
   double solve;  /* triangular solves                                  */
   double check;  /* the certificate (backward error)                   */
-  double rcond;  /* the condition estimate (its solves with A and A^T)  */
+  double rcond;  /* ||A||_1 and the condition estimate's solves with A
+                    and A^T (its first block rides in `solve`)         */
 } axb_dist_times;
 
 typedef struct axb_dist_grid_s axb_dist_grid;

@@ -184,6 +184,17 @@ static void test_trans(void) {
   int64_t ipiv[6] = {1, 2, 3, 4, 5, 6};
   axb_status st = axb_dist_dgetrs(H, (axb_trans)7, &A, ipiv, 1, F.data, F.ld);
   CHECK(st == -2 && same_status(st), "bad trans: %d", st);
+  /* No right-hand side, and n = 0: nothing to do, success. */
+  st = axb_dist_dgetrs(H, AXB_TRANS, &A, ipiv, 0, F.data, F.ld);
+  CHECK(st == AXB_SUCCESS, "nrhs = 0: %d %s", st, axb_detail(H));
+  axb_dense_destroy(&F);
+  axb_dist_matrix_destroy(&A);
+  F = gen_full("uniform:0", AXB_F32);
+  A = scatter(&F, 4);
+  float b0[1] = {0};
+  st = axb_dist_sgetrs(H, AXB_TRANS, &A, NULL, 1, b0, 1);
+  CHECK(st == AXB_SUCCESS && same_status(st), "n = 0: %d %s", st,
+        axb_detail(H));
   axb_dense_destroy(&F);
   axb_dist_matrix_destroy(&A);
 }
