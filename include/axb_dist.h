@@ -59,6 +59,8 @@ typedef struct {
   double factor; /* whole factorization                                */
   double solve;  /* triangular solves                                  */
   double check;  /* the certificate (backward error)                   */
+  double rcond;  /* ||A||_1 and the condition estimate's solves with A
+                    and A^T (its first block rides in `solve`)         */
 } axb_dist_times;
 
 typedef struct axb_dist_grid_s axb_dist_grid;
@@ -76,6 +78,10 @@ void axb_dist_grid_shape(const axb_dist_grid *g, int *P, int *Q, int *prow,
    broadcast started before the trailing update of step k): 1 on, 0 off. */
 void axb_dist_set_lookahead(axb_dist_grid *g, int on);
 void axb_dist_set_pivot(axb_dist_grid *g, axb_dist_pivot pivot);
+/* The certified driver's condition estimate (axb_dist_solve): 1 on (the
+   default), 0 off (report.rcond = -1, no ILL_CONDITIONED verdict; saves
+   its 2-12 distributed solves with two right-hand sides). */
+void axb_dist_set_rcond(axb_dist_grid *g, int on);
 /* Times of the last call on this grid. */
 axb_dist_times axb_dist_get_times(const axb_dist_grid *g);
 
@@ -132,7 +138,8 @@ axb_status axb_dist_gather(axb_handle h, const axb_dist_matrix *A, int root,
 /*
  * Typed routines (d: double, s: float), collective, LAPACK semantics.
  *   getrf: PA = LU in place, ipiv global and replicated (n entries).
- *   getrs: B := A^-1 B from getrf's factors (trans: NO_TRANS only).
+ *   getrs: B := A^-1 B (trans NO_TRANS) or A^-T B (TRANS: U^T, then L^T,
+ *          then the interchanges in reverse order) from getrf's factors.
  *   gesv:  getrf + getrs.
  *   potrf: lower Cholesky A = L L^T (uplo: LOWER only), upper triangle of
  *          A not referenced.
@@ -143,9 +150,9 @@ axb_status axb_dist_gather(axb_handle h, const axb_dist_matrix *A, int root,
 #define AXB_DIST_DECLARE_TYPED(T, p)                                           \
   axb_status axb_dist_##p##getrf(axb_handle h, axb_dist_matrix *A,             \
                                  int64_t *ipiv, int64_t *info);                \
-  axb_status axb_dist_##p##getrs(axb_handle h, const axb_dist_matrix *A,       \
-                                 const int64_t *ipiv, int64_t nrhs, T *B,      \
-                                 int64_t ldb);                                 \
+  axb_status axb_dist_##p##getrs(                                              \
+      axb_handle h, axb_trans trans, const axb_dist_matrix *A,                 \
+      const int64_t *ipiv, int64_t nrhs, T *B, int64_t ldb);                   \
   axb_status axb_dist_##p##gesv(axb_handle h, axb_dist_matrix *A,              \
                                 int64_t *ipiv, int64_t nrhs, T *B,             \
                                 int64_t ldb, int64_t *info);                   \
@@ -166,6 +173,7 @@ typedef struct {
   axb_status status;
   int64_t info;          /* failing pivot column / minor, else 0          */
   double backward_error; /* ||b - Ax||_inf / (||A||_inf ||x||_inf n eps)   */
+  double rcond; /* 1 / (||A||_1 est ||A^-1||_1), -1: not estimated         */
   axb_dist_times times;
 } axb_dist_report;
 
@@ -176,10 +184,20 @@ typedef struct {
  * scans its blocks and B for NaN/Inf, and the ranks agree (AXB_ERR_INVALID,
  * the detail names the global position).  Returns AXB_SUCCESS when the
  * backward error ||b - Ax||_inf / (||A||_inf ||x||_inf n eps), computed
- * distributedly from the caller's A, is below 30 for every column;
- * AXB_ERR_INACCURATE when X was computed but fails that test;
- * AXB_ERR_SINGULAR / AXB_ERR_NOT_SPD with report->info; library errors as
- * elsewhere.  The same status, detail and report on every rank.
+ * distributedly from the caller's A, is below 30 for every column and the
+ * 1-norm reciprocal condition estimate rcond is not below eps (axb_eps);
+ * AXB_ERR_INACCURATE when X was computed but fails the backward-error test
+ * (checked first); AXB_ERR_ILL_CONDITIONED when X passes it but rcond <
+ * eps (singular to working precision); AXB_ERR_SINGULAR / AXB_ERR_NOT_SPD
+ * with report->info (rcond then not estimated: -1); library errors as
+ * elsewhere.  X is returned in all three numerical cases.  The same
+ * status, detail and report (rcond bit for bit) on every rank.
+ *
+ * rcond is axb_solve's: Higham and Tisseur's block 1-norm estimator of
+ * ||A^-1||_1 (LAPACK's gecon/pocon generalised to 2 columns; the estimate
+ * is a lower bound, in practice within a factor 3 of the truth), each step
+ * one distributed solve with A and one with A^T on 2 replicated columns,
+ * and ||A||_1 from the caller's A.  axb_dist_set_rcond(g, 0) skips it.
  */
 axb_status axb_dist_solve(axb_handle h, const axb_dist_matrix *A, int chol,
                           int64_t nrhs, const void *B, int64_t ldb, void *X,

@@ -20,7 +20,8 @@ mkdir -p "$root/bin" "$root/lib" "$root/share" "$root/etc"
 ompi_lib=$(dirname "$(readlink -f "$(ldconfig -p | awk '/libmpi.so.40 /{print $NF; exit}')")")
 plugins=$(ls -d /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3 2>/dev/null ||
   ls -d "$ompi_lib"/openmpi*/ | head -1)
-progs=("$build/axb" "$build/bench/dist/bench_dist" "$build/tests/dist/test_dist")
+progs=("$build/axb" "$build/bench/dist/bench_dist" "$build/tests/dist/test_dist"
+  "$build/tests/dist/test_dist_cond")
 for p in "${progs[@]}"; do [ -x "$p" ] && cp "$p" "$root/bin/"; done
 cp "$(readlink -f "$(command -v orterun || command -v mpirun)")" "$root/bin/mpirun"
 cp "$(readlink -f "$(command -v orted)")" "$root/bin/orted"

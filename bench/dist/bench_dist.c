@@ -16,6 +16,12 @@
  * where row i and the block of column j both lie on process row 0: the
  * candidates local pivoting may take are tiny), both certified backward
  * errors printed (and appended as rows pivot-demo,local|partial).
+ *
+ * --rcond-cost 1: the certified driver axb_dist_solve (LU on uniform, then
+ * Cholesky on spd), its phases' times (the largest over ranks, medians of
+ * R after a warm-up) with the condition estimate on: rows
+ * driver-getrf|driver-potrf, impl factor|solve|rcond|check, check = the
+ * rcond estimate; the cost of the estimate is rcond / factor.
  */
 #include "axb_dist.h"
 
@@ -47,7 +53,7 @@ typedef struct {
   int64_t n, nb;
   int P, Q, reps, threads;
   const char *out;
-  int demo;
+  int demo, rcond_cost;
 } opts;
 
 /* One timed call: 0 axb LU, 1 ScaLAPACK LU, 2 axb Cholesky, 3 ScaLAPACK
@@ -140,6 +146,59 @@ static void bench_routine(axb_handle h, axb_dist_grid *g, const opts *o,
   axb_dist_matrix_destroy(&A);
 }
 
+static double median_of(double *t, int reps) {
+  qsort(t, (size_t)reps, sizeof *t, cmp);
+  return t[reps / 2];
+}
+
+/* The certified driver's phases (see the top comment): t[phase][rep]. */
+static void rcond_cost(axb_handle h, axb_dist_grid *g, const opts *o, int chol,
+                       FILE *csv) {
+  axb_gen_spec spec;
+  char text[64];
+  snprintf(text, sizeof text, "%s:%lld", chol ? "spd" : "uniform",
+           (long long)o->n);
+  axb_gen_parse(h, text, &spec);
+  axb_dist_matrix A;
+  if (axb_dist_gen(h, g, &spec, AXB_F64, o->nb, &A) != AXB_SUCCESS) return;
+  int64_t n = o->n;
+  double *b = malloc((size_t)n * sizeof *b), *x = malloc((size_t)n * sizeof *x);
+  double *t = malloc((size_t)(4 * o->reps) * sizeof *t), rcond = -1;
+  for (int64_t i = 0; i < n; ++i)
+    b[i] = 1.0 / (double)(1 + i % 13);
+  for (int r = -1; r < o->reps; ++r) { /* r = -1: warm-up */
+    axb_dist_report rep;
+    MPI_Barrier(MPI_COMM_WORLD);
+    axb_status st = axb_dist_solve(h, &A, chol, 1, b, n, x, n, &rep);
+    double ph[4] = {rep.times.factor, rep.times.solve, rep.times.rcond,
+                    rep.times.check};
+    MPI_Allreduce(MPI_IN_PLACE, ph, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    rcond = st == AXB_SUCCESS ? rep.rcond : -1;
+    for (int k = 0; r >= 0 && k < 4; ++k)
+      t[k * o->reps + r] = ph[k];
+  }
+  const char *names[4] = {"factor", "solve", "rcond", "check"};
+  double med[4];
+  for (int k = 0; k < 4; ++k)
+    med[k] = median_of(t + k * o->reps, o->reps);
+  if (rank_ == 0) {
+    printf("driver %s n %lld nb %lld grid %dx%d threads %d: factor %.3f s, "
+           "solve %.3f s, rcond %.3f s (%.1f%% of the factorization), check "
+           "%.3f s; rcond %.3g\n",
+           chol ? "potrf" : "getrf", (long long)n, (long long)o->nb, o->P, o->Q,
+           o->threads, med[0], med[1], med[2], 100 * med[2] / med[0], med[3],
+           rcond);
+    for (int k = 0; csv && k < 4; ++k)
+      fprintf(csv, "driver-%s,%s,%lld,%lld,%d,%d,%d,%.6f,0,%.3g\n",
+              chol ? "potrf" : "getrf", names[k], (long long)n,
+              (long long)o->nb, o->P, o->Q, o->threads, med[k], rcond);
+  }
+  free(b);
+  free(x);
+  free(t);
+  axb_dist_matrix_destroy(&A);
+}
+
 /* Both pivoting modes on the adversarial matrix (see the top comment). */
 static void pivot_demo(axb_handle h, axb_dist_grid *g, const opts *o,
                        FILE *csv) {
@@ -184,6 +243,7 @@ static int parse(int argc, char **argv, opts *o) {
   o->threads = 1;
   o->out = NULL;
   o->demo = 0;
+  o->rcond_cost = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const char *k = argv[i], *v = argv[i + 1];
     if (strcmp(k, "--grid") == 0 && sscanf(v, "%dx%d", &o->P, &o->Q) == 2) {
@@ -197,6 +257,8 @@ static int parse(int argc, char **argv, opts *o) {
       o->threads = atoi(v);
     } else if (strcmp(k, "--pivot-demo") == 0) {
       o->demo = atoi(v);
+    } else if (strcmp(k, "--rcond-cost") == 0) {
+      o->rcond_cost = atoi(v);
     } else if (strcmp(k, "--out") == 0) {
       o->out = v;
     } else {
@@ -231,6 +293,9 @@ int main(int argc, char **argv) {
   FILE *csv = rank_ == 0 && o.out ? fopen(o.out, "a") : NULL;
   if (o.demo) {
     pivot_demo(h, g, &o, csv);
+  } else if (o.rcond_cost) {
+    rcond_cost(h, g, &o, 0, csv);
+    rcond_cost(h, g, &o, 1, csv);
   } else {
     bench_routine(h, g, &o, 0, ctxt, csv);
     bench_routine(h, g, &o, 1, ctxt, csv);

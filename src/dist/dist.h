@@ -25,6 +25,7 @@ struct axb_dist_grid_s {
   MPI_Comm col;  /* the P ranks of this process column (rank = prow) */
   int nprow, npcol, prow, pcol, rank;
   int lookahead;
+  int rcond; /* the certified driver estimates rcond (1) or not (0) */
   axb_dist_pivot pivot;
   axb_dist_times times;
 };
@@ -130,9 +131,9 @@ extern const axb_dist_ops_s axb__dist_cpu_s;
                                   int64_t *ipiv, int64_t *info);               \
   axb_status axb__dist_##p##potrf(axb_handle h, axb_dist_matrix *A,            \
                                   int64_t *info);                              \
-  axb_status axb__dist_##p##getrs(axb_handle h, const axb_dist_matrix *A,      \
-                                  const int64_t *ipiv, int64_t nrhs, T *B,     \
-                                  int64_t ldb);                                \
+  axb_status axb__dist_##p##getrs(                                             \
+      axb_handle h, axb_trans trans, const axb_dist_matrix *A,                 \
+      const int64_t *ipiv, int64_t nrhs, T *B, int64_t ldb);                   \
   axb_status axb__dist_##p##potrs(axb_handle h, const axb_dist_matrix *A,      \
                                   int64_t nrhs, T *B, int64_t ldb);            \
   /* Per column c of X: ||b_c - A x_c||_inf / (||A||_inf ||x_c||_inf n eps)    \
@@ -140,7 +141,22 @@ extern const axb_dist_ops_s axb__dist_cpu_s;
      returns a status already agreed. */                                       \
   axb_status axb__dist_##p##backward_error(                                    \
       axb_handle h, const axb_dist_matrix *A, int64_t nrhs, const T *B,        \
-      int64_t ldb, const T *X, int64_t ldx, double *ratio);
+      int64_t ldb, const T *X, int64_t ldx, double *ratio);                    \
+  /* ||A||_1 (the largest column sum of |a_ij|, summed in double), the same    \
+     on every rank. */                                                         \
+  double axb__dist_##p##norm1(const axb_dist_matrix *A);                       \
+  /* The 1-norm reciprocal condition estimate 1 / (anorm est ||A^-1||_1)       \
+     from the factors F (LU with ipiv, or Cholesky), the same on every rank    \
+     (dist_cond_t.h); y1: solve_x1's, or NULL.  A status already agreed. */    \
+  /* X := A^-1 X (n x nrhs, replicated) from the factors F, and *y1 (n x       \
+     AXB_CONDEST_T doubles, axb__malloc'ed; NULL when n <= AXB_CONDEST_T) :=   \
+     A^-1 X1, the estimator's first block solved beside X.  Agreed. */         \
+  axb_status axb__dist_##p##solve_x1(                                          \
+      axb_handle h, const axb_dist_matrix *F, const int64_t *ipiv, int chol,   \
+      int64_t nrhs, T *X, int64_t ldx, double **y1);                           \
+  axb_status axb__dist_##p##rcond(axb_handle h, const axb_dist_matrix *F,      \
+                                  const int64_t *ipiv, int chol, double anorm, \
+                                  const double *y1, double *rcond);
 
 AXB_DIST_DECLARE_ALGO(double, d)
 AXB_DIST_DECLARE_ALGO(float, s)

@@ -12,7 +12,10 @@
 axb_status axb_dist_solve(axb_handle h, const axb_dist_matrix *A, int chol,
                           int64_t nrhs, const void *B, int64_t ldb, void *X,
                           int64_t ldx, axb_dist_report *report) {
-  if (report) memset(report, 0, sizeof *report);
+  if (report) {
+    memset(report, 0, sizeof *report);
+    report->rcond = -1;
+  }
   if (!A || !A->grid)
     return axb__fail(h, AXB_ERR_INVALID, "axb_dist_solve: NULL matrix or grid");
   if (A->dtype == AXB_F32)

@@ -43,23 +43,26 @@ axb_status AXB_FN(axb_dist_, getrf)(axb_handle h, axb_dist_matrix *A,
   return AXB_FN(axb__dist_, getrf)(h, A, ipiv, info);
 }
 
-axb_status AXB_FN(axb_dist_, getrs)(axb_handle h, const axb_dist_matrix *A,
+axb_status AXB_FN(axb_dist_, getrs)(axb_handle h, axb_trans trans,
+                                    const axb_dist_matrix *A,
                                     const int64_t *ipiv, int64_t nrhs, T *B,
                                     int64_t ldb) {
   int bad = 0;
-  if (A && !ipiv && A->n > 0)
-    bad = 3;
+  if (trans != AXB_NO_TRANS && trans != AXB_TRANS)
+    bad = 2;
+  else if (A && !ipiv && A->n > 0)
+    bad = 4;
   else if (A && AXB_FN(api_ldb_bad_, )(A, nrhs, B, ldb))
-    bad = nrhs < 0 ? 4 : !B ? 5 : 6;
+    bad = nrhs < 0 ? 5 : !B ? 6 : 7;
   else if (A)
     for (int64_t i = 0; i < A->n; ++i)
       if (ipiv[i] < 1 || ipiv[i] > A->n) {
-        bad = 3;
+        bad = 4;
         break;
       }
   axb_status st = AXB_FN(api_check_, )(h, A, "axb_dist_getrs", bad);
   if (st != AXB_SUCCESS) return st;
-  return AXB_FN(axb__dist_, getrs)(h, A, ipiv, nrhs, B, ldb);
+  return AXB_FN(axb__dist_, getrs)(h, trans, A, ipiv, nrhs, B, ldb);
 }
 
 axb_status AXB_FN(axb_dist_, gesv)(axb_handle h, axb_dist_matrix *A,
@@ -76,7 +79,7 @@ axb_status AXB_FN(axb_dist_, gesv)(axb_handle h, axb_dist_matrix *A,
   if (st != AXB_SUCCESS) return st;
   st = AXB_FN(axb__dist_, getrf)(h, A, ipiv, info);
   if (st != AXB_SUCCESS) return st;
-  return AXB_FN(axb__dist_, getrs)(h, A, ipiv, nrhs, B, ldb);
+  return AXB_FN(axb__dist_, getrs)(h, AXB_NO_TRANS, A, ipiv, nrhs, B, ldb);
 }
 
 axb_status AXB_FN(axb_dist_, potrf)(axb_handle h, axb_uplo uplo,
@@ -139,6 +142,24 @@ static axb_status AXB_FN(drv_scan_, )(axb_handle h, const axb_dist_matrix *A,
   return AXB_SUCCESS;
 }
 
+/* The verdict on a computed X, axb_solve's (dense/solve.c, certify): the
+   backward error first, then rcond (-1: not estimated). */
+static axb_status AXB_FN(drv_verdict_, )(axb_handle h,
+                                         const axb_dist_report *rep) {
+  double eps = axb_eps(DTYPE);
+  if (!(rep->backward_error < 30))
+    return axb__fail(h, AXB_ERR_INACCURATE,
+                     "axb_dist_solve: backward error %.3g n eps is not below "
+                     "30: X is not certified",
+                     rep->backward_error);
+  if (rep->rcond >= 0 && rep->rcond < eps)
+    return axb__fail(h, AXB_ERR_ILL_CONDITIONED,
+                     "rcond = %.3g is below eps = %.3g: the matrix is "
+                     "singular to working precision",
+                     rep->rcond, eps);
+  return AXB_SUCCESS;
+}
+
 static axb_status AXB_FN(drv_run_, )(axb_handle h, const axb_dist_matrix *A,
                                      int chol, int64_t nrhs, const T *B,
                                      int64_t ldb, T *X, int64_t ldx,
@@ -157,6 +178,12 @@ static axb_status AXB_FN(drv_run_, )(axb_handle h, const axb_dist_matrix *A,
   else
     st = AXB_FN(drv_scan_, )(h, A, nrhs, B, ldb);
   st = axb__dist_agree(h, g, st);
+  double anorm = 0, t_cond = 0;
+  if (st == AXB_SUCCESS && g->rcond) { /* ||A||_1 of the caller's A */
+    double t0 = axb__now();
+    anorm = AXB_FN(axb__dist_, norm1)(A);
+    t_cond = axb__now() - t0;
+  }
   if (st == AXB_SUCCESS) {
     memcpy(F.data, A->data, (size_t)cnt * sizeof(T));
     for (int64_t r = 0; r < nrhs; ++r)
@@ -165,10 +192,21 @@ static axb_status AXB_FN(drv_run_, )(axb_handle h, const axb_dist_matrix *A,
               : AXB_FN(axb__dist_, getrf)(h, &F, ipiv, &rep->info);
   }
   axb_dist_times t = g->times;
-  if (st == AXB_SUCCESS)
+  t.rcond = t_cond;
+  double *y1 = NULL; /* the estimate's first block, solved beside B */
+  if (st == AXB_SUCCESS && g->rcond)
+    st = AXB_FN(axb__dist_, solve_x1)(h, &F, ipiv, chol, nrhs, X, ldx, &y1);
+  else if (st == AXB_SUCCESS)
     st = chol ? AXB_FN(axb__dist_, potrs)(h, &F, nrhs, X, ldx)
-              : AXB_FN(axb__dist_, getrs)(h, &F, ipiv, nrhs, X, ldx);
+              : AXB_FN(axb__dist_, getrs)(h, AXB_NO_TRANS, &F, ipiv, nrhs, X,
+                                          ldx);
   t.solve = g->times.solve;
+  if (st == AXB_SUCCESS && g->rcond) {
+    double t0 = axb__now();
+    st = AXB_FN(axb__dist_, rcond)(h, &F, ipiv, chol, anorm, y1, &rep->rcond);
+    t.rcond += axb__now() - t0;
+  }
+  axb__free(y1);
   axb_dist_matrix_destroy(&F);
   axb__free(ipiv);
   if (st == AXB_SUCCESS) {
@@ -176,11 +214,7 @@ static axb_status AXB_FN(drv_run_, )(axb_handle h, const axb_dist_matrix *A,
     st = AXB_FN(axb__dist_, backward_error)(h, A, nrhs, B, ldb, X, ldx,
                                             &rep->backward_error);
     t.check = axb__now() - t0;
-    if (st == AXB_SUCCESS && !(rep->backward_error < 30))
-      st = axb__fail(h, AXB_ERR_INACCURATE,
-                     "axb_dist_solve: backward error %.3g n eps is not below "
-                     "30: X is not certified",
-                     rep->backward_error);
+    if (st == AXB_SUCCESS) st = AXB_FN(drv_verdict_, )(h, rep);
   }
   g->times = t;
   rep->times = t;
@@ -194,6 +228,7 @@ static axb_status AXB_FN(axb__dist_solve_, )(axb_handle h,
                                              axb_dist_report *report) {
   axb_dist_report rep;
   memset(&rep, 0, sizeof rep);
+  rep.rcond = -1;
   int bad = 0;
   if (AXB_FN(api_ldb_bad_, )(A, nrhs, B, ldb))
     bad = nrhs < 0 ? 4 : !B ? 5 : 6;

@@ -90,6 +90,7 @@ axb_status axb_dist_grid_create(axb_handle h, MPI_Comm comm, int P, int Q,
   G->prow = rank / Q;
   G->pcol = rank % Q;
   G->lookahead = 1;
+  G->rcond = 1;
   G->pivot = AXB_DIST_PIVOT_PARTIAL;
   MPI_Comm_split(G->comm, G->prow, G->pcol, &G->row);
   MPI_Comm_split(G->comm, G->pcol, G->prow, &G->col);
@@ -118,6 +119,10 @@ void axb_dist_grid_shape(const axb_dist_grid *g, int *P, int *Q, int *prow,
 
 void axb_dist_set_lookahead(axb_dist_grid *g, int on) {
   if (g) g->lookahead = on != 0;
+}
+
+void axb_dist_set_rcond(axb_dist_grid *g, int on) {
+  if (g) g->rcond = on != 0;
 }
 
 void axb_dist_set_pivot(axb_dist_grid *g, axb_dist_pivot pivot) {

@@ -12,8 +12,13 @@
  *     of the diagonal: process row pk, reduced along the row.
  *   U (LU), backward: row block k of U, right of the diagonal: process row
  *     pk, reduced along the row.
- *   L^T (Cholesky), backward: column block k of L below the diagonal:
- *     process column qk, reduced along the column (transposed products).
+ *   L^T (Cholesky, and LU's transposed solve with a unit diagonal),
+ *     backward: column block k of L below the diagonal: process column qk,
+ *     reduced along the column (transposed products).
+ *   U^T (LU's transposed solve), forward: column block k of U above the
+ *     diagonal: process column qk, reduced along the column.
+ * A^T X = B with P A = L U is U^T L^T P X = B: forward with U^T, backward
+ * with L^T (unit), then X := P^T X, the interchanges in reverse order.
  */
 
 #define OPS AXB_CAT3(axb_dist_ops_, P, )
@@ -110,8 +115,29 @@ static void AXB_FN(sv_upper_, )(SCTX *c) {
   }
 }
 
-/* Backward substitution with L^T (Cholesky). */
-static void AXB_FN(sv_lower_trans_, )(SCTX *c) {
+/* Forward substitution with U^T (LU's transposed solve). */
+static void AXB_FN(sv_upper_trans_, )(SCTX *c) {
+  const axb_dist_grid *g = c->g;
+  int64_t nb = c->nb;
+  for (int64_t k0 = 0; k0 < c->n; k0 += nb) {
+    int64_t jb = c->n - k0 < nb ? c->n - k0 : nb;
+    int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
+    if (g->pcol == qk) { /* U(0:k0, block k)^T x(0:k0), local rows < k0 */
+      int64_t lc = dist_g2l(k0, nb, g->npcol);
+      int64_t lr = axb_dist_numroc(k0, nb, g->prow, g->nprow);
+      memset(c->part, 0, (size_t)(jb * c->nrhs) * sizeof(T));
+      AXB_FN(sv_note_, )
+      (c, c->ops->gemm(c->h, AXB_TRANS, AXB_NO_TRANS, jb, c->nrhs, lr, (T)1,
+                       c->a + lc * c->lld, c->lld, c->xr, c->mloc, (T)0,
+                       c->part, jb));
+    }
+    AXB_FN(sv_finish_, )
+    (c, k0, jb, g->col, pk, g->pcol == qk, AXB_UPPER, AXB_TRANS, AXB_NON_UNIT);
+  }
+}
+
+/* Backward substitution with L^T (Cholesky: non-unit; LU: unit). */
+static void AXB_FN(sv_lower_trans_, )(SCTX *c, axb_diag diag) {
   const axb_dist_grid *g = c->g;
   int64_t nb = c->nb, nblk = (c->n + nb - 1) / nb;
   for (int64_t k = nblk - 1; k >= 0; --k) {
@@ -127,14 +153,48 @@ static void AXB_FN(sv_lower_trans_, )(SCTX *c) {
                        c->xr + lr1, c->mloc, (T)0, c->part, jb));
     }
     AXB_FN(sv_finish_, )
-    (c, k0, jb, g->col, pk, g->pcol == qk, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT);
+    (c, k0, jb, g->col, pk, g->pcol == qk, AXB_LOWER, AXB_TRANS, diag);
   }
 }
 
-/* chol 0: B := U^-1 L^-1 P B; chol 1: B := L^-T L^-1 B. */
+/* B := P B (forward, LAPACK's laswp with incx = 1) or P^T B (the
+   interchanges in reverse order); ipiv global and replicated. */
+static void AXB_FN(sv_permute_, )(int64_t n, const int64_t *ipiv, int reverse,
+                                  int64_t nrhs, T *B, int64_t ldb) {
+  for (int64_t s = 0; s < n; ++s) {
+    int64_t i = reverse ? n - 1 - s : s;
+    if (ipiv[i] - 1 == i) continue;
+    for (int64_t r = 0; r < nrhs; ++r) {
+      T t = B[i + r * ldb];
+      B[i + r * ldb] = B[ipiv[i] - 1 + r * ldb];
+      B[ipiv[i] - 1 + r * ldb] = t;
+    }
+  }
+}
+
+/* The triangular solves of one system (c's B holds the right-hand sides):
+   chol 1: B := L^-T L^-1 B; chol 0, NO_TRANS: B := U^-1 L^-1 P B; chol 0,
+   TRANS: B := P^T L^-T U^-T B. */
+static void AXB_FN(sv_solve_, )(SCTX *c, const int64_t *ipiv, int chol,
+                                axb_trans trans) {
+  if (chol) {
+    AXB_FN(sv_lower_, )(c, AXB_NON_UNIT);
+    AXB_FN(sv_lower_trans_, )(c, AXB_NON_UNIT);
+  } else if (trans == AXB_NO_TRANS) {
+    AXB_FN(sv_permute_, )(c->n, ipiv, 0, c->nrhs, c->b, c->ldb);
+    AXB_FN(sv_lower_, )(c, AXB_UNIT);
+    AXB_FN(sv_upper_, )(c);
+  } else {
+    AXB_FN(sv_upper_trans_, )(c);
+    AXB_FN(sv_lower_trans_, )(c, AXB_UNIT);
+    AXB_FN(sv_permute_, )(c->n, ipiv, 1, c->nrhs, c->b, c->ldb);
+  }
+}
+
 static axb_status AXB_FN(sv_run_, )(axb_handle h, const axb_dist_matrix *A,
-                                    const int64_t *ipiv, int chol, int64_t nrhs,
-                                    T *B, int64_t ldb) {
+                                    const int64_t *ipiv, int chol,
+                                    axb_trans trans, int64_t nrhs, T *B,
+                                    int64_t ldb) {
   axb_dist_grid *g = (axb_dist_grid *)A->grid;
   SCTX c;
   AXB_DIST_CTX_INIT(c, h, A);
@@ -157,19 +217,7 @@ static axb_status AXB_FN(sv_run_, )(axb_handle h, const axb_dist_matrix *A,
                    "distributed solve: nb x nrhs above 2^30");
   st = axb__dist_agree(h, g, st);
   if (st == AXB_SUCCESS && c.n > 0 && nrhs > 0) {
-    if (!chol) /* B := P B, ipiv global and replicated */
-      for (int64_t i = 0; i < c.n; ++i)
-        if (ipiv[i] - 1 != i)
-          for (int64_t r = 0; r < nrhs; ++r) {
-            T t = B[i + r * ldb];
-            B[i + r * ldb] = B[ipiv[i] - 1 + r * ldb];
-            B[ipiv[i] - 1 + r * ldb] = t;
-          }
-    AXB_FN(sv_lower_, )(&c, chol ? AXB_NON_UNIT : AXB_UNIT);
-    if (chol)
-      AXB_FN(sv_lower_trans_, )(&c);
-    else
-      AXB_FN(sv_upper_, )(&c);
+    AXB_FN(sv_solve_, )(&c, ipiv, chol, trans);
     st = axb__dist_agree(h, g, c.st);
   }
   axb__free(c.xc);
@@ -181,15 +229,16 @@ static axb_status AXB_FN(sv_run_, )(axb_handle h, const axb_dist_matrix *A,
   return st;
 }
 
-axb_status AXB_FN(axb__dist_, getrs)(axb_handle h, const axb_dist_matrix *A,
+axb_status AXB_FN(axb__dist_, getrs)(axb_handle h, axb_trans trans,
+                                     const axb_dist_matrix *A,
                                      const int64_t *ipiv, int64_t nrhs, T *B,
                                      int64_t ldb) {
-  return AXB_FN(sv_run_, )(h, A, ipiv, 0, nrhs, B, ldb);
+  return AXB_FN(sv_run_, )(h, A, ipiv, 0, trans, nrhs, B, ldb);
 }
 
 axb_status AXB_FN(axb__dist_, potrs)(axb_handle h, const axb_dist_matrix *A,
                                      int64_t nrhs, T *B, int64_t ldb) {
-  return AXB_FN(sv_run_, )(h, A, NULL, 1, nrhs, B, ldb);
+  return AXB_FN(sv_run_, )(h, A, NULL, 1, AXB_NO_TRANS, nrhs, B, ldb);
 }
 
 /* ---- the backward error ------------------------------------------------ */

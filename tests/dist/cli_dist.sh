@@ -29,6 +29,7 @@ expect() { # WHAT CODE PATTERN
 run 4 --gen uniform:300 --grid 2x2 --nb 32
 expect "LU 2x2" 0 "grid 2 x 2 (4 ranks"
 expect "LU 2x2 report" 0 "backward error"
+expect "LU 2x2 rcond" 0 "rcond: [0-9.e+-]* (kappa_1"
 reports=$(grep -c "axb solve (distributed)" "$tmp/out")
 [ "$reports" -eq 1 ] || { echo "FAIL: $reports reports, want 1"; fails=$((fails + 1)); }
 run 2 --gen spd:200 --grid 1x2 --nb 16 --method cholesky --precision single
@@ -37,6 +38,11 @@ run 3 --gen uniform:100 --grid 3x1 --nb 8 --no-lookahead --pivot local
 expect "local pivoting, no look-ahead" 0 "look-ahead off"
 run 2 --gen singular:100,col=7 --grid 2x1 --nb 8
 expect "singular" 1 "U(8,8) is exactly zero"
+run 2 --gen hilbert:14 --grid 2x1 --nb 4
+expect "ill-conditioned (rcond < eps), X reported" 1 "singular to working precision"
+expect "ill-conditioned: the report" 1 "rcond: [0-9.e-]* (kappa_1"
+run 2 --gen hilbert:14 --grid 2x1 --nb 4 --no-rcond
+expect "--no-rcond" 0 "rcond: not estimated"
 run 2 --gen uniform:100 --grid 1x2 --method cholesky
 expect "not SPD" 1 "not positive definite"
 run 2 --gen uniform:100 --grid 2x2

@@ -145,8 +145,9 @@ static void lu_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   axb_dense_create(&Xs, n, 3, dt);
   memcpy(Xs.data, B.data, (size_t)(n * 3) * axb_dtype_size(dt));
   axb_dense X = B;
-  st = dt == AXB_F64 ? axb_dist_dgetrs(H, &A, ipiv, 3, X.data, X.ld)
-                     : axb_dist_sgetrs(H, &A, ipiv, 3, X.data, X.ld);
+  st = dt == AXB_F64
+           ? axb_dist_dgetrs(H, AXB_NO_TRANS, &A, ipiv, 3, X.data, X.ld)
+           : axb_dist_sgetrs(H, AXB_NO_TRANS, &A, ipiv, 3, X.data, X.ld);
   CHECK(st == AXB_SUCCESS, "getrs: %s", axb_detail(H));
   if (dt == AXB_F64)
     axb_dgetrs(H, AXB_NO_TRANS, n, 3, S.data, S.ld, jp, Xs.data, Xs.ld, &sinfo);
@@ -323,12 +324,13 @@ static void test_failures(void) {
   st = drive(&A, 0, &be, &info);
   CHECK(st == AXB_SUCCESS && be == 0, "n = 0 solve: %d %s", st, axb_detail(H));
   axb_dist_matrix_destroy(&A);
-  /* Arguments: a bad ldb on one rank is -6 on all. */
+  /* Arguments: a bad ldb on one rank is -7 on all. */
   A = gen_dist("uniform:10", AXB_F64, 4);
   double Bv[10] = {0};
-  st = axb_dist_dgetrs(H, &A, (int64_t[10]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1,
-                       Bv, rank_ == last ? 5 : 10);
-  CHECK(st == -6 && same_everywhere(st), "bad ldb: status %d", st);
+  st = axb_dist_dgetrs(H, AXB_NO_TRANS, &A,
+                       (int64_t[10]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1, Bv,
+                       rank_ == last ? 5 : 10);
+  CHECK(st == -7 && same_everywhere(st), "bad ldb: status %d", st);
   axb_dist_matrix_destroy(&A);
 }
 
