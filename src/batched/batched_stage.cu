@@ -4,7 +4,7 @@
  * spans are copied to device memory with the same leading dimensions and
  * strides, the device kernels of src/backend/cuda/batched.cu run on the CUDA
  * sub-handle's stream, the results come back and the stream is waited for.
- * Device memory comes from the stream-ordered allocator (cudaMallocAsync):
+ * Device memory comes from the stream-ordered allocator (dmalloc):
  * no device-wide synchronisation, and the pool keeps it for the next call.
  */
 #include "backend/cuda/cuda_internal.h"
@@ -40,10 +40,10 @@ axb_status stage(axb_handle g, int op, int up, int64_t n, int64_t nrhs, T *A,
   const size_t nB = B ? span(batch, sB, ldb * nrhs) : 0;
   const size_t nP = ipiv ? span(batch, sP, n) : 0;
   Staged m(s);
-  AXB_CU(g, cudaMallocAsync(&m.p[0], nA * sizeof(T), s));
-  if (nB) AXB_CU(g, cudaMallocAsync(&m.p[1], nB * sizeof(T), s));
-  if (nP) AXB_CU(g, cudaMallocAsync(&m.p[2], nP * sizeof(int), s));
-  AXB_CU(g, cudaMallocAsync(&m.p[3], (size_t)batch * sizeof(int), s));
+  AXB_CU(g, dmalloc(g, &m.p[0], nA * sizeof(T), s));
+  if (nB) AXB_CU(g, dmalloc(g, &m.p[1], nB * sizeof(T), s));
+  if (nP) AXB_CU(g, dmalloc(g, &m.p[2], nP * sizeof(int), s));
+  AXB_CU(g, dmalloc(g, &m.p[3], (size_t)batch * sizeof(int), s));
   T *dA = (T *)m.p[0], *dB = (T *)m.p[1];
   int *dP = (int *)m.p[2], *dI = (int *)m.p[3];
   AXB_CU(g, cudaMemcpyAsync(dA, A, nA * sizeof(T), cudaMemcpyHostToDevice, s));

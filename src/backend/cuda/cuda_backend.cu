@@ -42,6 +42,37 @@ axb_status fail_blas(axb_handle h, cublasStatus_t e, const char *what) {
 using namespace axb_cuda;
 
 /* Releases what a context holds (members never created are null). */
+/*
+ * The handle's pool for stream-ordered scratch.  Why not the device's
+ * default pool: it returns every freed byte to the driver at each
+ * synchronisation (release threshold 0), so a small call after a sync maps
+ * its scratch afresh: 60 us of a 0.42 ms dpotrf at n = 1024 (H100,
+ * bench_cuda --keep-pool: 0.42 -> 0.36 ms).  Ours keeps up to kPoolKeep
+ * bytes between calls and trims above it; the caller's pools are untouched.
+ */
+constexpr uint64_t kPoolKeep = 256ull << 20;
+static cudaError_t pool_init(Context *c, int device) {
+  cudaMemPoolProps p = {};
+  p.allocType = cudaMemAllocationTypePinned;
+  p.location.type = cudaMemLocationTypeDevice;
+  p.location.id = device;
+  cudaError_t e = cudaMemPoolCreate(&c->pool, &p);
+  if (e != cudaSuccess) {
+    c->pool = nullptr;
+    return e;
+  }
+  uint64_t keep = kPoolKeep;
+  return cudaMemPoolSetAttribute(c->pool, cudaMemPoolAttrReleaseThreshold,
+                                 &keep);
+}
+
+cudaError_t axb_cuda::dmalloc(axb_handle h, void **p, size_t bytes,
+                              cudaStream_t s) {
+  Context *c = context(h);
+  if (c && c->pool) return cudaMallocFromPoolAsync(p, bytes, c->pool, s);
+  return cudaMallocAsync(p, bytes, s);
+}
+
 static void context_destroy(axb_handle h, Context *c) {
   DeviceScope scope(h->device);
   if (c->fast) cudaStreamSynchronize(c->fast);
@@ -53,6 +84,8 @@ static void context_destroy(axb_handle h, Context *c) {
   staging_release(c);
   cudaEventDestroy(c->t0);
   cudaEventDestroy(c->t1);
+  /* allocations still outstanding keep the pool alive until freed */
+  if (c->pool) cudaMemPoolDestroy(c->pool);
   delete c;
 }
 
@@ -135,6 +168,7 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
     if (e2 == cudaSuccess)
       e2 = cudaEventCreateWithFlags(&c->ev_main, cudaEventDisableTiming);
     if (e2 == cudaSuccess) e2 = staging_init(c);
+    if (e2 == cudaSuccess) e2 = pool_init(c, h->device);
     cublasStatus_t b2 = e2 == cudaSuccess ? cublasCreate(&c->blas_fast)
                                           : CUBLAS_STATUS_NOT_INITIALIZED;
     if (b2 == CUBLAS_STATUS_SUCCESS)

@@ -72,8 +72,7 @@ axb_status chol_tc(axb_handle h, axb_uplo uplo, int64_t n, float *F, int64_t ld,
   /* scratch: W (nb x nb), T (n x nb), the block's info */
   float *W = nullptr;
   const size_t bytes = ((size_t)nb * nb + (size_t)n * nb) * sizeof(float);
-  if (cudaMallocAsync((void **)&W, bytes + sizeof(int64_t), st) !=
-      cudaSuccess) {
+  if (dmalloc(h, (void **)&W, bytes + sizeof(int64_t), st) != cudaSuccess) {
     cudaGetLastError();
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                      "mixed Cholesky: %zu bytes of device scratch", bytes);

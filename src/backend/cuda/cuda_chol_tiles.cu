@@ -19,15 +19,14 @@
  * axb's launch-per-step chain (diagonal kernel, TRSM, SYRK per 64 columns)
  * left 0.4-0.7x of it on the table at n <= 8192.
  *
- * Inside a tile the factorisation and the off-diagonal solve are column
- * sweeps with the tile's entries in registers (tile_sweep): one barrier
- * per column.  Measured (H100, docs/notes/dense-gpu.md): as fast as the
- * launch-per-step chain it replaced at n = 1024, faster from 2048 on
- * (1.03-1.26x in FP64, 1.3-1.7x in FP32), still 0.55x (n = 1024) to
- * 0.82x (n = 32768) of cuSOLVER in FP64: per-tile time stamps put
- * ~21 us in the diagonal tile's sweep and ~17 us in the next tile's solve
- * on the critical path of every 64 columns, where cuSOLVER spends 28 us
- * per 64 columns in all.
+ * Inside a tile the factorisation and the off-diagonal solve go by
+ * 8-column blocks (tile_chol8, tile_solve8): a short forward substitution
+ * per row in registers, then a rank-8 update on tensor cores, two barriers
+ * per 8 columns.  The first version swept one column per barrier
+ * (tile_sweep, in git history before 2026-11-26's fifth session): 0.57x
+ * cuSOLVER at n = 1024 with ~21 us in the diagonal tile and ~16 us in the next
+ * tile's solve of every 64 columns on the critical path; by blocks they take
+ * ~10 and ~6 us, and dpotrf is 0.95-1.2x cuSOLVER (docs/notes/dense-gpu.md).
  *
  * Failure (a minor not positive, or NaN): the diagonal tile sets *info =
  * off + column + 1 (the smallest wins) and still publishes its flag; tiles
@@ -51,7 +50,7 @@ constexpr int kT = kTileEdge; /* tile edge */
    16 different banks; 65 (the usual odd pad) gave 4-way conflicts and a
    64 x 64 x 64 product of 3.6 us (tile trace, H100). */
 constexpr int kLD = kT + 4;
-constexpr int kTh = 256;      /* threads per tile */
+constexpr int kTh = 256; /* threads per tile */
 
 __device__ __forceinline__ int64_t ld_volatile(const int64_t *p) {
   return *(const volatile int64_t *)p;
@@ -74,10 +73,10 @@ template <typename T> struct TileArgs {
   unsigned long long *trace; /* AXB_CUDA_TILE_TRACE: kStamps per tile */
 };
 /* A tile's time stamps (a study aid): start, early updates done, last input
-   ready, updates done, factor or solve done, published; then three inside
-   the factor or solve (tile_chol8: first block factored, first update
-   done; off-diagonal: L(j,j) loaded, inverted, multiplied). */
-constexpr int kStamps = 9;
+   ready, updates done, factor or solve done, published; then the diagonal
+   tile's first 8-column block factored and its first update done, or the
+   off-diagonal tile's L(j,j) loaded. */
+constexpr int kStamps = 8;
 
 /* Global element (r, c) of the lower factor (upper storage: transposed). */
 template <typename T>
@@ -265,120 +264,6 @@ __device__ __forceinline__ void acc_to(const T (&acc)[4][4], T *s) {
 }
 
 /*
- * The column sweeps of a tile, in place on the shared 64 x 64 tile S, over
- * its nv valid columns (the rest padding):
- *   CHOL:  the Cholesky factor of S's lower part,
- *          L(:,j) = S(:,j) / sqrt(d_j), then S(:,k) -= L(:,j) L(k,j), k > j;
- *   solve: X := S L^-T for the factored diagonal tile L (rinv = 1/diag L),
- *          X(:,j) = S(:,j) rinv_j, then S(:,k) -= X(:,j) L(k,j), k > j.
- * Thread t owns column lane + 32 (warp / 4), rows 16 (warp % 4) .. + 16 in
- * registers (static indices, a loop over the columns: compact code); step
- * j's column goes through shared memory (double-buffered by parity), so a
- * step costs one barrier.  Each owner of column k keeps d_k = S(k,k) -
- * sum_j L(k,j)^2 itself (the same operations as on its entry (k,k)), so
- * the pivot needs no second barrier.  Rows past the valid columns are rows
- * of L21 and come out solved.  Returns the first column whose pivot is not
- * positive (or NaN), else nv; block-uniform.
- */
-template <typename T, bool CHOL>
-__device__ int tile_sweep(T *S, const T *L, const T *rinv, int nv, T (*buf)[kT],
-                          int *s_fail) {
-  const int tid = threadIdx.x, lane = tid % 32, w = tid / 32;
-  const int c = lane + 32 * (w / 4), rb = 16 * (w % 4);
-  T a[16];
-#pragma unroll
-  for (int q = 0; q < 16; ++q)
-    a[q] = S[c * kLD + rb + q];
-  T dk = CHOL ? S[c * kLD + c] : T(0);
-  if (tid == 0) *s_fail = nv;
-  __syncthreads();
-  int bad = nv;
-#pragma unroll 1
-  for (int j = 0; j < nv; ++j) {
-    T *x = buf[j & 1];
-    if (c == j) {
-      T r;
-      if (CHOL) {
-        r = dk > T(0) ? rsqrt(dk) : T(0);
-        if (!(dk > T(0))) *s_fail = j; /* every owner writes the same */
-      } else {
-        r = rinv[j];
-      }
-#pragma unroll
-      for (int q = 0; q < 16; ++q) {
-        if (r != T(0)) a[q] *= r;
-        x[rb + q] = a[q];
-      }
-    }
-    __syncthreads();
-    if (CHOL && *s_fail < nv) { /* uniform after the barrier */
-      bad = *s_fail;
-      break;
-    }
-    if (c > j && (!CHOL || c < nv)) {
-      const T l = CHOL ? x[c] : L[j * kLD + c];
-#pragma unroll
-      for (int q = 0; q < 16; ++q)
-        a[q] = fma(-x[rb + q], l, a[q]);
-      if (CHOL) dk = fma(-l, l, dk);
-    }
-  }
-#pragma unroll
-  for (int q = 0; q < 16; ++q)
-    S[c * kLD + rb + q] = a[q];
-  __syncthreads();
-  return bad;
-}
-
-/*
- * L := L^-1 in place for the lower-triangular 64 x 64 shared tile L
- * (strictly upper part zero, a padded diagonal one).  Column k of the
- * inverse solves L y = e_k by forward substitution, column-oriented: once
- * y_j = (e_k(j) - sum_{i<j} L(j,i) y_i) / L(j,j) is final, y_i -= L(i,j)
- * y_j for every i > j.  Thread t solves column k = t / 4 with the rows
- * i = 4 q + g (g = t % 4, q = 0..15) in registers; a column's four
- * threads are adjacent lanes, so y_j moves between them by a shuffle and
- * the 64 steps need no block barrier.
- *
- * Why: an off-diagonal tile then solves X = C L^-T by one tensor-core
- * product instead of a 64-step column sweep with a barrier per column
- * (~17 us of every 64 columns on the critical path).  Inverting the
- * diagonal blocks of a triangular solve is MAGMA's trsm; the error of
- * X grows with cond(L(j,j)) <= cond(A)^(1/2) instead of with the solve's
- * own conditioning, and the backward errors of the GPU suite and of
- * bench_cuda on ill-conditioned SPD matrices are its check.
- */
-template <typename T> __device__ void tile_tri_inverse(T *L, T *rinv) {
-  const int tid = threadIdx.x, k = tid / 4, g = tid % 4, lane = tid % 32;
-  if (tid < kT) rinv[tid] = T(1) / L[tid * kLD + tid];
-  __syncthreads();
-  T y[16];
-#pragma unroll
-  for (int q = 0; q < 16; ++q)
-    y[q] = 4 * q + g == k ? T(1) : T(0);
-#pragma unroll
-  for (int q = 0; q < 16; ++q) {
-#pragma unroll
-    for (int gp = 0; gp < 4; ++gp) {
-      const int j = 4 * q + gp;
-      const T v = __shfl_sync(0xffffffffu, y[q], (lane & ~3) | gp) * rinv[j];
-      if (g == gp)
-        y[q] = v;
-      else if (g > gp)
-        y[q] = fma(-L[j * kLD + 4 * q + g], v, y[q]);
-#pragma unroll
-      for (int qq = q + 1; qq < 16; ++qq)
-        y[qq] = fma(-L[j * kLD + 4 * qq + g], v, y[qq]);
-    }
-  }
-  __syncthreads(); /* every read of L is done */
-#pragma unroll
-  for (int q = 0; q < 16; ++q)
-    L[k * kLD + 4 * q + g] = y[q];
-  __syncthreads();
-}
-
-/*
  * The diagonal tile's Cholesky by 8-column blocks (variant 2), two
  * barriers per block instead of one per column.  For the block at column
  * o (o < nv):
@@ -449,8 +334,8 @@ __device__ __forceinline__ void chol8_row(const Chol8<T> &f, const T *S, T *P,
 #pragma unroll
     for (int k = 0; k < c; ++k)
       v = fma(-x[k], f.d[tri(c, k)], v);
-    v *= f.rinv[c];                    /* zero on padding */
-    x[c] = c > rel ? T(0) : v;         /* above the diagonal */
+    v *= f.rinv[c];            /* zero on padding */
+    x[c] = c > rel ? T(0) : v; /* above the diagonal */
     P[(o + c) * kLD + r] = x[c];
   }
 }
@@ -582,13 +467,12 @@ __device__ __forceinline__ void wait_flag(const unsigned *f) {
       __nanosleep(32);
 }
 
-template <typename T, int V>
+template <typename T>
 __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T *sX = (T *)smem_raw; /* C, then L(j,j) or the solve's X */
   T *sY = sX + kT * kLD; /* L(j,k), or L(j,j) */
   __shared__ T s_rinv[kT];
-  __shared__ T s_buf[2][kT];
   __shared__ int s_i, s_j, s_skip, s_fail;
   const int tid = threadIdx.x;
   unsigned *ticket = a.flags + (int64_t)a.Tr * a.Tc;
@@ -604,9 +488,9 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   __syncthreads();
   const int i = s_i, j = s_j;
   const bool diag = i == j;
-  unsigned long long *stamp =
-      a.trace && tid == 0 ? a.trace + kStamps * ((int64_t)i * a.Tc + j)
-                          : nullptr;
+  unsigned long long *stamp = a.trace && tid == 0
+                                  ? a.trace + kStamps * ((int64_t)i * a.Tc + j)
+                                  : nullptr;
   if (stamp) stamp[0] = now_ns();
   const unsigned *fi = a.flags + (int64_t)i * a.Tc,
                  *fj = a.flags + (int64_t)j * a.Tc;
@@ -651,10 +535,7 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
   if (!s_skip && diag) {
     acc_to(acc, sX);
     __syncthreads();
-    T *F = V >= 1 ? sY : sX; /* the factor */
-    const int bad = V >= 1
-                        ? tile_chol8<T>(sX, sY, nv, &s_fail, stamp)
-                        : tile_sweep<T, true>(sX, sX, nullptr, nv, s_buf, &s_fail);
+    const int bad = tile_chol8<T>(sX, sY, nv, &s_fail, stamp); /* into sY */
     if (bad < nv && tid == 0) { /* the smallest failing column wins */
       unsigned long long v = (unsigned long long)(a.off + cj + bad + 1);
       unsigned long long *p = (unsigned long long *)a.info;
@@ -666,43 +547,18 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
       }
     }
     if (stamp) stamp[4] = now_ns();
-    store_tile(F, a, i, j, true); /* on failure: the columns as LAPACK */
+    store_tile(sY, a, i, j, true); /* on failure: the columns as LAPACK */
   } else if (!s_skip) {
     TileRegs<T> rl;
     fetch(rl, a, j, j, true);
     acc_to(acc, sX); /* C */
     put(rl, sY, a.upper);
     __syncthreads();
-    if (V == 2) { /* X = C L^-T by 8-column blocks */
-      if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
-      __syncthreads();
-      if (stamp) stamp[6] = now_ns();
-      tile_solve8(sX, sY, s_rinv, nv);
-      if (stamp) stamp[7] = stamp[8] = now_ns();
-    } else if (V == 1) { /* X = C L^-T: sY := L^-1, then one product */
-      if (stamp) stamp[6] = now_ns();
-      tile_tri_inverse(sY, s_rinv);
-      if (stamp) stamp[7] = now_ns();
-      T x[4][4];
-#pragma unroll
-      for (int p = 0; p < 4; ++p)
-#pragma unroll
-        for (int q = 0; q < 4; ++q)
-          x[p][q] = T(0);
-      tile_gemm_nt(x, sX, sY); /* x = -C L^-T */
-#pragma unroll
-      for (int p = 0; p < 4; ++p)
-#pragma unroll
-        for (int q = 0; q < 4; ++q)
-          x[p][q] = -x[p][q];
-      __syncthreads(); /* the product's reads of sX are done */
-      if (stamp) stamp[8] = now_ns();
-      acc_to(x, sX);
-    } else {
-      if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
-      __syncthreads();
-      tile_sweep<T, false>(sX, sY, s_rinv, nv, s_buf, &s_fail);
-    }
+    /* X = C L^-T by 8-column blocks */
+    if (tid < kT) s_rinv[tid] = T(1) / sY[tid * kLD + tid];
+    __syncthreads();
+    if (stamp) stamp[6] = now_ns();
+    tile_solve8(sX, sY, s_rinv, nv);
     __syncthreads();
     if (stamp) stamp[4] = now_ns();
     store_tile(sX, a, i, j, false);
@@ -715,20 +571,6 @@ __global__ void __launch_bounds__(kTh, 2) potrf_tiles_kernel(TileArgs<T> a) {
 }
 
 int tile_count(int64_t v) { return (int)((v + kT - 1) / kT); }
-
-/* Which tile kernel (an experiment's switch, read once per process): 0 the
-   column sweeps of issue 21's first version; 1 the diagonal tile by
-   8-column blocks (tile_chol8) and the off-diagonal solve through the
-   diagonal tile's inverse (tile_tri_inverse + one product); 2 (default)
-   tile_chol8 and the off-diagonal solve by 8-column blocks (tile_solve8).
-   AXB_CUDA_CHOL_TILES=0|1|2. */
-int tiles_variant() {
-  static const int v = [] {
-    const char *e = getenv("AXB_CUDA_CHOL_TILES");
-    return e && (e[0] == '0' || e[0] == '1') && !e[1] ? e[0] - '0' : 2;
-  }();
-  return v;
-}
 
 } // namespace
 
@@ -782,10 +624,7 @@ axb_status potrf_tiles(axb_handle h, cudaStream_t st, axb_uplo uplo, int64_t m,
   const int64_t tiles = (int64_t)a.Tc * a.Tr - (int64_t)a.Tc * (a.Tc - 1) / 2;
   const size_t smem = 2 * (size_t)kT * kLD * sizeof(T);
   /* every launch: the attribute belongs to the current device */
-  const int v = tiles_variant();
-  auto kern = v == 0   ? potrf_tiles_kernel<T, 0>
-              : v == 1 ? potrf_tiles_kernel<T, 1>
-                       : potrf_tiles_kernel<T, 2>;
+  auto kern = potrf_tiles_kernel<T>;
   AXB_CU(h, cudaFuncSetAttribute(
                 kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   /* AXB_CUDA_TILE_TRACE=file (a study aid): every launch's per-tile time

@@ -24,7 +24,7 @@ struct Scratch {
   }
   axb_status alloc(size_t bytes) {
     if (bytes == 0) bytes = 1;
-    AXB_CU(h, cudaMallocAsync(&p, bytes, stream(h)));
+    AXB_CU(h, dmalloc(h, &p, bytes, stream(h)));
     return AXB_SUCCESS;
   }
 };

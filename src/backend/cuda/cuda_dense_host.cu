@@ -303,11 +303,11 @@ axb_status res_factor(axb_handle h, int chol, int64_t n, const T *A,
                fp = align_up((size_t)n * sizeof(int64_t)),
                fi = align_up(sizeof(int64_t)),
                fx = align_up((size_t)n * sizeof(T));
-  cudaError_t e = cudaMallocAsync(&r->base, fa + fp + fi + fx, stream(h));
+  cudaError_t e = dmalloc(h, &r->base, fa + fp + fi + fx, stream(h));
   if (e != cudaSuccess) {
     r->base = nullptr;
     delete r;
-    return fail_cuda(h, e, "cudaMallocAsync (resident factors)");
+    return fail_cuda(h, e, "device memory for the resident factors");
   }
   *res = r;
   char *p = (char *)r->base;

@@ -297,10 +297,10 @@ axb_status getri_gj_dev(axb_handle h, int64_t n, T *A, int64_t lda,
                b_w = up256((size_t)NB * n * sizeof(T)),
                b_x = up256((size_t)n * n * sizeof(T));
   GjScratch scr(h);
-  AXB_CU(h, cudaMallocAsync(&scr.p,
-                            b_cval + b_cidx + b_crow + b_jrow + 2 * b_plan +
-                                2 * b_piv + 2 * b_e1 + b_w + b_x,
-                            s));
+  AXB_CU(h, dmalloc(h, &scr.p,
+                    b_cval + b_cidx + b_crow + b_jrow + 2 * b_plan + 2 * b_piv +
+                        2 * b_e1 + b_w + b_x,
+                    s));
   char *p = (char *)scr.p;
   LeafScratch<T> ls;
   ls.cval = (T *)p;
@@ -410,7 +410,7 @@ axb_status host_getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,
   DeviceScope scope(h->device);
   GjScratch buf(h);
   const size_t fa = up256((size_t)n * (size_t)n * sizeof(T));
-  AXB_CU(h, cudaMallocAsync(&buf.p, fa + sizeof(int64_t), stream(h)));
+  AXB_CU(h, dmalloc(h, &buf.p, fa + sizeof(int64_t), stream(h)));
   T *dA = (T *)buf.p;
   int64_t *dinfo = (int64_t *)((char *)buf.p + fa);
   axb_status st =

@@ -42,12 +42,20 @@ struct Context {
   size_t stage_chunk;
   int stage_mode;
   cudaEvent_t stage_ev[2];
+  /* Stream-ordered scratch (dmalloc): a pool of the handle's own that keeps
+     freed memory between calls (cuda_backend.cu says why); NULL: the
+     device's default pool. */
+  cudaMemPool_t pool;
 };
 
 /* The context of h (NULL when h is not a CUDA handle or has none). */
 Context *context(axb_handle h);
 
 inline cudaStream_t stream(axb_handle h) { return (cudaStream_t)h->stream; }
+
+/* bytes of device memory on s, stream-ordered, from h's pool (free with
+   cudaFreeAsync). */
+cudaError_t dmalloc(axb_handle h, void **p, size_t bytes, cudaStream_t s);
 
 /* Sets h's device for the scope and restores the caller's afterwards. */
 struct DeviceScope {

@@ -43,7 +43,7 @@ struct DevBuf {
     if (p) cudaFreeAsync(p, stream(h));
   }
   axb_status alloc(size_t bytes) {
-    AXB_CU(h, cudaMallocAsync(&p, bytes ? bytes : 1, stream(h)));
+    AXB_CU(h, dmalloc(h, &p, bytes ? bytes : 1, stream(h)));
     return AXB_SUCCESS;
   }
 };
