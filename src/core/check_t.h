@@ -188,6 +188,38 @@ static void AXB_FN(chk_, sub_ax_abs)(int64_t m, const T *a, int64_t lda,
   AXB_FN(chk_, sub_ax_abs_rows)(0, m, m, a, lda, x, ldx, nrhs, w, ldw, rowsum);
 }
 
+/* The transposed system's sub_ax_abs: W := W - A^T X and colsum[i] =
+   sum_p |a_pi| (the row sums of A^T, whose max is ||A^T||_inf = ||A||_1)
+   in one pass over the square m x m A.  Row i of A^T is column i of A,
+   contiguous: each residual entry is a dot product over p in order, and
+   the columns of A are shared among `threads` threads (every entry is
+   formed as in the serial loop). */
+static void AXB_FN(chk_, sub_atx_abs)(int64_t m, const T *a, int64_t lda,
+                                      const double *x, int64_t ldx,
+                                      int64_t nrhs, double *w, int64_t ldw,
+                                      double *colsum, int threads) {
+  (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(                                             \
+    static) if ((double)m * (double)m >= CHK_PAR_WORK && m >= 64)              \
+    num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  for (int64_t i = 0; i < m; ++i) {
+    const T *ai = a + i * lda;
+    double s = 0;
+    for (int64_t p = 0; p < m; ++p)
+      s += fabs((double)ai[p]);
+    colsum[i] = s;
+    for (int64_t c = 0; c < nrhs; ++c) {
+      const double *xc = x + c * ldx;
+      double d = 0;
+      for (int64_t p = 0; p < m; ++p)
+        d += (double)ai[p] * xc[p];
+      w[i + c * ldw] -= d;
+    }
+  }
+}
+
 /* W := W - A X.  Large products share the rows among threads in strips;
    every entry is formed in the serial order, so the result is bitwise the
    serial one. */

@@ -395,16 +395,19 @@ axb_status AXB_FN(axb__, res_factor)(axb_handle h, int chol, int64_t n,
 }
 
 axb_status AXB_FN(axb__, res_solve)(axb_handle h, void *res, int chol,
-                                    int64_t nrhs, T *B, int64_t ldb) {
+                                    axb_trans trans, int64_t nrhs, T *B,
+                                    int64_t ldb) {
   const char *r = RES_NAME(chol, "getrs", "potrs");
   axb__clear(h);
   NEED_KERNEL(h, k, res_solve, NULL);
-  return finish(h, r, k(h, res, nrhs, B, ldb), 0, NULL);
+  /* Cholesky's A is symmetric: A^T = A, the same solve. */
+  return finish(h, r, k(h, res, chol ? AXB_NO_TRANS : trans, nrhs, B, ldb), 0,
+                NULL);
 }
 
-axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
-                                  double anorm, const double *y1,
-                                  double *rcond) {
+axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol,
+                                  axb_norm norm, int64_t n, double anorm,
+                                  const double *y1, double *rcond) {
   const char *r = RES_NAME(chol, "gecon", "pocon");
   axb__clear(h);
   *rcond = 0;
@@ -430,7 +433,7 @@ axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
   if (st) return finish(h, r, st, 0, NULL);
   if (singular) return AXB_SUCCESS;
   AXB_FN(condctx_, ) c = {h, NULL, NULL, n, n, AXB_LOWER, NULL, res, y1};
-  return AXB_FN(con_estimate_, )(&c, r, chol, AXB_NORM_ONE, anorm, rcond, NULL);
+  return AXB_FN(con_estimate_, )(&c, r, chol, norm, anorm, rcond, NULL);
 }
 
 axb_status AXB_FN(axb__, res_getri)(axb_handle h, void *res, T *X, int64_t ldx,

@@ -13,7 +13,9 @@
  *
  * Every answer is certified: the report carries the scaled residual
  * ||b - Ax||_inf / (||A||_inf ||x||_inf n eps) of the returned X and the
- * 1-norm reciprocal condition estimate.  A result that fails either test
+ * 1-norm reciprocal condition estimate.  With opts->trans the system is
+ * A^T X = B, A read as it is (getrs and friends with TRANS), and both
+ * numbers are those of A^T.  A result that fails either test
  * comes back with a positive status, never silently.
  */
 #include "core/internal.h"
@@ -38,7 +40,8 @@ typedef struct {
   int f_ready;                   /* F holds A (take_a_), not yet factored */
   int f_kept;                    /* F is the handle's (axb__handle_work) */
   int threads;                   /* the handle's (0: OpenMP's default) */
-  double anorm;                  /* ||A||_1                 */
+  axb_trans trans;               /* solve A^T X = B            */
+  double anorm;                  /* ||op(A)||_1 (A^T: ||A||_inf) */
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
   axb_fixedpoint_stats fps;      /* and its statistics      */
   /* The condition estimate's first block solved beside B (X has
@@ -91,6 +94,7 @@ void axb_solve_opts_default(axb_solve_opts *opts) {
   opts->method = AXB_METHOD_AUTO;
   opts->pivot = 1;
   opts->estimate_rcond = 1;
+  opts->trans = AXB_NO_TRANS;
   axb_fixedpoint_opts_default(&opts->fixedpoint);
   axb_mixed_opts_default(&opts->mixed);
 }
@@ -173,6 +177,24 @@ static axb_status check_finite_norm(axb_handle h, const axb_dense *A,
                : norm_one_s(n, A->data, A->ld, colsum, h->threads);
   axb__free(colsum);
   return isfinite(*anorm) ? AXB_SUCCESS : check_finite(h, A, what);
+}
+
+/* *anorm := ||A||_inf = ||A^T||_1, the transposed solve's condition
+   estimate's norm (A is finite by now); its time is in t_check. */
+static axb_status norm_inf(axb_handle h, const axb_dense *A, double *anorm,
+                           axb_report *r) {
+  double t0 = axb__now();
+  int64_t n = A->rows;
+  double *rowsum = axb__malloc(n, sizeof(double));
+  if (!rowsum)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for %lld sums",
+                     (long long)n);
+  *anorm = A->dtype == AXB_F64
+               ? norm_inf_d(n, A->data, A->ld, rowsum, h->threads)
+               : norm_inf_s(n, A->data, A->ld, rowsum, h->threads);
+  axb__free(rowsum);
+  r->t_check += axb__now() - t0;
+  return AXB_SUCCESS;
 }
 
 /* The shapes of A and B; their contents are checked later (B's at once,
@@ -372,10 +394,11 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
   }
   t0 = axb__now();
   axb_dense X = axb_dense_wrap(A->rows, B->cols, A->rows, A->dtype, b->X);
-  /* One pass over A: the residual and ||A||_inf together, on the handle's
-     threads. */
+  /* One pass over A: the residual and ||op(A)||_inf together, on the
+     handle's threads. */
   int oom = 0;
-  r->backward_error = axb__backward_error(A, &X, B, h->threads, &oom);
+  r->backward_error =
+      axb__backward_error_op(A, b->trans, &X, B, h->threads, &oom);
   r->t_backward = axb__now() - t0;
   if (oom) /* not a verdict on X: the check itself could not run */
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -433,6 +456,16 @@ static axb_status check_options(axb_handle h, const axb_dense *A,
         h, AXB_ERR_INVALID,
         "options pivot (%d) and estimate_rcond (%d) must be 0 or 1", o->pivot,
         o->estimate_rcond);
+  if (o->trans != AXB_NO_TRANS && o->trans != AXB_TRANS)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "option trans (%d) must be AXB_NO_TRANS or AXB_TRANS",
+                     (int)o->trans);
+  if (o->trans == AXB_TRANS &&
+      (o->method == AXB_METHOD_GAUSS || o->method == AXB_METHOD_LU_MIXED))
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "the %s method has no transposed solve (A^T X = B): "
+                     "use lu, or pass A^T",
+                     axb_method_name(o->method));
   if (!o->pivot && o->method != AXB_METHOD_GAUSS &&
       o->method != AXB_METHOD_LU_CROUT &&
       o->method != AXB_METHOD_LU_FIXEDPOINT) {
@@ -583,9 +616,20 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
      ||A||_1 and (Cholesky, AUTO) its symmetry from the same pass. */
   if (need_f && (st = take_a(h, A, o.method, &b, &anorm, &spd))) goto cleanup;
   r->t_copy += axb__now() - t0;
+  /* A^T X = B: a Cholesky method (or AUTO's choice of it) has a symmetric
+     A, for which A^T = A; the others factor A and solve with A^T. */
+  b.trans = o.trans == AXB_TRANS && !is_cholesky(o.method) && !spd
+                ? AXB_TRANS
+                : AXB_NO_TRANS;
+  if (b.trans == AXB_TRANS && o.estimate_rcond &&
+      (st = norm_inf(h, A, &anorm, r)))
+    goto cleanup;
   b.fp = &o.fixedpoint;
   b.anorm = anorm;
-  b.want_y1 = o.estimate_rcond;
+  /* The estimate's first block rides with B's solve only for A itself:
+     for A^T, getrs returns P times the estimator's operator applied to it
+     (gecon's inf-norm estimate then forms its own). */
+  b.want_y1 = o.estimate_rcond && b.trans == AXB_NO_TRANS;
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {

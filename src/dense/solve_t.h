@@ -8,6 +8,7 @@ typedef struct {
   axb_handle h;
   axb_method method;
   int pivot;
+  axb_trans trans; /* solve A^T X = B (not for Cholesky or gauss) */
   int64_t n, nrhs;
   T *F;          /* n x n working copy of A (ld = n): factors or inverse */
   int64_t *ipiv; /* n                                                    */
@@ -47,6 +48,34 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
   double norm = 0;
   for (int64_t j = 0; j < n; ++j)
     if (colsum[j] > norm || isnan(colsum[j])) norm = colsum[j];
+  return norm;
+}
+
+/* ||A||_inf = max_i sum_j |a_ij| (n x n), the 1-norm of A^T that the
+   transposed solve's condition estimate needs: one pass over A, row
+   strips shared among the threads, each strip walked by columns (runs of
+   contiguous entries); rowsum has n entries. */
+static double AXB_FN(norm_inf_, )(int64_t n, const T *a, int64_t lda,
+                                  double *rowsum, int threads) {
+  enum { STRIP = 512 };
+  (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (n >= 512)                        \
+    num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  for (int64_t i0 = 0; i0 < n; i0 += STRIP) {
+    const int64_t i1 = i0 + STRIP < n ? i0 + STRIP : n;
+    for (int64_t i = i0; i < i1; ++i)
+      rowsum[i] = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const T *aj = a + j * lda;
+      for (int64_t i = i0; i < i1; ++i)
+        rowsum[i] += fabs((double)aj[i]);
+    }
+  }
+  double norm = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (rowsum[i] > norm || isnan(rowsum[i])) norm = rowsum[i];
   return norm;
 }
 
@@ -190,13 +219,23 @@ static axb_status AXB_FN(factor_, )(AXB_FN(work_, ) * w) {
 
 /* Crout's Z = L U with L non-unit lower and U unit upper, rows permuted by
    ipiv when pivoting (lu-crout only; lu-fixedpoint never pivots):
-   X = U^-1 L^-1 P B. */
+   X = U^-1 L^-1 P B, or for A^T = U^T L^T P (P^T = P^-1 undoes the
+   interchanges): X = P^T L^-T U^-T B. */
 static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   int64_t n = w->n, k = w->nrhs;
   axb_status st = AXB_SUCCESS;
-  if (w->pivot && w->method == AXB_METHOD_LU_CROUT)
-    st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 1);
+  const int swp = w->pivot && w->method == AXB_METHOD_LU_CROUT;
+  if (w->trans == AXB_TRANS) {
+    st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_UPPER, AXB_TRANS, AXB_UNIT, n, k,
+                            1, w->F, n, w->X, n);
+    if (!st)
+      st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
+                              n, k, 1, w->F, n, w->X, n);
+    if (!st && swp) st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 0);
+    return st;
+  }
+  if (swp) st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 1);
   if (!st)
     st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT,
                             n, k, 1, w->F, n, w->X, n);
@@ -223,7 +262,8 @@ static axb_status AXB_FN(solve_y1_, )(AXB_FN(work_, ) * w) {
   const int chol = w->method != AXB_METHOD_LU;
   axb_status st;
   if (w->resident)
-    st = AXB_FN(axb__, res_solve)(h, w->res, chol, k + t, w->X, n);
+    st =
+        AXB_FN(axb__, res_solve)(h, w->res, chol, AXB_NO_TRANS, k + t, w->X, n);
   else if (!chol)
     st = AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k + t, w->F, n, w->ipiv, w->X,
                              n, NULL);
@@ -243,11 +283,11 @@ static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
       w->b->want_y1 && n > AXB_CONDEST_T)
     return AXB_FN(solve_y1_, )(w);
   if (w->resident)
-    return AXB_FN(axb__, res_solve)(h, w->res, w->method != AXB_METHOD_LU, k,
-                                    w->X, n);
+    return AXB_FN(axb__, res_solve)(h, w->res, w->method != AXB_METHOD_LU,
+                                    w->trans, k, w->X, n);
   switch (w->method) {
   case AXB_METHOD_LU:
-    return AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k, w->F, n, w->ipiv, w->X, n,
+    return AXB_FN(axb_, getrs)(h, w->trans, n, k, w->F, n, w->ipiv, w->X, n,
                                NULL);
   case AXB_METHOD_CHOLESKY:
   case AXB_METHOD_CHOLESKY_CROUT:
@@ -259,11 +299,12 @@ static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
       return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "laswp missing on backend");
     return AXB_FN(crout_solve_, )(w);
   case AXB_METHOD_GAUSS_JORDAN: {
-    /* X = inv(A) B: one GEMM into the scratch, then copy back. */
+    /* X = inv(A) B (or inv(A)^T B = inv(A^T) B): one GEMM into the
+       scratch, then copy back. */
     if (!h->ops->P.gemm)
       return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "gemm missing on backend");
-    axb_status st = h->ops->P.gemm(h, AXB_NO_TRANS, AXB_NO_TRANS, n, k, n, 1,
-                                   w->F, n, w->X, n, 0, w->W, n);
+    axb_status st = h->ops->P.gemm(h, w->trans, AXB_NO_TRANS, n, k, n, 1, w->F,
+                                   n, w->X, n, 0, w->W, n);
     if (!st) memcpy(w->X, w->W, (size_t)(n * k) * sizeof(T));
     return st;
   }
@@ -281,6 +322,7 @@ static AXB_FN(work_, )
   w = {.h = h,
        .method = m,
        .pivot = pivot,
+       .trans = b->trans,
        .n = A->rows,
        .nrhs = k,
        .F = b->F,
@@ -316,31 +358,37 @@ static axb_status AXB_FN(factor_apply_, )(AXB_FN(work_, ) * w,
   return st;
 }
 
-/* 1-norm reciprocal condition estimate from the factors in w->F (for
-   GAUSS the caller puts an LU factorization there first). */
+/* 1-norm reciprocal condition estimate of op(A) from the factors in w->F
+   (for GAUSS the caller puts an LU factorization there first); anorm is
+   ||op(A)||_1.  For op(A) = A^T, 1 / (||A^T||_1 ||A^-T||_1) is A's
+   reciprocal condition in the inf-norm: gecon with norm INF (the
+   estimator with its two solves swapped). */
 static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
                                    double *rcond) {
   axb_handle h = w->h;
   int64_t n = w->n;
   *rcond = -1;
   const double *y1 = w->b->y1_ready ? w->b->Y1 : NULL;
+  const axb_norm nrm = w->trans == AXB_TRANS ? AXB_NORM_INF : AXB_NORM_ONE;
   if (w->resident)
-    return AXB_FN(axb__, res_con)(h, w->res, w->method != AXB_METHOD_LU, n,
+    return AXB_FN(axb__, res_con)(h, w->res, w->method != AXB_METHOD_LU, nrm, n,
                                   anorm, y1, rcond);
-  if (y1 && (w->method == AXB_METHOD_LU || w->method == AXB_METHOD_CHOLESKY))
+  if (y1 && w->trans == AXB_NO_TRANS &&
+      (w->method == AXB_METHOD_LU || w->method == AXB_METHOD_CHOLESKY))
     return AXB_FN(axb__, con_y1)(h, w->method != AXB_METHOD_LU, n, w->F, n,
                                  anorm, y1, rcond);
   switch (w->method) {
   case AXB_METHOD_LU:
-    return AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, w->F, n, anorm, rcond, NULL);
+    return AXB_FN(axb_, gecon)(h, nrm, n, w->F, n, anorm, rcond, NULL);
   case AXB_METHOD_CHOLESKY:
   case AXB_METHOD_CHOLESKY_CROUT:
   case AXB_METHOD_CHOLESKY_BANACHIEWICZ:
     return AXB_FN(axb_, pocon)(h, AXB_LOWER, n, w->F, n, anorm, rcond, NULL);
   case AXB_METHOD_GAUSS_JORDAN: {
-    /* The inverse is explicit: rcond = 1 / (||A||_1 ||inv(A)||_1). */
+    /* The inverse is explicit: rcond = 1 / (||A||_1 ||inv(A)||_1), or with
+       the inf-norms for A^T (||inv(A)^T||_1 = ||inv(A)||_inf). */
     axb_dense Xi = axb_dense_wrap(n, n, n, AXB_DTYPE, w->F);
-    double xnorm = axb_matrix_norm(&Xi, AXB_NORM_ONE);
+    double xnorm = axb_matrix_norm(&Xi, nrm);
     *rcond =
         anorm > 0 && xnorm > 0 && isfinite(xnorm) ? 1.0 / (anorm * xnorm) : 0;
     return AXB_SUCCESS;
@@ -359,8 +407,7 @@ static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
         G[i + j * n] = i > j ? z / d : (i == j ? d : z * w->F[i + i * n]);
       }
     }
-    axb_status st =
-        AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, G, n, anorm, rcond, NULL);
+    axb_status st = AXB_FN(axb_, gecon)(h, nrm, n, G, n, anorm, rcond, NULL);
     axb__free(G);
     return st;
   }
