@@ -187,6 +187,39 @@ static void rcond_case(axb_dtype t, axb_method m, int64_t n) {
   axb_dense_destroy(&B);
 }
 
+/* The driver's rcond for A^T is gecon's inf-norm estimate on getrf's
+   factors of A (its first product rides with B's solve, the interchanges
+   undone: the estimate must be the one gecon forms alone). */
+static void rcond_matches_gecon(axb_dtype t, int64_t n) {
+  char spec[64];
+  snprintf(spec, sizeof spec, "uniform:%lld", (long long)n);
+  axb_dense A, F, Xt, B;
+  if (test_gen_spec(h, spec, t, &A)) return;
+  CHECK_STATUS(h, axb_gen_rhs(h, &A, 1, AXB_RHS_ONES, 1, &Xt, &B), AXB_SUCCESS);
+  F = copy_of(&A);
+  int64_t *ipiv = test_new_ipiv(n);
+  double rc = -1, anorm = axb_matrix_norm(&A, AXB_NORM_INF);
+  axb_status st = t == AXB_F64 ? axb_dgetrf(h, n, n, F.data, n, ipiv, NULL)
+                               : axb_sgetrf(h, n, n, F.data, n, ipiv, NULL);
+  if (!st)
+    st = t == AXB_F64
+             ? axb_dgecon(h, AXB_NORM_INF, n, F.data, n, anorm, &rc, NULL)
+             : axb_sgecon(h, AXB_NORM_INF, n, F.data, n, anorm, &rc, NULL);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  axb_report r;
+  st = solve_t(&A, &B, AXB_METHOD_LU, AXB_TRANS, &r);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  double q = r.rcond / rc;
+  CHECK(t == AXB_F64 ? fabs(q - 1) <= 1e-6 : (q <= 3 && q >= 1.0 / 3),
+        "%s n=%lld: driver rcond %.9g, gecon(INF) %.9g", axb_dtype_name(t),
+        (long long)n, r.rcond, rc);
+  free(ipiv);
+  axb_dense_destroy(&A);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&Xt);
+  axb_dense_destroy(&B);
+}
+
 /* A zero column of A is a zero row of A^T: singular either way, B left
    unchanged; far beyond 1/eps: no certificate. */
 static void bad_cases(axb_dtype t) {
@@ -282,6 +315,9 @@ int main(int argc, char **argv) {
     rcond_case(ts[i], AXB_METHOD_LU, 300);
     rcond_case(ts[i], AXB_METHOD_GAUSS_JORDAN, 41);
     rcond_case(ts[i], AXB_METHOD_LU_CROUT, 41);
+    rcond_matches_gecon(ts[i], 50);
+    rcond_matches_gecon(ts[i], 201);
+    rcond_matches_gecon(ts[i], 333);
     bad_cases(ts[i]);
     refusals(ts[i]);
   }

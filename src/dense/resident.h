@@ -29,10 +29,11 @@
                                axb_norm norm, int64_t n, double anorm,         \
                                const double *y1, double *rcond);               \
   /* The same on host factors (getrf's, or potrf's lower): gecon/pocon with    \
-     the first product y1 given (or NULL). */                                  \
-  axb_status axb__##P##con_y1(axb_handle h, int chol, int64_t n, const T *F,   \
-                              int64_t ld, double anorm, const double *y1,      \
-                              double *rcond);                                  \
+     the first product y1 given (or NULL); norm INF (LU): y1 is then           \
+     (L U)^-T X1, the swapped estimate's first product. */                     \
+  axb_status axb__##P##con_y1(axb_handle h, int chol, axb_norm norm,           \
+                              int64_t n, const T *F, int64_t ld, double anorm, \
+                              const double *y1, double *rcond);                \
   /* LU factors to inv(A) on the device, then host X := inv(A). */             \
   axb_status axb__##P##res_getri(axb_handle h, void *res, T *X, int64_t ldx,   \
                                  int64_t *info);

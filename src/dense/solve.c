@@ -626,10 +626,11 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
     goto cleanup;
   b.fp = &o.fixedpoint;
   b.anorm = anorm;
-  /* The estimate's first block rides with B's solve only for A itself:
-     for A^T, getrs returns P times the estimator's operator applied to it
-     (gecon's inf-norm estimate then forms its own). */
-  b.want_y1 = o.estimate_rcond && b.trans == AXB_NO_TRANS;
+  /* The estimate's first block rides with B's solve; for A^T only on host
+     factors, whose interchanges undo the P in A^-T X1 = P (L U)^-T X1
+     (solve_t.h): resident factors keep them on the device, and the
+     inf-norm estimate forms its own first product there. */
+  b.want_y1 = o.estimate_rcond && (b.trans == AXB_NO_TRANS || need_f);
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {

@@ -250,7 +250,10 @@ static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
    solves are memory-bound: two more columns cost about nothing); Y1 :=
    the last t columns.  With LU the solve applies P to X1 as well, so Y1
    is the estimator's operator U^-1 L^-1 applied to P X1, unit 1-norm
-   columns as X1's: a first block as good as X1 (condest.h). */
+   columns as X1's: a first block as good as X1 (condest.h).  For A^T
+   (host factors only: the driver asks for Y1 there) the solve gives
+   A^-T X1 = P (L U)^-T X1; undoing the interchanges on Y1 leaves the
+   inf-norm estimate's operator (L U)^-T applied to X1 itself. */
 static axb_status AXB_FN(solve_y1_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   const int64_t n = w->n, k = w->nrhs, t = AXB_CONDEST_T;
@@ -261,16 +264,28 @@ static axb_status AXB_FN(solve_y1_, )(AXB_FN(work_, ) * w) {
     x1[i] = (T)y1[i];
   const int chol = w->method != AXB_METHOD_LU;
   axb_status st;
+  const int tr = w->trans == AXB_TRANS && !chol;
+  if (tr && w->resident) /* the device keeps the interchanges */
+    return axb__fail(h, AXB_ERR_INTERNAL, "resident transposed first block");
   if (w->resident)
     st =
         AXB_FN(axb__, res_solve)(h, w->res, chol, AXB_NO_TRANS, k + t, w->X, n);
   else if (!chol)
-    st = AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k + t, w->F, n, w->ipiv, w->X,
-                             n, NULL);
+    st = AXB_FN(axb_, getrs)(h, w->trans, n, k + t, w->F, n, w->ipiv, w->X, n,
+                             NULL);
   else
     st = AXB_FN(axb_, potrs)(h, AXB_LOWER, n, k + t, w->F, n, w->X, n, NULL);
   for (int64_t i = 0; !st && i < n * t; ++i)
     y1[i] = (double)x1[i];
+  /* P^T Y1: getrf's interchanges (1-based) in their order. */
+  for (int64_t i = 0; !st && tr && i < n; ++i) {
+    int64_t p = w->ipiv[i] - 1;
+    for (int64_t j = 0; p != i && j < t; ++j) {
+      double v = y1[i + j * n];
+      y1[i + j * n] = y1[p + j * n];
+      y1[p + j * n] = v;
+    }
+  }
   w->b->y1_ready = !st;
   return st;
 }
@@ -373,9 +388,8 @@ static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
   if (w->resident)
     return AXB_FN(axb__, res_con)(h, w->res, w->method != AXB_METHOD_LU, nrm, n,
                                   anorm, y1, rcond);
-  if (y1 && w->trans == AXB_NO_TRANS &&
-      (w->method == AXB_METHOD_LU || w->method == AXB_METHOD_CHOLESKY))
-    return AXB_FN(axb__, con_y1)(h, w->method != AXB_METHOD_LU, n, w->F, n,
+  if (y1 && (w->method == AXB_METHOD_LU || w->method == AXB_METHOD_CHOLESKY))
+    return AXB_FN(axb__, con_y1)(h, w->method != AXB_METHOD_LU, nrm, n, w->F, n,
                                  anorm, y1, rcond);
   switch (w->method) {
   case AXB_METHOD_LU:
