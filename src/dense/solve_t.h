@@ -27,12 +27,23 @@ typedef struct {
   buffers *b; /* the driver's: the estimate's first product (Y1) */
 } AXB_FN(work_, );
 
+/* rows[i] += |a_ij| for i0 <= i < i1: column j's share of the row sums
+   (||A||_inf, the transposed solve's estimate), added in the pass that
+   reads the column anyway. */
+static void AXB_FN(add_rows_, )(const T *aj, int64_t i0, int64_t i1,
+                                double *rows) {
+  for (int64_t i = i0; i < i1; ++i)
+    rows[i] += fabs((double)aj[i]);
+}
+
 /* One pass over A (n x n): ||A||_1 = max_j sum_i |a_ij|, each column summed
    in double in order, as axb_matrix_norm does (the same bits, also when the
    columns are shared among threads).  A NaN or Inf entry makes its column's
-   sum non-finite; the caller then locates it. */
+   sum non-finite; the caller then locates it.  rows (axb__rows_t x n,
+   zeroed), when not NULL, gets each thread's share of the row sums
+   (axb__rows_max). */
 static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
-                                  double *colsum, int threads) {
+                                  double *colsum, double *rows, int threads) {
   (void)threads;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (n >= 512)                        \
@@ -44,38 +55,11 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
     for (int64_t i = 0; i < n; ++i)
       s += fabs((double)aj[i]);
     colsum[j] = s;
+    if (rows) AXB_FN(add_rows_, )(aj, 0, n, axb__rows_mine(rows, n));
   }
   double norm = 0;
   for (int64_t j = 0; j < n; ++j)
     if (colsum[j] > norm || isnan(colsum[j])) norm = colsum[j];
-  return norm;
-}
-
-/* ||A||_inf = max_i sum_j |a_ij| (n x n), the 1-norm of A^T that the
-   transposed solve's condition estimate needs: one pass over A, row
-   strips shared among the threads, each strip walked by columns (runs of
-   contiguous entries); rowsum has n entries. */
-static double AXB_FN(norm_inf_, )(int64_t n, const T *a, int64_t lda,
-                                  double *rowsum, int threads) {
-  enum { STRIP = 512 };
-  (void)threads;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (n >= 512)                        \
-    num_threads(threads > 0 ? threads : omp_get_max_threads())
-#endif
-  for (int64_t i0 = 0; i0 < n; i0 += STRIP) {
-    const int64_t i1 = i0 + STRIP < n ? i0 + STRIP : n;
-    for (int64_t i = i0; i < i1; ++i)
-      rowsum[i] = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      const T *aj = a + j * lda;
-      for (int64_t i = i0; i < i1; ++i)
-        rowsum[i] += fabs((double)aj[i]);
-    }
-  }
-  double norm = 0;
-  for (int64_t i = 0; i < n; ++i)
-    if (rowsum[i] > norm || isnan(rowsum[i])) norm = rowsum[i];
   return norm;
 }
 
@@ -96,10 +80,11 @@ static double AXB_FN(norm_inf_, )(int64_t n, const T *a, int64_t lda,
    by tiles of TI rows x TJ columns (runs of TI entries to copy; the
    mirror's TI columns x TJ rows stay in L2 for the comparison), the column
    sums still running over i in order.  Tiles of 32 x 32 made the pass 3x
-   slower than streaming (7.4 against 2.3 ms at n = 2048, 2-core VM). */
+   slower than streaming (7.4 against 2.3 ms at n = 2048, 2-core VM).
+   rows, when not NULL: each thread's row sums as in norm_one_. */
 static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
-                              int64_t ldf, double *colsum, int *sym,
-                              int threads) {
+                              int64_t ldf, double *colsum, double *rows,
+                              int *sym, int threads) {
   enum { TJ = 32, TI = 256 };
   int asym = 0;
   (void)threads;
@@ -123,6 +108,7 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
           for (int64_t i = 0; i < n; ++i)
             s += fabs((double)aj[i]);
         colsum[j] = s;
+        if (rows) AXB_FN(add_rows_, )(aj, 0, n, axb__rows_mine(rows, n));
       }
       continue;
     }
@@ -142,6 +128,7 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
           for (int64_t i = i0; i < i1; ++i)
             s += fabs((double)aj[i]);
         colsum[j] = s;
+        if (rows) AXB_FN(add_rows_, )(aj, i0, i1, axb__rows_mine(rows, n));
       }
       /* a_ij against a_ji for the rows i > j of this tile. */
       if (i1 <= j0 + 1 || __atomic_load_n(&asym, __ATOMIC_RELAXED)) continue;
