@@ -17,6 +17,7 @@ import pathlib
 import statistics
 import sys
 import time
+import tracemalloc
 
 import numpy as np
 
@@ -41,6 +42,11 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--dtype", default="float64")
     ap.add_argument("--json")
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="time.process_time (CPU seconds of the process: "
+                    "steadier than wall time on a loaded machine when the "
+                    "libraries run one thread, OMP_NUM_THREADS=1 "
+                    "OPENBLAS_NUM_THREADS=1)")
     a = ap.parse_args()
     rng = np.random.default_rng(0)
     A = rng.uniform(-1, 1, (a.n, a.n)).astype(a.dtype)   # C order
@@ -52,14 +58,23 @@ def main():
     if a.before:
         old = load_before(a.before)
         calls["axb C-order (before)"] = lambda: old.solve(A, b)
+    clock = time.process_time if a.cpu_time else time.perf_counter
     times = {k: [] for k in calls}
     for fn in calls.values():
         fn()
     for _ in range(a.reps):
         for k, fn in calls.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            times[k].append(time.perf_counter() - t0)
+            times[k].append(clock() - t0)
+    # NumPy-allocated memory at the call's peak (tracemalloc sees NumPy's
+    # arrays, such as the binding's copies; not the library's own buffers).
+    peak = {}
+    for k, fn in calls.items():
+        tracemalloc.start()
+        fn()
+        peak[k] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
     _, rep = axb.solve(A, b, full_output=True)
     med = {k: statistics.median(v) for k, v in times.items()}
     doc = {"date": datetime.date.today().isoformat(),
@@ -68,7 +83,10 @@ def main():
                        "load": open("/proc/loadavg").read().split()[:3],
                        "numpy": np.__version__, "axb": axb.info()},
            "n": a.n, "dtype": a.dtype, "reps": a.reps,
-           "median_s": med, "all_s": times,
+           "clock": "process_time" if a.cpu_time else "perf_counter",
+           "threads": {k: os.environ.get(k) for k in
+                       ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
+           "median_s": med, "all_s": times, "numpy_peak_bytes": peak,
            "after_report": {"backend": rep.backend,
                             "backward_error": rep.backward_error,
                             "rcond": rep.rcond, "times": rep.times}}
