@@ -75,6 +75,8 @@ void cli_help_solve(FILE *f) {
       "                       lu-fixedpoint (iterative Crout, never pivots)\n"
       "  --no-pivot           no pivoting (only with --method gauss or "
       "lu-crout)\n"
+      "  --trans, --transpose solve A^T x = b with the same A (not with\n"
+      "                       --method gauss or lu-mixed)\n"
       "  --fp-tol T           lu-fixedpoint: stop a section when a sweep "
       "changes\n"
       "                       no entry by more than T (default 0: no "

@@ -39,7 +39,8 @@ enum {
   OPT_DIRECT, /* issue 23 */
   OPT_FACTOR_PRECISION,
   OPT_REFINE,
-  OPT_NO_FALLBACK
+  OPT_NO_FALLBACK,
+  OPT_TRANS /* issue 26: A^T x = b */
 };
 
 static const cli_opt solve_table[] = {
@@ -76,6 +77,8 @@ static const cli_opt solve_table[] = {
     {"factor-precision", 0, 1, OPT_FACTOR_PRECISION},
     {"refine", 0, 1, OPT_REFINE},
     {"no-fallback", 0, 0, OPT_NO_FALLBACK},
+    {"trans", 0, 0, OPT_TRANS},
+    {"transpose", 0, 0, OPT_TRANS},
     {NULL, 0, 0, 0}};
 
 typedef struct {
@@ -85,6 +88,7 @@ typedef struct {
   axb_backend backend;
   axb_dtype dtype;
   int device, threads, no_pivot, json, quiet;
+  int trans; /* --trans: solve A^T x = b */
   axb_rhs_kind rhs;
   int64_t nrhs;
   uint64_t seed;
@@ -235,6 +239,7 @@ static int apply(solve_args *a, int id, const char *v) {
   switch (id) {
   case OPT_HELP: cli_help_solve(stdout); return CLI_OK;
   case OPT_NO_PIVOT: a->no_pivot = 1; return -1;
+  case OPT_TRANS: a->trans = 1; return -1;
   case OPT_JSON: a->json = 1; return -1;
   case OPT_QUIET: a->quiet = 1; return -1;
   case OPT_NO_FALLBACK:
@@ -271,11 +276,13 @@ static int check_args(solve_args *a) {
                            "%s only applies when b is generated "
                            "(no b file given)",
                            a->rhs_opt);
-  if (a->sp.on && (a->method != AXB_METHOD_AUTO || a->no_pivot))
+  if (a->sp.on && (a->method != AXB_METHOD_AUTO || a->no_pivot || a->trans))
     return cli_usage_error("solve",
                            "%s is a dense option but %s selects the sparse "
                            "solvers",
-                           a->no_pivot ? "--no-pivot" : a->method_name,
+                           a->no_pivot ? "--no-pivot"
+                           : a->trans  ? "--trans"
+                                       : a->method_name,
                            a->sp.why ? a->sp.why : "--method/--sparse");
   if (a->no_pivot && a->method != AXB_METHOD_GAUSS &&
       a->method != AXB_METHOD_LU_CROUT && a->method != AXB_METHOD_LU_FIXEDPOINT)
@@ -396,10 +403,30 @@ static int load_a(const solve_args *a, solve_data *d, cli_result *r) {
   return 0;
 }
 
+/* *At := A^T (a new matrix), for --trans's generated b = A^T x_true. */
+static axb_status transposed(const axb_dense *A, axb_dense *At) {
+  axb_status st = axb_dense_create(At, A->cols, A->rows, A->dtype);
+  for (int64_t j = 0; !st && j < A->cols; ++j)
+    for (int64_t i = 0; i < A->rows; ++i)
+      axb_dense_set(At, j, i, axb_dense_get(A, i, j));
+  return st;
+}
+
+/* A generated b: A x_true, or A^T x_true with --trans. */
+static axb_status gen_b(const solve_args *a, solve_data *d) {
+  if (!a->trans)
+    return axb_gen_rhs(d->h, &d->A, a->nrhs, a->rhs, a->seed, &d->Xt, &d->B);
+  axb_dense At = {0};
+  axb_status st = transposed(&d->A, &At);
+  if (!st) st = axb_gen_rhs(d->h, &At, a->nrhs, a->rhs, a->seed, &d->Xt, &d->B);
+  axb_dense_destroy(&At);
+  return st;
+}
+
 static int load_b(const solve_args *a, solve_data *d, cli_result *r) {
   axb_status st;
   if (!a->b_path) {
-    st = axb_gen_rhs(d->h, &d->A, a->nrhs, a->rhs, a->seed, &d->Xt, &d->B);
+    st = gen_b(a, d);
     d->have_xt = st == AXB_SUCCESS;
     if (st != AXB_SUCCESS) set_error(r, st, d->h, "right-hand side");
     return st == AXB_SUCCESS;
@@ -427,6 +454,7 @@ static void solve_problem(const solve_args *a, solve_data *d, cli_result *r) {
   axb_solve_opts_default(&o);
   o.method = a->method;
   o.pivot = a->no_pivot ? 0 : 1;
+  o.trans = a->trans ? AXB_TRANS : AXB_NO_TRANS;
   o.fixedpoint = a->fp;
   o.mixed = a->mx;
   axb_status st =
@@ -487,7 +515,8 @@ int cli_solve(int argc, char **argv) {
   int code = parse_args(argc, argv, &a);
   if (code >= 0) return code;
   if (!a.sp.on && !a.gen && a.method == AXB_METHOD_AUTO && !a.no_pivot &&
-      !a.fp_opt && !a.mx_opt) /* issue 23: AUTO reads large sparse files */
+      !a.trans && !a.fp_opt &&
+      !a.mx_opt) /* issue 23: AUTO reads large sparse files */
     cli_sparse_auto(a.a_path, &a.sp);
   if (a.sp.on) {
     cli_sparse_job j = {a.a_path,  a.b_path, a.gen,     &a.spec, a.out,

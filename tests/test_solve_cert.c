@@ -22,6 +22,7 @@
 #include <string.h>
 
 static axb_handle hd, hc; /* the backend judged, the CPU reference */
+static axb_trans g_trans; /* every solve's opts.trans (the trans sweep) */
 
 typedef struct {
   axb_status st;
@@ -42,6 +43,7 @@ static void solve_on(axb_handle h, const axb_dense *A, const axb_dense *B,
   axb_solve_opts opts;
   axb_solve_opts_default(&opts);
   opts.method = m;
+  opts.trans = g_trans;
   o->st = axb_solve(h, A, &o->X, &opts, &o->r);
 }
 
@@ -92,6 +94,17 @@ static void compare(const char *what, const axb_dense *A, const axb_dense *B,
     CHECK(rcond_close(d.r.rcond, c.r.rcond, A->dtype),
           "%s n=%lld %s: rcond %.6g vs cpu %.6g", what, n, t, d.r.rcond,
           c.r.rcond);
+    if (d.st == AXB_SUCCESS && g_trans == AXB_TRANS) {
+      /* Independently: X solves A^T X = B (the explicit transpose). */
+      axb_dense At;
+      if (axb_dense_create(&At, A->rows, A->rows, A->dtype)) exit(1);
+      for (int64_t j = 0; j < A->rows; ++j)
+        for (int64_t i = 0; i < A->rows; ++i)
+          axb_dense_set(&At, j, i, axb_dense_get(A, i, j));
+      CHECK_RATIO(axb_check_solve(&At, &d.X, B), "%s n=%lld %s: A^T X = B",
+                  what, n, t);
+      axb_dense_destroy(&At);
+    }
     if (d.st == AXB_SUCCESS && c.st == AXB_SUCCESS) {
       CHECK_RATIO(d.r.backward_error, "%s n=%lld %s", what, n, t);
       CHECK_RATIO(c.r.backward_error, "%s n=%lld %s (cpu)", what, n, t);
@@ -269,13 +282,14 @@ static void emu_free(axb_handle h, void *res) {
     return chol ? axb_##P##potrf(h, AXB_LOWER, n, a, n, info)                  \
                 : axb_##P##getrf(h, n, n, a, n, r->ipiv, info);                \
   }                                                                            \
-  static axb_status emu_##P##solve(axb_handle h, void *res, int64_t nrhs,      \
-                                   T *B, int64_t ldb) {                        \
+  static axb_status emu_##P##solve(axb_handle h, void *res, axb_trans trans,   \
+                                   int64_t nrhs, T *B, int64_t ldb) {          \
     emu_res *r = res;                                                          \
+    if (r->chol && trans != AXB_NO_TRANS) return AXB_ERR_INTERNAL;             \
     return r->chol ? axb_##P##potrs(h, AXB_LOWER, r->n, nrhs, r->a, r->n, B,   \
                                     ldb, NULL)                                 \
-                   : axb_##P##getrs(h, AXB_NO_TRANS, r->n, nrhs, r->a, r->n,   \
-                                    r->ipiv, B, ldb, NULL);                    \
+                   : axb_##P##getrs(h, trans, r->n, nrhs, r->a, r->n, r->ipiv, \
+                                    B, ldb, NULL);                             \
   }                                                                            \
   static axb_status emu_##P##trsv(axb_handle h, void *res, axb_uplo uplo,      \
                                   axb_trans trans, axb_diag diag, T *x) {      \
@@ -336,6 +350,12 @@ int main(int argc, char **argv) {
     hd =
         test_handle(argc > 1 ? test_backend_arg(argc, argv) : AXB_BACKEND_CUDA);
   hc = test_handle(AXB_BACKEND_CPU);
+  sweep(AXB_F64);
+  sweep(AXB_F32);
+  /* opts.trans: A^T X = B through the same paths (resident getrs with
+     TRANS, the estimate in the inf-norm), judged against cpu and the
+     explicit transpose. */
+  g_trans = AXB_TRANS;
   sweep(AXB_F64);
   sweep(AXB_F32);
   axb_handle_destroy(hd);

@@ -53,6 +53,16 @@ typedef struct {
                          AXB_ERR_ILL_CONDITIONED verdict                   */
   axb_fixedpoint_opts fixedpoint; /* lu-fixedpoint only (never pivots)   */
   axb_mixed_opts mixed; /* lu-mixed and cholesky-mixed only              */
+  /* AXB_NO_TRANS (default): solve A X = B.  AXB_TRANS: solve A^T X = B
+     with the descriptor's A, read as it is (a row-major A is A^T to a
+     column-major reader: no transposing copy is needed).  The report is
+     then that of op(A) = A^T, the system actually solved: backward_error
+     is ||B - A^T X||_inf / (||A^T||_inf ||X||_inf n eps) and rcond the
+     1-norm reciprocal condition of A^T (= A's in the inf-norm).
+     lu, gauss-jordan, lu-crout and lu-fixedpoint solve with A^T; the
+     Cholesky methods (and AUTO when it takes Cholesky) need a symmetric A,
+     for which A^T = A; gauss and lu-mixed return AXB_ERR_NOT_SUPPORTED. */
+  axb_trans trans;
 } axb_solve_opts;
 
 void axb_solve_opts_default(axb_solve_opts *opts);
@@ -68,7 +78,8 @@ typedef struct {
   double t_factor, t_solve, t_transfer, t_total; /* seconds              */
   double gflops;         /* (factor + solve flops) / (t_factor + t_solve) */
   double backward_error; /* axb_check_solve ratio of the returned X      */
-  double rcond;          /* 1-norm reciprocal condition estimate, or -1    */
+  double rcond;          /* 1-norm reciprocal condition estimate of op(A),
+                            or -1                                        */
   int64_t sweeps;        /* lu-fixedpoint: sweeps over all sections, else 0 */
   int64_t sections;      /* lu-fixedpoint: sections iterated, else 0       */
   /* Seconds certifying X: the rcond estimate and the backward error
@@ -94,7 +105,8 @@ typedef struct {
 } axb_report;
 
 /*
- * Solve A X = B.  A is n x n and left unchanged; B (n x nrhs, same dtype,
+ * Solve op(A) X = B, op(A) = A or A^T (opts->trans).  A is n x n and
+ * left unchanged; B (n x nrhs, same dtype,
  * host memory) is overwritten with X.  A and B are checked for NaN/Inf
  * first (AXB_ERR_INVALID).  report may be NULL.  Returns AXB_SUCCESS,
  * a numerical status (the report says which pivot/minor),

@@ -12,6 +12,10 @@
              cupy.linalg.solve and torch.linalg.solve (target >= 5x)
   dense-gpu  n = 4096 from host NumPy arrays vs cupy.linalg.solve with its
              transfers (target >= 1x)
+  dense-cpu  n = 2048 (AXB_BENCH_DENSE_N) from a C-order NumPy A on the CPU:
+             axb.solve reading it as it is (opts.trans), the same after
+             the F-order copy the binding used to make (np.asfortranarray
+             inside the timed region), an F-order A, and numpy.linalg.solve
 
 Medians over repetitions after a warm-up; the GPU cases synchronise the
 device inside the timed region and skip without a GPU, CuPy or torch.
@@ -216,6 +220,30 @@ def dense_gpu(reps, n=4096):
     return out
 
 
+def dense_cpu(reps, n=None):
+    n = n or int(os.environ.get("AXB_BENCH_DENSE_N", "2048"))
+    rng = np.random.default_rng(0)
+    A = rng.uniform(-1, 1, (n, n))          # C order
+    b = rng.uniform(-1, 1, n)
+    Af = np.asfortranarray(A)
+    cases = (("C-order A as it is (trans)", lambda: axb.solve(A, b)),
+             ("C-order A copied to F order first (the binding before)",
+              lambda: axb.solve(np.asfortranarray(A), b)),
+             ("F-order A", lambda: axb.solve(Af, b)))
+    t_np = median_time(lambda: np.linalg.solve(A, b), reps)
+    out = []
+    for what, fn in cases:
+        t = median_time(fn, reps)
+        _, rep = axb.solve(A if "as it is" in what else Af, b,
+                           full_output=True)
+        out.append({"case": "dense-cpu", "what": "n = %d, %s" % (n, what),
+                    "axb_s": t, "backend": rep.backend,
+                    "backward_error": rep.backward_error, "rcond": rep.rcond,
+                    "anchor": "numpy.linalg.solve (C-order A)",
+                    "anchor_s": t_np, "speedup": t_np / t})
+    return out
+
+
 def machine():
     info = axb.info()
     cpu = platform.processor() or platform.machine()
@@ -238,7 +266,8 @@ def machine():
 
 
 CASES = {"overhead": overhead, "batch-cpu": batch_cpu,
-         "batch-gpu": batch_gpu, "dense-gpu": dense_gpu}
+         "batch-gpu": batch_gpu, "dense-gpu": dense_gpu,
+         "dense-cpu": dense_cpu}
 
 
 def main(argv=None):

@@ -53,7 +53,9 @@ def solve(A, b, method="auto", backend="auto", precision=None, check=True,
     A: (n, n) array, b: (n,) or (n, k); or stacks (..., n, n) with (..., n)
     or (..., n, k) (batched routines, see axb.batched.solve); NumPy arrays,
     or CuPy arrays / PyTorch CUDA tensors (the GPU, no copies to the host).
-    method: auto (Cholesky when A is symmetric with a positive diagonal,
+    A in C or Fortran order is read as it is (C order through the driver's
+    transposed solve; only method='gauss' and precision='mixed' copy an
+    unsymmetric C-order A).  method: auto (Cholesky when A is symmetric with a positive diagonal,
     else LU), lu, cholesky, gauss-jordan, or a study variant of axb.
     backend: auto, cpu, cuda or ref.  precision: None (the inputs' dtype),
     'double', 'single', or a mixed-precision factor ('mixed', 'fp32',

@@ -5,9 +5,10 @@
  *
  * Copies: axb_solve leaves A alone (it factors a copy of its own), so a
  * column-major A goes in as it is.  A row-major A is A^T to axb: it goes in
- * as it is when the method is a Cholesky one or A is symmetric (A^T = A),
- * and is copied into column-major order otherwise (the driver has no
- * transposed solve).  The factorizations work in place on a copy (the
+ * as it is too, with opts.trans = AXB_TRANS (the driver solves (A^T)^T X =
+ * A X = B and certifies that system).  Only the two methods without a
+ * transposed solve (gauss, lu-mixed) still get a column-major copy of an
+ * unsymmetric row-major A.  The factorizations work in place on a copy (the
  * caller's array when overwrite is asked and its layout allows).
  */
 #include "axbpy.h"
@@ -29,17 +30,28 @@ static int check_nargs(Py_ssize_t got, Py_ssize_t want, const char *name) {
   return -1;
 }
 
-/* A as a column-major matrix axb can read without changing the system:
-   a new reference to A itself or to a column-major copy; ld out. */
+/* The methods whose driver path has no transposed solve. */
+static int has_trans(int method) {
+  return method != AXB_METHOD_GAUSS && method != AXB_METHOD_LU_MIXED;
+}
+
+/* A as a column-major matrix M axb reads and *trans such that op(M) = A:
+   a new reference to A itself (column-major: M = A; row-major: M = A^T,
+   *trans = AXB_TRANS, or NO_TRANS where A^T = A) or to a column-major
+   copy; ld out. */
 static PyArrayObject *driver_matrix(PyArrayObject *A, int type, int method,
-                                    int64_t *ld) {
+                                    int64_t *ld, axb_trans *trans) {
+  *trans = AXB_NO_TRANS;
   if (PyArray_TYPE(A) == type && axbpy_colmajor(A, ld)) {
     Py_INCREF(A);
     return A;
   }
   if (PyArray_TYPE(A) == type && axbpy_rowmajor(A, ld) &&
-      (is_cholesky_method(method) ||
+      (has_trans(method) || is_cholesky_method(method) ||
        axbpy_symmetric(PyArray_DATA(A), PyArray_DIM(A, 0), *ld, type))) {
+    /* The Cholesky methods need A^T = A (the driver checks): trans is
+       theirs to ignore. */
+    if (has_trans(method)) *trans = AXB_TRANS;
     Py_INCREF(A);
     return A;
   }
@@ -98,7 +110,8 @@ PyObject *axbpy_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   int type = axbpy_real_type(A, B);
   if (type < 0) goto done;
   int64_t ld = 1;
-  if (!(Aw = driver_matrix(A, type, method, &ld))) goto done;
+  axb_trans trans = AXB_NO_TRANS;
+  if (!(Aw = driver_matrix(A, type, method, &ld, &trans))) goto done;
   if (!(X = axbpy_fcopy(B, type))) goto done;
   int64_t n = PyArray_DIM(A, 0);
   if (n == 0 || PyArray_SIZE(X) == 0) {
@@ -114,6 +127,7 @@ PyObject *axbpy_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     axb_solve_opts o;
     axb_solve_opts_default(&o);
     o.method = (axb_method)method;
+    o.trans = trans;
     if (fprec >= 0) o.mixed.precision = (axb_factor_precision)fprec;
     Py_BEGIN_ALLOW_THREADS;
     st = axb_solve(h, &Ad, &Xd, &o, &rep);

@@ -223,6 +223,30 @@ def test_host_arrays_on_cuda_backend():
 
 
 @needs_gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 257, 1500])
+def test_host_c_order_on_cuda_backend(dtype, n):
+    # A C-order A goes to the resident driver with opts.trans (issue 26t):
+    # the same answer and A's certificate as the F-order A, both on cuda.
+    rng = np.random.default_rng(n)
+    A = (rng.uniform(-1, 1, (n, n))
+         + np.triu(rng.uniform(1, 2, (n, n)), 1)).astype(dtype)
+    A += (n * np.eye(n)).astype(dtype)
+    b = rng.uniform(-1, 1, (n, 2)).astype(dtype)
+    xc, rc = axb.solve(np.ascontiguousarray(A), b, backend="cuda",
+                       full_output=True)
+    xf, rf = axb.solve(np.asfortranarray(A), b, backend="cuda",
+                       full_output=True)
+    assert rc.backend == "cuda" and rf.backend == "cuda"
+    assert backward_ratio(A, xc, b) < 30 and rc.backward_error < 30
+    tol = 1e-3 if dtype == np.float32 else 1e-10
+    assert np.allclose(xc, xf, rtol=tol, atol=tol)
+    assert rc.rcond == pytest.approx(rf.rcond, rel=2)
+    if n > 1:
+        assert backward_ratio(A.T, xc, b) > 30
+
+
+@needs_gpu
 def test_sparse_on_cuda_backend():
     sp = pytest.importorskip("scipy.sparse")
     T = sp.diags([-1, 2, -1], [-1, 0, 1], shape=(40, 40))

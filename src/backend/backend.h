@@ -91,15 +91,17 @@
        uploads the host A and factors it, LU (chol 0) or lower Cholesky        \
        (chol 1), into *res (freed by the table's res_free, also after a        \
        numerical failure); *info as getrf/potrf.  res_solve: host B (n x       \
-       nrhs) := A^-1 B.  res_trsv: host x := op(T)^-1 x with T the factor's    \
-       uplo triangle, no interchanges (the condition estimate).  res_diag:     \
+       nrhs) := op(A)^-1 B (trans AXB_TRANS: A^-T B, getrs's; a Cholesky       \
+       factor always gets NO_TRANS).  res_trsv: host x := op(T)^-1 x with T    \
+       the factor's uplo triangle, no interchanges (the condition estimate).   \
+       res_diag:                                                               \
        host d := the factor's diagonal.  res_getri: the LU factors become      \
        inv(A) on the device (*info as getri).  res_get: host X (ld ldx) :=     \
        the device matrix (factors or inverse). */                              \
     axb_status (*res_factor)(axb_handle h, int chol, int64_t n, const T *A,    \
                              int64_t lda, void **res, int64_t *info);          \
-    axb_status (*res_solve)(axb_handle h, void *res, int64_t nrhs, T *B,       \
-                            int64_t ldb);                                      \
+    axb_status (*res_solve)(axb_handle h, void *res, axb_trans trans,          \
+                            int64_t nrhs, T *B, int64_t ldb);                  \
     axb_status (*res_trsv)(axb_handle h, void *res, axb_uplo uplo,             \
                            axb_trans trans, axb_diag diag, T *x);              \
     axb_status (*res_diag)(axb_handle h, void *res, T *d);                     \

@@ -363,6 +363,41 @@ double axb__backward_error(const axb_dense *A, const axb_dense *X,
   return worst;
 }
 
+/* The same for op(A) X = B with op(A) = A^T: ||b - A^T x||_inf /
+   (||A^T||_inf ||x||_inf n eps), from one pass over A by columns (the
+   rows of A^T); trans AXB_NO_TRANS is axb__backward_error. */
+double axb__backward_error_op(const axb_dense *A, axb_trans trans,
+                              const axb_dense *X, const axb_dense *B,
+                              int threads, int *oom) {
+  if (trans != AXB_TRANS) return axb__backward_error(A, X, B, threads, oom);
+  if (oom) *oom = 0;
+  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
+  int64_t n = A->rows, nrhs = X->cols;
+  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
+  if (n == 0 || nrhs == 0) return 0;
+  double *r = axb__malloc(n * nrhs + n, sizeof(double)), *own = NULL;
+  int64_t ldx;
+  const double *x = r ? as_double(X, &ldx, &own) : NULL;
+  if (!x) {
+    axb__free(r);
+    if (oom) *oom = 1;
+    return NAN;
+  }
+  double *colsum = r + n * nrhs;
+  copy_dense(B, r, n);
+  if (A->dtype == AXB_F64)
+    chk_dsub_atx_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, colsum, threads);
+  else
+    chk_ssub_atx_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, colsum, threads);
+  double anorm = 0;
+  for (int64_t i = 0; i < n; ++i)
+    anorm = chk_nanmax(anorm, colsum[i]);
+  double worst = worst_ratio(r, x, ldx, n, nrhs, anorm, axb_eps(X->dtype));
+  axb__free(own);
+  axb__free(r);
+  return worst;
+}
+
 /* ||I - A X||_1 / (n ||A||_1 ||X||_1 eps(X)). */
 double axb_check_inverse(const axb_dense *A, const axb_dense *X) {
   if (!same_square(A, X)) return NAN;

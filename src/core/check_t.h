@@ -188,6 +188,51 @@ static void AXB_FN(chk_, sub_ax_abs)(int64_t m, const T *a, int64_t lda,
   AXB_FN(chk_, sub_ax_abs_rows)(0, m, m, a, lda, x, ldx, nrhs, w, ldw, rowsum);
 }
 
+/* The transposed system's sub_ax_abs: W := W - A^T X and colsum[i] =
+   sum_p |a_pi| (the row sums of A^T, whose max is ||A^T||_inf = ||A||_1)
+   in one pass over the square m x m A.  Row i of A^T is column i of A,
+   contiguous: each residual entry is a dot product down that column, and
+   the columns of A are shared among `threads` threads (every entry is
+   formed as in the serial loop, whatever the threads). */
+static void AXB_FN(chk_, sub_atx_abs)(int64_t m, const T *a, int64_t lda,
+                                      const double *x, int64_t ldx,
+                                      int64_t nrhs, double *w, int64_t ldw,
+                                      double *colsum, int threads) {
+  (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(                                             \
+    static) if ((double)m * (double)m >= CHK_PAR_WORK && m >= 64)              \
+    num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  for (int64_t i = 0; i < m; ++i) {
+    const T *ai = a + i * lda;
+    /* the sum of |a_pi| and the first right-hand side's dot product from
+       one read of the column, in four interleaved partial sums (p mod 4:
+       independent additions the compiler can vectorise; a fixed order, so
+       the result does not depend on the threads) */
+    double s4[4] = {0, 0, 0, 0}, d4[4] = {0, 0, 0, 0};
+    int64_t p = 0;
+    for (; p + 4 <= m; p += 4)
+      for (int q = 0; q < 4; ++q) {
+        s4[q] += fabs((double)ai[p + q]);
+        d4[q] += (double)ai[p + q] * x[p + q];
+      }
+    for (; p < m; ++p) {
+      s4[0] += fabs((double)ai[p]);
+      d4[0] += (double)ai[p] * x[p];
+    }
+    colsum[i] = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+    w[i] -= (d4[0] + d4[1]) + (d4[2] + d4[3]);
+    for (int64_t c = 1; c < nrhs; ++c) {
+      const double *xc = x + c * ldx;
+      double d = 0;
+      for (int64_t p = 0; p < m; ++p)
+        d += (double)ai[p] * xc[p];
+      w[i + c * ldw] -= d;
+    }
+  }
+}
+
 /* W := W - A X.  Large products share the rows among threads in strips;
    every entry is formed in the serial order, so the result is bitwise the
    serial one. */

@@ -89,6 +89,11 @@ double axb__check_ratio(double num, double d1, double d2, double s, double eps);
    together), rows shared among `threads` threads (0: OpenMP's default). */
 double axb__backward_error(const axb_dense *A, const axb_dense *X,
                            const axb_dense *B, int threads, int *oom);
+/* The same for op(A) X = B (trans AXB_TRANS: A^T, whose inf-norm is
+   ||A||_1 and whose rows are A's columns). */
+double axb__backward_error_op(const axb_dense *A, axb_trans trans,
+                              const axb_dense *X, const axb_dense *B,
+                              int threads, int *oom);
 
 /* Wall-clock seconds (monotonic). */
 double axb__now(void);

@@ -295,11 +295,12 @@ static axb_status AXB_FN(con_estimate_, )(AXB_FN(condctx_, ) * c, const char *r,
   /* n x max(t, n) entries: the exact case (n <= t) takes n columns. */
   c->w = axb__malloc(n * AXB_CONDEST_T, sizeof(T));
   if (c->w) {
-    /* ||A^-1||_inf = ||A^-T||_1: estimate with the transpose swapped. */
+    /* ||A^-1||_inf = ||A^-T||_1: estimate with the transpose swapped (a
+       y1 given is then the swapped operator's first product). */
     int swap = !is_chol && norm == AXB_NORM_INF;
     st = axb__norm1_estimate_y1(
         n, is_chol ? AXB_FN(chol_apply_, ) : AXB_FN(lu_apply_, ), c, swap,
-        swap ? NULL : c->y1, &est);
+        c->y1, &est);
   }
   axb__free(c->w);
   c->w = NULL;
@@ -365,12 +366,13 @@ axb_status AXB_FN(axb_, pocon)(axb_handle h, axb_uplo uplo, int64_t n,
                         anorm, NULL, rcond, info);
 }
 
-axb_status AXB_FN(axb__, con_y1)(axb_handle h, int chol, int64_t n, const T *F,
-                                 int64_t ld, double anorm, const double *y1,
+axb_status AXB_FN(axb__, con_y1)(axb_handle h, int chol, axb_norm norm,
+                                 int64_t n, const T *F, int64_t ld,
+                                 double anorm, const double *y1,
                                  double *rcond) {
   return AXB_FN(con_, )(h, chol ? PREFIX_STR "pocon" : PREFIX_STR "gecon", chol,
-                        AXB_LOWER, AXB_NORM_ONE, n, F, ld, anorm, y1, rcond,
-                        NULL);
+                        AXB_LOWER, chol ? AXB_NORM_ONE : norm, n, F, ld, anorm,
+                        y1, rcond, NULL);
 }
 
 /* ---- resident factors (dense/resident.h) ----
@@ -395,16 +397,19 @@ axb_status AXB_FN(axb__, res_factor)(axb_handle h, int chol, int64_t n,
 }
 
 axb_status AXB_FN(axb__, res_solve)(axb_handle h, void *res, int chol,
-                                    int64_t nrhs, T *B, int64_t ldb) {
+                                    axb_trans trans, int64_t nrhs, T *B,
+                                    int64_t ldb) {
   const char *r = RES_NAME(chol, "getrs", "potrs");
   axb__clear(h);
   NEED_KERNEL(h, k, res_solve, NULL);
-  return finish(h, r, k(h, res, nrhs, B, ldb), 0, NULL);
+  /* Cholesky's A is symmetric: A^T = A, the same solve. */
+  return finish(h, r, k(h, res, chol ? AXB_NO_TRANS : trans, nrhs, B, ldb), 0,
+                NULL);
 }
 
-axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
-                                  double anorm, const double *y1,
-                                  double *rcond) {
+axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol,
+                                  axb_norm norm, int64_t n, double anorm,
+                                  const double *y1, double *rcond) {
   const char *r = RES_NAME(chol, "gecon", "pocon");
   axb__clear(h);
   *rcond = 0;
@@ -429,8 +434,10 @@ axb_status AXB_FN(axb__, res_con)(axb_handle h, void *res, int chol, int64_t n,
   axb__free(d);
   if (st) return finish(h, r, st, 0, NULL);
   if (singular) return AXB_SUCCESS;
+  /* The driver's resident y1 is A^-1 X1: the 1-norm estimate's only. */
+  if (norm == AXB_NORM_INF && !chol) y1 = NULL;
   AXB_FN(condctx_, ) c = {h, NULL, NULL, n, n, AXB_LOWER, NULL, res, y1};
-  return AXB_FN(con_estimate_, )(&c, r, chol, AXB_NORM_ONE, anorm, rcond, NULL);
+  return AXB_FN(con_estimate_, )(&c, r, chol, norm, anorm, rcond, NULL);
 }
 
 axb_status AXB_FN(axb__, res_getri)(axb_handle h, void *res, T *X, int64_t ldx,

@@ -17,18 +17,23 @@
   axb_status axb__##P##res_factor(axb_handle h, int chol, int64_t n,           \
                                   const T *A, int64_t lda, void **res,         \
                                   int64_t *info);                              \
-  /* Host B (n x nrhs) := A^-1 B. */                                           \
+  /* Host B (n x nrhs) := op(A)^-1 B (trans: A^-T; Cholesky: A^-1). */         \
   axb_status axb__##P##res_solve(axb_handle h, void *res, int chol,            \
-                                 int64_t nrhs, T *B, int64_t ldb);             \
-  /* rcond in the 1-norm, as gecon/pocon on the same factors; y1: the          \
-     estimator's first product from the driver's solve, or NULL. */            \
-  axb_status axb__##P##res_con(axb_handle h, void *res, int chol, int64_t n,   \
-                               double anorm, const double *y1, double *rcond); \
+                                 axb_trans trans, int64_t nrhs, T *B,          \
+                                 int64_t ldb);                                 \
+  /* rcond in the 1-norm (norm ONE) or the inf-norm (INF: that of A^T in the   \
+     1-norm; Cholesky: the same), as gecon/pocon on the same factors; y1:      \
+     the estimator's first product from the driver's solve (1-norm only),      \
+     or NULL. */                                                               \
+  axb_status axb__##P##res_con(axb_handle h, void *res, int chol,              \
+                               axb_norm norm, int64_t n, double anorm,         \
+                               const double *y1, double *rcond);               \
   /* The same on host factors (getrf's, or potrf's lower): gecon/pocon with    \
-     the first product y1 given (or NULL). */                                  \
-  axb_status axb__##P##con_y1(axb_handle h, int chol, int64_t n, const T *F,   \
-                              int64_t ld, double anorm, const double *y1,      \
-                              double *rcond);                                  \
+     the first product y1 given (or NULL); norm INF (LU): y1 is then           \
+     (L U)^-T X1, the swapped estimate's first product. */                     \
+  axb_status axb__##P##con_y1(axb_handle h, int chol, axb_norm norm,           \
+                              int64_t n, const T *F, int64_t ld, double anorm, \
+                              const double *y1, double *rcond);                \
   /* LU factors to inv(A) on the device, then host X := inv(A). */             \
   axb_status axb__##P##res_getri(axb_handle h, void *res, T *X, int64_t ldx,   \
                                  int64_t *info);

@@ -13,7 +13,9 @@
  *
  * Every answer is certified: the report carries the scaled residual
  * ||b - Ax||_inf / (||A||_inf ||x||_inf n eps) of the returned X and the
- * 1-norm reciprocal condition estimate.  A result that fails either test
+ * 1-norm reciprocal condition estimate.  With opts->trans the system is
+ * A^T X = B, A read as it is (getrs and friends with TRANS), and both
+ * numbers are those of A^T.  A result that fails either test
  * comes back with a positive status, never silently.
  */
 #include "core/internal.h"
@@ -38,7 +40,8 @@ typedef struct {
   int f_ready;                   /* F holds A (take_a_), not yet factored */
   int f_kept;                    /* F is the handle's (axb__handle_work) */
   int threads;                   /* the handle's (0: OpenMP's default) */
-  double anorm;                  /* ||A||_1                 */
+  axb_trans trans;               /* solve A^T X = B            */
+  double anorm;                  /* ||op(A)||_1 (A^T: ||A||_inf) */
   const axb_fixedpoint_opts *fp; /* lu-fixedpoint's options */
   axb_fixedpoint_stats fps;      /* and its statistics      */
   /* The condition estimate's first block solved beside B (X has
@@ -47,6 +50,39 @@ typedef struct {
   double *Y1;
   int want_y1, y1_ready;
 } buffers;
+
+/* Row sums (||A||_inf) accumulated by the threads of a column-parallel
+   pass over A: one row of n sums per thread that may run it. */
+static int64_t axb__rows_t(int threads) {
+#ifdef _OPENMP
+  return threads > 0 ? threads : omp_get_max_threads();
+#else
+  (void)threads;
+  return 1;
+#endif
+}
+
+/* The calling thread's n sums in rows. */
+static inline double *axb__rows_mine(double *rows, int64_t n) {
+#ifdef _OPENMP
+  return rows + (int64_t)omp_get_thread_num() * n;
+#else
+  (void)n;
+  return rows;
+#endif
+}
+
+/* max_i sum_t rows[t][i] (NaN wins), the threads' shares added up. */
+static double axb__rows_max(const double *rows, int64_t nt, int64_t n) {
+  double norm = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double s = 0;
+    for (int64_t t = 0; t < nt; ++t)
+      s += rows[t * n + i];
+    if (s > norm || isnan(s)) norm = s;
+  }
+  return norm;
+}
 
 #define T double
 #define P d
@@ -91,6 +127,7 @@ void axb_solve_opts_default(axb_solve_opts *opts) {
   opts->method = AXB_METHOD_AUTO;
   opts->pivot = 1;
   opts->estimate_rcond = 1;
+  opts->trans = AXB_NO_TRANS;
   axb_fixedpoint_opts_default(&opts->fixedpoint);
   axb_mixed_opts_default(&opts->mixed);
 }
@@ -160,18 +197,26 @@ static axb_status check_finite(axb_handle h, const axb_dense *A,
 /* The square A is finite, and *anorm = ||A||_1 (the rcond estimate's),
    from one pass over A (columns shared among the handle's threads); only
    a non-finite norm pays for the entry-by-entry scan that names the
-   culprit (or finds none: the sums overflowed). */
+   culprit (or finds none: the sums overflowed).  *ainf = ||A||_inf from
+   the same pass when ainf is not NULL (the transposed solve's). */
 static axb_status check_finite_norm(axb_handle h, const axb_dense *A,
-                                    const char *what, double *anorm) {
-  int64_t n = A->rows;
+                                    const char *what, double *anorm,
+                                    double *ainf) {
+  int64_t n = A->rows, nt = ainf ? axb__rows_t(h->threads) : 0;
   double *colsum = axb__malloc(n, sizeof(double));
-  if (!colsum)
+  double *rows = ainf ? axb__calloc(nt * n, sizeof(double)) : NULL;
+  if (!colsum || (ainf && !rows)) {
+    axb__free(colsum);
+    axb__free(rows);
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for %lld sums",
                      (long long)n);
+  }
   *anorm = A->dtype == AXB_F64
-               ? norm_one_d(n, A->data, A->ld, colsum, h->threads)
-               : norm_one_s(n, A->data, A->ld, colsum, h->threads);
+               ? norm_one_d(n, A->data, A->ld, colsum, rows, h->threads)
+               : norm_one_s(n, A->data, A->ld, colsum, rows, h->threads);
+  if (ainf) *ainf = axb__rows_max(rows, nt, n);
   axb__free(colsum);
+  axb__free(rows);
   return isfinite(*anorm) ? AXB_SUCCESS : check_finite(h, A, what);
 }
 
@@ -372,10 +417,11 @@ static axb_status certify(axb_handle h, const axb_dense *A, const axb_dense *B,
   }
   t0 = axb__now();
   axb_dense X = axb_dense_wrap(A->rows, B->cols, A->rows, A->dtype, b->X);
-  /* One pass over A: the residual and ||A||_inf together, on the handle's
-     threads. */
+  /* One pass over A: the residual and ||op(A)||_inf together, on the
+     handle's threads. */
   int oom = 0;
-  r->backward_error = axb__backward_error(A, &X, B, h->threads, &oom);
+  r->backward_error =
+      axb__backward_error_op(A, b->trans, &X, B, h->threads, &oom);
   r->t_backward = axb__now() - t0;
   if (oom) /* not a verdict on X: the check itself could not run */
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
@@ -433,6 +479,16 @@ static axb_status check_options(axb_handle h, const axb_dense *A,
         h, AXB_ERR_INVALID,
         "options pivot (%d) and estimate_rcond (%d) must be 0 or 1", o->pivot,
         o->estimate_rcond);
+  if (o->trans != AXB_NO_TRANS && o->trans != AXB_TRANS)
+    return axb__fail(h, AXB_ERR_INVALID,
+                     "option trans (%d) must be AXB_NO_TRANS or AXB_TRANS",
+                     (int)o->trans);
+  if (o->trans == AXB_TRANS &&
+      (o->method == AXB_METHOD_GAUSS || o->method == AXB_METHOD_LU_MIXED))
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "the %s method has no transposed solve (A^T X = B): "
+                     "use lu, or pass A^T",
+                     axb_method_name(o->method));
   if (!o->pivot && o->method != AXB_METHOD_GAUSS &&
       o->method != AXB_METHOD_LU_CROUT &&
       o->method != AXB_METHOD_LU_FIXEDPOINT) {
@@ -447,25 +503,32 @@ static axb_status check_options(axb_handle h, const axb_dense *A,
 }
 
 /* b->F := A in one threaded pass that also gives *anorm = ||A||_1, the
-   finiteness of A (a non-finite sum: then the scan that names the entry)
-   and, for the Cholesky methods and AUTO, A's symmetry: a Cholesky method
-   on a non-symmetric A fails here with NOT_SPD; AUTO gets *spd = symmetric
-   with a positive diagonal. */
+   finiteness of A (a non-finite sum: then the scan that names the entry),
+   *ainf = ||A||_inf when ainf is not NULL (the transposed solve's) and,
+   for the Cholesky methods and AUTO, A's symmetry: a Cholesky method on a
+   non-symmetric A fails here with NOT_SPD; AUTO gets *spd = symmetric with
+   a positive diagonal. */
 static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
-                         buffers *b, double *anorm, int *spd) {
-  int64_t n = A->rows;
+                         buffers *b, double *anorm, double *ainf, int *spd) {
+  int64_t n = A->rows, nt = ainf ? axb__rows_t(b->threads) : 0;
   int want_sym = is_cholesky(m) || m == AXB_METHOD_AUTO, sym = 0;
   double *colsum = axb__malloc(n, sizeof(double));
-  if (!colsum)
+  double *rows = ainf ? axb__calloc(nt * n, sizeof(double)) : NULL;
+  if (!colsum || (ainf && !rows)) {
+    axb__free(colsum);
+    axb__free(rows);
     return a_first(h, A,
                    axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                              "no memory for %lld sums", (long long)n));
+  }
   if (A->dtype == AXB_F64)
-    take_a_d(n, A->data, A->ld, b->F, n, colsum, want_sym ? &sym : NULL,
+    take_a_d(n, A->data, A->ld, b->F, n, colsum, rows, want_sym ? &sym : NULL,
              b->threads);
   else
-    take_a_s(n, A->data, A->ld, b->F, n, colsum, want_sym ? &sym : NULL,
+    take_a_s(n, A->data, A->ld, b->F, n, colsum, rows, want_sym ? &sym : NULL,
              b->threads);
+  if (ainf) *ainf = axb__rows_max(rows, nt, n);
+  axb__free(rows);
   b->f_ready = 1;
   double norm = 0;
   for (int64_t j = 0; j < n; ++j)
@@ -510,7 +573,7 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   if (o.method == AXB_METHOD_LU_MIXED ||
       o.method == AXB_METHOD_CHOLESKY_MIXED) {
     double anorm = 0;
-    if (!(st = check_finite_norm(h, A, "A", &anorm)) &&
+    if (!(st = check_finite_norm(h, A, "A", &anorm, NULL)) &&
         o.method == AXB_METHOD_CHOLESKY_MIXED && !is_symmetric(A))
       st = not_symmetric(h, o.method);
     if (st) return r->status = st;
@@ -537,11 +600,16 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   int need_f = !((o.method == AXB_METHOD_AUTO || o.method == AXB_METHOD_LU ||
                   o.method == AXB_METHOD_CHOLESKY) &&
                  axb__res_available(h, A->dtype));
-  /* Without a host copy, A's checks are passes of their own. */
-  double anorm = 0;
+  /* Without a host copy, A's checks are passes of their own.  ||A||_inf
+     (ainf) comes from A's first pass when A^T X = B may be solved with
+     the estimate. */
+  double anorm = 0, ainf = 0;
   int spd = 0;
+  int want_inf =
+      o.trans == AXB_TRANS && o.estimate_rcond && !is_cholesky(o.method);
   if (!need_f) {
-    if ((st = check_finite_norm(h, A, "A", &anorm))) return r->status = st;
+    if ((st = check_finite_norm(h, A, "A", &anorm, want_inf ? &ainf : NULL)))
+      return r->status = st;
     t0 = axb__now();
     if (is_cholesky(o.method) && !is_symmetric(A))
       st = not_symmetric(h, o.method);
@@ -581,11 +649,23 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   copy_dense(B, B0.data);
   /* The copy of A that the factorization overwrites, with A's finiteness,
      ||A||_1 and (Cholesky, AUTO) its symmetry from the same pass. */
-  if (need_f && (st = take_a(h, A, o.method, &b, &anorm, &spd))) goto cleanup;
+  if (need_f &&
+      (st = take_a(h, A, o.method, &b, &anorm, want_inf ? &ainf : NULL, &spd)))
+    goto cleanup;
   r->t_copy += axb__now() - t0;
+  /* A^T X = B: a Cholesky method (or AUTO's choice of it) has a symmetric
+     A, for which A^T = A; the others factor A and solve with A^T. */
+  b.trans = o.trans == AXB_TRANS && !is_cholesky(o.method) && !spd
+                ? AXB_TRANS
+                : AXB_NO_TRANS;
   b.fp = &o.fixedpoint;
-  b.anorm = anorm;
-  b.want_y1 = o.estimate_rcond;
+  /* The estimate's norm: ||op(A)||_1, for A^T ||A||_inf. */
+  b.anorm = b.trans == AXB_TRANS ? ainf : anorm;
+  /* The estimate's first block rides with B's solve; for A^T only on host
+     factors, whose interchanges undo the P in A^-T X1 = P (L U)^-T X1
+     (solve_t.h): resident factors keep them on the device, and the
+     inf-norm estimate forms its own first product there. */
+  b.want_y1 = o.estimate_rcond && (b.trans == AXB_NO_TRANS || need_f);
 
   int64_t info = 0;
   if (o.method == AXB_METHOD_AUTO) {
@@ -672,7 +752,7 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
     if (g != h) return forward(h, g, axb_invert(g, A, X, method));
     if (axb__res_available(h, A->dtype)) {
       double anorm = 0;
-      if ((st = check_finite_norm(h, A, "A", &anorm))) return st;
+      if ((st = check_finite_norm(h, A, "A", &anorm, NULL))) return st;
       return invert_resident(h, A, X);
     }
   }
@@ -683,9 +763,9 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for %lld sums",
                      (long long)n);
   if (A->dtype == AXB_F64)
-    take_a_d(n, A->data, A->ld, X->data, X->ld, colsum, NULL, h->threads);
+    take_a_d(n, A->data, A->ld, X->data, X->ld, colsum, NULL, NULL, h->threads);
   else
-    take_a_s(n, A->data, A->ld, X->data, X->ld, colsum, NULL, h->threads);
+    take_a_s(n, A->data, A->ld, X->data, X->ld, colsum, NULL, NULL, h->threads);
   int finite = 1;
   for (int64_t j = 0; j < n; ++j)
     finite = finite && isfinite(colsum[j]);

@@ -8,6 +8,7 @@ typedef struct {
   axb_handle h;
   axb_method method;
   int pivot;
+  axb_trans trans; /* solve A^T X = B (not for Cholesky or gauss) */
   int64_t n, nrhs;
   T *F;          /* n x n working copy of A (ld = n): factors or inverse */
   int64_t *ipiv; /* n                                                    */
@@ -26,12 +27,23 @@ typedef struct {
   buffers *b; /* the driver's: the estimate's first product (Y1) */
 } AXB_FN(work_, );
 
+/* rows[i] += |a_ij| for i0 <= i < i1: column j's share of the row sums
+   (||A||_inf, the transposed solve's estimate), added in the pass that
+   reads the column anyway. */
+static void AXB_FN(add_rows_, )(const T *aj, int64_t i0, int64_t i1,
+                                double *rows) {
+  for (int64_t i = i0; i < i1; ++i)
+    rows[i] += fabs((double)aj[i]);
+}
+
 /* One pass over A (n x n): ||A||_1 = max_j sum_i |a_ij|, each column summed
    in double in order, as axb_matrix_norm does (the same bits, also when the
    columns are shared among threads).  A NaN or Inf entry makes its column's
-   sum non-finite; the caller then locates it. */
+   sum non-finite; the caller then locates it.  rows (axb__rows_t x n,
+   zeroed), when not NULL, gets each thread's share of the row sums
+   (axb__rows_max). */
 static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
-                                  double *colsum, int threads) {
+                                  double *colsum, double *rows, int threads) {
   (void)threads;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (n >= 512)                        \
@@ -43,6 +55,7 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
     for (int64_t i = 0; i < n; ++i)
       s += fabs((double)aj[i]);
     colsum[j] = s;
+    if (rows) AXB_FN(add_rows_, )(aj, 0, n, axb__rows_mine(rows, n));
   }
   double norm = 0;
   for (int64_t j = 0; j < n; ++j)
@@ -67,10 +80,11 @@ static double AXB_FN(norm_one_, )(int64_t n, const T *a, int64_t lda,
    by tiles of TI rows x TJ columns (runs of TI entries to copy; the
    mirror's TI columns x TJ rows stay in L2 for the comparison), the column
    sums still running over i in order.  Tiles of 32 x 32 made the pass 3x
-   slower than streaming (7.4 against 2.3 ms at n = 2048, 2-core VM). */
+   slower than streaming (7.4 against 2.3 ms at n = 2048, 2-core VM).
+   rows, when not NULL: each thread's row sums as in norm_one_. */
 static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
-                              int64_t ldf, double *colsum, int *sym,
-                              int threads) {
+                              int64_t ldf, double *colsum, double *rows,
+                              int *sym, int threads) {
   enum { TJ = 32, TI = 256 };
   int asym = 0;
   (void)threads;
@@ -94,6 +108,7 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
           for (int64_t i = 0; i < n; ++i)
             s += fabs((double)aj[i]);
         colsum[j] = s;
+        if (rows) AXB_FN(add_rows_, )(aj, 0, n, axb__rows_mine(rows, n));
       }
       continue;
     }
@@ -113,6 +128,7 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
           for (int64_t i = i0; i < i1; ++i)
             s += fabs((double)aj[i]);
         colsum[j] = s;
+        if (rows) AXB_FN(add_rows_, )(aj, i0, i1, axb__rows_mine(rows, n));
       }
       /* a_ij against a_ji for the rows i > j of this tile. */
       if (i1 <= j0 + 1 || __atomic_load_n(&asym, __ATOMIC_RELAXED)) continue;
@@ -190,13 +206,23 @@ static axb_status AXB_FN(factor_, )(AXB_FN(work_, ) * w) {
 
 /* Crout's Z = L U with L non-unit lower and U unit upper, rows permuted by
    ipiv when pivoting (lu-crout only; lu-fixedpoint never pivots):
-   X = U^-1 L^-1 P B. */
+   X = U^-1 L^-1 P B, or for A^T = U^T L^T P (P^T = P^-1 undoes the
+   interchanges): X = P^T L^-T U^-T B. */
 static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   int64_t n = w->n, k = w->nrhs;
   axb_status st = AXB_SUCCESS;
-  if (w->pivot && w->method == AXB_METHOD_LU_CROUT)
-    st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 1);
+  const int swp = w->pivot && w->method == AXB_METHOD_LU_CROUT;
+  if (w->trans == AXB_TRANS) {
+    st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_UPPER, AXB_TRANS, AXB_UNIT, n, k,
+                            1, w->F, n, w->X, n);
+    if (!st)
+      st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
+                              n, k, 1, w->F, n, w->X, n);
+    if (!st && swp) st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 0);
+    return st;
+  }
+  if (swp) st = h->ops->P.laswp(h, k, w->X, n, 0, n, w->ipiv, 1);
   if (!st)
     st = AXB_FN(axb_, trsm)(h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT,
                             n, k, 1, w->F, n, w->X, n);
@@ -211,7 +237,10 @@ static axb_status AXB_FN(crout_solve_, )(AXB_FN(work_, ) * w) {
    solves are memory-bound: two more columns cost about nothing); Y1 :=
    the last t columns.  With LU the solve applies P to X1 as well, so Y1
    is the estimator's operator U^-1 L^-1 applied to P X1, unit 1-norm
-   columns as X1's: a first block as good as X1 (condest.h). */
+   columns as X1's: a first block as good as X1 (condest.h).  For A^T
+   (host factors only: the driver asks for Y1 there) the solve gives
+   A^-T X1 = P (L U)^-T X1; undoing the interchanges on Y1 leaves the
+   inf-norm estimate's operator (L U)^-T applied to X1 itself. */
 static axb_status AXB_FN(solve_y1_, )(AXB_FN(work_, ) * w) {
   axb_handle h = w->h;
   const int64_t n = w->n, k = w->nrhs, t = AXB_CONDEST_T;
@@ -222,15 +251,28 @@ static axb_status AXB_FN(solve_y1_, )(AXB_FN(work_, ) * w) {
     x1[i] = (T)y1[i];
   const int chol = w->method != AXB_METHOD_LU;
   axb_status st;
+  const int tr = w->trans == AXB_TRANS && !chol;
+  if (tr && w->resident) /* the device keeps the interchanges */
+    return axb__fail(h, AXB_ERR_INTERNAL, "resident transposed first block");
   if (w->resident)
-    st = AXB_FN(axb__, res_solve)(h, w->res, chol, k + t, w->X, n);
+    st =
+        AXB_FN(axb__, res_solve)(h, w->res, chol, AXB_NO_TRANS, k + t, w->X, n);
   else if (!chol)
-    st = AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k + t, w->F, n, w->ipiv, w->X,
-                             n, NULL);
+    st = AXB_FN(axb_, getrs)(h, w->trans, n, k + t, w->F, n, w->ipiv, w->X, n,
+                             NULL);
   else
     st = AXB_FN(axb_, potrs)(h, AXB_LOWER, n, k + t, w->F, n, w->X, n, NULL);
   for (int64_t i = 0; !st && i < n * t; ++i)
     y1[i] = (double)x1[i];
+  /* P^T Y1: getrf's interchanges (1-based) in their order. */
+  for (int64_t i = 0; !st && tr && i < n; ++i) {
+    int64_t p = w->ipiv[i] - 1;
+    for (int64_t j = 0; p != i && j < t; ++j) {
+      double v = y1[i + j * n];
+      y1[i + j * n] = y1[p + j * n];
+      y1[p + j * n] = v;
+    }
+  }
   w->b->y1_ready = !st;
   return st;
 }
@@ -243,11 +285,11 @@ static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
       w->b->want_y1 && n > AXB_CONDEST_T)
     return AXB_FN(solve_y1_, )(w);
   if (w->resident)
-    return AXB_FN(axb__, res_solve)(h, w->res, w->method != AXB_METHOD_LU, k,
-                                    w->X, n);
+    return AXB_FN(axb__, res_solve)(h, w->res, w->method != AXB_METHOD_LU,
+                                    w->trans, k, w->X, n);
   switch (w->method) {
   case AXB_METHOD_LU:
-    return AXB_FN(axb_, getrs)(h, AXB_NO_TRANS, n, k, w->F, n, w->ipiv, w->X, n,
+    return AXB_FN(axb_, getrs)(h, w->trans, n, k, w->F, n, w->ipiv, w->X, n,
                                NULL);
   case AXB_METHOD_CHOLESKY:
   case AXB_METHOD_CHOLESKY_CROUT:
@@ -259,11 +301,12 @@ static axb_status AXB_FN(apply_, )(AXB_FN(work_, ) * w) {
       return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "laswp missing on backend");
     return AXB_FN(crout_solve_, )(w);
   case AXB_METHOD_GAUSS_JORDAN: {
-    /* X = inv(A) B: one GEMM into the scratch, then copy back. */
+    /* X = inv(A) B (or inv(A)^T B = inv(A^T) B): one GEMM into the
+       scratch, then copy back. */
     if (!h->ops->P.gemm)
       return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "gemm missing on backend");
-    axb_status st = h->ops->P.gemm(h, AXB_NO_TRANS, AXB_NO_TRANS, n, k, n, 1,
-                                   w->F, n, w->X, n, 0, w->W, n);
+    axb_status st = h->ops->P.gemm(h, w->trans, AXB_NO_TRANS, n, k, n, 1, w->F,
+                                   n, w->X, n, 0, w->W, n);
     if (!st) memcpy(w->X, w->W, (size_t)(n * k) * sizeof(T));
     return st;
   }
@@ -281,6 +324,7 @@ static AXB_FN(work_, )
   w = {.h = h,
        .method = m,
        .pivot = pivot,
+       .trans = b->trans,
        .n = A->rows,
        .nrhs = k,
        .F = b->F,
@@ -316,31 +360,36 @@ static axb_status AXB_FN(factor_apply_, )(AXB_FN(work_, ) * w,
   return st;
 }
 
-/* 1-norm reciprocal condition estimate from the factors in w->F (for
-   GAUSS the caller puts an LU factorization there first). */
+/* 1-norm reciprocal condition estimate of op(A) from the factors in w->F
+   (for GAUSS the caller puts an LU factorization there first); anorm is
+   ||op(A)||_1.  For op(A) = A^T, 1 / (||A^T||_1 ||A^-T||_1) is A's
+   reciprocal condition in the inf-norm: gecon with norm INF (the
+   estimator with its two solves swapped). */
 static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
                                    double *rcond) {
   axb_handle h = w->h;
   int64_t n = w->n;
   *rcond = -1;
   const double *y1 = w->b->y1_ready ? w->b->Y1 : NULL;
+  const axb_norm nrm = w->trans == AXB_TRANS ? AXB_NORM_INF : AXB_NORM_ONE;
   if (w->resident)
-    return AXB_FN(axb__, res_con)(h, w->res, w->method != AXB_METHOD_LU, n,
+    return AXB_FN(axb__, res_con)(h, w->res, w->method != AXB_METHOD_LU, nrm, n,
                                   anorm, y1, rcond);
   if (y1 && (w->method == AXB_METHOD_LU || w->method == AXB_METHOD_CHOLESKY))
-    return AXB_FN(axb__, con_y1)(h, w->method != AXB_METHOD_LU, n, w->F, n,
+    return AXB_FN(axb__, con_y1)(h, w->method != AXB_METHOD_LU, nrm, n, w->F, n,
                                  anorm, y1, rcond);
   switch (w->method) {
   case AXB_METHOD_LU:
-    return AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, w->F, n, anorm, rcond, NULL);
+    return AXB_FN(axb_, gecon)(h, nrm, n, w->F, n, anorm, rcond, NULL);
   case AXB_METHOD_CHOLESKY:
   case AXB_METHOD_CHOLESKY_CROUT:
   case AXB_METHOD_CHOLESKY_BANACHIEWICZ:
     return AXB_FN(axb_, pocon)(h, AXB_LOWER, n, w->F, n, anorm, rcond, NULL);
   case AXB_METHOD_GAUSS_JORDAN: {
-    /* The inverse is explicit: rcond = 1 / (||A||_1 ||inv(A)||_1). */
+    /* The inverse is explicit: rcond = 1 / (||A||_1 ||inv(A)||_1), or with
+       the inf-norms for A^T (||inv(A)^T||_1 = ||inv(A)||_inf). */
     axb_dense Xi = axb_dense_wrap(n, n, n, AXB_DTYPE, w->F);
-    double xnorm = axb_matrix_norm(&Xi, AXB_NORM_ONE);
+    double xnorm = axb_matrix_norm(&Xi, nrm);
     *rcond =
         anorm > 0 && xnorm > 0 && isfinite(xnorm) ? 1.0 / (anorm * xnorm) : 0;
     return AXB_SUCCESS;
@@ -359,8 +408,7 @@ static axb_status AXB_FN(rcond_, )(AXB_FN(work_, ) * w, double anorm,
         G[i + j * n] = i > j ? z / d : (i == j ? d : z * w->F[i + i * n]);
       }
     }
-    axb_status st =
-        AXB_FN(axb_, gecon)(h, AXB_NORM_ONE, n, G, n, anorm, rcond, NULL);
+    axb_status st = AXB_FN(axb_, gecon)(h, nrm, n, G, n, anorm, rcond, NULL);
     axb__free(G);
     return st;
   }

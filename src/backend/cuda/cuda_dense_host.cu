@@ -328,7 +328,8 @@ axb_status res_factor(axb_handle h, int chol, int64_t n, const T *A,
 }
 
 template <typename T>
-axb_status res_solve(axb_handle h, void *res, int64_t nrhs, T *B, int64_t ldb) {
+axb_status res_solve(axb_handle h, void *res, axb_trans trans, int64_t nrhs,
+                     T *B, int64_t ldb) {
   Context *ctx = need_context(h);
   if (!ctx) return AXB_ERR_INTERNAL;
   Resident *r = (Resident *)res;
@@ -343,8 +344,7 @@ axb_status res_solve(axb_handle h, void *res, int64_t nrhs, T *B, int64_t ldb) {
   const T *dA = (const T *)r->a;
   if (!(st = upload<T>(h, ctx, dB, B, n, nrhs, ldb)) &&
       !(st = r->chol ? potrs_dev<T>(h, AXB_LOWER, n, nrhs, dA, n, dB, n)
-                     : getrs_dev<T>(h, AXB_NO_TRANS, n, nrhs, dA, n, r->ipiv,
-                                    dB, n)))
+                     : getrs_dev<T>(h, trans, n, nrhs, dA, n, r->ipiv, dB, n)))
     st = download<T>(h, ctx, B, ldb, dB, n, nrhs);
   if (!st) st = finish_sync(h);
   return st;
