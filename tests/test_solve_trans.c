@@ -256,6 +256,10 @@ static void bad_cases(axb_dtype t) {
       axb_dense_destroy(&Xt);
       axb_dense_destroy(&B);
       axb_dense_destroy(&X);
+      /* A 2 x 2 cond matrix rounds to kappa ~ 1/eps whatever kappa asks
+         (rcond 1.10e-16 against eps 1.11e-16 on the CPU, just above eps
+         on the GPU's rounding): no verdict can be demanded there. */
+      if (n < 9) continue;
       snprintf(spec, sizeof spec, "cond:%lld,kappa=%s", (long long)n,
                t == AXB_F64 ? "1e20" : "1e10");
       if (test_gen_spec(h, spec, t, &A)) continue;
