@@ -123,7 +123,7 @@ int parse_backends(config *c, const char *v) {
     }
     if (e < 0 || c->nbe == BK_COUNT)
       return cli_usage_error("bench",
-                             "unknown backend '%s' (ref, cpu, cuda, openblas, "
+                             "unknown backend '%s' (ref, cpu, cuda, opencl, openblas, "
                              "cusolver, cublas, eigen)",
                              it[i]),
              0;

@@ -1,0 +1,337 @@
+/*
+ * The OpenCL backend's host-array entries, written once for T = double /
+ * float (ocl_dense.c includes this twice with T, P, BL(name) = CLBlast's
+ * D/S routine and DBL = 1/0).  Each entry copies its arrays to the device,
+ * works there on the handle's in-order queue and copies the result back.
+ *   getrf  right-looking blocked LU (LAPACK getrf): per panel of NB
+ *          columns our one-group panel kernel (pivot search, swaps,
+ *          scaling, rank-1 updates), the panel's interchanges on the
+ *          columns left and right (laswp kernel), U12 := L11^-1 A12
+ *          (CLBlast TRSM), A22 -= L21 U12 (CLBlast GEMM).
+ *   potrf  right-looking blocked Cholesky: the diagonal block by our
+ *          one-group kernel (its info read back: stop at the first minor
+ *          that is not positive), the block column by TRSM, the trailing
+ *          triangle by SYRK.
+ *   getrs, potrs, getri: interchanges by our kernel, triangular solves by
+ *          CLBlast; getri solves A X = I (X = U^-1 L^-1 P).
+ *   gemm, trsm: CLBlast on copies (the mixed-precision session's products).
+ */
+
+#define OCL_T_ sizeof(T)
+#define FN_(name) AXB_FN(ocl_, name)
+
+/* Device copy of A with the triangle opposite to uplo zeroed. */
+static axb_status FN_(upload_tri)(axb_handle h, axb_uplo uplo, int64_t n,
+                                  const T *A, int64_t lda, cl_mem *dA,
+                                  int64_t *ldd) {
+  axb_status st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, dA, ldd);
+  if (!st) st = ocl_zero_triangle(h, DBL, *dA, *ldd, n, uplo == AXB_LOWER);
+  return st;
+}
+
+/* Host ipiv (1-based int64) as a device array of 0-based ints. */
+static axb_status FN_(upload_piv)(axb_handle h, int64_t n, const int64_t *ipiv,
+                                  cl_mem *dpiv) {
+  int *p = axb__malloc(n, sizeof(int));
+  if (!p) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");
+  for (int64_t i = 0; i < n; ++i) p[i] = (int)(ipiv[i] - 1);
+  axb_status st = axb__ocl_upload(h, p, n, n, 1, sizeof(int), dpiv, &(int64_t){0});
+  axb__free(p);
+  return st;
+}
+
+axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
+                                   int64_t lda, int64_t *ipiv, int64_t *info) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const int64_t mn = m < n ? m : n, nb = AXB_OCL_NB;
+  cl_mem dA = NULL, dpiv = NULL, dinfo = NULL;
+  int64_t ldd = 0, ld1 = 0;
+  int *piv = NULL, hinfo = 0;
+  axb_status st = ocl_fits(h, m, n);
+  if (!st) st = axb__ocl_upload(h, A, lda, m, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, NULL, 1, mn, 1, sizeof(int), &dpiv, &ld1);
+  if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
+  for (int64_t k = 0; !st && k < mn; k += nb) {
+    const int64_t jb = mn - k < nb ? mn - k : nb, r = n - k - jb;
+    st = ocl_lu_panel(h, DBL, dA, k + k * ldd, ldd, m - k, jb, k, dpiv, dinfo);
+    if (!st && k > 0) st = ocl_laswp(h, DBL, dA, 0, ldd, k, dpiv, k, k + jb, 1);
+    if (!st && r > 0)
+      st = ocl_laswp(h, DBL, dA, (k + jb) * ldd, ldd, r, dpiv, k, k + jb, 1);
+    if (!st && r > 0)
+      st = axb__ocl_blast(
+          h,
+          BL(trsm)(CLBlastLayoutColMajor, CLBlastSideLeft, CLBlastTriangleLower,
+                   CLBlastTransposeNo, CLBlastDiagonalUnit, jb, r, 1, dA,
+                   k + k * ldd, ldd, dA, k + (k + jb) * ldd, ldd, &q, NULL),
+          "getrf: TRSM of the block row");
+    if (!st && r > 0 && m - k - jb > 0)
+      st = axb__ocl_blast(
+          h,
+          BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                   CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
+                   k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd, ldd, 1, dA,
+                   k + jb + (k + jb) * ldd, ldd, &q, NULL),
+          "getrf: GEMM of the trailing matrix");
+  }
+  if (!st) st = axb__ocl_download(h, dA, ldd, m, n, OCL_T_, A, lda);
+  if (!st && !(piv = axb__malloc(mn, sizeof(int))))
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");
+  if (!st) st = axb__ocl_download(h, dpiv, mn, mn, 1, sizeof(int), piv, mn);
+  if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), &hinfo, 1);
+  if (!st) {
+    for (int64_t i = 0; i < mn; ++i) ipiv[i] = piv[i] + 1;
+    st = axb__zero_pivot(h, info, hinfo, "getrf", "U");
+  }
+  axb__free(piv);
+  axb__ocl_free(dA);
+  axb__ocl_free(dpiv);
+  axb__ocl_free(dinfo);
+  return st;
+}
+
+/* op(A) X = B with the factors of getrf, on device copies. */
+axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
+                                   int64_t nrhs, const T *A, int64_t lda,
+                                   const int64_t *ipiv, T *B, int64_t ldb) {
+  cl_command_queue q = axb__ocl(h)->q;
+  cl_mem dA = NULL, dB = NULL, dpiv = NULL;
+  int64_t ldd = 0, lde = 0;
+  const CLBlastTranspose t =
+      trans == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes;
+  /* no transpose: X = U^-1 L^-1 P B; transpose: X = P^T L^-T U^-T B */
+  const CLBlastTriangle first =
+      trans == AXB_NO_TRANS ? CLBlastTriangleLower : CLBlastTriangleUpper;
+  const CLBlastTriangle second =
+      trans == AXB_NO_TRANS ? CLBlastTriangleUpper : CLBlastTriangleLower;
+  axb_status st = ocl_fits(h, n, nrhs);
+  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, B, ldb, n, nrhs, OCL_T_, &dB, &lde);
+  if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
+  if (!st && trans == AXB_NO_TRANS)
+    st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 1);
+  if (!st)
+    st = axb__ocl_blast(
+        h,
+        BL(trsm)(CLBlastLayoutColMajor, CLBlastSideLeft, first, t,
+                 first == CLBlastTriangleLower ? CLBlastDiagonalUnit
+                                               : CLBlastDiagonalNonUnit,
+                 n, nrhs, 1, dA, 0, ldd, dB, 0, lde, &q, NULL),
+        "getrs: first TRSM");
+  if (!st)
+    st = axb__ocl_blast(
+        h,
+        BL(trsm)(CLBlastLayoutColMajor, CLBlastSideLeft, second, t,
+                 second == CLBlastTriangleLower ? CLBlastDiagonalUnit
+                                                : CLBlastDiagonalNonUnit,
+                 n, nrhs, 1, dA, 0, ldd, dB, 0, lde, &q, NULL),
+        "getrs: second TRSM");
+  if (!st && trans != AXB_NO_TRANS)
+    st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 0);
+  if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  axb__ocl_free(dpiv);
+  return st;
+}
+
+/* One block step of the blocked Cholesky after its diagonal block: the
+   block column (lower: A21 := A21 L11^-T; upper: A12 := U11^-T A12) and
+   the trailing triangle (A22 -= A21 A21^T, or A12^T A12). */
+static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
+                                 int64_t ldd, int64_t k, int64_t jb,
+                                 int64_t r) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const int lo = uplo == AXB_LOWER;
+  const size_t d = k + k * ldd, off = lo ? k + jb + k * ldd : k + (k + jb) * ldd;
+  axb_status st = axb__ocl_blast(
+      h,
+      BL(trsm)(CLBlastLayoutColMajor, lo ? CLBlastSideRight : CLBlastSideLeft,
+               lo ? CLBlastTriangleLower : CLBlastTriangleUpper,
+               CLBlastTransposeYes, CLBlastDiagonalNonUnit, lo ? r : jb,
+               lo ? jb : r, 1, dA, d, ldd, dA, off, ldd, &q, NULL),
+      "potrf: TRSM of the block column");
+  if (st) return st;
+  return axb__ocl_blast(
+      h,
+      BL(syrk)(CLBlastLayoutColMajor,
+               lo ? CLBlastTriangleLower : CLBlastTriangleUpper,
+               lo ? CLBlastTransposeNo : CLBlastTransposeYes, r, jb, -1, dA,
+               off, ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q, NULL),
+      "potrf: SYRK of the trailing matrix");
+}
+
+/* Host A's uplo triangle := the device copy's (via a host buffer: the
+   other triangle of A is the caller's and stays as it was). */
+static axb_status FN_(download_tri)(axb_handle h, axb_uplo uplo, cl_mem dA,
+                                    int64_t ldd, int64_t n, T *A,
+                                    int64_t lda) {
+  T *w = axb__malloc(ldd * n, OCL_T_);
+  if (!w) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a copy");
+  axb_status st = axb__ocl_download(h, dA, ldd, n, n, OCL_T_, w, ldd);
+  for (int64_t j = 0; !st && j < n; ++j) {
+    const int64_t i0 = uplo == AXB_LOWER ? j : 0, i1 = uplo == AXB_LOWER ? n : j + 1;
+    memcpy(A + j * lda + i0, w + j * ldd + i0, (size_t)(i1 - i0) * OCL_T_);
+  }
+  axb__free(w);
+  return st;
+}
+
+axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n,
+                                   T *A, int64_t lda, int64_t *info) {
+  cl_mem dA = NULL, dinfo = NULL;
+  int64_t ldd = 0, ld1 = 0;
+  int hinfo = 0;
+  axb_status st = ocl_fits(h, n, n);
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
+  for (int64_t k = 0; !st && !hinfo && k < n; k += AXB_OCL_NB) {
+    const int64_t jb = n - k < AXB_OCL_NB ? n - k : AXB_OCL_NB, r = n - k - jb;
+    st = ocl_chol_diag(h, DBL, dA, k + k * ldd, ldd, jb, k, uplo == AXB_UPPER,
+                       dinfo);
+    if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), &hinfo, 1);
+    if (!st && !hinfo && r > 0) st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, r);
+  }
+  if (!st) st = FN_(download_tri)(h, uplo, dA, ldd, n, A, lda);
+  if (!st && hinfo) {
+    *info = hinfo;
+    st = axb__fail(h, AXB_ERR_NOT_SPD,
+                   "potrf: leading minor of order %d is not positive definite",
+                   hinfo);
+  }
+  axb__ocl_free(dA);
+  axb__ocl_free(dinfo);
+  return st;
+}
+
+/* A = L L^T: X = L^-T L^-1 B.  A = U^T U: X = U^-1 U^-T B. */
+axb_status AXB_FN(axb_ocl_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
+                                   int64_t nrhs, const T *A, int64_t lda, T *B,
+                                   int64_t ldb) {
+  cl_command_queue q = axb__ocl(h)->q;
+  cl_mem dA = NULL, dB = NULL;
+  int64_t ldd = 0, lde = 0;
+  const CLBlastTriangle tri =
+      uplo == AXB_LOWER ? CLBlastTriangleLower : CLBlastTriangleUpper;
+  const CLBlastTranspose t1 =
+      uplo == AXB_LOWER ? CLBlastTransposeNo : CLBlastTransposeYes;
+  const CLBlastTranspose t2 =
+      uplo == AXB_LOWER ? CLBlastTransposeYes : CLBlastTransposeNo;
+  axb_status st = ocl_fits(h, n, nrhs);
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, B, ldb, n, nrhs, OCL_T_, &dB, &lde);
+  for (int pass = 0; pass < 2 && !st; ++pass)
+    st = axb__ocl_blast(h,
+                        BL(trsm)(CLBlastLayoutColMajor, CLBlastSideLeft, tri,
+                                 pass ? t2 : t1, CLBlastDiagonalNonUnit, n,
+                                 nrhs, 1, dA, 0, ldd, dB, 0, lde, &q, NULL),
+                        "potrs: TRSM");
+  if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  return st;
+}
+
+/* inv(A) = U^-1 L^-1 P: X := P I, then two triangular solves; a zero
+   U(i,i) is reported first (as LAPACK getri), A untouched then. */
+axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
+                                   const int64_t *ipiv, int64_t *info) {
+  for (int64_t i = 0; i < n; ++i)
+    if (A[i + i * lda] == 0) return axb__zero_pivot(h, info, i + 1, "getri", "U");
+  cl_command_queue q = axb__ocl(h)->q;
+  cl_mem dA = NULL, dX = NULL, dpiv = NULL;
+  int64_t ldd = 0, ldx = 0;
+  axb_status st = ocl_fits(h, n, n);
+  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, NULL, n, n, n, OCL_T_, &dX, &ldx);
+  if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
+  if (!st) st = ocl_identity(h, DBL, dX, ldx, n);
+  if (!st) st = ocl_laswp(h, DBL, dX, 0, ldx, n, dpiv, 0, n, 1);
+  for (int pass = 0; pass < 2 && !st; ++pass)
+    st = axb__ocl_blast(
+        h,
+        BL(trsm)(CLBlastLayoutColMajor, CLBlastSideLeft,
+                 pass ? CLBlastTriangleUpper : CLBlastTriangleLower,
+                 CLBlastTransposeNo,
+                 pass ? CLBlastDiagonalNonUnit : CLBlastDiagonalUnit, n, n, 1,
+                 dA, 0, ldd, dX, 0, ldx, &q, NULL),
+        "getri: TRSM");
+  if (!st) st = axb__ocl_download(h, dX, ldx, n, n, OCL_T_, A, lda);
+  axb__ocl_free(dA);
+  axb__ocl_free(dX);
+  axb__ocl_free(dpiv);
+  return st;
+}
+
+/* C := alpha op(A) op(B) + beta C on device copies (k = 0: C := beta C). */
+axb_status AXB_FN(axb_ocl_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
+                                  int64_t m, int64_t n, int64_t k, T alpha,
+                                  const T *A, int64_t lda, const T *B,
+                                  int64_t ldb, T beta, T *C, int64_t ldc) {
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  if (k == 0) {
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i)
+        C[i + j * ldc] = beta == 0 ? 0 : beta * C[i + j * ldc];
+    return AXB_SUCCESS;
+  }
+  cl_command_queue q = axb__ocl(h)->q;
+  cl_mem dA = NULL, dB = NULL, dC = NULL;
+  int64_t la = 0, lb = 0, lc = 0;
+  axb_status st = ocl_fits(h, m > k ? m : k, n > k ? n : k);
+  if (!st)
+    st = axb__ocl_upload(h, A, lda, ta == AXB_NO_TRANS ? m : k,
+                         ta == AXB_NO_TRANS ? k : m, OCL_T_, &dA, &la);
+  if (!st)
+    st = axb__ocl_upload(h, B, ldb, tb == AXB_NO_TRANS ? k : n,
+                         tb == AXB_NO_TRANS ? n : k, OCL_T_, &dB, &lb);
+  if (!st) st = axb__ocl_upload(h, C, ldc, m, n, OCL_T_, &dC, &lc);
+  if (!st)
+    st = axb__ocl_blast(
+        h,
+        BL(gemm)(CLBlastLayoutColMajor,
+                 ta == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                 tb == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                 m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc, &q,
+                 NULL),
+        "gemm");
+  if (!st) st = axb__ocl_download(h, dC, lc, m, n, OCL_T_, C, ldc);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  axb__ocl_free(dC);
+  return st;
+}
+
+/* B := alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right). */
+axb_status AXB_FN(axb_ocl_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
+                                  axb_trans trans, axb_diag diag, int64_t m,
+                                  int64_t n, T alpha, const T *A, int64_t lda,
+                                  T *B, int64_t ldb) {
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  cl_command_queue q = axb__ocl(h)->q;
+  const int64_t na = side == AXB_LEFT ? m : n;
+  cl_mem dA = NULL, dB = NULL;
+  int64_t la = 0, lb = 0;
+  axb_status st = ocl_fits(h, m > na ? m : na, n > na ? n : na);
+  if (!st) st = FN_(upload_tri)(h, uplo, na, A, lda, &dA, &la);
+  if (!st) st = axb__ocl_upload(h, B, ldb, m, n, OCL_T_, &dB, &lb);
+  if (!st)
+    st = axb__ocl_blast(
+        h,
+        BL(trsm)(CLBlastLayoutColMajor,
+                 side == AXB_LEFT ? CLBlastSideLeft : CLBlastSideRight,
+                 uplo == AXB_LOWER ? CLBlastTriangleLower
+                                   : CLBlastTriangleUpper,
+                 trans == AXB_NO_TRANS ? CLBlastTransposeNo
+                                       : CLBlastTransposeYes,
+                 diag == AXB_UNIT ? CLBlastDiagonalUnit
+                                  : CLBlastDiagonalNonUnit,
+                 m, n, alpha, dA, 0, la, dB, 0, lb, &q, NULL),
+        "trsm");
+  if (!st) st = axb__ocl_download(h, dB, lb, m, n, OCL_T_, B, ldb);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  return st;
+}
+
+#undef OCL_T_
+#undef FN_
