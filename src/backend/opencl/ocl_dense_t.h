@@ -307,6 +307,11 @@ axb_status AXB_FN(axb_ocl_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
                                   int64_t n, T alpha, const T *A, int64_t lda,
                                   T *B, int64_t ldb) {
   if (m == 0 || n == 0) return AXB_SUCCESS;
+  if (alpha == 0) { /* B := 0, A not read (BLAS) */
+    for (int64_t j = 0; j < n; ++j)
+      memset(B + j * ldb, 0, (size_t)m * OCL_T_);
+    return AXB_SUCCESS;
+  }
   cl_command_queue q = axb__ocl(h)->q;
   const int64_t na = side == AXB_LEFT ? m : n;
   cl_mem dA = NULL, dB = NULL;
