@@ -27,9 +27,8 @@ typedef struct {
   char tuning_err[256];
 } info_data;
 
-static const axb_backend all_backends[] = {AXB_BACKEND_CPU, AXB_BACKEND_REF,
-                                           AXB_BACKEND_CUDA,
-                                           AXB_BACKEND_OPENCL};
+static const axb_backend all_backends[] = {
+    AXB_BACKEND_CPU, AXB_BACKEND_REF, AXB_BACKEND_CUDA, AXB_BACKEND_OPENCL};
 #define N_BACKENDS (sizeof all_backends / sizeof all_backends[0])
 
 static void collect(info_data *d) {

@@ -249,19 +249,15 @@ int cli_parse_backend(const char *text, axb_backend *out) {
   static const struct {
     const char *name;
     axb_backend b;
-  } names[] = {{"auto", AXB_BACKEND_AUTO},
-               {"cpu", AXB_BACKEND_CPU},
-               {"cuda", AXB_BACKEND_CUDA},
-               {"gpu", AXB_BACKEND_CUDA},
-               {"ref", AXB_BACKEND_REF},
-               {"opencl", AXB_BACKEND_OPENCL}};
+  } names[] = {{"auto", AXB_BACKEND_AUTO}, {"cpu", AXB_BACKEND_CPU},
+               {"cuda", AXB_BACKEND_CUDA}, {"gpu", AXB_BACKEND_CUDA},
+               {"ref", AXB_BACKEND_REF},   {"opencl", AXB_BACKEND_OPENCL}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcmp(text, names[i].name) == 0) {
       *out = names[i].b;
       return 1;
     }
-  cli_error("--backend: '%s' is not one of auto, cpu, cuda, ref, opencl",
-            text);
+  cli_error("--backend: '%s' is not one of auto, cpu, cuda, ref, opencl", text);
   return 0;
 }
 

@@ -258,8 +258,12 @@ static void empty_and_one(void) {
   CHECK_STATUS(h, axb_dpotrf(h, AXB_UPPER, 1, &a, 1, &info), AXB_SUCCESS);
   CHECK(a == 2, "sqrt(4) gave %g", a);
   a = 0;
-  CHECK_STATUS(h, axb_dpotrf_crout(h, 1, &a, 1, &info), AXB_ERR_NOT_SPD);
-  CHECK(info == 1, "[0]: info %lld", (long long)info);
+  CHECK_STATUS(h, axb_dpotrf(h, AXB_LOWER, 1, &a, 1, &info), AXB_ERR_NOT_SPD);
+  CHECK(info == 1, "potrf [0]: info %lld", (long long)info);
+  if (has_variant(V_CROUT)) {
+    CHECK_STATUS(h, axb_dpotrf_crout(h, 1, &a, 1, &info), AXB_ERR_NOT_SPD);
+    CHECK(info == 1, "[0]: info %lld", (long long)info);
+  }
   /* potrf_columns: illegal options are argument 4. */
   axb_potrf_columns_opts o;
   axb_potrf_columns_opts_default(&o);
@@ -269,8 +273,10 @@ static void empty_and_one(void) {
   o.threads = 0;
   o.kernels = 3;
   CHECK_STATUS(h, axb_dpotrf_columns(h, 1, &a, 1, &o, &info), -4);
-  CHECK_STATUS(h, axb_dpotrf_columns(h, 1, &a, 1, NULL, &info), AXB_SUCCESS);
-  CHECK(a == 2, "potrf_columns sqrt(4) gave %g", a);
+  if (has_variant(V_COL1)) {
+    CHECK_STATUS(h, axb_dpotrf_columns(h, 1, &a, 1, NULL, &info), AXB_SUCCESS);
+    CHECK(a == 2, "potrf_columns sqrt(4) gave %g", a);
+  }
 }
 
 int main(int argc, char **argv) {

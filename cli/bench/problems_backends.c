@@ -97,8 +97,9 @@ int open_backends(bench *b) {
           axb_handle_create(&b->h[be], kind, be == BK_OPENCL ? c->device : 0) ==
           AXB_SUCCESS;
       if (!b->present[be] && be == BK_OPENCL)
-        fprintf(stderr, "axb bench: no OpenCL backend or device: opencl "
-                        "skipped (%s)\n",
+        fprintf(stderr,
+                "axb bench: no OpenCL backend or device: opencl "
+                "skipped (%s)\n",
                 axb_detail(NULL));
     }
     any |= b->present[be];

@@ -22,3 +22,9 @@ typedef float real_t;
 
 /* Both memory spaces ordered for the whole work-group. */
 #define SYNC() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+/* The tests' way to a build error (AXB_OPENCL_BUILD_OPTIONS): its log
+   must reach the status's detail. */
+#ifdef AXB_TEST_BUILD_ERROR
+#error "axb test: build error requested"
+#endif

@@ -30,7 +30,7 @@ typedef struct axb_ocl {
   cl_command_queue q; /* in order: every step waits for the one before */
   int ordinal;        /* axb's device number                          */
   int fp64;
-  int wg; /* work-group size of the one-group kernels (power of two) */
+  int wg;         /* work-group size of the one-group kernels (power of two) */
   char name[272]; /* "device (platform)" */
   /* Program cache: [0] float, [1] double; built on first use. */
   cl_program prog[2];

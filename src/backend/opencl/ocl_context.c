@@ -17,7 +17,8 @@ extern const size_t axb__ocl_source_count;
 static const char *const kernel_names[OCL_KERNEL_COUNT] = {
     "lu_panel", "laswp", "chol_diag", "set_identity", "zero_triangle"};
 
-/* ---- errors --------------------------------------------------------------- */
+/* ---- errors ---------------------------------------------------------------
+ */
 
 static const char *cl_error_name(cl_int e) {
   switch (e) {
@@ -63,11 +64,13 @@ axb_status axb__ocl_blast(axb_handle h, CLBlastStatusCode err,
                    what, (int)err, o ? o->name : "?");
 }
 
-/* ---- handle --------------------------------------------------------------- */
+/* ---- handle ---------------------------------------------------------------
+ */
 
 static unsigned floor_pow2(size_t v) {
   unsigned p = 1;
-  while ((size_t)p * 2 <= v) p *= 2;
+  while ((size_t)p * 2 <= v)
+    p *= 2;
   return p;
 }
 
@@ -98,8 +101,8 @@ axb_status axb__opencl_handle_init(axb_handle h) {
                   &maxwg, NULL);
   o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
   cl_int err = CL_SUCCESS;
-  const cl_context_properties props[] = {
-      CL_CONTEXT_PLATFORM, (cl_context_properties)o->platform, 0};
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                         (cl_context_properties)o->platform, 0};
   o->ctx = clCreateContext(props, 1, &o->device, NULL, NULL, &err);
   if (err == CL_SUCCESS)
     o->q = clCreateCommandQueue(o->ctx, o->device, 0, &err);
@@ -125,7 +128,8 @@ void axb__opencl_handle_fini(axb_handle h) {
   h->ocl = NULL;
 }
 
-/* ---- program cache -------------------------------------------------------- */
+/* ---- program cache --------------------------------------------------------
+ */
 
 /* Build the precision's program; the compiler's log goes into the detail.
    AXB_OPENCL_BUILD_OPTIONS adds options (the tests use it to force a
@@ -179,7 +183,8 @@ axb_status axb__ocl_kernel(axb_handle h, int dbl, int which, cl_kernel *k) {
   return AXB_SUCCESS;
 }
 
-/* ---- launches and copies --------------------------------------------------- */
+/* ---- launches and copies ---------------------------------------------------
+ */
 
 axb_status axb__ocl_args(axb_handle h, cl_kernel k, int n, const size_t *sz,
                          const void *const *val) {
@@ -196,15 +201,15 @@ axb_status axb__ocl_launch(axb_handle h, cl_kernel k, size_t gx, size_t gy,
                            size_t lx, size_t ly) {
   size_t g[2] = {round_up(gx, lx), gy ? round_up(gy, ly) : 1};
   size_t l[2] = {lx, gy ? ly : 1};
-  cl_int err = clEnqueueNDRangeKernel(axb__ocl(h)->q, k, gy ? 2 : 1, NULL, g,
-                                      l, 0, NULL, NULL);
+  cl_int err = clEnqueueNDRangeKernel(axb__ocl(h)->q, k, gy ? 2 : 1, NULL, g, l,
+                                      0, NULL, NULL);
   return axb__ocl_check(h, err, "clEnqueueNDRangeKernel");
 }
 
 axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst) {
   cl_int err = CL_SUCCESS;
-  *dst = clCreateBuffer(axb__ocl(h)->ctx, CL_MEM_READ_WRITE,
-                        bytes ? bytes : 16, NULL, &err);
+  *dst = clCreateBuffer(axb__ocl(h)->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 16,
+                        NULL, &err);
   if (err != CL_SUCCESS) *dst = NULL;
   return axb__ocl_check(h, err, "clCreateBuffer");
 }
@@ -236,8 +241,8 @@ axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
   const double t0 = axb__now();
   const size_t zero[3] = {0, 0, 0};
   const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
-  cl_int err = clEnqueueReadBufferRect(axb__ocl(h)->q, src, CL_TRUE, zero,
-                                       zero, region, (size_t)ldd * es, 0,
+  cl_int err = clEnqueueReadBufferRect(axb__ocl(h)->q, src, CL_TRUE, zero, zero,
+                                       region, (size_t)ldd * es, 0,
                                        (size_t)ldh * es, 0, dst, 0, NULL, NULL);
   axb__ocl(h)->transfer_seconds += axb__now() - t0;
   return axb__ocl_check(h, err, "clEnqueueReadBufferRect");

@@ -37,7 +37,7 @@ static axb_status ocl_lu_panel(axb_handle h, int dbl, cl_mem A, int64_t a0,
                                cl_mem piv, cl_mem info) {
   cl_long a = a0, l = lda;
   cl_int mm = (cl_int)m, j = (cl_int)jb, k = (cl_int)k0;
-  const size_t sz[] = {sizeof A, sizeof a, sizeof l, sizeof mm,
+  const size_t sz[] = {sizeof A, sizeof a, sizeof l,   sizeof mm,
                        sizeof j, sizeof k, sizeof piv, sizeof info};
   const void *const v[] = {&A, &a, &l, &mm, &j, &k, &piv, &info};
   const size_t wg = (size_t)axb__ocl(h)->wg;
@@ -49,7 +49,7 @@ static axb_status ocl_laswp(axb_handle h, int dbl, cl_mem A, int64_t a0,
                             int64_t k2, int forward) {
   cl_long a = a0, l = lda;
   cl_int nc = (cl_int)ncols, p = (cl_int)k1, r = (cl_int)k2, f = forward;
-  const size_t sz[] = {sizeof A,  sizeof a, sizeof l, sizeof nc,
+  const size_t sz[] = {sizeof A,   sizeof a, sizeof l, sizeof nc,
                        sizeof piv, sizeof p, sizeof r, sizeof f};
   const void *const v[] = {&A, &a, &l, &nc, &piv, &p, &r, &f};
   return run_args(h, dbl, OCL_LASWP, (size_t)ncols, 0, 64, 0, 8, sz, v);
@@ -73,12 +73,12 @@ static axb_status ocl_identity(axb_handle h, int dbl, cl_mem X, int64_t ld,
   cl_int nn = (cl_int)n;
   const size_t sz[] = {sizeof X, sizeof l, sizeof nn};
   const void *const v[] = {&X, &l, &nn};
-  return run_args(h, dbl, OCL_SET_IDENTITY, (size_t)n, (size_t)n, 16, 16, 3,
-                  sz, v);
+  return run_args(h, dbl, OCL_SET_IDENTITY, (size_t)n, (size_t)n, 16, 16, 3, sz,
+                  v);
 }
 
-static axb_status ocl_zero_triangle(axb_handle h, int dbl, cl_mem A,
-                                    int64_t ld, int64_t n, int upper) {
+static axb_status ocl_zero_triangle(axb_handle h, int dbl, cl_mem A, int64_t ld,
+                                    int64_t n, int upper) {
   cl_long l = ld;
   cl_int nn = (cl_int)n, u = upper;
   const size_t sz[] = {sizeof A, sizeof l, sizeof nn, sizeof u};
@@ -107,7 +107,8 @@ static axb_status ocl_zero_triangle(axb_handle h, int dbl, cl_mem A,
 #undef DBL
 #undef BL
 
-/* ---- the table ------------------------------------------------------------- */
+/* ---- the table -------------------------------------------------------------
+ */
 
 static double take_transfer(axb_handle h) {
   axb_ocl *o = axb__ocl(h);

@@ -34,8 +34,10 @@ static axb_status FN_(upload_piv)(axb_handle h, int64_t n, const int64_t *ipiv,
                                   cl_mem *dpiv) {
   int *p = axb__malloc(n, sizeof(int));
   if (!p) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");
-  for (int64_t i = 0; i < n; ++i) p[i] = (int)(ipiv[i] - 1);
-  axb_status st = axb__ocl_upload(h, p, n, n, 1, sizeof(int), dpiv, &(int64_t){0});
+  for (int64_t i = 0; i < n; ++i)
+    p[i] = (int)(ipiv[i] - 1);
+  axb_status st =
+      axb__ocl_upload(h, p, n, n, 1, sizeof(int), dpiv, &(int64_t){0});
   axb__free(p);
   return st;
 }
@@ -65,13 +67,13 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                    k + k * ldd, ldd, dA, k + (k + jb) * ldd, ldd, &q, NULL),
           "getrf: TRSM of the block row");
     if (!st && r > 0 && m - k - jb > 0)
-      st = axb__ocl_blast(
-          h,
-          BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                   CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
-                   k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd, ldd, 1, dA,
-                   k + jb + (k + jb) * ldd, ldd, &q, NULL),
-          "getrf: GEMM of the trailing matrix");
+      st = axb__ocl_blast(h,
+                          BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                   CLBlastTransposeNo, m - k - jb, r, jb, -1,
+                                   dA, k + jb + k * ldd, ldd, dA,
+                                   k + (k + jb) * ldd, ldd, 1, dA,
+                                   k + jb + (k + jb) * ldd, ldd, &q, NULL),
+                          "getrf: GEMM of the trailing matrix");
   }
   if (!st) st = axb__ocl_download(h, dA, ldd, m, n, OCL_T_, A, lda);
   if (!st && !(piv = axb__malloc(mn, sizeof(int))))
@@ -79,7 +81,8 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   if (!st) st = axb__ocl_download(h, dpiv, mn, mn, 1, sizeof(int), piv, mn);
   if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), &hinfo, 1);
   if (!st) {
-    for (int64_t i = 0; i < mn; ++i) ipiv[i] = piv[i] + 1;
+    for (int64_t i = 0; i < mn; ++i)
+      ipiv[i] = piv[i] + 1;
     st = axb__zero_pivot(h, info, hinfo, "getrf", "U");
   }
   axb__free(piv);
@@ -142,7 +145,8 @@ static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
                                  int64_t r) {
   cl_command_queue q = axb__ocl(h)->q;
   const int lo = uplo == AXB_LOWER;
-  const size_t d = k + k * ldd, off = lo ? k + jb + k * ldd : k + (k + jb) * ldd;
+  const size_t d = k + k * ldd,
+               off = lo ? k + jb + k * ldd : k + (k + jb) * ldd;
   axb_status st = axb__ocl_blast(
       h,
       BL(trsm)(CLBlastLayoutColMajor, lo ? CLBlastSideRight : CLBlastSideLeft,
@@ -163,21 +167,21 @@ static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
 /* Host A's uplo triangle := the device copy's (via a host buffer: the
    other triangle of A is the caller's and stays as it was). */
 static axb_status FN_(download_tri)(axb_handle h, axb_uplo uplo, cl_mem dA,
-                                    int64_t ldd, int64_t n, T *A,
-                                    int64_t lda) {
+                                    int64_t ldd, int64_t n, T *A, int64_t lda) {
   T *w = axb__malloc(ldd * n, OCL_T_);
   if (!w) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a copy");
   axb_status st = axb__ocl_download(h, dA, ldd, n, n, OCL_T_, w, ldd);
   for (int64_t j = 0; !st && j < n; ++j) {
-    const int64_t i0 = uplo == AXB_LOWER ? j : 0, i1 = uplo == AXB_LOWER ? n : j + 1;
+    const int64_t i0 = uplo == AXB_LOWER ? j : 0,
+                  i1 = uplo == AXB_LOWER ? n : j + 1;
     memcpy(A + j * lda + i0, w + j * ldd + i0, (size_t)(i1 - i0) * OCL_T_);
   }
   axb__free(w);
   return st;
 }
 
-axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n,
-                                   T *A, int64_t lda, int64_t *info) {
+axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
+                                   int64_t lda, int64_t *info) {
   cl_mem dA = NULL, dinfo = NULL;
   int64_t ldd = 0, ld1 = 0;
   int hinfo = 0;
@@ -236,7 +240,8 @@ axb_status AXB_FN(axb_ocl_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
 axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
                                    const int64_t *ipiv, int64_t *info) {
   for (int64_t i = 0; i < n; ++i)
-    if (A[i + i * lda] == 0) return axb__zero_pivot(h, info, i + 1, "getri", "U");
+    if (A[i + i * lda] == 0)
+      return axb__zero_pivot(h, info, i + 1, "getri", "U");
   cl_command_queue q = axb__ocl(h)->q;
   cl_mem dA = NULL, dX = NULL, dpiv = NULL;
   int64_t ldd = 0, ldx = 0;
@@ -322,15 +327,13 @@ axb_status AXB_FN(axb_ocl_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
   if (!st)
     st = axb__ocl_blast(
         h,
-        BL(trsm)(CLBlastLayoutColMajor,
-                 side == AXB_LEFT ? CLBlastSideLeft : CLBlastSideRight,
-                 uplo == AXB_LOWER ? CLBlastTriangleLower
-                                   : CLBlastTriangleUpper,
-                 trans == AXB_NO_TRANS ? CLBlastTransposeNo
-                                       : CLBlastTransposeYes,
-                 diag == AXB_UNIT ? CLBlastDiagonalUnit
-                                  : CLBlastDiagonalNonUnit,
-                 m, n, alpha, dA, 0, la, dB, 0, lb, &q, NULL),
+        BL(trsm)(
+            CLBlastLayoutColMajor,
+            side == AXB_LEFT ? CLBlastSideLeft : CLBlastSideRight,
+            uplo == AXB_LOWER ? CLBlastTriangleLower : CLBlastTriangleUpper,
+            trans == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+            diag == AXB_UNIT ? CLBlastDiagonalUnit : CLBlastDiagonalNonUnit, m,
+            n, alpha, dA, 0, la, dB, 0, lb, &q, NULL),
         "trsm");
   if (!st) st = axb__ocl_download(h, dB, lb, m, n, OCL_T_, B, ldb);
   axb__ocl_free(dA);

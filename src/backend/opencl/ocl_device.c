@@ -18,7 +18,8 @@ extern const size_t axb__ocl_source_count;
 
 int axb__opencl_compiled(void) { return 1; }
 
-/* ---- discovery ------------------------------------------------------------ */
+/* ---- discovery ------------------------------------------------------------
+ */
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
@@ -83,8 +84,8 @@ axb_status axb__opencl_device_info(int dev, axb_opencl_device *info) {
   cl_ulong mem = 0;
   cl_uint cu = 0;
   clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof info->name - 1, info->name, NULL);
-  clGetDeviceInfo(d, CL_DEVICE_VERSION, sizeof info->version - 1,
-                  info->version, NULL);
+  clGetDeviceInfo(d, CL_DEVICE_VERSION, sizeof info->version - 1, info->version,
+                  NULL);
   clGetPlatformInfo(e[dev].platform, CL_PLATFORM_NAME,
                     sizeof info->platform - 1, info->platform, NULL);
   clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
