@@ -67,12 +67,13 @@ const char *axb_blas_info(void);
 /* ------------------------------------------------------------------------ */
 
 typedef enum {
-  AXB_BACKEND_AUTO = 0,  /* CUDA when compiled, a device exists and the
-                            routine is implemented there; else CPU        */
-  AXB_BACKEND_CPU = 1,   /* multicore CPU (OpenMP)                         */
-  AXB_BACKEND_CUDA = 2,  /* NVIDIA GPU                                     */
-  AXB_BACKEND_REF = 3,   /* sequential reference kernels: the test oracle */
-  AXB_BACKEND_OPENCL = 4 /* an OpenCL 1.2+ device (GPU or CPU), issue 29  */
+  AXB_BACKEND_AUTO = 0, /* CUDA when compiled, a device exists and the
+                           routine is implemented there; else CPU        */
+  AXB_BACKEND_CPU = 1,  /* multicore CPU (OpenMP)                         */
+  AXB_BACKEND_CUDA = 2, /* NVIDIA GPU                                     */
+  AXB_BACKEND_REF = 3,  /* sequential reference kernels: the test oracle */
+  /* an OpenCL 1.2+ device, GPU or CPU (issue 29) */
+  AXB_BACKEND_OPENCL = 4
 } axb_backend;
 
 typedef struct axb_handle_s *axb_handle;
