@@ -236,7 +236,7 @@ void cli_help_bench(FILE *f) {
       "                       sparse cg, cg1, pcg-jacobi, pcg-ic0 on\n"
       "                       -m poisson2d/poisson3d, sizes = order n\n"
       "                       (by name only) (default lu)\n"
-      "  -b, --backends L     ref, cpu (omp), cuda, and the vendor anchors\n"
+      "  -b, --backends L     ref, cpu (omp), cuda, opencl, and the vendor anchors\n"
       "                       openblas, eigen (host), cusolver, cublas\n"
       "                       (batched LU only) (GPU), all (default\n"
       "                       cpu,openblas,cuda,cusolver; absent ones\n"
