@@ -25,11 +25,11 @@ static const char *variant_name[] = {
     "potrf", "potrf_crout", "potrf_columns(1 kernel)",
     "potrf_columns(out of place)", "potrf_banachiewicz"};
 
-/* The variants this backend has (no Banachiewicz kernel on cuda; on
-   opencl, issue 29's first slice, only potrf). */
+/* The variants this backend has (no Banachiewicz kernel on cuda and
+   opencl). */
 static int has_variant(int v) {
-  if (axb_handle_backend(h) == AXB_BACKEND_OPENCL) return v == V_POTRF;
-  return v != V_BANACHIEWICZ || axb_handle_backend(h) != AXB_BACKEND_CUDA;
+  return v != V_BANACHIEWICZ || (axb_handle_backend(h) != AXB_BACKEND_CUDA &&
+                                 axb_handle_backend(h) != AXB_BACKEND_OPENCL);
 }
 
 /* ---- helpers ------------------------------------------------------------- */

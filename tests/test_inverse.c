@@ -154,18 +154,19 @@ int main(int argc, char **argv) {
   const axb_dtype types[] = {AXB_F64, AXB_F32};
   /* On cuda getri_gj is the blocked Gauss-Jordan of cuda_gj.cu and
      getri_gj_unblocked the per-pivot kernels of SEEDS.md 4. */
-  /* On opencl (issue 29's first slice) only getrf+getri: the Gauss-Jordan
-     entries must say NOT_SUPPORTED. */
+  /* On opencl (issue 29) the blocked getri_gj is not written yet: it must
+     say NOT_SUPPORTED. */
   const int opencl = axb_handle_backend(h) == AXB_BACKEND_OPENCL;
-  const int last = opencl ? BY_LU : BY_GJ_UNBLOCKED;
-  for (int m = last + 1; m <= BY_GJ_UNBLOCKED; ++m) {
+  const int last = BY_GJ_UNBLOCKED;
+  if (opencl) {
     axb_dense X = test_gen(h, AXB_GEN_UNIFORM, 4, AXB_F64, 0, 0, 5);
     int64_t info = -1;
-    CHECK_STATUS(h, invert((method)m, &X, &info), AXB_ERR_NOT_SUPPORTED);
+    CHECK_STATUS(h, invert(BY_GJ, &X, &info), AXB_ERR_NOT_SUPPORTED);
     axb_dense_destroy(&X);
   }
   for (int i = 0; i < 2; ++i)
     for (int m = BY_LU; m <= last; ++m) {
+      if (opencl && m == BY_GJ) continue;
       inverse_cases(types[i], (method)m);
       singular_case(1, 0, types[i], (method)m);
       singular_case(6, 0, types[i], (method)m);
@@ -174,7 +175,7 @@ int main(int argc, char **argv) {
     }
   needs_pivot(BY_LU);
   if (last == BY_GJ_UNBLOCKED) {
-    needs_pivot(BY_GJ);
+    if (!opencl) needs_pivot(BY_GJ);
     needs_pivot(BY_GJ_UNBLOCKED);
   }
   axb_handle_destroy(h);

@@ -11,12 +11,13 @@
 static axb_handle h;
 
 /* Methods that are CPU-only and answer NOT_SUPPORTED on cuda; on opencl
-   (issue 29's first slice) all but LU, Cholesky and their mixed forms. */
+   (issue 29) all but LU, Cholesky (and its Crout variant) and the mixed
+   forms. */
 static int absent_here(axb_method m) {
   if (axb_handle_backend(h) == AXB_BACKEND_OPENCL)
     return m != AXB_METHOD_AUTO && m != AXB_METHOD_LU &&
-           m != AXB_METHOD_CHOLESKY && m != AXB_METHOD_LU_MIXED &&
-           m != AXB_METHOD_CHOLESKY_MIXED;
+           m != AXB_METHOD_CHOLESKY && m != AXB_METHOD_CHOLESKY_CROUT &&
+           m != AXB_METHOD_LU_MIXED && m != AXB_METHOD_CHOLESKY_MIXED;
   return axb_handle_backend(h) == AXB_BACKEND_CUDA &&
          (m == AXB_METHOD_LU_CROUT || m == AXB_METHOD_CHOLESKY_BANACHIEWICZ);
 }

@@ -20,6 +20,14 @@ enum {
   OCL_CHOL_DIAG,
   OCL_SET_IDENTITY,
   OCL_ZERO_TRIANGLE,
+  OCL_COL_DIAG, /* study.cl: the column Cholesky and Gauss-Jordan kernels */
+  OCL_COL_OFFDIAG,
+  OCL_COL_SINGLE,
+  OCL_COL_SINGLE_DIAG,
+  OCL_COL_LOWER_COPY,
+  OCL_GJ_PIVOT,
+  OCL_GJ_ELIMINATE,
+  OCL_GJ_UNSWAP,
   OCL_KERNEL_COUNT
 };
 
@@ -31,6 +39,7 @@ typedef struct axb_ocl {
   int ordinal;        /* axb's device number                          */
   int fp64;
   int wg;         /* work-group size of the one-group kernels (power of two) */
+  int max_wg;     /* the device's largest work-group (power of two)           */
   char name[272]; /* "device (platform)" */
   /* Program cache: [0] float, [1] double; built on first use. */
   cl_program prog[2];
@@ -49,6 +58,11 @@ axb_status axb__ocl_blast(axb_handle h, CLBlastStatusCode err,
 /* Kernel `which` of precision dbl (0 float, 1 double), the program built
    first when needed; double on a device without fp64: NOT_SUPPORTED. */
 axb_status axb__ocl_kernel(axb_handle h, int dbl, int which, cl_kernel *k);
+/* Kernel `which`'s arguments set and the kernel enqueued (gy = 0: 1-D);
+   n (size, address) pairs, a NULL address for a local-memory argument. */
+axb_status axb__ocl_run(axb_handle h, int dbl, int which, size_t gx, size_t gy,
+                        size_t lx, size_t ly, int n, const size_t *sz,
+                        const void *const *val);
 /* Set the kernel's arguments: pairs of (size, pointer), n of them. */
 axb_status axb__ocl_args(axb_handle h, cl_kernel k, int n, const size_t *sz,
                          const void *const *val);
@@ -64,6 +78,10 @@ axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
                            int64_t rows, int64_t cols, size_t es, cl_mem *dst,
                            int64_t *ldd);
 axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst);
+/* Device block at offset 0 (ld ldd) := host block (rows x cols, ld lda). */
+axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
+                          int64_t cols, size_t es, const void *src,
+                          int64_t lda);
 /* Host block (rows x cols, ld ldh) := device block (ld ldd), blocking. */
 axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
                              int64_t rows, int64_t cols, size_t es, void *dst,

@@ -15,7 +15,10 @@ extern const char *const axb__ocl_sources[];
 extern const size_t axb__ocl_source_count;
 
 static const char *const kernel_names[OCL_KERNEL_COUNT] = {
-    "lu_panel", "laswp", "chol_diag", "set_identity", "zero_triangle"};
+    "lu_panel",        "laswp",          "chol_diag",   "set_identity",
+    "zero_triangle",   "col_diag",       "col_offdiag", "col_single",
+    "col_single_diag", "col_lower_copy", "gj_pivot",    "gj_eliminate",
+    "gj_unswap"};
 
 /* ---- errors ---------------------------------------------------------------
  */
@@ -100,6 +103,7 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   clGetDeviceInfo(o->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg,
                   &maxwg, NULL);
   o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
+  o->max_wg = (int)floor_pow2(maxwg ? maxwg : 1);
   cl_int err = CL_SUCCESS;
   const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                          (cl_context_properties)o->platform, 0};
@@ -195,6 +199,16 @@ axb_status axb__ocl_args(axb_handle h, cl_kernel k, int n, const size_t *sz,
   return AXB_SUCCESS;
 }
 
+axb_status axb__ocl_run(axb_handle h, int dbl, int which, size_t gx, size_t gy,
+                        size_t lx, size_t ly, int n, const size_t *sz,
+                        const void *const *val) {
+  cl_kernel k;
+  axb_status st = axb__ocl_kernel(h, dbl, which, &k);
+  if (!st) st = axb__ocl_args(h, k, n, sz, val);
+  if (!st) st = axb__ocl_launch(h, k, gx, gy, lx, ly);
+  return st;
+}
+
 static size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
 axb_status axb__ocl_launch(axb_handle h, cl_kernel k, size_t gx, size_t gy,
@@ -214,24 +228,32 @@ axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst) {
   return axb__ocl_check(h, err, "clCreateBuffer");
 }
 
+axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
+                          int64_t cols, size_t es, const void *src,
+                          int64_t lda) {
+  if (rows == 0 || cols == 0) return AXB_SUCCESS;
+  const double t0 = axb__now();
+  const size_t zero[3] = {0, 0, 0};
+  const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
+  cl_int err = clEnqueueWriteBufferRect(
+      axb__ocl(h)->q, dst, CL_TRUE, zero, zero, region, (size_t)ldd * es, 0,
+      (size_t)lda * es, 0, src, 0, NULL, NULL);
+  axb__ocl(h)->transfer_seconds += axb__now() - t0;
+  return axb__ocl_check(h, err, "clEnqueueWriteBufferRect");
+}
+
 axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
                            int64_t rows, int64_t cols, size_t es, cl_mem *dst,
                            int64_t *ldd) {
   *ldd = (int64_t)round_up((size_t)(rows > 0 ? rows : 1), 16);
   axb_status st = axb__ocl_alloc(h, (size_t)*ldd * (size_t)cols * es, dst);
-  if (st != AXB_SUCCESS || !src || rows == 0 || cols == 0) return st;
-  const double t0 = axb__now();
-  const size_t zero[3] = {0, 0, 0};
-  const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
-  cl_int err = clEnqueueWriteBufferRect(
-      axb__ocl(h)->q, *dst, CL_TRUE, zero, zero, region, (size_t)*ldd * es, 0,
-      (size_t)lda * es, 0, src, 0, NULL, NULL);
-  axb__ocl(h)->transfer_seconds += axb__now() - t0;
-  if (err != CL_SUCCESS) {
+  if (st != AXB_SUCCESS || !src) return st;
+  st = axb__ocl_write(h, *dst, *ldd, rows, cols, es, src, lda);
+  if (st != AXB_SUCCESS) {
     axb__ocl_free(*dst);
     *dst = NULL;
   }
-  return axb__ocl_check(h, err, "clEnqueueWriteBufferRect");
+  return st;
 }
 
 axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,

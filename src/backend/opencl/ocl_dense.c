@@ -19,18 +19,7 @@ static axb_status ocl_fits(axb_handle h, int64_t a, int64_t b) {
                    (long long)(a > b ? a : b), INT_MAX);
 }
 
-/* Arguments as (size, address) pairs. */
-#define ARG(x) sizeof(x), &(x)
-
-static axb_status run_args(axb_handle h, int dbl, int which, size_t gx,
-                           size_t gy, size_t lx, size_t ly, int n,
-                           const size_t *sz, const void *const *val) {
-  cl_kernel k;
-  axb_status st = axb__ocl_kernel(h, dbl, which, &k);
-  if (!st) st = axb__ocl_args(h, k, n, sz, val);
-  if (!st) st = axb__ocl_launch(h, k, gx, gy, lx, ly);
-  return st;
-}
+#define run_args axb__ocl_run
 
 static axb_status ocl_lu_panel(axb_handle h, int dbl, cl_mem A, int64_t a0,
                                int64_t lda, int64_t m, int64_t jb, int64_t k0,
