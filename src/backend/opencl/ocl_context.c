@@ -77,6 +77,34 @@ static unsigned floor_pow2(size_t v) {
   return p;
 }
 
+/*
+ * CLBlast on a CPU device (PoCL): its defaults chose the direct GEMM
+ * kernel for the trailing updates and ran DGEMM at 2-4 GFLOP/s on the
+ * 2-core VM; the indirect kernel with 64 x 64 tiles of 8 x 8 work-items
+ * and 8-wide vectors ran 1024 x 1024 x 64 at 25-50 GFLOP/s there (noisy
+ * machine; docs/notes/opencl.md).  Set for the device in CLBlast's
+ * process-wide parameter cache unless AXB_OPENCL_CLBLAST_DEFAULTS is set.
+ * GPUs keep CLBlast's own (tuned) parameters.
+ */
+static void clblast_cpu_parameters(cl_device_id dev) {
+  if (getenv("AXB_OPENCL_CLBLAST_DEFAULTS")) return;
+  static const char *const names[] = {
+      "GEMMK", "KREG", "KWG", "KWI", "MDIMA", "MDIMC", "MWG", "NDIMB",
+      "NDIMC", "NWG",  "SA",  "SB",  "STRM",  "STRN",  "VWM", "VWN"};
+  static const size_t vals[] = {0, 1,  32, 2, 8, 8, 64, 8,
+                                8, 64, 0,  0, 0, 0, 8,  8};
+  static const char *const routine[] = {"XGEMM_MIN_INDIRECT_SIZE"};
+  static const size_t one[] = {1};
+  const CLBlastPrecision prec[] = {CLBlastPrecisionSingle,
+                                   CLBlastPrecisionDouble};
+  for (int p = 0; p < 2; ++p) {
+    CLBlastOverrideParameters(dev, "Xgemm", prec[p], 16, (const char **)names,
+                              vals);
+    CLBlastOverrideParameters(dev, "GemmRoutine", prec[p], 1,
+                              (const char **)routine, one);
+  }
+}
+
 axb_status axb__opencl_handle_init(axb_handle h) {
   int ord = -1;
   axb_status st = axb__opencl_device_select(h->device, &ord);
@@ -104,6 +132,13 @@ axb_status axb__opencl_handle_init(axb_handle h) {
                   &maxwg, NULL);
   o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
   o->max_wg = (int)floor_pow2(maxwg ? maxwg : 1);
+  /* A CPU device runs a work-group on one core, a barrier being a pass
+     over the work-items: 64 work-items took the panel of the LU at n =
+     1024 in ~150 ms on PoCL against ~200 ms with 256. */
+  if (!info.is_gpu) {
+    clblast_cpu_parameters(o->device);
+    o->wg = o->wg < 64 ? o->wg : 64;
+  }
   cl_int err = CL_SUCCESS;
   const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                          (cl_context_properties)o->platform, 0};
