@@ -87,8 +87,7 @@ static void absent(void) {
                AXB_ERR_NOT_SUPPORTED);
   CHECK_STATUS(h, axb_dgesv_gauss(h, 2, 1, a, 2, b, 2, 1, &info),
                AXB_ERR_NOT_SUPPORTED);
-  CHECK(strstr(axb_detail(h), "opencl") != NULL, "detail '%s'",
-        axb_detail(h));
+  CHECK(strstr(axb_detail(h), "opencl") != NULL, "detail '%s'", axb_detail(h));
   axb_handle_destroy(h);
 }
 

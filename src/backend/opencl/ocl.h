@@ -92,6 +92,8 @@ void axb__ocl_free(cl_mem m);
 
 /* The study variants' entries (ocl_study.c), set on the table. */
 void axb__ocl_study_entries(axb_backend_ops *ops);
+/* The blocked Gauss-Jordan inverse (ocl_gj.c). */
+void axb__ocl_gj_entries(axb_backend_ops *ops);
 
 /* Block sizes: the LU panel width and the Cholesky diagonal block. */
 #define AXB_OCL_NB 64

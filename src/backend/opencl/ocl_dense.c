@@ -139,6 +139,7 @@ static void ocl_ops_fill(void) {
   ops.host = cpu;
   ops.take_transfer_seconds = take_transfer;
   axb__ocl_study_entries(&ops);
+  axb__ocl_gj_entries(&ops);
   ocl_ops = ops;
 }
 
