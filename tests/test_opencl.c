@@ -78,6 +78,27 @@ static void build_error(void) {
   axb_handle_destroy(h);
 }
 
+/* A device without double precision: every double entry says so, float
+   works (AXB_OPENCL_NO_FP64 makes PoCL's device look like one). */
+static void no_fp64(void) {
+  setenv("AXB_OPENCL_NO_FP64", "1", 1);
+  axb_handle h = test_handle(AXB_BACKEND_OPENCL);
+  double a[4] = {4, 1, 1, 3};
+  float f[4] = {4, 1, 1, 3};
+  int64_t ipiv[2], info = -1;
+  CHECK_STATUS(h, axb_dgetrf(h, 2, 2, a, 2, ipiv, &info),
+               AXB_ERR_NOT_SUPPORTED);
+  CHECK(strstr(axb_detail(h), "cl_khr_fp64") != NULL, "detail '%s'",
+        axb_detail(h));
+  CHECK_STATUS(h, axb_dpotrf(h, AXB_LOWER, 2, a, 2, &info),
+               AXB_ERR_NOT_SUPPORTED);
+  CHECK(a[0] == 4 && a[3] == 3, "a refused call changed A");
+  CHECK_STATUS(h, axb_spotrf(h, AXB_LOWER, 2, f, 2, &info), AXB_SUCCESS);
+  CHECK(f[0] == 2, "spotrf gave %g", f[0]);
+  axb_handle_destroy(h);
+  unsetenv("AXB_OPENCL_NO_FP64");
+}
+
 /* Routines without an OpenCL kernel say so. */
 static void absent(void) {
   axb_handle h = test_handle(AXB_BACKEND_OPENCL);
@@ -108,6 +129,7 @@ int main(void) {
   listing(n);
   selection(n);
   build_error();
+  no_fp64();
   absent();
   return test_finish("test_opencl");
 }

@@ -116,7 +116,10 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   if (!o) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for OpenCL");
   h->ocl = o;
   o->ordinal = ord;
-  o->fp64 = info.fp64;
+  /* AXB_OPENCL_NO_FP64=1: behave as on a device without double (the
+     tests' way to the NOT_SUPPORTED path on PoCL, which has fp64). */
+  const char *nofp64 = getenv("AXB_OPENCL_NO_FP64");
+  o->fp64 = info.fp64 && !(nofp64 && *nofp64 && *nofp64 != '0');
   snprintf(o->name, sizeof o->name, "%s (%s)", info.name, info.platform);
   /* the device again, as a handle (discovery is cheap and stateless) */
   cl_platform_id plats[16];
