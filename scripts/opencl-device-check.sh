@@ -35,8 +35,10 @@ export LD_LIBRARY_PATH="$PWD/$b:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRA
 export AXB_TEST_DATA="$PWD/tests/data" AXB_MATRICES="$PWD/shared/matrices"
 . scripts/device-step.sh # step NAME TIMEOUT COMMAND...
 
-# NVIDIA's OpenCL: the driver's library, registered by an ICD file of ours.
-nv=$(ldconfig -p | awk '$1 == "libnvidia-opencl.so.1" {print $NF; exit}')
+# NVIDIA's OpenCL: the driver's library, registered by an ICD file of ours
+# (OCL_VENDOR_LIB names another vendor library: a dry run elsewhere, e.g.
+# PoCL's libpocl.so.2).
+nv=${OCL_VENDOR_LIB:-$(ldconfig -p | awk '$1 == "libnvidia-opencl.so.1" {print $NF; exit}')}
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/local/nvidia/lib64; do
   [ -n "$nv" ] || { [ -e "$d/libnvidia-opencl.so.1" ] && nv="$d/libnvidia-opencl.so.1"; }
 done
@@ -46,7 +48,7 @@ echo "$nv" >"$icd/nvidia.icd"
 export OCL_ICD_VENDORS="$icd"
 echo "NVIDIA OpenCL: $nv (ICD file $icd/nvidia.icd)"
 ldd "$b/libaxb.so" | grep -E "OpenCL|clblast"
-nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null
 
 TAILN=20 step info 60 "$b/axb" info
 steps=${OCL_STEPS:-all}

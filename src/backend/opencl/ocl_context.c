@@ -270,12 +270,15 @@ axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
                           int64_t cols, size_t es, const void *src,
                           int64_t lda) {
   if (rows == 0 || cols == 0) return AXB_SUCCESS;
+  /* the transfer clock counts the copy, not the queued work before it */
+  cl_int err = clFinish(axb__ocl(h)->q);
+  if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clFinish");
   const double t0 = axb__now();
   const size_t zero[3] = {0, 0, 0};
   const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
-  cl_int err = clEnqueueWriteBufferRect(
-      axb__ocl(h)->q, dst, CL_TRUE, zero, zero, region, (size_t)ldd * es, 0,
-      (size_t)lda * es, 0, src, 0, NULL, NULL);
+  err = clEnqueueWriteBufferRect(axb__ocl(h)->q, dst, CL_TRUE, zero, zero,
+                                 region, (size_t)ldd * es, 0, (size_t)lda * es,
+                                 0, src, 0, NULL, NULL);
   axb__ocl(h)->transfer_seconds += axb__now() - t0;
   return axb__ocl_check(h, err, "clEnqueueWriteBufferRect");
 }
@@ -298,12 +301,14 @@ axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
                              int64_t rows, int64_t cols, size_t es, void *dst,
                              int64_t ldh) {
   if (rows == 0 || cols == 0) return AXB_SUCCESS;
+  cl_int err = clFinish(axb__ocl(h)->q); /* as in axb__ocl_write */
+  if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clFinish");
   const double t0 = axb__now();
   const size_t zero[3] = {0, 0, 0};
   const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
-  cl_int err = clEnqueueReadBufferRect(axb__ocl(h)->q, src, CL_TRUE, zero, zero,
-                                       region, (size_t)ldd * es, 0,
-                                       (size_t)ldh * es, 0, dst, 0, NULL, NULL);
+  err = clEnqueueReadBufferRect(axb__ocl(h)->q, src, CL_TRUE, zero, zero,
+                                region, (size_t)ldd * es, 0, (size_t)ldh * es,
+                                0, dst, 0, NULL, NULL);
   axb__ocl(h)->transfer_seconds += axb__now() - t0;
   return axb__ocl_check(h, err, "clEnqueueReadBufferRect");
 }
