@@ -10,7 +10,8 @@
 #   there (carry build/gpu and .carry): bash scripts/opencl-device-check.sh
 #     registers NVIDIA's OpenCL with an ICD file in a folder of our own
 #     (OCL_ICD_VENDORS), prints axb info, runs the OpenCL tests, and a
-#     small bench beside cuda/cusolver (n = 1024, 4096; OCL_BENCH_SIZES).
+#     small bench beside cuda/cusolver (n = 1024, 4096; OCL_BENCH_SIZES)
+#     and bench_opencl (getrf/potrf at 4096, 8192 against CLBlast's GEMM).
 #     OCL_STEPS=tests or OCL_STEPS=bench runs one half (two device calls
 #     when one would pass the tool's 10 minutes); default both.
 # Logs go to $OUT (default /tmp/axb-opencl-out).
@@ -66,4 +67,6 @@ if [ "$steps" != tests ]; then
     -r lu,cholesky,inverse,gauss-jordan,solve -p double,single -n "$sizes" \
     --reps 3 --no-plots -o "$out/bench"
   cp "$out/bench/results.json" "$out/bench-results.json" 2>/dev/null
+  # the target: getrf/potrf at n = 8192 against CLBlast's GEMM rate
+  TAILN=10 step bench_opencl 300 "$b/bench/bench_opencl" 4096 8192
 fi
