@@ -67,9 +67,11 @@ kernel void lu_panel(global real_t *A, long a0, long lda, int m, int jb,
       *info = k0 + j + 1;
     }
     SYNC();
-    for (int i = j + 1 + lid; i < m; i += WG) {
-      const real_t l = AT(i, j);
-      for (int c = j + 1; c < jb; ++c) AT(i, c) -= l * AT(j, c);
+    /* columns outside, rows inside: consecutive work-items (or, with one
+       work-item, consecutive iterations) touch consecutive rows */
+    for (int c = j + 1; c < jb; ++c) {
+      const real_t u = AT(j, c);
+      for (int i = j + 1 + lid; i < m; i += WG) AT(i, c) -= AT(i, j) * u;
     }
     SYNC();
   }

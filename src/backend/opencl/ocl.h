@@ -28,6 +28,7 @@ enum {
   OCL_GJ_PIVOT,
   OCL_GJ_ELIMINATE,
   OCL_GJ_UNSWAP,
+  OCL_TRTRI_LOWER,
   OCL_KERNEL_COUNT
 };
 
@@ -87,6 +88,11 @@ axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
                              int64_t rows, int64_t cols, size_t es, void *dst,
                              int64_t ldh);
 axb_status axb__ocl_finish(axb_handle h);
+/* dst block (rows x cols, ld ldd at element offset dO) := src block (ld
+   lds at offset so), on the queue; element size es. */
+axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
+                               size_t lds, cl_mem dst, size_t dO, size_t ldd,
+                               size_t rows, size_t cols);
 /* clReleaseMemObject on a possibly NULL buffer. */
 void axb__ocl_free(cl_mem m);
 

@@ -18,7 +18,7 @@ static const char *const kernel_names[OCL_KERNEL_COUNT] = {
     "lu_panel",        "laswp",          "chol_diag",   "set_identity",
     "zero_triangle",   "col_diag",       "col_offdiag", "col_single",
     "col_single_diag", "col_lower_copy", "gj_pivot",    "gj_eliminate",
-    "gj_unswap"};
+    "gj_unswap",       "trtri_lower"};
 
 /* ---- errors ---------------------------------------------------------------
  */
@@ -136,11 +136,13 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
   o->max_wg = (int)floor_pow2(maxwg ? maxwg : 1);
   /* A CPU device runs a work-group on one core, a barrier being a pass
-     over the work-items: 64 work-items took the panel of the LU at n =
-     1024 in ~150 ms on PoCL against ~200 ms with 256. */
+     over all its work-items (PoCL: ~10 us): the one-group kernels (panel,
+     diagonal block, pivot row) run as one work-item there, a plain loop
+     with no barrier at all.  The LU panel at n = 1024 on PoCL: ~200 ms
+     with 256 work-items, ~150 with 64, ~25 with one. */
   if (!info.is_gpu) {
     clblast_cpu_parameters(o->device);
-    o->wg = o->wg < 64 ? o->wg : 64;
+    o->wg = 1;
   }
   cl_int err = CL_SUCCESS;
   const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
@@ -311,6 +313,19 @@ axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
                                 0, dst, 0, NULL, NULL);
   axb__ocl(h)->transfer_seconds += axb__now() - t0;
   return axb__ocl_check(h, err, "clEnqueueReadBufferRect");
+}
+
+axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
+                               size_t lds, cl_mem dst, size_t dO, size_t ldd,
+                               size_t rows, size_t cols) {
+  if (!rows || !cols) return AXB_SUCCESS;
+  const size_t s3[3] = {so * es, 0, 0}, d3[3] = {dO * es, 0, 0};
+  const size_t region[3] = {rows * es, cols, 1};
+  return axb__ocl_check(h,
+                        clEnqueueCopyBufferRect(axb__ocl(h)->q, src, dst, s3,
+                                                d3, region, lds * es, 0,
+                                                ldd * es, 0, 0, NULL, NULL),
+                        "clEnqueueCopyBufferRect");
 }
 
 axb_status axb__ocl_finish(axb_handle h) {

@@ -85,20 +85,7 @@ static axb_status identity(axb_handle h, int dbl, cl_mem W, cl_long ld,
                       sz, v);
 }
 
-/* dst block (rows x cols, ld ldd at offset do) := src block (ld lds at
-   offset so), same buffer or not; element size es. */
-static axb_status copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
-                             size_t lds, cl_mem dst, size_t dO, size_t ldd,
-                             size_t rows, size_t cols) {
-  if (!rows || !cols) return AXB_SUCCESS;
-  const size_t s3[3] = {so * es, 0, 0}, d3[3] = {dO * es, 0, 0};
-  const size_t region[3] = {rows * es, cols, 1};
-  return axb__ocl_check(h,
-                        clEnqueueCopyBufferRect(axb__ocl(h)->q, src, dst, s3,
-                                                d3, region, lds * es, 0,
-                                                ldd * es, 0, 0, NULL, NULL),
-                        "clEnqueueCopyBufferRect");
-}
+#define copy_block axb__ocl_copy_block
 
 typedef struct {
   int dbl;
