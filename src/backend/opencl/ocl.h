@@ -96,6 +96,13 @@ axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
 /* clReleaseMemObject on a possibly NULL buffer. */
 void axb__ocl_free(cl_mem m);
 
+/* W (ld ldw) := inv(L) of the nb x nb lower block at a0 of A (unit: its
+   diagonal taken as ones), or with upper = 1 inv(U^T) = inv(U)^T of the
+   upper block (kernel trtri_lower, util.cl). */
+axb_status axb__ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                          int64_t lda, int64_t nb, int unit, int upper,
+                          cl_mem W, int64_t ldw);
+
 /* The study variants' entries (ocl_study.c), set on the table. */
 void axb__ocl_study_entries(axb_backend_ops *ops);
 /* The blocked Gauss-Jordan inverse (ocl_gj.c). */

@@ -58,9 +58,9 @@ static axb_status ocl_chol_diag(axb_handle h, int dbl, cl_mem A, int64_t a0,
 
 /* W (ld ldw) := inv(L) of the nb x nb lower block at a0 (unit diagonal
    when unit), or inv(U^T) of the upper block (upper = 1): trtri_lower. */
-static axb_status ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
-                            int64_t lda, int64_t nb, int unit, int upper,
-                            cl_mem W, int64_t ldw) {
+axb_status axb__ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                          int64_t lda, int64_t nb, int unit, int upper,
+                          cl_mem W, int64_t ldw) {
   cl_long a = a0, l = lda, lw = ldw;
   cl_int n = (cl_int)nb, un = unit, up = upper;
   const size_t sz[] = {sizeof A,  sizeof a,  sizeof l, sizeof n,
@@ -70,6 +70,8 @@ static axb_status ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
   return run_args(h, dbl, OCL_TRTRI_LOWER, (size_t)nb, 0, wg < 64 ? wg : 64, 0,
                   8, sz, v);
 }
+
+#define ocl_trtri axb__ocl_trtri
 
 static axb_status ocl_identity(axb_handle h, int dbl, cl_mem X, int64_t ld,
                                int64_t n) {

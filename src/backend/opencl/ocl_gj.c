@@ -6,13 +6,16 @@
  *   1. LU of M[J u R3, J] with partial pivoting (our panel kernel):
  *      A_JJ = L11 U11 after the interchanges, M[R3, J] = L21;
  *   2. the interchanges on the other columns (laswp kernel);
- *   3. Y = L11^-1 M[J, other]; M[R3, other] -= L21 Y; X2 = U11^-1 Y
- *      (= A_JJ^-1 M[J, other]); M[R1, other] -= M[R1, J] X2;
- *   4. column block J: W = A_JJ^-1 (two TRSMs on the identity);
- *      M[R1, J] := -M[R1, J] W; M[R3, J] := -L21 L11^-1
+ *   3. WL = L11^-1, W = U11^-1 WL = A_JJ^-1 (our trtri kernel and a GEMM);
+ *   4. per range C, with T2 = M[J, C] and T3 = WL T2: M[R3, C] -= L21 T3
+ *      (that is A_3J A_JJ^-1 M[J, C], as A_3J = L21 U11); M[J, C] :=
+ *      U11^-1 T3 (= A_JJ^-1 M[J, C]);
+ *      M[R1, C] -= M[R1, J] M[J, C];
+ *   5. column block J: M[R1, J] := -M[R1, J] W; M[R3, J] := -L21 WL
  *      (= -A_3J A_JJ^-1); M[J, J] := W.
  * That is one Gauss-Jordan step on NB pivots at once (the in-place
- * update of every other row and column), with the level-3 work in CLBlast.
+ * update of every other row and column), every level-3 step a CLBlast
+ * GEMM (its TRSM took 11 ms per call on PoCL).
  * At the end the row interchanges are undone on the columns, last first:
  * inv(A) = inv(P A) P.  A zero pivot stops at the end of its panel (the
  * info read back per panel) with info = its column, A untouched.
@@ -21,42 +24,30 @@
 #include "backend/verdict.h"
 
 #include <limits.h>
+#include <string.h>
 
-/* C := alpha op(A) B + beta C and B := alpha op(A)^-1 B (left) or
-   B op(A)^-1 (right) in the precision dbl, offsets in elements. */
-static axb_status gemm(axb_handle h, int dbl, size_t m, size_t n, size_t k,
-                       double alpha, cl_mem A, size_t ao, size_t lda, cl_mem B,
-                       size_t bo, size_t ldb, double beta, cl_mem C, size_t co,
-                       size_t ldc) {
+/* C := alpha op(A) B + beta C in the precision dbl (op(A) = A^T when
+   ta), offsets in elements. */
+static axb_status gemm_t(axb_handle h, int dbl, int ta, size_t m, size_t n,
+                         size_t k, double alpha, cl_mem A, size_t ao,
+                         size_t lda, cl_mem B, size_t bo, size_t ldb,
+                         double beta, cl_mem C, size_t co, size_t ldc) {
   if (!m || !n || !k) return AXB_SUCCESS;
   cl_command_queue q = axb__ocl(h)->q;
   const CLBlastLayout L = CLBlastLayoutColMajor;
   const CLBlastTranspose N = CLBlastTransposeNo;
+  const CLBlastTranspose TA = ta ? CLBlastTransposeYes : N;
   CLBlastStatusCode e =
-      dbl ? CLBlastDgemm(L, N, N, m, n, k, alpha, A, ao, lda, B, bo, ldb, beta,
+      dbl ? CLBlastDgemm(L, TA, N, m, n, k, alpha, A, ao, lda, B, bo, ldb, beta,
                          C, co, ldc, &q, NULL)
-          : CLBlastSgemm(L, N, N, m, n, k, (float)alpha, A, ao, lda, B, bo, ldb,
-                         (float)beta, C, co, ldc, &q, NULL);
+          : CLBlastSgemm(L, TA, N, m, n, k, (float)alpha, A, ao, lda, B, bo,
+                         ldb, (float)beta, C, co, ldc, &q, NULL);
   return axb__ocl_blast(h, e, "getri_gj: GEMM");
 }
 
-static axb_status trsm(axb_handle h, int dbl, CLBlastSide side,
-                       CLBlastTriangle tri, CLBlastDiagonal diag, size_t m,
-                       size_t n, double alpha, cl_mem A, size_t ao, size_t lda,
-                       cl_mem B, size_t bo, size_t ldb) {
-  if (!m || !n) return AXB_SUCCESS;
-  cl_command_queue q = axb__ocl(h)->q;
-  const CLBlastLayout L = CLBlastLayoutColMajor;
-  const CLBlastTranspose N = CLBlastTransposeNo;
-  CLBlastStatusCode e =
-      dbl ? CLBlastDtrsm(L, side, tri, N, diag, m, n, alpha, A, ao, lda, B, bo,
-                         ldb, &q, NULL)
-          : CLBlastStrsm(L, side, tri, N, diag, m, n, (float)alpha, A, ao, lda,
-                         B, bo, ldb, &q, NULL);
-  return axb__ocl_blast(h, e, "getri_gj: TRSM");
-}
+#define gemm(h, dbl, ...) gemm_t(h, dbl, 0, __VA_ARGS__)
 
-/* Our kernels: panel LU, interchanges, identity, column unswap. */
+/* Our kernels: panel LU, interchanges (the column unswap in getri_gj). */
 static axb_status panel(axb_handle h, int dbl, cl_mem M, cl_long a0, cl_long ld,
                         cl_int m, cl_int jb, cl_int k0, cl_mem piv,
                         cl_mem info) {
@@ -77,60 +68,65 @@ static axb_status swaps(axb_handle h, int dbl, cl_mem M, cl_long a0, cl_long ld,
   return axb__ocl_run(h, dbl, OCL_LASWP, (size_t)ncols, 0, 64, 0, 8, sz, v);
 }
 
-static axb_status identity(axb_handle h, int dbl, cl_mem W, cl_long ld,
-                           cl_int n) {
-  const size_t sz[] = {sizeof W, sizeof ld, sizeof n};
-  const void *const v[] = {&W, &ld, &n};
-  return axb__ocl_run(h, dbl, OCL_SET_IDENTITY, (size_t)n, (size_t)n, 16, 16, 3,
-                      sz, v);
-}
-
 #define copy_block axb__ocl_copy_block
 
 typedef struct {
   int dbl;
   size_t es, n, ld;
-  cl_mem M, W, T, piv, info;
+  cl_mem M, W, WL, WU, T, T2, T3, piv, info;
 } gj_ctx;
 
-/* Step 3 on one range of other columns [c0, c0 + nc). */
+/* Step 3: WL = L11^-1, WU = U11^-T (trtri), W = WU^T WL = A_JJ^-1. */
+static axb_status pivot_inverse(axb_handle h, const gj_ctx *g, size_t k,
+                                size_t jb) {
+  const size_t J = k + k * g->ld;
+  axb_status st =
+      axb__ocl_trtri(h, g->dbl, g->M, J, g->ld, jb, 1, 0, g->WL, jb);
+  if (!st) st = axb__ocl_trtri(h, g->dbl, g->M, J, g->ld, jb, 0, 1, g->WU, jb);
+  if (!st)
+    st = gemm_t(h, g->dbl, 1, jb, jb, jb, 1, g->WU, 0, jb, g->WL, 0, jb, 0,
+                g->W, 0, jb);
+  return st;
+}
+
+/* Step 4 on one range of other columns [c0, c0 + nc). */
 static axb_status other_cols(axb_handle h, const gj_ctx *g, size_t k, size_t jb,
                              size_t c0, size_t nc) {
   const size_t ld = g->ld, n = g->n, r3 = k + jb, n3 = n - r3;
-  const size_t J = k + k * ld, JC = k + c0 * ld;
-  axb_status st =
-      trsm(h, g->dbl, CLBlastSideLeft, CLBlastTriangleLower,
-           CLBlastDiagonalUnit, jb, nc, 1, g->M, J, ld, g->M, JC, ld);
-  if (!st) /* M[R3, C] -= L21 Y */
-    st = gemm(h, g->dbl, n3, nc, jb, -1, g->M, r3 + k * ld, ld, g->M, JC, ld, 1,
-              g->M, r3 + c0 * ld, ld);
+  const size_t JC = k + c0 * ld;
+  if (!nc) return AXB_SUCCESS;
+  axb_status st = copy_block(h, g->es, g->M, JC, ld, g->T2, 0, jb, jb, nc);
+  if (!st) /* T3 = WL T2; M[R3, C] -= L21 T3 */
+    st = gemm(h, g->dbl, jb, nc, jb, 1, g->WL, 0, jb, g->T2, 0, jb, 0, g->T3, 0,
+              jb);
   if (!st)
-    st = trsm(h, g->dbl, CLBlastSideLeft, CLBlastTriangleUpper,
-              CLBlastDiagonalNonUnit, jb, nc, 1, g->M, J, ld, g->M, JC, ld);
-  if (!st) /* M[R1, C] -= M[R1, J] X2 */
+    st = gemm(h, g->dbl, n3, nc, jb, -1, g->M, r3 + k * ld, ld, g->T3, 0, jb, 1,
+              g->M, r3 + c0 * ld, ld);
+  /* M[J, C] := U11^-1 T3 = WU^T T3: the two triangular inverses applied
+     one after the other, as a solve would (the product W = A_JJ^-1 applied
+     at once lost accuracy: residual 52 at n = 65, kappa 1e8) */
+  if (!st)
+    st = gemm_t(h, g->dbl, 1, jb, nc, jb, 1, g->WU, 0, jb, g->T3, 0, jb, 0,
+                g->M, JC, ld);
+  if (!st) /* M[R1, C] -= M[R1, J] M[J, C] */
     st = gemm(h, g->dbl, k, nc, jb, -1, g->M, k * ld, ld, g->M, JC, ld, 1, g->M,
               c0 * ld, ld);
   return st;
 }
 
-/* Step 4: the panel's own columns. */
+/* Step 5: the panel's own columns. */
 static axb_status panel_cols(axb_handle h, const gj_ctx *g, size_t k,
                              size_t jb) {
-  const size_t ld = g->ld, n = g->n, r3 = k + jb, J = k + k * ld;
-  axb_status st = identity(h, g->dbl, g->W, (cl_long)jb, (cl_int)jb);
-  if (!st)
-    st = trsm(h, g->dbl, CLBlastSideLeft, CLBlastTriangleLower,
-              CLBlastDiagonalUnit, jb, jb, 1, g->M, J, ld, g->W, 0, jb);
-  if (!st)
-    st = trsm(h, g->dbl, CLBlastSideLeft, CLBlastTriangleUpper,
-              CLBlastDiagonalNonUnit, jb, jb, 1, g->M, J, ld, g->W, 0, jb);
-  if (!st) /* T := -M[R1, J] W, then M[R1, J] := T */
-    st = gemm(h, g->dbl, k, jb, jb, -1, g->M, k * ld, ld, g->W, 0, jb, 0, g->T,
-              0, n);
+  const size_t ld = g->ld, n = g->n, r3 = k + jb, n3 = n - r3;
+  const size_t J = k + k * ld;
+  /* T := -M[R1, J] W, then M[R1, J] := T */
+  axb_status st = gemm(h, g->dbl, k, jb, jb, -1, g->M, k * ld, ld, g->W, 0, jb,
+                       0, g->T, 0, n);
   if (!st) st = copy_block(h, g->es, g->T, 0, n, g->M, k * ld, ld, k, jb);
-  if (!st) /* M[R3, J] := -L21 L11^-1 */
-    st = trsm(h, g->dbl, CLBlastSideRight, CLBlastTriangleLower,
-              CLBlastDiagonalUnit, n - r3, jb, -1, g->M, J, ld, g->M,
+  /* T := L21, then M[R3, J] := -T WL */
+  if (!st) st = copy_block(h, g->es, g->M, r3 + k * ld, ld, g->T, 0, n, n3, jb);
+  if (!st)
+    st = gemm(h, g->dbl, n3, jb, jb, -1, g->T, 0, n, g->WL, 0, jb, 0, g->M,
               r3 + k * ld, ld);
   if (!st) st = copy_block(h, g->es, g->W, 0, jb, g->M, J, ld, jb, jb);
   return st;
@@ -151,6 +147,7 @@ static axb_status gj_steps(axb_handle h, const gj_ctx *g, int *hinfo) {
     if (!st)
       st = swaps(h, g->dbl, g->M, (cl_long)(r3 * ld), (cl_long)ld,
                  (cl_int)(n - r3), g->piv, (cl_int)k, (cl_int)r3);
+    if (!st) st = pivot_inverse(h, g, k, jb);
     if (!st) st = other_cols(h, g, k, jb, 0, k);
     if (!st) st = other_cols(h, g, k, jb, r3, n - r3);
     if (!st) st = panel_cols(h, g, k, jb);
@@ -162,15 +159,24 @@ static axb_status getri_gj(axb_handle h, int dbl, size_t es, int64_t n, void *A,
                            int64_t lda, int64_t *info) {
   if (n > INT_MAX)
     return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "getri_gj: n too large");
-  gj_ctx g = {dbl, es, (size_t)n, 0, NULL, NULL, NULL, NULL, NULL};
+  gj_ctx g;
+  memset(&g, 0, sizeof g);
+  g.dbl = dbl;
+  g.es = es;
+  g.n = (size_t)n;
+  const size_t nb = AXB_OCL_NB, w = nb * nb * es, t = (size_t)n * nb * es;
   int64_t ldd = 0, ld1 = 0;
   int hinfo = 0;
   axb_status st = axb__ocl_upload(h, A, lda, n, n, es, &g.M, &ldd);
   g.ld = (size_t)ldd;
   if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &g.info, &ld1);
   if (!st) st = axb__ocl_alloc(h, (size_t)n * sizeof(int), &g.piv);
-  if (!st) st = axb__ocl_alloc(h, AXB_OCL_NB * AXB_OCL_NB * es, &g.W);
-  if (!st) st = axb__ocl_alloc(h, (size_t)n * AXB_OCL_NB * es, &g.T);
+  if (!st) st = axb__ocl_alloc(h, w, &g.W);
+  if (!st) st = axb__ocl_alloc(h, w, &g.WL);
+  if (!st) st = axb__ocl_alloc(h, w, &g.WU);
+  if (!st) st = axb__ocl_alloc(h, t, &g.T);
+  if (!st) st = axb__ocl_alloc(h, t, &g.T2);
+  if (!st) st = axb__ocl_alloc(h, t, &g.T3);
   if (!st) st = gj_steps(h, &g, &hinfo);
   if (!st && !hinfo) {
     cl_int nn = (cl_int)n;
@@ -183,7 +189,11 @@ static axb_status getri_gj(axb_handle h, int dbl, size_t es, int64_t n, void *A,
   if (!st) st = axb__zero_pivot_column(h, info, hinfo, "getri_gj");
   axb__ocl_free(g.M);
   axb__ocl_free(g.W);
+  axb__ocl_free(g.WL);
+  axb__ocl_free(g.WU);
   axb__ocl_free(g.T);
+  axb__ocl_free(g.T2);
+  axb__ocl_free(g.T3);
   axb__ocl_free(g.piv);
   axb__ocl_free(g.info);
   return st;
