@@ -160,6 +160,9 @@ int cli_solve_sparse(const cli_sparse_job *j, const cli_sparse_args *sp);
 int cli_demo(int argc, char **argv);
 int cli_gen(int argc, char **argv);
 int cli_info(int argc, char **argv);
+/* axb info's OpenCL platforms and devices (cli/info_opencl.c). */
+void cli_info_opencl_human(void);
+void cli_info_opencl_json(void);
 int cli_bench(int argc, char **argv);
 int cli_tune(int argc, char **argv);
 

@@ -27,8 +27,8 @@ typedef struct {
   char tuning_err[256];
 } info_data;
 
-static const axb_backend all_backends[] = {AXB_BACKEND_CPU, AXB_BACKEND_REF,
-                                           AXB_BACKEND_CUDA};
+static const axb_backend all_backends[] = {
+    AXB_BACKEND_CPU, AXB_BACKEND_REF, AXB_BACKEND_CUDA, AXB_BACKEND_OPENCL};
 #define N_BACKENDS (sizeof all_backends / sizeof all_backends[0])
 
 static void collect(info_data *d) {
@@ -112,6 +112,7 @@ static void print_human(const info_data *d) {
     else
       printf("    device %d: (no information)\n", i);
   }
+  cli_info_opencl_human();
   printf("  %-14s%s\n", "BLAS", axb_blas_info());
   printf("  %-14s%ld (%s; %ld cores online)\n", "CPU threads",
          default_threads(d),
@@ -150,7 +151,9 @@ static void print_json(const info_data *d) {
     printf(", \"memory_bytes\": %llu}",
            d->ok[i] ? (unsigned long long)d->bytes[i] : 0ULL);
   }
-  printf("], \"blas\": ");
+  printf("]");
+  cli_info_opencl_json();
+  printf(", \"blas\": ");
   cli_json_string(stdout, axb_blas_info());
   printf(", \"threads_default\": %ld, \"cores_online\": %ld, "
          "\"omp_num_threads\": ",

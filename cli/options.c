@@ -90,6 +90,9 @@ axb_status cli_handle(axb_handle *h, axb_backend backend, int device,
     if (backend == AXB_BACKEND_CUDA)
       snprintf(buf, sizeof buf, "%s: cannot use CUDA device %d",
                axb_strerror(st), device);
+    else if (backend == AXB_BACKEND_OPENCL)
+      snprintf(buf, sizeof buf, "%s: cannot use OpenCL device %d: %s",
+               axb_strerror(st), device, axb_detail(NULL));
     else
       snprintf(buf, sizeof buf, "%s: cannot create a %s handle",
                axb_strerror(st), axb_backend_name(backend));
@@ -246,17 +249,15 @@ int cli_parse_backend(const char *text, axb_backend *out) {
   static const struct {
     const char *name;
     axb_backend b;
-  } names[] = {{"auto", AXB_BACKEND_AUTO},
-               {"cpu", AXB_BACKEND_CPU},
-               {"cuda", AXB_BACKEND_CUDA},
-               {"gpu", AXB_BACKEND_CUDA},
-               {"ref", AXB_BACKEND_REF}};
+  } names[] = {{"auto", AXB_BACKEND_AUTO}, {"cpu", AXB_BACKEND_CPU},
+               {"cuda", AXB_BACKEND_CUDA}, {"gpu", AXB_BACKEND_CUDA},
+               {"ref", AXB_BACKEND_REF},   {"opencl", AXB_BACKEND_OPENCL}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcmp(text, names[i].name) == 0) {
       *out = names[i].b;
       return 1;
     }
-  cli_error("--backend: '%s' is not one of auto, cpu, cuda, ref", text);
+  cli_error("--backend: '%s' is not one of auto, cpu, cuda, ref, opencl", text);
   return 0;
 }
 

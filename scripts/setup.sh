@@ -8,6 +8,9 @@ axb_packages="$axb_packages libsuitesparse-dev"
 # Issue 28: OpenBLAS's OpenMP build (one thread pool with our OpenMP kernels;
 # CMake links it when present, Debian's default alternative stays as is).
 axb_packages="$axb_packages libopenblas-openmp-dev"
+# Issue 29: the OpenCL backend (ICD loader, headers, CLBlast) and PoCL, the
+# CPU OpenCL platform its tests run on; clinfo to see the platforms.
+axb_packages="$axb_packages ocl-icd-opencl-dev opencl-c-headers libclblast-dev pocl-opencl-icd clinfo"
 
 axb_setup() {
   local missing=""

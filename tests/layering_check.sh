@@ -32,16 +32,23 @@ rule() {
 }
 rule cli 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'the CLI uses the public header axb.h only'
-rule src/core 'batched/|dense/|sparse/|vendor/|backend/(ref|omp|cuda|stub)/' \
+rule src/core 'batched/|dense/|sparse/|vendor/|backend/(ref|omp|cuda|stub|opencl)/' \
   'core is the lowest layer (of the backends only the interface headers backend/backend.h and backend/batched_ops.h)'
 rule src/backend 'batched/|dense/|sparse/|vendor/' \
   'a backend serves the layers above; they include it, not the reverse'
 rule src/batched 'dense/|sparse/|vendor/' 'batched sits beside sparse, below the dense driver'
 rule src/sparse 'dense/|batched/|vendor/' 'sparse sits beside batched, below the dense driver'
 rule src/dense 'vendor/|dist/' 'the anchors are for comparison only; the distributed layer sits beside the dense driver'
-rule src/dist 'dense/|sparse/|batched/|vendor/|backend/(ref|omp|cuda|stub)/' \
+rule src/dist 'dense/|sparse/|batched/|vendor/|backend/(ref|omp|cuda|stub|opencl)/' \
   'the distributed layer sits beside the dense driver, above the backends (their table through core/internal.h)'
 rule src/core 'dist/' 'core is the lowest layer'
+# Issue 29: the OpenCL backend is a backend like cuda/: it reaches the other
+# backends only through backend.h's tables (axb_cpu_ops), never their files.
+rule src/backend/opencl 'backend/(ref|omp|cuda|stub)/' \
+  'the OpenCL backend uses the CPU table through backend/backend.h only'
+rule src/backend/cuda 'backend/opencl/' 'backends do not include each other'
+rule src/backend/omp 'backend/opencl/' 'backends do not include each other'
+rule src/backend/ref 'backend/opencl/' 'backends do not include each other'
 rule src/backend 'dist/' 'a backend serves the layers above'
 rule lapack 'core/|backend/|batched/|dense/|sparse/|vendor/|src/' \
   'the LAPACK drop-in is a client of axb.h only'

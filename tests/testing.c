@@ -11,6 +11,7 @@ axb_backend test_backend_arg(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "ref") == 0) return AXB_BACKEND_REF;
   if (strcmp(argv[1], "cpu") == 0) return AXB_BACKEND_CPU;
   if (strcmp(argv[1], "cuda") == 0) return AXB_BACKEND_CUDA;
+  if (strcmp(argv[1], "opencl") == 0) return AXB_BACKEND_OPENCL;
   fprintf(stderr, "unknown backend '%s'\n", argv[1]);
   exit(2);
 }

@@ -46,6 +46,7 @@ typedef enum {
   BK_REF,
   BK_CPU,
   BK_CUDA,
+  BK_OPENCL, /* issue 29: an axb host handle on the OpenCL backend */
   BK_OPENBLAS,
   BK_CUSOLVER,
   BK_CUBLAS,

@@ -122,10 +122,11 @@ int parse_backends(config *c, const char *v) {
       continue;
     }
     if (e < 0 || c->nbe == BK_COUNT)
-      return cli_usage_error("bench",
-                             "unknown backend '%s' (ref, cpu, cuda, openblas, "
-                             "cusolver, cublas, eigen)",
-                             it[i]),
+      return cli_usage_error(
+                 "bench",
+                 "unknown backend '%s' (ref, cpu, cuda, opencl, openblas, "
+                 "cusolver, cublas, eigen)",
+                 it[i]),
              0;
     c->be[c->nbe++] = e;
   }

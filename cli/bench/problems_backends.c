@@ -90,8 +90,17 @@ int open_backends(bench *b) {
                 "skipped\n",
                 bk_names[be]);
     } else {
-      axb_backend kind = be == BK_REF ? AXB_BACKEND_REF : AXB_BACKEND_CPU;
-      b->present[be] = axb_handle_create(&b->h[be], kind, 0) == AXB_SUCCESS;
+      axb_backend kind = be == BK_REF      ? AXB_BACKEND_REF
+                         : be == BK_OPENCL ? AXB_BACKEND_OPENCL
+                                           : AXB_BACKEND_CPU;
+      b->present[be] =
+          axb_handle_create(&b->h[be], kind, be == BK_OPENCL ? c->device : 0) ==
+          AXB_SUCCESS;
+      if (!b->present[be] && be == BK_OPENCL)
+        fprintf(stderr,
+                "axb bench: no OpenCL backend or device: opencl "
+                "skipped (%s)\n",
+                axb_detail(NULL));
     }
     any |= b->present[be];
   }

@@ -99,7 +99,7 @@ double rt_cost(rtn r, double n) {
 }
 
 const char *const bk_names[BK_COUNT] = {
-    "ref", "cpu", "cuda", "openblas", "cusolver", "cublas", "eigen"};
+    "ref", "cpu", "cuda", "opencl", "openblas", "cusolver", "cublas", "eigen"};
 
 /* Vendor anchors (not axb's code). */
 int bk_anchor(int be) { return be >= BK_OPENBLAS; }

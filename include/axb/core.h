@@ -71,7 +71,9 @@ typedef enum {
                            routine is implemented there; else CPU        */
   AXB_BACKEND_CPU = 1,  /* multicore CPU (OpenMP)                         */
   AXB_BACKEND_CUDA = 2, /* NVIDIA GPU                                     */
-  AXB_BACKEND_REF = 3   /* sequential reference kernels: the test oracle */
+  AXB_BACKEND_REF = 3,  /* sequential reference kernels: the test oracle */
+  /* an OpenCL 1.2+ device, GPU or CPU (issue 29) */
+  AXB_BACKEND_OPENCL = 4
 } axb_backend;
 
 typedef struct axb_handle_s *axb_handle;
@@ -111,6 +113,29 @@ axb_status axb_cuda_device_count(int *count);
 /* Name and memory of device `dev`; buf may be NULL. */
 axb_status axb_cuda_device_info(int dev, char *name, size_t name_len,
                                 size_t *total_bytes);
+
+/* OpenCL devices (issue 29).  axb numbers them GPUs first (platform by
+   platform, in the ICD loader's order), then the other devices, so that
+   device 0 of axb_handle_create(&h, AXB_BACKEND_OPENCL, 0) is the first
+   GPU, else the first device.  The environment variable AXB_OPENCL_DEVICE
+   overrides the ordinal: "P:D" (platform P, its device D, as clinfo -l
+   numbers them), a number (axb's ordinal) or a piece of the device or
+   platform name (case-insensitive). */
+typedef struct {
+  char name[128];
+  char platform[128];
+  char version[64]; /* CL_DEVICE_VERSION */
+  size_t global_bytes;
+  int compute_units;
+  int is_gpu;
+  int fp64; /* 1 when the device does double precision (cl_khr_fp64) */
+  int platform_index, device_index; /* "P:D" */
+} axb_opencl_device;
+/* Number of OpenCL devices (0 when none, or the backend is not compiled). */
+axb_status axb_opencl_device_count(int *count);
+axb_status axb_opencl_device_info(int dev, axb_opencl_device *info);
+/* The ordinal AXB_OPENCL_DEVICE (or, when unset, `device`) selects. */
+axb_status axb_opencl_device_select(int device, int *ordinal);
 
 /* ------------------------------------------------------------------------ */
 /* Shared enumerations (dense, batched, mixed and the checks)               */

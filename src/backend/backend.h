@@ -189,4 +189,16 @@ axb_status axb__cuda_handle_init(axb_handle h);
 void axb__cuda_handle_fini(axb_handle h);
 const axb_backend_ops *axb_cuda_ops(void);
 
+/* OpenCL glue (src/backend/opencl, or src/backend/stub/opencl_stub.c when
+   not compiled; issue 29). */
+int axb__opencl_compiled(void);
+axb_status axb__opencl_device_count(int *count);
+axb_status axb__opencl_device_info(int dev, axb_opencl_device *info);
+axb_status axb__opencl_device_select(int device, int *ordinal);
+/* Select the device, create the context and queue of a handle (programs
+   are built on first use, once per context and precision). */
+axb_status axb__opencl_handle_init(axb_handle h);
+void axb__opencl_handle_fini(axb_handle h);
+const axb_backend_ops *axb_opencl_ops(void);
+
 #endif

@@ -9,12 +9,32 @@ const char *axb_backend_name(axb_backend b) {
   case AXB_BACKEND_CPU: return "cpu";
   case AXB_BACKEND_CUDA: return "cuda";
   case AXB_BACKEND_REF: return "ref";
+  case AXB_BACKEND_OPENCL: return "opencl";
   }
   return "unknown";
 }
 
 int axb_backend_compiled(axb_backend b) {
+  if (b == AXB_BACKEND_OPENCL) return axb__opencl_compiled();
   return b == AXB_BACKEND_CUDA ? axb__cuda_compiled() : 1;
+}
+
+axb_status axb_opencl_device_count(int *count) {
+  if (!count)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: count is NULL", __func__);
+  return axb__opencl_device_count(count);
+}
+
+axb_status axb_opencl_device_info(int dev, axb_opencl_device *info) {
+  if (!info)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: info is NULL", __func__);
+  return axb__opencl_device_info(dev, info);
+}
+
+axb_status axb_opencl_device_select(int device, int *ordinal) {
+  if (!ordinal)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: ordinal is NULL", __func__);
+  return axb__opencl_device_select(device, ordinal);
 }
 
 axb_status axb_cuda_device_count(int *count) {
@@ -37,7 +57,7 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
     return axb__fail(NULL, AXB_ERR_INVALID,
                      "%s: the handle pointer (out) is NULL", __func__);
   *out = NULL;
-  if (backend < AXB_BACKEND_AUTO || backend > AXB_BACKEND_REF)
+  if (backend < AXB_BACKEND_AUTO || backend > AXB_BACKEND_OPENCL)
     return axb__fail(NULL, AXB_ERR_INVALID, "unknown backend %d", (int)backend);
   axb__clear(NULL);
   axb_handle h = axb__calloc(1, sizeof *h);
@@ -59,6 +79,16 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
     h->ops = axb_cuda_ops();
     break;
   }
+  case AXB_BACKEND_OPENCL: {
+    axb_status st = axb__opencl_handle_init(h);
+    if (st != AXB_SUCCESS) {
+      axb__keep_detail(h);
+      free(h);
+      return st;
+    }
+    h->ops = axb_opencl_ops();
+    break;
+  }
   default: break;
   }
   *out = h;
@@ -68,6 +98,7 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
 axb_status axb_handle_destroy(axb_handle h) {
   if (!h) return AXB_SUCCESS;
   if (h->backend == AXB_BACKEND_CUDA) axb__cuda_handle_fini(h);
+  if (h->backend == AXB_BACKEND_OPENCL) axb__opencl_handle_fini(h);
   axb_handle_destroy(h->gpu);
   axb__free(h->work);
   free(h);

@@ -10,7 +10,7 @@
 #define AXB_DETAIL_LEN 1024
 
 struct axb_handle_s {
-  axb_backend backend;         /* resolved: CPU, CUDA or REF, never AUTO */
+  axb_backend backend;         /* resolved: CPU, CUDA, REF or OPENCL     */
   int device;                  /* CUDA ordinal                           */
   int threads;                 /* 0 = all cores                          */
   void *stream;                /* cudaStream_t in use                    */
@@ -23,6 +23,7 @@ struct axb_handle_s {
   int gpu_state;            /* AUTO: 0 not yet probed, 1 GPU, -1 none    */
   axb_tuning tuning;        /* AUTO with a GPU: the crossovers in use    */
   struct axb_handle_s *gpu; /* AUTO: the CUDA sub-handle, or NULL       */
+  void *ocl; /* OpenCL: context, queue, programs (src/backend/opencl) */
   /* The certified driver's working copy of A, kept between calls up to
      AXB_KEEP_WORK_MAX bytes (axb__handle_work), freed with the handle. */
   void *work;

@@ -1,0 +1,141 @@
+/*
+ * bench_opencl (issue 29): the OpenCL backend's LU and Cholesky against
+ * CLBlast's own GEMM rate on the same device, the issue's yardstick
+ * ("LU and Cholesky at n = 8192 reach >= 60% of CLBlast's DGEMM rate").
+ * Per n and precision: CLBlast xGEMM n x n x n on device buffers (its rate
+ * is the ceiling), then axb_[ds]getrf and axb_[ds]potrf on the OpenCL
+ * handle with host arrays (transfers included, as every entry of the
+ * backend takes host arrays) and their GFLOP/s as a fraction of it.
+ * Medians of 3 after one warm-up (kernels compiled then).  The device is
+ * the one axb picks (AXB_OPENCL_DEVICE, else GPUs first).
+ * Usage: bench_opencl [N ...]   (default 4096 8192); -s: single only,
+ * -d: double only.
+ */
+
+#include "bench_time.h"
+
+#include <CL/cl.h>
+#include <axb.h>
+#include <clblast_c.h>
+#include <stdio.h>
+#include <string.h>
+
+#define REPS 3
+
+/* CLBlast GEMM C := A B - C on device buffers; median seconds, or -1. */
+static double gemm_seconds(cl_context ctx, cl_command_queue q, int dbl,
+                           size_t n) {
+  const size_t es = dbl ? sizeof(double) : sizeof(float), bytes = n * n * es;
+  cl_int e = CL_SUCCESS;
+  cl_mem m[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < 3 && e == CL_SUCCESS; ++i)
+    m[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+  double t[REPS + 1], med = -1;
+  const unsigned char zero = 0;
+  for (int i = 0; i < 3 && e == CL_SUCCESS; ++i)
+    e = clEnqueueFillBuffer(q, m[i], &zero, 1, 0, bytes, 0, NULL, NULL);
+  for (int r = 0; r <= REPS && e == CL_SUCCESS; ++r) {
+    clFinish(q);
+    const double t0 = bench_now();
+    CLBlastStatusCode s =
+        dbl ? CLBlastDgemm(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                           CLBlastTransposeNo, n, n, n, 1, m[0], 0, n, m[1], 0,
+                           n, -1, m[2], 0, n, &q, NULL)
+            : CLBlastSgemm(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                           CLBlastTransposeNo, n, n, n, 1, m[0], 0, n, m[1], 0,
+                           n, -1, m[2], 0, n, &q, NULL);
+    clFinish(q);
+    t[r] = bench_now() - t0;
+    if (s != CLBlastSuccess) e = (cl_int)s;
+  }
+  if (e == CL_SUCCESS) med = bench_median(t + 1, REPS);
+  for (int i = 0; i < 3; ++i)
+    if (m[i]) clReleaseMemObject(m[i]);
+  return med;
+}
+
+/* axb's getrf (chol 0) or potrf (chol 1) on host arrays; median seconds. */
+static double axb_seconds(axb_handle h, int dbl, int chol, int64_t n) {
+  axb_gen_spec g = {chol ? AXB_GEN_SPD_SHIFT : AXB_GEN_UNIFORM, n, 0, 0, 7};
+  axb_dense A, W;
+  const axb_dtype t = dbl ? AXB_F64 : AXB_F32;
+  if (axb_gen_dense(h, &g, t, &A) || axb_dense_create(&W, n, n, t)) return -1;
+  int64_t *ipiv = malloc((size_t)n * sizeof *ipiv), info = 0;
+  double s[REPS + 1], med = -1;
+  axb_status st = ipiv ? AXB_SUCCESS : AXB_ERR_OUT_OF_MEMORY;
+  for (int r = 0; r <= REPS && !st; ++r) {
+    memcpy(W.data, A.data, (size_t)(n * n) * axb_dtype_size(t));
+    const double t0 = bench_now();
+    if (chol)
+      st = dbl ? axb_dpotrf(h, AXB_LOWER, n, W.data, n, &info)
+               : axb_spotrf(h, AXB_LOWER, n, W.data, n, &info);
+    else
+      st = dbl ? axb_dgetrf(h, n, n, W.data, n, ipiv, &info)
+               : axb_sgetrf(h, n, n, W.data, n, ipiv, &info);
+    s[r] = bench_now() - t0;
+  }
+  if (st)
+    fprintf(stderr, "bench_opencl: %s: %s\n", axb_strerror(st), axb_detail(h));
+  else
+    med = bench_median(s + 1, REPS);
+  free(ipiv);
+  axb_dense_destroy(&A);
+  axb_dense_destroy(&W);
+  return med;
+}
+
+int main(int argc, char **argv) {
+  int64_t sizes[16] = {4096, 8192};
+  int ns = 0, want[2] = {1, 1}; /* [0] float, [1] double */
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "-s") == 0)
+      want[1] = 0;
+    else if (strcmp(argv[i], "-d") == 0)
+      want[0] = 0;
+    else if (ns < 16)
+      sizes[ns++] = atoll(argv[i]);
+  }
+  if (ns == 0) ns = 2;
+  axb_handle h = NULL;
+  int ord = -1;
+  axb_opencl_device d;
+  if (axb_handle_create(&h, AXB_BACKEND_OPENCL, 0) ||
+      axb_opencl_device_select(0, &ord) || axb_opencl_device_info(ord, &d)) {
+    fprintf(stderr, "bench_opencl: no OpenCL backend or device: %s\n",
+            axb_detail(NULL));
+    return 77;
+  }
+  cl_platform_id plats[16];
+  cl_device_id devs[64];
+  cl_uint np = 0, nd = 0;
+  clGetPlatformIDs(16, plats, &np);
+  clGetDeviceIDs(plats[d.platform_index], CL_DEVICE_TYPE_ALL, 64, devs, &nd);
+  cl_device_id dev = devs[d.device_index];
+  cl_int e = CL_SUCCESS;
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
+  printf("device: %s [%s]\n", d.name, d.platform);
+  printf("| precision | n | CLBlast GEMM GFLOP/s | getrf ms | getrf GFLOP/s "
+         "| getrf / GEMM | potrf ms | potrf GFLOP/s | potrf / GEMM |\n"
+         "|---|---|---|---|---|---|---|---|---|\n");
+  for (int dbl = 1; dbl >= 0; --dbl) {
+    if (!want[dbl] || (dbl && !d.fp64)) continue;
+    for (int i = 0; i < ns; ++i) {
+      const double n = (double)sizes[i];
+      const double tg = gemm_seconds(ctx, q, dbl, (size_t)sizes[i]);
+      const double tl = axb_seconds(h, dbl, 0, sizes[i]);
+      const double tc = axb_seconds(h, dbl, 1, sizes[i]);
+      const double gg = 2 * n * n * n / tg * 1e-9;
+      const double gl = 2.0 / 3 * n * n * n / tl * 1e-9;
+      const double gc = 1.0 / 3 * n * n * n / tc * 1e-9;
+      printf("| %s | %lld | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
+             dbl ? "double" : "single", (long long)sizes[i], gg, tl * 1e3, gl,
+             gl / gg, tc * 1e3, gc, gc / gg);
+      fflush(stdout);
+    }
+  }
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  axb_handle_destroy(h);
+  return 0;
+}

@@ -1,0 +1,114 @@
+/*
+ * The OpenCL backend's internal interface (issue 29): the per-handle
+ * context (device, context, in-order queue, the program cache), error
+ * helpers that turn OpenCL and CLBlast codes into statuses with a detail,
+ * launches and host <-> device copies.  Only src/backend/opencl includes it.
+ */
+#ifndef AXB_OCL_H
+#define AXB_OCL_H
+
+#include "backend/backend.h"
+#include "core/internal.h"
+
+#include <CL/cl.h>
+#include <clblast_c.h>
+
+/* Our kernels, by index into a precision's kernel cache. */
+enum {
+  OCL_LU_PANEL,
+  OCL_LASWP,
+  OCL_CHOL_DIAG,
+  OCL_SET_IDENTITY,
+  OCL_ZERO_TRIANGLE,
+  OCL_COL_DIAG, /* study.cl: the column Cholesky and Gauss-Jordan kernels */
+  OCL_COL_OFFDIAG,
+  OCL_COL_SINGLE,
+  OCL_COL_SINGLE_DIAG,
+  OCL_COL_LOWER_COPY,
+  OCL_GJ_PIVOT,
+  OCL_GJ_ELIMINATE,
+  OCL_GJ_UNSWAP,
+  OCL_TRTRI_LOWER,
+  OCL_KERNEL_COUNT
+};
+
+typedef struct axb_ocl {
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context ctx;
+  cl_command_queue q; /* in order: every step waits for the one before */
+  int ordinal;        /* axb's device number                          */
+  int fp64;
+  int wg;         /* work-group size of the one-group kernels (power of two) */
+  int max_wg;     /* the device's largest work-group (power of two)           */
+  char name[272]; /* "device (platform)" */
+  /* Program cache: [0] float, [1] double; built on first use. */
+  cl_program prog[2];
+  cl_kernel kern[2][OCL_KERNEL_COUNT];
+  double transfer_seconds; /* since take_transfer_seconds last asked */
+} axb_ocl;
+
+static inline axb_ocl *axb__ocl(axb_handle h) { return (axb_ocl *)h->ocl; }
+
+/* err != CL_SUCCESS: fail h with AXB_ERR_DEVICE (out of memory for the
+   allocation codes), naming the call and the device. */
+axb_status axb__ocl_check(axb_handle h, cl_int err, const char *what);
+/* The same for a CLBlast status (its codes extend OpenCL's). */
+axb_status axb__ocl_blast(axb_handle h, CLBlastStatusCode err,
+                          const char *what);
+/* Kernel `which` of precision dbl (0 float, 1 double), the program built
+   first when needed; double on a device without fp64: NOT_SUPPORTED. */
+axb_status axb__ocl_kernel(axb_handle h, int dbl, int which, cl_kernel *k);
+/* Kernel `which`'s arguments set and the kernel enqueued (gy = 0: 1-D);
+   n (size, address) pairs, a NULL address for a local-memory argument. */
+axb_status axb__ocl_run(axb_handle h, int dbl, int which, size_t gx, size_t gy,
+                        size_t lx, size_t ly, int n, const size_t *sz,
+                        const void *const *val);
+/* Set the kernel's arguments: pairs of (size, pointer), n of them. */
+axb_status axb__ocl_args(axb_handle h, cl_kernel k, int n, const size_t *sz,
+                         const void *const *val);
+/* Enqueue k on a 1-D (gy = 0) or 2-D range, rounded up to the local size. */
+axb_status axb__ocl_launch(axb_handle h, cl_kernel k, size_t gx, size_t gy,
+                           size_t lx, size_t ly);
+
+/* Device copies of host column-major blocks (rows x cols, ld lda) into a
+   new buffer with leading dimension *ldd (rows rounded up to 16); extra
+   elements, when asked for, allocate a larger buffer (dst may be NULL to
+   allocate only). */
+axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
+                           int64_t rows, int64_t cols, size_t es, cl_mem *dst,
+                           int64_t *ldd);
+axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst);
+/* Device block at offset 0 (ld ldd) := host block (rows x cols, ld lda). */
+axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
+                          int64_t cols, size_t es, const void *src,
+                          int64_t lda);
+/* Host block (rows x cols, ld ldh) := device block (ld ldd), blocking. */
+axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
+                             int64_t rows, int64_t cols, size_t es, void *dst,
+                             int64_t ldh);
+axb_status axb__ocl_finish(axb_handle h);
+/* dst block (rows x cols, ld ldd at element offset dO) := src block (ld
+   lds at offset so), on the queue; element size es. */
+axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
+                               size_t lds, cl_mem dst, size_t dO, size_t ldd,
+                               size_t rows, size_t cols);
+/* clReleaseMemObject on a possibly NULL buffer. */
+void axb__ocl_free(cl_mem m);
+
+/* W (ld ldw) := inv(L) of the nb x nb lower block at a0 of A (unit: its
+   diagonal taken as ones), or with upper = 1 inv(U^T) = inv(U)^T of the
+   upper block (kernel trtri_lower, util.cl). */
+axb_status axb__ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                          int64_t lda, int64_t nb, int unit, int upper,
+                          cl_mem W, int64_t ldw);
+
+/* The study variants' entries (ocl_study.c), set on the table. */
+void axb__ocl_study_entries(axb_backend_ops *ops);
+/* The blocked Gauss-Jordan inverse (ocl_gj.c). */
+void axb__ocl_gj_entries(axb_backend_ops *ops);
+
+/* Block sizes: the LU panel width and the Cholesky diagonal block. */
+#define AXB_OCL_NB 64
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * The OpenCL handle's context (issue 29): context and in-order queue on
+ * the selected device, the program cache (built once per context and
+ * precision; a build error becomes AXB_ERR_DEVICE with the compiler's log
+ * in the detail), kernel launches, host <-> device copies (timed for the
+ * report's transfer time) and OpenCL/CLBlast codes as statuses.
+ */
+#include "backend/opencl/ocl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char *const axb__ocl_sources[];
+extern const size_t axb__ocl_source_count;
+
+static const char *const kernel_names[OCL_KERNEL_COUNT] = {
+    "lu_panel",        "laswp",          "chol_diag",   "set_identity",
+    "zero_triangle",   "col_diag",       "col_offdiag", "col_single",
+    "col_single_diag", "col_lower_copy", "gj_pivot",    "gj_eliminate",
+    "gj_unswap",       "trtri_lower"};
+
+/* ---- errors ---------------------------------------------------------------
+ */
+
+static const char *cl_error_name(cl_int e) {
+  switch (e) {
+  case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+  case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
+  case CL_COMPILER_NOT_AVAILABLE: return "CL_COMPILER_NOT_AVAILABLE";
+  case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+    return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+  case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+  case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+  case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+  case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+  case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+  case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+  case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+  case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
+  case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
+  case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
+  case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
+  case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+  default: return "OpenCL error";
+  }
+}
+
+axb_status axb__ocl_check(axb_handle h, cl_int err, const char *what) {
+  if (err == CL_SUCCESS) return AXB_SUCCESS;
+  const axb_ocl *o = axb__ocl(h);
+  const axb_status st = err == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+                                err == CL_OUT_OF_HOST_MEMORY ||
+                                err == CL_INVALID_BUFFER_SIZE
+                            ? AXB_ERR_OUT_OF_MEMORY
+                            : AXB_ERR_DEVICE;
+  return axb__fail(h, st, "OpenCL: %s failed: %s (%d) on %s", what,
+                   cl_error_name(err), (int)err, o ? o->name : "?");
+}
+
+axb_status axb__ocl_blast(axb_handle h, CLBlastStatusCode err,
+                          const char *what) {
+  if (err == CLBlastSuccess) return AXB_SUCCESS;
+  if (err > -1000) return axb__ocl_check(h, (cl_int)err, what);
+  const axb_ocl *o = axb__ocl(h);
+  return axb__fail(h, AXB_ERR_DEVICE, "CLBlast: %s failed: status %d on %s",
+                   what, (int)err, o ? o->name : "?");
+}
+
+/* ---- handle ---------------------------------------------------------------
+ */
+
+static unsigned floor_pow2(size_t v) {
+  unsigned p = 1;
+  while ((size_t)p * 2 <= v)
+    p *= 2;
+  return p;
+}
+
+/*
+ * CLBlast on a CPU device (PoCL): its defaults chose the direct GEMM
+ * kernel for the trailing updates and ran DGEMM at 2-4 GFLOP/s on the
+ * 2-core VM; the indirect kernel with 64 x 64 tiles of 8 x 8 work-items
+ * and 8-wide vectors ran 1024 x 1024 x 64 at 25-50 GFLOP/s there (noisy
+ * machine; docs/notes/opencl.md).  Set for the device in CLBlast's
+ * process-wide parameter cache unless AXB_OPENCL_CLBLAST_DEFAULTS is set.
+ * GPUs keep CLBlast's own (tuned) parameters.
+ */
+static void clblast_cpu_parameters(cl_device_id dev) {
+  if (getenv("AXB_OPENCL_CLBLAST_DEFAULTS")) return;
+  static const char *const names[] = {
+      "GEMMK", "KREG", "KWG", "KWI", "MDIMA", "MDIMC", "MWG", "NDIMB",
+      "NDIMC", "NWG",  "SA",  "SB",  "STRM",  "STRN",  "VWM", "VWN"};
+  static const size_t vals[] = {0, 1,  32, 2, 8, 8, 64, 8,
+                                8, 64, 0,  0, 0, 0, 8,  8};
+  static const char *const routine[] = {"XGEMM_MIN_INDIRECT_SIZE"};
+  static const size_t one[] = {1};
+  const CLBlastPrecision prec[] = {CLBlastPrecisionSingle,
+                                   CLBlastPrecisionDouble};
+  for (int p = 0; p < 2; ++p) {
+    CLBlastOverrideParameters(dev, "Xgemm", prec[p], 16, (const char **)names,
+                              vals);
+    CLBlastOverrideParameters(dev, "GemmRoutine", prec[p], 1,
+                              (const char **)routine, one);
+  }
+}
+
+axb_status axb__opencl_handle_init(axb_handle h) {
+  int ord = -1;
+  axb_status st = axb__opencl_device_select(h->device, &ord);
+  if (st != AXB_SUCCESS)
+    return axb__fail(h, st, "%s", axb_detail(NULL)); /* move to h */
+  axb_opencl_device info;
+  axb__opencl_device_info(ord, &info);
+  axb_ocl *o = axb__calloc(1, sizeof *o);
+  if (!o) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for OpenCL");
+  h->ocl = o;
+  o->ordinal = ord;
+  /* AXB_OPENCL_NO_FP64=1: behave as on a device without double (the
+     tests' way to the NOT_SUPPORTED path on PoCL, which has fp64). */
+  const char *nofp64 = getenv("AXB_OPENCL_NO_FP64");
+  o->fp64 = info.fp64 && !(nofp64 && *nofp64 && *nofp64 != '0');
+  snprintf(o->name, sizeof o->name, "%s (%s)", info.name, info.platform);
+  /* the device again, as a handle (discovery is cheap and stateless) */
+  cl_platform_id plats[16];
+  cl_uint np = 0;
+  clGetPlatformIDs(16, plats, &np);
+  o->platform = plats[info.platform_index];
+  cl_device_id ids[64];
+  cl_uint nd = 0;
+  clGetDeviceIDs(o->platform, CL_DEVICE_TYPE_ALL, 64, ids, &nd);
+  o->device = ids[info.device_index];
+  size_t maxwg = 0;
+  clGetDeviceInfo(o->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg,
+                  &maxwg, NULL);
+  o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
+  o->max_wg = (int)floor_pow2(maxwg ? maxwg : 1);
+  /* A CPU device runs a work-group on one core, a barrier being a pass
+     over all its work-items (PoCL: ~10 us): the one-group kernels (panel,
+     diagonal block, pivot row) run as one work-item there, a plain loop
+     with no barrier at all.  The LU panel at n = 1024 on PoCL: ~200 ms
+     with 256 work-items, ~150 with 64, ~25 with one. */
+  if (!info.is_gpu) {
+    clblast_cpu_parameters(o->device);
+    o->wg = 1;
+    /* The device's own threads are the cores: the driver's host-side work
+       (copy, condition estimate, backward error) on one thread, not an
+       OpenMP pool spinning against the device's (the certified solve at
+       n = 1024 on PoCL: 255 -> 107 ms; axb_set_threads overrides). */
+    h->threads = 1;
+  }
+  cl_int err = CL_SUCCESS;
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                         (cl_context_properties)o->platform, 0};
+  o->ctx = clCreateContext(props, 1, &o->device, NULL, NULL, &err);
+  if (err == CL_SUCCESS)
+    o->q = clCreateCommandQueue(o->ctx, o->device, 0, &err);
+  if (err != CL_SUCCESS) {
+    st = axb__ocl_check(h, err, "creating the context and queue");
+    axb__opencl_handle_fini(h);
+    return st;
+  }
+  return AXB_SUCCESS;
+}
+
+void axb__opencl_handle_fini(axb_handle h) {
+  axb_ocl *o = axb__ocl(h);
+  if (!o) return;
+  for (int p = 0; p < 2; ++p) {
+    for (int k = 0; k < OCL_KERNEL_COUNT; ++k)
+      if (o->kern[p][k]) clReleaseKernel(o->kern[p][k]);
+    if (o->prog[p]) clReleaseProgram(o->prog[p]);
+  }
+  if (o->q) clReleaseCommandQueue(o->q);
+  if (o->ctx) clReleaseContext(o->ctx);
+  axb__free(o);
+  h->ocl = NULL;
+}
+
+/* ---- program cache --------------------------------------------------------
+ */
+
+/* Build the precision's program; the compiler's log goes into the detail.
+   AXB_OPENCL_BUILD_OPTIONS adds options (the tests use it to force a
+   build error). */
+static axb_status build_program(axb_handle h, axb_ocl *o, int dbl) {
+  char opts[512];
+  const char *extra = getenv("AXB_OPENCL_BUILD_OPTIONS");
+  snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DWG=%d%s %s", o->wg,
+           dbl ? " -DAXB_FP64" : "", extra ? extra : "");
+  cl_int err = CL_SUCCESS;
+  cl_program p =
+      clCreateProgramWithSource(o->ctx, (cl_uint)axb__ocl_source_count,
+                                (const char **)axb__ocl_sources, NULL, &err);
+  if (err != CL_SUCCESS)
+    return axb__ocl_check(h, err, "clCreateProgramWithSource");
+  err = clBuildProgram(p, 1, &o->device, opts, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char log[768] = "";
+    size_t len = 0;
+    clGetProgramBuildInfo(p, o->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1,
+                          log, &len);
+    if (len == 0 || log[0] == '\0')
+      snprintf(log, sizeof log, "(no log; %s)", cl_error_name(err));
+    clReleaseProgram(p);
+    return axb__fail(h, AXB_ERR_DEVICE,
+                     "OpenCL: building axb's %s kernels for %s failed "
+                     "(options %s): %s",
+                     dbl ? "double" : "float", o->name, opts, log);
+  }
+  o->prog[dbl] = p;
+  for (int k = 0; k < OCL_KERNEL_COUNT; ++k) {
+    o->kern[dbl][k] = clCreateKernel(p, kernel_names[k], &err);
+    if (err != CL_SUCCESS) return axb__ocl_check(h, err, kernel_names[k]);
+  }
+  return AXB_SUCCESS;
+}
+
+axb_status axb__ocl_kernel(axb_handle h, int dbl, int which, cl_kernel *k) {
+  axb_ocl *o = axb__ocl(h);
+  if (dbl && !o->fp64)
+    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
+                     "OpenCL device %s has no double precision "
+                     "(cl_khr_fp64): use float, or another device "
+                     "(AXB_OPENCL_DEVICE)",
+                     o->name);
+  if (!o->prog[dbl]) {
+    axb_status st = build_program(h, o, dbl);
+    if (st != AXB_SUCCESS) return st;
+  }
+  *k = o->kern[dbl][which];
+  return AXB_SUCCESS;
+}
+
+/* ---- launches and copies ---------------------------------------------------
+ */
+
+axb_status axb__ocl_args(axb_handle h, cl_kernel k, int n, const size_t *sz,
+                         const void *const *val) {
+  for (int i = 0; i < n; ++i) {
+    cl_int err = clSetKernelArg(k, (cl_uint)i, sz[i], val[i]);
+    if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clSetKernelArg");
+  }
+  return AXB_SUCCESS;
+}
+
+axb_status axb__ocl_run(axb_handle h, int dbl, int which, size_t gx, size_t gy,
+                        size_t lx, size_t ly, int n, const size_t *sz,
+                        const void *const *val) {
+  cl_kernel k;
+  axb_status st = axb__ocl_kernel(h, dbl, which, &k);
+  if (!st) st = axb__ocl_args(h, k, n, sz, val);
+  if (!st) st = axb__ocl_launch(h, k, gx, gy, lx, ly);
+  return st;
+}
+
+static size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
+
+axb_status axb__ocl_launch(axb_handle h, cl_kernel k, size_t gx, size_t gy,
+                           size_t lx, size_t ly) {
+  size_t g[2] = {round_up(gx, lx), gy ? round_up(gy, ly) : 1};
+  size_t l[2] = {lx, gy ? ly : 1};
+  cl_int err = clEnqueueNDRangeKernel(axb__ocl(h)->q, k, gy ? 2 : 1, NULL, g, l,
+                                      0, NULL, NULL);
+  return axb__ocl_check(h, err, "clEnqueueNDRangeKernel");
+}
+
+axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst) {
+  cl_int err = CL_SUCCESS;
+  *dst = clCreateBuffer(axb__ocl(h)->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 16,
+                        NULL, &err);
+  if (err != CL_SUCCESS) *dst = NULL;
+  return axb__ocl_check(h, err, "clCreateBuffer");
+}
+
+axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
+                          int64_t cols, size_t es, const void *src,
+                          int64_t lda) {
+  if (rows == 0 || cols == 0) return AXB_SUCCESS;
+  /* the transfer clock counts the copy, not the queued work before it */
+  cl_int err = clFinish(axb__ocl(h)->q);
+  if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clFinish");
+  const double t0 = axb__now();
+  const size_t zero[3] = {0, 0, 0};
+  const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
+  err = clEnqueueWriteBufferRect(axb__ocl(h)->q, dst, CL_TRUE, zero, zero,
+                                 region, (size_t)ldd * es, 0, (size_t)lda * es,
+                                 0, src, 0, NULL, NULL);
+  axb__ocl(h)->transfer_seconds += axb__now() - t0;
+  return axb__ocl_check(h, err, "clEnqueueWriteBufferRect");
+}
+
+axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
+                           int64_t rows, int64_t cols, size_t es, cl_mem *dst,
+                           int64_t *ldd) {
+  *ldd = (int64_t)round_up((size_t)(rows > 0 ? rows : 1), 16);
+  axb_status st = axb__ocl_alloc(h, (size_t)*ldd * (size_t)cols * es, dst);
+  if (st != AXB_SUCCESS || !src) return st;
+  st = axb__ocl_write(h, *dst, *ldd, rows, cols, es, src, lda);
+  if (st != AXB_SUCCESS) {
+    axb__ocl_free(*dst);
+    *dst = NULL;
+  }
+  return st;
+}
+
+axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
+                             int64_t rows, int64_t cols, size_t es, void *dst,
+                             int64_t ldh) {
+  if (rows == 0 || cols == 0) return AXB_SUCCESS;
+  cl_int err = clFinish(axb__ocl(h)->q); /* as in axb__ocl_write */
+  if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clFinish");
+  const double t0 = axb__now();
+  const size_t zero[3] = {0, 0, 0};
+  const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
+  err = clEnqueueReadBufferRect(axb__ocl(h)->q, src, CL_TRUE, zero, zero,
+                                region, (size_t)ldd * es, 0, (size_t)ldh * es,
+                                0, dst, 0, NULL, NULL);
+  axb__ocl(h)->transfer_seconds += axb__now() - t0;
+  return axb__ocl_check(h, err, "clEnqueueReadBufferRect");
+}
+
+axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
+                               size_t lds, cl_mem dst, size_t dO, size_t ldd,
+                               size_t rows, size_t cols) {
+  if (!rows || !cols) return AXB_SUCCESS;
+  const size_t s3[3] = {so * es, 0, 0}, d3[3] = {dO * es, 0, 0};
+  const size_t region[3] = {rows * es, cols, 1};
+  return axb__ocl_check(h,
+                        clEnqueueCopyBufferRect(axb__ocl(h)->q, src, dst, s3,
+                                                d3, region, lds * es, 0,
+                                                ldd * es, 0, 0, NULL, NULL),
+                        "clEnqueueCopyBufferRect");
+}
+
+axb_status axb__ocl_finish(axb_handle h) {
+  return axb__ocl_check(h, clFinish(axb__ocl(h)->q), "clFinish");
+}
+
+void axb__ocl_free(cl_mem m) {
+  if (m) clReleaseMemObject(m);
+}

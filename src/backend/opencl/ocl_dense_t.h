@@ -1,0 +1,404 @@
+/*
+ * The OpenCL backend's host-array entries, written once for T = double /
+ * float (ocl_dense.c includes this twice with T, P, BL(name) = CLBlast's
+ * D/S routine and DBL = 1/0).  Each entry copies its arrays to the device,
+ * works there on the handle's in-order queue and copies the result back.
+ *   getrf  right-looking blocked LU (LAPACK getrf): per panel of NB
+ *          columns our one-group panel kernel (pivot search, swaps,
+ *          scaling, rank-1 updates), the panel's interchanges on the
+ *          columns left and right (laswp kernel), U12 := L11^-1 A12
+ *          (our trtri kernel, then a CLBlast GEMM), A22 -= L21 U12
+ *          (CLBlast GEMM).
+ *   potrf  right-looking blocked Cholesky: the diagonal block by our
+ *          one-group kernel (its info read back: stop at the first minor
+ *          that is not positive), the block column by our trtri and a
+ *          GEMM, the trailing triangle by SYRK.
+ *   The triangular solves inside the factorizations are GEMMs with the
+ *   inverted 64 x 64 diagonal block (what CLBlast's TRSM does inside, at
+ *   11 ms per call on PoCL: 350 of the 870 ms of an n = 2048 LU there).
+ *   getrs, potrs, getri: interchanges by our kernel, triangular solves by
+ *          blocks (trsm_left: our trtri and CLBlast GEMMs); getri solves
+ *          A X = I (X = U^-1 L^-1 P).
+ *   gemm, trsm: CLBlast on copies (the mixed-precision session's products).
+ */
+
+#define OCL_T_ sizeof(T)
+#define FN_(name) AXB_FN(ocl_, name)
+
+/* Device copy of A with the triangle opposite to uplo zeroed. */
+static axb_status FN_(upload_tri)(axb_handle h, axb_uplo uplo, int64_t n,
+                                  const T *A, int64_t lda, cl_mem *dA,
+                                  int64_t *ldd) {
+  axb_status st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, dA, ldd);
+  if (!st) st = ocl_zero_triangle(h, DBL, *dA, *ldd, n, uplo == AXB_LOWER);
+  return st;
+}
+
+/* Host ipiv (1-based int64) as a device array of 0-based ints. */
+static axb_status FN_(upload_piv)(axb_handle h, int64_t n, const int64_t *ipiv,
+                                  cl_mem *dpiv) {
+  int *p = axb__malloc(n, sizeof(int));
+  if (!p) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");
+  for (int64_t i = 0; i < n; ++i)
+    p[i] = (int)(ipiv[i] - 1);
+  axb_status st =
+      axb__ocl_upload(h, p, n, n, 1, sizeof(int), dpiv, &(int64_t){0});
+  axb__free(p);
+  return st;
+}
+
+/* U12 := L11^-1 A12 for the jb x r block row at step k: W := inv(L11)
+   (unit lower), T := A12, A12 := W T. */
+static axb_status FN_(block_row)(axb_handle h, cl_mem dA, int64_t ldd,
+                                 int64_t k, int64_t jb, int64_t r, cl_mem dW,
+                                 cl_mem dT) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const size_t a12 = k + (k + jb) * ldd;
+  axb_status st = ocl_trtri(h, DBL, dA, k + k * ldd, ldd, jb, 1, 0, dW, jb);
+  if (!st) st = axb__ocl_copy_block(h, OCL_T_, dA, a12, ldd, dT, 0, jb, jb, r);
+  if (!st)
+    st = axb__ocl_blast(h,
+                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                 CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb,
+                                 dT, 0, jb, 0, dA, a12, ldd, &q, NULL),
+                        "getrf: GEMM of the block row");
+  return st;
+}
+
+axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
+                                   int64_t lda, int64_t *ipiv, int64_t *info) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const int64_t mn = m < n ? m : n, nb = AXB_OCL_NB;
+  cl_mem dA = NULL, dpiv = NULL, dinfo = NULL, dW = NULL, dT = NULL;
+  int64_t ldd = 0, ld1 = 0;
+  int *piv = NULL, hinfo = 0;
+  axb_status st = ocl_fits(h, m, n);
+  if (!st) st = axb__ocl_upload(h, A, lda, m, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
+  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
+  if (!st) st = axb__ocl_upload(h, NULL, 1, mn, 1, sizeof(int), &dpiv, &ld1);
+  if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
+  for (int64_t k = 0; !st && k < mn; k += nb) {
+    const int64_t jb = mn - k < nb ? mn - k : nb, r = n - k - jb;
+    st = ocl_lu_panel(h, DBL, dA, k + k * ldd, ldd, m - k, jb, k, dpiv, dinfo);
+    if (!st && k > 0) st = ocl_laswp(h, DBL, dA, 0, ldd, k, dpiv, k, k + jb, 1);
+    if (!st && r > 0)
+      st = ocl_laswp(h, DBL, dA, (k + jb) * ldd, ldd, r, dpiv, k, k + jb, 1);
+    if (!st && r > 0) st = FN_(block_row)(h, dA, ldd, k, jb, r, dW, dT);
+    if (!st && r > 0 && m - k - jb > 0)
+      st = axb__ocl_blast(h,
+                          BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                   CLBlastTransposeNo, m - k - jb, r, jb, -1,
+                                   dA, k + jb + k * ldd, ldd, dA,
+                                   k + (k + jb) * ldd, ldd, 1, dA,
+                                   k + jb + (k + jb) * ldd, ldd, &q, NULL),
+                          "getrf: GEMM of the trailing matrix");
+  }
+  if (!st) st = axb__ocl_download(h, dA, ldd, m, n, OCL_T_, A, lda);
+  if (!st && !(piv = axb__malloc(mn, sizeof(int))))
+    st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");
+  if (!st) st = axb__ocl_download(h, dpiv, mn, mn, 1, sizeof(int), piv, mn);
+  if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), &hinfo, 1);
+  if (!st) {
+    for (int64_t i = 0; i < mn; ++i)
+      ipiv[i] = piv[i] + 1;
+    st = axb__zero_pivot(h, info, hinfo, "getrf", "U");
+  }
+  axb__free(piv);
+  axb__ocl_free(dA);
+  axb__ocl_free(dpiv);
+  axb__ocl_free(dinfo);
+  axb__ocl_free(dW);
+  axb__ocl_free(dT);
+  return st;
+}
+
+/*
+ * B := op(A)^-1 B (left side, A n x n triangular in dA, B n x nrhs in dB)
+ * by blocks of NB: per diagonal block W = its inverse (our trtri kernel),
+ * X_k = op(W) B_k (a GEMM from a copy T of B_k), then the blocks not yet
+ * solved lose op(A)_{rest,k} X_k (a GEMM).  op(A) lower (Lower/NoTrans,
+ * Upper/Trans) runs top down, upper (Upper/NoTrans, Lower/Trans) bottom
+ * up.  trtri gives inv(L) for a lower block and inv(U^T) for an upper
+ * one, so W is transposed in the GEMM exactly when op(A) is upper.
+ * CLBlast's TRSM took ~30 ms for one right-hand side at n = 1024 on PoCL.
+ */
+static axb_status FN_(trsm_left)(axb_handle h, axb_uplo uplo, axb_trans tr,
+                                 axb_diag diag, int64_t n, int64_t nrhs,
+                                 cl_mem dA, int64_t lda, cl_mem dB,
+                                 int64_t ldb) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const int64_t nb = AXB_OCL_NB;
+  const int lower = uplo == AXB_LOWER, notr = tr == AXB_NO_TRANS;
+  const int down = lower == notr; /* op(A) lower: top down */
+  const CLBlastTranspose wt = down ? CLBlastTransposeNo : CLBlastTransposeYes;
+  const CLBlastTranspose at = notr ? CLBlastTransposeNo : CLBlastTransposeYes;
+  cl_mem dW = NULL, dT = NULL;
+  axb_status st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
+  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nrhs) * OCL_T_, &dT);
+  const int64_t nblk = (n + nb - 1) / nb;
+  for (int64_t b = 0; !st && b < nblk; ++b) {
+    const int64_t k0 = (down ? b : nblk - 1 - b) * nb;
+    const int64_t jb = n - k0 < nb ? n - k0 : nb, k1 = k0 + jb;
+    st = ocl_trtri(h, DBL, dA, k0 + k0 * lda, lda, jb, diag == AXB_UNIT, !lower,
+                   dW, jb);
+    if (!st)
+      st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nrhs);
+    if (!st)
+      st = axb__ocl_blast(h,
+                          BL(gemm)(CLBlastLayoutColMajor, wt,
+                                   CLBlastTransposeNo, jb, nrhs, jb, 1, dW, 0,
+                                   jb, dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
+                          "trsm: GEMM of a diagonal block");
+    /* the rest: rows [k1, n) top down, [0, k0) bottom up */
+    const int64_t r0 = down ? k1 : 0, nr = down ? n - k1 : k0;
+    /* op(A)(rest, block) is A(rest, block), or A(block, rest)^T */
+    const size_t a_off = notr ? r0 + k0 * lda : k0 + r0 * lda;
+    if (!st && nr > 0)
+      st = axb__ocl_blast(
+          h,
+          BL(gemm)(CLBlastLayoutColMajor, at, CLBlastTransposeNo, nr, nrhs, jb,
+                   -1, dA, a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q, NULL),
+          "trsm: GEMM of the rest");
+  }
+  axb__ocl_free(dW);
+  axb__ocl_free(dT);
+  return st;
+}
+
+/* op(A) X = B with the factors of getrf, on device copies. */
+axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
+                                   int64_t nrhs, const T *A, int64_t lda,
+                                   const int64_t *ipiv, T *B, int64_t ldb) {
+  cl_mem dA = NULL, dB = NULL, dpiv = NULL;
+  int64_t ldd = 0, lde = 0;
+  /* no transpose: X = U^-1 L^-1 P B; transpose: X = P^T L^-T U^-T B */
+  const axb_uplo first = trans == AXB_NO_TRANS ? AXB_LOWER : AXB_UPPER;
+  const axb_uplo second = trans == AXB_NO_TRANS ? AXB_UPPER : AXB_LOWER;
+  axb_status st = ocl_fits(h, n, nrhs);
+  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, B, ldb, n, nrhs, OCL_T_, &dB, &lde);
+  if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
+  if (!st && trans == AXB_NO_TRANS)
+    st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 1);
+  if (!st)
+    st = FN_(trsm_left)(h, first, trans,
+                        first == AXB_LOWER ? AXB_UNIT : AXB_NON_UNIT, n, nrhs,
+                        dA, ldd, dB, lde);
+  if (!st)
+    st = FN_(trsm_left)(h, second, trans,
+                        second == AXB_LOWER ? AXB_UNIT : AXB_NON_UNIT, n, nrhs,
+                        dA, ldd, dB, lde);
+  if (!st && trans != AXB_NO_TRANS)
+    st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 0);
+  if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  axb__ocl_free(dpiv);
+  return st;
+}
+
+/* One block step of the blocked Cholesky after its diagonal block: the
+   block column (lower: A21 := A21 L11^-T = T W^T with W = inv(L11);
+   upper: A12 := U11^-T A12 = W T with W = inv(U11^T); T the block's copy)
+   and the trailing triangle (A22 -= A21 A21^T, or A12^T A12). */
+static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
+                                 int64_t ldd, int64_t k, int64_t jb, int64_t r,
+                                 cl_mem dW, cl_mem dT) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const int lo = uplo == AXB_LOWER;
+  const size_t d = k + k * ldd,
+               off = lo ? k + jb + k * ldd : k + (k + jb) * ldd;
+  const int64_t rows = lo ? r : jb, cols = lo ? jb : r;
+  axb_status st = ocl_trtri(h, DBL, dA, d, ldd, jb, 0, !lo, dW, jb);
+  if (!st)
+    st = axb__ocl_copy_block(h, OCL_T_, dA, off, ldd, dT, 0, rows, rows, cols);
+  if (!st)
+    st = axb__ocl_blast(h,
+                        lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                      CLBlastTransposeYes, r, jb, jb, 1, dT, 0,
+                                      r, dW, 0, jb, 0, dA, off, ldd, &q, NULL)
+                           : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                      CLBlastTransposeNo, jb, r, jb, 1, dW, 0,
+                                      jb, dT, 0, jb, 0, dA, off, ldd, &q, NULL),
+                        "potrf: GEMM of the block column");
+  if (st) return st;
+  return axb__ocl_blast(
+      h,
+      BL(syrk)(CLBlastLayoutColMajor,
+               lo ? CLBlastTriangleLower : CLBlastTriangleUpper,
+               lo ? CLBlastTransposeNo : CLBlastTransposeYes, r, jb, -1, dA,
+               off, ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q, NULL),
+      "potrf: SYRK of the trailing matrix");
+}
+
+/* Host A's uplo triangle := the device copy's (via a host buffer: the
+   other triangle of A is the caller's and stays as it was). */
+static axb_status FN_(download_tri)(axb_handle h, axb_uplo uplo, cl_mem dA,
+                                    int64_t ldd, int64_t n, T *A, int64_t lda) {
+  T *w = axb__malloc(ldd * n, OCL_T_);
+  if (!w) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for a copy");
+  axb_status st = axb__ocl_download(h, dA, ldd, n, n, OCL_T_, w, ldd);
+  for (int64_t j = 0; !st && j < n; ++j) {
+    const int64_t i0 = uplo == AXB_LOWER ? j : 0,
+                  i1 = uplo == AXB_LOWER ? n : j + 1;
+    memcpy(A + j * lda + i0, w + j * ldd + i0, (size_t)(i1 - i0) * OCL_T_);
+  }
+  axb__free(w);
+  return st;
+}
+
+axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
+                                   int64_t lda, int64_t *info) {
+  cl_mem dA = NULL, dinfo = NULL, dW = NULL, dT = NULL;
+  int64_t ldd = 0, ld1 = 0;
+  int hinfo = 0;
+  const size_t nb = AXB_OCL_NB;
+  axb_status st = ocl_fits(h, n, n);
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd);
+  if (!st) st = axb__ocl_alloc(h, nb * nb * OCL_T_, &dW);
+  if (!st) st = axb__ocl_alloc(h, nb * (size_t)n * OCL_T_, &dT);
+  if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
+  for (int64_t k = 0; !st && !hinfo && k < n; k += AXB_OCL_NB) {
+    const int64_t jb = n - k < AXB_OCL_NB ? n - k : AXB_OCL_NB, r = n - k - jb;
+    st = ocl_chol_diag(h, DBL, dA, k + k * ldd, ldd, jb, k, uplo == AXB_UPPER,
+                       dinfo);
+    if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), &hinfo, 1);
+    if (!st && !hinfo && r > 0)
+      st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, r, dW, dT);
+  }
+  if (!st) st = FN_(download_tri)(h, uplo, dA, ldd, n, A, lda);
+  if (!st && hinfo) {
+    *info = hinfo;
+    st = axb__fail(h, AXB_ERR_NOT_SPD,
+                   "potrf: leading minor of order %d is not positive definite",
+                   hinfo);
+  }
+  axb__ocl_free(dA);
+  axb__ocl_free(dinfo);
+  axb__ocl_free(dW);
+  axb__ocl_free(dT);
+  return st;
+}
+
+/* A = L L^T: X = L^-T L^-1 B.  A = U^T U: X = U^-1 U^-T B. */
+axb_status AXB_FN(axb_ocl_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
+                                   int64_t nrhs, const T *A, int64_t lda, T *B,
+                                   int64_t ldb) {
+  cl_mem dA = NULL, dB = NULL;
+  int64_t ldd = 0, lde = 0;
+  const axb_trans t1 = uplo == AXB_LOWER ? AXB_NO_TRANS : AXB_TRANS;
+  const axb_trans t2 = uplo == AXB_LOWER ? AXB_TRANS : AXB_NO_TRANS;
+  axb_status st = ocl_fits(h, n, nrhs);
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, B, ldb, n, nrhs, OCL_T_, &dB, &lde);
+  for (int pass = 0; pass < 2 && !st; ++pass)
+    st = FN_(trsm_left)(h, uplo, pass ? t2 : t1, AXB_NON_UNIT, n, nrhs, dA, ldd,
+                        dB, lde);
+  if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  return st;
+}
+
+/* inv(A) = U^-1 L^-1 P: X := P I, then two triangular solves; a zero
+   U(i,i) is reported first (as LAPACK getri), A untouched then. */
+axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
+                                   const int64_t *ipiv, int64_t *info) {
+  for (int64_t i = 0; i < n; ++i)
+    if (A[i + i * lda] == 0)
+      return axb__zero_pivot(h, info, i + 1, "getri", "U");
+  cl_mem dA = NULL, dX = NULL, dpiv = NULL;
+  int64_t ldd = 0, ldx = 0;
+  axb_status st = ocl_fits(h, n, n);
+  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload(h, NULL, n, n, n, OCL_T_, &dX, &ldx);
+  if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
+  if (!st) st = ocl_identity(h, DBL, dX, ldx, n);
+  if (!st) st = ocl_laswp(h, DBL, dX, 0, ldx, n, dpiv, 0, n, 1);
+  for (int pass = 0; pass < 2 && !st; ++pass)
+    st = FN_(trsm_left)(h, pass ? AXB_UPPER : AXB_LOWER, AXB_NO_TRANS,
+                        pass ? AXB_NON_UNIT : AXB_UNIT, n, n, dA, ldd, dX, ldx);
+  if (!st) st = axb__ocl_download(h, dX, ldx, n, n, OCL_T_, A, lda);
+  axb__ocl_free(dA);
+  axb__ocl_free(dX);
+  axb__ocl_free(dpiv);
+  return st;
+}
+
+/* C := alpha op(A) op(B) + beta C on device copies (k = 0: C := beta C). */
+axb_status AXB_FN(axb_ocl_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
+                                  int64_t m, int64_t n, int64_t k, T alpha,
+                                  const T *A, int64_t lda, const T *B,
+                                  int64_t ldb, T beta, T *C, int64_t ldc) {
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  if (k == 0) {
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i)
+        C[i + j * ldc] = beta == 0 ? 0 : beta * C[i + j * ldc];
+    return AXB_SUCCESS;
+  }
+  cl_command_queue q = axb__ocl(h)->q;
+  cl_mem dA = NULL, dB = NULL, dC = NULL;
+  int64_t la = 0, lb = 0, lc = 0;
+  axb_status st = ocl_fits(h, m > k ? m : k, n > k ? n : k);
+  if (!st)
+    st = axb__ocl_upload(h, A, lda, ta == AXB_NO_TRANS ? m : k,
+                         ta == AXB_NO_TRANS ? k : m, OCL_T_, &dA, &la);
+  if (!st)
+    st = axb__ocl_upload(h, B, ldb, tb == AXB_NO_TRANS ? k : n,
+                         tb == AXB_NO_TRANS ? n : k, OCL_T_, &dB, &lb);
+  if (!st) st = axb__ocl_upload(h, C, ldc, m, n, OCL_T_, &dC, &lc);
+  if (!st)
+    st = axb__ocl_blast(
+        h,
+        BL(gemm)(CLBlastLayoutColMajor,
+                 ta == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                 tb == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                 m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc, &q,
+                 NULL),
+        "gemm");
+  if (!st) st = axb__ocl_download(h, dC, lc, m, n, OCL_T_, C, ldc);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  axb__ocl_free(dC);
+  return st;
+}
+
+/* B := alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right). */
+axb_status AXB_FN(axb_ocl_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
+                                  axb_trans trans, axb_diag diag, int64_t m,
+                                  int64_t n, T alpha, const T *A, int64_t lda,
+                                  T *B, int64_t ldb) {
+  if (m == 0 || n == 0) return AXB_SUCCESS;
+  if (alpha == 0) { /* B := 0, A not read (BLAS) */
+    for (int64_t j = 0; j < n; ++j)
+      memset(B + j * ldb, 0, (size_t)m * OCL_T_);
+    return AXB_SUCCESS;
+  }
+  cl_command_queue q = axb__ocl(h)->q;
+  const int64_t na = side == AXB_LEFT ? m : n;
+  cl_mem dA = NULL, dB = NULL;
+  int64_t la = 0, lb = 0;
+  axb_status st = ocl_fits(h, m > na ? m : na, n > na ? n : na);
+  if (!st) st = FN_(upload_tri)(h, uplo, na, A, lda, &dA, &la);
+  if (!st) st = axb__ocl_upload(h, B, ldb, m, n, OCL_T_, &dB, &lb);
+  if (!st)
+    st = axb__ocl_blast(
+        h,
+        BL(trsm)(
+            CLBlastLayoutColMajor,
+            side == AXB_LEFT ? CLBlastSideLeft : CLBlastSideRight,
+            uplo == AXB_LOWER ? CLBlastTriangleLower : CLBlastTriangleUpper,
+            trans == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+            diag == AXB_UNIT ? CLBlastDiagonalUnit : CLBlastDiagonalNonUnit, m,
+            n, alpha, dA, 0, la, dB, 0, lb, &q, NULL),
+        "trsm");
+  if (!st) st = axb__ocl_download(h, dB, lb, m, n, OCL_T_, B, ldb);
+  axb__ocl_free(dA);
+  axb__ocl_free(dB);
+  return st;
+}
+
+#undef OCL_T_
+#undef FN_

@@ -1,0 +1,135 @@
+/*
+ * The OpenCL backend's own behaviour (issue 29), beside the per-backend
+ * programs that judge its routines: device listing and selection
+ * (AXB_OPENCL_DEVICE), a kernel build error reported with the compiler's
+ * log in the detail, and routines without OpenCL kernels answering
+ * NOT_SUPPORTED.  Exits 77 when the backend is not compiled or no OpenCL
+ * device exists.
+ */
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void listing(int n) {
+  for (int i = 0; i < n; ++i) {
+    axb_opencl_device d;
+    CHECK_STATUS(NULL, axb_opencl_device_info(i, &d), AXB_SUCCESS);
+    CHECK(d.name[0] != '\0' && d.platform[0] != '\0', "device %d unnamed", i);
+    CHECK(d.global_bytes > 0 && d.compute_units > 0, "device %d empty", i);
+  }
+  axb_opencl_device d;
+  CHECK_STATUS(NULL, axb_opencl_device_info(n, &d), AXB_ERR_NO_DEVICE);
+  CHECK_STATUS(NULL, axb_opencl_device_info(0, NULL), AXB_ERR_INVALID);
+  int ord = -1;
+  CHECK_STATUS(NULL, axb_opencl_device_select(0, &ord), AXB_SUCCESS);
+  CHECK(ord == 0, "default ordinal %d", ord);
+  /* GPUs first: device 0 is a GPU whenever any device is. */
+  int any_gpu = 0;
+  for (int i = 0; i < n; ++i)
+    if (axb_opencl_device_info(i, &d) == AXB_SUCCESS) any_gpu |= d.is_gpu;
+  axb_opencl_device_info(0, &d);
+  CHECK(d.is_gpu == any_gpu, "device 0 is not the first GPU");
+}
+
+/* AXB_OPENCL_DEVICE: by "P:D", by ordinal, by name; bad values fail with
+   a detail that names the variable. */
+static void selection(int n) {
+  axb_opencl_device d;
+  axb_opencl_device_info(0, &d);
+  char spec[32];
+  snprintf(spec, sizeof spec, "%d:%d", d.platform_index, d.device_index);
+  const char *good[] = {spec, "0", d.name};
+  for (int i = 0; i < 3; ++i) {
+    setenv("AXB_OPENCL_DEVICE", good[i], 1);
+    int ord = -1;
+    CHECK_STATUS(NULL, axb_opencl_device_select(0, &ord), AXB_SUCCESS);
+    CHECK(ord == 0, "AXB_OPENCL_DEVICE=%s: ordinal %d", good[i], ord);
+  }
+  char big[16];
+  snprintf(big, sizeof big, "%d", n);
+  const char *bad[] = {"99:0", big, "no-such-device-name-xyz"};
+  for (int i = 0; i < 3; ++i) {
+    setenv("AXB_OPENCL_DEVICE", bad[i], 1);
+    axb_handle h = NULL;
+    CHECK_STATUS(NULL, axb_handle_create(&h, AXB_BACKEND_OPENCL, 0),
+                 AXB_ERR_NO_DEVICE);
+    CHECK(h == NULL && strstr(axb_detail(NULL), "AXB_OPENCL_DEVICE"),
+          "bad AXB_OPENCL_DEVICE=%s: detail '%s'", bad[i], axb_detail(NULL));
+  }
+  unsetenv("AXB_OPENCL_DEVICE");
+}
+
+/* A kernel build error: AXB_ERR_DEVICE, the log in the detail; the next
+   handle builds fine. */
+static void build_error(void) {
+  setenv("AXB_OPENCL_BUILD_OPTIONS", "-DAXB_TEST_BUILD_ERROR", 1);
+  axb_handle h = test_handle(AXB_BACKEND_OPENCL);
+  float a[4] = {2, 1, 1, 2};
+  int64_t ipiv[2], info = -1;
+  axb_status st = axb_sgetrf(h, 2, 2, a, 2, ipiv, &info);
+  CHECK_STATUS(h, st, AXB_ERR_DEVICE);
+  CHECK(strstr(axb_detail(h), "build error requested") != NULL,
+        "the compiler's log is not in the detail: '%s'", axb_detail(h));
+  axb_handle_destroy(h);
+  unsetenv("AXB_OPENCL_BUILD_OPTIONS");
+  h = test_handle(AXB_BACKEND_OPENCL);
+  CHECK_STATUS(h, axb_sgetrf(h, 2, 2, a, 2, ipiv, &info), AXB_SUCCESS);
+  axb_handle_destroy(h);
+}
+
+/* A device without double precision: every double entry says so, float
+   works (AXB_OPENCL_NO_FP64 makes PoCL's device look like one). */
+static void no_fp64(void) {
+  setenv("AXB_OPENCL_NO_FP64", "1", 1);
+  axb_handle h = test_handle(AXB_BACKEND_OPENCL);
+  double a[4] = {4, 1, 1, 3};
+  float f[4] = {4, 1, 1, 3};
+  int64_t ipiv[2], info = -1;
+  CHECK_STATUS(h, axb_dgetrf(h, 2, 2, a, 2, ipiv, &info),
+               AXB_ERR_NOT_SUPPORTED);
+  CHECK(strstr(axb_detail(h), "cl_khr_fp64") != NULL, "detail '%s'",
+        axb_detail(h));
+  CHECK_STATUS(h, axb_dpotrf(h, AXB_LOWER, 2, a, 2, &info),
+               AXB_ERR_NOT_SUPPORTED);
+  CHECK(a[0] == 4 && a[3] == 3, "a refused call changed A");
+  CHECK_STATUS(h, axb_spotrf(h, AXB_LOWER, 2, f, 2, &info), AXB_SUCCESS);
+  CHECK(f[0] == 2, "spotrf gave %g", f[0]);
+  axb_handle_destroy(h);
+  unsetenv("AXB_OPENCL_NO_FP64");
+}
+
+/* Routines without an OpenCL kernel say so. */
+static void absent(void) {
+  axb_handle h = test_handle(AXB_BACKEND_OPENCL);
+  double a[4] = {4, 1, 1, 3}, b[2] = {1, 2};
+  int64_t ipiv[2], info = -1;
+  CHECK_STATUS(h, axb_dgetrf_crout(h, 2, a, 2, ipiv, &info),
+               AXB_ERR_NOT_SUPPORTED);
+  CHECK_STATUS(h, axb_dgesv_gauss(h, 2, 1, a, 2, b, 2, 1, &info),
+               AXB_ERR_NOT_SUPPORTED);
+  CHECK(strstr(axb_detail(h), "opencl") != NULL, "detail '%s'", axb_detail(h));
+  axb_handle_destroy(h);
+}
+
+int main(void) {
+  if (!axb_backend_compiled(AXB_BACKEND_OPENCL)) {
+    axb_handle h = NULL;
+    CHECK_STATUS(NULL, axb_handle_create(&h, AXB_BACKEND_OPENCL, 0),
+                 AXB_ERR_NOT_COMPILED);
+    printf("SKIP: OpenCL backend not compiled\n");
+    return test_failures ? 1 : 77;
+  }
+  int n = 0;
+  CHECK_STATUS(NULL, axb_opencl_device_count(&n), AXB_SUCCESS);
+  if (n == 0) {
+    printf("SKIP: no OpenCL device\n");
+    return 77;
+  }
+  listing(n);
+  selection(n);
+  build_error();
+  no_fp64();
+  absent();
+  return test_finish("test_opencl");
+}
