@@ -264,7 +264,7 @@ __device__ __forceinline__ void acc_to(const T (&acc)[4][4], T *s) {
 }
 
 /*
- * The diagonal tile's Cholesky by 8-column blocks (variant 2), two
+ * The diagonal tile's Cholesky by 8-column blocks, two
  * barriers per block instead of one per column.  For the block at column
  * o (o < nv):
  *   1. every thread of a row r >= o loads the 8 x 8 diagonal block
@@ -393,9 +393,10 @@ __device__ __forceinline__ void rank8_update(float *S, const float *A,
   }
 }
 
-/* The diagonal tile S factored into P (lower part; columns past a failure
-   keep S's values, as the sweep leaves them).  Returns the first column
-   whose pivot is not positive (or NaN), else nv; block-uniform. */
+/* The diagonal tile S factored into P (lower part; on a failure the
+   columns from the failing one on keep S's partly updated values, the
+   factorisation not completed, as LAPACK leaves them).  Returns the first
+   column whose pivot is not positive (or NaN), else nv; block-uniform. */
 template <typename T>
 __device__ int tile_chol8(T *S, T *P, int nv, int *s_fail,
                           unsigned long long *stamp) {
@@ -428,7 +429,7 @@ __device__ int tile_chol8(T *S, T *P, int nv, int *s_fail,
 }
 
 /*
- * An off-diagonal tile's solve X = C L^-T (variant 2), in place on the
+ * An off-diagonal tile's solve X = C L^-T, in place on the
  * shared tile S, by 8-column blocks: each thread of a row solves its 8
  * entries against the 8 x 8 diagonal block of L (chol8_row, L and rinv =
  * 1 / diag L read from shared memory), then the block's columns update
