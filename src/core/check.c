@@ -335,41 +335,15 @@ double axb__check_solve(const axb_dense *A, const axb_dense *X,
    certificate; axb_check_solve reads A twice). */
 double axb__backward_error(const axb_dense *A, const axb_dense *X,
                            const axb_dense *B, int threads, int *oom) {
-  if (oom) *oom = 0;
-  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
-  int64_t n = A->rows, nrhs = X->cols;
-  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
-  if (n == 0 || nrhs == 0) return 0;
-  double *r = axb__malloc(n * nrhs + n, sizeof(double)), *own = NULL;
-  int64_t ldx;
-  const double *x = r ? as_double(X, &ldx, &own) : NULL;
-  if (!x) {
-    axb__free(r);
-    if (oom) *oom = 1;
-    return NAN;
-  }
-  double *rowsum = r + n * nrhs;
-  copy_dense(B, r, n);
-  if (A->dtype == AXB_F64)
-    chk_dsub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, rowsum, threads);
-  else
-    chk_ssub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, rowsum, threads);
-  double anorm = 0;
-  for (int64_t i = 0; i < n; ++i)
-    anorm = chk_nanmax(anorm, rowsum[i]);
-  double worst = worst_ratio(r, x, ldx, n, nrhs, anorm, axb_eps(X->dtype));
-  axb__free(own);
-  axb__free(r);
-  return worst;
+  return axb__backward_error_op(A, AXB_NO_TRANS, X, B, threads, oom);
 }
 
-/* The same for op(A) X = B with op(A) = A^T: ||b - A^T x||_inf /
-   (||A^T||_inf ||x||_inf n eps), from one pass over A by columns (the
-   rows of A^T); trans AXB_NO_TRANS is axb__backward_error. */
+/* The same for op(A) X = B: with op(A) = A^T, ||b - A^T x||_inf /
+   (||A^T||_inf ||x||_inf n eps) from one pass over A by columns (the rows
+   of A^T, sub_atx_abs); sums[i] is row i's (or column i's) sum of |a|. */
 double axb__backward_error_op(const axb_dense *A, axb_trans trans,
                               const axb_dense *X, const axb_dense *B,
                               int threads, int *oom) {
-  if (trans != AXB_TRANS) return axb__backward_error(A, X, B, threads, oom);
   if (oom) *oom = 0;
   if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
   int64_t n = A->rows, nrhs = X->cols;
@@ -383,15 +357,20 @@ double axb__backward_error_op(const axb_dense *A, axb_trans trans,
     if (oom) *oom = 1;
     return NAN;
   }
-  double *colsum = r + n * nrhs;
+  double *sums = r + n * nrhs;
+  const int t = trans == AXB_TRANS, d = A->dtype == AXB_F64;
   copy_dense(B, r, n);
-  if (A->dtype == AXB_F64)
-    chk_dsub_atx_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, colsum, threads);
+  if (t && d)
+    chk_dsub_atx_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, sums, threads);
+  else if (t)
+    chk_ssub_atx_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, sums, threads);
+  else if (d)
+    chk_dsub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, sums, threads);
   else
-    chk_ssub_atx_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, colsum, threads);
+    chk_ssub_ax_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, sums, threads);
   double anorm = 0;
   for (int64_t i = 0; i < n; ++i)
-    anorm = chk_nanmax(anorm, colsum[i]);
+    anorm = chk_nanmax(anorm, sums[i]);
   double worst = worst_ratio(r, x, ldx, n, nrhs, anorm, axb_eps(X->dtype));
   axb__free(own);
   axb__free(r);

@@ -7,52 +7,14 @@
  * n); statuses and info are checked on every rank.  Exit code: the number
  * of failed checks over all ranks (0: pass).
  */
-#include "axb_dist.h"
 #include "core/internal.h" /* axb__alloc_fail_at: the allocation-failure hook */
+#include "dist_testing.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int fails, checks, rank_;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond)) {                                                             \
-      ++fails;                                                                 \
-      fprintf(stderr, "rank %d: %s:%d: CHECK(%s) failed: ", rank_, __FILE__,   \
-              __LINE__, #cond);                                                \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
-
-static axb_handle H;
-static axb_dist_grid *G;
-static int P_, Q_;
-
-/* The same int64 on every rank? */
-static int same_everywhere(int64_t v) {
-  int64_t lo, hi;
-  MPI_Allreduce(&v, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&v, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-  return lo == hi;
-}
-
-static axb_dense gen_full(const char *spec, axb_dtype t) {
-  axb_gen_spec s;
-  axb_dense A;
-  if (axb_gen_parse(H, spec, &s) != AXB_SUCCESS ||
-      axb_gen_dense(H, &s, t, &A) != AXB_SUCCESS) {
-    fprintf(stderr, "rank %d: cannot generate %s: %s\n", rank_, spec,
-            axb_detail(H));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  return A;
-}
 
 static axb_dist_matrix gen_dist(const char *spec, axb_dtype t, int64_t nb) {
   axb_gen_spec s;
@@ -419,16 +381,7 @@ static void test_local_pivoting(void) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  P_ = argc > 2 ? atoi(argv[1]) : 1;
-  Q_ = argc > 2 ? atoi(argv[2]) : 1;
-  axb_handle_create(&H, AXB_BACKEND_CPU, 0);
-  axb_set_threads(H, 1);
-  if (axb_dist_grid_create(H, MPI_COMM_WORLD, P_, Q_, &G) != AXB_SUCCESS) {
-    fprintf(stderr, "grid: %s\n", axb_detail(H));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  dist_test_start(&argc, &argv);
   test_gen();
   const char *sizes[] = {"uniform:1", "uniform:2", "uniform:3", "uniform:37",
                          "uniform:100"};
@@ -451,13 +404,5 @@ int main(int argc, char **argv) {
   test_failures();
   test_inputs();
   test_local_pivoting();
-  int all_f = 0, all_c = 0;
-  MPI_Allreduce(&fails, &all_f, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Allreduce(&checks, &all_c, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank_ == 0)
-    printf("test_dist %dx%d: %d checks, %d failed\n", P_, Q_, all_c, all_f);
-  axb_dist_grid_destroy(G);
-  axb_handle_destroy(H);
-  MPI_Finalize();
-  return all_f ? 1 : 0;
+  return dist_test_finish("test_dist");
 }

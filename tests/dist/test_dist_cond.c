@@ -10,57 +10,22 @@
  * for bit the same on every rank.  Exit code: 1 when a check failed on
  * some rank.
  */
-#include "axb_dist.h"
 #include "core/internal.h" /* axb__alloc_fail_at: the allocation-failure hook */
+#include "dist_testing.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fails, checks, rank_;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond)) {                                                             \
-      ++fails;                                                                 \
-      fprintf(stderr, "rank %d: %s:%d: CHECK(%s) failed: ", rank_, __FILE__,   \
-              __LINE__, #cond);                                                \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
-
-static axb_handle H;
-static axb_dist_grid *G;
-static int P_, Q_;
-
 /* The same 64 bits on every rank? */
 static int same_bits(const void *p) {
-  int64_t v, lo, hi;
+  int64_t v;
   memcpy(&v, p, sizeof v);
-  MPI_Allreduce(&v, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&v, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-  return lo == hi;
+  return same_everywhere(v);
 }
 
-static int same_status(axb_status st) {
-  int64_t v = st;
-  return same_bits(&v);
-}
-
-static axb_dense gen_full(const char *spec, axb_dtype t) {
-  axb_gen_spec s;
-  axb_dense A;
-  if (axb_gen_parse(H, spec, &s) != AXB_SUCCESS ||
-      axb_gen_dense(H, &s, t, &A) != AXB_SUCCESS) {
-    fprintf(stderr, "rank %d: cannot generate %s: %s\n", rank_, spec,
-            axb_detail(H));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  return A;
-}
+static int same_status(axb_status st) { return same_everywhere(st); }
 
 /* The distributed copy of F (every rank holds all of F): each rank takes
    its own blocks. */
@@ -442,26 +407,8 @@ static void test_rcond(void) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  P_ = argc > 2 ? atoi(argv[1]) : 1;
-  Q_ = argc > 2 ? atoi(argv[2]) : 1;
-  axb_handle_create(&H, AXB_BACKEND_CPU, 0);
-  axb_set_threads(H, 1);
-  if (axb_dist_grid_create(H, MPI_COMM_WORLD, P_, Q_, &G) != AXB_SUCCESS) {
-    fprintf(stderr, "grid: %s\n", axb_detail(H));
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  dist_test_start(&argc, &argv);
   test_trans();
   test_rcond();
-  int all_f = 0, all_c = 0;
-  MPI_Allreduce(&fails, &all_f, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Allreduce(&checks, &all_c, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank_ == 0)
-    printf("test_dist_cond %dx%d: %d checks, %d failed\n", P_, Q_, all_c,
-           all_f);
-  axb_dist_grid_destroy(G);
-  axb_handle_destroy(H);
-  MPI_Finalize();
-  return all_f ? 1 : 0;
+  return dist_test_finish("test_dist_cond");
 }
