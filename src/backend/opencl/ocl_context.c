@@ -7,6 +7,7 @@
  */
 #include "backend/opencl/ocl.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,12 @@ static unsigned floor_pow2(size_t v) {
  * process-wide parameter cache unless AXB_OPENCL_CLBLAST_DEFAULTS is set.
  * GPUs keep CLBlast's own (tuned) parameters.
  */
+static pthread_mutex_t clblast_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void clblast_cpu_parameters(cl_device_id dev) {
   if (getenv("AXB_OPENCL_CLBLAST_DEFAULTS")) return;
+  /* CLBlast's parameter cache is process-wide: one thread at a time */
+  pthread_mutex_lock(&clblast_lock);
   static const char *const names[] = {
       "GEMMK", "KREG", "KWG", "KWI", "MDIMA", "MDIMC", "MWG", "NDIMB",
       "NDIMC", "NWG",  "SA",  "SB",  "STRM",  "STRN",  "VWM", "VWN"};
@@ -103,6 +108,7 @@ static void clblast_cpu_parameters(cl_device_id dev) {
     CLBlastOverrideParameters(dev, "GemmRoutine", prec[p], 1,
                               (const char **)routine, one);
   }
+  pthread_mutex_unlock(&clblast_lock);
 }
 
 axb_status axb__opencl_handle_init(axb_handle h) {
@@ -258,8 +264,19 @@ static size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
 axb_status axb__ocl_launch(axb_handle h, cl_kernel k, size_t gx, size_t gy,
                            size_t lx, size_t ly) {
+  /* A device with smaller work-groups: the kernels whose local size is
+     free (all but the one-group kernels, launched at o->wg <= max_wg) run
+     with a smaller one. */
+  const size_t max = (size_t)axb__ocl(h)->max_wg;
+  if (!gy) ly = 1;
+  while (lx * ly > max) {
+    if (lx >= ly)
+      lx /= 2;
+    else
+      ly /= 2;
+  }
   size_t g[2] = {round_up(gx, lx), gy ? round_up(gy, ly) : 1};
-  size_t l[2] = {lx, gy ? ly : 1};
+  size_t l[2] = {lx, ly};
   cl_int err = clEnqueueNDRangeKernel(axb__ocl(h)->q, k, gy ? 2 : 1, NULL, g, l,
                                       0, NULL, NULL);
   return axb__ocl_check(h, err, "clEnqueueNDRangeKernel");
