@@ -41,7 +41,6 @@ axb_status fail_blas(axb_handle h, cublasStatus_t e, const char *what) {
 
 using namespace axb_cuda;
 
-/* Releases what a context holds (members never created are null). */
 /*
  * The handle's pool for stream-ordered scratch.  Why not the device's
  * default pool: it returns every freed byte to the driver at each
@@ -51,19 +50,20 @@ using namespace axb_cuda;
  * bytes between calls and trims above it; the caller's pools are untouched.
  */
 constexpr uint64_t kPoolKeep = 256ull << 20;
-static cudaError_t pool_init(Context *c, int device) {
+static void pool_init(Context *c, int device) {
   cudaMemPoolProps p = {};
   p.allocType = cudaMemAllocationTypePinned;
   p.location.type = cudaMemLocationTypeDevice;
   p.location.id = device;
-  cudaError_t e = cudaMemPoolCreate(&c->pool, &p);
-  if (e != cudaSuccess) {
+  if (cudaMemPoolCreate(&c->pool, &p) != cudaSuccess) {
+    cudaGetLastError(); /* not fatal: the default pool serves (dmalloc) */
     c->pool = nullptr;
-    return e;
+    return;
   }
   uint64_t keep = kPoolKeep;
-  return cudaMemPoolSetAttribute(c->pool, cudaMemPoolAttrReleaseThreshold,
-                                 &keep);
+  if (cudaMemPoolSetAttribute(c->pool, cudaMemPoolAttrReleaseThreshold,
+                              &keep) != cudaSuccess)
+    cudaGetLastError(); /* a pool that trims at every sync still works */
 }
 
 cudaError_t axb_cuda::dmalloc(axb_handle h, void **p, size_t bytes,
@@ -73,6 +73,7 @@ cudaError_t axb_cuda::dmalloc(axb_handle h, void **p, size_t bytes,
   return cudaMallocAsync(p, bytes, s);
 }
 
+/* Releases what a context holds (members never created are null). */
 static void context_destroy(axb_handle h, Context *c) {
   DeviceScope scope(h->device);
   if (c->fast) cudaStreamSynchronize(c->fast);
@@ -168,7 +169,7 @@ extern "C" axb_status axb__cuda_handle_init(axb_handle h) {
     if (e2 == cudaSuccess)
       e2 = cudaEventCreateWithFlags(&c->ev_main, cudaEventDisableTiming);
     if (e2 == cudaSuccess) e2 = staging_init(c);
-    if (e2 == cudaSuccess) e2 = pool_init(c, h->device);
+    if (e2 == cudaSuccess) pool_init(c, h->device);
     cublasStatus_t b2 = e2 == cudaSuccess ? cublasCreate(&c->blas_fast)
                                           : CUBLAS_STATUS_NOT_INITIALIZED;
     if (b2 == CUBLAS_STATUS_SUCCESS)
