@@ -3,8 +3,7 @@
  * matrices, device arrays (the _dev API: no transfers in the times).
  *
  *   bench_cuda [--reps R] [--ops dgetrf,sgetrf,dpotrf,spotrf,dgetri,dinvgj]
- *              [--axb-only | --anchor-only] [--transfer] [--gram]
- *              [--keep-pool] [N ...]
+ *              [--axb-only | --anchor-only] [--transfer] [--gram] [N ...]
  *
  * For each size the input is generated once on the host (uniform(-1, 1)
  * from a fixed LCG; symmetric with n on the diagonal for Cholesky) and
@@ -477,7 +476,7 @@ static void transfer_bench(const int64_t *sizes, int ns, int reps) {
 int main(int argc, char **argv) {
   int reps = 5, axb_only = 0, anchor_only = 0;
   int want[OP_COUNT] = {1, 1, 1, 1, 1, 0};
-  int transfer = 0, keep_pool = 0;
+  int transfer = 0;
   int64_t sizes[32];
   int ns = 0;
   for (int i = 1; i < argc; ++i) {
@@ -488,8 +487,7 @@ int main(int argc, char **argv) {
       transfer = 1;
     } else if (!strcmp(argv[i], "--gram")) {
       GRAM = 1;
-    } else if (!strcmp(argv[i], "--keep-pool")) {
-      keep_pool = 1;
+
     } else if (!strcmp(argv[i], "--axb-only")) {
       axb_only = 1;
     } else if (!strcmp(argv[i], "--anchor-only")) {
@@ -517,12 +515,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   S = (cudaStream_t)axb_get_stream(H);
-  if (keep_pool) { /* an experiment: the default pool keeps freed memory */
-    cudaMemPool_t pool;
-    uint64_t keep = UINT64_MAX;
-    CU(cudaDeviceGetDefaultMemPool(&pool, 0));
-    CU(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-  }
   CU(cudaEventCreate(&E0));
   CU(cudaEventCreate(&E1));
   if (axb_cusolver_create(&CS, S) || cublasCreate(&BLAS)) {

@@ -21,6 +21,27 @@ static void argmax_local(local real_t *v, local int *ix, int lid) {
   }
 }
 
+/* The pivot row of a column (col[from .. to - 1]): the first largest |x|,
+   from itself when every entry is NaN.  Every work-item of the group calls
+   it; v and ix are WG-long local scratch. */
+static int column_argmax(global const real_t *col, int from, int to,
+                         local real_t *v, local int *ix, int lid) {
+  real_t best = -1;
+  int bi = INT_MAX;
+  for (int i = from + lid; i < to; i += WG) {
+    const real_t x = fabs(col[i]);
+    if (x > best) {
+      best = x;
+      bi = i;
+    }
+  }
+  v[lid] = best;
+  ix[lid] = bi;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  argmax_local(v, ix, lid);
+  return ix[0] < to ? ix[0] : from;
+}
+
 /*
  * Factor the m x jb panel at a0 in place: for each column j, the pivot is
  * the first largest |A(i, j)|, i >= j; rows j and p are swapped within the
@@ -37,20 +58,7 @@ kernel void lu_panel(global real_t *A, long a0, long lda, int m, int jb,
   local int ix[WG];
   const int lid = get_local_id(0);
   for (int j = 0; j < jb; ++j) {
-    real_t best = -1;
-    int bi = INT_MAX;
-    for (int i = j + lid; i < m; i += WG) {
-      real_t x = fabs(AT(i, j));
-      if (x > best) {
-        best = x;
-        bi = i;
-      }
-    }
-    v[lid] = best;
-    ix[lid] = bi;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    argmax_local(v, ix, lid);
-    const int p = ix[0] < m ? ix[0] : j;
+    const int p = column_argmax(A + a0 + (long)j * lda, j, m, v, ix, lid);
     const real_t pv = AT(p, j);
     SYNC();
     if (lid == 0) piv[k0 + j] = k0 + p;

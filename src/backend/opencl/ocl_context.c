@@ -290,21 +290,34 @@ axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst) {
   return axb__ocl_check(h, err, "clCreateBuffer");
 }
 
-axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
-                          int64_t cols, size_t es, const void *src,
-                          int64_t lda) {
+/* A rows x cols block between the device buffer mem (leading dimension
+   ldd) and host memory (ldh), blocking, to the device when `write`.  The
+   transfer clock counts the copy, not the queued work before it. */
+static axb_status rect_copy(axb_handle h, int write, cl_mem mem, int64_t ldd,
+                            int64_t rows, int64_t cols, size_t es, void *host,
+                            int64_t ldh) {
   if (rows == 0 || cols == 0) return AXB_SUCCESS;
-  /* the transfer clock counts the copy, not the queued work before it */
   cl_int err = clFinish(axb__ocl(h)->q);
   if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clFinish");
   const double t0 = axb__now();
   const size_t zero[3] = {0, 0, 0};
   const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
-  err = clEnqueueWriteBufferRect(axb__ocl(h)->q, dst, CL_TRUE, zero, zero,
-                                 region, (size_t)ldd * es, 0, (size_t)lda * es,
-                                 0, src, 0, NULL, NULL);
+  const size_t dpitch = (size_t)ldd * es, hpitch = (size_t)ldh * es;
+  err = write ? clEnqueueWriteBufferRect(axb__ocl(h)->q, mem, CL_TRUE, zero,
+                                         zero, region, dpitch, 0, hpitch, 0,
+                                         host, 0, NULL, NULL)
+              : clEnqueueReadBufferRect(axb__ocl(h)->q, mem, CL_TRUE, zero,
+                                        zero, region, dpitch, 0, hpitch, 0,
+                                        host, 0, NULL, NULL);
   axb__ocl(h)->transfer_seconds += axb__now() - t0;
-  return axb__ocl_check(h, err, "clEnqueueWriteBufferRect");
+  return axb__ocl_check(
+      h, err, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+}
+
+axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
+                          int64_t cols, size_t es, const void *src,
+                          int64_t lda) {
+  return rect_copy(h, 1, dst, ldd, rows, cols, es, (void *)src, lda);
 }
 
 axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
@@ -324,17 +337,7 @@ axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
 axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
                              int64_t rows, int64_t cols, size_t es, void *dst,
                              int64_t ldh) {
-  if (rows == 0 || cols == 0) return AXB_SUCCESS;
-  cl_int err = clFinish(axb__ocl(h)->q); /* as in axb__ocl_write */
-  if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clFinish");
-  const double t0 = axb__now();
-  const size_t zero[3] = {0, 0, 0};
-  const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
-  err = clEnqueueReadBufferRect(axb__ocl(h)->q, src, CL_TRUE, zero, zero,
-                                region, (size_t)ldd * es, 0, (size_t)ldh * es,
-                                0, dst, 0, NULL, NULL);
-  axb__ocl(h)->transfer_seconds += axb__now() - t0;
-  return axb__ocl_check(h, err, "clEnqueueReadBufferRect");
+  return rect_copy(h, 0, src, ldd, rows, cols, es, dst, ldh);
 }
 
 axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,

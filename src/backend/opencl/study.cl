@@ -114,20 +114,7 @@ kernel void gj_pivot(int n, global real_t *A, long lda, int k,
   if (*info) return;
   const long a0 = 0;
   const int lid = get_local_id(0);
-  real_t best = -1;
-  int bi = INT_MAX;
-  for (int i = k + lid; i < n; i += WG) {
-    const real_t x = fabs(AT(i, k));
-    if (x > best) {
-      best = x;
-      bi = i;
-    }
-  }
-  v[lid] = best;
-  ix[lid] = bi;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  argmax_local(v, ix, lid);
-  const int p = ix[0] < n ? ix[0] : k;
+  const int p = column_argmax(A + a0 + (long)k * lda, k, n, v, ix, lid);
   const real_t pv = AT(p, k);
   SYNC();
   if (pv == 0) {
