@@ -1,0 +1,363 @@
+/*
+ * The cluster LU leaf (issue 21): an m x w panel (w <= 32, m - c up to
+ * 16 x 512 rows) factored by partial pivoting in one launch of one
+ * thread-block cluster, one row per thread in registers, with no cluster
+ * barrier per column: each block *pushes* its candidate into every block's
+ * shared memory (st.async, completing bytes on the receiver's mbarrier),
+ * and every block waits on its own mbarrier.  A column costs one
+ * __syncthreads and one one-way trip between SMs, where the barrier-based
+ * design it replaces cost a cluster barrier (900-3300 cycles, measured)
+ * plus reads of remote shared memory.  docs/notes/dense-gpu.md has the
+ * per-phase cycle counts of both.
+ *
+ * Per column jj (buffers double-buffered by column parity):
+ *   1. each warp's candidate by redux.sync on the magnitude's bits
+ *      (warp_max_key: exact; ties to the smaller row as LAPACK's idamax;
+ *      NaN never wins), its winning lane writing the row to shared memory;
+ *      the owner of row j (offset jj < 32, so in block 0) writes it too;
+ *   2. __syncthreads; every warp reduces the block's warp candidates the
+ *      same way; warp q pushes the block's best (key, row offset, the row)
+ *      to blocks q, q + NW, ... of the cluster, and block 0 row j;
+ *   3. every thread waits on its block's mbarrier (all CS pushes in);
+ *   4. every warp reduces the CS candidates (smallest rank on equal keys,
+ *      blocks hold increasing rows: the smallest row) -> the pivot, the
+ *      same in every block; swap, scale, update.
+ * Buffers of column jj are rewritten at jj + 2.  A block pushes jj + 1
+ * only after the __syncthreads of jj + 1, which each of its threads
+ * reaches after it has read jj's buffers; a block pushes jj + 2 only once
+ * it has every block's jj + 1: so no push overtakes a reader.  Pushes for
+ * a column may land before the receiver has posted its expected byte
+ * count for it (mbarrier transaction counts may run ahead).
+ *
+ * The column loop is rolled: each row's entries rotate left by one per
+ * column while it takes part (entry 0 is the current column, its L value
+ * goes to the end), so the code is one column's and fits the instruction
+ * cache (the fully unrolled kernels ran at instruction-fetch speed).  A
+ * row done at column t (the pivot of t) has rotated t times; at the end
+ * every row rotates back to column order and is stored where it stands:
+ * interchanges move whole rows, LAPACK's convention.
+ */
+#include "cuda_kernels.cuh"
+#include "cuda_lu_leaf.cuh"
+
+namespace axb_cuda {
+
+namespace {
+
+constexpr int kW = kLeafWidth;
+constexpr int kMaxCluster = 16;
+
+/* ---- magnitudes as keys, and the warp's largest --------------------- */
+
+/* |x|'s bits + 1: the order of the magnitudes; 0: no row, or NaN (never a
+   pivot, as in the other leaf kernels). */
+__device__ __forceinline__ unsigned long long mag_key(double x) {
+  if (x != x) return 0;
+  return ((unsigned long long)__double_as_longlong(x) & 0x7fffffffffffffffull) +
+         1;
+}
+__device__ __forceinline__ unsigned long long mag_key(float x) {
+  if (x != x) return 0;
+  return (unsigned long long)(__float_as_uint(x) & 0x7fffffffu) + 1;
+}
+
+/* The warp's largest key, then the smallest tag among the lanes holding it;
+   every lane gets both.  Three redux.sync instead of shuffle rounds. */
+__device__ __forceinline__ void warp_max_key(unsigned long long &key,
+                                             unsigned &tag) {
+  const unsigned hi = (unsigned)(key >> 32), lo = (unsigned)key;
+  const unsigned mhi = __reduce_max_sync(0xffffffffu, hi);
+  const unsigned mlo = __reduce_max_sync(0xffffffffu, hi == mhi ? lo : 0u);
+  const bool top = hi == mhi && lo == mlo;
+  tag = __reduce_min_sync(0xffffffffu, top ? tag : 0xffffffffu);
+  key = (unsigned long long)mhi << 32 | mlo;
+}
+
+/* ---- pushes into another block's shared memory ---------------------- */
+
+__device__ __forceinline__ unsigned smem(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+/* The address of the same variable in block `rank` of the cluster. */
+__device__ __forceinline__ unsigned remote(unsigned a, int rank) {
+  unsigned r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(r)
+               : "r"(a), "r"(rank));
+  return r;
+}
+__device__ __forceinline__ void push(unsigned dst, unsigned long long v,
+                                     unsigned bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 "
+               "[%0], %1, [%2];" ::"r"(dst),
+               "l"(v), "r"(bar)
+               : "memory");
+}
+__device__ __forceinline__ void push(unsigned dst, double v, unsigned bar) {
+  push(dst, (unsigned long long)__double_as_longlong(v), bar);
+}
+__device__ __forceinline__ void push(unsigned dst, float v, unsigned bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 "
+               "[%0], %1, [%2];" ::"r"(dst),
+               "r"(__float_as_uint(v)), "r"(bar)
+               : "memory");
+}
+__device__ __forceinline__ void bar_init(unsigned bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+}
+/* One arrival (the block's own) and the bytes the phase waits for. */
+__device__ __forceinline__ void bar_expect(unsigned bar, unsigned bytes) {
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+      "r"(bytes)
+      : "memory");
+}
+__device__ __forceinline__ void bar_wait(unsigned bar, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire"
+                 ".cluster.shared::cta.b64 p, [%1], %2;\n"
+                 " selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+
+/* ---- the kernel ------------------------------------------------------ */
+
+template <typename T, int NT> struct alignas(16) PushShared {
+  static constexpr int NW = NT / 32;
+  unsigned long long bar[2];
+  /* this block's warps: best key, row offset, row; row j (block 0) */
+  unsigned long long wkey[2][NW];
+  int wrow[2][NW];
+  T wcrow[2][NW][kW];
+  T wjrow[2][kW];
+  /* pushed here by block b of the cluster: its best key, row offset, row;
+     row j by block 0 */
+  unsigned long long rkey[2][kMaxCluster];
+  long long rrow[2][kMaxCluster];
+  T rcrow[2][kMaxCluster][kW];
+  T rjrow[2][kW];
+  int64_t piv[kW], cur[kW], opos[kW], osrc[kW]; /* build_plan_warp */
+};
+
+/* Rotate r left by one: r[k] := r[k + 1], r[W - 1] := old r[0]. */
+template <typename T> __device__ __forceinline__ void rotate_left(T (&r)[kW]) {
+  const T r0 = r[0];
+#pragma unroll
+  for (int k = 1; k < kW; ++k)
+    r[k - 1] = r[k];
+  r[kW - 1] = r0;
+}
+
+/* Step 2: the block's best of its warps' candidates, pushed by this warp
+   to its share of the cluster's blocks. */
+template <typename T, int NT>
+__device__ __forceinline__ void push_candidate(PushShared<T, NT> &sh, int par,
+                                               int rank, int CS, int warp,
+                                               int lane) {
+  constexpr int NW = NT / 32;
+  unsigned long long bk = lane < NW ? sh.wkey[par][lane] : 0ull;
+  unsigned bw = lane < NW ? (unsigned)lane : 0xffffffffu;
+  warp_max_key(bk, bw);
+  const int wb = bk != 0 ? (int)bw : 0;
+  const long long brow = bk != 0 ? sh.wrow[par][wb] : -1;
+  const T cv = sh.wcrow[par][wb][lane], jv = sh.wjrow[par][lane];
+  const unsigned bar = smem(&sh.bar[par]);
+  const unsigned row = smem(&sh.rcrow[par][rank][lane]);
+  const unsigned jrow = smem(&sh.rjrow[par][lane]);
+  const unsigned key = smem(&sh.rkey[par][rank]);
+  const unsigned off = smem(&sh.rrow[par][rank]);
+  for (int d = warp; d < CS; d += NW) {
+    const unsigned rb = remote(bar, d);
+    push(remote(row, d), cv, rb);
+    if (rank == 0) push(remote(jrow, d), jv, rb);
+    if (lane == 0) {
+      push(remote(key, d), bk, rb);
+      push(remote(off, d), (unsigned long long)brow, rb);
+    }
+  }
+}
+
+template <typename T, int NT>
+__global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
+  __shared__ PushShared<T, NT> sh;
+  cg::cluster_group cl = cg::this_cluster();
+  const int rank = (int)cl.block_rank(), CS = (int)cl.num_blocks();
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int li = rank * NT + tid; /* row offset from c */
+  const int rows = (int)(a.m - a.c), w = a.w;
+  if (tid == 0) {
+    bar_init(smem(&sh.bar[0]));
+    bar_init(smem(&sh.bar[1]));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  T r[kW];
+#pragma unroll
+  for (int k = 0; k < kW; ++k)
+    r[k] = li < rows && k < w ? a.A[a.c + li + (a.c + k) * a.lda] : T(0);
+  cl.sync(); /* every block's mbarriers initialised before any push */
+  /* bytes a block receives per column: CS candidates and row j */
+  const unsigned bytes =
+      (unsigned)(CS * (2 * sizeof(long long) + kW * sizeof(T)) +
+                 kW * sizeof(T));
+  int64_t first_zero = 0;
+  int rot = 0; /* rotations of this thread's row */
+  for (int jj = 0; jj < w; ++jj) {
+    const int par = jj & 1;
+    if (tid == 0) bar_expect(smem(&sh.bar[par]), bytes);
+    /* 1. the warp's candidate among rows jj.. */
+    const bool act = li < rows && li >= jj;
+    unsigned long long key = act ? mag_key(r[0]) : 0ull;
+    unsigned tag = act ? (unsigned)lane : 0xffffffffu;
+    warp_max_key(key, tag);
+    if (lane == (int)tag && key != 0) {
+#pragma unroll
+      for (int k = 0; k < kW; ++k)
+        sh.wcrow[par][warp][k] = r[k];
+    }
+    if (lane == 0) {
+      sh.wkey[par][warp] = key;
+      sh.wrow[par][warp] = key != 0 ? li - lane + (int)tag : -1;
+    }
+    if (li == jj) {
+#pragma unroll
+      for (int k = 0; k < kW; ++k)
+        sh.wjrow[par][k] = r[k];
+    }
+    __syncthreads();
+    /* 2-3. the block's best to every block; everyone's best here */
+    push_candidate<T, NT>(sh, par, rank, CS, warp, lane);
+    bar_wait(smem(&sh.bar[par]), (unsigned)(jj >> 1) & 1u);
+    /* 4. the pivot */
+    unsigned long long gk = lane < CS ? sh.rkey[par][lane] : 0ull;
+    unsigned gb = lane < CS ? (unsigned)lane : 0xffffffffu;
+    warp_max_key(gk, gb);
+    const bool none = gk == 0; /* no candidate (all NaN): row j stays */
+    const int wr = none ? 0 : (int)gb;
+    const T *jrow = sh.rjrow[par];
+    const T *prow = none ? jrow : sh.rcrow[par][wr];
+    const T piv = prow[0];
+    const bool zero = piv == T(0);
+    const int p = !zero && !none ? (int)sh.rrow[par][wr] : jj;
+    if (p != jj) {
+      if (li == p) {
+#pragma unroll
+        for (int k = 0; k < kW; ++k)
+          r[k] = jrow[k];
+      } else if (li == jj) {
+#pragma unroll
+        for (int k = 0; k < kW; ++k)
+          r[k] = prow[k];
+      }
+    }
+    if (li < rows && li > jj) {
+      T l = r[0];
+      if (!zero) l = l / piv;
+        /* the pivot row's entries from W - jj on are its L part */
+#pragma unroll
+      for (int k = 1; k < kW; ++k)
+        r[k - 1] = r[k] - (k < kW - jj ? l * prow[k] : T(0));
+      r[kW - 1] = l;
+      ++rot;
+    }
+    if (rank == 0 && tid == 0) {
+      a.ipiv[a.c + jj] = a.c + p + 1;
+      if (zero && first_zero == 0) first_zero = a.c + jj + 1;
+    }
+  }
+  for (int t = rot % kW; t != 0 && t < kW; ++t) /* kW rotations in all */
+    rotate_left(r);
+  if (li < rows) {
+#pragma unroll
+    for (int k = 0; k < kW; ++k)
+      if (k < w) a.A[a.c + li + (a.c + k) * a.lda] = r[k];
+  }
+  if (rank == 0) {
+    if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
+    __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
+    if (warp == 0)
+      build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, sh.piv, sh.cur, sh.opos,
+                      sh.osrc, a.plan);
+  }
+  cl.sync(); /* no block leaves while pushes to it may be in flight */
+}
+
+/* The largest cluster of kern the device can schedule (cached per device
+   and kernel; 0: none). */
+template <typename T, int NT> int max_cluster(int dev) {
+  static int cache[64];
+  if (dev >= 0 && dev < 64 && cache[dev] != 0) return cache[dev] - 1;
+  auto kern = lu_leafp_kernel<T, NT>;
+  int best = 0;
+  if (cudaFuncSetAttribute(kern, cudaFuncAttributeNonPortableClusterSizeAllowed,
+                           1) != cudaSuccess)
+    cudaGetLastError();
+  for (int cs = kMaxCluster; cs >= 2 && best == 0; cs /= 2) {
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim = {(unsigned)cs, 1, 1};
+    cfg.gridDim = dim3((unsigned)cs);
+    cfg.blockDim = dim3(NT);
+    cfg.attrs = at;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kern, &cfg) != cudaSuccess) {
+      cudaGetLastError();
+      clusters = 0;
+    }
+    if (clusters >= 1) best = cs;
+  }
+  if (dev >= 0 && dev < 64) cache[dev] = best + 1;
+  return best;
+}
+
+template <typename T, int NT>
+axb_status launch(axb_handle h, cudaStream_t st, const LeafArgs<T> &a,
+                  int64_t rows, bool *used) {
+  /* at least 2 blocks: st.async into a cluster of one is invalid
+     (compute-sanitizer's memcheck says so); the second holds no rows */
+  int64_t cs = (rows + NT - 1) / NT;
+  if (cs < 2) cs = 2;
+  if (cs > max_cluster<T, NT>(h->device)) return AXB_SUCCESS;
+  *used = true;
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeClusterDimension;
+  at[0].val.clusterDim = {(unsigned)cs, 1, 1};
+  cfg.gridDim = dim3((unsigned)cs);
+  cfg.blockDim = dim3(NT);
+  cfg.stream = st;
+  cfg.attrs = at;
+  cfg.numAttrs = 1;
+  AXB_CU(h, cudaLaunchKernelEx(&cfg, lu_leafp_kernel<T, NT>, a));
+  return AXB_SUCCESS;
+}
+
+} // namespace
+
+/* 256 threads a block up to 16 x 256 rows, 512 up to 16 x 512 (measured
+   on an H100: 256 is faster where both fit, 512 beats the grid kernel at
+   8192 rows). */
+template <typename T>
+axb_status lu_leafp(axb_handle h, cudaStream_t st, const LeafArgs<T> &a,
+                    bool *used) {
+  *used = false;
+  const int64_t rows = a.m - a.c;
+  if (rows <= 0 || a.w <= 0 || a.w > kW) return AXB_SUCCESS;
+  if (rows <= (int64_t)kMaxCluster * 256)
+    return launch<T, 256>(h, st, a, rows, used);
+  if (rows <= (int64_t)kMaxCluster * 512)
+    return launch<T, 512>(h, st, a, rows, used);
+  return AXB_SUCCESS;
+}
+
+template axb_status lu_leafp<double>(axb_handle, cudaStream_t,
+                                     const LeafArgs<double> &, bool *);
+template axb_status lu_leafp<float>(axb_handle, cudaStream_t,
+                                    const LeafArgs<float> &, bool *);
+
+} // namespace axb_cuda
