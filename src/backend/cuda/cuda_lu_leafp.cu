@@ -129,17 +129,14 @@ __device__ __forceinline__ void bar_wait(unsigned bar, unsigned parity) {
 template <typename T, int NT> struct alignas(16) PushShared {
   static constexpr int NW = NT / 32;
   unsigned long long bar[2];
-  /* this block's warps: best key, row offset, row; row j (block 0) */
+  /* this block's warps: best key, its position, its row's U part */
   unsigned long long wkey[2][NW];
-  int wrow[2][NW];
+  int wpos[2][NW];
   T wcrow[2][NW][kW];
-  T wjrow[2][kW];
-  /* pushed here by block b of the cluster: its best key, row offset, row;
-     row j by block 0 */
+  /* pushed here by block b of the cluster: its best key, position, row */
   unsigned long long rkey[2][kMaxCluster];
-  long long rrow[2][kMaxCluster];
+  long long rpos[2][kMaxCluster];
   T rcrow[2][kMaxCluster][kW];
-  T rjrow[2][kW];
   int64_t piv[kW], cur[kW], opos[kW], osrc[kW]; /* build_plan_warp */
 };
 
@@ -152,42 +149,60 @@ template <typename T> __device__ __forceinline__ void rotate_left(T (&r)[kW]) {
   r[kW - 1] = r0;
 }
 
-/* Step 2: the block's best of its warps' candidates, pushed by this warp
-   to its share of the cluster's blocks. */
+/* The candidate key of a row still taking part: magnitude order above 1,
+   NaN = 1 (below every number, above "no row" = 0), so that a column of
+   NaNs still has a winner (the smallest position: the row at position jj,
+   which then stays, as in the other leaf kernels). */
+template <typename T>
+__device__ __forceinline__ unsigned long long cand_key(T x) {
+  const unsigned long long k = mag_key(x);
+  return k == 0 ? 1ull : k + 1;
+}
+
+/* Step 2: the block's best of its warps' candidates (largest key, then
+   smallest position), pushed by this warp to its share of the blocks. */
 template <typename T, int NT>
 __device__ __forceinline__ void push_candidate(PushShared<T, NT> &sh, int par,
                                                int rank, int CS, int warp,
                                                int lane) {
   constexpr int NW = NT / 32;
-  unsigned long long bk = lane < NW ? sh.wkey[par][lane] : 0ull;
-  unsigned bw = lane < NW ? (unsigned)lane : 0xffffffffu;
-  warp_max_key(bk, bw);
-  const int wb = bk != 0 ? (int)bw : 0;
-  const long long brow = bk != 0 ? sh.wrow[par][wb] : -1;
-  const T cv = sh.wcrow[par][wb][lane], jv = sh.wjrow[par][lane];
+  const unsigned long long k0 = lane < NW ? sh.wkey[par][lane] : 0ull;
+  const unsigned p0 = lane < NW ? (unsigned)sh.wpos[par][lane] : 0xffffffffu;
+  unsigned long long bk = k0;
+  unsigned bp = p0;
+  warp_max_key(bk, bp);
+  const unsigned hit = __ballot_sync(0xffffffffu, k0 == bk && p0 == bp);
+  const int wb = bk != 0 ? __ffs(hit) - 1 : 0;
+  const T cv = sh.wcrow[par][wb][lane];
   const unsigned bar = smem(&sh.bar[par]);
   const unsigned row = smem(&sh.rcrow[par][rank][lane]);
-  const unsigned jrow = smem(&sh.rjrow[par][lane]);
   const unsigned key = smem(&sh.rkey[par][rank]);
-  const unsigned off = smem(&sh.rrow[par][rank]);
+  const unsigned pos = smem(&sh.rpos[par][rank]);
   for (int d = warp; d < CS; d += NW) {
     const unsigned rb = remote(bar, d);
     push(remote(row, d), cv, rb);
-    if (rank == 0) push(remote(jrow, d), jv, rb);
     if (lane == 0) {
       push(remote(key, d), bk, rb);
-      push(remote(off, d), (unsigned long long)brow, rb);
+      push(remote(pos, d), (unsigned long long)bp, rb);
     }
   }
 }
 
+/*
+ * Rows do not move between threads: each thread keeps its row and tracks
+ * its position pos (LAPACK's interchange of positions jj and p moves the
+ * row at jj to p and the pivot row to jj), and stores its row at the end
+ * where its position says.  So no row j travels, no swap copies registers,
+ * and the pushed pivot row is its U part only (entries past W - 1 - jj,
+ * its L values, sent as zeros), which the update uses unmasked.
+ */
 template <typename T, int NT>
 __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
   __shared__ PushShared<T, NT> sh;
   cg::cluster_group cl = cg::this_cluster();
   const int rank = (int)cl.block_rank(), CS = (int)cl.num_blocks();
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int li = rank * NT + tid; /* row offset from c */
+  const int li = rank * NT + tid; /* the row's first position (from c) */
   const int rows = (int)(a.m - a.c), w = a.w;
   if (tid == 0) {
     bar_init(smem(&sh.bar[0]));
@@ -199,67 +214,55 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
   for (int k = 0; k < kW; ++k)
     r[k] = li < rows && k < w ? a.A[a.c + li + (a.c + k) * a.lda] : T(0);
   cl.sync(); /* every block's mbarriers initialised before any push */
-  /* bytes a block receives per column: CS candidates and row j */
+  /* bytes a block receives per column: CS candidates */
   const unsigned bytes =
-      (unsigned)(CS * (2 * sizeof(long long) + kW * sizeof(T)) +
-                 kW * sizeof(T));
+      (unsigned)(CS * (2 * sizeof(long long) + kW * sizeof(T)));
   int64_t first_zero = 0;
-  int rot = 0; /* rotations of this thread's row */
+  int pos = li, rot = 0; /* position; rotations of the row */
+  bool live = li < rows; /* not yet a pivot row */
   for (int jj = 0; jj < w; ++jj) {
     const int par = jj & 1;
     if (tid == 0) bar_expect(smem(&sh.bar[par]), bytes);
-    /* 1. the warp's candidate among rows jj.. */
-    const bool act = li < rows && li >= jj;
-    unsigned long long key = act ? mag_key(r[0]) : 0ull;
-    unsigned tag = act ? (unsigned)lane : 0xffffffffu;
+    /* 1. the warp's candidate: largest key, then smallest position */
+    const unsigned long long mine = live ? cand_key(r[0]) : 0ull;
+    unsigned long long key = mine;
+    unsigned tag = live ? (unsigned)pos : 0xffffffffu;
     warp_max_key(key, tag);
-    if (lane == (int)tag && key != 0) {
+    if (live && mine == key && (unsigned)pos == tag) {
 #pragma unroll
       for (int k = 0; k < kW; ++k)
-        sh.wcrow[par][warp][k] = r[k];
+        sh.wcrow[par][warp][k] = k < kW - jj ? r[k] : T(0);
     }
     if (lane == 0) {
       sh.wkey[par][warp] = key;
-      sh.wrow[par][warp] = key != 0 ? li - lane + (int)tag : -1;
-    }
-    if (li == jj) {
-#pragma unroll
-      for (int k = 0; k < kW; ++k)
-        sh.wjrow[par][k] = r[k];
+      sh.wpos[par][warp] = (int)tag;
     }
     __syncthreads();
     /* 2-3. the block's best to every block; everyone's best here */
     push_candidate<T, NT>(sh, par, rank, CS, warp, lane);
     bar_wait(smem(&sh.bar[par]), (unsigned)(jj >> 1) & 1u);
-    /* 4. the pivot */
-    unsigned long long gk = lane < CS ? sh.rkey[par][lane] : 0ull;
-    unsigned gb = lane < CS ? (unsigned)lane : 0xffffffffu;
-    warp_max_key(gk, gb);
-    const bool none = gk == 0; /* no candidate (all NaN): row j stays */
-    const int wr = none ? 0 : (int)gb;
-    const T *jrow = sh.rjrow[par];
-    const T *prow = none ? jrow : sh.rcrow[par][wr];
+    /* 4. the pivot: the same in every block */
+    const unsigned long long k0 = lane < CS ? sh.rkey[par][lane] : 0ull;
+    const unsigned p0 = lane < CS ? (unsigned)sh.rpos[par][lane] : 0xffffffffu;
+    unsigned long long gk = k0;
+    unsigned gp = p0;
+    warp_max_key(gk, gp);
+    const int wr = __ffs(__ballot_sync(0xffffffffu, k0 == gk && p0 == gp)) - 1;
+    const T *prow = sh.rcrow[par][wr];
     const T piv = prow[0];
     const bool zero = piv == T(0);
-    const int p = !zero && !none ? (int)sh.rrow[par][wr] : jj;
-    if (p != jj) {
-      if (li == p) {
-#pragma unroll
-        for (int k = 0; k < kW; ++k)
-          r[k] = jrow[k];
-      } else if (li == jj) {
-#pragma unroll
-        for (int k = 0; k < kW; ++k)
-          r[k] = prow[k];
-      }
-    }
-    if (li < rows && li > jj) {
+    /* a zero pivot interchanges nothing; the row at jj is then U's */
+    const int p = zero ? jj : (int)gp;
+    if (live && pos == p) {
+      live = false; /* the pivot row: U's row jj, stored at position jj */
+      pos = jj;
+    } else if (live) {
+      if (pos == jj) pos = p; /* interchanged with the pivot row */
       T l = r[0];
       if (!zero) l = l / piv;
-        /* the pivot row's entries from W - jj on are its L part */
 #pragma unroll
       for (int k = 1; k < kW; ++k)
-        r[k - 1] = r[k] - (k < kW - jj ? l * prow[k] : T(0));
+        r[k - 1] = r[k] - l * prow[k];
       r[kW - 1] = l;
       ++rot;
     }
@@ -273,7 +276,7 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
   if (li < rows) {
 #pragma unroll
     for (int k = 0; k < kW; ++k)
-      if (k < w) a.A[a.c + li + (a.c + k) * a.lda] = r[k];
+      if (k < w) a.A[a.c + pos + (a.c + k) * a.lda] = r[k];
   }
   if (rank == 0) {
     if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
