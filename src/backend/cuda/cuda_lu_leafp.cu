@@ -12,30 +12,31 @@
  *
  * Per column jj (buffers double-buffered by column parity):
  *   1. each warp's candidate by redux.sync on the magnitude's bits
- *      (warp_max_key: exact; ties to the smaller row as LAPACK's idamax;
- *      NaN never wins), its winning lane writing the row to shared memory;
- *      the owner of row j (offset jj < 32, so in block 0) writes it too;
+ *      (warp_max_key: exact; ties to the smaller position as LAPACK's
+ *      idamax; NaN below every number), its winning lane writing the U
+ *      part of its row to shared memory;
  *   2. __syncthreads; every warp reduces the block's warp candidates the
- *      same way; warp q pushes the block's best (key, row offset, the row)
- *      to blocks q, q + NW, ... of the cluster, and block 0 row j;
+ *      same way; warp q pushes the block's best (key, position, U part)
+ *      to blocks q, q + NW, ... of the cluster;
  *   3. every thread waits on its block's mbarrier (all CS pushes in);
- *   4. every warp reduces the CS candidates (smallest rank on equal keys,
- *      blocks hold increasing rows: the smallest row) -> the pivot, the
- *      same in every block; swap, scale, update.
+ *   4. every warp reduces the CS candidates -> the pivot, the same in
+ *      every block; the positions are interchanged, the rows updated.
  * Buffers of column jj are rewritten at jj + 2.  A block pushes jj + 1
  * only after the __syncthreads of jj + 1, which each of its threads
  * reaches after it has read jj's buffers; a block pushes jj + 2 only once
- * it has every block's jj + 1: so no push overtakes a reader.  Pushes for
- * a column may land before the receiver has posted its expected byte
- * count for it (mbarrier transaction counts may run ahead).
+ * it has every block's jj + 1, and every block pushed jj + 1 only after
+ * all of its jj bytes had landed: so no push overtakes a reader or a late
+ * push of the same parity.  Pushes for a column may land before the
+ * receiver has posted its expected byte count (mbarrier transaction
+ * counts may run ahead).
  *
  * The column loop is rolled: each row's entries rotate left by one per
  * column while it takes part (entry 0 is the current column, its L value
  * goes to the end), so the code is one column's and fits the instruction
  * cache (the fully unrolled kernels ran at instruction-fetch speed).  A
  * row done at column t (the pivot of t) has rotated t times; at the end
- * every row rotates back to column order and is stored where it stands:
- * interchanges move whole rows, LAPACK's convention.
+ * every row rotates back to column order and is stored at its final
+ * position (interchanges move whole rows, LAPACK's convention).
  */
 #include "cuda_kernels.cuh"
 #include "cuda_lu_leaf.cuh"
