@@ -138,7 +138,6 @@ template <typename T, int NT> struct alignas(16) PushShared {
   unsigned long long rkey[2][kMaxCluster];
   long long rpos[2][kMaxCluster];
   T rcrow[2][kMaxCluster][kW];
-  int64_t piv[kW], cur[kW], opos[kW], osrc[kW]; /* build_plan_warp */
 };
 
 /* Rotate r left by one: r[k] := r[k + 1], r[W - 1] := old r[0]. */
@@ -209,12 +208,17 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
     bar_init(smem(&sh.bar[0]));
     bar_init(smem(&sh.bar[1]));
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    /* the swap plan's outside moves are counted from w on (below) */
+    if (rank == 0) *a.plan.count = w;
   }
+  /* every block's mbarriers initialised (and the count set) before any
+     push: the cluster barrier's arrival here, its wait after the loads */
+  cl.barrier_arrive();
   T r[kW];
 #pragma unroll
   for (int k = 0; k < kW; ++k)
     r[k] = li < rows && k < w ? a.A[a.c + li + (a.c + k) * a.lda] : T(0);
-  cl.sync(); /* every block's mbarriers initialised before any push */
+  cl.barrier_wait();
   /* bytes a block receives per column: CS candidates */
   const unsigned bytes =
       (unsigned)(CS * (2 * sizeof(long long) + kW * sizeof(T)));
@@ -279,14 +283,22 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
     for (int k = 0; k < kW; ++k)
       if (k < w) a.A[a.c + pos + (a.c + k) * a.lda] = r[k];
   }
-  if (rank == 0) {
-    if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
-    __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
-    if (warp == 0)
-      build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, sh.piv, sh.cur, sh.opos,
-                      sh.osrc, a.plan);
+  /* The swap plan (what build_plan_warp derives from ipiv) straight from
+     the positions: position c + t < c + w receives the row that started
+     at c + li (the first w moves, in order, as swap_trsm needs), and each
+     row that left the leaf's first w positions is one outside move (in
+     any order: the plan is applied as a gather). */
+  if (li < rows && (pos < w || pos != li)) {
+    const int64_t e =
+        pos < w ? pos
+                : (int64_t)atomicAdd((unsigned long long *)a.plan.count, 1ull);
+    a.plan.dst[e] = a.c + pos;
+    a.plan.src[e] = a.c + li;
   }
-  cl.sync(); /* no block leaves while pushes to it may be in flight */
+  if (rank == 0 && tid == 0 && first_zero != 0 && *a.info == 0)
+    *a.info = first_zero;
+  /* No barrier at the end: every push into this block has landed (its
+     last mbarrier wait), and no block reads another's shared memory. */
 }
 
 /* The largest cluster of kern the device can schedule (cached per device
