@@ -301,8 +301,23 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
      last mbarrier wait), and no block reads another's shared memory. */
 }
 
-/* The largest cluster of kern the device can schedule (cached per device
-   and kernel; 0: none). */
+/* A launch of cs blocks of NT threads as one cluster (at: its attribute). */
+struct ClusterLaunch {
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  ClusterLaunch(int cs, int nt, cudaStream_t st) {
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim = {(unsigned)cs, 1, 1};
+    cfg.gridDim = dim3((unsigned)cs);
+    cfg.blockDim = dim3((unsigned)nt);
+    cfg.stream = st;
+    cfg.attrs = at;
+    cfg.numAttrs = 1;
+  }
+};
+
+/* The largest cluster of the kernel the device can schedule (cached per
+   device and kernel; 0: none). */
 template <typename T, int NT> int max_cluster(int dev) {
   static int cache[64];
   if (dev >= 0 && dev < 64 && cache[dev] != 0) return cache[dev] - 1;
@@ -312,16 +327,10 @@ template <typename T, int NT> int max_cluster(int dev) {
                            1) != cudaSuccess)
     cudaGetLastError();
   for (int cs = kMaxCluster; cs >= 2 && best == 0; cs /= 2) {
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim = {(unsigned)cs, 1, 1};
-    cfg.gridDim = dim3((unsigned)cs);
-    cfg.blockDim = dim3(NT);
-    cfg.attrs = at;
-    cfg.numAttrs = 1;
+    ClusterLaunch l(cs, NT, 0);
     int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kern, &cfg) != cudaSuccess) {
+    if (cudaOccupancyMaxActiveClusters(&clusters, kern, &l.cfg) !=
+        cudaSuccess) {
       cudaGetLastError();
       clusters = 0;
     }
@@ -340,16 +349,8 @@ axb_status launch(axb_handle h, cudaStream_t st, const LeafArgs<T> &a,
   if (cs < 2) cs = 2;
   if (cs > max_cluster<T, NT>(h->device)) return AXB_SUCCESS;
   *used = true;
-  cudaLaunchConfig_t cfg = {};
-  cudaLaunchAttribute at[1];
-  at[0].id = cudaLaunchAttributeClusterDimension;
-  at[0].val.clusterDim = {(unsigned)cs, 1, 1};
-  cfg.gridDim = dim3((unsigned)cs);
-  cfg.blockDim = dim3(NT);
-  cfg.stream = st;
-  cfg.attrs = at;
-  cfg.numAttrs = 1;
-  AXB_CU(h, cudaLaunchKernelEx(&cfg, lu_leafp_kernel<T, NT>, a));
+  ClusterLaunch l((int)cs, NT, st);
+  AXB_CU(h, cudaLaunchKernelEx(&l.cfg, lu_leafp_kernel<T, NT>, a));
   return AXB_SUCCESS;
 }
 
