@@ -41,6 +41,8 @@
 #include "cuda_kernels.cuh"
 #include "cuda_lu_leaf.cuh"
 
+#include <stdlib.h>
+
 namespace axb_cuda {
 
 namespace {
@@ -127,26 +129,27 @@ __device__ __forceinline__ void bar_wait(unsigned bar, unsigned parity) {
 
 /* ---- the kernel ------------------------------------------------------ */
 
-template <typename T, int NT> struct alignas(16) PushShared {
+template <typename T, int NT, int W> struct alignas(16) PushShared {
   static constexpr int NW = NT / 32;
   unsigned long long bar[2];
   /* this block's warps: best key, its position, its row's U part */
   unsigned long long wkey[2][NW];
   int wpos[2][NW];
-  T wcrow[2][NW][kW];
+  T wcrow[2][NW][W];
   /* pushed here by block b of the cluster: its best key, position, row */
   unsigned long long rkey[2][kMaxCluster];
   long long rpos[2][kMaxCluster];
-  T rcrow[2][kMaxCluster][kW];
+  T rcrow[2][kMaxCluster][W];
 };
 
 /* Rotate r left by one: r[k] := r[k + 1], r[W - 1] := old r[0]. */
-template <typename T> __device__ __forceinline__ void rotate_left(T (&r)[kW]) {
+template <typename T, int W>
+__device__ __forceinline__ void rotate_left(T (&r)[W]) {
   const T r0 = r[0];
 #pragma unroll
-  for (int k = 1; k < kW; ++k)
+  for (int k = 1; k < W; ++k)
     r[k - 1] = r[k];
-  r[kW - 1] = r0;
+  r[W - 1] = r0;
 }
 
 /* The candidate key of a row still taking part: magnitude order above 1,
@@ -161,10 +164,10 @@ __device__ __forceinline__ unsigned long long cand_key(T x) {
 
 /* Step 2: the block's best of its warps' candidates (largest key, then
    smallest position), pushed by this warp to its share of the blocks. */
-template <typename T, int NT>
-__device__ __forceinline__ void push_candidate(PushShared<T, NT> &sh, int par,
-                                               int rank, int CS, int warp,
-                                               int lane) {
+template <typename T, int NT, int W>
+__device__ __forceinline__ void push_candidate(PushShared<T, NT, W> &sh,
+                                               int par, int rank, int CS,
+                                               int warp, int lane) {
   constexpr int NW = NT / 32;
   const unsigned long long k0 = lane < NW ? sh.wkey[par][lane] : 0ull;
   const unsigned p0 = lane < NW ? (unsigned)sh.wpos[par][lane] : 0xffffffffu;
@@ -173,14 +176,15 @@ __device__ __forceinline__ void push_candidate(PushShared<T, NT> &sh, int par,
   warp_max_key(bk, bp);
   const unsigned hit = __ballot_sync(0xffffffffu, k0 == bk && p0 == bp);
   const int wb = bk != 0 ? __ffs(hit) - 1 : 0;
-  const T cv = sh.wcrow[par][wb][lane];
+  const int e = lane < W ? lane : 0; /* lanes past W push no entry */
+  const T cv = sh.wcrow[par][wb][e];
   const unsigned bar = smem(&sh.bar[par]);
-  const unsigned row = smem(&sh.rcrow[par][rank][lane]);
+  const unsigned row = smem(&sh.rcrow[par][rank][e]);
   const unsigned key = smem(&sh.rkey[par][rank]);
   const unsigned pos = smem(&sh.rpos[par][rank]);
   for (int d = warp; d < CS; d += NW) {
     const unsigned rb = remote(bar, d);
-    push(remote(row, d), cv, rb);
+    if (lane < W) push(remote(row, d), cv, rb);
     if (lane == 0) {
       push(remote(key, d), bk, rb);
       push(remote(pos, d), (unsigned long long)bp, rb);
@@ -196,9 +200,9 @@ __device__ __forceinline__ void push_candidate(PushShared<T, NT> &sh, int par,
  * and the pushed pivot row is its U part only (entries past W - 1 - jj,
  * its L values, sent as zeros), which the update uses unmasked.
  */
-template <typename T, int NT>
+template <typename T, int NT, int W>
 __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
-  __shared__ PushShared<T, NT> sh;
+  __shared__ PushShared<T, NT, W> sh;
   cg::cluster_group cl = cg::this_cluster();
   const int rank = (int)cl.block_rank(), CS = (int)cl.num_blocks();
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -214,14 +218,14 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
   /* every block's mbarriers initialised (and the count set) before any
      push: the cluster barrier's arrival here, its wait after the loads */
   cl.barrier_arrive();
-  T r[kW];
+  T r[W];
 #pragma unroll
-  for (int k = 0; k < kW; ++k)
+  for (int k = 0; k < W; ++k)
     r[k] = li < rows && k < w ? a.A[a.c + li + (a.c + k) * a.lda] : T(0);
   cl.barrier_wait();
   /* bytes a block receives per column: CS candidates */
   const unsigned bytes =
-      (unsigned)(CS * (2 * sizeof(long long) + kW * sizeof(T)));
+      (unsigned)(CS * (2 * sizeof(long long) + W * sizeof(T)));
   int64_t first_zero = 0;
   int pos = li, rot = 0; /* position; rotations of the row */
   bool live = li < rows; /* not yet a pivot row */
@@ -235,8 +239,8 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
     warp_max_key(key, tag);
     if (live && mine == key && (unsigned)pos == tag) {
 #pragma unroll
-      for (int k = 0; k < kW; ++k)
-        sh.wcrow[par][warp][k] = k < kW - jj ? r[k] : T(0);
+      for (int k = 0; k < W; ++k)
+        sh.wcrow[par][warp][k] = k < W - jj ? r[k] : T(0);
     }
     if (lane == 0) {
       sh.wkey[par][warp] = key;
@@ -244,7 +248,7 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
     }
     __syncthreads();
     /* 2-3. the block's best to every block; everyone's best here */
-    push_candidate<T, NT>(sh, par, rank, CS, warp, lane);
+    push_candidate<T, NT, W>(sh, par, rank, CS, warp, lane);
     bar_wait(smem(&sh.bar[par]), (unsigned)(jj >> 1) & 1u);
     /* 4. the pivot: the same in every block */
     const unsigned long long k0 = lane < CS ? sh.rkey[par][lane] : 0ull;
@@ -266,9 +270,9 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
       T l = r[0];
       if (!zero) l = l / piv;
 #pragma unroll
-      for (int k = 1; k < kW; ++k)
+      for (int k = 1; k < W; ++k)
         r[k - 1] = r[k] - l * prow[k];
-      r[kW - 1] = l;
+      r[W - 1] = l;
       ++rot;
     }
     if (rank == 0 && tid == 0) {
@@ -276,11 +280,11 @@ __global__ void __launch_bounds__(NT, 1) lu_leafp_kernel(LeafArgs<T> a) {
       if (zero && first_zero == 0) first_zero = a.c + jj + 1;
     }
   }
-  for (int t = rot % kW; t != 0 && t < kW; ++t) /* kW rotations in all */
+  for (int t = rot % W; t != 0 && t < W; ++t) /* W rotations in all */
     rotate_left(r);
   if (li < rows) {
 #pragma unroll
-    for (int k = 0; k < kW; ++k)
+    for (int k = 0; k < W; ++k)
       if (k < w) a.A[a.c + pos + (a.c + k) * a.lda] = r[k];
   }
   /* The swap plan (what build_plan_warp derives from ipiv) straight from
@@ -318,10 +322,10 @@ struct ClusterLaunch {
 
 /* The largest cluster of the kernel the device can schedule (cached per
    device and kernel; 0: none). */
-template <typename T, int NT> int max_cluster(int dev) {
+template <typename T, int NT, int W> int max_cluster(int dev) {
   static int cache[64];
   if (dev >= 0 && dev < 64 && cache[dev] != 0) return cache[dev] - 1;
-  auto kern = lu_leafp_kernel<T, NT>;
+  auto kern = lu_leafp_kernel<T, NT, W>;
   int best = 0;
   if (cudaFuncSetAttribute(kern, cudaFuncAttributeNonPortableClusterSizeAllowed,
                            1) != cudaSuccess)
@@ -340,40 +344,64 @@ template <typename T, int NT> int max_cluster(int dev) {
   return best;
 }
 
-template <typename T, int NT>
+template <typename T, int NT, int W>
 axb_status launch(axb_handle h, cudaStream_t st, const LeafArgs<T> &a,
                   int64_t rows, bool *used) {
   /* at least 2 blocks: st.async into a cluster of one is invalid
      (compute-sanitizer's memcheck says so); the second holds no rows */
   int64_t cs = (rows + NT - 1) / NT;
   if (cs < 2) cs = 2;
-  if (cs > max_cluster<T, NT>(h->device)) return AXB_SUCCESS;
+  if (cs > max_cluster<T, NT, W>(h->device)) return AXB_SUCCESS;
   *used = true;
   ClusterLaunch l((int)cs, NT, st);
-  AXB_CU(h, cudaLaunchKernelEx(&l.cfg, lu_leafp_kernel<T, NT>, a));
+  AXB_CU(h, cudaLaunchKernelEx(&l.cfg, lu_leafp_kernel<T, NT, W>, a));
   return AXB_SUCCESS;
 }
 
 } // namespace
 
+/* Rows from which a leaf is 16 columns wide on 1024 threads a block (the
+   32-wide leaf's registers hold 16 x 512 rows at most);
+   AXB_CUDA_LU_TALL_FROM lowers it, so that tests reach that kernel. */
+static int64_t tall_from() {
+  static const int64_t v = [] {
+    const char *e = getenv("AXB_CUDA_LU_TALL_FROM");
+    const int64_t x = e && *e ? (int64_t)atoll(e) : 0;
+    return x > 0 ? x : (int64_t)kMaxCluster * 512 + 1;
+  }();
+  return v;
+}
+
+template <typename T> int lu_leaf_width(axb_handle h, int64_t rows) {
+  if (rows >= tall_from() && rows <= (int64_t)kMaxCluster * 1024 &&
+      (rows + 1023) / 1024 <= max_cluster<T, 1024, 16>(h->device))
+    return 16;
+  return kW;
+}
+
 /* 256 threads a block up to 16 x 256 rows, 512 up to 16 x 512 (measured
    on an H100: 256 is faster where both fit, 512 beats the grid kernel at
-   8192 rows). */
+   8192 rows); leaves of 16 columns (lu_leaf_width) on 1024 up to
+   16 x 1024. */
 template <typename T>
 axb_status lu_leafp(axb_handle h, cudaStream_t st, const LeafArgs<T> &a,
                     bool *used) {
   *used = false;
   const int64_t rows = a.m - a.c;
   if (rows <= 0 || a.w <= 0 || a.w > kW) return AXB_SUCCESS;
+  if (a.w <= 16 && lu_leaf_width<T>(h, rows) == 16)
+    return launch<T, 1024, 16>(h, st, a, rows, used);
   if (rows <= (int64_t)kMaxCluster * 256)
-    return launch<T, 256>(h, st, a, rows, used);
+    return launch<T, 256, kW>(h, st, a, rows, used);
   if (rows <= (int64_t)kMaxCluster * 512)
-    return launch<T, 512>(h, st, a, rows, used);
+    return launch<T, 512, kW>(h, st, a, rows, used);
   return AXB_SUCCESS;
 }
 
 template axb_status lu_leafp<double>(axb_handle, cudaStream_t,
                                      const LeafArgs<double> &, bool *);
+template int lu_leaf_width<double>(axb_handle, int64_t);
+template int lu_leaf_width<float>(axb_handle, int64_t);
 template axb_status lu_leafp<float>(axb_handle, cudaStream_t,
                                     const LeafArgs<float> &, bool *);
 
