@@ -72,8 +72,8 @@ static double one(const prob *p, const op *o, int impl) {
     st = axb_dtrsm(p->h, AXB_LEFT, o->uplo, o->trans, o->diag, n, t, 1.0, p->A,
                    n, p->X, n);
   if (impl == 0 && p->fl)
-    st = axb_strsm(p->h, AXB_LEFT, o->uplo, o->trans, o->diag, n, t, 1.0f,
-                   p->A, n, p->X, n);
+    st = axb_strsm(p->h, AXB_LEFT, o->uplo, o->trans, o->diag, n, t, 1.0f, p->A,
+                   n, p->X, n);
   if ((impl == 1 || impl == 2) && !p->fl)
     cblas_dtrsm(CblasColMajor, CblasLeft, cb_uplo(o->uplo), cb_tr(o->trans),
                 cb_diag(o->diag), (int)n, (int)t, 1.0, p->A, (int)n, p->X,
@@ -102,13 +102,17 @@ static void fill(prob *p) {
       s = s * 6364136223846793005ULL + 1442695040888963407ULL;
       double u = (double)(s >> 11) / 9007199254740992.0 * 2 - 1;
       double v = i == j ? 1 + fabs(u) : u / (double)n;
-      if (p->fl) ((float *)p->A)[i + j * n] = (float)v;
-      else ((double *)p->A)[i + j * n] = v;
+      if (p->fl)
+        ((float *)p->A)[i + j * n] = (float)v;
+      else
+        ((double *)p->A)[i + j * n] = v;
     }
   for (int64_t i = 0; i < n * p->t; ++i) {
     double v = sin((double)i);
-    if (p->fl) ((float *)p->B)[i] = (float)v;
-    else ((double *)p->B)[i] = v;
+    if (p->fl)
+      ((float *)p->B)[i] = (float)v;
+    else
+      ((double *)p->B)[i] = v;
   }
 }
 
@@ -149,9 +153,14 @@ int main(int argc, char **argv) {
     const int64_t n = atoll(argv[a]);
     for (int c = 0; c < ncols; ++c) {
       const size_t es = fl ? sizeof(float) : sizeof(double);
-      prob p = {h, fl, n, cols[c], malloc((size_t)(n * n) * es),
+      prob p = {h,
+                fl,
+                n,
+                cols[c],
+                malloc((size_t)(n * n) * es),
                 malloc((size_t)(n * cols[c]) * es),
-                malloc((size_t)(n * cols[c]) * es), threads};
+                malloc((size_t)(n * cols[c]) * es),
+                threads};
       if (!p.A || !p.B || !p.X) return fprintf(stderr, "no memory\n"), 1;
       fill(&p);
       for (size_t q = 0; q < sizeof ops / sizeof *ops; ++q) {

@@ -262,12 +262,12 @@ void axb_omp_trsv_publish(const axb_omp_trsv_job *j, int64_t s);
   void axb_omp_##p##syrk_(axb_uplo uplo, axb_trans trans, int64_t n,           \
                           int64_t k, T alpha, const T *A, int64_t lda, T beta, \
                           T *C, int64_t ldc);                                  \
-  /* op(A) X = X (LEFT, alpha = 1), X m x t with t small, on nt threads     \
-     (omp_trsv_t.h); returns non-zero, having done nothing, when its flags  \
-     cannot be allocated. */                                                \
-  int axb_omp_##p##trsv_few(axb_uplo uplo, axb_trans trans, axb_diag diag,    \
-                            int64_t m, int64_t t, const T *A, int64_t lda,    \
-                            T *X, int64_t ldx, int nt);                       \
+  /* op(A) X = X (LEFT, alpha = 1), X m x t with t small, on nt threads        \
+     (omp_trsv_t.h); returns non-zero, having done nothing, when its flags     \
+     cannot be allocated. */                                                   \
+  int axb_omp_##p##trsv_few(axb_uplo uplo, axb_trans trans, axb_diag diag,     \
+                            int64_t m, int64_t t, const T *A, int64_t lda,     \
+                            T *X, int64_t ldx, int nt);                        \
   /* Table entries. */                                                         \
   axb_status axb_omp_##p##gemm(axb_handle h, axb_trans ta, axb_trans tb,       \
                                int64_t m, int64_t n, int64_t k, T alpha,       \

@@ -83,7 +83,8 @@ void axb_omp_trsv_publish(const axb_omp_trsv_job *j, int64_t s) {
   int *f = flag_of(j, s);
   const int old = __atomic_exchange_n(f, 1, __ATOMIC_ACQ_REL);
 #ifdef __linux__
-  if (old == 2) syscall(SYS_futex, f, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+  if (old == 2)
+    syscall(SYS_futex, f, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 #else
   (void)old;
 #endif
@@ -120,7 +121,6 @@ void axb_omp_trsv_job_free(axb_omp_trsv_job *j) {
   axb__free(j->flags);
   j->flags = NULL;
 }
-
 
 #define AXB_TEMPLATE "backend/omp/omp_trsv_t.h"
 #include "core/instantiate.h"

@@ -54,8 +54,8 @@ AXB_OMP_INLINE void AXB_FN(trsv_prefetch_, )(const T *p, int64_t len) {
    X is the thread's copy of its block (trsv_thread_). */
 AXB_OMP_INLINE void AXB_FN(trsv_strip_, )(int64_t kb, const T *restrict A,
                                           int64_t lda, const T *restrict y0,
-                                          const T *restrict y1,
-                                          T *restrict x0, T *restrict x1) {
+                                          const T *restrict y1, T *restrict x0,
+                                          T *restrict x1) {
   T u[TRSV_STRIP], v[TRSV_STRIP];
   for (int i = 0; i < TRSV_STRIP; ++i)
     u[i] = x0[i], v[i] = x1[i];
@@ -140,8 +140,7 @@ static void AXB_FN(trsv_dots_, )(int64_t mb, int64_t kb, int64_t t,
         p3 += a3[k] * y0[k], q3 += a3[k] * y1[k];
       }
       x0[i] -= p0, x0[i + 1] -= p1, x0[i + 2] -= p2, x0[i + 3] -= p3;
-      if (two)
-        x1[i] -= q0, x1[i + 1] -= q1, x1[i + 2] -= q2, x1[i + 3] -= q3;
+      if (two) x1[i] -= q0, x1[i + 1] -= q1, x1[i + 2] -= q2, x1[i + 3] -= q3;
     }
     for (; i < mb; ++i) {
       const T *a0 = A + i * lda;
@@ -192,8 +191,8 @@ static void AXB_FN(trsv_diag_, )(int down, int cols, int unit, int64_t w,
 /* One thread's blocks: s = tid, tid + team, ... in solve order.  Each
    block's rows of X are worked on in a copy (xb, ld TRSV_LDB) placed half
    a page away from A's columns (trsv_axpy_), written back when solved. */
-static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid,
-                                   int team, const T *A, T *X) {
+static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid, int team,
+                                   const T *A, T *X) {
   const int64_t nb = j->nb, NB = j->block, m = j->m, t = j->t;
   const int64_t lda = j->lda, ldx = j->ldx, page = 4096 / sizeof(T);
   T room[TRSV_LDB * TRSV_MAXT + 2 * 4096 / sizeof(T)];
@@ -213,12 +212,10 @@ static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid,
       for (int64_t q = done; q < ready; ++q) {
         const int64_t pb = j->down ? q : nb - 1 - q;
         const int64_t p0 = pb * NB, p1 = p0 + NB < m ? p0 + NB : m;
-        if (j->cols)
-          AXB_FN(trsv_axpy_, )
-          (w, p1 - p0, t, A + r0 + p0 * lda, lda, X + p0, ldx, xb, TRSV_LDB);
-        else
-          AXB_FN(trsv_dots_, )
-          (w, p1 - p0, t, A + p0 + r0 * lda, lda, X + p0, ldx, xb, TRSV_LDB);
+        if (j->cols) AXB_FN(trsv_axpy_, )
+        (w, p1 - p0, t, A + r0 + p0 * lda, lda, X + p0, ldx, xb, TRSV_LDB);
+        else AXB_FN(trsv_dots_, )(w, p1 - p0, t, A + p0 + r0 * lda, lda, X + p0,
+                                  ldx, xb, TRSV_LDB);
       }
       done = ready;
     }
@@ -234,10 +231,9 @@ int AXB_FN(axb_omp_, trsv_few)(axb_uplo uplo, axb_trans trans, axb_diag diag,
                                int64_t m, int64_t t, const T *A, int64_t lda,
                                T *X, int64_t ldx, int nt) {
   axb_omp_trsv_job j;
-  if (axb_omp_trsv_job_init(&j, uplo, trans, diag, m, t, lda, ldx,
-                            sizeof(T)))
+  if (axb_omp_trsv_job_init(&j, uplo, trans, diag, m, t, lda, ldx, sizeof(T)))
     return 1;
-  AXB_OMP(parallel num_threads(nt) if(nt > 1 && j.nb > 1))
+  AXB_OMP(parallel num_threads(nt) if (nt > 1 && j.nb > 1))
   AXB_FN(trsv_thread_, )
   (&j, axb_omp_thread_id(), axb_omp_threads_in_team(), A, X);
   axb_omp_trsv_job_free(&j);
