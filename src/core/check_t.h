@@ -134,6 +134,37 @@ static void AXB_FN(chk_, sub_ax_rows)(int64_t i0, int64_t i1, int64_t k,
   }
 }
 
+/* One right-hand side, columns of A eight at a time: rowsum[i] += |a_ip|
+   and w[i] -= a_ip x_p for p = p0..p0+7 in that order, from one load and
+   one store of rowsum[i] and w[i] (a load and a store per column of A
+   bounded the pass: the backward error took 1.0 ms at n = 1024 on the
+   2-core VM, where A is read from cache in 0.2); each entry is formed as
+   the column-by-column loop forms it, bit for bit.  Returns the columns
+   done (a multiple of 8; the caller does the rest). */
+static int64_t AXB_FN(chk_, sub_ax_abs8)(int64_t i0, int64_t i1, int64_t k,
+                                         const T *a, int64_t lda,
+                                         const double *x, double *w,
+                                         double *rowsum) {
+  int64_t p = 0;
+  for (; p + 8 <= k; p += 8) {
+    const T *a0 = a + p * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+    const T *a4 = a3 + lda, *a5 = a4 + lda, *a6 = a5 + lda, *a7 = a6 + lda;
+    const double *xp = x + p;
+    for (int64_t i = i0; i < i1; ++i) {
+      const double b0 = a0[i], b1 = a1[i], b2 = a2[i], b3 = a3[i];
+      const double b4 = a4[i], b5 = a5[i], b6 = a6[i], b7 = a7[i];
+      double r = rowsum[i], v = w[i];
+      r += fabs(b0), r += fabs(b1), r += fabs(b2), r += fabs(b3);
+      r += fabs(b4), r += fabs(b5), r += fabs(b6), r += fabs(b7);
+      v -= b0 * xp[0], v -= b1 * xp[1], v -= b2 * xp[2], v -= b3 * xp[3];
+      v -= b4 * xp[4], v -= b5 * xp[5], v -= b6 * xp[6], v -= b7 * xp[7];
+      rowsum[i] = r;
+      w[i] = v;
+    }
+  }
+  return p;
+}
+
 /* sub_ax_rows that also adds |a_ip| to rowsum[i] for every column p of A
    while the first block of W's columns reads it: the residual and the row
    sums of ||A||_inf from one pass over A.  Each row sum runs over p in
@@ -146,7 +177,10 @@ static void AXB_FN(chk_, sub_ax_abs_rows)(int64_t i0, int64_t i1, int64_t k,
   for (int64_t i = i0; i < i1; ++i)
     rowsum[i] = 0;
   int64_t c1 = CHK_NB < nrhs ? CHK_NB : nrhs;
-  for (int64_t p = 0; p < k; ++p) {
+  /* one right-hand side: eight columns of A at a time, then the rest */
+  int64_t p =
+      c1 == 1 ? AXB_FN(chk_, sub_ax_abs8)(i0, i1, k, a, lda, x, w, rowsum) : 0;
+  for (; p < k; ++p) {
     const T *ap = a + p * lda;
     for (int64_t i = i0; i < i1; ++i)
       rowsum[i] += fabs((double)ap[i]);
