@@ -199,6 +199,42 @@ static void few_column_nan(void) {
   axb_set_threads(h, saved);
 }
 
+/* Leading rows of B (in solve order) that are zero, as the condition
+   estimate's unit vectors make them: the few-column solve skips their
+   blocks; the answer must still solve the system (2 threads). */
+static void few_column_zero_lead(void) {
+  const int saved = axb_get_threads(h);
+  const int64_t m = 517, z = 200; /* not a multiple of the 64-row block */
+  axb_set_threads(h, 2);
+  for (int ul = 0; ul < 2; ++ul)
+    for (int tr = 0; tr < 2; ++tr) {
+      const int down = (ul == AXB_LOWER) == (tr == AXB_NO_TRANS);
+      axb_dense A = stored_a(m, (axb_uplo)ul, AXB_NON_UNIT, AXB_F64, 91);
+      axb_dense B = random_b(m, 2, AXB_F64, 92);
+      for (int64_t i = 0; i < z; ++i)
+        for (int64_t c = 0; c < 2; ++c)
+          axb_dense_set(&B, down ? i : m - 1 - i, c, 0);
+      axb_dense_set(&B, down ? z + 5 : m - 1 - z - 5, 1, 0); /* one more */
+      axb_dense X = test_copy_ld(&B, B.ld);
+      CHECK_STATUS(
+          h,
+          trsm(AXB_LEFT, (axb_uplo)ul, (axb_trans)tr, AXB_NON_UNIT, 1, &A, &X),
+          AXB_SUCCESS);
+      axb_dense M = dense_op(&A, (axb_uplo)ul, (axb_trans)tr, AXB_NON_UNIT, 0);
+      CHECK_RATIO(axb_check_solve(&M, &X, &B), "zero lead uplo %d trans %d", ul,
+                  tr);
+      int zero = 1;
+      for (int64_t i = 0; i < z; ++i)
+        zero &= axb_dense_get(&X, down ? i : m - 1 - i, 0) == 0;
+      CHECK(zero, "zero lead uplo %d trans %d: X not 0 there", ul, tr);
+      axb_dense_destroy(&M);
+      axb_dense_destroy(&X);
+      axb_dense_destroy(&B);
+      axb_dense_destroy(&A);
+    }
+  axb_set_threads(h, saved);
+}
+
 /* Empty B: nothing happens, A and B may be NULL; a bad side is argument 1. */
 static void edges(void) {
   CHECK_STATUS(h,
@@ -229,6 +265,7 @@ int main(int argc, char **argv) {
   all_cases(AXB_F32);
   few_column_cases();
   few_column_nan();
+  few_column_zero_lead();
   axb_handle_destroy(h);
   return test_finish("test_trsm");
 }

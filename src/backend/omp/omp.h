@@ -237,6 +237,7 @@ typedef struct {
   int down;          /* op(A) lower: blocks solved downwards */
   int cols;          /* op(A) = A (not transposed): A used by columns */
   int unit;          /* unit diagonal */
+  int64_t zero;      /* leading blocks (solve order) of zero rows: skipped */
   int *flags;        /* nb flags, a cache line apart */
 } axb_omp_trsv_job;
 /* Returns non-zero when the flags cannot be allocated. */

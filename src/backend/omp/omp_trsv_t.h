@@ -197,6 +197,7 @@ static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid, int team,
   const int64_t lda = j->lda, ldx = j->ldx, page = 4096 / sizeof(T);
   T room[TRSV_LDB * TRSV_MAXT + 2 * 4096 / sizeof(T)];
   for (int64_t s = tid; s < nb; s += team) {
+    if (s < j->zero) continue; /* zero rows, zero solution */
     const int64_t b = j->down ? s : nb - 1 - s;
     const int64_t r0 = b * NB, r1 = r0 + NB < m ? r0 + NB : m, w = r1 - r0;
     /* xb - (A + r0) = page / 2 modulo a page */
@@ -204,7 +205,7 @@ static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid, int team,
     T *xb = room + (off + page / 2) % page;
     for (int64_t c = 0; c < t; ++c)
       memcpy(xb + c * TRSV_LDB, X + r0 + c * ldx, (size_t)w * sizeof(T));
-    for (int64_t done = 0; done < s;) {
+    for (int64_t done = j->zero; done < s;) {
       axb_omp_trsv_wait(j, done);
       int64_t ready = done + 1;
       while (ready < s && axb_omp_trsv_ready(j, ready))
@@ -233,6 +234,19 @@ int AXB_FN(axb_omp_, trsv_few)(axb_uplo uplo, axb_trans trans, axb_diag diag,
   axb_omp_trsv_job j;
   if (axb_omp_trsv_job_init(&j, uplo, trans, diag, m, t, lda, ldx, sizeof(T)))
     return 1;
+  /* Leading blocks (in solve order) whose rows of X are zero in every
+     column: their solution is zero and they update nothing (the estimate's
+     unit vectors e_i: L^-1 e_i starts at row i).  Skipped, as the
+     reference BLAS skips zero entries. */
+  for (; j.zero < j.nb; ++j.zero) {
+    const int64_t b = j.down ? j.zero : j.nb - 1 - j.zero;
+    const int64_t r0 = b * j.block, r1 = r0 + j.block < m ? r0 + j.block : m;
+    int nz = 0;
+    for (int64_t c = 0; c < t && !nz; ++c)
+      for (int64_t i = r0; i < r1 && !nz; ++i)
+        nz = X[i + c * ldx] != 0;
+    if (nz) break;
+  }
   AXB_OMP(parallel num_threads(nt) if (nt > 1 && j.nb > 1))
   AXB_FN(trsv_thread_, )
   (&j, axb_omp_thread_id(), axb_omp_threads_in_team(), A, X);
