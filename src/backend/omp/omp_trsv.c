@@ -30,7 +30,7 @@ enum { FLAG_STRIDE = 64 / sizeof(int) };
 /* How long a waiter spins before it sleeps: long enough to cover a block's
    update on a quiet machine (microseconds), short enough that a waiter
    whose partner was descheduled gives its core back soon. */
-#define TRSV_SPIN_SECONDS 50e-6
+#define TRSV_SPIN_SECONDS 20e-6
 
 static double now_s(void) {
   struct timespec ts;
