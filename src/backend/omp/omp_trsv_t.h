@@ -232,6 +232,7 @@ int AXB_FN(axb_omp_, trsv_few)(axb_uplo uplo, axb_trans trans, axb_diag diag,
                                int64_t m, int64_t t, const T *A, int64_t lda,
                                T *X, int64_t ldx, int nt) {
   axb_omp_trsv_job j;
+  if (m <= 0 || t <= 0) return 0;
   if (axb_omp_trsv_job_init(&j, uplo, trans, diag, m, t, lda, ldx, sizeof(T)))
     return 1;
   /* Leading blocks (in solve order) whose rows of X are zero in every
