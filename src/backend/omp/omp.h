@@ -239,11 +239,14 @@ typedef struct {
   int unit;          /* unit diagonal */
   int64_t zero;      /* leading blocks (solve order) of zero rows: skipped */
   int *flags;        /* nb flags, a cache line apart */
+  void *room;        /* per thread: its copy of a block of X (T entries) */
+  int64_t room_each; /* entries of room per thread */
+  int64_t ldb;       /* leading dimension of that copy */
 } axb_omp_trsv_job;
 /* Returns non-zero when the flags cannot be allocated. */
 int axb_omp_trsv_job_init(axb_omp_trsv_job *j, axb_uplo uplo, axb_trans trans,
                           axb_diag diag, int64_t m, int64_t t, int64_t lda,
-                          int64_t ldx, size_t es);
+                          int64_t ldx, size_t es, int nt);
 void axb_omp_trsv_job_free(axb_omp_trsv_job *j);
 int axb_omp_trsv_ready(const axb_omp_trsv_job *j, int64_t s);
 void axb_omp_trsv_wait(const axb_omp_trsv_job *j, int64_t s);

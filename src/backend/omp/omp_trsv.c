@@ -16,10 +16,8 @@
 #include <unistd.h>
 #endif
 
-/* Largest block and column count, and the leading dimension of a thread's
-   copy of its block (not a multiple of a page: its two columns must not
-   alias either). */
-enum { TRSV_MAXB = 256, TRSV_MAXT = 16, TRSV_LDB = TRSV_MAXB + 8 };
+/* Largest block. */
+enum { TRSV_MAXB = 256 };
 /* Columns ahead that the row-oriented tile update prefetches, and rows of
    X the column-oriented one keeps in registers. */
 enum { TRSV_AHEAD = 4, TRSV_STRIP = 32 };
@@ -102,7 +100,7 @@ static int64_t block_rows(int64_t m, size_t es) {
 
 int axb_omp_trsv_job_init(axb_omp_trsv_job *j, axb_uplo uplo, axb_trans trans,
                           axb_diag diag, int64_t m, int64_t t, int64_t lda,
-                          int64_t ldx, size_t es) {
+                          int64_t ldx, size_t es, int nt) {
   memset(j, 0, sizeof *j);
   j->m = m;
   j->t = t;
@@ -114,12 +112,24 @@ int axb_omp_trsv_job_init(axb_omp_trsv_job *j, axb_uplo uplo, axb_trans trans,
   j->cols = trans == AXB_NO_TRANS;
   j->unit = diag == AXB_UNIT;
   j->flags = axb__calloc(j->nb * FLAG_STRIDE, sizeof(int));
-  return j->flags == NULL;
+  /* Each thread's copy of its block: ld block + 8 (not a multiple of a
+     page, so that its columns do not alias each other), t columns, and a
+     page of room to place it half a page away from A's columns. */
+  j->ldb = j->block + 8;
+  j->room_each = j->ldb * t + (int64_t)(4096 / es);
+  j->room = axb__malloc(j->room_each * (nt > 0 ? nt : 1), es);
+  if (!j->flags || !j->room) {
+    axb_omp_trsv_job_free(j);
+    return 1;
+  }
+  return 0;
 }
 
 void axb_omp_trsv_job_free(axb_omp_trsv_job *j) {
   axb__free(j->flags);
+  axb__free(j->room);
   j->flags = NULL;
+  j->room = NULL;
 }
 
 #define AXB_TEMPLATE "backend/omp/omp_trsv_t.h"

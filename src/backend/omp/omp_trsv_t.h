@@ -189,13 +189,15 @@ static void AXB_FN(trsv_diag_, )(int down, int cols, int unit, int64_t w,
 }
 
 /* One thread's blocks: s = tid, tid + team, ... in solve order.  Each
-   block's rows of X are worked on in a copy (xb, ld TRSV_LDB) placed half
-   a page away from A's columns (trsv_axpy_), written back when solved. */
+   block's rows of X are worked on in a copy (xb, ld j->ldb, in the
+   thread's part of j->room: heap, not the stack of a caller's thread) placed
+   half a page away from A's columns (trsv_axpy_), written back when solved. */
 static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid, int team,
                                    const T *A, T *X) {
   const int64_t nb = j->nb, NB = j->block, m = j->m, t = j->t;
   const int64_t lda = j->lda, ldx = j->ldx, page = 4096 / sizeof(T);
-  T room[TRSV_LDB * TRSV_MAXT + 2 * 4096 / sizeof(T)];
+  T *room = (T *)j->room + (int64_t)tid * j->room_each;
+  const int64_t ldb = j->ldb;
   for (int64_t s = tid; s < nb; s += team) {
     if (s < j->zero) continue; /* zero rows, zero solution */
     const int64_t b = j->down ? s : nb - 1 - s;
@@ -204,7 +206,7 @@ static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid, int team,
     const uintptr_t off = ((uintptr_t)(A + r0) - (uintptr_t)room) / sizeof(T);
     T *xb = room + (off + page / 2) % page;
     for (int64_t c = 0; c < t; ++c)
-      memcpy(xb + c * TRSV_LDB, X + r0 + c * ldx, (size_t)w * sizeof(T));
+      memcpy(xb + c * ldb, X + r0 + c * ldx, (size_t)w * sizeof(T));
     for (int64_t done = j->zero; done < s;) {
       axb_omp_trsv_wait(j, done);
       int64_t ready = done + 1;
@@ -214,16 +216,16 @@ static void AXB_FN(trsv_thread_, )(const axb_omp_trsv_job *j, int tid, int team,
         const int64_t pb = j->down ? q : nb - 1 - q;
         const int64_t p0 = pb * NB, p1 = p0 + NB < m ? p0 + NB : m;
         if (j->cols) AXB_FN(trsv_axpy_, )
-        (w, p1 - p0, t, A + r0 + p0 * lda, lda, X + p0, ldx, xb, TRSV_LDB);
+        (w, p1 - p0, t, A + r0 + p0 * lda, lda, X + p0, ldx, xb, ldb);
         else AXB_FN(trsv_dots_, )(w, p1 - p0, t, A + p0 + r0 * lda, lda, X + p0,
-                                  ldx, xb, TRSV_LDB);
+                                  ldx, xb, ldb);
       }
       done = ready;
     }
     AXB_FN(trsv_diag_, )
-    (j->down, j->cols, j->unit, w, t, A + r0 + r0 * lda, lda, xb, TRSV_LDB);
+    (j->down, j->cols, j->unit, w, t, A + r0 + r0 * lda, lda, xb, ldb);
     for (int64_t c = 0; c < t; ++c)
-      memcpy(X + r0 + c * ldx, xb + c * TRSV_LDB, (size_t)w * sizeof(T));
+      memcpy(X + r0 + c * ldx, xb + c * ldb, (size_t)w * sizeof(T));
     axb_omp_trsv_publish(j, s);
   }
 }
@@ -233,7 +235,8 @@ int AXB_FN(axb_omp_, trsv_few)(axb_uplo uplo, axb_trans trans, axb_diag diag,
                                T *X, int64_t ldx, int nt) {
   axb_omp_trsv_job j;
   if (m <= 0 || t <= 0) return 0;
-  if (axb_omp_trsv_job_init(&j, uplo, trans, diag, m, t, lda, ldx, sizeof(T)))
+  if (axb_omp_trsv_job_init(&j, uplo, trans, diag, m, t, lda, ldx, sizeof(T),
+                            nt))
     return 1;
   /* Leading blocks (in solve order) whose rows of X are zero in every
      column: their solution is zero and they update nothing (the estimate's
