@@ -300,6 +300,25 @@ static double worst_ratio(const double *r, const double *x, int64_t ldx,
   return worst;
 }
 
+/* r := B (n x nrhs doubles, then `extra` more doubles of scratch) and
+   x := X as doubles (*own: a converted copy or NULL); 0 with *oom set
+   when memory runs out. */
+static int residual_setup(const axb_dense *X, const axb_dense *B, int64_t n,
+                          int64_t nrhs, int64_t extra, double **r,
+                          const double **x, int64_t *ldx, double **own,
+                          int *oom) {
+  *own = NULL;
+  *r = axb__malloc(n * nrhs + extra, sizeof(double));
+  *x = *r ? as_double(X, ldx, own) : NULL;
+  if (!*x) {
+    axb__free(*r);
+    if (oom) *oom = 1;
+    return 0;
+  }
+  copy_dense(B, *r, n);
+  return 1;
+}
+
 /* max_c ||b_c - A x_c||_inf / (||A||_inf ||x_c||_inf n eps(X)). */
 double axb_check_solve(const axb_dense *A, const axb_dense *X,
                        const axb_dense *B) {
@@ -313,15 +332,10 @@ double axb__check_solve(const axb_dense *A, const axb_dense *X,
   int64_t n = A->rows, nrhs = X->cols;
   if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
   if (n == 0 || nrhs == 0) return 0;
-  double *r = axb__malloc(n * nrhs, sizeof(double)), *own = NULL;
+  double *r, *own;
+  const double *x;
   int64_t ldx;
-  const double *x = r ? as_double(X, &ldx, &own) : NULL;
-  if (!x) {
-    axb__free(r);
-    if (oom) *oom = 1;
-    return NAN;
-  }
-  copy_dense(B, r, n);
+  if (!residual_setup(X, B, n, nrhs, 0, &r, &x, &ldx, &own, oom)) return NAN;
   sub_ax(A, x, ldx, nrhs, r, n); /* r = b - A x, column by column */
   double worst = worst_ratio(r, x, ldx, n, nrhs, norm_of(A, AXB_NORM_INF),
                              axb_eps(X->dtype));
@@ -350,17 +364,12 @@ double axb__backward_error_op(const axb_dense *A, axb_trans trans,
   int64_t n = A->rows, nrhs = X->cols;
   if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
   if (n == 0 || nrhs == 0) return 0;
-  double *r = axb__malloc(n * nrhs + n, sizeof(double)), *own = NULL;
+  double *r, *own;
+  const double *x;
   int64_t ldx;
-  const double *x = r ? as_double(X, &ldx, &own) : NULL;
-  if (!x) {
-    axb__free(r);
-    if (oom) *oom = 1;
-    return NAN;
-  }
+  if (!residual_setup(X, B, n, nrhs, n, &r, &x, &ldx, &own, oom)) return NAN;
   double *sums = r + n * nrhs;
   const int t = trans == AXB_TRANS, d = A->dtype == AXB_F64;
-  copy_dense(B, r, n);
   if (t && d)
     chk_dsub_atx_abs(n, A->data, A->ld, x, ldx, nrhs, r, n, sums, threads);
   else if (t)
@@ -401,15 +410,11 @@ double axb__backward_error_sym(const axb_dense *A, const axb_dense *X,
 #endif
   if ((double)n * (double)n < CHK_PAR_WORK) parts = 1;
   parts = parts < 1 ? 1 : parts > CHK_SYM_PARTS ? CHK_SYM_PARTS : parts;
-  double *r = axb__malloc(n * nrhs * (1 + parts), sizeof(double)), *own = NULL;
+  double *r, *own;
+  const double *x;
   int64_t ldx;
-  const double *x = r ? as_double(X, &ldx, &own) : NULL;
-  if (!x) {
-    axb__free(r);
-    if (oom) *oom = 1;
+  if (!residual_setup(X, B, n, nrhs, n * nrhs * parts, &r, &x, &ldx, &own, oom))
     return NAN;
-  }
-  copy_dense(B, r, n);
   if (A->dtype == AXB_F64)
     chk_dsub_symx(n, A->data, A->ld, x, ldx, nrhs, r, n, r + n * nrhs, parts);
   else
