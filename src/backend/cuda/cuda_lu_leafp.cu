@@ -52,8 +52,8 @@ constexpr int kMaxCluster = 16;
 
 /* ---- magnitudes as keys, and the warp's largest --------------------- */
 
-/* |x|'s bits + 1: the order of the magnitudes; 0: no row, or NaN (never a
-   pivot, as in the other leaf kernels). */
+/* |x|'s bits + 1: the order of the magnitudes; 0 for NaN (cand_key below
+   ranks it under every number). */
 __device__ __forceinline__ unsigned long long mag_key(double x) {
   if (x != x) return 0;
   return ((unsigned long long)__double_as_longlong(x) & 0x7fffffffffffffffull) +
