@@ -8,7 +8,7 @@
 # tests, then bench): bench_dist_gpu FP64 LU and Cholesky on G GPUs (read
 # from nvidia-smi): 1x2 at n = 16384 .. 65536 with rank 0's single-GPU
 # getrf/potrf beside it, 2x1 at 32768; on 4 GPUs 1x4, 2x2, 4x1 at 32768 and
-# 65536.  big: the largest-system mode only (n = 110000 on 2 GPUs, the
+# 65536; the LU panel on the device at 32768 (1x2) beside the host's.  big: the largest-system mode only (n = 110000 on 2 GPUs, the
 # certified driver; ~90 GiB of matrix).  Every mpirun runs under timeout,
 # steps are skipped once the script has run 7 minutes; logs and the CSV go
 # to OUTDIR.
@@ -74,6 +74,9 @@ elif [ "$G" -ge 2 ]; then
     run "bench_1x2_$n" 150 2 bench_dist_gpu --grid 1x2 --n $n --out "$csv"
   done
   run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"
+  # the LU panel on the device (AXB_DIST_GPU_PANEL=device) against the host
+  AXB_DIST_GPU_PANEL=device run bench_1x2_32768_devpanel 90 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --routine lu --single 0 --out "$csv"
 else
   run bench_1x1_16384 120 1 bench_dist_gpu --grid 1x1 --n 16384 --out "$csv"
   run bench_1x2_16384 120 2 bench_dist_gpu --grid 1x2 --n 16384 --single 0 --out "$csv"

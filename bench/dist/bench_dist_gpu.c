@@ -14,9 +14,10 @@
  * mode (e.g. --n 110000 --single 0 --timed 0 --check 1 on two 80 GB GPUs:
  * ~90 GiB of matrix that no single GPU holds).
  * CSV rows as bench_dist's: routine,impl,n,nb,P,Q,threads,seconds,gflops,
- * check; impl axb-gpu (distributed), axb-1gpu (rank 0 alone), axb-gpu-
- * certified (the driver; seconds = its factorization, check = backward
- * error); threads = the number of ranks (GPUs when one rank per GPU).
+ * check; impl axb-gpu (distributed; axb-gpu-devpanel with
+ * AXB_DIST_GPU_PANEL=device: the LU panel on the device), axb-1gpu (rank 0
+ * alone), axb-gpu- certified (the driver; seconds = its factorization, check =
+ * backward error); threads = the number of ranks (GPUs when one rank per GPU).
  */
 #include "axb_dist.h"
 
@@ -147,7 +148,10 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
   }
   if (ok) {
     qsort(ts, (size_t)o->reps, sizeof *ts, cmp);
-    row(o, chol ? "potrf" : "getrf", "axb-gpu", ts[o->reps / 2], -1);
+    const char *pm = getenv("AXB_DIST_GPU_PANEL");
+    row(o, chol ? "potrf" : "getrf",
+        pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel" : "axb-gpu",
+        ts[o->reps / 2], -1);
   }
   free(ts);
 }

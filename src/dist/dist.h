@@ -115,6 +115,10 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     /* buf (m x n, ld m) := A (m x n, ld lda), and back. */                    \
     void (*pack)(int64_t m, int64_t n, const T *A, int64_t lda, T *buf);       \
     void (*unpack)(int64_t m, int64_t n, const T *buf, T *A, int64_t lda);     \
+    /* 1: the LU factors each panel on a host copy of it (the rank's array     \
+       a is device memory and the table prefers the host for the pivot         \
+       search; GPU ranks, AXB_DIST_GPU_PANEL=host); 0: in place. */            \
+    int (*panel_on_host)(const T *a);                                          \
   } NAME;
 
 AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)

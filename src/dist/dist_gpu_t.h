@@ -224,6 +224,11 @@ static void AXB_FN(gpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
   }
 }
 
+/* The LU panel on a host copy (default) unless AXB_DIST_GPU_PANEL=device. */
+static int AXB_FN(gpu_, panel_on_host)(const T *a) {
+  return on_device(a) && !gpu.panel_device;
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -235,7 +240,8 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .pack_rows = AXB_FN(gpu_, pack_rows),
     .unpack_rows = AXB_FN(gpu_, unpack_rows),
     .pack = AXB_FN(gpu_, pack),
-    .unpack = AXB_FN(gpu_, unpack)};
+    .unpack = AXB_FN(gpu_, unpack),
+    .panel_on_host = AXB_FN(gpu_, panel_on_host)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {
   return axb__dist_gpu_handle(h) ? &AXB_FN(axb__dist_gpu_, ) : &CPU;
