@@ -223,6 +223,7 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   loc.id = gpu.device;
   if (cudaMemPrefetchAsync(A->data, bytes, loc, 0, 0) != cudaSuccess)
     cudaGetLastError(); /* only a hint */
+  gpu_sync();           /* the host code that follows finds the pages settled */
 }
 
 #define AXB_DIST_GPU_T
