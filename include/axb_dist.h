@@ -85,6 +85,16 @@ void axb_dist_set_rcond(axb_dist_grid *g, int on);
 /* Times of the last call on this grid. */
 axb_dist_times axb_dist_get_times(const axb_dist_grid *g);
 
+/* GPU ranks (built when CUDA is found): a grid's routines called with a
+   CUDA handle keep each rank's local array in CUDA managed memory on that
+   handle's device (matrices created, generated or read with that handle)
+   and do the local work there (cuBLAS; messages host-staged MPI).  The
+   device a rank should use: AXB_DIST_DEVICE if set, else its rank among
+   the ranks of its host modulo the device count (several ranks may share a
+   GPU); -1 when there is no GPU or the build has no GPU ranks.  Pass it to
+   axb_handle_create(&h, AXB_BACKEND_CUDA, device).  Collective over comm. */
+int axb_dist_gpu_device(MPI_Comm comm);
+
 /* Rows (or columns) of an n-long dimension held by process iproc of
    nprocs with blocks of nb: ScaLAPACK's NUMROC with the source at 0. */
 int64_t axb_dist_numroc(int64_t n, int64_t nb, int iproc, int nprocs);

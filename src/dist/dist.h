@@ -68,8 +68,9 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     memset(&(c), 0, sizeof(c));                                                \
     (c).h = (hh);                                                              \
     (c).g = (axb_dist_grid *)(A)->grid;                                        \
-    (c).ops = &AXB_FN(axb__dist_cpu_, );                                       \
+    (c).ops = AXB_FN(axb__dist_ops_, )(hh);                                    \
     (c).a = (A)->data;                                                         \
+    axb__dist_gpu_prefetch((hh), (A));                                         \
     (c).lld = (A)->lld;                                                        \
     (c).n = (A)->n;                                                            \
     (c).nb = (A)->nb;                                                          \
@@ -114,6 +115,10 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     /* buf (m x n, ld m) := A (m x n, ld lda), and back. */                    \
     void (*pack)(int64_t m, int64_t n, const T *A, int64_t lda, T *buf);       \
     void (*unpack)(int64_t m, int64_t n, const T *buf, T *A, int64_t lda);     \
+    /* 1: the LU factors each panel on a host copy of it (the rank's array     \
+       a is device memory and the table prefers the host for the pivot         \
+       search; GPU ranks, AXB_DIST_GPU_PANEL=host); 0: in place. */            \
+    int (*panel_on_host)(const T *a);                                          \
   } NAME;
 
 AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)
@@ -123,6 +128,24 @@ AXB_DIST_DECLARE_OPS(float, axb_dist_ops_s)
    host loops. */
 extern const axb_dist_ops_d axb__dist_cpu_d;
 extern const axb_dist_ops_s axb__dist_cpu_s;
+
+/* ---- GPU ranks (dist_gpu.c; issue 24g) -------------------------------- */
+
+/* The table for h: the GPU table on a CUDA handle when the layer was built
+   with CUDA (AXB_DIST_GPU), else the CPU table. */
+const axb_dist_ops_d *axb__dist_ops_d(axb_handle h);
+const axb_dist_ops_s *axb__dist_ops_s(axb_handle h);
+/* 1 when h is a CUDA handle and this build has GPU ranks. */
+int axb__dist_gpu_handle(axb_handle h);
+/* A local array of count entries of size bytes, zero-filled: CUDA managed
+   memory on a GPU rank (*owns = 2: device-resident while the GPU works on
+   it, readable by the host code that fills, scans and checks it), else
+   host memory (*owns = 1).  NULL when out of memory. */
+void *axb__dist_alloc(axb_handle h, int64_t count, size_t size, int *owns);
+void axb__dist_free(void *p, int owns);
+/* On a GPU rank: start moving A's managed local array to h's device (the
+   algorithms' cuBLAS calls then find it there).  No-op otherwise. */
+void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);
 
 /* ---- typed algorithms (dist_lu.c, dist_chol.c, dist_solve.c) ----------- */
 

@@ -17,9 +17,11 @@ static axb_status AXB_FN(api_check_, )(axb_handle h, const axb_dist_matrix *A,
   axb_status st = AXB_SUCCESS;
   if (!h)
     st = axb__fail(h, AXB_ERR_INVALID, "%s: NULL handle", who);
-  else if (axb_handle_backend(h) == AXB_BACKEND_CUDA)
+  else if (axb_handle_backend(h) == AXB_BACKEND_CUDA &&
+           !axb__dist_gpu_handle(h))
     st = axb__fail(h, AXB_ERR_NOT_SUPPORTED,
-                   "%s: GPU ranks are not implemented yet (use a CPU handle)",
+                   "%s: this build has no GPU ranks (libaxb_dist without "
+                   "CUDA; use a CPU handle)",
                    who);
   else if (axb__dist_check(h, A, DTYPE, who) != AXB_SUCCESS)
     st = -2;
@@ -167,8 +169,7 @@ static axb_status AXB_FN(drv_run_, )(axb_handle h, const axb_dist_matrix *A,
   axb_dist_grid *g = (axb_dist_grid *)A->grid;
   int64_t cnt = A->lld * (A->nloc > 1 ? A->nloc : 1);
   axb_dist_matrix F = *A; /* the working copy, factored in place */
-  F.data = axb__malloc(cnt, sizeof(T));
-  F.owns = 1;
+  F.data = axb__dist_alloc(h, cnt, sizeof(T), &F.owns);
   int64_t *ipiv = axb__malloc(A->n > 1 ? A->n : 1, sizeof(int64_t));
   axb_status st = AXB_SUCCESS;
   if (!F.data || !ipiv)

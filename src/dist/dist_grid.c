@@ -176,8 +176,7 @@ axb_status axb_dist_matrix_create(axb_handle h, const axb_dist_grid *g,
   fill_fields(g, dtype, n, nb, A);
   A->lld = A->mloc > 1 ? A->mloc : 1;
   int64_t count = A->lld * (A->nloc > 1 ? A->nloc : 1);
-  A->data = axb__calloc(count, axb_dtype_size(dtype));
-  A->owns = 1;
+  A->data = axb__dist_alloc(h, count, axb_dtype_size(dtype), &A->owns);
   if (!A->data)
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "cannot allocate the %lld x %lld local blocks of a "
@@ -213,7 +212,7 @@ axb_status axb_dist_matrix_wrap(axb_handle h, const axb_dist_grid *g,
 
 void axb_dist_matrix_destroy(axb_dist_matrix *A) {
   if (!A) return;
-  if (A->owns) axb__free(A->data);
+  if (A->owns) axb__dist_free(A->data, A->owns);
   memset(A, 0, sizeof *A);
 }
 

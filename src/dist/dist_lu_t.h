@@ -59,6 +59,10 @@ typedef struct {
   double *cand;           /* 2 (ib + 2): the candidate and the winner     */
   T *pu;                  /* ib x nb: a sub-panel's U rows (the look-ahead
                              panel must not touch ubuf, still in use)     */
+  T *pa;   /* the panel's first column (ld lld): in a, or in hp            */
+  T *hp;   /* lld x nb host copy of the panel when the table asks for one
+              (GPU ranks: the panel is factored on the host), else NULL    */
+  T *prow; /* ib entries: the candidate row read through the table         */
   axb_dist_times *t;
 } CTX;
 
@@ -71,31 +75,27 @@ static void AXB_FN(lu_note_, )(CTX *c, axb_status st) {
   if (c->st == AXB_SUCCESS && st != AXB_SUCCESS) c->st = st;
 }
 
-/* Exchange global rows r1 and r2 over the local column ranges [c0, c1) and
-   [c2, c3) (point to point within the process column). */
-static void AXB_FN(lu_swap_, )(CTX *c, int64_t r1, int64_t r2, int64_t c0,
-                               int64_t c1, int64_t c2, int64_t c3) {
+/* Exchange global rows r1 and r2 over the w panel columns at pa (ld lld;
+   point to point within the process column). */
+static void AXB_FN(lu_swap_, )(CTX *c, int64_t r1, int64_t r2, T *pa,
+                               int64_t w) {
   if (r1 == r2) return;
   const axb_dist_grid *g = c->g;
   int o1 = dist_owner(r1, c->nb, g->nprow),
       o2 = dist_owner(r2, c->nb, g->nprow);
   int64_t l1 = dist_g2l(r1, c->nb, g->nprow),
           l2 = dist_g2l(r2, c->nb, g->nprow);
-  int64_t w1 = c1 - c0, w2 = c3 - c2;
-  if (w1 + w2 <= 0 || (o1 != g->prow && o2 != g->prow)) return;
+  if (w <= 0 || (o1 != g->prow && o2 != g->prow)) return;
   if (o1 == o2) {
-    c->ops->swap_rows(w1, c->a + c0 * c->lld, c->lld, l1, l2);
-    c->ops->swap_rows(w2, c->a + c2 * c->lld, c->lld, l1, l2);
+    c->ops->swap_rows(w, pa, c->lld, l1, l2);
     return;
   }
   int other = o1 == g->prow ? o2 : o1;
   int64_t l = o1 == g->prow ? l1 : l2;
-  c->ops->pack(1, w1, c->a + l + c0 * c->lld, c->lld, c->rbuf);
-  c->ops->pack(1, w2, c->a + l + c2 * c->lld, c->lld, c->rbuf + w1);
-  MPI_Sendrecv_replace(c->rbuf, (int)(w1 + w2), MPI_T, other, 7, other, 7,
-                       g->col, MPI_STATUS_IGNORE);
-  c->ops->unpack(1, w1, c->rbuf, c->a + l + c0 * c->lld, c->lld);
-  c->ops->unpack(1, w2, c->rbuf + w1, c->a + l + c2 * c->lld, c->lld);
+  c->ops->pack(1, w, pa + l, c->lld, c->rbuf);
+  MPI_Sendrecv_replace(c->rbuf, (int)w, MPI_T, other, 7, other, 7, g->col,
+                       MPI_STATUS_IGNORE);
+  c->ops->unpack(1, w, c->rbuf, pa + l, c->lld);
 }
 
 /* One column j of the panel (columns lc0 .. lc0+jb-1), inside the
@@ -106,10 +106,9 @@ static void AXB_FN(lu_swap_, )(CTX *c, int64_t r1, int64_t r2, int64_t c0,
 static void AXB_FN(lu_column_, )(CTX *c, int64_t k0, int64_t jb, int64_t j,
                                  int64_t j1, int64_t *hdr) {
   const axb_dist_grid *g = c->g;
-  int64_t nb = c->nb, lld = c->lld, gj = k0 + j,
-          lc0 = AXB_FN(lu_loc_, )(c, k0, 0);
+  int64_t nb = c->nb, lld = c->lld, gj = k0 + j;
   int64_t lrj = AXB_FN(lu_loc_, )(c, gj, 1), w = j1 - j;
-  T *colj = c->a + (lc0 + j) * lld;
+  T *colj = c->pa + j * lld;
   double *cand = c->cand, *best = c->cand + c->ib + 2;
   memset(cand, 0, (size_t)(c->ib + 2) * sizeof(double));
   cand[0] = -1;
@@ -120,15 +119,16 @@ static void AXB_FN(lu_column_, )(CTX *c, int64_t k0, int64_t jb, int64_t j,
     c->ops->iamax(c->mloc - lrj, colj + lrj, &idx, &cand[0]);
     if (idx >= 0) {
       cand[1] = (double)dist_l2g(lrj + idx, nb, g->prow, g->nprow);
+      c->ops->pack(1, w, colj + lrj + idx, lld, c->prow);
       for (int64_t e = 0; e < w; ++e)
-        cand[2 + e] = (double)colj[lrj + idx + e * lld];
+        cand[2 + e] = (double)c->prow[e];
     }
   }
   MPI_Allreduce(cand, best, 1, c->cand_type, c->maxloc, g->col);
   int64_t p = (int64_t)best[1];
   if (best[0] < 0 || p >= c->n) p = gj; /* no candidate: cannot happen */
   hdr[j] = p + 1;
-  AXB_FN(lu_swap_, )(c, gj, p, lc0, lc0 + jb, 0, 0);
+  AXB_FN(lu_swap_, )(c, gj, p, c->pa, jb);
   for (int64_t e = 0; e < w; ++e) /* the pivot row, as the owner has it */
     c->urow[e] = (T)best[2 + e];
   T piv = c->urow[0];
@@ -148,7 +148,7 @@ static void AXB_FN(lu_column_, )(CTX *c, int64_t k0, int64_t jb, int64_t j,
 static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
   const axb_dist_grid *g = c->g;
   int64_t nb = c->nb, k0 = k * nb, jb = c->n - k0 < nb ? c->n - k0 : nb;
-  int64_t lc0 = AXB_FN(lu_loc_, )(c, k0, 0), lld = c->lld;
+  int64_t lld = c->lld;
   int pk = dist_owner(k0, nb, g->nprow);
   hdr[jb] = 0;
   for (int64_t j0 = 0; j0 < jb; j0 += c->ib) {
@@ -156,7 +156,7 @@ static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
     for (int64_t j = j0; j < j1; ++j)
       AXB_FN(lu_column_, )(c, k0, jb, j, j1, hdr);
     if (wr == 0) continue;
-    T *a11 = c->a + (lc0 + j0) * lld, *a12 = c->a + (lc0 + j1) * lld;
+    T *a11 = c->pa + j0 * lld, *a12 = c->pa + j1 * lld;
     int64_t lu0 = AXB_FN(lu_loc_, )(c, k0 + j0, 1), bw = j1 - j0;
     if (g->prow == pk) {
       AXB_FN(lu_note_, )
@@ -182,9 +182,18 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
   int qk = dist_owner(k0, nb, g->npcol);
   if (g->pcol == qk) {
     double t0 = axb__now();
+    /* The panel's rows lr0.. of columns lc0 .. lc0+jb-1, one contiguous
+       range of a (with the rows above lr0 of the later columns). */
+    T *a0 = c->a + lr0 + lc0 * c->lld;
+    int64_t span = (jb - 1) * c->lld + (c->mloc - lr0);
+    c->pa = c->a + lc0 * c->lld;
+    if (c->hp && c->mloc > lr0) { /* factored on a host copy */
+      c->ops->pack(span, 1, a0, span, c->hp + lr0);
+      c->pa = c->hp;
+    }
     AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
-    c->ops->pack(c->mloc - lr0, jb, c->a + lr0 + lc0 * c->lld, c->lld,
-                 c->pbuf[slot]);
+    c->ops->pack(c->mloc - lr0, jb, c->pa + lr0, c->lld, c->pbuf[slot]);
+    if (c->pa == c->hp) c->ops->unpack(span, 1, c->hp + lr0, a0, span);
     c->t->panel += axb__now() - t0;
   }
   double t0 = axb__now();
@@ -295,8 +304,11 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->ib = c->nb < 32 ? c->nb : 32;
   c->cand = axb__malloc(2 * (c->ib + 2), sizeof(double));
   c->pu = axb__malloc(c->ib * c->nb, sizeof(T));
+  c->prow = axb__malloc(c->ib, sizeof(T));
+  int hp = c->ops->panel_on_host(c->a);
+  if (hp) c->hp = axb__malloc(c->lld * c->nb, sizeof(T));
   if (!c->pbuf[0] || !c->pbuf[1] || !c->hbuf[0] || !c->hbuf[1] || !c->ubuf ||
-      !c->rbuf || !c->urow || !c->cand || !c->pu)
+      !c->rbuf || !c->urow || !c->cand || !c->pu || !c->prow || (hp && !c->hp))
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
                      "distributed getrf: cannot allocate the panel buffers "
                      "(%lld x %lld local)",
@@ -324,6 +336,8 @@ static void AXB_FN(lu_free_, )(CTX *c) {
   axb__free(c->urow);
   axb__free(c->cand);
   axb__free(c->pu);
+  axb__free(c->prow);
+  axb__free(c->hp);
   AXB_FN(swap_ws_free_, )(&c->sw);
 }
 

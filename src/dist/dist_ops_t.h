@@ -120,6 +120,11 @@ static void AXB_FN(cpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
     memcpy(A + c * lda, buf + c * m, (size_t)m * sizeof(T));
 }
 
+static int AXB_FN(cpu_, panel_on_host)(const T *a) {
+  (void)a;
+  return 0;
+}
+
 const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .gemm = AXB_FN(cpu_, gemm),
     .trsm = AXB_FN(cpu_, trsm),
@@ -131,6 +136,7 @@ const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .pack_rows = AXB_FN(cpu_, pack_rows),
     .unpack_rows = AXB_FN(cpu_, unpack_rows),
     .pack = AXB_FN(cpu_, pack),
-    .unpack = AXB_FN(cpu_, unpack)};
+    .unpack = AXB_FN(cpu_, unpack),
+    .panel_on_host = AXB_FN(cpu_, panel_on_host)};
 
 #undef OPS_T

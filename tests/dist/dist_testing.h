@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int fails, checks, rank_;
 
@@ -26,7 +27,9 @@ static int fails, checks, rank_;
     }                                                                          \
   } while (0)
 
-static axb_handle H;
+static axb_handle H;  /* the CPU handle of the single-process references   */
+static axb_handle HD; /* the distributed routines' handle: H, or with the
+                         third argument `gpu` a CUDA handle (GPU ranks)  */
 static axb_dist_grid *G;
 static int P_, Q_;
 
@@ -51,8 +54,15 @@ static inline axb_dense gen_full(const char *spec, axb_dtype t) {
   return A;
 }
 
+/* GPU ranks were asked for but there is no GPU (or no GPU ranks in this
+   build): ctest's skip code. */
+#define DIST_TEST_SKIP 77
+
 /* MPI, the CPU handle on one thread and the P x Q grid of argv[1], argv[2]
-   (1 x 1 without them). */
+   (1 x 1 without them); argv[3] = "gpu": the distributed routines run on
+   GPU ranks (a CUDA handle on axb_dist_gpu_device's device; several ranks
+   may share one GPU), and the program exits with DIST_TEST_SKIP when
+   there is none. */
 static inline void dist_test_start(int *argc, char ***argv) {
   MPI_Init(argc, argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -60,7 +70,21 @@ static inline void dist_test_start(int *argc, char ***argv) {
   Q_ = *argc > 2 ? atoi((*argv)[2]) : 1;
   axb_handle_create(&H, AXB_BACKEND_CPU, 0);
   axb_set_threads(H, 1);
-  if (axb_dist_grid_create(H, MPI_COMM_WORLD, P_, Q_, &G) != AXB_SUCCESS) {
+  HD = H;
+  if (*argc > 3 && strcmp((*argv)[3], "gpu") == 0) {
+    int dev = axb_dist_gpu_device(MPI_COMM_WORLD), lo = dev;
+    MPI_Allreduce(&dev, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (lo < 0 ||
+        axb_handle_create(&HD, AXB_BACKEND_CUDA, dev) != AXB_SUCCESS) {
+      if (rank_ == 0)
+        printf("%s %dx%d gpu: skipped (no GPU, or libaxb_dist built "
+               "without CUDA)\n",
+               (*argv)[0], P_, Q_);
+      MPI_Finalize();
+      exit(DIST_TEST_SKIP);
+    }
+  }
+  if (axb_dist_grid_create(HD, MPI_COMM_WORLD, P_, Q_, &G) != AXB_SUCCESS) {
     fprintf(stderr, "grid: %s\n", axb_detail(H));
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
@@ -75,6 +99,7 @@ static inline int dist_test_finish(const char *name) {
   if (rank_ == 0)
     printf("%s %dx%d: %d checks, %d failed\n", name, P_, Q_, all_c, all_f);
   axb_dist_grid_destroy(G);
+  if (HD != H) axb_handle_destroy(HD);
   axb_handle_destroy(H);
   MPI_Finalize();
   return all_f ? 1 : 0;

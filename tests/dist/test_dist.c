@@ -20,9 +20,9 @@ static axb_dist_matrix gen_dist(const char *spec, axb_dtype t, int64_t nb) {
   axb_gen_spec s;
   axb_dist_matrix A;
   axb_status st = axb_gen_parse(H, spec, &s);
-  if (st == AXB_SUCCESS) st = axb_dist_gen(H, G, &s, t, nb, &A);
+  if (st == AXB_SUCCESS) st = axb_dist_gen(HD, G, &s, t, nb, &A);
   if (st != AXB_SUCCESS) {
-    fprintf(stderr, "rank %d: dist gen %s: %s\n", rank_, spec, axb_detail(H));
+    fprintf(stderr, "rank %d: dist gen %s: %s\n", rank_, spec, axb_detail(HD));
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   return A;
@@ -32,8 +32,8 @@ static axb_dist_matrix gen_dist(const char *spec, axb_dtype t, int64_t nb) {
 static axb_dense gather(const axb_dist_matrix *A) {
   axb_dense D;
   axb_dense_create(&D, A->n, A->n, A->dtype);
-  CHECK(axb_dist_gather(H, A, 0, D.data, D.ld) == AXB_SUCCESS, "gather: %s",
-        axb_detail(H));
+  CHECK(axb_dist_gather(HD, A, 0, D.data, D.ld) == AXB_SUCCESS, "gather: %s",
+        axb_detail(HD));
   MPI_Bcast(D.data, (int)(A->n * A->n),
             A->dtype == AXB_F64 ? MPI_DOUBLE : MPI_FLOAT, 0, MPI_COMM_WORLD);
   return D;
@@ -64,7 +64,7 @@ static void test_gen(void) {
   axb_gen_spec s;
   axb_dist_matrix A;
   axb_gen_parse(H, "cond:10", &s);
-  axb_status st = axb_dist_gen(H, G, &s, AXB_F64, 4, &A);
+  axb_status st = axb_dist_gen(HD, G, &s, AXB_F64, 4, &A);
   CHECK(st == AXB_ERR_NOT_SUPPORTED, "cond: status %d", st);
 }
 
@@ -79,10 +79,10 @@ static void lu_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   int64_t n = F.rows;
   axb_dist_matrix A = gen_dist(spec, dt, nb);
   int64_t *ipiv = calloc((size_t)n + 1, sizeof *ipiv), info = -1;
-  axb_status st = dt == AXB_F64 ? axb_dist_dgetrf(H, &A, ipiv, &info)
-                                : axb_dist_sgetrf(H, &A, ipiv, &info);
+  axb_status st = dt == AXB_F64 ? axb_dist_dgetrf(HD, &A, ipiv, &info)
+                                : axb_dist_sgetrf(HD, &A, ipiv, &info);
   CHECK(st == AXB_SUCCESS && info == 0, "%s nb %lld: getrf %d info %lld: %s",
-        spec, (long long)nb, st, (long long)info, axb_detail(H));
+        spec, (long long)nb, st, (long long)info, axb_detail(HD));
   CHECK(same_everywhere(st) && same_everywhere(info), "%s: status differs",
         spec);
   axb_dense LU = gather(&A);
@@ -108,9 +108,9 @@ static void lu_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   memcpy(Xs.data, B.data, (size_t)(n * 3) * axb_dtype_size(dt));
   axb_dense X = B;
   st = dt == AXB_F64
-           ? axb_dist_dgetrs(H, AXB_NO_TRANS, &A, ipiv, 3, X.data, X.ld)
-           : axb_dist_sgetrs(H, AXB_NO_TRANS, &A, ipiv, 3, X.data, X.ld);
-  CHECK(st == AXB_SUCCESS, "getrs: %s", axb_detail(H));
+           ? axb_dist_dgetrs(HD, AXB_NO_TRANS, &A, ipiv, 3, X.data, X.ld)
+           : axb_dist_sgetrs(HD, AXB_NO_TRANS, &A, ipiv, 3, X.data, X.ld);
+  CHECK(st == AXB_SUCCESS, "getrs: %s", axb_detail(HD));
   if (dt == AXB_F64)
     axb_dgetrs(H, AXB_NO_TRANS, n, 3, S.data, S.ld, jp, Xs.data, Xs.ld, &sinfo);
   else
@@ -156,10 +156,10 @@ static void chol_case(const char *spec, axb_dtype dt, int64_t nb, int look) {
   axb_dense_destroy(&Xt);
   axb_gen_rhs(H, &F, 2, AXB_RHS_RANDOM, 9, &Xt, &B0);
   axb_status st =
-      dt == AXB_F64 ? axb_dist_dposv(H, AXB_LOWER, &A, 2, B.data, B.ld, &info)
-                    : axb_dist_sposv(H, AXB_LOWER, &A, 2, B.data, B.ld, &info);
+      dt == AXB_F64 ? axb_dist_dposv(HD, AXB_LOWER, &A, 2, B.data, B.ld, &info)
+                    : axb_dist_sposv(HD, AXB_LOWER, &A, 2, B.data, B.ld, &info);
   CHECK(st == AXB_SUCCESS && info == 0, "%s nb %lld: posv %d: %s", spec,
-        (long long)nb, st, axb_detail(H));
+        (long long)nb, st, axb_detail(HD));
   axb_dense L = gather(&A);
   double r = axb_check_cholesky(&F, &L, AXB_LOWER);
   CHECK(r < 30, "%s nb %lld %s: ||A-LL^T|| ratio %.3g", spec, (long long)nb,
@@ -199,7 +199,7 @@ static axb_status drive(const axb_dist_matrix *A, int chol, double *be,
   }
   axb_dist_report rep;
   axb_status st =
-      axb_dist_solve(H, A, chol, 1, B, n > 0 ? n : 1, X, n > 0 ? n : 1, &rep);
+      axb_dist_solve(HD, A, chol, 1, B, n > 0 ? n : 1, X, n > 0 ? n : 1, &rep);
   *be = rep.backward_error;
   *info = rep.info;
   free(B);
@@ -218,7 +218,7 @@ static void test_failures(void) {
     axb_status st = drive(&A, 0, &be, &info);
     CHECK(st == AXB_ERR_SINGULAR && info == col + 1,
           "%s: status %d info %lld: %s", spec, st, (long long)info,
-          axb_detail(H));
+          axb_detail(HD));
     CHECK(same_everywhere(st) && same_everywhere(info), "%s: differs", spec);
     axb_dist_matrix_destroy(&A);
   }
@@ -259,8 +259,8 @@ static void test_failures(void) {
   if (rank_ == last && A.mloc > 0 && A.nloc > 0)
     ((double *)A.data)[A.mloc - 1] = NAN;
   st = drive(&A, 0, &be, &info);
-  CHECK(st == AXB_ERR_INVALID && strstr(axb_detail(H), "NaN"),
-        "NaN: status %d: %s", st, axb_detail(H));
+  CHECK(st == AXB_ERR_INVALID && strstr(axb_detail(HD), "NaN"),
+        "NaN: status %d: %s", st, axb_detail(HD));
   CHECK(same_everywhere(st), "NaN: status differs");
   axb_dist_matrix_destroy(&A);
   /* One rank's allocation fails: a status everywhere, no deadlock. */
@@ -270,7 +270,7 @@ static void test_failures(void) {
     st = drive(&A, (int)(k & 1), &be, &info);
     if (rank_ == last) axb__alloc_fail_at(0);
     CHECK(st == AXB_ERR_OUT_OF_MEMORY, "allocation %lld failing: status %d: %s",
-          (long long)k, st, axb_detail(H));
+          (long long)k, st, axb_detail(HD));
     CHECK(same_everywhere(st), "allocation failure: status differs");
   }
   st = drive(&A, 0, &be, &info);
@@ -279,17 +279,17 @@ static void test_failures(void) {
   /* n = 0: every routine succeeds and does nothing. */
   A = gen_dist("uniform:0", AXB_F64, 4);
   int64_t ip0[1] = {0};
-  CHECK(axb_dist_dgetrf(H, &A, ip0, &info) == AXB_SUCCESS && info == 0,
-        "n = 0 getrf: %s", axb_detail(H));
-  CHECK(axb_dist_dpotrf(H, AXB_LOWER, &A, &info) == AXB_SUCCESS && info == 0,
-        "n = 0 potrf: %s", axb_detail(H));
+  CHECK(axb_dist_dgetrf(HD, &A, ip0, &info) == AXB_SUCCESS && info == 0,
+        "n = 0 getrf: %s", axb_detail(HD));
+  CHECK(axb_dist_dpotrf(HD, AXB_LOWER, &A, &info) == AXB_SUCCESS && info == 0,
+        "n = 0 potrf: %s", axb_detail(HD));
   st = drive(&A, 0, &be, &info);
-  CHECK(st == AXB_SUCCESS && be == 0, "n = 0 solve: %d %s", st, axb_detail(H));
+  CHECK(st == AXB_SUCCESS && be == 0, "n = 0 solve: %d %s", st, axb_detail(HD));
   axb_dist_matrix_destroy(&A);
   /* Arguments: a bad ldb on one rank is -7 on all. */
   A = gen_dist("uniform:10", AXB_F64, 4);
   double Bv[10] = {0};
-  st = axb_dist_dgetrs(H, AXB_NO_TRANS, &A,
+  st = axb_dist_dgetrs(HD, AXB_NO_TRANS, &A,
                        (int64_t[10]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1, Bv,
                        rank_ == last ? 5 : 10);
   CHECK(st == -7 && same_everywhere(st), "bad ldb: status %d", st);
@@ -304,9 +304,9 @@ static void test_inputs(void) {
   int64_t nloc = axb_dist_numroc(29, nb, rank_ % Q_, Q_), lld = mloc + 3;
   double *loc = calloc((size_t)(lld * (nloc > 0 ? nloc : 1)), sizeof *loc);
   axb_dist_matrix A;
-  CHECK(axb_dist_matrix_wrap(H, G, AXB_F64, 29, nb, loc, lld, &A) ==
+  CHECK(axb_dist_matrix_wrap(HD, G, AXB_F64, 29, nb, loc, lld, &A) ==
             AXB_SUCCESS,
-        "wrap: %s", axb_detail(H));
+        "wrap: %s", axb_detail(HD));
   for (int64_t j = 0; j < 29; ++j)
     for (int64_t i = 0; i < 29; ++i) {
       int pr, pc;
@@ -317,7 +317,7 @@ static void test_inputs(void) {
   double be;
   int64_t info;
   CHECK(drive(&A, 0, &be, &info) == AXB_SUCCESS && be < 30,
-        "wrapped blocks: %s", axb_detail(H));
+        "wrapped blocks: %s", axb_detail(HD));
   axb_dist_matrix_destroy(&A);
   free(loc);
   /* Matrix Market. */
@@ -327,8 +327,8 @@ static void test_inputs(void) {
   snprintf(path, sizeof path, "/tmp/axb_test_dist_%ld.mtx", pid);
   if (rank_ == 0) axb_write_dense(H, path, &F);
   MPI_Barrier(MPI_COMM_WORLD);
-  axb_status st = axb_dist_read(H, G, path, AXB_F64, 4, &A);
-  CHECK(st == AXB_SUCCESS, "read: %s", axb_detail(H));
+  axb_status st = axb_dist_read(HD, G, path, AXB_F64, 4, &A);
+  CHECK(st == AXB_SUCCESS, "read: %s", axb_detail(HD));
   if (st == AXB_SUCCESS) {
     axb_dense D = gather(&A);
     CHECK(memcmp(D.data, F.data, 29 * 29 * sizeof(double)) == 0,
@@ -338,7 +338,7 @@ static void test_inputs(void) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank_ == 0) unlink(path);
-  st = axb_dist_read(H, G, "/nonexistent/a.mtx", AXB_F64, 4, &A);
+  st = axb_dist_read(HD, G, "/nonexistent/a.mtx", AXB_F64, 4, &A);
   CHECK(st == AXB_ERR_IO && same_everywhere(st), "missing file: %d", st);
   axb_dense_destroy(&F);
 }

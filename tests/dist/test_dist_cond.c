@@ -31,8 +31,8 @@ static int same_status(axb_status st) { return same_everywhere(st); }
    its own blocks. */
 static axb_dist_matrix scatter(const axb_dense *F, int64_t nb) {
   axb_dist_matrix A;
-  if (axb_dist_matrix_create(H, G, F->dtype, F->rows, nb, &A) != AXB_SUCCESS) {
-    fprintf(stderr, "rank %d: create: %s\n", rank_, axb_detail(H));
+  if (axb_dist_matrix_create(HD, G, F->dtype, F->rows, nb, &A) != AXB_SUCCESS) {
+    fprintf(stderr, "rank %d: create: %s\n", rank_, axb_detail(HD));
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   size_t es = axb_dtype_size(F->dtype);
@@ -63,8 +63,8 @@ static axb_dense transpose(const axb_dense *F) {
 static axb_status dist_getrs(axb_trans tr, const axb_dist_matrix *A,
                              const int64_t *ipiv, axb_dense *B) {
   return A->dtype == AXB_F64
-             ? axb_dist_dgetrs(H, tr, A, ipiv, B->cols, B->data, B->ld)
-             : axb_dist_sgetrs(H, tr, A, ipiv, B->cols, B->data, B->ld);
+             ? axb_dist_dgetrs(HD, tr, A, ipiv, B->cols, B->data, B->ld)
+             : axb_dist_sgetrs(HD, tr, A, ipiv, B->cols, B->data, B->ld);
 }
 
 /* getrf, then A^T X = B for 2 columns (B = A^T x_true): the residual of
@@ -77,10 +77,10 @@ static void trans_case(const char *spec, axb_dtype dt, int64_t nb) {
   axb_dist_matrix A = scatter(&F, nb);
   int64_t *ipiv = calloc((size_t)n + 1, sizeof *ipiv);
   int64_t *jp = calloc((size_t)n + 1, sizeof *jp);
-  axb_status st = dt == AXB_F64 ? axb_dist_dgetrf(H, &A, ipiv, &info)
-                                : axb_dist_sgetrf(H, &A, ipiv, &info);
+  axb_status st = dt == AXB_F64 ? axb_dist_dgetrf(HD, &A, ipiv, &info)
+                                : axb_dist_sgetrf(HD, &A, ipiv, &info);
   CHECK(st == AXB_SUCCESS && info == 0, "%s: getrf %d: %s", spec, st,
-        axb_detail(H));
+        axb_detail(HD));
   axb_dense Xt, B, B0, S = gen_full(spec, dt), Xs;
   axb_gen_rhs(H, &At, 2, AXB_RHS_RANDOM, 11, &Xt, &B);
   axb_dense_destroy(&Xt);
@@ -89,7 +89,7 @@ static void trans_case(const char *spec, axb_dtype dt, int64_t nb) {
   memcpy(Xs.data, B.data, (size_t)(n * 2) * axb_dtype_size(dt));
   st = dist_getrs(AXB_TRANS, &A, ipiv, &B);
   CHECK(st == AXB_SUCCESS && same_status(st), "%s: getrs T %d: %s", spec, st,
-        axb_detail(H));
+        axb_detail(HD));
   double be = axb_check_solve(&At, &B, &B0);
   CHECK(be < 30, "%s nb %lld %s: A^T x = b backward error %.3g", spec,
         (long long)nb, axb_dtype_name(dt), be);
@@ -147,19 +147,19 @@ static void test_trans(void) {
   axb_dense F = gen_full("uniform:6", AXB_F64);
   axb_dist_matrix A = scatter(&F, 2);
   int64_t ipiv[6] = {1, 2, 3, 4, 5, 6};
-  axb_status st = axb_dist_dgetrs(H, (axb_trans)7, &A, ipiv, 1, F.data, F.ld);
+  axb_status st = axb_dist_dgetrs(HD, (axb_trans)7, &A, ipiv, 1, F.data, F.ld);
   CHECK(st == -2 && same_status(st), "bad trans: %d", st);
   /* No right-hand side, and n = 0: nothing to do, success. */
-  st = axb_dist_dgetrs(H, AXB_TRANS, &A, ipiv, 0, F.data, F.ld);
-  CHECK(st == AXB_SUCCESS, "nrhs = 0: %d %s", st, axb_detail(H));
+  st = axb_dist_dgetrs(HD, AXB_TRANS, &A, ipiv, 0, F.data, F.ld);
+  CHECK(st == AXB_SUCCESS, "nrhs = 0: %d %s", st, axb_detail(HD));
   axb_dense_destroy(&F);
   axb_dist_matrix_destroy(&A);
   F = gen_full("uniform:0", AXB_F32);
   A = scatter(&F, 4);
   float b0[1] = {0};
-  st = axb_dist_sgetrs(H, AXB_TRANS, &A, NULL, 1, b0, 1);
+  st = axb_dist_sgetrs(HD, AXB_TRANS, &A, NULL, 1, b0, 1);
   CHECK(st == AXB_SUCCESS && same_status(st), "n = 0: %d %s", st,
-        axb_detail(H));
+        axb_detail(HD));
   axb_dense_destroy(&F);
   axb_dist_matrix_destroy(&A);
 }
@@ -186,7 +186,7 @@ static axb_status drive_failing(const axb_dense *F, int64_t nb, int chol,
   }
   int last = rank_ == P_ * Q_ - 1;
   if (last && fail_at > 0) axb__alloc_fail_at(fail_at);
-  axb_status st = axb_dist_solve(H, &A, chol, 1, B, n1, X, n1, rep);
+  axb_status st = axb_dist_solve(HD, &A, chol, 1, B, n1, X, n1, rep);
   if (last && fail_at > 0) axb__alloc_fail_at(0);
   free(B);
   free(X);
@@ -258,10 +258,10 @@ static void cond_case(const char *spec, axb_dtype dt, int64_t nb, int chol,
         "%s: rcond %.17g or status %d differs among ranks", spec, rep.rcond,
         st);
   CHECK(st == ss, "%s %s nb %lld: status %d, axb_solve's %d (%s)", spec,
-        axb_dtype_name(dt), (long long)nb, st, ss, axb_detail(H));
+        axb_dtype_name(dt), (long long)nb, st, ss, axb_detail(HD));
   if (ill) {
     CHECK(st == AXB_ERR_ILL_CONDITIONED && rep.rcond >= 0 && rep.rcond < eps &&
-              strstr(axb_detail(H), "singular to working precision"),
+              strstr(axb_detail(HD), "singular to working precision"),
           "%s %s: status %d rcond %.3g: want ILL_CONDITIONED", spec,
           axb_dtype_name(dt), st, rep.rcond);
   } else {
@@ -269,7 +269,7 @@ static void cond_case(const char *spec, axb_dtype dt, int64_t nb, int chol,
               within10(rep.rcond, ex),
           "%s %s nb %lld: rcond %.3g, axb_solve %.3g, exact %.3g (%d: %s)",
           spec, axb_dtype_name(dt), (long long)nb, rep.rcond, rs, ex, st,
-          axb_detail(H));
+          axb_detail(HD));
   }
   if (rank_ == 0 && getenv("AXB_TEST_VERBOSE"))
     printf("%-22s %s chol %d: rcond %.3e single %.3e exact %.3e\n", spec,
@@ -324,10 +324,10 @@ static void alloc_loop(const axb_dense *F, int *in_rcond, int *in_est) {
     axb_status st = drive_failing(F, 3, 0, k, &rep);
     CHECK((st == clean || st == AXB_ERR_OUT_OF_MEMORY) && same_status(st),
           "%s: allocation %lld failing: %d (without: %d): %s",
-          axb_dtype_name(F->dtype), (long long)k, st, clean, axb_detail(H));
+          axb_dtype_name(F->dtype), (long long)k, st, clean, axb_detail(HD));
     int oom = st == AXB_ERR_OUT_OF_MEMORY;
-    *in_rcond += oom && strstr(axb_detail(H), "rcond");
-    *in_est += oom && strstr(axb_detail(H), "estimator's workspace");
+    *in_rcond += oom && strstr(axb_detail(HD), "rcond");
+    *in_est += oom && strstr(axb_detail(HD), "estimator's workspace");
   }
 }
 
@@ -367,7 +367,7 @@ static void test_layout(void) {
       Bp[i + r * ldb] = axb_dense_get(&B, i, r);
   axb_dist_matrix A = scatter(&F, 4);
   axb_dist_report rep;
-  axb_status st = axb_dist_solve(H, &A, 0, 3, Bp, ldb, Xp, ldx, &rep);
+  axb_status st = axb_dist_solve(HD, &A, 0, 3, Bp, ldb, Xp, ldx, &rep);
   axb_dense X = axb_dense_wrap(n, 3, ldx, AXB_F64, Xp);
   double be = axb_check_solve(&F, &X, &B);
   int pad = 1;

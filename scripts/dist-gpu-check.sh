@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# GPU ranks of the distributed layer (issue 24g) on the device machine,
+# from the bundle of scripts/dist-bundle.sh built from a CUDA build:
+#   tar -xJf dist-bundle.tar.xz -C /tmp && . /tmp/axb-mpi/env.sh
+#   bash /tmp/axb-mpi/bin/dist-gpu-check.sh OUTDIR [quick|bench|big]
+# quick: the GPU-rank tests only (test_dist, test_dist_cond with `gpu` on
+# grids 1x1, 1x2, 2x1; several ranks per GPU are fine).  bench (default:
+# tests, then bench): bench_dist_gpu FP64 LU and Cholesky on G GPUs (read
+# from nvidia-smi): 1x2 at n = 16384 .. 65536 with rank 0's single-GPU
+# getrf/potrf beside it, 2x1 at 32768; on 4 GPUs 1x4, 2x2, 4x1 at 32768 and
+# 65536; the LU panel on the device at 32768 (1x2) beside the host's.  big: the largest-system mode only (n = 110000 on 2 GPUs, the
+# certified driver; ~90 GiB of matrix).  Every mpirun runs under timeout,
+# steps are skipped once the script has run 7 minutes; logs and the CSV go
+# to OUTDIR.
+set -u
+out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big]}
+mode=${2:-bench}
+mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-host}
+G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+cores=$(nproc)
+start=$(date +%s)
+echo "GPUs: $G, cores: $cores, mode: $mode" | tee "$out/summary.txt"
+nvidia-smi --query-gpu=name,memory.total --format=csv >>"$out/summary.txt" 2>&1
+
+# run NAME LIMIT NP PROGRAM ARGS...: one mpirun under timeout, log to OUTDIR.
+run() {
+  local name=$1 limit=$2 np=$3
+  shift 3
+  local left=$((420 - ($(date +%s) - start)))
+  if [ "$mode" != big ] && [ "$left" -lt 20 ]; then
+    echo "$name: skipped (time)" | tee -a "$out/summary.txt"
+    return
+  fi
+  [ "$mode" != big ] && [ "$limit" -gt "$left" ] && limit=$left
+  local th=$((cores / np))
+  [ "$th" -lt 1 ] && th=1
+  local t0
+  t0=$(date +%s)
+  OMP_NUM_THREADS=$th OPENBLAS_NUM_THREADS=$th timeout "$limit" \
+    mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$np" \
+    -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x OPENBLAS_NUM_THREADS \
+    -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  echo "$name: rc $rc, $(($(date +%s) - t0)) s; $(tail -1 "$out/$name.log")" |
+    tee -a "$out/summary.txt"
+}
+
+if [ "$G" -lt 1 ]; then
+  echo "no GPU: nothing to run" | tee -a "$out/summary.txt"
+  exit 0
+fi
+csv=$out/dist_gpu.csv
+if [ "$mode" = big ]; then
+  n=${AXB_BIG_N:-110000}
+  run big_lu_1x2 570 2 bench_dist_gpu --grid 1x2 --n "$n" --nb 512 \
+    --routine lu --single 0 --timed 0 --check 1 --out "$csv"
+  exit 0
+fi
+for grid in 1x1 1x2 2x1; do
+  np=$((${grid%x*} * ${grid#*x}))
+  run "test_dist_gpu_$grid" 120 "$np" test_dist ${grid/x/ } gpu
+done
+run test_dist_cond_gpu_1x2 90 2 test_dist_cond 1 2 gpu
+[ "$mode" = quick ] && exit 0
+if [ "$G" -ge 4 ]; then
+  for n in 32768 65536; do
+    run "bench_1x4_$n" 150 4 bench_dist_gpu --grid 1x4 --n $n --out "$csv"
+    run "bench_2x2_$n" 120 4 bench_dist_gpu --grid 2x2 --n $n --single 0 --out "$csv"
+    run "bench_4x1_$n" 120 4 bench_dist_gpu --grid 4x1 --n $n --single 0 --out "$csv"
+  done
+elif [ "$G" -ge 2 ]; then
+  for n in 16384 32768 49152 65536; do
+    run "bench_1x2_$n" 150 2 bench_dist_gpu --grid 1x2 --n $n --out "$csv"
+  done
+  run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"
+  # the LU panel on the device (AXB_DIST_GPU_PANEL=device) against the host
+  AXB_DIST_GPU_PANEL=device run bench_1x2_32768_devpanel 90 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --routine lu --single 0 --out "$csv"
+else
+  run bench_1x1_16384 120 1 bench_dist_gpu --grid 1x1 --n 16384 --out "$csv"
+  run bench_1x2_16384 120 2 bench_dist_gpu --grid 1x2 --n 16384 --single 0 --out "$csv"
+fi
+echo "total $(($(date +%s) - start)) s" | tee -a "$out/summary.txt"

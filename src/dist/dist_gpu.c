@@ -1,0 +1,249 @@
+/*
+ * GPU ranks of the distributed layer (issue 24g): the choice of the table
+ * of rank-local operations, the local arrays' memory and, when built with
+ * CUDA (AXB_DIST_GPU), the device table itself (dist_gpu_t.h).
+ *
+ * Design (docs/notes/dist.md, "GPU ranks"): on a CUDA handle a rank's local
+ * array is CUDA managed memory on the handle's device.  The algorithms run
+ * unchanged through the device table: GEMM and TRSM by cuBLAS, row
+ * interchanges by cuBLAS swaps, row packing by cuBLAS strided copies into a
+ * device buffer and one copy to the host message buffer.  Managed memory
+ * keeps every host path of the layer valid (generators, reading, the NaN
+ * scan, norms, the backward error, the pivot row reads of the LU panel):
+ * they touch the array from the host and the driver migrates its pages.
+ * Host operands (message buffers) of a cuBLAS call are staged through
+ * device scratch buffers; an operation whose operands are all host memory
+ * (a wrapped caller array) runs the CPU table on a private CPU handle, and
+ * an operation that cannot get its staging memory falls back to the CPU
+ * code on the managed array, so a GPU rank computes what a CPU rank does.
+ *
+ * Messages are host-staged MPI (the existing calls on host buffers).
+ */
+#include "core/template.h"
+#include "dist/dist.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef AXB_DIST_GPU
+
+const axb_dist_ops_d *axb__dist_ops_d(axb_handle h) {
+  (void)h;
+  return &axb__dist_cpu_d;
+}
+const axb_dist_ops_s *axb__dist_ops_s(axb_handle h) {
+  (void)h;
+  return &axb__dist_cpu_s;
+}
+int axb__dist_gpu_handle(axb_handle h) {
+  (void)h;
+  return 0;
+}
+void *axb__dist_alloc(axb_handle h, int64_t count, size_t size, int *owns) {
+  (void)h;
+  *owns = 1;
+  return axb__calloc(count, size);
+}
+void axb__dist_free(void *p, int owns) {
+  (void)owns;
+  axb__free(p);
+}
+void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
+  (void)h;
+  (void)A;
+}
+int axb_dist_gpu_device(MPI_Comm comm) {
+  (void)comm;
+  return -1;
+}
+
+#else /* AXB_DIST_GPU */
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+/* One device per process: the cuBLAS handle (legacy default stream) and
+   the staging buffers live as long as the process. */
+static struct {
+  int device; /* -1: not set up */
+  cublasHandle_t blas;
+  void *scratch[4];
+  size_t cap[4];
+  axb_handle cpu;   /* the CPU table's handle for host-only operands */
+  int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
+} gpu = {-1, NULL, {NULL, NULL, NULL, NULL}, {0, 0, 0, 0}, NULL, 0};
+
+int axb__dist_gpu_handle(axb_handle h) {
+  return h && axb_handle_backend(h) == AXB_BACKEND_CUDA;
+}
+
+/* Device of this process's rank: AXB_DIST_DEVICE if set, else the rank
+   among the ranks of this host modulo the device count; -1 without one. */
+int axb_dist_gpu_device(MPI_Comm comm) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+    cudaGetLastError();
+    return -1;
+  }
+  const char *env = getenv("AXB_DIST_DEVICE");
+  if (env && *env) return atoi(env) % count;
+  MPI_Comm local;
+  int lrank = 0;
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                          &local) == MPI_SUCCESS) {
+    MPI_Comm_rank(local, &lrank);
+    MPI_Comm_free(&local);
+  }
+  return lrank % count;
+}
+
+/* Select h's device and create the cuBLAS handle (once). */
+static int gpu_setup(axb_handle h) {
+  if (gpu.device >= 0) return 1;
+  int dev = h->device >= 0 ? h->device : 0;
+  if (cudaSetDevice(dev) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  if (cublasCreate(&gpu.blas) != CUBLAS_STATUS_SUCCESS) return 0;
+  if (!gpu.cpu &&
+      axb_handle_create(&gpu.cpu, AXB_BACKEND_CPU, 0) != AXB_SUCCESS)
+    gpu.cpu = NULL;
+  const char *env = getenv("AXB_DIST_GPU_PANEL");
+  gpu.panel_device = env && strcmp(env, "device") == 0;
+  gpu.device = dev;
+  return 1;
+}
+
+/* 1 when p is device or managed memory (cuBLAS can use it). */
+static int on_device(const void *p) {
+  if (!p || gpu.device < 0) return 0;
+  struct cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+/* Scratch slot s of at least bytes (grow-only); NULL on failure. */
+static void *scratch(int s, size_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (gpu.cap[s] >= bytes) return gpu.scratch[s];
+  if (gpu.scratch[s]) cudaFree(gpu.scratch[s]);
+  gpu.scratch[s] = NULL;
+  gpu.cap[s] = 0;
+  if (cudaMalloc(&gpu.scratch[s], bytes) != cudaSuccess) {
+    cudaGetLastError();
+    gpu.scratch[s] = NULL;
+    return NULL;
+  }
+  gpu.cap[s] = bytes;
+  return gpu.scratch[s];
+}
+
+/* A device view of the m x n operand A (ld lda, elements of es bytes): A
+   itself when on the device (*ld = lda), else a packed copy in slot s (ld
+   m; copied up when up).  NULL when staging fails. */
+static void *stage(int s, const void *A, int64_t m, int64_t n, int64_t lda,
+                   size_t es, int up, int64_t *ld) {
+  if (on_device(A)) {
+    *ld = lda;
+    return (void *)A;
+  }
+  int64_t mm = m > 1 ? m : 1;
+  void *d = scratch(s, (size_t)mm * (size_t)(n > 0 ? n : 1) * es);
+  if (!d) return NULL;
+  *ld = mm;
+  if (up && m > 0 && n > 0 &&
+      cudaMemcpy2D(d, (size_t)mm * es, A, (size_t)lda * es, (size_t)m * es,
+                   (size_t)n, cudaMemcpyHostToDevice) != cudaSuccess) {
+    cudaGetLastError();
+    return NULL;
+  }
+  return d;
+}
+
+/* Copy the staged m x n block d (ld m) back to host A (ld lda). */
+static int unstage(const void *d, void *A, int64_t m, int64_t n, int64_t lda,
+                   size_t es) {
+  if (d == A || m <= 0 || n <= 0) return 1;
+  if (cudaMemcpy2D(A, (size_t)lda * es, d, (size_t)m * es, (size_t)m * es,
+                   (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return 1;
+}
+
+/* Wait for the device's work; 1 on success. */
+static int gpu_sync(void) {
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return 1;
+}
+
+static cublasOperation_t cb_op(axb_trans t) {
+  return t == AXB_NO_TRANS ? CUBLAS_OP_N : CUBLAS_OP_T;
+}
+
+void *axb__dist_alloc(axb_handle h, int64_t count, size_t size, int *owns) {
+  *owns = 1;
+  if (!axb__dist_gpu_handle(h) || !gpu_setup(h))
+    return axb__calloc(count, size);
+  if (count < 1) count = 1;
+  void *p = NULL;
+  if (cudaMallocManaged(&p, (size_t)count * size, cudaMemAttachGlobal) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    return NULL;
+  }
+  memset(p, 0, (size_t)count * size); /* first touch on the host */
+  *owns = 2;
+  return p;
+}
+
+void axb__dist_free(void *p, int owns) {
+  if (owns == 2)
+    cudaFree(p);
+  else
+    axb__free(p);
+}
+
+void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
+  if (!axb__dist_gpu_handle(h) || A->owns != 2 || !A->data) return;
+  size_t bytes = (size_t)A->lld * (size_t)(A->nloc > 1 ? A->nloc : 1) *
+                 axb_dtype_size(A->dtype);
+  struct cudaMemLocation loc;
+  memset(&loc, 0, sizeof loc);
+  loc.type = cudaMemLocationTypeDevice;
+  loc.id = gpu.device;
+  if (cudaMemPrefetchAsync(A->data, bytes, loc, 0, 0) != cudaSuccess)
+    cudaGetLastError(); /* only a hint */
+  gpu_sync();           /* the host code that follows finds the pages settled */
+}
+
+#define AXB_DIST_GPU_T
+#define T double
+#define P d
+#define CB(name) cublasD##name
+#define CB_I(name) cublasId##name
+#include "dist/dist_gpu_t.h"
+#undef T
+#undef P
+#undef CB
+#undef CB_I
+#define T float
+#define P s
+#define CB(name) cublasS##name
+#define CB_I(name) cublasIs##name
+#include "dist/dist_gpu_t.h"
+#undef T
+#undef P
+#undef CB
+#undef CB_I
+
+#endif /* AXB_DIST_GPU */

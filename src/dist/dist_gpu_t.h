@@ -1,0 +1,252 @@
+/* The device table of rank-local operations (template: T, P, CB, CB_I;
+   included by dist_gpu.c).  Each operation runs on the device when its
+   matrix operand is device (managed) memory and falls back to the CPU
+   table (on a private CPU handle) when every operand is host memory or
+   staging memory cannot be had: managed memory is host-readable, so the
+   fallback computes the same numbers.  Every operation ends with the
+   device idle (host code after it may read what it wrote). */
+
+#define OPS_T AXB_CAT3(axb_dist_ops_, P, )
+#define CPU AXB_FN(axb__dist_cpu_, )
+#define ES sizeof(T)
+
+/* The CPU handle for host operands (created once). */
+static axb_handle AXB_FN(gpu_cpu_h, )(void) {
+  if (!gpu.cpu &&
+      axb_handle_create(&gpu.cpu, AXB_BACKEND_CPU, 0) != AXB_SUCCESS)
+    gpu.cpu = NULL;
+  return gpu.cpu;
+}
+
+static axb_status AXB_FN(gpu_fail_, )(axb_handle h, const char *what, int st) {
+  return axb__fail(h, AXB_ERR_DEVICE, "GPU rank: %s failed (status %d)", what,
+                   st);
+}
+
+static axb_status AXB_FN(gpu_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
+                                     int64_t m, int64_t n, int64_t k, T alpha,
+                                     const T *A, int64_t lda, const T *B,
+                                     int64_t ldb, T beta, T *C, int64_t ldc) {
+  if (m <= 0 || n <= 0) return AXB_SUCCESS;
+  int dev = gpu_setup(h) && (on_device(A) || on_device(B) || on_device(C));
+  if (!dev || k <= 0) {
+    axb_handle hc = AXB_FN(gpu_cpu_h, )();
+    if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
+    return CPU.gemm(hc, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  }
+  int64_t ra = ta == AXB_NO_TRANS ? m : k, ca = ta == AXB_NO_TRANS ? k : m;
+  int64_t rb = tb == AXB_NO_TRANS ? k : n, cb = tb == AXB_NO_TRANS ? n : k;
+  int64_t la = 0, lb = 0, lc = 0;
+  const T *dA = stage(0, A, ra, ca, lda, ES, 1, &la);
+  const T *dB = dA ? stage(1, B, rb, cb, ldb, ES, 1, &lb) : NULL;
+  T *dC = dB ? stage(2, C, m, n, ldc, ES, beta != (T)0, &lc) : NULL;
+  if (!dC) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: staging");
+  cublasStatus_t s =
+      CB(gemm)(gpu.blas, cb_op(ta), cb_op(tb), (int)m, (int)n, (int)k, &alpha,
+               dA, (int)la, dB, (int)lb, &beta, dC, (int)lc);
+  if (s != CUBLAS_STATUS_SUCCESS)
+    return AXB_FN(gpu_fail_, )(h, "cuBLAS gemm", (int)s);
+  if (!unstage(dC, C, m, n, ldc, ES) || !gpu_sync())
+    return AXB_FN(gpu_fail_, )(h, "gemm copy/sync", 0);
+  return AXB_SUCCESS;
+}
+
+static axb_status AXB_FN(gpu_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
+                                     axb_trans trans, axb_diag diag, int64_t m,
+                                     int64_t n, T alpha, const T *A,
+                                     int64_t lda, T *B, int64_t ldb) {
+  if (m <= 0 || n <= 0) return AXB_SUCCESS;
+  if (!gpu_setup(h) || !(on_device(A) || on_device(B))) {
+    axb_handle hc = AXB_FN(gpu_cpu_h, )();
+    if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
+    return CPU.trsm(hc, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+  }
+  int64_t ka = side == AXB_LEFT ? m : n, la = 0, lb = 0;
+  const T *dA = stage(0, A, ka, ka, lda, ES, 1, &la);
+  T *dB = dA ? stage(2, B, m, n, ldb, ES, 1, &lb) : NULL;
+  if (!dB) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: staging");
+  cublasStatus_t s = CB(trsm)(
+      gpu.blas, side == AXB_LEFT ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT,
+      uplo == AXB_LOWER ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER,
+      cb_op(trans), diag == AXB_UNIT ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+      (int)m, (int)n, &alpha, dA, (int)la, dB, (int)lb);
+  if (s != CUBLAS_STATUS_SUCCESS)
+    return AXB_FN(gpu_fail_, )(h, "cuBLAS trsm", (int)s);
+  if (!unstage(dB, B, m, n, ldb, ES) || !gpu_sync())
+    return AXB_FN(gpu_fail_, )(h, "trsm copy/sync", 0);
+  return AXB_SUCCESS;
+}
+
+/* The diagonal block (nb x nb) on the host: LAPACK's potrf on the managed
+   block, whose pages the driver moves (O(nb^2) per step). */
+static axb_status AXB_FN(gpu_, potrf)(axb_handle h, int64_t n, T *A,
+                                      int64_t lda, int64_t *info) {
+  axb_handle hc = AXB_FN(gpu_cpu_h, )();
+  if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
+  axb_status st = CPU.potrf(hc, n, A, lda, info);
+  return st == AXB_SUCCESS ? st : axb__fail(h, st, "%s", axb_detail(hc));
+}
+
+static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
+                                      int64_t lda, int64_t k1, int64_t k2,
+                                      const int64_t *ipiv) {
+  if (n <= 0 || k2 <= k1) return AXB_SUCCESS;
+  if (!gpu_setup(h) || !on_device(A)) {
+    axb_handle hc = AXB_FN(gpu_cpu_h, )();
+    if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
+    return CPU.laswp(hc, n, A, lda, k1, k2, ipiv);
+  }
+  /* Row k <-> row ipiv[k] - 1, in order (LAPACK's laswp). */
+  for (int64_t k = k1; k < k2; ++k) {
+    int64_t r = ipiv[k] - 1;
+    if (r == k) continue;
+    cublasStatus_t s =
+        CB(swap)(gpu.blas, (int)n, A + k, (int)lda, A + r, (int)lda);
+    if (s != CUBLAS_STATUS_SUCCESS)
+      return AXB_FN(gpu_fail_, )(h, "cuBLAS swap", (int)s);
+  }
+  return gpu_sync() ? AXB_SUCCESS : AXB_FN(gpu_fail_, )(h, "laswp sync", 0);
+}
+
+/* The pivot search: on the host (default; the column's pages move to the
+   host, the search is one pass) or, with AXB_DIST_GPU_PANEL=device, by
+   cuBLAS amax after a finiteness test by asum (a NaN or Inf in the column
+   sends it to the host search, which has the layer's NaN rule). */
+static void AXB_FN(gpu_, iamax)(int64_t m, const T *x, int64_t *idx,
+                                double *val) {
+  if (!gpu.panel_device || m <= 0 || !on_device(x)) {
+    CPU.iamax(m, x, idx, val);
+    return;
+  }
+  T sum = 0, xv = 0;
+  int r = 0;
+  if (CB(asum)(gpu.blas, (int)m, x, 1, &sum) != CUBLAS_STATUS_SUCCESS ||
+      !isfinite((double)sum) ||
+      CB_I(amax)(gpu.blas, (int)m, x, 1, &r) != CUBLAS_STATUS_SUCCESS ||
+      r < 1 || r > m ||
+      cudaMemcpy(&xv, x + r - 1, ES, cudaMemcpyDefault) != cudaSuccess) {
+    cudaGetLastError();
+    CPU.iamax(m, x, idx, val);
+    return;
+  }
+  *idx = r - 1;
+  *val = fabs((double)xv);
+}
+
+/* x /= piv and C -= x u^T: host loops by default, cuBLAS scal and ger
+   with AXB_DIST_GPU_PANEL=device (a tiny pivot divides on the host). */
+static void AXB_FN(gpu_, panel_step)(int64_t m, int64_t w, T piv, T *x,
+                                     const T *u, T *C, int64_t ldc) {
+  if (piv == (T)0 || m <= 0) return;
+  int64_t lu = 0;
+  int dev =
+      gpu.panel_device && on_device(x) && fabs((double)piv) >= AXB_SAFMIN(T);
+  const T *du = dev && w > 0 ? stage(3, u, w, 1, w, ES, 1, &lu) : NULL;
+  if (!dev || (w > 0 && !du)) {
+    CPU.panel_step(m, w, piv, x, u, C, ldc);
+    return;
+  }
+  T r = (T)1 / piv, mone = (T)-1;
+  CB(scal)(gpu.blas, (int)m, &r, x, 1);
+  if (w > 0) CB(ger)(gpu.blas, (int)m, (int)w, &mone, x, 1, du, 1, C, (int)ldc);
+  gpu_sync();
+}
+
+static void AXB_FN(gpu_, swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1,
+                                    int64_t r2) {
+  if (r1 == r2 || n <= 0) return;
+  if (!on_device(A) || CB(swap)(gpu.blas, (int)n, A + r1, (int)lda, A + r2,
+                                (int)lda) != CUBLAS_STATUS_SUCCESS) {
+    CPU.swap_rows(n, A, lda, r1, r2);
+    return;
+  }
+  gpu_sync();
+}
+
+/* Rows gathered by strided cuBLAS copies into a packed device buffer, then
+   one copy to the host message buffer (and the reverse). */
+static void AXB_FN(gpu_, pack_rows)(int64_t m, const int64_t *rows, int64_t n,
+                                    const T *A, int64_t lda, T *buf) {
+  if (m <= 0 || n <= 0) return;
+  T *d = on_device(A)
+             ? (on_device(buf) ? buf : scratch(3, (size_t)(m * n) * ES))
+             : NULL;
+  if (!d) {
+    CPU.pack_rows(m, rows, n, A, lda, buf);
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i)
+    CB(copy)(gpu.blas, (int)n, A + rows[i], (int)lda, d + i, (int)m);
+  if (d != buf && cudaMemcpy(buf, d, (size_t)(m * n) * ES,
+                             cudaMemcpyDeviceToHost) != cudaSuccess) {
+    cudaGetLastError();
+    gpu_sync();
+    CPU.pack_rows(m, rows, n, A, lda, buf);
+    return;
+  }
+  gpu_sync();
+}
+
+static void AXB_FN(gpu_, unpack_rows)(int64_t m, const int64_t *rows, int64_t n,
+                                      const T *buf, T *A, int64_t lda) {
+  if (m <= 0 || n <= 0) return;
+  int64_t ld = 0;
+  const T *d = on_device(A) ? stage(3, buf, m, n, m, ES, 1, &ld) : NULL;
+  if (!d) {
+    CPU.unpack_rows(m, rows, n, buf, A, lda);
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i)
+    CB(copy)(gpu.blas, (int)n, d + i, (int)m, A + rows[i], (int)lda);
+  gpu_sync();
+}
+
+/* Blocks: one 2-D copy, any side host or managed (cudaMemcpyDefault). */
+static void AXB_FN(gpu_, pack)(int64_t m, int64_t n, const T *A, int64_t lda,
+                               T *buf) {
+  if (m <= 0 || n <= 0) return;
+  if ((!on_device(A) && !on_device(buf)) ||
+      cudaMemcpy2D(buf, (size_t)m * ES, A, (size_t)lda * ES, (size_t)m * ES,
+                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
+    cudaGetLastError();
+    CPU.pack(m, n, A, lda, buf);
+  }
+}
+
+static void AXB_FN(gpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
+                                 int64_t lda) {
+  if (m <= 0 || n <= 0) return;
+  if ((!on_device(A) && !on_device(buf)) ||
+      cudaMemcpy2D(A, (size_t)lda * ES, buf, (size_t)m * ES, (size_t)m * ES,
+                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
+    cudaGetLastError();
+    CPU.unpack(m, n, buf, A, lda);
+  }
+}
+
+/* The LU panel on a host copy (default) unless AXB_DIST_GPU_PANEL=device. */
+static int AXB_FN(gpu_, panel_on_host)(const T *a) {
+  return on_device(a) && !gpu.panel_device;
+}
+
+static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
+    .gemm = AXB_FN(gpu_, gemm),
+    .trsm = AXB_FN(gpu_, trsm),
+    .potrf = AXB_FN(gpu_, potrf),
+    .iamax = AXB_FN(gpu_, iamax),
+    .panel_step = AXB_FN(gpu_, panel_step),
+    .laswp = AXB_FN(gpu_, laswp),
+    .swap_rows = AXB_FN(gpu_, swap_rows),
+    .pack_rows = AXB_FN(gpu_, pack_rows),
+    .unpack_rows = AXB_FN(gpu_, unpack_rows),
+    .pack = AXB_FN(gpu_, pack),
+    .unpack = AXB_FN(gpu_, unpack),
+    .panel_on_host = AXB_FN(gpu_, panel_on_host)};
+
+const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {
+  return axb__dist_gpu_handle(h) ? &AXB_FN(axb__dist_gpu_, ) : &CPU;
+}
+
+#undef OPS_T
+#undef CPU
+#undef ES

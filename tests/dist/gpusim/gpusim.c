@@ -1,0 +1,201 @@
+/*
+ * Host simulation of the CUDA runtime and cuBLAS calls of the GPU ranks'
+ * device table (src/dist/dist_gpu.c), so that CI without a GPU runs the
+ * table's own logic (staging of host operands, leading dimensions, row
+ * lists, the panel's host copy, the fallbacks) through test_dist and
+ * test_dist_cond: test_dist_gpusim is built from src/dist with
+ * AXB_DIST_GPU and axb_handle_backend mapped to axb_gpusim_backend (every
+ * handle counts as a CUDA one).  "Device" and "managed" memory are host
+ * memory registered here, so cudaPointerGetAttributes answers as the
+ * runtime does; cuBLAS's GEMM and TRSM run on a CPU handle's backend
+ * table, the level-1/2 calls are loops.  What it cannot check: CUDA's own
+ * semantics (page migration, streams), for which the device run is.
+ * At exit the process fails (status 3) if no call reached the simulated
+ * device: the test would otherwise pass on the CPU table alone.
+ */
+#include "core/internal.h"
+#include "cublas_v2.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+  char *p;
+  size_t n;
+  enum cudaMemoryType type;
+} region;
+static region *regs;
+static size_t nregs, capregs;
+static long device_calls;
+static axb_handle cpu;
+
+axb_backend axb_gpusim_backend(axb_handle h) {
+  (void)h;
+  return AXB_BACKEND_CUDA;
+}
+
+static void at_exit(void) {
+  if (device_calls == 0) _exit(3);
+}
+
+static cudaError_t add(void **p, size_t n, enum cudaMemoryType t) {
+  if (nregs == capregs) {
+    size_t cap = capregs ? 2 * capregs : 64;
+    region *r = realloc(regs, cap * sizeof *r);
+    if (!r) return 2;
+    regs = r;
+    capregs = cap;
+  }
+  *p = calloc(n ? n : 1, 1);
+  if (!*p) return 2;
+  static int registered;
+  if (!registered) registered = atexit(at_exit) == 0;
+  if (!cpu && axb_handle_create(&cpu, AXB_BACKEND_CPU, 0) != AXB_SUCCESS)
+    return 2;
+  regs[nregs++] = (region){*p, n ? n : 1, t};
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned f) {
+  (void)f;
+  return add(p, n, cudaMemoryTypeManaged);
+}
+cudaError_t cudaMalloc(void **p, size_t n) {
+  return add(p, n, cudaMemoryTypeDevice);
+}
+cudaError_t cudaFree(void *p) {
+  for (size_t i = 0; i < nregs; ++i)
+    if (regs[i].p == p) {
+      regs[i] = regs[--nregs];
+      break;
+    }
+  free(p);
+  return cudaSuccess;
+}
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
+                                     const void *p) {
+  memset(a, 0, sizeof *a);
+  const char *c = p;
+  for (size_t i = 0; i < nregs; ++i)
+    if (c >= regs[i].p && c < regs[i].p + regs[i].n) a->type = regs[i].type;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy(void *d, const void *s, size_t n,
+                       enum cudaMemcpyKind k) {
+  (void)k;
+  memmove(d, s, n);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2D(void *d, size_t dp, const void *s, size_t sp, size_t w,
+                         size_t h, enum cudaMemcpyKind k) {
+  (void)k;
+  if (w > dp || w > sp) return 1; /* the runtime's rule */
+  for (size_t j = 0; j < h; ++j)
+    memmove((char *)d + j * dp, (const char *)s + j * sp, w);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
+                                 struct cudaMemLocation l, unsigned f,
+                                 cudaStream_t s) {
+  (void)p, (void)n, (void)l, (void)f, (void)s;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : 1; }
+cudaError_t cudaGetDeviceCount(int *c) {
+  *c = 1;
+  return cudaSuccess;
+}
+cublasStatus_t cublasCreate(cublasHandle_t *h) {
+  *h = NULL;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+static axb_trans tr(cublasOperation_t o) {
+  return o == CUBLAS_OP_N ? AXB_NO_TRANS : AXB_TRANS;
+}
+
+#define SIM(T, P, p)                                                           \
+  cublasStatus_t cublas##P##gemm(                                              \
+      cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,     \
+      int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,  \
+      const T *beta, T *C, int ldc) {                                          \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    return cpu->ops->p.gemm(cpu, tr(ta), tr(tb), m, n, k, *alpha, A, lda, B,   \
+                            ldb, *beta, C, ldc);                               \
+  }                                                                            \
+  cublasStatus_t cublas##P##trsm(                                              \
+      cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,          \
+      cublasOperation_t trans, cublasDiagType_t diag, int m, int n,            \
+      const T *alpha, const T *A, int lda, T *B, int ldb) {                    \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    return cpu->ops->p.trsm(                                                   \
+        cpu, side == CUBLAS_SIDE_LEFT ? AXB_LEFT : AXB_RIGHT,                  \
+        uplo == CUBLAS_FILL_MODE_LOWER ? AXB_LOWER : AXB_UPPER, tr(trans),     \
+        diag == CUBLAS_DIAG_UNIT ? AXB_UNIT : AXB_NON_UNIT, m, n, *alpha, A,   \
+        lda, B, ldb);                                                          \
+  }                                                                            \
+  cublasStatus_t cublas##P##swap(cublasHandle_t h, int n, T *x, int ix, T *y,  \
+                                 int iy) {                                     \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    for (int i = 0; i < n; ++i) {                                              \
+      T t = x[i * ix];                                                         \
+      x[i * ix] = y[i * iy];                                                   \
+      y[i * iy] = t;                                                           \
+    }                                                                          \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }                                                                            \
+  cublasStatus_t cublas##P##copy(cublasHandle_t h, int n, const T *x, int ix,  \
+                                 T *y, int iy) {                               \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    for (int i = 0; i < n; ++i)                                                \
+      y[i * iy] = x[i * ix];                                                   \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }                                                                            \
+  cublasStatus_t cublas##P##scal(cublasHandle_t h, int n, const T *a, T *x,    \
+                                 int ix) {                                     \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    for (int i = 0; i < n; ++i)                                                \
+      x[i * ix] *= *a;                                                         \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }                                                                            \
+  cublasStatus_t cublas##P##asum(cublasHandle_t h, int n, const T *x, int ix,  \
+                                 T *r) {                                       \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    T s = 0;                                                                   \
+    for (int i = 0; i < n; ++i)                                                \
+      s += (T)fabs((double)x[i * ix]);                                         \
+    *r = s;                                                                    \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }                                                                            \
+  cublasStatus_t cublasI##p##amax(cublasHandle_t h, int n, const T *x, int ix, \
+                                  int *r) {                                    \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    int b = 0;                                                                 \
+    for (int i = 1; i < n; ++i)                                                \
+      if (fabs((double)x[i * ix]) > fabs((double)x[b * ix])) b = i;            \
+    *r = n > 0 ? b + 1 : 0;                                                    \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }                                                                            \
+  cublasStatus_t cublas##P##ger(cublasHandle_t h, int m, int n, const T *a,    \
+                                const T *x, int ix, const T *y, int iy, T *A,  \
+                                int lda) {                                     \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    for (int j = 0; j < n; ++j)                                                \
+      for (int i = 0; i < m; ++i)                                              \
+        A[i + (int64_t)j * lda] += *a * x[i * ix] * y[j * iy];                 \
+    return CUBLAS_STATUS_SUCCESS;                                              \
+  }
+SIM(double, D, d)
+SIM(float, S, s)
