@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Prints docs/PERFORMANCE.md's section "Sparse AUTO and the direct path on
 # the CPU (issue 23)" from a bench_sparse_auto result file: its summary for
-# n >= 2000 (AUTO / best anchor), the certified count, and the table's rows
-# with n >= 2000 (the page stays one page; the file has all of them).
-# Usage: bash scripts/perf-sparse-auto.sh bench/results/issue23-2core-vm/sparse-auto-session2.md
+# n >= 2000 (AUTO / best anchor) and the certified count.  With --table it
+# prints instead the table's rows with n >= 2000, which docs/notes/
+# sparse-direct.md keeps (the page stays one page; the file has all rows).
+# Usage: bash scripts/perf-sparse-auto.sh [--table] bench/results/issue23-2core-vm/sparse-auto-session2.md
 set -eu
+only_table=
+if [ "${1-}" = --table ]; then only_table=1; shift; fi
 f=$1
 table=$(grep '^|' "$f")
 rows=$(printf '%s\n' "$table" | tail -n +3)
+if [ -n "$only_table" ]; then
+  printf '%s\n' "$table" | head -2
+  printf '%s\n' "$rows" | awk -F'|' '$3 + 0 >= 2000'
+  exit 0
+fi
 total=$(printf '%s\n' "$rows" | wc -l)
 cert=$(printf '%s\n' "$rows" | awk -F'|' '$9 ~ /certified/' | wc -l)
 range=$(printf '%s\n' "$rows" | awk -F'|' '$3 + 0 >= 2000 { r = $12 + 0;
@@ -33,10 +41,7 @@ moved between runs (up to 0.5 under load 5–9); the first session's quiet
 run (load < 1, \`sparse-auto.md\`) gave 0.03–1.19 on the same ten.  Most of AUTO's
 overhead on a direct solve is the condition estimate's solves (bcsstk16:
 1.17 with it, 0.92 without, first session).  What was
-tried: [notes/sparse-direct.md](notes/sparse-direct.md).
-
-$(printf '%s\n' "$table" | head -2)
-$(printf '%s\n' "$rows" | awk -F'|' '$3 + 0 >= 2000')
-
-Rows with n ≥ 2000; all $total matrices: \`$f\`.
+tried: [notes/sparse-direct.md](notes/sparse-direct.md); the 10 rows with
+n ≥ 2000 (paths, residuals, both anchors' times; \`--table\`):
+[notes/sparse-direct.md](notes/sparse-direct.md#auto-against-umfpack--cholmod-n--2000-moved-from-performancemd).
 EOT
