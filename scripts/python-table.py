@@ -2,11 +2,11 @@
 """Markdown table of a `python -m axb.bench --json` result file (issue 26),
 for docs/PERFORMANCE.md (scripts/perf-page.py, `python-table` blocks).
 
-Usage: python3 scripts/python-table.py bench/results/python-cpu.json [--skip TEXT]
+Usage: python3 scripts/python-table.py bench/results/python-cpu.json [--skip TEXT]...
 
---skip TEXT leaves out the rows whose case description contains TEXT (the
-one-page summary drops the `check=False` twins; docs/notes/python.md keeps
-every row).
+--skip TEXT (repeatable) leaves out the rows whose case description
+contains TEXT (the one-page summary drops the `check=False` twins and the
+forced-backend variants; docs/notes/python.md keeps every row).
 """
 import json
 import sys
@@ -28,13 +28,13 @@ def fmt_result(r):
     return "%.2f×" % r["speedup"]
 
 
-def main(path, skip=None):
+def main(path, skip=()):
     doc = json.load(open(path, encoding="utf-8"))
     m = doc["machine"]
     print("| case | axb vs anchor | result | target | met |")
     print("|---|---|---|---|---|")
     for r in doc["results"]:
-        if skip is not None and skip in r["what"]:
+        if any(t in r["what"] for t in skip):
             continue
         anchor = r.get("anchor", "the same axb_solve from C")
         print("| %s: %s (vs %s) | %s | **%s** | %s | %s |"
@@ -49,4 +49,4 @@ def main(path, skip=None):
 
 if __name__ == "__main__":
     argv = sys.argv
-    main(argv[1], argv[argv.index("--skip") + 1] if "--skip" in argv else None)
+    main(argv[1], [argv[i + 1] for i, a in enumerate(argv) if a == "--skip"])
