@@ -50,6 +50,9 @@
 #define UNSWAP_ AXB_FN(omp_, inv_unswap_cols)
 #define GJ_APPLY_ AXB_FN(omp_, gj_apply)
 #define GJ_PANEL_ AXB_FN(omp_, gj_panel)
+#define IAMAX_ AXB_FN(omp_, inv_iamax)
+
+#include "backend/iamax_t.h"
 
 /* inv(U) of a diagonal block (LAPACK trti2), with the ISA clones. */
 #define TRTI2_ATTR AXB_OMP_CLONES
@@ -202,13 +205,7 @@ static int64_t GJ_PANEL_(int64_t n, T *A, int64_t lda, int64_t k, int64_t kb,
   if (kb <= OMP_GJ_LEAF) {
     for (int64_t c = k; c < k + kb; ++c) {
       T *ac = &AT(A, lda, 0, c);
-      int64_t p = c;
-      T big = ABS_(ac[c]);
-      for (int64_t i = c + 1; i < n; ++i)
-        if (ABS_(ac[i]) > big) {
-          big = ABS_(ac[i]);
-          p = i;
-        }
+      int64_t p = c + IAMAX_(n - c, ac + c);
       if (ac[p] == (T)0) return c + 1;
       perm[c] = p;
       /* Interchange rows c and p in the panel's columns. */
@@ -343,3 +340,4 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
 #undef UNSWAP_
 #undef GJ_APPLY_
 #undef GJ_PANEL_
+#undef IAMAX_
