@@ -84,11 +84,8 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
     if (AT(A, lda, j, j) == (T)0)
       return axb__zero_pivot(h, info, j + 1, "getri", "U");
   const int64_t nb = n < OMP_GETRI_NB ? n : OMP_GETRI_NB;
-  T *work = axb__malloc(n * nb, sizeof(T));
-  if (!work)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "getri: cannot allocate %lld x %lld workspace",
-                     (long long)n, (long long)nb);
+  T *work = axb__getri_work(h, n, nb, sizeof(T));
+  if (!work) return AXB_ERR_OUT_OF_MEMORY;
   int nt = axb_omp_threads(h);
   if (n <= OMP_INV_SMALL) nt = 1;
   const int saved = axb_omp_blas_begin();
