@@ -6,6 +6,15 @@
 # threads, one Markdown file per variant and thread count in OUT_DIR
 # (VARIANT-tTHREADS.md, which OpenBLAS was loaded at its top), plus env.txt.
 #
+# CERT_MODE=plain (the default): the build as linked (its OpenMP OpenBLAS),
+# 16 threads n = 1024, 2048 (15 reps, all three drivers), 4096 (15; the
+# inverse 5), 2 threads n = 1024 (15), 2048 (15; the inverse 5), then 16
+# threads n = 8192 (5; the inverse 3), 2 threads n = 4096 (3, LU and
+# Cholesky), and last the few-columns solve's block height 32 and 128
+# (variants trsv32, trsv128: AXB_CPU_TRSV_BLOCK; default 64) at 16 threads
+# n = 1024, 2048 (9 reps, LU and Cholesky), each in OUT/VARIANT-tT.md.
+# CERT_MODE=variants: the second session's threading variants below.
+#
 # Variants (nothing rebuilt: both OpenBLAS builds are libopenblas.so.0, so
 # LD_LIBRARY_PATH picks the one loaded):
 #   openmp    OpenBLAS's OpenMP build: one pool (libgomp's) for OpenBLAS and
@@ -29,8 +38,9 @@
 # libopenblas0-openmp)` — and run from the repository root, e.g.
 #   LD_LIBRARY_PATH=$PWD/.carry/lib bash scripts/cert-threads.sh build/gpu $OUT/cert
 #
-# Sizes and repetitions are cut to stay under ~6 minutes on the 16-core
-# device host (OPENBLAS_CORETYPE set as the other device scripts): first
+# In CERT_MODE=variants, sizes and repetitions are cut to stay under ~6
+# minutes on the 16-core device host (OPENBLAS_CORETYPE set as the other
+# device scripts): first
 # 16 threads n = 1024 (15 reps), 2048 (7), 4096 (5) for every variant, then
 # 2 threads n = 1024 (9), 2048 (5), then 16 threads n = 8192 (3, LU and
 # Cholesky).  CERT_BUDGET_S (default 330) stops starting runs once spent
@@ -98,6 +108,7 @@ envs() {
     nohybrid) echo "LD_LIBRARY_PATH=$ptdir${lp:+:$lp}"; echo AXB_CPU_HYBRID=0 ;;
     quiet) echo "LD_LIBRARY_PATH=$ptdir${lp:+:$lp}"
       echo OPENBLAS_THREAD_TIMEOUT=4; echo OMP_WAIT_POLICY=passive ;;
+    trsv*) envs "${base:-openmp}"; echo "AXB_CPU_TRSV_BLOCK=${1#trsv}" ;;
   esac
 }
 
@@ -139,6 +150,32 @@ have() { # variant's library present?
   [ "$1" = openmp ] && [ -z "$ompdir" ] && return 1
   return 0
 }
+
+# CERT_MODE=plain (default since the few-columns solve, issue 28's third
+# session): the build as linked (its OpenMP OpenBLAS when there is one), the
+# sizes and repetitions of the targets, most important first, so that the
+# budget cuts the least useful runs; then two block heights of the
+# few-columns solve (AXB_CPU_TRSV_BLOCK, default 64) at 16 threads.
+if [ "${CERT_MODE:-plain}" = plain ]; then
+  v=openmp
+  have openmp || v=pthread
+  run "$v" 16 lu,cholesky,inverse 15 1024 2048
+  run "$v" 16 lu,cholesky 15 4096
+  run "$v" 16 inverse 5 4096
+  run "$v" 2 lu,cholesky,inverse 15 1024
+  run "$v" 2 lu,cholesky 15 2048
+  run "$v" 2 inverse 5 2048
+  run "$v" 16 lu,cholesky 5 8192
+  run "$v" 16 inverse 3 8192
+  run "$v" 2 lu,cholesky 3 4096
+  for b in 32 128; do
+    base=$v run "trsv$b" 16 lu,cholesky 9 1024 2048
+  done
+  echo "cert-threads: done in $SECONDS s; files in $out"
+  exit 0
+fi
+
+# CERT_MODE=variants: the threading variants of the second session.
 for v in $variants; do
   have "$v" || { echo "$v: no OpenMP OpenBLAS, skipped" | tee -a "$out/skipped.txt"; continue; }
   fams=lu,cholesky,inverse

@@ -6,6 +6,7 @@
  * threshold.  Also: NaN inputs never pass, n = 0, zero denominators, invalid
  * input (NaN), mixed dtypes, and the norms.
  */
+#include "core/internal.h"
 #include "testing.h"
 
 #include <stdint.h>
@@ -422,6 +423,49 @@ static void test_edges(void) {
   axb_dense_destroy(&o);
 }
 
+/* The certified driver's backward error for a symmetric A from its lower
+   triangle (axb__backward_error_sym, the Cholesky methods'): on integer
+   data every sum is exact, so it must equal axb_check_solve's ratio
+   exactly, 0 for B = A X and the same nonzero value after one entry of B
+   is moved by 1 (upper or lower half, every column); sizes 1 to 1030
+   (threaded from n = 1024, on 1-3 column ranges), 1 and 3 right-hand
+   sides, float and double; a NaN in X gives NaN. */
+static void test_sym_backward(int64_t n, int64_t nrhs, axb_dtype t) {
+  axb_dense A = make(n, n, t), X = make(n, nrhs, t);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j; i < n; ++i) {
+      const double v = (double)rand_int(-4, 4) + (i == j ? 9 : 0);
+      set(&A, i, j, v);
+      set(&A, j, i, v);
+    }
+  for (int64_t j = 0; j < nrhs; ++j)
+    for (int64_t i = 0; i < n; ++i)
+      set(&X, i, j, (double)rand_int(-3, 3));
+  axb_dense P = mul(&A, &X), B = copy_as(&P, t);
+  const double anorm = axb_matrix_norm(&A, AXB_NORM_ONE);
+  for (int th = 1; th <= 3; ++th) {
+    int oom = 0;
+    double s = axb__backward_error_sym(&A, &X, &B, anorm, th, &oom);
+    CHECK(s == 0 && !oom, "n=%lld exact B: ratio %g", (long long)n, s);
+  }
+  const int64_t i = n / 3, c = nrhs - 1;
+  set(&B, i, c, get(&B, i, c) + 1);
+  const double want = axb_check_solve(&A, &X, &B);
+  for (int th = 1; th <= 3; ++th) {
+    double s = axb__backward_error_sym(&A, &X, &B, anorm, th, NULL);
+    CHECK(s == want && s > 0,
+          "n=%lld nrhs=%lld %s threads %d: %.17g, want %.17g", (long long)n,
+          (long long)nrhs, axb_dtype_name(t), th, s, want);
+  }
+  set(&X, n - 1, 0, NAN);
+  CHECK(isnan(axb__backward_error_sym(&A, &X, &B, anorm, 2, NULL)),
+        "n=%lld: NaN in X not seen", (long long)n);
+  axb_dense_destroy(&A);
+  axb_dense_destroy(&X);
+  axb_dense_destroy(&P);
+  axb_dense_destroy(&B);
+}
+
 int main(void) {
   test_norms();
   test_edges();
@@ -433,5 +477,11 @@ int main(void) {
     test_inverse(sizes[k] < 40 ? sizes[k] : 40);
   }
   test_lu_rounded();
+  const int64_t sym_n[] = {1, 5, 37, 1030};
+  for (size_t k = 0; k < sizeof sym_n / sizeof *sym_n; ++k)
+    for (int64_t nrhs = 1; nrhs <= 3; nrhs += 2) {
+      test_sym_backward(sym_n[k], nrhs, AXB_F64);
+      test_sym_backward(sym_n[k], nrhs, AXB_F32);
+    }
   return test_finish("test_check");
 }

@@ -312,11 +312,13 @@ static void check_order(void) {
   CHECK(strstr(axb_detail(h), "not symmetric") != NULL, "detail %s",
         axb_detail(h));
   axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416));
-  /* One unequal pair at the pass's tile edges (256 rows x 32 columns),
-     above or below the diagonal. */
-  const int64_t at[][2] = {{1, 0},     {31, 32},  {32, 31},  {255, 31},
-                           {256, 32},  {599, 0},  {0, 599},  {599, 598},
-                           {288, 287}, {511, 64}, {64, 511}, {512, 300}};
+  /* One unequal pair at the pass's tile edges (256 rows x 32-128 columns,
+     groups of 8 columns), above or below the diagonal. */
+  const int64_t at[][2] = {{1, 0},     {31, 32},  {32, 31},   {255, 31},
+                           {256, 32},  {599, 0},  {0, 599},   {599, 598},
+                           {288, 287}, {511, 64}, {64, 511},  {512, 300},
+                           {8, 7},     {7, 8},    {9, 8},     {135, 128},
+                           {128, 127}, {64, 63},  {263, 257}, {599, 592}};
   for (size_t k = 0; k < sizeof at / sizeof *at; ++k) {
     const int64_t i = at[k][0], j = at[k][1];
     const double v = axb_dense_get(&A, i, j);

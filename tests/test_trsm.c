@@ -7,7 +7,9 @@
  * not be written.  op(A) X = alpha B (LEFT) is judged by the solve residual
  * of DESIGN.md against the dense matrix M = op(A) (unit diagonal restored);
  * X op(A) = alpha B (RIGHT) as op(A)^T X^T = alpha B^T.  alpha = 0 gives
- * X = 0 even when B holds NaN.
+ * X = 0 even when B holds NaN.  A few columns on 1-3 threads (the CPU
+ * backend's own solve for them) at sizes around its 64-row block, and a
+ * NaN in B, which must reach exactly the rows of X that depend on it.
  * AXB_TEST_PER_BACKEND
  */
 #include "testing.h"
@@ -141,20 +143,99 @@ static void all_cases(axb_dtype t) {
                        shapes[s][0], shapes[s][1], alphas[a], t);
 }
 
-/* A few columns and many rows on 2 and 3 threads: the CPU backend shares
-   the rows among the threads (blocks of 256 rows, gemm updates between
-   them: omp_blas_t.h's trsm_rows); m is not a multiple of the block. */
-static void row_split_cases(void) {
+/* A few columns (at most 16) with alpha = 1: the CPU backend's own solve
+   (omp_trsv_t.h: blocks of 64 rows, threads over the blocks, per-block
+   flags), from 64 rows.  Sizes around and between the block, odd, and
+   large; 1 to 3 threads (every combination of triangle, transpose and
+   diagonal); 17 columns take OpenBLAS's path. */
+static void few_column_cases(void) {
   const int saved = axb_get_threads(h);
-  for (int nt = 2; nt <= 3; ++nt) {
+  const int64_t ms[] = {64, 65, 127, 129, 300, 1107};
+  const int64_t ts[] = {1, 2, 3, 5, 16, 17};
+  for (int nt = 1; nt <= 3; ++nt) {
     axb_set_threads(h, nt);
-    for (int64_t n = 1; n <= 3; ++n)
-      for (int ul = 0; ul < 2; ++ul)
-        for (int tr = 0; tr < 2; ++tr)
-          for (int dg = 0; dg < 2; ++dg)
-            one_case(AXB_LEFT, (axb_uplo)ul, (axb_trans)tr, (axb_diag)dg,
-                     1100 + 7 * nt, n, 1, nt == 2 ? AXB_F64 : AXB_F32);
+    for (size_t a = 0; a < sizeof ms / sizeof *ms; ++a)
+      for (size_t b = 0; b < sizeof ts / sizeof *ts; ++b) {
+        if (ms[a] > 300 && ts[b] > 3) continue; /* time */
+        for (int ul = 0; ul < 2; ++ul)
+          for (int tr = 0; tr < 2; ++tr)
+            for (int dg = 0; dg < 2; ++dg)
+              one_case(AXB_LEFT, (axb_uplo)ul, (axb_trans)tr, (axb_diag)dg,
+                       ms[a], ts[b], 1,
+                       (a + b + (size_t)nt) % 2 ? AXB_F64 : AXB_F32);
+      }
   }
+  axb_set_threads(h, saved);
+}
+
+/* A NaN in B reaches every entry of X that depends on it, and only those:
+   the solve neither drops nor invents it (rows after the NaN's in solve
+   order are NaN, the rows before it finite).  The CPU backend's own solve
+   and the reference only: a blocked device trsm (OpenCL) may spread a NaN
+   further, which the BLAS allows. */
+static void few_column_nan(void) {
+  const axb_backend be = axb_handle_backend(h);
+  if (be != AXB_BACKEND_CPU && be != AXB_BACKEND_REF) return;
+  const int saved = axb_get_threads(h);
+  const int64_t m = 333, r = 150;
+  axb_set_threads(h, 3);
+  for (int ul = 0; ul < 2; ++ul)
+    for (int tr = 0; tr < 2; ++tr) {
+      axb_dense A = stored_a(m, (axb_uplo)ul, AXB_NON_UNIT, AXB_F64, 77);
+      axb_dense B = random_b(m, 2, AXB_F64, 78);
+      axb_dense_set(&B, r, 1, NAN);
+      CHECK_STATUS(
+          h,
+          trsm(AXB_LEFT, (axb_uplo)ul, (axb_trans)tr, AXB_NON_UNIT, 1, &A, &B),
+          AXB_SUCCESS);
+      const int down = (ul == AXB_LOWER) == (tr == AXB_NO_TRANS);
+      int ok = 1;
+      for (int64_t i = 0; i < m; ++i) {
+        const int after = down ? i >= r : i <= r;
+        ok &= isfinite(axb_dense_get(&B, i, 0)) &&
+              (after ? isnan(axb_dense_get(&B, i, 1))
+                     : isfinite(axb_dense_get(&B, i, 1)));
+      }
+      CHECK(ok, "NaN in B: uplo %d trans %d, wrong pattern in X", ul, tr);
+      axb_dense_destroy(&A);
+      axb_dense_destroy(&B);
+    }
+  axb_set_threads(h, saved);
+}
+
+/* Leading rows of B (in solve order) that are zero, as the condition
+   estimate's unit vectors make them: the few-column solve skips their
+   blocks; the answer must still solve the system (2 threads). */
+static void few_column_zero_lead(void) {
+  const int saved = axb_get_threads(h);
+  const int64_t m = 517, z = 200; /* not a multiple of the 64-row block */
+  axb_set_threads(h, 2);
+  for (int ul = 0; ul < 2; ++ul)
+    for (int tr = 0; tr < 2; ++tr) {
+      const int down = (ul == AXB_LOWER) == (tr == AXB_NO_TRANS);
+      axb_dense A = stored_a(m, (axb_uplo)ul, AXB_NON_UNIT, AXB_F64, 91);
+      axb_dense B = random_b(m, 2, AXB_F64, 92);
+      for (int64_t i = 0; i < z; ++i)
+        for (int64_t c = 0; c < 2; ++c)
+          axb_dense_set(&B, down ? i : m - 1 - i, c, 0);
+      axb_dense_set(&B, down ? z + 5 : m - 1 - z - 5, 1, 0); /* one more */
+      axb_dense X = test_copy_ld(&B, B.ld);
+      CHECK_STATUS(
+          h,
+          trsm(AXB_LEFT, (axb_uplo)ul, (axb_trans)tr, AXB_NON_UNIT, 1, &A, &X),
+          AXB_SUCCESS);
+      axb_dense M = dense_op(&A, (axb_uplo)ul, (axb_trans)tr, AXB_NON_UNIT, 0);
+      CHECK_RATIO(axb_check_solve(&M, &X, &B), "zero lead uplo %d trans %d", ul,
+                  tr);
+      int zero = 1;
+      for (int64_t i = 0; i < z; ++i)
+        zero &= axb_dense_get(&X, down ? i : m - 1 - i, 0) == 0;
+      CHECK(zero, "zero lead uplo %d trans %d: X not 0 there", ul, tr);
+      axb_dense_destroy(&M);
+      axb_dense_destroy(&X);
+      axb_dense_destroy(&B);
+      axb_dense_destroy(&A);
+    }
   axb_set_threads(h, saved);
 }
 
@@ -186,7 +267,9 @@ int main(int argc, char **argv) {
   edges();
   all_cases(AXB_F64);
   all_cases(AXB_F32);
-  row_split_cases();
+  few_column_cases();
+  few_column_nan();
+  few_column_zero_lead();
   axb_handle_destroy(h);
   return test_finish("test_trsm");
 }

@@ -35,8 +35,9 @@
 #endif
 
 enum {
-  CHK_ROWS = 256, /* row block of the inf-norm (stack accumulator)      */
-  CHK_NB = 32     /* columns of W updated together in the O(n^3) loops */
+  CHK_ROWS = 256,    /* row block of the inf-norm (stack accumulator)      */
+  CHK_NB = 32,       /* columns of W updated together in the O(n^3) loops */
+  CHK_SYM_PARTS = 64 /* most column ranges of the symmetric residual   */
 };
 /* Work (entries of A touched) from which a check shares it among threads. */
 #define CHK_PAR_WORK 1048576.0
@@ -371,6 +372,48 @@ double axb__backward_error_op(const axb_dense *A, axb_trans trans,
   double anorm = 0;
   for (int64_t i = 0; i < n; ++i)
     anorm = chk_nanmax(anorm, sums[i]);
+  double worst = worst_ratio(r, x, ldx, n, nrhs, anorm, axb_eps(X->dtype));
+  axb__free(own);
+  axb__free(r);
+  return worst;
+}
+
+/* The driver's backward error for a symmetric A (its Cholesky methods
+   have tested A == A^T exactly): the residual from A's lower triangle
+   only (half the reads), anorm = ||A||_1 given by the caller, which for
+   such an A is ||A||_inf bit for bit (row i and column i hold the same
+   values in the same order).  The residual is formed in another order
+   than axb_check_solve's, so the ratio may differ from it in the last
+   bits. */
+double axb__backward_error_sym(const axb_dense *A, const axb_dense *X,
+                               const axb_dense *B, double anorm, int threads,
+                               int *oom) {
+  if (oom) *oom = 0;
+  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
+  int64_t n = A->rows, nrhs = X->cols;
+  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
+  if (n == 0 || nrhs == 0) return 0;
+  int parts = 1;
+#ifdef _OPENMP
+  parts = threads > 0 ? threads : omp_get_max_threads();
+#else
+  (void)threads;
+#endif
+  if ((double)n * (double)n < CHK_PAR_WORK) parts = 1;
+  parts = parts < 1 ? 1 : parts > CHK_SYM_PARTS ? CHK_SYM_PARTS : parts;
+  double *r = axb__malloc(n * nrhs * (1 + parts), sizeof(double)), *own = NULL;
+  int64_t ldx;
+  const double *x = r ? as_double(X, &ldx, &own) : NULL;
+  if (!x) {
+    axb__free(r);
+    if (oom) *oom = 1;
+    return NAN;
+  }
+  copy_dense(B, r, n);
+  if (A->dtype == AXB_F64)
+    chk_dsub_symx(n, A->data, A->ld, x, ldx, nrhs, r, n, r + n * nrhs, parts);
+  else
+    chk_ssub_symx(n, A->data, A->ld, x, ldx, nrhs, r, n, r + n * nrhs, parts);
   double worst = worst_ratio(r, x, ldx, n, nrhs, anorm, axb_eps(X->dtype));
   axb__free(own);
   axb__free(r);

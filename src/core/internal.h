@@ -96,6 +96,15 @@ double axb__backward_error_op(const axb_dense *A, axb_trans trans,
                               const axb_dense *X, const axb_dense *B,
                               int threads, int *oom);
 
+/* The same ratio for a symmetric A (tested exactly equal to A^T by the
+   caller) from its lower triangle only, with ||A||_inf = anorm given (for
+   a symmetric A, ||A||_1 bit for bit); `threads` column ranges (0:
+   OpenMP's default).  Not bit for bit axb_check_solve's (another order of
+   the residual's sums). */
+double axb__backward_error_sym(const axb_dense *A, const axb_dense *X,
+                               const axb_dense *B, double anorm, int threads,
+                               int *oom);
+
 /* Wall-clock seconds (monotonic). */
 double axb__now(void);
 

@@ -140,10 +140,11 @@ struct Lanes {
 /* ---- LU ------------------------------------------------------------------ */
 
 /*
- * One panel of nb columns at k on the fast lane: leaves of 32 columns by
- * the leaf kernel; after each leaf, its interchanges reach the other panel
- * columns and the leaf's rows of the columns right of it are solved in one
- * pass (swap_trsm), then a GEMM updates those columns below.
+ * One panel of nb columns at k on the fast lane: leaves of 32 columns (16
+ * where the rows need the tall leaf: lu_leaf_width) by the leaf kernel; after
+ * each leaf, its interchanges reach the other panel columns and the leaf's rows
+ * of the columns right of it are solved in one pass (swap_trsm), then a GEMM
+ * updates those columns below.
  */
 template <typename T>
 static axb_status lu_panel(axb_handle h, Context *ctx, const Lanes &ln,
@@ -151,8 +152,9 @@ static axb_status lu_panel(axb_handle h, Context *ctx, const Lanes &ln,
                            int64_t *ipiv, int64_t *info,
                            const LeafScratch<T> &ls, SwapPlan leaf_plan) {
   const T one = 1, minus = -1;
-  for (int64_t c = k; c < k + nb; c += kLeafWidth) {
-    const int w = (int)(k + nb - c < kLeafWidth ? k + nb - c : kLeafWidth);
+  for (int64_t c = k, w = 0; c < k + nb; c += w) {
+    const int lw = lu_leaf_width<T>(h, m - c);
+    w = (int)(k + nb - c < lw ? k + nb - c : lw);
     axb_status st =
         lu_leaf<T>(h, ctx, ln.fast, m, c, w, A, lda, ipiv, info, ls, leaf_plan);
     if (!st && nb > w)
@@ -228,7 +230,7 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
     /* columns outside the panel: after the bulk update of step k - 1 */
     AXB_CU(h, ln.fast_waits_main());
     const int64_t right = n - k - nb;
-    if (n > nb && nb <= kLeafWidth) {
+    if (n > nb && nb <= lu_leaf_width<T>(h, m - k)) {
       /* one leaf: its plan is the panel's; swap and solve in one pass */
       st = swap_trsm<T>(h, ln.fast, leaf_plan, A, lda, n - nb, k, nb, k,
                         (int)nb, A + k + k * lda, k + nb);

@@ -248,6 +248,9 @@ axb_status lu_leaf(axb_handle h, Context *ctx, cudaStream_t st, int64_t m,
                    int64_t c, int w, T *A, int64_t lda, int64_t *ipiv,
                    int64_t *info, const LeafScratch<T> &s, SwapPlan plan);
 /* Blocks of the leaf kernel that can be co-resident (for LeafScratch). */
+/* The leaf width lu_panel should use for a leaf of `rows` rows: 16 where
+   only the 16-column cluster leaf holds them, else kLeafWidth. */
+template <typename T> int lu_leaf_width(axb_handle h, int64_t rows);
 template <typename T> int lu_leaf_max_blocks(axb_handle h, Context *ctx);
 
 /* Plan of the interchanges ipiv[k1..k2) (k2 - k1 <= kSwapBatch), applied in

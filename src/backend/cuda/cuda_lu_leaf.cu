@@ -2,10 +2,12 @@
  * The LU leaf panel: pivot search, interchange, scaling and update of a
  * panel of up to 32 columns with its rows in registers, in one launch: a
  * cooperative grid (lu_leaf_kernel), a single block for short leaves
- * (lu_leaf1_kernel) or a thread-block cluster (lu_leafc_kernel); lu_leaf
- * picks one.  Each ends with the panel's swap plan (build_plan_warp).
+ * (lu_leaf1_kernel) or a thread-block cluster (lu_leafp_kernel, in
+ * cuda_lu_leafp.cu); lu_leaf picks one.  Each ends with the panel's swap
+ * plan (build_plan_warp).
  */
 #include "cuda_kernels.cuh"
+#include "cuda_lu_leaf.cuh"
 
 #include <stdlib.h>
 
@@ -13,25 +15,13 @@ namespace axb_cuda {
 
 /* ---- LU leaf panel ----------------------------------------------------- */
 
-template <typename T> struct LeafArgs {
-  int64_t m, c;
-  int w;
-  T *A;
-  int64_t lda;
-  int64_t *ipiv, *info;
-  T *cval;
-  int64_t *cidx;
-  T *crow, *jrow;
-  SwapPlan plan;
-};
-
 /*
  * The steps of a leaf on the rows a thread holds in registers: row[q] is
  * the global index of r[q] (R rows of W entries; rows at or past m hold
  * zeros and never move).  lu_leaf1_kernel is written with them (its SASS is
- * the same as with the loops written out); lu_leaf_body and lu_leafc_kernel
- * keep their loops: with these helpers ptxas scheduled them differently
- * (code 5 % smaller to 4 % larger), which no device run has yet measured.
+ * the same as with the loops written out); lu_leaf_body keeps its loops:
+ * with these helpers ptxas scheduled it differently (code 5 % smaller to
+ * 4 % larger), which no device run has yet measured.
  */
 template <typename T, int W, int R>
 __device__ __forceinline__ void
@@ -389,210 +379,6 @@ __global__ void __launch_bounds__(NT) lu_leaf1_kernel(LeafArgs<T> a) {
                     a.plan);
 }
 
-/*
- * Cluster variant for leaves of up to 16 x 512 rows (Hopper thread block
- * clusters): CS blocks of one cluster, one row per thread in registers as
- * in lu_leaf1_kernel, so a column costs one cluster barrier (hardware)
- * instead of a grid barrier and global round trips.  Per column: block
- * argmax (warp shuffles, one __syncthreads) -> the block's candidate and
- * its row, and row j at its owner, in the block's own shared memory
- * (double-buffered by column parity) -> cluster.sync -> warp 0 reads the
- * CS candidates through distributed shared memory, picks the pivot (same
- * order in every block, so the same pivot) and copies the pivot row and
- * row j into local shared memory -> __syncthreads -> swap, scale, update.
- * A block's buffers of column jj are rewritten at jj + 2, after the
- * cluster barrier of jj + 1, which every reader of jj has passed.  Same
- * tie/NaN/zero-pivot rules and outputs as the other leaf kernels.
- */
-template <typename T, int W, int NT>
-__global__ void __launch_bounds__(NT, 1) lu_leafc_kernel(LeafArgs<T> a) {
-  constexpr int NW = NT / 32;
-  static_assert(NW <= 32 && W <= 32, "one warp reduces warps and columns");
-  cg::cluster_group cl = cg::this_cluster();
-  const int rank = (int)cl.block_rank(), CS = (int)cl.num_blocks();
-  __shared__ T s_cv[2];
-  __shared__ int64_t s_ci[2], s_p[2];
-  __shared__ T s_crow[2][W], s_jr[2][W];   /* this block's: published */
-  __shared__ T s_prow[2][W], s_jrow[2][W]; /* the pivot row, row j: local */
-  __shared__ T s_wv[NW];
-  __shared__ int64_t s_wi[NW];
-  __shared__ int64_t s_piv[W], s_cur[W], s_opos[W], s_osrc[W];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int64_t row = a.c + (int64_t)rank * NT + tid;
-  T r[W];
-#pragma unroll
-  for (int k = 0; k < W; ++k)
-    r[k] = row < a.m && k < a.w ? a.A[row + (a.c + k) * a.lda] : T(0);
-  int64_t first_zero = 0;
-#pragma unroll
-  for (int jj = 0; jj < W; ++jj) {
-    if (jj >= a.w) break;
-    const int par = jj & 1;
-    const int64_t j = a.c + jj;
-    T bv = -1;
-    int64_t bi = kNoRow;
-    if (row < a.m && row >= j) better(bv, bi, absval(r[jj]), row);
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
-      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
-      better(bv, bi, ov, oi);
-    }
-    if (lane == 0) {
-      s_wv[warp] = bv;
-      s_wi[warp] = bi;
-    }
-    __syncthreads();
-    bv = lane < NW ? s_wv[lane] : T(-1);
-    bi = lane < NW ? s_wi[lane] : kNoRow;
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-      T ov = __shfl_xor_sync(0xffffffffu, bv, off);
-      int64_t oi = __shfl_xor_sync(0xffffffffu, bi, off);
-      better(bv, bi, ov, oi);
-    }
-    if (row == bi) {
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        s_crow[par][k] = r[k];
-    }
-    if (row == j) {
-#pragma unroll
-      for (int k = 0; k < W; ++k)
-        s_jr[par][k] = r[k];
-    }
-    if (tid == 0) {
-      s_cv[par] = bv;
-      s_ci[par] = bi;
-    }
-    cl.sync();
-    if (warp == 0) {
-      T v = -1;
-      int64_t i = kNoRow;
-      int rb = -1;
-      if (lane < CS) {
-        v = *cl.map_shared_rank(&s_cv[par], lane);
-        i = *cl.map_shared_rank(&s_ci[par], lane);
-        rb = lane;
-      }
-#pragma unroll
-      for (int off = 16; off > 0; off >>= 1) {
-        T ov = __shfl_xor_sync(0xffffffffu, v, off);
-        int64_t oi = __shfl_xor_sync(0xffffffffu, i, off);
-        int ob = __shfl_xor_sync(0xffffffffu, rb, off);
-        if (ov > v || (ov == v && oi < i)) {
-          v = ov;
-          i = oi;
-          rb = ob;
-        }
-      }
-      if (i == kNoRow) rb = -1;
-      const int rj = (int)((j - a.c) / NT); /* the block that holds row j */
-      const T jr = *cl.map_shared_rank(&s_jr[par][lane], rj);
-      s_jrow[par][lane] = jr;
-      s_prow[par][lane] =
-          rb >= 0 ? *cl.map_shared_rank(&s_crow[par][lane], rb) : jr;
-      if (lane == 0) s_p[par] = rb >= 0 ? i : kNoRow;
-    }
-    __syncthreads();
-    const T *prow = s_prow[par];
-    const T piv = prow[jj];
-    const bool zero = piv == T(0);
-    const int64_t best = s_p[par];
-    const int64_t p = !zero && best != kNoRow ? best : j;
-    if (p != j) {
-      if (row == p) {
-#pragma unroll
-        for (int k = 0; k < W; ++k)
-          r[k] = s_jrow[par][k];
-      } else if (row == j) {
-#pragma unroll
-        for (int k = 0; k < W; ++k)
-          r[k] = prow[k];
-      }
-    }
-    if (row < a.m && row > j) {
-      T l = r[jj];
-      if (!zero) l = l / piv;
-      r[jj] = l;
-#pragma unroll
-      for (int k = jj + 1; k < W; ++k)
-        r[k] -= l * prow[k];
-    }
-    if (rank == 0 && tid == 0) {
-      a.ipiv[j] = p + 1;
-      if (zero && first_zero == 0) first_zero = j + 1;
-    }
-  }
-  if (row < a.m) {
-#pragma unroll
-    for (int k = 0; k < W; ++k)
-      if (k < a.w) a.A[row + (a.c + k) * a.lda] = r[k];
-  }
-  if (rank == 0) {
-    if (tid == 0 && first_zero != 0 && *a.info == 0) *a.info = first_zero;
-    __syncthreads(); /* ipiv of thread 0 visible to warp 0 */
-    if (warp == 0)
-      build_plan_warp(a.c, a.c + a.w, a.ipiv, 1, s_piv, s_cur, s_opos, s_osrc,
-                      a.plan);
-  }
-  cl.sync(); /* no block leaves while another may read its shared memory */
-}
-
-/* Rows per block of the cluster leaf kernel and the largest cluster it
-   may use; the cluster size the device can schedule with it (cached per
-   device; 0: none, the kernel is not used). */
-constexpr int kLeafCThreads = 512;
-constexpr int kLeafCMaxCluster = 16;
-template <typename T> static int leafc_max_cluster(int dev) {
-  static int cache[64];
-  if (dev >= 0 && dev < 64 && cache[dev] != 0) return cache[dev] - 1;
-  auto kern = lu_leafc_kernel<T, kLeafWidth, kLeafCThreads>;
-  int best = 0;
-  if (cudaFuncSetAttribute(kern, cudaFuncAttributeNonPortableClusterSizeAllowed,
-                           1) != cudaSuccess)
-    cudaGetLastError();
-  for (int cs = kLeafCMaxCluster; cs >= 2 && best == 0; cs /= 2) {
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = (unsigned)cs;
-    at[0].val.clusterDim.y = 1;
-    at[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3((unsigned)cs);
-    cfg.blockDim = dim3(kLeafCThreads);
-    cfg.attrs = at;
-    cfg.numAttrs = 1;
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kern, &cfg) != cudaSuccess) {
-      cudaGetLastError();
-      clusters = 0;
-    }
-    if (clusters >= 1) best = cs;
-  }
-  if (dev >= 0 && dev < 64) cache[dev] = best + 1;
-  return best;
-}
-
-template <typename T>
-static axb_status lu_leafc(axb_handle h, cudaStream_t st, LeafArgs<T> a,
-                           int cs) {
-  cudaLaunchConfig_t cfg = {};
-  cudaLaunchAttribute at[1];
-  at[0].id = cudaLaunchAttributeClusterDimension;
-  at[0].val.clusterDim.x = (unsigned)cs;
-  at[0].val.clusterDim.y = 1;
-  at[0].val.clusterDim.z = 1;
-  cfg.gridDim = dim3((unsigned)cs);
-  cfg.blockDim = dim3(kLeafCThreads);
-  cfg.stream = st;
-  cfg.attrs = at;
-  cfg.numAttrs = 1;
-  AXB_CU(h, cudaLaunchKernelEx(
-                &cfg, lu_leafc_kernel<T, kLeafWidth, kLeafCThreads>, a));
-  return AXB_SUCCESS;
-}
-
 /* Rows up to which lu_leaf uses the single-block kernel (0: never): one
    row per thread; 512 threads x 32 doubles is what the register file holds
    without spills (R > 1 or 1024 threads spill); up to twice that with a
@@ -631,18 +417,15 @@ axb_status lu_leaf(axb_handle h, Context *ctx, cudaStream_t st, int64_t m,
   LeafArgs<T> a = {m,    c,      w,      A,      lda,    ipiv,
                    info, s.cval, s.cidx, s.crow, s.jrow, plan};
   const int64_t rows = m - c;
-  /* AXB_CUDA_LU_CLUSTER=0: the cluster kernel off (comparison runs) */
+  /* AXB_CUDA_LU_CLUSTER=0: the cluster leaf off (comparison runs) */
   static const int cluster_on = [] {
     const char *e = getenv("AXB_CUDA_LU_CLUSTER");
     return e && *e ? atoi(e) : 1;
   }();
-  if (cluster_on && rows > kLeaf1MaxRows) {
-    const int maxcs = leafc_max_cluster<T>(h->device);
-    /* a power of two (extra blocks hold no rows) */
-    int64_t cs = 2;
-    while (cs * kLeafCThreads < rows)
-      cs *= 2;
-    if (cs <= maxcs) return lu_leafc<T>(h, st, a, (int)cs);
+  if (cluster_on) {
+    bool used = false;
+    const axb_status st2 = lu_leafp<T>(h, st, a, &used);
+    if (used) return st2;
   }
   if (rows <= kLeaf1MaxRows) {
     lu_leaf1_kernel<T, kLeafWidth, 1, kLeaf1Threads, false>

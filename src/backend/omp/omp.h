@@ -228,6 +228,30 @@ extern const char *const axb_omp_prof_names[AXB_OMP_PH_COUNT];
     if (AXB_PROF_ON()) axb_omp_prof_add((tid), (ph), (t0));                    \
   } while (0)
 
+/* Triangular solves with few right-hand sides (omp_trsv_t.h): the job the
+   threads share, and the per-block flags they meet at (block s, in solve
+   order, is ready once published; wait spins, then sleeps). */
+typedef struct {
+  int64_t m, t, lda, ldx;
+  int64_t nb, block; /* blocks of `block` rows */
+  int down;          /* op(A) lower: blocks solved downwards */
+  int cols;          /* op(A) = A (not transposed): A used by columns */
+  int unit;          /* unit diagonal */
+  int64_t zero;      /* leading blocks (solve order) of zero rows: skipped */
+  int *flags;        /* nb flags, a cache line apart */
+  void *room;        /* per thread: its copy of a block of X (T entries) */
+  int64_t room_each; /* entries of room per thread */
+  int64_t ldb;       /* leading dimension of that copy */
+} axb_omp_trsv_job;
+/* Returns non-zero when the flags cannot be allocated. */
+int axb_omp_trsv_job_init(axb_omp_trsv_job *j, axb_uplo uplo, axb_trans trans,
+                          axb_diag diag, int64_t m, int64_t t, int64_t lda,
+                          int64_t ldx, size_t es, int nt);
+void axb_omp_trsv_job_free(axb_omp_trsv_job *j);
+int axb_omp_trsv_ready(const axb_omp_trsv_job *j, int64_t s);
+void axb_omp_trsv_wait(const axb_omp_trsv_job *j, int64_t s);
+void axb_omp_trsv_publish(const axb_omp_trsv_job *j, int64_t s);
+
 #define AXB_DECLARE_OMP(T, p)                                                  \
   /* BLAS wrappers: column-major, sizes checked by the caller to fit int. */   \
   void axb_omp_##p##gemm_(axb_trans ta, axb_trans tb, int64_t m, int64_t n,    \
@@ -242,6 +266,12 @@ extern const char *const axb_omp_prof_names[AXB_OMP_PH_COUNT];
   void axb_omp_##p##syrk_(axb_uplo uplo, axb_trans trans, int64_t n,           \
                           int64_t k, T alpha, const T *A, int64_t lda, T beta, \
                           T *C, int64_t ldc);                                  \
+  /* op(A) X = X (LEFT, alpha = 1), X m x t with t small, on nt threads        \
+     (omp_trsv_t.h); returns non-zero, having done nothing, when its flags     \
+     cannot be allocated. */                                                   \
+  int axb_omp_##p##trsv_few(axb_uplo uplo, axb_trans trans, axb_diag diag,     \
+                            int64_t m, int64_t t, const T *A, int64_t lda,     \
+                            T *X, int64_t ldx, int nt);                        \
   /* Table entries. */                                                         \
   axb_status axb_omp_##p##gemm(axb_handle h, axb_trans ta, axb_trans tb,       \
                                int64_t m, int64_t n, int64_t k, T alpha,       \

@@ -4,7 +4,8 @@
  * gemm and trsm are split over independent columns (or rows) of the output
  * between the OpenMP threads, each piece a single-threaded OpenBLAS call:
  *   C(:, J) = alpha op(A) op(B)(:, J) + beta C(:, J)  for column blocks J;
- *   op(A) X = alpha B: the columns of X are independent (LEFT);
+ *   op(A) X = alpha B: the columns of X are independent (LEFT; with few
+ *     columns, our own row-blocked solve instead: omp_trsv_t.h);
  *   X op(A) = alpha B: the rows of X are independent (RIGHT).
  * laswp is our own: a column at a time, each interchange inside one
  * contiguous column, columns split between threads.
@@ -13,11 +14,13 @@
 #define AT(M, ld, i, j) (M)[(i) + (j) * (ld)]
 /* Work below which a call stays in the calling thread (flops). */
 #define OMP_BLAS_SERIAL_FLOPS 4.0e6
-/* A LEFT trsm with at least this many rows and at most this many columns
-   shares its rows among the threads (trsm_rows). */
-#ifndef OMP_TRSM_ROWS_MIN
-#define OMP_TRSM_ROWS_MIN 1024
-#define OMP_TRSM_ROWS_COLS 16
+/* A LEFT trsm with alpha = 1, at most this many columns and at least
+   this many rows is our own few-columns solve (omp_trsv_t.h), on the
+   handle's threads from OMP_TRSM_FEW_THREADED rows. */
+#ifndef OMP_TRSM_FEW_COLS
+#define OMP_TRSM_FEW_COLS 16
+#define OMP_TRSM_FEW_MIN 64
+#define OMP_TRSM_FEW_THREADED 256
 #endif
 
 #ifdef AXB_HAVE_LAPACK
@@ -83,64 +86,6 @@ axb_status AXB_FN(axb_omp_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
   return AXB_SUCCESS;
 }
 
-/* op(A) X = B (LEFT, alpha = 1) for a few columns (n <= 16): the columns
-   cannot feed the threads, so the rows do.  By blocks of NB rows,
-   downwards when op(A) is lower (A lower, or A upper transposed), else
-   upwards; for block k (rows K) and the rows J still to come, every
-   thread
-     x_K := op(A)_KK^-1 X_K                   (its own copy: a small trsm)
-     X_J := X_J - op(A)_JK x_K                (its share of the rows of J)
-   with op(A)_JK = A(J, K), or A(K, J)^T when transposed, then meets the
-   others at one barrier, after which thread 0 stores x_K into X_K (nobody
-   reads those rows again).  Solving the small block in every thread costs
-   a re-read of the NB x NB triangle but saves the second barrier of each
-   step.  The barrier is OpenMP's (spins, then sleeps), not the spin
-   barrier of the factorizations: with two other processes busy on the 2
-   cores, the 4 solves of an estimate step at n = 2048 took 88-120 ms with
-   the spin barrier (a waiting thread yields its core to the other
-   process, not to its partner) and 3-5 ms with OpenMP's, the same as on a
-   quiet machine either way.  Memory-bound (the triangle is
-   read once): what the threads add is bandwidth.  The row pieces depend
-   only on (m, NB, threads), and every copy of x_K is the same sequential
-   computation, so the result is reproducible for a given thread count. */
-static void AXB_FN(omp_, trsm_rows)(axb_uplo uplo, axb_trans trans,
-                                    axb_diag diag, int64_t m, int64_t n,
-                                    const T *A, int64_t lda, T *B, int64_t ldb,
-                                    int nt) {
-  enum { NB = 256 };
-  const int down = (uplo == AXB_LOWER) == (trans == AXB_NO_TRANS);
-  const int64_t nblk = (m + NB - 1) / NB;
-  AXB_OMP(parallel num_threads(nt)) {
-    const int tid = axb_omp_thread_id();
-    const int team = axb_omp_threads_in_team();
-    T xk[NB * OMP_TRSM_ROWS_COLS]; /* this thread's x_K, ld kb */
-    for (int64_t s = 0; s < nblk; ++s) {
-      const int64_t kb = down ? s : nblk - 1 - s;
-      const int64_t k0 = kb * NB, k1 = k0 + NB < m ? k0 + NB : m, w = k1 - k0;
-      for (int64_t j = 0; j < n; ++j)
-        memcpy(xk + j * w, &AT(B, ldb, k0, j), (size_t)w * sizeof(T));
-      AXB_FN(axb_omp_, trsm_)
-      (AXB_LEFT, uplo, trans, diag, w, n, 1, &AT(A, lda, k0, k0), lda, xk, w);
-      /* The rows still to solve: [k1, m) going down, [0, k0) going up. */
-      const int64_t r0 = down ? k1 : 0, r1 = down ? m : k0;
-      int64_t bounds[AXB_OMP_MAX_PARTS + 1];
-      const int parts = axb_omp_split(r0, r1, 8, team, bounds);
-      if (tid < parts) {
-        const int64_t a0 = bounds[tid], rows = bounds[tid + 1] - a0;
-        const T *Ajk =
-            trans == AXB_NO_TRANS ? &AT(A, lda, a0, k0) : &AT(A, lda, k0, a0);
-        AXB_FN(axb_omp_, gemm_)
-        (trans, AXB_NO_TRANS, rows, n, w, -1, Ajk, lda, xk, w, 1,
-         &AT(B, ldb, a0, 0), ldb);
-      }
-      AXB_OMP(barrier)
-      if (tid == 0)
-        for (int64_t j = 0; j < n; ++j)
-          memcpy(&AT(B, ldb, k0, j), xk + j * w, (size_t)w * sizeof(T));
-    }
-  }
-}
-
 axb_status AXB_FN(axb_omp_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
                                   axb_trans trans, axb_diag diag, int64_t m,
                                   int64_t n, T alpha, const T *A, int64_t lda,
@@ -152,16 +97,18 @@ axb_status AXB_FN(axb_omp_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
   const int saved = axb_omp_blas_begin();
   int nt = axb_omp_threads(h);
   const int64_t k = side == AXB_LEFT ? m : n;
-  /* A few columns and many rows (the solves of getrs and of the condition
-     estimate): threads over the rows.  Split by columns, every thread
-     would read all of A for its one or two columns, and a solve with so
-     few columns runs at the speed A is read (2 columns on 2 threads at
-     n = 2048 on the 2-core VM: 6.7 ms by columns, 3.6 ms by rows). */
-  if (side == AXB_LEFT && nt > 1 && n <= OMP_TRSM_ROWS_COLS && alpha == 1 &&
-      m >= OMP_TRSM_ROWS_MIN) {
-    AXB_FN(omp_, trsm_rows)(uplo, trans, diag, m, n, A, lda, B, ldb, nt);
-    axb_omp_blas_end(saved);
-    return AXB_SUCCESS;
+  /* A few columns (the solves of getrs/potrs and of the condition
+     estimate): our own blocked solve (omp_trsv_t.h), threads over the
+     rows; it reads A in place, once, where OpenBLAS's trsm packs it
+     (bench/bench_trsv.c; docs/notes/certificate.md). */
+  if (side == AXB_LEFT && n <= OMP_TRSM_FEW_COLS && alpha == 1 &&
+      m >= OMP_TRSM_FEW_MIN) {
+    const int few = m >= OMP_TRSM_FEW_THREADED ? nt : 1;
+    if (!AXB_FN(axb_omp_, trsv_few)(uplo, trans, diag, m, n, A, lda, B, ldb,
+                                    few)) {
+      axb_omp_blas_end(saved);
+      return AXB_SUCCESS;
+    }
   }
   if ((double)k * (double)m * (double)n < OMP_BLAS_SERIAL_FLOPS) nt = 1;
   /* LEFT: independent columns of B; RIGHT: independent rows. */
@@ -224,5 +171,6 @@ axb_status AXB_FN(axb_omp_, laswp)(axb_handle h, int64_t n, T *A, int64_t lda,
 
 #undef AT
 #undef OMP_BLAS_SERIAL_FLOPS
-#undef OMP_TRSM_ROWS_MIN
-#undef OMP_TRSM_ROWS_COLS
+#undef OMP_TRSM_FEW_COLS
+#undef OMP_TRSM_FEW_MIN
+#undef OMP_TRSM_FEW_THREADED
