@@ -144,6 +144,23 @@ static void copy_cols(int64_t n, int64_t k, const double *B, int64_t ldb,
     memcpy(X + j * ldx, B + j * ldb, (size_t)n * sizeof *X);
 }
 
+/* The mixed-precision attempt of DSGESV (chol 0) or DSPOSV (chol 1): c and
+   mi set up, then mixed_call when nrhs > 0 and the call is served (nrhs = 0
+   still factors A in LAPACK, INFO may be positive: the system routine
+   keeps that corner exact).  AXB_ERR_OUT_OF_MEMORY when not tried. */
+static axb_status mixed_try(axl_call *c, const char *name, int chol,
+                            const char *ul, lapack_int n, lapack_int nrhs,
+                            const double *A, lapack_int lda, const double *B,
+                            lapack_int ldb, double *X, lapack_int ldx,
+                            axb_mixed_info *mi) {
+  memset(c, 0, sizeof *c);
+  c->name = name;
+  memset(mi, 0, sizeof *mi);
+  if (nrhs > 0 && axl_begin(c, name, chol ? AXL_CHOL : AXL_LU, n, 0, 0) == 0)
+    return mixed_call(c, chol, ul, n, nrhs, A, lda, B, ldb, X, ldx, mi);
+  return AXB_ERR_OUT_OF_MEMORY;
+}
+
 AXL_EXPORT void dsgesv_(const lapack_int *n, const lapack_int *nrhs, double *A,
                         const lapack_int *lda, lapack_int *ipiv, double *B,
                         const lapack_int *ldb, double *X, const lapack_int *ldx,
@@ -156,15 +173,9 @@ AXL_EXPORT void dsgesv_(const lapack_int *n, const lapack_int *nrhs, double *A,
   if (axl_arg_error(info, "DSGESV", e)) return;
   if (*n == 0) return;
   axl_call c;
-  memset(&c, 0, sizeof c);
-  c.name = "DSGESV";
-  axb_status st = AXB_ERR_OUT_OF_MEMORY;
   axb_mixed_info mi;
-  memset(&mi, 0, sizeof mi);
-  /* nrhs = 0 still factors A in LAPACK (INFO may be positive): the system
-     routine keeps that corner exact. */
-  if (*nrhs > 0 && axl_begin(&c, "DSGESV", AXL_LU, *n, 0, 0) == 0)
-    st = mixed_call(&c, 0, "L", *n, *nrhs, A, *lda, B, *ldb, X, *ldx, &mi);
+  axb_status st = mixed_try(&c, "DSGESV", 0, "L", *n, *nrhs, A, *lda, B, *ldb,
+                            X, *ldx, &mi);
   if (st == AXB_SUCCESS) {
     for (lapack_int j = 0; j < *n; ++j)
       ipiv[j] = j + 1;
@@ -225,13 +236,9 @@ AXL_EXPORT void dsposv_(const char *uplo, const lapack_int *n,
   if (*n == 0) return;
   const axb_uplo ul = upper ? AXB_UPPER : AXB_LOWER;
   axl_call c;
-  memset(&c, 0, sizeof c);
-  c.name = "DSPOSV";
-  axb_status st = AXB_ERR_OUT_OF_MEMORY;
   axb_mixed_info mi;
-  memset(&mi, 0, sizeof mi);
-  if (*nrhs > 0 && axl_begin(&c, "DSPOSV", AXL_CHOL, *n, 0, 0) == 0)
-    st = mixed_call(&c, 1, uplo, *n, *nrhs, A, *lda, B, *ldb, X, *ldx, &mi);
+  axb_status st = mixed_try(&c, "DSPOSV", 1, uplo, *n, *nrhs, A, *lda, B, *ldb,
+                            X, *ldx, &mi);
   if (st == AXB_SUCCESS) {
     *iter = (lapack_int)mi.iter;
     axl_end(&c, st, 0);

@@ -3,7 +3,11 @@
 
   mixed-table.py FILE --speed KIND   rows: solvers; columns: n; cells:
                                      ms (speedup vs cuSOLVER DDgesv or
-                                     dpotrf+dpotrs), iterations, ratio
+                                     dpotrf+dpotrs), iterations, ratio;
+                                     --solvers "L1,L2" keeps only the rows
+                                     so labelled (e.g. "cuSOLVER DDgesv,
+                                     axb fp32"; the one-page summary keeps
+                                     the headline rows, docs/notes all)
   mixed-table.py FILE --kappa        rows: matrices; columns: requested
                                      factor precision; cells: the precision
                                      that certified, IR steps / GMRES
@@ -23,8 +27,16 @@ def label(r):
     return r["solver"] + (" " + r["factor"] if r["solver"] == "axb" else "")
 
 
-def speed(rows, kind):
-    rows = [r for r in rows if r["kind"] == kind]
+def row_label(r):
+    """The label speed() prints: axb rows by the precision requested."""
+    if r["solver"] == "axb":
+        return "axb " + r.get("requested", r["factor"])
+    return label(r)
+
+
+def speed(rows, kind, keep=None):
+    rows = [r for r in rows if r["kind"] == kind
+            and (keep is None or row_label(r) in keep)]
     ns = sorted({r["n"] for r in rows})
     names = []
     for r in rows:
@@ -93,7 +105,10 @@ def main(argv):
     if "--kappa" in argv:
         kappa(rows)
     else:
-        speed(rows, argv[argv.index("--speed") + 1])
+        keep = None
+        if "--solvers" in argv:
+            keep = argv[argv.index("--solvers") + 1].split(",")
+        speed(rows, argv[argv.index("--speed") + 1], keep)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,11 @@
 """Markdown table of a `python -m axb.bench --json` result file (issue 26),
 for docs/PERFORMANCE.md (scripts/perf-page.py, `python-table` blocks).
 
-Usage: python3 scripts/python-table.py bench/results/python-cpu.json
+Usage: python3 scripts/python-table.py bench/results/python-cpu.json [--skip TEXT]...
+
+--skip TEXT (repeatable) leaves out the rows whose case description
+contains TEXT (the one-page summary drops the `check=False` twins and the
+forced-backend variants; docs/notes/python.md keeps every row).
 """
 import json
 import sys
@@ -24,12 +28,14 @@ def fmt_result(r):
     return "%.2f×" % r["speedup"]
 
 
-def main(path):
+def main(path, skip=()):
     doc = json.load(open(path, encoding="utf-8"))
     m = doc["machine"]
     print("| case | axb vs anchor | result | target | met |")
     print("|---|---|---|---|---|")
     for r in doc["results"]:
+        if any(t in r["what"] for t in skip):
+            continue
         anchor = r.get("anchor", "the same axb_solve from C")
         print("| %s: %s (vs %s) | %s | **%s** | %s | %s |"
               % (r["case"], r["what"], anchor, fmt_time(r), fmt_result(r),
@@ -42,4 +48,5 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    argv = sys.argv
+    main(argv[1], [argv[i + 1] for i, a in enumerate(argv) if a == "--skip"])

@@ -1,6 +1,7 @@
 /*
  * Helpers shared by the sparse tests (test_sparse.c and its groups in
- * tests/sparse/, test_sparse_direct.c): CSR operands built by hand, the
+ * tests/sparse/, test_sparse_direct.c, test_sparse_match.c): CSR operands
+ * built by hand, the
  * right-hand side b = A x_true, and the tests' own relative residual
  * ||b - A x||_2 / ||b||_2, computed from the CSR in long double so that it
  * judges the library independently of its own SpMV.  Static inline: each

@@ -108,6 +108,24 @@ static void dense_failures(axb_anchor impl, axb_dtype t) {
   axb_dense_destroy(&Z), axb_dense_destroy(&U);
 }
 
+/* Runs batched solve r on the copies W, X: problem `bad` (0-based, or -1)
+   must make it fail with `fail` and info = bad + 1, else it succeeds. */
+static void run_batched(axb_anchor impl, axb_gpu_op r, axb_dtype t, int64_t n,
+                        int64_t nb, axb_dense *W, axb_dense *X, int64_t bad,
+                        axb_status fail, const char *what) {
+  int64_t info = -1;
+  axb_gpu_times tm;
+  axb_status st =
+      axb_gpu_run(g, impl, r, t, n, nb, W->data, X->data, NULL, &info, &tm);
+  if (bad >= 0) {
+    CHECK_STATUS(hg, st, fail);
+    CHECK(info == bad + 1, "%s: info %lld", what, (long long)info);
+  } else {
+    CHECK_STATUS(hg, st, AXB_SUCCESS);
+    check_times(&tm, what);
+  }
+}
+
 /* batch problems side by side; b_k = row sums; problem `bad` (0-based, or
    -1) gets a zero column. */
 static void batched(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
@@ -125,18 +143,11 @@ static void batched(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
     axb_dense_destroy(&Ak);
   }
   axb_dense W = test_copy_ld(&A, n), X = test_copy_ld(&B, n);
+  run_batched(impl, AXB_GPU_BATCHED_GESV, t, n, nb, &W, &X, bad,
+              AXB_ERR_SINGULAR, what);
+  memcpy(W.data, A.data, (size_t)(n * n * nb) * es);
   int64_t info = -1;
   axb_gpu_times tm;
-  axb_status st = axb_gpu_run(g, impl, AXB_GPU_BATCHED_GESV, t, n, nb, W.data,
-                              X.data, NULL, &info, &tm);
-  if (bad >= 0) {
-    CHECK_STATUS(hg, st, AXB_ERR_SINGULAR);
-    CHECK(info == bad + 1, "%s: info %lld", what, (long long)info);
-  } else {
-    CHECK_STATUS(hg, st, AXB_SUCCESS);
-    check_times(&tm, what);
-  }
-  memcpy(W.data, A.data, (size_t)(n * n * nb) * es);
   axb_status st2 = axb_gpu_run(g, impl, AXB_GPU_BATCHED_INVERSE, t, n, nb,
                                W.data, NULL, NULL, &info, &tm);
   CHECK_STATUS(hg, st2, bad >= 0 ? AXB_ERR_SINGULAR : AXB_SUCCESS);
@@ -176,16 +187,9 @@ static void batched_posv(axb_anchor impl, int64_t n, int64_t nb, axb_dtype t,
     axb_dense_destroy(&Ak);
   }
   axb_dense W = test_copy_ld(&A, n), X = test_copy_ld(&B, n);
-  int64_t info = -1;
-  axb_gpu_times tm;
-  axb_status st = axb_gpu_run(g, impl, AXB_GPU_BATCHED_POSV, t, n, nb, W.data,
-                              X.data, NULL, &info, &tm);
-  if (bad >= 0) {
-    CHECK_STATUS(hg, st, AXB_ERR_NOT_SPD);
-    CHECK(info == bad + 1, "%s: info %lld", what, (long long)info);
-  } else {
-    CHECK_STATUS(hg, st, AXB_SUCCESS);
-    check_times(&tm, what);
+  run_batched(impl, AXB_GPU_BATCHED_POSV, t, n, nb, &W, &X, bad,
+              AXB_ERR_NOT_SPD, what);
+  if (bad < 0) {
     double worst = 0;
     for (int64_t k = 0; k < nb; ++k) {
       axb_dense Ak = test_batch_item(&A, k, n);

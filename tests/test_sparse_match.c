@@ -12,6 +12,7 @@
  * with it against 5 with BTF's unweighted transversal).
  */
 #include "sparse/sparse_prep.h"
+#include "sparse_testing.h"
 #include "testing.h"
 
 #include <math.h>
@@ -40,25 +41,6 @@ static double best(const double *a, int n, int row, int used) {
   return b;
 }
 
-static axb_csr dense_to_csr(const double *a, int n) {
-  int64_t nnz = 0;
-  for (int k = 0; k < n * n; ++k)
-    nnz += a[k] != 0;
-  axb_csr A;
-  if (axb_csr_create(&A, n, n, nnz, AXB_F64)) exit(1);
-  int64_t q = 0;
-  for (int i = 0; i < n; ++i) {
-    A.rowptr[i] = q;
-    for (int j = 0; j < n; ++j)
-      if (a[i * n + j] != 0) {
-        A.colind[q] = j;
-        ((double *)A.values)[q++] = a[i * n + j];
-      }
-  }
-  A.rowptr[n] = q;
-  return A;
-}
-
 static void random_cases(axb_handle h) {
   int singular = 0, regular = 0;
   for (int t = 0; t < 300; ++t) {
@@ -68,7 +50,7 @@ static void random_cases(axb_handle h) {
       a[k] =
           unif() < 0.4 ? (unif() < 0.5 ? -1 : 1) * pow(10, 12 * unif() - 6) : 0;
     double want = best(a, n, 0, 0);
-    axb_csr A = dense_to_csr(a, n);
+    axb_csr A = csr_rows(n, a, AXB_F64);
     int64_t perm[7], matched = -1;
     double dr[7], dc[7];
     axb_status st = axb__prep_mc64(h, &A, perm, dr, dc, &matched);

@@ -1,6 +1,7 @@
 /*
  * What the CPU backends' factorizations report in the same words: the
- * verdict on an exactly zero pivot, and a pivot workspace they cannot get.
+ * verdict on an exactly zero pivot, and a pivot or getri workspace they
+ * cannot get.
  */
 #ifndef AXB_BACKEND_VERDICT_H
 #define AXB_BACKEND_VERDICT_H
@@ -42,6 +43,18 @@ static inline int64_t *axb__pivot_space(axb_handle h, int64_t n,
     axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
               "%s: cannot allocate %lld pivot indices", routine, (long long)n);
   return p;
+}
+
+/* The n x nb workspace of getri, elements of es bytes; NULL when there is
+   no memory (AXB_ERR_OUT_OF_MEMORY recorded on h with the size). */
+static inline void *axb__getri_work(axb_handle h, int64_t n, int64_t nb,
+                                    size_t es) {
+  void *w = axb__malloc(n * nb, es);
+  if (!w)
+    axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+              "getri: cannot allocate %lld x %lld workspace", (long long)n,
+              (long long)nb);
+  return w;
 }
 
 #endif

@@ -69,24 +69,19 @@ axb_status axb_handle_create(axb_handle *out, axb_backend backend, int device) {
   switch (h->backend) {
   case AXB_BACKEND_REF: h->ops = &axb_ref_ops; break;
   case AXB_BACKEND_CPU: h->ops = axb_cpu_ops(); break;
-  case AXB_BACKEND_CUDA: {
-    axb_status st = axb__cuda_handle_init(h);
-    if (st != AXB_SUCCESS) {
-      axb__keep_detail(h);
-      free(h);
-      return st;
-    }
-    h->ops = axb_cuda_ops();
-    break;
-  }
+  case AXB_BACKEND_CUDA:
   case AXB_BACKEND_OPENCL: {
-    axb_status st = axb__opencl_handle_init(h);
+    /* A device backend: its context first; on failure keep the detail
+       message (the handle goes) and return the status. */
+    const int cuda = h->backend == AXB_BACKEND_CUDA;
+    axb_status st =
+        cuda ? axb__cuda_handle_init(h) : axb__opencl_handle_init(h);
     if (st != AXB_SUCCESS) {
       axb__keep_detail(h);
       free(h);
       return st;
     }
-    h->ops = axb_opencl_ops();
+    h->ops = cuda ? axb_cuda_ops() : axb_opencl_ops();
     break;
   }
   default: break;

@@ -21,6 +21,20 @@ typedef struct {
   size_t tn;
 } token;
 
+/* Index of the word (any case) that token t is among words[0 .. count);
+   none: -1 and *st := AXB_ERR_PARSE naming the banner's `what` and the
+   words wanted. */
+static int banner_word(const mm_lex *L, const token *t,
+                       const char *const *words, int count, const char *what,
+                       const char *want, axb_status *st) {
+  for (int i = 0; i < count; ++i)
+    if (mm_token_is(t->tb, t->tn, words[i])) return i;
+  char show[48];
+  *st = mm_fail(L, AXB_ERR_PARSE, "malformed banner: unknown %s '%s' (want %s)",
+                what, mm_show(t->tb, t->tn, show), want);
+  return -1;
+}
+
 /* "matrix FORMAT FIELD SYMMETRY" after the %%MatrixMarket word. */
 static axb_status parse_banner(mm_lex *L, mm_header *H) {
   token t[4];
@@ -47,45 +61,26 @@ static axb_status parse_banner(mm_lex *L, mm_header *H) {
     return mm_fail(L, AXB_ERR_PARSE, "malformed banner: unknown object '%s'",
                    mm_show(t[0].tb, t[0].tn, show));
 
-  if (mm_token_is(t[1].tb, t[1].tn, "coordinate"))
-    H->format = MM_COORDINATE;
-  else if (mm_token_is(t[1].tb, t[1].tn, "array"))
-    H->format = MM_ARRAY;
-  else
-    return mm_fail(L, AXB_ERR_PARSE,
-                   "malformed banner: unknown format '%s' (want coordinate "
-                   "or array)",
-                   mm_show(t[1].tb, t[1].tn, show));
-
-  int complex = 0;
-  if (mm_token_is(t[2].tb, t[2].tn, "real"))
-    H->field = MM_REAL;
-  else if (mm_token_is(t[2].tb, t[2].tn, "integer"))
-    H->field = MM_INTEGER;
-  else if (mm_token_is(t[2].tb, t[2].tn, "pattern"))
-    H->field = MM_PATTERN;
-  else if (mm_token_is(t[2].tb, t[2].tn, "complex"))
-    complex = 1;
-  else
-    return mm_fail(L, AXB_ERR_PARSE,
-                   "malformed banner: unknown field '%s' (want real, "
-                   "integer, pattern or complex)",
-                   mm_show(t[2].tb, t[2].tn, show));
-
-  int hermitian = 0;
-  if (mm_token_is(t[3].tb, t[3].tn, "general"))
-    H->symmetry = MM_GENERAL;
-  else if (mm_token_is(t[3].tb, t[3].tn, "symmetric"))
-    H->symmetry = MM_SYMMETRIC;
-  else if (mm_token_is(t[3].tb, t[3].tn, "skew-symmetric"))
-    H->symmetry = MM_SKEW;
-  else if (mm_token_is(t[3].tb, t[3].tn, "hermitian"))
-    hermitian = 1;
-  else
-    return mm_fail(L, AXB_ERR_PARSE,
-                   "malformed banner: unknown symmetry '%s' (want general, "
-                   "symmetric, skew-symmetric or hermitian)",
-                   mm_show(t[3].tb, t[3].tn, show));
+  static const char *const formats[] = {"coordinate", "array"};
+  static const char *const fields[] = {"real", "integer", "pattern", "complex"};
+  static const char *const symmetries[] = {"general", "symmetric",
+                                           "skew-symmetric", "hermitian"};
+  axb_status st = AXB_SUCCESS;
+  int format =
+      banner_word(L, &t[1], formats, 2, "format", "coordinate or array", &st);
+  if (format < 0) return st;
+  H->format = format == 0 ? MM_COORDINATE : MM_ARRAY;
+  int field = banner_word(L, &t[2], fields, 4, "field",
+                          "real, integer, pattern or complex", &st);
+  if (field < 0) return st;
+  int complex = field == 3;
+  if (!complex) H->field = (mm_field)field; /* the order of mm_field */
+  int symmetry =
+      banner_word(L, &t[3], symmetries, 4, "symmetry",
+                  "general, symmetric, skew-symmetric or hermitian", &st);
+  if (symmetry < 0) return st;
+  int hermitian = symmetry == 3;
+  if (!hermitian) H->symmetry = (mm_symmetry)symmetry; /* mm_symmetry's order */
 
   if (complex)
     return mm_fail(L, AXB_ERR_NOT_SUPPORTED,

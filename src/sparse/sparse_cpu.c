@@ -57,15 +57,7 @@ static int64_t sp_chunk(int64_t n) {
 /* Rows [r0, r1) of thread t of nt: the first row whose rowptr reaches
    t * nnz / nt (equal shares of nonzeros). */
 static int64_t sp_row_at(const struct cpu_mat *A, int64_t target) {
-  int64_t lo = 0, hi = A->rows;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (A->rowptr[mid] < target)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return axb__lower_bound(A->rowptr, 0, A->rows, target);
 }
 
 static void sp_row_range(const struct cpu_mat *A, int t, int nt, int64_t *r0,

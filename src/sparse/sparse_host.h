@@ -47,6 +47,10 @@ axb_status axb__spf_levels(int64_t n, const int64_t *rowptr,
                            const int64_t *colind, int upper, int64_t **ptr,
                            int64_t **rows, int64_t *nlev);
 
+/* First k in [lo, hi) with a[k] >= key, or hi (binary search: a is sorted
+   ascending on [lo, hi)). */
+int64_t axb__lower_bound(const int64_t *a, int64_t lo, int64_t hi, int64_t key);
+
 /* Position of column c in row i of (rowptr, colind), or -1 (binary search:
    columns are sorted within rows). */
 int64_t axb__csr_find(const int64_t *rowptr, const int64_t *colind, int64_t i,

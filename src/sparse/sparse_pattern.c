@@ -5,16 +5,21 @@
 
 #include <string.h>
 
-int64_t axb__csr_find(const int64_t *rowptr, const int64_t *colind, int64_t i,
-                      int64_t c) {
-  int64_t lo = rowptr[i], hi = rowptr[i + 1];
+int64_t axb__lower_bound(const int64_t *a, int64_t lo, int64_t hi,
+                         int64_t key) {
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
-    if (colind[mid] < c)
+    if (a[mid] < key)
       lo = mid + 1;
     else
       hi = mid;
   }
+  return lo;
+}
+
+int64_t axb__csr_find(const int64_t *rowptr, const int64_t *colind, int64_t i,
+                      int64_t c) {
+  int64_t lo = axb__lower_bound(colind, rowptr[i], rowptr[i + 1], c);
   return (lo < rowptr[i + 1] && colind[lo] == c) ? lo : -1;
 }
 

@@ -18,19 +18,11 @@
 int axb__prep_diag_defect(const axb_csr *A) {
   int64_t bad = 0;
   for (int64_t i = 0; i < A->rows; ++i) {
-    int64_t k0 = A->rowptr[i], k1 = A->rowptr[i + 1];
-    int64_t lo = k0, hi = k1; /* binary search: columns are sorted */
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (A->colind[mid] < i)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+    int64_t k = axb__csr_find(A->rowptr, A->colind, i, i);
     double d = 0;
-    if (lo < k1 && A->colind[lo] == i)
-      d = A->dtype == AXB_F64 ? ((const double *)A->values)[lo]
-                              : ((const float *)A->values)[lo];
+    if (k >= 0)
+      d = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
+                              : ((const float *)A->values)[k];
     if (d == 0) ++bad;
   }
   return bad > 0;

@@ -90,26 +90,38 @@ static int name_index(const char *const *names, int count, const char *name) {
   return -1;
 }
 
-axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
-  int i = name_index(method_names, AXB_SPARSE_METHOD_COUNT, name);
-  if (i < 0 || !m)
-    return axb__fail(NULL, AXB_ERR_INVALID,
-                     "axb_sparse_method_parse: '%.60s' is not a sparse method "
-                     "(cg, cg1, bicgstab, gmres, direct, auto)%s",
-                     name ? name : "(NULL)", m ? "" : "; NULL result pointer");
-  *m = (axb_sparse_method)i;
+/* *i := index of name in names[0 .. count); a name not there, or a NULL
+   result pointer out, is AXB_ERR_INVALID from fn naming what was wanted. */
+static axb_status parse_index(const char *fn, const char *what,
+                              const char *list, const char *const *names,
+                              int count, const char *name, const void *out,
+                              int *i) {
+  *i = name_index(names, count, name);
+  if (*i < 0 || !out)
+    return axb__fail(NULL, AXB_ERR_INVALID, "%s: '%.60s' is not %s (%s)%s", fn,
+                     name ? name : "(NULL)", what, list,
+                     out ? "" : "; NULL result pointer");
   return AXB_SUCCESS;
 }
 
+axb_status axb_sparse_method_parse(const char *name, axb_sparse_method *m) {
+  int i;
+  axb_status st =
+      parse_index("axb_sparse_method_parse", "a sparse method",
+                  "cg, cg1, bicgstab, gmres, direct, auto", method_names,
+                  AXB_SPARSE_METHOD_COUNT, name, m, &i);
+  if (!st) *m = (axb_sparse_method)i;
+  return st;
+}
+
 axb_status axb_precond_parse(const char *name, axb_precond *p) {
-  int i = name_index(precond_names, AXB_PRECOND_COUNT, name);
-  if (i < 0 || !p)
-    return axb__fail(NULL, AXB_ERR_INVALID,
-                     "axb_precond_parse: '%.60s' is not a preconditioner "
-                     "(none, jacobi, ilu0, ic0, parilu, paric, ilut, auto)%s",
-                     name ? name : "(NULL)", p ? "" : "; NULL result pointer");
-  *p = (axb_precond)i;
-  return AXB_SUCCESS;
+  int i;
+  axb_status st =
+      parse_index("axb_precond_parse", "a preconditioner",
+                  "none, jacobi, ilu0, ic0, parilu, paric, ilut, auto",
+                  precond_names, AXB_PRECOND_COUNT, name, p, &i);
+  if (!st) *p = (axb_precond)i;
+  return st;
 }
 
 void axb_sparse_opts_default(axb_sparse_opts *o) {

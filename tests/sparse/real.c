@@ -7,6 +7,14 @@
 /* ---- real matrices --------------------------------------------------------
  */
 
+/* Reads dir/file as t into A. */
+static axb_status read_named(axb_handle h, const char *dir, const char *file,
+                             axb_dtype t, axb_csr *A) {
+  char path[2048];
+  snprintf(path, sizeof(path), "%s/%s", dir, file);
+  return axb_read_csr(h, path, t, A);
+}
+
 static void test_real(axb_handle h) {
   const char *dir = test_matrices_dir();
   if (!dir) {
@@ -17,10 +25,8 @@ static void test_real(axb_handle h) {
      is computed again on A + alpha diag(A) (report.precond_shift), asked
      for by name or by AUTO, and PCG converges with it. */
   {
-    char path[2048];
-    snprintf(path, sizeof(path), "%s/bcsstk14.mtx", dir);
     axb_csr A;
-    axb_status st = axb_read_csr(h, path, AXB_F64, &A);
+    axb_status st = read_named(h, dir, "bcsstk14.mtx", AXB_F64, &A);
     CHECK_STATUS(h, st, AXB_SUCCESS);
     if (!st) {
       axb_sparse_report r;
@@ -45,10 +51,8 @@ static void test_real(axb_handle h) {
   /* BiCGStab + Jacobi diverges on sherman2: stopped at ||r|| > 1e8 ||b||
      with finite x, reported as DIVERGED. */
   {
-    char path[2048];
-    snprintf(path, sizeof(path), "%s/sherman2.mtx", dir);
     axb_csr A;
-    axb_status st = axb_read_csr(h, path, AXB_F64, &A);
+    axb_status st = read_named(h, dir, "sherman2.mtx", AXB_F64, &A);
     CHECK_STATUS(h, st, AXB_SUCCESS);
     if (!st) {
       axb_sparse_report r;
@@ -87,11 +91,9 @@ static void test_real(axb_handle h) {
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c)
     for (int d = 0; d < 2; ++d) {
-      char path[2048];
-      snprintf(path, sizeof(path), "%s/%s", dir, cases[c].file);
       axb_dtype t = d ? AXB_F32 : AXB_F64;
       axb_csr A;
-      axb_status st = axb_read_csr(h, path, t, &A);
+      axb_status st = read_named(h, dir, cases[c].file, t, &A);
       CHECK_STATUS(h, st, AXB_SUCCESS);
       if (st) continue;
       solve_and_check(h, cases[c].file, &A, cases[c].m, cases[c].p,

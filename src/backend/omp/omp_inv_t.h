@@ -50,6 +50,9 @@
 #define UNSWAP_ AXB_FN(omp_, inv_unswap_cols)
 #define GJ_APPLY_ AXB_FN(omp_, gj_apply)
 #define GJ_PANEL_ AXB_FN(omp_, gj_panel)
+#define IAMAX_ AXB_FN(omp_, inv_iamax)
+
+#include "backend/iamax_t.h"
 
 /* inv(U) of a diagonal block (LAPACK trti2), with the ISA clones. */
 #define TRTI2_ATTR AXB_OMP_CLONES
@@ -81,11 +84,8 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
     if (AT(A, lda, j, j) == (T)0)
       return axb__zero_pivot(h, info, j + 1, "getri", "U");
   const int64_t nb = n < OMP_GETRI_NB ? n : OMP_GETRI_NB;
-  T *work = axb__malloc(n * nb, sizeof(T));
-  if (!work)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "getri: cannot allocate %lld x %lld workspace",
-                     (long long)n, (long long)nb);
+  T *work = axb__getri_work(h, n, nb, sizeof(T));
+  if (!work) return AXB_ERR_OUT_OF_MEMORY;
   int nt = axb_omp_threads(h);
   if (n <= OMP_INV_SMALL) nt = 1;
   const int saved = axb_omp_blas_begin();
@@ -202,13 +202,7 @@ static int64_t GJ_PANEL_(int64_t n, T *A, int64_t lda, int64_t k, int64_t kb,
   if (kb <= OMP_GJ_LEAF) {
     for (int64_t c = k; c < k + kb; ++c) {
       T *ac = &AT(A, lda, 0, c);
-      int64_t p = c;
-      T big = ABS_(ac[c]);
-      for (int64_t i = c + 1; i < n; ++i)
-        if (ABS_(ac[i]) > big) {
-          big = ABS_(ac[i]);
-          p = i;
-        }
+      int64_t p = c + IAMAX_(n - c, ac + c);
       if (ac[p] == (T)0) return c + 1;
       perm[c] = p;
       /* Interchange rows c and p in the panel's columns. */
@@ -343,3 +337,4 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
 #undef UNSWAP_
 #undef GJ_APPLY_
 #undef GJ_PANEL_
+#undef IAMAX_

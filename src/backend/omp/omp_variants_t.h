@@ -31,6 +31,9 @@
 #define AT(M, ld, i, j) (M)[(i) + (j) * (ld)]
 #define ABS_(x) ((x) < 0 ? -(x) : (x))
 #define SQRT_(x) ((T)sqrt((double)(x)))
+#define IAMAX_ AXB_FN(omp_, var_iamax)
+
+#include "backend/iamax_t.h"
 
 axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
                                          int64_t lda, int64_t *info) {
@@ -129,13 +132,7 @@ axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
         /* Pivot: largest |b_kj|, j >= k, in row k of B (column k of A):
            partial pivoting of A by rows is column pivoting of B. */
         T *x = &B_(k, 0);
-        int64_t p = k;
-        T big = ABS_(x[k]);
-        for (int64_t j = k + 1; j < n; ++j)
-          if (ABS_(x[j]) > big) {
-            big = ABS_(x[j]);
-            p = j;
-          }
+        int64_t p = k + IAMAX_(n - k, x + k);
         perm[k] = p;
         if (x[p] == (T)0) {
           bad = k + 1;
@@ -198,3 +195,4 @@ axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
 #undef AT
 #undef ABS_
 #undef SQRT_
+#undef IAMAX_

@@ -25,15 +25,9 @@
 #define FP_SWEEP_ AXB_FN(ref_, fp_sweep)
 #define FP_SECTION_ AXB_FN(ref_, fp_section)
 
-static double FP_TINY_(int64_t n, const T *A, int64_t lda) {
-  double big = 0;
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < n; ++i) {
-      const double a = fabs((double)AT(A, lda, i, j));
-      if (a > big) big = a;
-    }
-  return (double)n * AXB_EPS(T) * big;
-}
+#define TINY_ FP_TINY_
+#include "backend/ref/ref_tiny_t.h"
+#undef TINY_
 
 /* One Jacobi sweep over rows [r0, r0+m) x columns [c0, c0+q): new values
    into W (ld m), then copied into Z; returns max |new - old| (inf when a

@@ -158,11 +158,8 @@ axb_status AXB_FN(axb_ref_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
     if (AT(A, lda, j, j) == (T)0)
       return axb__zero_pivot(h, info, j + 1, "getri", "U");
   const int64_t nb = n < REF_LU_NB ? n : REF_LU_NB;
-  T *work = axb__malloc(n * nb, sizeof(T));
-  if (!work)
-    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
-                     "getri: cannot allocate %lld x %lld workspace",
-                     (long long)n, (long long)nb);
+  T *work = axb__getri_work(h, n, nb, sizeof(T));
+  if (!work) return AXB_ERR_OUT_OF_MEMORY;
   TRTRI_(n, A, lda);
   SOLVE_XL_(h, n, A, lda, work);
   axb__free(work);

@@ -5,18 +5,7 @@
  * No include guard: included once per template instantiation.
  */
 
-/* Index of the first entry of largest magnitude in x[0:n] (n >= 1).  NaN
-   never compares larger, so a NaN column keeps index 0. */
-static int64_t IAMAX_(int64_t n, const T *x) {
-  int64_t p = 0;
-  T big = ABS_(x[0]);
-  for (int64_t i = 1; i < n; ++i)
-    if (ABS_(x[i]) > big) {
-      big = ABS_(x[i]);
-      p = i;
-    }
-  return p;
-}
+#include "backend/iamax_t.h"
 
 /* Swap rows r and s in columns 0..n-1. */
 static void SWAP_ROWS_(int64_t n, T *A, int64_t lda, int64_t r, int64_t s) {

@@ -5,5 +5,7 @@
 #include "core/internal.h"
 #include "core/template.h"
 
+#include <math.h>
+
 #define AXB_TEMPLATE "backend/ref/ref_variants_t.h"
 #include "core/instantiate.h"

@@ -29,19 +29,7 @@
 #define GAUSS_BACK_ AXB_FN(ref_, gauss_back_substitute)
 
 #include "backend/ref/ref_rows_t.h"
-
-/* n eps max|a_ij| over the n x n matrix: a pivot of the unpivoted variants
-   must be larger in magnitude.  NaN entries are skipped here; a NaN pivot
-   fails the comparison and is reported where it appears. */
-static double TINY_(int64_t n, const T *A, int64_t lda) {
-  double big = 0;
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < n; ++i) {
-      const double a = ABS_((double)AT(A, lda, i, j));
-      if (a > big) big = a;
-    }
-  return (double)n * AXB_EPS(T) * big;
-}
+#include "backend/ref/ref_tiny_t.h"
 
 static axb_status SMALL_(axb_handle h, const char *who, int64_t k, double piv,
                          double tiny, int64_t *info) {
