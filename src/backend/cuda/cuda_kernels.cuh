@@ -60,24 +60,6 @@ __device__ __forceinline__ void block_best(T &v, int64_t &i, T *s_wv,
   warp_best(v, i);
 }
 
-/* The plan a warp's simulation ends with (build_plan_warp, swap_plan_kernel):
-   position k1+t receives row s_cur[t] (t < L), then the cnt positions
-   outside [k1, k2): s_opos[q] receives s_osrc[q]; lane 0 writes the count. */
-__device__ inline void write_plan_warp(int lane, int64_t k1, int64_t L, int cnt,
-                                       const int64_t *s_cur,
-                                       const int64_t *s_opos,
-                                       const int64_t *s_osrc, SwapPlan plan) {
-  for (int64_t t = lane; t < L; t += 32) {
-    plan.dst[t] = k1 + t;
-    plan.src[t] = s_cur[t];
-  }
-  for (int q = lane; q < cnt; q += 32) {
-    plan.dst[L + q] = s_opos[q];
-    plan.src[L + q] = s_osrc[q];
-  }
-  if (lane == 0) *plan.count = L + cnt;
-}
-
 /*
  * One warp simulates the interchanges ipiv[k1..k2) (forward or reverse
  * order) on row labels and writes the resulting moves, so that the rows are
@@ -125,7 +107,15 @@ __device__ inline void build_plan_warp(int64_t k1, int64_t k2,
     }
     __syncwarp();
   }
-  write_plan_warp(lane, k1, L, cnt, s_cur, s_opos, s_osrc, plan);
+  for (int64_t t = lane; t < L; t += 32) {
+    plan.dst[t] = k1 + t;
+    plan.src[t] = s_cur[t];
+  }
+  for (int q = lane; q < cnt; q += 32) {
+    plan.dst[L + q] = s_opos[q];
+    plan.src[L + q] = s_osrc[q];
+  }
+  if (lane == 0) *plan.count = L + cnt;
 }
 
 } // namespace axb_cuda
