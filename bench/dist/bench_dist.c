@@ -108,15 +108,21 @@ static double certify(axb_handle h, axb_dist_matrix *A, int chol) {
   return st == AXB_SUCCESS || st == AXB_ERR_INACCURATE ? r.backward_error : -1;
 }
 
-static void bench_routine(axb_handle h, axb_dist_grid *g, const opts *o,
-                          int chol, int ctxt, FILE *csv) {
+/* The distributed uniform (or SPD) n x n test matrix of the options. */
+static axb_status gen_matrix(axb_handle h, axb_dist_grid *g, const opts *o,
+                             int chol, axb_dist_matrix *A) {
   axb_gen_spec spec;
   char text[64];
   snprintf(text, sizeof text, "%s:%lld", chol ? "spd" : "uniform",
            (long long)o->n);
   axb_gen_parse(h, text, &spec);
+  return axb_dist_gen(h, g, &spec, AXB_F64, o->nb, A);
+}
+
+static void bench_routine(axb_handle h, axb_dist_grid *g, const opts *o,
+                          int chol, int ctxt, FILE *csv) {
   axb_dist_matrix A;
-  if (axb_dist_gen(h, g, &spec, AXB_F64, o->nb, &A) != AXB_SUCCESS) {
+  if (gen_matrix(h, g, o, chol, &A) != AXB_SUCCESS) {
     if (rank_ == 0) fprintf(stderr, "bench_dist: %s\n", axb_detail(h));
     return;
   }
@@ -154,13 +160,8 @@ static double median_of(double *t, int reps) {
 /* The certified driver's phases (see the top comment): t[phase][rep]. */
 static void rcond_cost(axb_handle h, axb_dist_grid *g, const opts *o, int chol,
                        FILE *csv) {
-  axb_gen_spec spec;
-  char text[64];
-  snprintf(text, sizeof text, "%s:%lld", chol ? "spd" : "uniform",
-           (long long)o->n);
-  axb_gen_parse(h, text, &spec);
   axb_dist_matrix A;
-  if (axb_dist_gen(h, g, &spec, AXB_F64, o->nb, &A) != AXB_SUCCESS) return;
+  if (gen_matrix(h, g, o, chol, &A) != AXB_SUCCESS) return;
   int64_t n = o->n;
   double *b = malloc((size_t)n * sizeof *b), *x = malloc((size_t)n * sizeof *x);
   double *t = malloc((size_t)(4 * o->reps) * sizeof *t), rcond = -1;
@@ -202,15 +203,11 @@ static void rcond_cost(axb_handle h, axb_dist_grid *g, const opts *o, int chol,
 /* Both pivoting modes on the adversarial matrix (see the top comment). */
 static void pivot_demo(axb_handle h, axb_dist_grid *g, const opts *o,
                        FILE *csv) {
-  axb_gen_spec spec;
-  char text[64];
-  snprintf(text, sizeof text, "uniform:%lld", (long long)o->n);
-  axb_gen_parse(h, text, &spec);
   int prow, pcol;
   axb_dist_grid_shape(g, NULL, NULL, &prow, &pcol);
   for (int mode = 0; mode < 2; ++mode) {
     axb_dist_matrix A;
-    if (axb_dist_gen(h, g, &spec, AXB_F64, o->nb, &A) != AXB_SUCCESS) return;
+    if (gen_matrix(h, g, o, 0, &A) != AXB_SUCCESS) return;
     for (int64_t lj = 0; prow == 0 && lj < A.nloc; ++lj) {
       int64_t j = ((lj / o->nb) * o->Q + pcol) * o->nb + lj % o->nb;
       if ((j / o->nb) % o->P != 0) continue;
