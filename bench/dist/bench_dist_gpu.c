@@ -224,6 +224,7 @@ static int parse(int argc, char **argv, opts *o) {
 }
 
 int main(int argc, char **argv) {
+  setenv("NCCL_NVLS_ENABLE", "0", 0); /* NVLink multicast off, as everywhere */
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   opts o;

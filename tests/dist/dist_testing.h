@@ -64,6 +64,7 @@ static inline axb_dense gen_full(const char *spec, axb_dtype t) {
    may share one GPU), and the program exits with DIST_TEST_SKIP when
    there is none. */
 static inline void dist_test_start(int *argc, char ***argv) {
+  setenv("NCCL_NVLS_ENABLE", "0", 0); /* NVLink multicast off (GPU ranks) */
   MPI_Init(argc, argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   P_ = *argc > 2 ? atoi((*argv)[1]) : 1;
