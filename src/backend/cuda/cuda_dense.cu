@@ -50,7 +50,7 @@ struct Knob {
   int64_t v = 0;
 };
 struct Knobs {
-  Knob lu_nb, potrf_nb, lookahead;
+  Knob lu_nb, potrf_nb, lookahead, potrf_stripe, potrf_panel;
 };
 
 Knob read_knob(const char *name) {
@@ -72,6 +72,8 @@ const Knobs &knobs() {
     r.lu_nb = read_knob("AXB_CUDA_LU_NB");
     r.potrf_nb = read_knob("AXB_CUDA_POTRF_NB");
     r.lookahead = read_knob("AXB_CUDA_LOOKAHEAD");
+    r.potrf_stripe = read_knob("AXB_CUDA_POTRF_STRIPE");
+    r.potrf_panel = read_knob("AXB_CUDA_POTRF_PANEL");
     return r;
   }();
   return k;
@@ -305,21 +307,68 @@ axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
 /*
  * Cholesky with the tile kernel (potrf_tiles).  Up to NB columns one
  * launch factors the whole matrix.  Past it, blocks of NB columns: the fast
- * lane factors the block column k (diagonal block and the panel below it, one
- * launch) and updates the next block column (SYRK on its diagonal block,
- * GEMM below); the handle's stream updates the rest of the trailing matrix
- * (SYRK), overlapping the next block column's factorisation.  Upper
- * storage is the mirror image (U = L^T).
+ * lane factors the block column k and updates the next block column (SYRK
+ * on its diagonal block, GEMM below); the handle's stream updates the rest
+ * of the trailing matrix, overlapping the next block column's
+ * factorisation.  Upper storage is the mirror image (U = L^T).
+ *
+ * The block column k is either one tile-kernel launch over all its rows
+ * (PANEL_TILES) or the tile kernel on its nb x nb diagonal block and a
+ * cuBLAS TRSM for the rows below, L21 = A21 L11^-T (PANEL_TRSM): the tile
+ * kernel's products run at ~22 TF/s where cuBLAS's TRSM runs near DGEMM's
+ * rate (H100 timeline, n = 32768, docs/notes/dense-gpu.md).
+ *
+ * The rest of the trailing update, C -= P P^T with C lower r2 x r2, goes by
+ * stripes of S columns: SYRK on each S x S diagonal block and one GEMM for
+ * the rows below it.  cuSOLVER's dpotrf does this (its timeline: GEMMs 70 %
+ * of the kernel time at n = 32768); one SYRK over the whole of C took
+ * 198 ms there against cuSOLVER's 189 ms of GEMMs and SYRKs for the same
+ * products.
  */
+enum { PANEL_TILES = 0, PANEL_TRSM = 1 };
+
+template <typename T>
+static axb_status trailing_stripes(axb_handle h, cublasHandle_t b, bool lower,
+                                   int64_t r2, int64_t nb, int64_t S,
+                                   const T *P2, T *C2, int64_t lda) {
+  const T one = 1, minus = -1;
+  if (S <= 0) S = r2;
+  for (int64_t j = 0; j < r2; j += S) {
+    const int64_t s = r2 - j < S ? r2 - j : S, below = r2 - j - s;
+    T *Cjj = C2 + j + j * lda;
+    if (lower) {
+      AXB_BLAS(h, syrk(b, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, s, nb, &minus,
+                       P2 + j, lda, &one, Cjj, lda));
+      if (below > 0)
+        AXB_BLAS(h, gemm(b, CUBLAS_OP_N, CUBLAS_OP_T, below, s, nb, &minus,
+                         P2 + j + s, lda, P2 + j, lda, &one, Cjj + s, lda));
+    } else {
+      AXB_BLAS(h, syrk(b, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, s, nb, &minus,
+                       P2 + j * lda, lda, &one, Cjj, lda));
+      if (below > 0)
+        AXB_BLAS(h, gemm(b, CUBLAS_OP_T, CUBLAS_OP_N, s, below, nb, &minus,
+                         P2 + j * lda, lda, P2 + (j + s) * lda, lda, &one,
+                         Cjj + s * lda, lda));
+    }
+  }
+  return AXB_SUCCESS;
+}
+
 template <typename T>
 static axb_status potrf_tiled(axb_handle h, Context *ctx, axb_uplo uplo,
                               int64_t n, T *A, int64_t lda, int64_t *info,
-                              int64_t NB) {
+                              int64_t NB, int64_t S, int panel) {
   if (NB >= n) NB = n;
   NB = NB < kTileEdge ? kTileEdge : NB / kTileEdge * kTileEdge;
+  const bool by_trsm = panel == PANEL_TRSM && NB < n;
+  /* rows of block column k that the tile kernel factors */
+  auto tile_rows = [&](int64_t k) {
+    const int64_t w = n - k < NB ? n - k : NB;
+    return by_trsm ? w : n - k;
+  };
   size_t nflags = 0;
   for (int64_t k = 0; k < n; k += NB)
-    nflags += potrf_tiles_flags(n - k, n - k < NB ? n - k : NB);
+    nflags += potrf_tiles_flags(tile_rows(k), n - k < NB ? n - k : NB);
   Scratch scr(h);
   axb_status st = scr.alloc(nflags * sizeof(unsigned));
   if (st) return st;
@@ -335,39 +384,43 @@ static axb_status potrf_tiled(axb_handle h, Context *ctx, axb_uplo uplo,
     const int64_t nb = n - k < NB ? n - k : NB;
     const int64_t rem = n - k - nb;
     T *Akk = A + k + k * lda;
-    st = potrf_tiles<T>(h, ln.fast, uplo, n - k, nb, Akk, lda, k, info, flags);
+    st = potrf_tiles<T>(h, ln.fast, uplo, tile_rows(k), nb, Akk, lda, k, info,
+                        flags);
     if (st) return st;
-    flags += potrf_tiles_flags(n - k, nb);
+    flags += potrf_tiles_flags(tile_rows(k), nb);
     if (rem <= 0) continue;
     /* P: the panel, L21 (rem x nb, lower) or U12 (nb x rem, upper) */
     T *P = lower ? Akk + nb : Akk + nb * lda;
+    if (by_trsm) {
+      if (lower)
+        AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER,
+                         CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, rem, nb, &one, Akk,
+                         lda, P, lda));
+      else
+        AXB_BLAS(h, trsm(ln.bfast, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                         CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb, rem, &one, Akk,
+                         lda, P, lda));
+    }
     AXB_CU(h, ln.fast_waits_main());
     /* the next block column: n2 columns, its diagonal block by SYRK */
     const int64_t n2 = rem < NB ? rem : NB, r2 = rem - n2;
     T *A22 = Akk + nb + nb * lda;
     T *P2 = lower ? P + n2 : P + n2 * lda;
     T *C2 = A22 + n2 + n2 * lda;
-    if (lower) {
-      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n2, nb,
-                       &minus, P, lda, &one, A22, lda));
-      if (r2 > 0)
+    st = trailing_stripes<T>(h, ln.bfast, lower, n2, nb, n2, P, A22, lda);
+    if (st) return st;
+    if (r2 > 0) { /* the off-diagonal part of the next block column */
+      if (lower)
         AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_N, CUBLAS_OP_T, r2, n2, nb, &minus,
                          P2, lda, P, lda, &one, A22 + n2, lda));
-    } else {
-      AXB_BLAS(h, syrk(ln.bfast, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n2, nb,
-                       &minus, P, lda, &one, A22, lda));
-      if (r2 > 0)
+      else
         AXB_BLAS(h, gemm(ln.bfast, CUBLAS_OP_T, CUBLAS_OP_N, n2, r2, nb, &minus,
                          P, lda, P2, lda, &one, A22 + n2 * lda, lda));
     }
     AXB_CU(h, ln.main_waits_fast());
     if (r2 <= 0) continue;
-    if (lower)
-      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, r2, nb,
-                       &minus, P2, lda, &one, C2, lda));
-    else
-      AXB_BLAS(h, syrk(ln.bmain, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, r2, nb,
-                       &minus, P2, lda, &one, C2, lda));
+    st = trailing_stripes<T>(h, ln.bmain, lower, r2, nb, S, P2, C2, lda);
+    if (st) return st;
   }
   AXB_CU(h, ln.join());
   return AXB_SUCCESS;
@@ -385,9 +438,11 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), stream(h)));
   if (n == 0) return AXB_SUCCESS;
   AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
-  const int64_t nb = n <= 4096 ? n : n < 32768 ? 1024 : 2048;
-  return potrf_tiled<T>(h, ctx, uplo, n, A, lda, info,
-                        knob(knobs().potrf_nb, nb));
+  const int64_t nb = knob(knobs().potrf_nb,
+                          n <= 4096 ? n : n < 32768 ? 1024 : 2048);
+  return potrf_tiled<T>(h, ctx, uplo, n, A, lda, info, nb,
+                        knob(knobs().potrf_stripe, nb),
+                        (int)knob(knobs().potrf_panel, PANEL_TILES));
 }
 
 template <typename T>
