@@ -438,8 +438,9 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
   AXB_CU(h, cudaMemsetAsync(info, 0, sizeof(int64_t), stream(h)));
   if (n == 0) return AXB_SUCCESS;
   AXB_BLAS(h, cublasSetStream(ctx->blas, stream(h)));
-  const int64_t nb = knob(knobs().potrf_nb,
-                          n <= 4096 ? n : n < 32768 ? 1024 : 2048);
+  const int64_t nb = knob(knobs().potrf_nb, n <= 4096   ? n
+                                            : n < 32768 ? 1024
+                                                        : 2048);
   return potrf_tiled<T>(h, ctx, uplo, n, A, lda, info, nb,
                         knob(knobs().potrf_stripe, nb),
                         (int)knob(knobs().potrf_panel, PANEL_TILES));
