@@ -3,7 +3,10 @@
  * process, same matrices, same stream (docs/PERFORMANCE.md, "Sparse on the
  * GPU").
  *
- *     bench_sparse [--reps R] [--no-solve] MATRIX...
+ *     bench_sparse [--reps R] [--no-solve] [--maxit N] [--auto] MATRIX...
+ *     (--auto: per matrix only the cuSPARSE anchor and AUTO, i.e.
+ *     axb_sparse_solve with default options, on the CUDA and CPU handles;
+ *     --maxit: the anchor's and the solvers' iteration cap, default 10000)
  *
  * MATRIX is a Matrix Market file or a generator spec ("poisson3d:100").
  * For each matrix:
@@ -40,6 +43,7 @@ extern "C" {
 #include "bench_check.h"
 
 #include <algorithm>
+#include <chrono>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,6 +442,40 @@ static double bench_ours(axb_handle h, const char *name, const axb_csr *A,
   return st == AXB_SUCCESS ? total : 0;
 }
 
+/* AUTO (axb_sparse_solve with default options, `axb solve A.mtx --sparse`)
+   on a handle, wall time of the whole call: median of 3 after one untimed
+   run, beside the cuSPARSE anchor of the same run (issue 23's target). */
+static void bench_auto(axb_handle h, const char *name, const axb_csr *A,
+                       const std::vector<double> &b, double anchor_total) {
+  axb_dense B = axb_dense_wrap(A->rows, 1, A->rows, AXB_F64, (void *)b.data());
+  std::vector<double> x(b.size());
+  axb_dense X = axb_dense_wrap(A->rows, 1, A->rows, AXB_F64, x.data());
+  axb_sparse_opts o;
+  axb_sparse_opts_default(&o);
+  std::vector<double> ts;
+  axb_sparse_report rep;
+  axb_status st = AXB_SUCCESS;
+  for (int r = 0; r < 4; ++r) {
+    memset(&rep, 0, sizeof rep);
+    const auto t0 = std::chrono::steady_clock::now();
+    st = axb_sparse_solve(h, A, &B, &X, &o, &rep);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (r > 0) ts.push_back(std::chrono::duration<double>(t1 - t0).count());
+    if (st != AXB_SUCCESS) break;
+  }
+  const char *be = axb_backend_name(axb_handle_backend(h));
+  if (st != AXB_SUCCESS) {
+    printf("auto  %-22s %-5s failed: %s (%s)\n", name, be, axb_strerror(st),
+           axb_detail(h));
+    return;
+  }
+  std::sort(ts.begin(), ts.end());
+  const double t = ts[ts.size() / 2];
+  printf("auto  %-22s %-5s %9.3f ms %8.1e %5.2fx of anchor  %s%s%s\n", name, be,
+         t * 1e3, rep.true_residual, anchor_total > 0 ? t / anchor_total : 0.0,
+         rep.solver, rep.solver[0] ? "; " : "", rep.path);
+}
+
 static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
                           int spd, const std::vector<double> &b, double tol,
                           int64_t maxit, double anchor_total) {
@@ -485,13 +523,18 @@ static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,
 }
 
 int main(int argc, char **argv) {
-  int solve = 1;
+  int solve = 1, autos = 0;
+  int64_t maxit = 10000;
   std::vector<const char *> mats;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       g_reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-solve"))
       solve = 0;
+    else if (!strcmp(argv[i], "--auto"))
+      autos = 1;
+    else if (!strcmp(argv[i], "--maxit") && i + 1 < argc)
+      maxit = atoll(argv[++i]);
     else
       mats.push_back(argv[i]);
   }
@@ -503,6 +546,8 @@ int main(int argc, char **argv) {
   }
   axb_handle h = nullptr;
   OKH(h, axb_handle_create(&h, AXB_BACKEND_CUDA, 0));
+  axb_handle hcpu = nullptr;
+  OKH(hcpu, axb_handle_create(&hcpu, AXB_BACKEND_CPU, 0));
   g_stream = (cudaStream_t)axb_get_stream(h);
   CU(cudaEventCreate(&g_e0));
   CU(cudaEventCreate(&g_e1));
@@ -518,6 +563,17 @@ int main(int argc, char **argv) {
     axb_csr A;
     OKH(h, load(h, what, AXB_F64, &A));
     const char *name = base_name(what);
+    if (autos && A.rows == A.cols) { /* the anchor and AUTO only */
+      std::vector<double> ones((size_t)A.cols, 1.0), b((size_t)A.rows);
+      host_spmv(&A, ones, b);
+      const double anchor =
+          bench_anchor(name, &A, spd_candidate(&A), b, 1e-8, maxit);
+      bench_auto(h, name, &A, b, anchor);
+      bench_auto(hcpu, name, &A, b, anchor);
+      fflush(stdout);
+      axb_csr_destroy(&A);
+      continue;
+    }
     int64_t maxrow = 0;
     for (int64_t i = 0; i < A.rows; ++i)
       maxrow = std::max(maxrow, A.rowptr[i + 1] - A.rowptr[i]);
@@ -535,12 +591,13 @@ int main(int argc, char **argv) {
       const int spd = spd_candidate(&A);
       printf("# solve matrix method iters setup_ms solve_ms total_ms relres\n");
       bench_trisolve(h, name, &A, spd);
-      const double anchor = bench_anchor(name, &A, spd, b, 1e-8, 10000);
-      bench_solvers(h, name, &A, spd, b, 1e-8, 10000, anchor);
+      const double anchor = bench_anchor(name, &A, spd, b, 1e-8, maxit);
+      bench_solvers(h, name, &A, spd, b, 1e-8, maxit, anchor);
     }
     fflush(stdout);
     axb_csr_destroy(&A);
   }
   axb_handle_destroy(h);
+  axb_handle_destroy(hcpu);
   return 0;
 }
