@@ -500,8 +500,14 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
     spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
   axb_direct *F = NULL;
-  /* A preconditioner named by the caller asks for the Krylov path. */
-  if (is_auto && axb__direct_available() && h->backend != AXB_BACKEND_CUDA &&
+  /* A preconditioner named by the caller asks for the Krylov path.  On a
+     CUDA handle an SPD candidate goes to the GPU's CG first (IC(0) with
+     its shift, fast on large PDE matrices); any other matrix takes the
+     direct path where it is cheap, as on the CPU: GMRES/BiCGStab + ILU(0)
+     on the GPU spent 5-6 s failing on dw2048, cryg2500 and gemat12 before
+     the fallback (H100, bench_sparse --auto), where UMFPACK takes ms. */
+  const int gpu_cg_first = h->backend == AXB_BACKEND_CUDA && spd == 1;
+  if (is_auto && axb__direct_available() && !gpu_cg_first &&
       o.direct == AXB_DIRECT_AUTO && o.precond == AXB_PRECOND_AUTO)
     auto_pick_direct(h, A, spd, r, &F);
   if (m == AXB_SPARSE_DIRECT || F) {
