@@ -427,8 +427,9 @@ static axb_status potrf_tiled(axb_handle h, Context *ctx, axb_uplo uplo,
 }
 
 /* Cholesky on device arrays: potrf_tiled with NB = n up to 4096 (one
-   launch), 1024 below 32768 and 2048 from there (AXB_CUDA_POTRF_NB
-   overrides; the device's measurements, docs/notes/dense-gpu.md). */
+   launch), 1024 below 32768 and 2048 from there, trailing stripes of 4096
+   columns (AXB_CUDA_POTRF_NB / _STRIPE / _PANEL override; the device's
+   measurements: bench/results/dense-h100/s7, docs/notes/dense-gpu.md). */
 template <typename T>
 axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
                      int64_t *info) {
@@ -442,7 +443,7 @@ axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *A, int64_t lda,
                                             : n < 32768 ? 1024
                                                         : 2048);
   return potrf_tiled<T>(h, ctx, uplo, n, A, lda, info, nb,
-                        knob(knobs().potrf_stripe, nb),
+                        knob(knobs().potrf_stripe, nb > 4096 ? nb : 4096),
                         (int)knob(knobs().potrf_panel, PANEL_TILES));
 }
 
