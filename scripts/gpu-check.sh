@@ -38,6 +38,8 @@ run test_cuda build/gpu/tests/test_cuda
 run test_cuda_kernels build/gpu/tests/test_cuda_kernels
 # the blocked Cholesky path (tile kernel per 128-column block column)
 AXB_CUDA_POTRF_NB=128 run test_cuda_kernels_chol_nb128 build/gpu/tests/test_cuda_kernels
+# getri's blocked path (L^-1 by block columns, column moves) at every size
+AXB_CUDA_GETRI_BLOCKED_FROM=1 run test_inverse_blocked_getri build/gpu/tests/test_inverse cuda
 for t in build/gpu/tests/test_*; do
   [ -x "$t" ] || continue
   n=$(basename "$t")

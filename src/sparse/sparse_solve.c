@@ -438,44 +438,6 @@ static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
   return st;
 }
 
-/* AUTO on a CUDA handle, before the direct path's analysis: the GPU's
-   Krylov method for at most SP_GPU_PROBE iterations.  An easy matrix is
-   solved before that analysis would be done (cage10: GMRES + ILU(0) in 3-6
-   iterations, 7.5 ms, where UMFPACK's analysis alone took ~45 ms and then
-   refused); a hard one loses the probe's few ms.  Returns 1 when solved
-   (*st = AXB_SUCCESS); else 0, and AUTO goes on (the direct path, or the
-   full Krylov solve and its fallback), the probe's time kept in t_setup. */
-#define SP_GPU_PROBE 30
-static int gpu_probe(axb_handle h, const axb_sparse_ops *ops, const axb_csr *A,
-                     const axb_dense *B, axb_dense *X, const axb_sparse_opts *o,
-                     axb_sparse_method m, int sym, axb_sparse_report *r,
-                     axb_status *st) {
-  axb_sparse_opts p = *o;
-  if (p.max_iter <= 0 || p.max_iter > SP_GPU_PROBE) p.max_iter = SP_GPU_PROBE;
-  *st = run_krylov(h, ops, A, B, X, &p, m, sym, r);
-  if (*st == AXB_SUCCESS) {
-    path_add(r, "solved on the GPU within its first %d iterations",
-             SP_GPU_PROBE);
-    return 1;
-  }
-  path_add(r,
-           "GPU %s + %s: %s after %lld iterations (true residual %.3g): "
-           "direct next where cheap",
-           axb_sparse_method_name(r->method), axb_precond_name(r->precond),
-           axb_strerror(*st), (long long)r->iterations, r->true_residual);
-  r->t_setup += r->t_solve;
-  r->t_solve = 0;
-  axb_sparse_report_free(r);
-  r->precond_fell_back = 0; /* the probe's; what runs next reports its own */
-  r->precond_status = AXB_SUCCESS;
-  r->precond_info = r->info = r->iterations = 0;
-  r->restarts = 0;
-  r->breakdown = AXB_BREAKDOWN_NONE;
-  axb__clear(h);
-  *st = AXB_SUCCESS;
-  return 0;
-}
-
 /* AUTO after a failed Krylov solve: the direct path, when it is in the
    build and fits; else the Krylov failure stands. */
 static axb_status auto_fallback(axb_handle h, const axb_csr *A,
@@ -541,21 +503,16 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   /* A preconditioner named by the caller asks for the Krylov path.  On a
      CUDA handle too AUTO takes the direct path where it is cheap: the GPU's
      Krylov methods spent 5-6 s failing on dw2048, cryg2500 and gemat12
-     before the fallback, and CG + IC(0) took 131 / 202 ms on bcsstk16 /
-     bcsstk18 where CHOLMOD takes 29 / ~60 ms (H100 and its host,
-     bench_sparse --auto).  Large PDE matrices, whose factorisation is not
-     cheap, stay on the GPU.  A matrix that is not an SPD candidate gets a
-     short GPU probe first (gpu_probe: no preconditioner set-up to waste
-     beyond ILU(0)'s). */
+     before the fallback, 58-217 ms converging where UMFPACK takes 8-22 ms,
+     and CG + IC(0) 131 / 202 ms on bcsstk16 / bcsstk18 against CHOLMOD's
+     24 / 39 ms (H100 and its host, bench_sparse --auto).  Large PDE
+     matrices, whose factorisation is not cheap, stay on the GPU.  A probe
+     of 30 GPU iterations before the analysis (for cage10: 6.8 ms instead
+     of the analysis' ~45 ms) was tried and dropped: GMRES + ILU(0)'s set-up
+     and 30 iterations cost 20-50 ms on the other matrices. */
   if (is_auto && axb__direct_available() && o.direct == AXB_DIRECT_AUTO &&
-      o.precond == AXB_PRECOND_AUTO) {
-    if (h->backend == AXB_BACKEND_CUDA && spd != 1 && m != AXB_SPARSE_DIRECT &&
-        gpu_probe(h, ops, A, B, X, &o, m, sym, r, &st)) {
-      if (!report) axb_sparse_report_free(r);
-      return r->status = st;
-    }
+      o.precond == AXB_PRECOND_AUTO)
     auto_pick_direct(h, A, spd, r, &F);
-  }
   if (m == AXB_SPARSE_DIRECT || F) {
     st = run_direct(h, A, B, X, &o, spd, F, r);
   } else {

@@ -50,7 +50,7 @@ struct Knob {
   int64_t v = 0;
 };
 struct Knobs {
-  Knob lu_nb, potrf_nb, lookahead, potrf_stripe, potrf_panel;
+  Knob lu_nb, potrf_nb, lookahead, potrf_stripe, potrf_panel, getri_from;
 };
 
 Knob read_knob(const char *name) {
@@ -74,6 +74,7 @@ const Knobs &knobs() {
     r.lookahead = read_knob("AXB_CUDA_LOOKAHEAD");
     r.potrf_stripe = read_knob("AXB_CUDA_POTRF_STRIPE");
     r.potrf_panel = read_knob("AXB_CUDA_POTRF_PANEL");
+    r.getri_from = read_knob("AXB_CUDA_GETRI_BLOCKED_FROM");
     return r;
   }();
   return k;
@@ -473,7 +474,7 @@ axb_status potrs_dev(axb_handle h, axb_uplo uplo, int64_t n, int64_t nrhs,
  * rows interchanged by ipiv), as LAPACK's getri: W = U^-1 L^-1, then the
  * columns moved.  L^-1 is lower triangular, so its block column j comes
  * from L's trailing block alone: n^3 / 3 multiply-adds there instead of
- * the n^3 of one TRSM over R (the design before 2026-11-27: P I, then two
+ * the n^3 of one TRSM over R (still used below kGetriBlockedFrom: R, two
  * full TRSMs, 2 n^3); U^-1 L^-1 by one TRSM (n^3).  The column moves: R =
  * rows of I gathered, R[i, r[i]] = 1, so (W R)[:, r[i]] = W[:, i], with r
  * = (0, 1, ..., n - 1) put through the same interchanges (apply_pivots on
@@ -493,6 +494,14 @@ __global__ void scatter_cols_kernel(int64_t n, const T *W, int64_t ldw,
   for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
     A[i + (int64_t)r[j] * lda] = W[i + j * ldw];
 }
+
+/* From this order the blocked L^-1 pays: getri 1.04 -> 1.14x cuSOLVER at
+   16384, 1.17 / 1.18 at 8192; below, its 512-column TRSMs lost to one full
+   TRSM over R (1.46 -> 1.34 at 2048, 1.27 -> 1.22 at 4096; H100,
+   bench/results/dense-h100/s7/getri.txt against after-session6.txt).
+   AXB_CUDA_GETRI_BLOCKED_FROM overrides (scripts/gpu-check.sh sets 1 for
+   test_inverse, so that the tests' sizes reach the blocked path). */
+constexpr int64_t kGetriBlockedFrom = 8192;
 
 template <typename T>
 axb_status getri_dev(axb_handle h, int64_t n, T *A, int64_t lda,
@@ -519,12 +528,26 @@ axb_status getri_dev(axb_handle h, int64_t n, T *A, int64_t lda,
   T *W = (T *)((char *)r + align_up((size_t)n * sizeof(T)));
   constexpr int kT = 256; /* threads a block of the two small kernels */
   const unsigned g = (unsigned)((n + kT - 1) / kT);
+  st = set_identity<T>(h, n, W, n);
+  if (st) return st;
+  const T one = 1;
+  if (n < knob(knobs().getri_from, kGetriBlockedFrom)) { /* one TRSM */
+    st = apply_pivots<T>(h, plan, n, ipiv, 1, W, n, n);
+    if (st) return st;
+    AXB_BLAS(h, trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                     CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, n, &one, A, lda, W, n));
+    AXB_BLAS(h,
+             trsm(ctx->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                  CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n, &one, A, lda, W, n));
+    AXB_CU(h, cudaMemcpy2DAsync(A, (size_t)lda * sizeof(T), W,
+                                (size_t)n * sizeof(T), (size_t)n * sizeof(T),
+                                (size_t)n, cudaMemcpyDeviceToDevice, s));
+    return AXB_SUCCESS;
+  }
   iota_kernel<T><<<g, kT, 0, s>>>(n, r);
   AXB_CU(h, cudaGetLastError());
   st = apply_pivots<T>(h, plan, n, ipiv, 1, r, n, 1);
-  if (!st) st = set_identity<T>(h, n, W, n);
   if (st) return st;
-  const T one = 1;
   const int64_t NB = 512;
   for (int64_t j = 0; j < n; j += NB) { /* W := L^-1, by block columns */
     const int64_t w = n - j < NB ? n - j : NB;
