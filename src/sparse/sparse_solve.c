@@ -320,6 +320,12 @@ static void path_add(axb_sparse_report *r, const char *fmt, ...) {
    12x), and its memory fits in half of what is available. */
 #define SP_DIRECT_FLOPS 1e9
 #define SP_DIRECT_PER_NNZ 5000.0
+/* A CUDA handle analyses for the direct path only matrices of at most
+   this many nonzeros: the analysis (AMD, symbolic factorisation) of a
+   large PDE matrix costs far more than the GPU's whole Krylov solve
+   (3-D Poisson 100^3, 7e6 nonzeros: CG 39 ms), and such factorisations
+   are not cheap anyway; the shared matrices have at most ~0.5e6. */
+#define SP_GPU_DIRECT_NNZ 2e6
 
 /* The direct path on A (F: A analysed, or NULL to analyse here for
    CHOLMOD when spd, else UMFPACK); F is freed. */
@@ -510,14 +516,22 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
      of 30 GPU iterations before the analysis (for cage10: 6.8 ms instead
      of the analysis' ~45 ms) was tried and dropped: GMRES + ILU(0)'s set-up
      and 30 iterations cost 20-50 ms on the other matrices. */
+  const int gpu_big =
+      h->backend == AXB_BACKEND_CUDA && A->nnz > SP_GPU_DIRECT_NNZ;
   if (is_auto && axb__direct_available() && o.direct == AXB_DIRECT_AUTO &&
-      o.precond == AXB_PRECOND_AUTO)
+      o.precond == AXB_PRECOND_AUTO && !gpu_big)
     auto_pick_direct(h, A, spd, r, &F);
   if (m == AXB_SPARSE_DIRECT || F) {
     st = run_direct(h, A, B, X, &o, spd, F, r);
   } else {
     if (is_auto && !axb__direct_available())
       path_add(r, "iterative (no direct solver in this build)");
+    else if (is_auto && gpu_big && o.direct == AXB_DIRECT_AUTO &&
+             o.precond == AXB_PRECOND_AUTO)
+      path_add(r,
+               "iterative on the GPU first (%lld nonzeros: no direct "
+               "analysis above %.0f)",
+               (long long)A->nnz, SP_GPU_DIRECT_NNZ);
     else if (is_auto && o.direct == AXB_DIRECT_FALLBACK)
       path_add(r, "iterative first (direct only as the fallback)");
     else if (is_auto && o.precond != AXB_PRECOND_AUTO)
