@@ -321,10 +321,11 @@ static void path_add(axb_sparse_report *r, const char *fmt, ...) {
 #define SP_DIRECT_FLOPS 1e9
 #define SP_DIRECT_PER_NNZ 5000.0
 /* A CUDA handle analyses for the direct path only matrices of at most
-   this many nonzeros: the analysis (AMD, symbolic factorisation) of a
-   large PDE matrix costs far more than the GPU's whole Krylov solve
-   (3-D Poisson 100^3, 7e6 nonzeros: CG 39 ms), and such factorisations
-   are not cheap anyway; the shared matrices have at most ~0.5e6. */
+   this many nonzeros: large PDE matrices are the GPU Krylov methods'
+   ground (3-D Poisson 100^3, 7e6 nonzeros: CG 39 ms), their
+   factorisations are not cheap, and the analysis (AMD, symbolic
+   factorisation) that would say so is itself not free.  The shared
+   matrices have at most ~0.5e6 nonzeros. */
 #define SP_GPU_DIRECT_NNZ 2e6
 
 /* The direct path on A (F: A analysed, or NULL to analyse here for
