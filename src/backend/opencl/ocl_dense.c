@@ -41,11 +41,7 @@ static axb_status ocl_laswp(axb_handle h, int dbl, cl_mem A, int64_t a0,
   const size_t sz[] = {sizeof A,   sizeof a, sizeof l, sizeof nc,
                        sizeof piv, sizeof p, sizeof r, sizeof f};
   const void *const v[] = {&A, &a, &l, &nc, &piv, &p, &r, &f};
-  /* a CPU device (wg 1): one column per work-group, a plain loop; PoCL
-     vectorizes a larger group across columns, a gather per swap */
-  const size_t wg = (size_t)axb__ocl(h)->wg;
-  return run_args(h, dbl, OCL_LASWP, (size_t)ncols, 0, wg < 64 ? wg : 64, 0, 8,
-                  sz, v);
+  return run_args(h, dbl, OCL_LASWP, (size_t)ncols, 0, 64, 0, 8, sz, v);
 }
 
 static axb_status ocl_chol_diag(axb_handle h, int dbl, cl_mem A, int64_t a0,
