@@ -31,7 +31,7 @@
    triangular routines (TRSM, SYRK); with only our kernels and GEMMs on
    owned blocks to come (potrf/potrs on a CPU device, o->nb above
    AXB_OCL_NB) the other triangle is never read and stays as copied (the
-   zeroing kernel took ~19 ms at n = 2048 on PoCL). */
+   zeroing kernel took 8-19 ms at n = 2048 on PoCL). */
 static axb_status FN_(upload_tri)(axb_handle h, axb_uplo uplo, int64_t n,
                                   const T *A, int64_t lda, cl_mem *dA,
                                   int64_t *ldd, int blas_reads) {
