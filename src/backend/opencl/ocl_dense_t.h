@@ -296,8 +296,8 @@ axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
    -= A12[:, :c+w]^T A12[:, c:c+w].  Each chunk's diagonal w x w block is
    computed whole, so the triangle the routine does not own gets values
    there (never read: chol_diag, trtri and download_tri read the owned
-   triangle only).  On PoCL CLBlast's SYRK ran at a third of its GEMM's
-   rate (160 of the 235 ms of an n = 2048 potrf). */
+   triangle only).  On PoCL CLBlast's SYRK took 160 of the 235 ms of an
+   n = 2048 potrf (NB 64); these GEMMs take k = 256 (docs/notes/opencl.md). */
 static axb_status FN_(syrk_gemm)(axb_handle h, int lo, cl_mem dA, int64_t ldd,
                                  int64_t k, int64_t jb, int64_t r, int64_t cw) {
   cl_command_queue q = axb__ocl(h)->q;
