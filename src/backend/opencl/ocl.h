@@ -41,6 +41,7 @@ typedef struct axb_ocl {
   int fp64;
   int wg;         /* work-group size of the one-group kernels (power of two) */
   int max_wg;     /* the device's largest work-group (power of two)           */
+  int nb;         /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
   char name[272]; /* "device (platform)" */
   /* Program cache: [0] float, [1] double; built on first use. */
   cl_program prog[2];
@@ -108,7 +109,15 @@ void axb__ocl_study_entries(axb_backend_ops *ops);
 /* The blocked Gauss-Jordan inverse (ocl_gj.c). */
 void axb__ocl_gj_entries(axb_backend_ops *ops);
 
-/* Block sizes: the LU panel width and the Cholesky diagonal block. */
+/* Block sizes: the LU panel width and the Cholesky diagonal block (the
+   one-group kernels' block, inner), and the outer block of the blocked
+   getrf/potrf and of the triangular solves on a CPU device (o->nb; a GPU
+   keeps AXB_OCL_NB): on PoCL every CLBlast GEMM whose C is a sub-block
+   copies C to a padded buffer and back, so a rank-64 update costs as much
+   memory traffic as a rank-256 one, and each launch is a queue round trip
+   (docs/notes/opencl.md).  AXB_OPENCL_NB (a multiple of 64, 64..1024)
+   overrides either. */
 #define AXB_OCL_NB 64
+#define AXB_OCL_NB_CPU 256
 
 #endif

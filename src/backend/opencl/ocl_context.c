@@ -111,6 +111,15 @@ static void clblast_cpu_parameters(cl_device_id dev) {
   pthread_mutex_unlock(&clblast_lock);
 }
 
+/* The outer block (ocl.h): AXB_OPENCL_NB when it is a multiple of
+   AXB_OCL_NB in [64, 1024], else 64 on a GPU and 256 on a CPU device. */
+static int outer_block(int gpu) {
+  const char *e = getenv("AXB_OPENCL_NB");
+  const long v = e ? strtol(e, NULL, 10) : 0;
+  if (v >= AXB_OCL_NB && v <= 1024 && v % AXB_OCL_NB == 0) return (int)v;
+  return gpu ? AXB_OCL_NB : AXB_OCL_NB_CPU;
+}
+
 axb_status axb__opencl_handle_init(axb_handle h) {
   int ord = -1;
   axb_status st = axb__opencl_device_select(h->device, &ord);
@@ -141,6 +150,7 @@ axb_status axb__opencl_handle_init(axb_handle h) {
                   &maxwg, NULL);
   o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
   o->max_wg = (int)floor_pow2(maxwg ? maxwg : 1);
+  o->nb = outer_block(info.is_gpu);
   /* A CPU device runs a work-group on one core, a barrier being a pass
      over all its work-items (PoCL: ~10 us): the one-group kernels (panel,
      diagonal block, pivot row) run as one work-item there, a plain loop

@@ -3,34 +3,41 @@
  * float (ocl_dense.c includes this twice with T, P, BL(name) = CLBlast's
  * D/S routine and DBL = 1/0).  Each entry copies its arrays to the device,
  * works there on the handle's in-order queue and copies the result back.
- *   getrf  right-looking blocked LU (LAPACK getrf): per panel of NB
- *          columns our one-group panel kernel (pivot search, swaps,
- *          scaling, rank-1 updates), the panel's interchanges on the
- *          columns left and right (laswp kernel), U12 := L11^-1 A12
- *          (our trtri kernel, then a CLBlast GEMM), A22 -= L21 U12
- *          (CLBlast GEMM).
- *   potrf  right-looking blocked Cholesky: the diagonal block by our
- *          one-group kernel (its info read back: stop at the first minor
- *          that is not positive), the block column by our trtri and a
- *          GEMM, the trailing triangle by SYRK.
- *   The triangular solves inside the factorizations are GEMMs with the
- *   inverted 64 x 64 diagonal block (what CLBlast's TRSM does inside, at
- *   11 ms per call on PoCL: 350 of the 870 ms of an n = 2048 LU there).
+ *   getrf  right-looking blocked LU in two levels: outer blocks of o->nb
+ *          columns (64 on a GPU, 256 on a CPU device), each factored by
+ *          panels of 64 (our one-group panel kernel: pivot search, swaps,
+ *          scaling, rank-1 updates; interchanges and updates inside the
+ *          block), then the block's interchanges on the columns left and
+ *          right (laswp kernel), U12 := L11^-1 A12 and A22 -= L21 U12
+ *          (CLBlast GEMMs).
+ *   potrf  right-looking blocked Cholesky, two levels the same way: the
+ *          diagonal blocks of 64 by our one-group kernel (its info read
+ *          back: stop at the first minor that is not positive), the block
+ *          column by L11^-1 and a GEMM, the trailing triangle by SYRK on a
+ *          GPU and by GEMMs on column chunks on a CPU device.
+ *   The triangular solves inside are GEMMs with the inverted diagonal
+ *   block (trtri_any: our kernel on 64 x 64 blocks, a blocked solve above;
+ *   CLBlast's TRSM took 11 ms per 64-row call on PoCL).
  *   getrs, potrs, getri: interchanges by our kernel, triangular solves by
- *          blocks (trsm_left: our trtri and CLBlast GEMMs); getri solves
- *          A X = I (X = U^-1 L^-1 P).
+ *          blocks of o->nb (trsm_left); getri as LAPACK's formula
+ *          inv(A) = U^-1 L^-1 P with L^-1 computed on its triangle only.
  *   gemm, trsm: CLBlast on copies (the mixed-precision session's products).
  */
 
 #define OCL_T_ sizeof(T)
 #define FN_(name) AXB_FN(ocl_, name)
 
-/* Device copy of A with the triangle opposite to uplo zeroed. */
+/* Device copy of A with the triangle opposite to uplo zeroed for CLBlast's
+   triangular routines (TRSM, SYRK); with only our kernels and GEMMs on
+   owned blocks to come (potrf/potrs on a CPU device, o->nb above
+   AXB_OCL_NB) the other triangle is never read and stays as copied (the
+   zeroing kernel took 8-19 ms at n = 2048 on PoCL). */
 static axb_status FN_(upload_tri)(axb_handle h, axb_uplo uplo, int64_t n,
                                   const T *A, int64_t lda, cl_mem *dA,
-                                  int64_t *ldd) {
+                                  int64_t *ldd, int blas_reads) {
   axb_status st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, dA, ldd);
-  if (!st) st = ocl_zero_triangle(h, DBL, *dA, *ldd, n, uplo == AXB_LOWER);
+  if (!st && (blas_reads || axb__ocl(h)->nb == AXB_OCL_NB))
+    st = ocl_zero_triangle(h, DBL, *dA, *ldd, n, uplo == AXB_LOWER);
   return st;
 }
 
@@ -47,6 +54,103 @@ static axb_status FN_(upload_piv)(axb_handle h, int64_t n, const int64_t *ipiv,
   return st;
 }
 
+/* A triangular operand op(A) of trsm_left: A n x n at element offset a0
+   of buffer A (ld lda), solved by diagonal blocks of nb. */
+typedef struct {
+  cl_mem A;
+  int64_t a0, lda, n, nb;
+  axb_uplo uplo;
+  axb_trans tr;
+  axb_diag diag;
+} FN_(tri);
+
+static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
+                                 cl_mem dB, int64_t ldb, int lower_rhs);
+
+/* W (ld ldw) := inv(L) of the jb x jb lower block at a0 (unit: ones on
+   its diagonal), or inv(U^T) of the upper one: our trtri kernel up to
+   AXB_OCL_NB; above, the solve L W = I (or U^T W = I) by blocks of
+   AXB_OCL_NB with W lower triangular (the kernel, one work-item per
+   column reading A with stride lda, took ~12 ms per 256 block on PoCL). */
+static axb_status FN_(trtri_any)(axb_handle h, cl_mem dA, int64_t a0,
+                                 int64_t lda, int64_t jb, int unit, int upper,
+                                 cl_mem dW, int64_t ldw) {
+  if (jb <= AXB_OCL_NB)
+    return ocl_trtri(h, DBL, dA, a0, lda, jb, unit, upper, dW, ldw);
+  const FN_(tri) t = {dA,
+                      a0,
+                      lda,
+                      jb,
+                      AXB_OCL_NB,
+                      upper ? AXB_UPPER : AXB_LOWER,
+                      upper ? AXB_TRANS : AXB_NO_TRANS,
+                      unit ? AXB_UNIT : AXB_NON_UNIT};
+  axb_status st = ocl_identity(h, DBL, dW, ldw, jb);
+  return st ? st : FN_(trsm_left)(h, &t, jb, dW, ldw, 1);
+}
+
+/*
+ * B := op(A)^-1 B (left side, B n x nrhs in dB) by diagonal blocks of
+ * t->nb: per block W = its inverse (trtri_any), X_k = op(W) B_k (a GEMM
+ * from a copy T of B_k), then the blocks not yet solved lose
+ * op(A)_{rest,k} X_k (a GEMM).  op(A) lower (Lower/NoTrans, Upper/Trans)
+ * runs top down, upper (Upper/NoTrans, Lower/Trans) bottom up.  trtri
+ * gives inv(L) for a lower block and inv(U^T) for an upper one, so W is
+ * transposed in the GEMM exactly when op(A) is upper.  lower_rhs (top
+ * down only): B is lower triangular (block row b zero right of its last
+ * column), so each step works on the columns left of it only.  CLBlast's
+ * TRSM took ~30 ms for one right-hand side at n = 1024 on PoCL.
+ */
+static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
+                                 cl_mem dB, int64_t ldb, int lower_rhs) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const int64_t nb = t->nb, n = t->n, lda = t->lda;
+  const int lower = t->uplo == AXB_LOWER, notr = t->tr == AXB_NO_TRANS;
+  const int down = lower == notr; /* op(A) lower: top down */
+  const CLBlastTranspose wt = down ? CLBlastTransposeNo : CLBlastTransposeYes;
+  const CLBlastTranspose at = notr ? CLBlastTransposeNo : CLBlastTransposeYes;
+  cl_mem dW = NULL, dT = NULL;
+  axb_status st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
+  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nrhs) * OCL_T_, &dT);
+  const int64_t nblk = (n + nb - 1) / nb;
+  for (int64_t b = 0; !st && b < nblk; ++b) {
+    const int64_t k0 = (down ? b : nblk - 1 - b) * nb;
+    const int64_t jb = n - k0 < nb ? n - k0 : nb, k1 = k0 + jb;
+    const int64_t nc = lower_rhs && down && k1 < nrhs ? k1 : nrhs;
+    st = FN_(trtri_any)(h, t->A, t->a0 + k0 + k0 * lda, lda, jb,
+                        t->diag == AXB_UNIT, !lower, dW, jb);
+    if (!st)
+      st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nc);
+    if (!st)
+      st = axb__ocl_blast(h,
+                          BL(gemm)(CLBlastLayoutColMajor, wt,
+                                   CLBlastTransposeNo, jb, nc, jb, 1, dW, 0, jb,
+                                   dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
+                          "trsm: GEMM of a diagonal block");
+    /* the rest: rows [k1, n) top down, [0, k0) bottom up */
+    const int64_t r0 = down ? k1 : 0, nr = down ? n - k1 : k0;
+    /* op(A)(rest, block) is A(rest, block), or A(block, rest)^T */
+    const size_t a_off = t->a0 + (notr ? r0 + k0 * lda : k0 + r0 * lda);
+    if (!st && nr > 0)
+      st = axb__ocl_blast(
+          h,
+          BL(gemm)(CLBlastLayoutColMajor, at, CLBlastTransposeNo, nr, nc, jb,
+                   -1, t->A, a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q, NULL),
+          "trsm: GEMM of the rest");
+  }
+  axb__ocl_free(dW);
+  axb__ocl_free(dT);
+  return st;
+}
+
+/* Triangle uplo of the n x n dA (ld ldd), op tr, as trsm_left's operand
+   with the handle's block. */
+static FN_(tri) FN_(whole)(axb_handle h, cl_mem dA, int64_t ldd, int64_t n,
+                           axb_uplo uplo, axb_trans tr, axb_diag diag) {
+  const FN_(tri) t = {dA, 0, ldd, n, axb__ocl(h)->nb, uplo, tr, diag};
+  return t;
+}
+
 /* U12 := L11^-1 A12 for the jb x r block row at step k: W := inv(L11)
    (unit lower), T := A12, A12 := W T. */
 static axb_status FN_(block_row)(axb_handle h, cl_mem dA, int64_t ldd,
@@ -54,7 +158,7 @@ static axb_status FN_(block_row)(axb_handle h, cl_mem dA, int64_t ldd,
                                  cl_mem dT) {
   cl_command_queue q = axb__ocl(h)->q;
   const size_t a12 = k + (k + jb) * ldd;
-  axb_status st = ocl_trtri(h, DBL, dA, k + k * ldd, ldd, jb, 1, 0, dW, jb);
+  axb_status st = FN_(trtri_any)(h, dA, k + k * ldd, ldd, jb, 1, 0, dW, jb);
   if (!st) st = axb__ocl_copy_block(h, OCL_T_, dA, a12, ldd, dT, 0, jb, jb, r);
   if (!st)
     st = axb__ocl_blast(h,
@@ -65,10 +169,63 @@ static axb_status FN_(block_row)(axb_handle h, cl_mem dA, int64_t ldd,
   return st;
 }
 
+/* The interchanges of pivots [k, k + jb) on the columns [c0, k) and
+   [k + jb, c1) (the panel kernel swapped the panel's own). */
+static axb_status FN_(swap_outside)(axb_handle h, cl_mem dA, int64_t ldd,
+                                    cl_mem dpiv, int64_t k, int64_t jb,
+                                    int64_t c0, int64_t c1) {
+  axb_status st = AXB_SUCCESS;
+  if (k > c0)
+    st = ocl_laswp(h, DBL, dA, c0 * ldd, ldd, k - c0, dpiv, k, k + jb, 1);
+  if (!st && c1 > k + jb)
+    st = ocl_laswp(h, DBL, dA, (k + jb) * ldd, ldd, c1 - k - jb, dpiv, k,
+                   k + jb, 1);
+  return st;
+}
+
+/* The right-looking update after the jb columns at k are factored, on the
+   columns [k + jb, c1): U12 := L11^-1 A12, A22 -= L21 U12 (rows to m). */
+static axb_status FN_(lu_update)(axb_handle h, cl_mem dA, int64_t ldd,
+                                 int64_t m, int64_t k, int64_t jb, int64_t c1,
+                                 cl_mem dW, cl_mem dT) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const int64_t r = c1 - k - jb;
+  if (r <= 0) return AXB_SUCCESS;
+  axb_status st = FN_(block_row)(h, dA, ldd, k, jb, r, dW, dT);
+  if (!st && m - k - jb > 0)
+    st = axb__ocl_blast(h,
+                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                 CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
+                                 k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd,
+                                 ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q,
+                                 NULL),
+                        "getrf: GEMM of the trailing matrix");
+  return st;
+}
+
+/* Columns [c0, c1) (rows c0..m, every earlier update applied) factored by
+   panels of AXB_OCL_NB: our panel kernel, the interchanges and the update
+   inside [c0, c1) only (the caller does the rest for the whole block). */
+static axb_status FN_(lu_inner)(axb_handle h, cl_mem dA, int64_t ldd, int64_t m,
+                                int64_t c0, int64_t c1, cl_mem dpiv,
+                                cl_mem dinfo, cl_mem dW, cl_mem dT) {
+  axb_status st = AXB_SUCCESS;
+  for (int64_t k = c0; !st && k < c1; k += AXB_OCL_NB) {
+    const int64_t jb = c1 - k < AXB_OCL_NB ? c1 - k : AXB_OCL_NB;
+    st = ocl_lu_panel(h, DBL, dA, k + k * ldd, ldd, m - k, jb, k, dpiv, dinfo);
+    if (!st) st = FN_(swap_outside)(h, dA, ldd, dpiv, k, jb, c0, c1);
+    if (!st) st = FN_(lu_update)(h, dA, ldd, m, k, jb, c1, dW, dT);
+  }
+  return st;
+}
+
+/* Blocked LU in two levels: outer blocks of o->nb columns (64 on a GPU:
+   one level; 256 on a CPU device), each factored by lu_inner, then its
+   interchanges on the other columns and the update of the trailing
+   matrix with k = o->nb. */
 axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
                                    int64_t lda, int64_t *ipiv, int64_t *info) {
-  cl_command_queue q = axb__ocl(h)->q;
-  const int64_t mn = m < n ? m : n, nb = AXB_OCL_NB;
+  const int64_t mn = m < n ? m : n, nb = axb__ocl(h)->nb;
   cl_mem dA = NULL, dpiv = NULL, dinfo = NULL, dW = NULL, dT = NULL;
   int64_t ldd = 0, ld1 = 0;
   int *piv = NULL, hinfo = 0;
@@ -79,20 +236,10 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   if (!st) st = axb__ocl_upload(h, NULL, 1, mn, 1, sizeof(int), &dpiv, &ld1);
   if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
   for (int64_t k = 0; !st && k < mn; k += nb) {
-    const int64_t jb = mn - k < nb ? mn - k : nb, r = n - k - jb;
-    st = ocl_lu_panel(h, DBL, dA, k + k * ldd, ldd, m - k, jb, k, dpiv, dinfo);
-    if (!st && k > 0) st = ocl_laswp(h, DBL, dA, 0, ldd, k, dpiv, k, k + jb, 1);
-    if (!st && r > 0)
-      st = ocl_laswp(h, DBL, dA, (k + jb) * ldd, ldd, r, dpiv, k, k + jb, 1);
-    if (!st && r > 0) st = FN_(block_row)(h, dA, ldd, k, jb, r, dW, dT);
-    if (!st && r > 0 && m - k - jb > 0)
-      st = axb__ocl_blast(h,
-                          BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                   CLBlastTransposeNo, m - k - jb, r, jb, -1,
-                                   dA, k + jb + k * ldd, ldd, dA,
-                                   k + (k + jb) * ldd, ldd, 1, dA,
-                                   k + jb + (k + jb) * ldd, ldd, &q, NULL),
-                          "getrf: GEMM of the trailing matrix");
+    const int64_t jb = mn - k < nb ? mn - k : nb;
+    st = FN_(lu_inner)(h, dA, ldd, m, k, k + jb, dpiv, dinfo, dW, dT);
+    if (!st) st = FN_(swap_outside)(h, dA, ldd, dpiv, k, jb, 0, n);
+    if (!st) st = FN_(lu_update)(h, dA, ldd, m, k, jb, n, dW, dT);
   }
   if (!st) st = axb__ocl_download(h, dA, ldd, m, n, OCL_T_, A, lda);
   if (!st && !(piv = axb__malloc(mn, sizeof(int))))
@@ -113,59 +260,6 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   return st;
 }
 
-/*
- * B := op(A)^-1 B (left side, A n x n triangular in dA, B n x nrhs in dB)
- * by blocks of NB: per diagonal block W = its inverse (our trtri kernel),
- * X_k = op(W) B_k (a GEMM from a copy T of B_k), then the blocks not yet
- * solved lose op(A)_{rest,k} X_k (a GEMM).  op(A) lower (Lower/NoTrans,
- * Upper/Trans) runs top down, upper (Upper/NoTrans, Lower/Trans) bottom
- * up.  trtri gives inv(L) for a lower block and inv(U^T) for an upper
- * one, so W is transposed in the GEMM exactly when op(A) is upper.
- * CLBlast's TRSM took ~30 ms for one right-hand side at n = 1024 on PoCL.
- */
-static axb_status FN_(trsm_left)(axb_handle h, axb_uplo uplo, axb_trans tr,
-                                 axb_diag diag, int64_t n, int64_t nrhs,
-                                 cl_mem dA, int64_t lda, cl_mem dB,
-                                 int64_t ldb) {
-  cl_command_queue q = axb__ocl(h)->q;
-  const int64_t nb = AXB_OCL_NB;
-  const int lower = uplo == AXB_LOWER, notr = tr == AXB_NO_TRANS;
-  const int down = lower == notr; /* op(A) lower: top down */
-  const CLBlastTranspose wt = down ? CLBlastTransposeNo : CLBlastTransposeYes;
-  const CLBlastTranspose at = notr ? CLBlastTransposeNo : CLBlastTransposeYes;
-  cl_mem dW = NULL, dT = NULL;
-  axb_status st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
-  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nrhs) * OCL_T_, &dT);
-  const int64_t nblk = (n + nb - 1) / nb;
-  for (int64_t b = 0; !st && b < nblk; ++b) {
-    const int64_t k0 = (down ? b : nblk - 1 - b) * nb;
-    const int64_t jb = n - k0 < nb ? n - k0 : nb, k1 = k0 + jb;
-    st = ocl_trtri(h, DBL, dA, k0 + k0 * lda, lda, jb, diag == AXB_UNIT, !lower,
-                   dW, jb);
-    if (!st)
-      st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nrhs);
-    if (!st)
-      st = axb__ocl_blast(h,
-                          BL(gemm)(CLBlastLayoutColMajor, wt,
-                                   CLBlastTransposeNo, jb, nrhs, jb, 1, dW, 0,
-                                   jb, dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
-                          "trsm: GEMM of a diagonal block");
-    /* the rest: rows [k1, n) top down, [0, k0) bottom up */
-    const int64_t r0 = down ? k1 : 0, nr = down ? n - k1 : k0;
-    /* op(A)(rest, block) is A(rest, block), or A(block, rest)^T */
-    const size_t a_off = notr ? r0 + k0 * lda : k0 + r0 * lda;
-    if (!st && nr > 0)
-      st = axb__ocl_blast(
-          h,
-          BL(gemm)(CLBlastLayoutColMajor, at, CLBlastTransposeNo, nr, nrhs, jb,
-                   -1, dA, a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q, NULL),
-          "trsm: GEMM of the rest");
-  }
-  axb__ocl_free(dW);
-  axb__ocl_free(dT);
-  return st;
-}
-
 /* op(A) X = B with the factors of getrf, on device copies. */
 axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
                                    int64_t nrhs, const T *A, int64_t lda,
@@ -181,20 +275,49 @@ axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
   if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
   if (!st && trans == AXB_NO_TRANS)
     st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 1);
-  if (!st)
-    st = FN_(trsm_left)(h, first, trans,
-                        first == AXB_LOWER ? AXB_UNIT : AXB_NON_UNIT, n, nrhs,
-                        dA, ldd, dB, lde);
-  if (!st)
-    st = FN_(trsm_left)(h, second, trans,
-                        second == AXB_LOWER ? AXB_UNIT : AXB_NON_UNIT, n, nrhs,
-                        dA, ldd, dB, lde);
+  const FN_(tri) t1 = FN_(whole)(h, dA, ldd, n, first, trans,
+                                 first == AXB_LOWER ? AXB_UNIT : AXB_NON_UNIT);
+  const FN_(tri) t2 = FN_(whole)(h, dA, ldd, n, second, trans,
+                                 second == AXB_LOWER ? AXB_UNIT : AXB_NON_UNIT);
+  if (!st) st = FN_(trsm_left)(h, &t1, nrhs, dB, lde, 0);
+  if (!st) st = FN_(trsm_left)(h, &t2, nrhs, dB, lde, 0);
   if (!st && trans != AXB_NO_TRANS)
     st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 0);
   if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
   axb__ocl_free(dA);
   axb__ocl_free(dB);
   axb__ocl_free(dpiv);
+  return st;
+}
+
+/* The trailing update of the Cholesky step at k (r x r, the block
+   column of width jb beside it) by GEMMs on column chunks of width cw:
+   lower, C[c:, c:c+w] -= A21[c:, :] A21[c:c+w, :]^T; upper, C[:c+w, c:c+w]
+   -= A12[:, :c+w]^T A12[:, c:c+w].  Each chunk's diagonal w x w block is
+   computed whole, so the triangle the routine does not own gets values
+   there (never read: chol_diag, trtri and download_tri read the owned
+   triangle only).  On PoCL CLBlast's SYRK took 160 of the 235 ms of an
+   n = 2048 potrf (NB 64); these GEMMs take k = 256 (docs/notes/opencl.md). */
+static axb_status FN_(syrk_gemm)(axb_handle h, int lo, cl_mem dA, int64_t ldd,
+                                 int64_t k, int64_t jb, int64_t r, int64_t cw) {
+  cl_command_queue q = axb__ocl(h)->q;
+  const size_t k1 = (size_t)(k + jb);
+  axb_status st = AXB_SUCCESS;
+  for (int64_t c = 0; !st && c < r; c += cw) {
+    const int64_t w = r - c < cw ? r - c : cw;
+    const size_t cc = k1 + c + (k1 + c) * ldd; /* C's chunk diagonal */
+    st = axb__ocl_blast(
+        h,
+        lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                      CLBlastTransposeYes, r - c, w, jb, -1, dA,
+                      k1 + c + k * ldd, ldd, dA, k1 + c + k * ldd, ldd, 1, dA,
+                      cc, ldd, &q, NULL)
+           : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeYes,
+                      CLBlastTransposeNo, c + w, w, jb, -1, dA, k + k1 * ldd,
+                      ldd, dA, k + (k1 + c) * ldd, ldd, 1, dA,
+                      k1 + (k1 + c) * ldd, ldd, &q, NULL),
+        "potrf: GEMM of the trailing matrix");
+  }
   return st;
 }
 
@@ -210,7 +333,7 @@ static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
   const size_t d = k + k * ldd,
                off = lo ? k + jb + k * ldd : k + (k + jb) * ldd;
   const int64_t rows = lo ? r : jb, cols = lo ? jb : r;
-  axb_status st = ocl_trtri(h, DBL, dA, d, ldd, jb, 0, !lo, dW, jb);
+  axb_status st = FN_(trtri_any)(h, dA, d, ldd, jb, 0, !lo, dW, jb);
   if (!st)
     st = axb__ocl_copy_block(h, OCL_T_, dA, off, ldd, dT, 0, rows, rows, cols);
   if (!st)
@@ -223,6 +346,8 @@ static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
                                       jb, dT, 0, jb, 0, dA, off, ldd, &q, NULL),
                         "potrf: GEMM of the block column");
   if (st) return st;
+  if (axb__ocl(h)->nb > AXB_OCL_NB)
+    return FN_(syrk_gemm)(h, lo, dA, ldd, k, jb, r, (int64_t)axb__ocl(h)->nb);
   return axb__ocl_blast(
       h,
       BL(syrk)(CLBlastLayoutColMajor,
@@ -248,22 +373,42 @@ static axb_status FN_(download_tri)(axb_handle h, axb_uplo uplo, cl_mem dA,
   return st;
 }
 
+/* The diagonal block [k0, k1) by inner blocks of AXB_OCL_NB: our
+   one-group kernel on each (its info read back: stop at the first minor
+   that is not positive), then chol_step inside [k0, k1) only. */
+static axb_status FN_(chol_inner)(axb_handle h, axb_uplo uplo, cl_mem dA,
+                                  int64_t ldd, int64_t k0, int64_t k1,
+                                  cl_mem dinfo, int *hinfo, cl_mem dW,
+                                  cl_mem dT) {
+  axb_status st = AXB_SUCCESS;
+  for (int64_t k = k0; !st && !*hinfo && k < k1; k += AXB_OCL_NB) {
+    const int64_t jb = k1 - k < AXB_OCL_NB ? k1 - k : AXB_OCL_NB;
+    st = ocl_chol_diag(h, DBL, dA, k + k * ldd, ldd, jb, k, uplo == AXB_UPPER,
+                       dinfo);
+    if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), hinfo, 1);
+    if (!st && !*hinfo && k1 - k - jb > 0)
+      st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, k1 - k - jb, dW, dT);
+  }
+  return st;
+}
+
+/* Blocked Cholesky in two levels: outer blocks of o->nb (64 on a GPU: one
+   level), each diagonal block by chol_inner, then the block column and the
+   trailing matrix with k = o->nb. */
 axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
                                    int64_t lda, int64_t *info) {
   cl_mem dA = NULL, dinfo = NULL, dW = NULL, dT = NULL;
   int64_t ldd = 0, ld1 = 0;
   int hinfo = 0;
-  const size_t nb = AXB_OCL_NB;
+  const int64_t nb = axb__ocl(h)->nb;
   axb_status st = ocl_fits(h, n, n);
-  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd);
-  if (!st) st = axb__ocl_alloc(h, nb * nb * OCL_T_, &dW);
-  if (!st) st = axb__ocl_alloc(h, nb * (size_t)n * OCL_T_, &dT);
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd, 0);
+  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
+  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
   if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
-  for (int64_t k = 0; !st && !hinfo && k < n; k += AXB_OCL_NB) {
-    const int64_t jb = n - k < AXB_OCL_NB ? n - k : AXB_OCL_NB, r = n - k - jb;
-    st = ocl_chol_diag(h, DBL, dA, k + k * ldd, ldd, jb, k, uplo == AXB_UPPER,
-                       dinfo);
-    if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), &hinfo, 1);
+  for (int64_t k = 0; !st && !hinfo && k < n; k += nb) {
+    const int64_t jb = n - k < nb ? n - k : nb, r = n - k - jb;
+    st = FN_(chol_inner)(h, uplo, dA, ldd, k, k + jb, dinfo, &hinfo, dW, dT);
     if (!st && !hinfo && r > 0)
       st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, r, dW, dT);
   }
@@ -290,39 +435,57 @@ axb_status AXB_FN(axb_ocl_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
   const axb_trans t1 = uplo == AXB_LOWER ? AXB_NO_TRANS : AXB_TRANS;
   const axb_trans t2 = uplo == AXB_LOWER ? AXB_TRANS : AXB_NO_TRANS;
   axb_status st = ocl_fits(h, n, nrhs);
-  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd);
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd, 0);
   if (!st) st = axb__ocl_upload(h, B, ldb, n, nrhs, OCL_T_, &dB, &lde);
-  for (int pass = 0; pass < 2 && !st; ++pass)
-    st = FN_(trsm_left)(h, uplo, pass ? t2 : t1, AXB_NON_UNIT, n, nrhs, dA, ldd,
-                        dB, lde);
+  for (int pass = 0; pass < 2 && !st; ++pass) {
+    const FN_(tri) t =
+        FN_(whole)(h, dA, ldd, n, uplo, pass ? t2 : t1, AXB_NON_UNIT);
+    st = FN_(trsm_left)(h, &t, nrhs, dB, lde, 0);
+  }
   if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
   axb__ocl_free(dA);
   axb__ocl_free(dB);
   return st;
 }
 
-/* inv(A) = U^-1 L^-1 P: X := P I, then two triangular solves; a zero
-   U(i,i) is reported first (as LAPACK getri), A untouched then. */
+/* inv(A) = U^-1 L^-1 P (LAPACK getri's formula): X := L^-1 by the solve
+   L X = I restricted to X's lower triangle (n^3/3 flops), X := U^-1 X
+   (n^3), then the columns of X interchanged in reverse pivot order on the
+   host (O(n^2)).  A zero U(i,i) is reported first (as LAPACK getri), A
+   untouched then. */
 axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
                                    const int64_t *ipiv, int64_t *info) {
   for (int64_t i = 0; i < n; ++i)
     if (A[i + i * lda] == 0)
       return axb__zero_pivot(h, info, i + 1, "getri", "U");
-  cl_mem dA = NULL, dX = NULL, dpiv = NULL;
+  for (int64_t i = 0; i < n; ++i)
+    if (ipiv[i] < 1 || ipiv[i] > n)
+      return axb__fail(h, AXB_ERR_INVALID,
+                       "getri: ipiv[%lld] = %lld is not a row", (long long)i,
+                       (long long)ipiv[i]);
+  cl_mem dA = NULL, dX = NULL;
   int64_t ldd = 0, ldx = 0;
   axb_status st = ocl_fits(h, n, n);
   if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
   if (!st) st = axb__ocl_upload(h, NULL, n, n, n, OCL_T_, &dX, &ldx);
-  if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
   if (!st) st = ocl_identity(h, DBL, dX, ldx, n);
-  if (!st) st = ocl_laswp(h, DBL, dX, 0, ldx, n, dpiv, 0, n, 1);
-  for (int pass = 0; pass < 2 && !st; ++pass)
-    st = FN_(trsm_left)(h, pass ? AXB_UPPER : AXB_LOWER, AXB_NO_TRANS,
-                        pass ? AXB_NON_UNIT : AXB_UNIT, n, n, dA, ldd, dX, ldx);
+  for (int pass = 0; pass < 2 && !st; ++pass) {
+    const FN_(tri) t = FN_(whole)(h, dA, ldd, n, pass ? AXB_UPPER : AXB_LOWER,
+                                  AXB_NO_TRANS, pass ? AXB_NON_UNIT : AXB_UNIT);
+    st = FN_(trsm_left)(h, &t, n, dX, ldx, !pass);
+  }
   if (!st) st = axb__ocl_download(h, dX, ldx, n, n, OCL_T_, A, lda);
+  for (int64_t j = n - 2; !st && j >= 0; --j) /* X P: columns j, ipiv(j) */
+    if (ipiv[j] - 1 != j) {
+      T *a = A + j * lda, *b = A + (ipiv[j] - 1) * lda;
+      for (int64_t i = 0; i < n; ++i) {
+        const T t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+      }
+    }
   axb__ocl_free(dA);
   axb__ocl_free(dX);
-  axb__ocl_free(dpiv);
   return st;
 }
 
@@ -381,7 +544,7 @@ axb_status AXB_FN(axb_ocl_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
   cl_mem dA = NULL, dB = NULL;
   int64_t la = 0, lb = 0;
   axb_status st = ocl_fits(h, m > na ? m : na, n > na ? n : na);
-  if (!st) st = FN_(upload_tri)(h, uplo, na, A, lda, &dA, &la);
+  if (!st) st = FN_(upload_tri)(h, uplo, na, A, lda, &dA, &la, 1);
   if (!st) st = axb__ocl_upload(h, B, ldb, m, n, OCL_T_, &dB, &lb);
   if (!st)
     st = axb__ocl_blast(
