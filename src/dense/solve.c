@@ -506,6 +506,33 @@ static axb_status check_options(axb_handle h, const axb_dense *A,
   return AXB_SUCCESS;
 }
 
+/* The explicit Cholesky method's take_a: F's lower triangle (all that
+   potrf with AXB_LOWER, potrs and pocon read), ||A||_1 and A's symmetry
+   from one read of A (take_lower_).  An asymmetric A fails with NOT_SPD,
+   after a scan for a NaN or Inf (reported first, as take_a does): the
+   pass stopped early, its sums are incomplete. */
+static axb_status take_lower(axb_handle h, const axb_dense *A, buffers *b,
+                             double *anorm, int *spd) {
+  int64_t n = A->rows, nt = axb__rows_t(b->threads);
+  double *rows = axb__calloc(nt * n, sizeof(double));
+  *spd = 0;
+  if (!rows)
+    return a_first(h, A,
+                   axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                             "no memory for %lld sums", (long long)(nt * n)));
+  int sym = A->dtype == AXB_F64
+                ? take_lower_d(n, A->data, A->ld, b->F, n, rows, b->threads)
+                : take_lower_s(n, A->data, A->ld, b->F, n, rows, b->threads);
+  *anorm = axb__rows_max(rows, nt, n);
+  axb__free(rows);
+  b->f_ready = 1;
+  if (!sym || !isfinite(*anorm)) {
+    axb_status st = check_finite(h, A, "A");
+    if (st) return st;
+  }
+  return sym ? AXB_SUCCESS : not_symmetric(h, AXB_METHOD_CHOLESKY);
+}
+
 /* b->F := A in one threaded pass that also gives *anorm = ||A||_1, the
    finiteness of A (a non-finite sum: then the scan that names the entry),
    *ainf = ||A||_inf when ainf is not NULL (the transposed solve's) and,
@@ -514,6 +541,7 @@ static axb_status check_options(axb_handle h, const axb_dense *A,
    a positive diagonal. */
 static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
                          buffers *b, double *anorm, double *ainf, int *spd) {
+  if (m == AXB_METHOD_CHOLESKY) return take_lower(h, A, b, anorm, spd);
   int64_t n = A->rows, nt = ainf ? axb__rows_t(b->threads) : 0;
   int want_sym = is_cholesky(m) || m == AXB_METHOD_AUTO, sym = 0;
   double *colsum = axb__malloc(n, sizeof(double));
