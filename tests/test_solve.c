@@ -326,6 +326,38 @@ static void check_order(void) {
     CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_NOT_SPD);
     axb_dense_set(&A, i, j, v);
   }
+  /* Above the diagonal only (the Cholesky and AUTO passes read it as the
+     mirror): a NaN, then a symmetric pair of Infs, are reported as such. */
+  const axb_method ca[] = {AXB_METHOD_CHOLESKY, AXB_METHOD_AUTO};
+  for (size_t k = 0; k < 2; ++k) {
+    o.method = ca[k];
+    const double v = axb_dense_get(&A, 299, 416);
+    axb_dense_set(&A, 299, 416, NAN);
+    CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+    CHECK(strstr(axb_detail(h), "A(300,417) is NaN") != NULL,
+          "method %d: detail %s", (int)ca[k], axb_detail(h));
+    axb_dense_set(&A, 299, 416, INFINITY);
+    axb_dense_set(&A, 416, 299, INFINITY);
+    CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_ERR_INVALID);
+    CHECK(strstr(axb_detail(h), "A(417,300) is infinite") != NULL,
+          "method %d: detail %s", (int)ca[k], axb_detail(h));
+    axb_dense_set(&A, 299, 416, v);
+    axb_dense_set(&A, 416, 299, v);
+  }
+  /* Symmetric with a negative diagonal entry: AUTO takes LU, on a full
+     copy of A (the symmetric pass copied the lower triangle only). */
+  const double d5 = axb_dense_get(&A, 5, 5);
+  axb_dense_set(&A, 5, 5, -d5);
+  o.method = AXB_METHOD_AUTO;
+  for (int64_t i = 0; i < n; ++i)
+    axb_dense_set(&B, i, 0, 1);
+  CHECK_STATUS(h, axb_solve(h, &A, &B, &o, &r), AXB_SUCCESS);
+  CHECK(r.method == AXB_METHOD_LU && !r.cholesky_fell_back,
+        "AUTO on symmetric A with a negative diagonal took %s",
+        axb_method_name(r.method));
+  CHECK_RATIO(r.backward_error, "AUTO, negative diagonal");
+  axb_dense_set(&A, 5, 5, d5);
+  o.method = AXB_METHOD_CHOLESKY;
   axb_dense_set(&A, 416, 299, axb_dense_get(&A, 299, 416) * 0.5);
   o.method = AXB_METHOD_AUTO;
   for (int64_t i = 0; i < n; ++i)

@@ -506,16 +506,73 @@ static axb_status check_options(axb_handle h, const axb_dense *A,
   return AXB_SUCCESS;
 }
 
+/* take_a for the explicit Cholesky method and AUTO: F's lower triangle
+   (all that potrf with AXB_LOWER, potrs and pocon read), ||A||_1 and A's
+   symmetry *sym from one read of A (take_lower_).  The Cholesky method on
+   an asymmetric A fails with NOT_SPD, after a scan for a NaN or Inf
+   (reported first, as take_a does: the pass stopped early, its sums are
+   incomplete); for AUTO the caller then makes take_a's full pass. */
+static axb_status take_lower(axb_handle h, const axb_dense *A, axb_method m,
+                             buffers *b, double *anorm, int *sym) {
+  int64_t n = A->rows, nt = axb__rows_t(b->threads);
+  double *rows = axb__calloc(nt * n, sizeof(double));
+  if (!rows)
+    return a_first(h, A,
+                   axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                             "no memory for %lld sums", (long long)(nt * n)));
+  *sym = A->dtype == AXB_F64
+             ? take_lower_d(n, A->data, A->ld, b->F, n, rows, b->threads)
+             : take_lower_s(n, A->data, A->ld, b->F, n, rows, b->threads);
+  *anorm = axb__rows_max(rows, nt, n);
+  axb__free(rows);
+  if (!*sym && m == AXB_METHOD_AUTO) return AXB_SUCCESS;
+  if (!*sym || !isfinite(*anorm)) {
+    axb_status st = check_finite(h, A, "A");
+    if (st) return st;
+  }
+  return *sym ? AXB_SUCCESS : not_symmetric(h, m);
+}
+
+/* AUTO's take_a on a symmetric A (take_lower): *spd = a positive
+   diagonal.  F holds the lower triangle only, enough for the Cholesky
+   attempt; LU (not SPD, or a failed attempt) copies A again (run_method).
+   For a symmetric A, ||A||_inf = ||A||_1. */
+static void auto_symmetric(const axb_dense *A, buffers *b, double anorm,
+                           double *ainf, int *spd) {
+  int64_t n = A->rows;
+  *spd = 1;
+  for (int64_t j = 0; j < n && *spd; ++j)
+    *spd = axb_dense_get(A, j, j) > 0;
+  b->f_ready = *spd;
+  if (ainf) *ainf = anorm;
+}
+
 /* b->F := A in one threaded pass that also gives *anorm = ||A||_1, the
    finiteness of A (a non-finite sum: then the scan that names the entry),
    *ainf = ||A||_inf when ainf is not NULL (the transposed solve's) and,
    for the Cholesky methods and AUTO, A's symmetry: a Cholesky method on a
    non-symmetric A fails here with NOT_SPD; AUTO gets *spd = symmetric with
-   a positive diagonal. */
+   a positive diagonal.  The explicit Cholesky method and AUTO read A once
+   (take_lower: F gets the lower triangle); AUTO on an asymmetric A then
+   makes the full pass of LU's. */
 static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
                          buffers *b, double *anorm, double *ainf, int *spd) {
+  *spd = 0;
+  if (m == AXB_METHOD_CHOLESKY || m == AXB_METHOD_AUTO) {
+    int lsym = 0;
+    axb_status st = take_lower(h, A, m, b, anorm, &lsym);
+    if (st || m == AXB_METHOD_CHOLESKY) {
+      b->f_ready = !st;
+      return st;
+    }
+    if (lsym) {
+      auto_symmetric(A, b, *anorm, ainf, spd);
+      return AXB_SUCCESS;
+    }
+    m = AXB_METHOD_LU; /* asymmetric: take_a's pass as for LU */
+  }
   int64_t n = A->rows, nt = ainf ? axb__rows_t(b->threads) : 0;
-  int want_sym = is_cholesky(m) || m == AXB_METHOD_AUTO, sym = 0;
+  int want_sym = is_cholesky(m), sym = 0;
   double *colsum = axb__malloc(n, sizeof(double));
   double *rows = ainf ? axb__calloc(nt * n, sizeof(double)) : NULL;
   if (!colsum || (ainf && !rows)) {
@@ -544,12 +601,6 @@ static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
     if (st) return st;
   }
   if (is_cholesky(m) && !sym) return not_symmetric(h, m);
-  *spd = 0;
-  if (m == AXB_METHOD_AUTO && sym) {
-    *spd = 1;
-    for (int64_t j = 0; j < n && *spd; ++j)
-      *spd = axb_dense_get(A, j, j) > 0;
-  }
   return AXB_SUCCESS;
 }
 
