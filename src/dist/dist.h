@@ -119,6 +119,17 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        a is device memory and the table prefers the host for the pivot         \
        search; GPU ranks, AXB_DIST_GPU_PANEL=host); 0: in place. */            \
     int (*panel_on_host)(const T *a);                                          \
+    /* The host array x (count entries) where gemm reads it without a copy     \
+       per call: the GPU table's device buffer `slot` (0 or 1; valid until     \
+       the next mirror of that slot), the CPU table's x itself; x when no      \
+       copy can be had.  One upload per step instead of one per gemm. */       \
+    const T *(*mirror)(int slot, const T *x, int64_t count);                   \
+    /* The lower triangle of C (n x n) += alpha A A^T (A n x k), the           \
+       Cholesky update's diagonal blocks on the device (cuBLAS syrk).  NULL    \
+       or AXB_ERR_NOT_SUPPORTED (C not device memory): the caller's gemm       \
+       into scratch and host loop. */                                          \
+    axb_status (*syrk)(axb_handle h, int64_t n, int64_t k, T alpha,            \
+                       const T *A, int64_t lda, T *C, int64_t ldc);            \
   } NAME;
 
 AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)

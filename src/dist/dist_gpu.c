@@ -68,11 +68,13 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 static struct {
   int device; /* -1: not set up */
   cublasHandle_t blas;
-  void *scratch[4];
-  size_t cap[4];
+  void *scratch[6]; /* 0-3: staging of host operands; 4-5: mirrors */
+  size_t cap[6];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
-} gpu = {-1, NULL, {NULL, NULL, NULL, NULL}, {0, 0, 0, 0}, NULL, 0};
+  void *host;       /* host copy of a diagonal block (potrf), grow-only */
+  size_t hcap;
+} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, NULL, 0};
 
 int axb__dist_gpu_handle(axb_handle h) {
   return h && axb_handle_backend(h) == AXB_BACKEND_CUDA;
@@ -163,6 +165,15 @@ static void *stage(int s, const void *A, int64_t m, int64_t n, int64_t lda,
     return NULL;
   }
   return d;
+}
+
+/* Host scratch of at least bytes (grow-only); NULL on failure. */
+static void *host_scratch(size_t bytes) {
+  if (gpu.hcap >= bytes) return gpu.host;
+  free(gpu.host);
+  gpu.host = malloc(bytes ? bytes : 1);
+  gpu.hcap = gpu.host ? bytes : 0;
+  return gpu.host;
 }
 
 /* Copy the staged m x n block d (ld m) back to host A (ld lda). */

@@ -77,14 +77,68 @@ static axb_status AXB_FN(gpu_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
   return AXB_SUCCESS;
 }
 
-/* The diagonal block (nb x nb) on the host: LAPACK's potrf on the managed
-   block, whose pages the driver moves (O(nb^2) per step). */
+/* The diagonal block (nb x nb) on the host: one 2-D copy of the block down
+   to host scratch, LAPACK's potrf there, one copy back (O(nb^2) bytes per
+   step; the host never touches the device array). */
 static axb_status AXB_FN(gpu_, potrf)(axb_handle h, int64_t n, T *A,
                                       int64_t lda, int64_t *info) {
   axb_handle hc = AXB_FN(gpu_cpu_h, )();
   if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
-  axb_status st = CPU.potrf(hc, n, A, lda, info);
-  return st == AXB_SUCCESS ? st : axb__fail(h, st, "%s", axb_detail(hc));
+  T *b = A;
+  int64_t ldb = lda;
+  if (n > 0 && gpu_setup(h) && on_device(A)) {
+    b = host_scratch((size_t)n * (size_t)n * ES);
+    if (!b) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: potrf");
+    ldb = n;
+    if (cudaMemcpy2D(b, (size_t)n * ES, A, (size_t)lda * ES, (size_t)n * ES,
+                     (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      cudaGetLastError();
+      return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
+    }
+  }
+  axb_status st = CPU.potrf(hc, n, b, ldb, info);
+  if (st != AXB_SUCCESS) return axb__fail(h, st, "%s", axb_detail(hc));
+  if (b != A &&
+      (cudaMemcpy2D(A, (size_t)lda * ES, b, (size_t)n * ES, (size_t)n * ES,
+                    (size_t)n, cudaMemcpyHostToDevice) != cudaSuccess ||
+       !gpu_sync())) {
+    cudaGetLastError();
+    return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
+  }
+  return AXB_SUCCESS;
+}
+
+/* One upload of a host panel buffer into device buffer 4 + slot, which the
+   step's gemms then read in place (no staging per call). */
+static const T *AXB_FN(gpu_, mirror)(int slot, const T *x, int64_t count) {
+  if (count <= 0 || gpu.device < 0 || on_device(x)) return x;
+  T *d = scratch(4 + (slot & 1), (size_t)count * ES);
+  if (!d) return x;
+  if (cudaMemcpy(d, x, (size_t)count * ES, cudaMemcpyHostToDevice) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    return x;
+  }
+  return d;
+}
+
+/* The lower triangle of C += alpha A A^T by cuBLAS syrk; C must be device
+   memory (else AXB_ERR_NOT_SUPPORTED: the caller's host path). */
+static axb_status AXB_FN(gpu_, syrk)(axb_handle h, int64_t n, int64_t k,
+                                     T alpha, const T *A, int64_t lda, T *C,
+                                     int64_t ldc) {
+  if (n <= 0 || k <= 0) return AXB_SUCCESS;
+  if (!gpu_setup(h) || !on_device(C)) return AXB_ERR_NOT_SUPPORTED;
+  int64_t la = 0;
+  const T *dA = stage(0, A, n, k, lda, ES, 1, &la);
+  if (!dA) return AXB_ERR_NOT_SUPPORTED;
+  T one = 1;
+  cublasStatus_t s =
+      CB(syrk)(gpu.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, (int)n, (int)k,
+               &alpha, dA, (int)la, &one, C, (int)ldc);
+  if (s != CUBLAS_STATUS_SUCCESS)
+    return AXB_FN(gpu_fail_, )(h, "cuBLAS syrk", (int)s);
+  return gpu_sync() ? AXB_SUCCESS : AXB_FN(gpu_fail_, )(h, "syrk sync", 0);
 }
 
 static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
@@ -241,7 +295,9 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .unpack_rows = AXB_FN(gpu_, unpack_rows),
     .pack = AXB_FN(gpu_, pack),
     .unpack = AXB_FN(gpu_, unpack),
-    .panel_on_host = AXB_FN(gpu_, panel_on_host)};
+    .panel_on_host = AXB_FN(gpu_, panel_on_host),
+    .mirror = AXB_FN(gpu_, mirror),
+    .syrk = AXB_FN(gpu_, syrk)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {
   return axb__dist_gpu_handle(h) ? &AXB_FN(axb__dist_gpu_, ) : &CPU;

@@ -63,6 +63,8 @@ typedef struct {
   T *hp;   /* lld x nb host copy of the panel when the table asks for one
               (GPU ranks: the panel is factored on the host), else NULL    */
   T *prow; /* ib entries: the candidate row read through the table         */
+  const T *pd, *ud; /* pbuf[slot] and ubuf of the step where the trailing
+                       gemms read them (the table's mirror: one upload)  */
   axb_dist_times *t;
 } CTX;
 
@@ -208,17 +210,15 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
   c->t->bcast += axb__now() - t0;
 }
 
-/* A[lr1.., c0..c1) -= L21 U12[:, c0 - lc1 ..] for step k. */
-static void AXB_FN(lu_update_, )(CTX *c, int slot, int64_t lr0, int64_t lr1,
-                                 int64_t lc1, int64_t jb, int64_t c0,
-                                 int64_t c1) {
+/* A[lr1.., c0..c1) -= L21 U12[:, c0 - lc1 ..] for step k (c->pd, c->ud). */
+static void AXB_FN(lu_update_, )(CTX *c, int64_t lr0, int64_t lr1, int64_t lc1,
+                                 int64_t jb, int64_t c0, int64_t c1) {
   double t0 = axb__now();
   int64_t ldp = c->mloc - lr0;
   AXB_FN(lu_note_, )
   (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, c1 - c0, jb,
-                   (T)-1, c->pbuf[slot] + (lr1 - lr0), ldp,
-                   c->ubuf + (c0 - lc1) * jb, jb, (T)1,
-                   c->a + lr1 + c0 * c->lld, c->lld));
+                   (T)-1, c->pd + (lr1 - lr0), ldp, c->ud + (c0 - lc1) * jb, jb,
+                   (T)1, c->a + lr1 + c0 * c->lld, c->lld));
   c->t->update += axb__now() - t0;
 }
 
@@ -260,17 +260,20 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   t0 = axb__now();
   if (wu > 0) MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
   c->t->bcast += axb__now() - t0;
+  /* The step's L21 and U12 uploaded once (GPU ranks) for its gemms. */
+  c->pd = c->ops->mirror(0, c->pbuf[slot], (c->mloc - lr0) * jb);
+  c->ud = c->ops->mirror(1, c->ubuf, jb * (wu > 0 ? wu : 0));
   /* 5: the trailing update, with the look-ahead's block column first. */
   int64_t k1 = k0 + jb;
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
     int own = g->pcol == dist_owner(k1, nb, g->npcol);
-    if (own) AXB_FN(lu_update_, )(c, slot, lr0, lr1, lc1, jb, lc1, lc1 + jb1);
+    if (own) AXB_FN(lu_update_, )(c, lr0, lr1, lc1, jb, lc1, lc1 + jb1);
     AXB_FN(lu_panel_bcast_, )(c, k + 1, !slot, 1);
     AXB_FN(lu_update_, )
-    (c, slot, lr0, lr1, lc1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+    (c, lr0, lr1, lc1, jb, own ? lc1 + jb1 : lc1, c->nloc);
   } else {
-    AXB_FN(lu_update_, )(c, slot, lr0, lr1, lc1, jb, lc1, c->nloc);
+    AXB_FN(lu_update_, )(c, lr0, lr1, lc1, jb, lc1, c->nloc);
   }
 }
 
