@@ -7,8 +7,8 @@
  * the program dies), and every byte copied between host and device is
  * counted.  The check: an n x n LU or Cholesky moves at most a small
  * multiple of the panels per block step,
- *   bytes <= C * steps * (mloc + nloc) * nb * sizeof(T),   C = 6,
- * where copying the trailing local array once per step (n / nb = 64 steps
+ *   bytes <= C * steps * (mloc + nloc) * nb * sizeof(T),   C = 4,
+ * where copying the trailing local array once per step (n / nb = 128 steps
  * here) would be several times more.  The gathered factors are compared
  * with the single-process getrf's / potrf's (equal up to rounding).
  */
@@ -19,7 +19,7 @@
 void axb_gpusim_arm(int on);
 long long axb_gpusim_traffic(void);
 
-enum { N = 1024, NB = 8, C_PANELS = 4 }; /* N: the specs' order */
+enum { N = 768, NB = 6, C_PANELS = 4 }; /* N: the specs' order */
 
 static axb_dist_matrix gen(axb_handle h, const char *spec) {
   axb_gen_spec s;
@@ -46,7 +46,7 @@ static double diff(const axb_dense *D, const axb_dense *F, int chol) {
 }
 
 static void one(int chol) {
-  const char *spec = chol ? "spd:1024" : "uniform:1024";
+  const char *spec = chol ? "spd:768" : "uniform:768";
   axb_dist_matrix A = gen(HD, spec);
   axb_dense F = gen_full(spec, AXB_F64), D;
   axb_dense_create(&D, N, N, AXB_F64);
