@@ -143,6 +143,12 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
       ok = 0;
     }
     ts[r] = tmax;
+    axb_dist_times tm = axb_dist_get_times(g); /* where each rank's time went */
+    fprintf(stderr,
+            "%s n %lld rank %d: panel %.3f bcast %.3f swap %.3f update %.3f "
+            "factor %.3f s\n",
+            chol ? "potrf" : "getrf", (long long)o->n, rank_, tm.panel,
+            tm.bcast, tm.swap, tm.update, tm.factor);
     free(ipiv);
     axb_dist_matrix_destroy(&A);
   }
