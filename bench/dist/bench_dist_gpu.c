@@ -156,7 +156,9 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
     qsort(ts, (size_t)o->reps, sizeof *ts, cmp);
     const char *pm = getenv("AXB_DIST_GPU_PANEL");
     row(o, chol ? "potrf" : "getrf",
-        pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel" : "axb-gpu",
+        pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel"
+        : pm && strcmp(pm, "host") == 0 ? "axb-gpu-hostpanel"
+                                        : "axb-gpu",
         ts[o->reps / 2], -1);
   }
   free(ts);

@@ -130,6 +130,13 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        into scratch and host loop. */                                          \
     axb_status (*syrk)(axb_handle h, int64_t n, int64_t k, T alpha,            \
                        const T *A, int64_t lda, T *C, int64_t ldc);            \
+    /* LU with partial pivoting of an m x n panel held whole by this rank      \
+       (one process row), in place: ipiv[0..n) 1-based panel rows, *info       \
+       the first exactly zero pivot (1-based; 0: none).  NULL or               \
+       AXB_ERR_NOT_SUPPORTED: the distributed panel (the GPU table: cuSOLVER   \
+       getrf on the device array unless AXB_DIST_GPU_PANEL is set). */         \
+    axb_status (*panel_lu)(axb_handle h, int64_t m, int64_t n, T *A,           \
+                           int64_t lda, int64_t *ipiv, int64_t *info);         \
   } NAME;
 
 AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)

@@ -62,6 +62,7 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <cusolverDn.h>
 
 /* One device per process: the cuBLAS handle (legacy default stream) and
    the staging buffers live as long as the process. */
@@ -72,9 +73,12 @@ static struct {
   size_t cap[6];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
-  void *host;       /* host copy of a diagonal block (potrf), grow-only */
+  int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
+                       panels by cuSOLVER getrf */
+  cusolverDnHandle_t solver; /* created on first use; NULL: none */
+  void *host; /* host copy of a diagonal block (potrf), grow-only */
   size_t hcap;
-} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, NULL, 0};
+} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, 0, NULL, NULL, 0};
 
 int axb__dist_gpu_handle(axb_handle h) {
   return h && axb_handle_backend(h) == AXB_BACKEND_CUDA;
@@ -114,6 +118,7 @@ static int gpu_setup(axb_handle h) {
     gpu.cpu = NULL;
   const char *env = getenv("AXB_DIST_GPU_PANEL");
   gpu.panel_device = env && strcmp(env, "device") == 0;
+  gpu.panel_solver = !env || !*env || strcmp(env, "auto") == 0;
   gpu.device = dev;
   return 1;
 }
@@ -242,19 +247,23 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
 #define P d
 #define CB(name) cublasD##name
 #define CB_I(name) cublasId##name
+#define CS(name) cusolverDnD##name
 #include "dist/dist_gpu_t.h"
 #undef T
 #undef P
 #undef CB
 #undef CB_I
+#undef CS
 #define T float
 #define P s
 #define CB(name) cublasS##name
 #define CB_I(name) cublasIs##name
+#define CS(name) cusolverDnS##name
 #include "dist/dist_gpu_t.h"
 #undef T
 #undef P
 #undef CB
 #undef CB_I
+#undef CS
 
 #endif /* AXB_DIST_GPU */

@@ -283,6 +283,42 @@ static int AXB_FN(gpu_, panel_on_host)(const T *a) {
   return on_device(a) && !gpu.panel_device;
 }
 
+/* The one-process-row panel by cuSOLVER getrf on the device array: only
+   the jb pivots and info come back to the host.  Workspace in staging
+   slot 0, pivots and info (ints) in slot 1. */
+static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
+                                         T *A, int64_t lda, int64_t *ipiv,
+                                         int64_t *info) {
+  if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n || n <= 0)
+    return AXB_ERR_NOT_SUPPORTED;
+  if (!gpu.solver && cusolverDnCreate(&gpu.solver) != CUSOLVER_STATUS_SUCCESS) {
+    gpu.solver = NULL;
+    gpu.panel_solver = 0;
+    return AXB_ERR_NOT_SUPPORTED;
+  }
+  int lw = 0;
+  if (CS(getrf_bufferSize)(gpu.solver, (int)m, (int)n, A, (int)lda, &lw) !=
+      CUSOLVER_STATUS_SUCCESS)
+    return AXB_ERR_NOT_SUPPORTED;
+  T *work = scratch(0, (size_t)(lw > 0 ? lw : 1) * ES);
+  int *dp = scratch(1, (size_t)(n + 1) * sizeof(int));
+  if (!work || !dp) return AXB_ERR_NOT_SUPPORTED;
+  int s = CS(getrf)(gpu.solver, (int)m, (int)n, A, (int)lda, work, dp, dp + n);
+  if (s != CUSOLVER_STATUS_SUCCESS)
+    return AXB_FN(gpu_fail_, )(h, "cuSOLVER getrf", s);
+  int *hp = host_scratch((size_t)(n + 1) * sizeof(int));
+  if (!hp) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: pivots");
+  if (cudaMemcpy(hp, dp, (size_t)(n + 1) * sizeof(int),
+                 cudaMemcpyDeviceToHost) != cudaSuccess) {
+    cudaGetLastError();
+    return AXB_FN(gpu_fail_, )(h, "getrf pivots copy", 0);
+  }
+  for (int64_t j = 0; j < n; ++j)
+    ipiv[j] = hp[j];
+  *info = hp[n] > 0 ? hp[n] : 0;
+  return AXB_SUCCESS;
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -297,7 +333,8 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .unpack = AXB_FN(gpu_, unpack),
     .panel_on_host = AXB_FN(gpu_, panel_on_host),
     .mirror = AXB_FN(gpu_, mirror),
-    .syrk = AXB_FN(gpu_, syrk)};
+    .syrk = AXB_FN(gpu_, syrk),
+    .panel_lu = AXB_FN(gpu_, panel_lu)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {
   return axb__dist_gpu_handle(h) ? &AXB_FN(axb__dist_gpu_, ) : &CPU;

@@ -174,6 +174,24 @@ static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
   }
 }
 
+/* One process row: the whole panel (rows lr0.. = k0.., jb columns at a0)
+   is this rank's, so the table may factor it in one call (GPU ranks:
+   cuSOLVER on the device array).  1 when it did (pivots and info into
+   hdr as the distributed panel writes them), 0: the distributed panel. */
+static int AXB_FN(lu_panel_whole_, )(CTX *c, int64_t k0, int64_t jb,
+                                     int64_t lr0, T *a0, int64_t *hdr) {
+  if (c->g->nprow != 1 || !c->ops->panel_lu || c->mloc - lr0 < jb) return 0;
+  int64_t info = 0;
+  axb_status st =
+      c->ops->panel_lu(c->h, c->mloc - lr0, jb, a0, c->lld, hdr, &info);
+  if (st == AXB_ERR_NOT_SUPPORTED) return 0;
+  AXB_FN(lu_note_, )(c, st);
+  for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows (1-based) */
+    hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
+  hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+  return 1;
+}
+
 /* Factor panel k on its column (root) into pbuf/hbuf, and broadcast it
    along the process rows: blocking, or started (req) for the look-ahead. */
 static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
@@ -189,11 +207,13 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
     T *a0 = c->a + lr0 + lc0 * c->lld;
     int64_t span = (jb - 1) * c->lld + (c->mloc - lr0);
     c->pa = c->a + lc0 * c->lld;
-    if (c->hp && c->mloc > lr0) { /* factored on a host copy */
-      c->ops->pack(span, 1, a0, span, c->hp + lr0);
-      c->pa = c->hp;
+    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, c->hbuf[slot])) {
+      if (c->hp && c->mloc > lr0) { /* factored on a host copy */
+        c->ops->pack(span, 1, a0, span, c->hp + lr0);
+        c->pa = c->hp;
+      }
+      AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
     }
-    AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
     c->ops->pack(c->mloc - lr0, jb, c->pa + lr0, c->lld, c->pbuf[slot]);
     if (c->pa == c->hp) c->ops->unpack(span, 1, c->hp + lr0, a0, span);
     c->t->panel += axb__now() - t0;

@@ -145,6 +145,7 @@ const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .unpack = AXB_FN(cpu_, unpack),
     .panel_on_host = AXB_FN(cpu_, panel_on_host),
     .mirror = AXB_FN(cpu_, mirror),
-    .syrk = NULL};
+    .syrk = NULL,
+    .panel_lu = NULL};
 
 #undef OPS_T

@@ -16,6 +16,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "core/internal.h"
 #include "cublas_v2.h"
+#include "cusolverDn.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -288,3 +289,36 @@ static axb_trans tr(cublasOperation_t o) {
   }
 SIM(double, D, d)
 SIM(float, S, s)
+
+/* cuSOLVER's getrf: LAPACK's on the CPU handle; pivots and info written to
+   "device" memory as cuSOLVER does (ints). */
+cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h) {
+  *h = NULL;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+#define SIM_SOLVER(T, P, p)                                                    \
+  cusolverStatus_t cusolverDn##P##getrf_bufferSize(                            \
+      cusolverDnHandle_t h, int m, int n, T *A, int lda, int *lwork) {         \
+    (void)h, (void)A, (void)lda;                                               \
+    *lwork = m + n;                                                            \
+    return CUSOLVER_STATUS_SUCCESS;                                            \
+  }                                                                            \
+  cusolverStatus_t cusolverDn##P##getrf(cusolverDnHandle_t h, int m, int n,    \
+                                        T *A, int lda, T *work, int *ipiv,     \
+                                        int *info) {                           \
+    (void)h, (void)work;                                                       \
+    ++device_calls;                                                            \
+    int k = m < n ? m : n;                                                     \
+    int64_t *jp = malloc((size_t)(k > 0 ? k : 1) * sizeof *jp), inf = 0;       \
+    if (!jp) return 1;                                                         \
+    ENTER;                                                                     \
+    axb_status st = axb_##p##getrf(cpu, m, n, A, lda, jp, &inf);               \
+    for (int i = 0; i < k; ++i)                                                \
+      ipiv[i] = (int)jp[i];                                                    \
+    *info = (int)inf;                                                          \
+    LEAVE;                                                                     \
+    free(jp);                                                                  \
+    return st == AXB_SUCCESS || st == AXB_ERR_SINGULAR ? 0 : 1;                \
+  }
+SIM_SOLVER(double, D, d)
+SIM_SOLVER(float, S, s)
