@@ -161,6 +161,12 @@ int axb__dist_gpu_handle(axb_handle h);
    host memory (*owns = 1).  NULL when out of memory. */
 void *axb__dist_alloc(axb_handle h, int64_t count, size_t size, int *owns);
 void axb__dist_free(void *p, int owns);
+/* A host message buffer of count entries of size bytes: page-locked
+   (cudaMallocHost) on a GPU rank, so that its copies to and from the device
+   run at full PCIe speed; axb__malloc otherwise or when that fails.  Free
+   with axb__dist_hfree. */
+void *axb__dist_halloc(axb_handle h, int64_t count, size_t size);
+void axb__dist_hfree(void *p);
 /* On a GPU rank: start moving A's managed local array to h's device (the
    algorithms' cuBLAS calls then find it there).  No-op otherwise. */
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);

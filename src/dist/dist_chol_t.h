@@ -226,10 +226,10 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   int64_t nn = c.n > 1 ? c.n : 1;
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
-  c.w[0] = axb__malloc(nn * c.nb, sizeof(T));
-  c.w[1] = axb__malloc(nn * c.nb, sizeof(T));
-  c.wl = axb__malloc((c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
-  c.gbuf = axb__malloc(nn * c.nb, sizeof(T));
+  c.w[0] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
+  c.w[1] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
+  c.wl = axb__dist_halloc(h, (c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
+  c.gbuf = axb__dist_halloc(h, nn * c.nb, sizeof(T));
   c.cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
   axb_status st = AXB_SUCCESS;
   if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl || !c.gbuf || !c.cnt)
@@ -253,10 +253,10 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
   axb__free(c.l11);
   axb__free(c.s);
-  axb__free(c.w[0]);
-  axb__free(c.w[1]);
-  axb__free(c.wl);
-  axb__free(c.gbuf);
+  axb__dist_hfree(c.w[0]);
+  axb__dist_hfree(c.w[1]);
+  axb__dist_hfree(c.wl);
+  axb__dist_hfree(c.gbuf);
   axb__free(c.cnt);
   g->times.factor = axb__now() - t0;
   if (st != AXB_SUCCESS) return st;

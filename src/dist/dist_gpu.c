@@ -53,6 +53,11 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   (void)h;
   (void)A;
 }
+void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
+  (void)h;
+  return axb__malloc(count, size);
+}
+void axb__dist_hfree(void *p) { axb__free(p); }
 int axb_dist_gpu_device(MPI_Comm comm) {
   (void)comm;
   return -1;
@@ -227,6 +232,27 @@ void axb__dist_free(void *p, int owns) {
     cudaFree(p);
   else
     axb__free(p);
+}
+
+void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
+  if (count < 1) count = 1;
+  void *p = NULL;
+  if (axb__dist_gpu_handle(h) && gpu_setup(h)) {
+    if (cudaMallocHost(&p, (size_t)count * size) == cudaSuccess) return p;
+    cudaGetLastError();
+  }
+  return axb__malloc(count, size);
+}
+
+void axb__dist_hfree(void *p) {
+  struct cudaPointerAttributes a;
+  if (p && gpu.device >= 0 && cudaPointerGetAttributes(&a, p) == cudaSuccess &&
+      a.type == cudaMemoryTypeHost) {
+    cudaFreeHost(p);
+    return;
+  }
+  cudaGetLastError();
+  axb__free(p);
 }
 
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {

@@ -317,11 +317,12 @@ static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
 
 static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   int64_t mnb = (c->mloc > 1 ? c->mloc : 1) * c->nb;
-  c->pbuf[0] = axb__malloc(mnb, sizeof(T));
-  c->pbuf[1] = axb__malloc(mnb, sizeof(T));
+  c->pbuf[0] = axb__dist_halloc(c->h, mnb, sizeof(T));
+  c->pbuf[1] = axb__dist_halloc(c->h, mnb, sizeof(T));
   c->hbuf[0] = axb__malloc(c->nb + 1, sizeof(int64_t));
   c->hbuf[1] = axb__malloc(c->nb + 1, sizeof(int64_t));
-  c->ubuf = axb__malloc(c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
+  c->ubuf =
+      axb__dist_halloc(c->h, c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
   c->rbuf = axb__malloc(c->nloc + 1, sizeof(T));
   c->urow = axb__malloc(c->nb, sizeof(T));
   c->ib = c->nb < 32 ? c->nb : 32;
@@ -329,7 +330,7 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->pu = axb__malloc(c->ib * c->nb, sizeof(T));
   c->prow = axb__malloc(c->ib, sizeof(T));
   int hp = c->ops->panel_on_host(c->a);
-  if (hp) c->hp = axb__malloc(c->lld * c->nb, sizeof(T));
+  if (hp) c->hp = axb__dist_halloc(c->h, c->lld * c->nb, sizeof(T));
   if (!c->pbuf[0] || !c->pbuf[1] || !c->hbuf[0] || !c->hbuf[1] || !c->ubuf ||
       !c->rbuf || !c->urow || !c->cand || !c->pu || !c->prow || (hp && !c->hp))
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
@@ -350,17 +351,17 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
 }
 
 static void AXB_FN(lu_free_, )(CTX *c) {
-  axb__free(c->pbuf[0]);
-  axb__free(c->pbuf[1]);
+  axb__dist_hfree(c->pbuf[0]);
+  axb__dist_hfree(c->pbuf[1]);
   axb__free(c->hbuf[0]);
   axb__free(c->hbuf[1]);
-  axb__free(c->ubuf);
+  axb__dist_hfree(c->ubuf);
   axb__free(c->rbuf);
   axb__free(c->urow);
   axb__free(c->cand);
   axb__free(c->pu);
   axb__free(c->prow);
-  axb__free(c->hp);
+  axb__dist_hfree(c->hp);
   AXB_FN(swap_ws_free_, )(&c->sw);
 }
 

@@ -43,7 +43,7 @@ static int armed;
 
 static void protect_all(int prot) {
   for (size_t i = 0; i < nregs; ++i)
-    mprotect(regs[i].p, regs[i].mapped, prot);
+    if (regs[i].mapped) mprotect(regs[i].p, regs[i].mapped, prot);
 }
 #define ENTER                                                                  \
   do {                                                                         \
@@ -64,7 +64,8 @@ long long axb_gpusim_traffic(void) { return traffic; }
 static int is_dev(const void *p) {
   const char *c = p;
   for (size_t i = 0; i < nregs; ++i)
-    if (c >= regs[i].p && c < regs[i].p + regs[i].n) return 1;
+    if (c >= regs[i].p && c < regs[i].p + regs[i].n)
+      return regs[i].type != cudaMemoryTypeHost;
   return 0;
 }
 /* A copy of bytes between host and device memory counts. */
@@ -89,6 +90,12 @@ static cudaError_t add(void **p, size_t n, enum cudaMemoryType t) {
     regs = r;
     capregs = cap;
   }
+  if (t == cudaMemoryTypeHost) { /* page-locked host memory: plain */
+    *p = calloc(n ? n : 1, 1);
+    if (!*p) return 2;
+    regs[nregs++] = (region){*p, n ? n : 1, 0, t};
+    return cudaSuccess;
+  }
   size_t pg = (size_t)sysconf(_SC_PAGESIZE),
          len = ((n ? n : 1) + pg - 1) / pg * pg;
   *p = mmap(NULL, len, armed ? PROT_NONE : PROT_READ | PROT_WRITE,
@@ -109,13 +116,20 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned f) {
   (void)f;
   return add(p, n, cudaMemoryTypeManaged);
 }
+cudaError_t cudaMallocHost(void **p, size_t n) {
+  return add(p, n, cudaMemoryTypeHost);
+}
+cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
 cudaError_t cudaMalloc(void **p, size_t n) {
   return add(p, n, cudaMemoryTypeDevice);
 }
 cudaError_t cudaFree(void *p) {
   for (size_t i = 0; i < nregs; ++i)
     if (regs[i].p == p) {
-      munmap(p, regs[i].mapped);
+      if (regs[i].mapped)
+        munmap(p, regs[i].mapped);
+      else
+        free(p);
       regs[i] = regs[--nregs];
       return cudaSuccess;
     }
