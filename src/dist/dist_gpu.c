@@ -17,7 +17,13 @@
  * an operation that cannot get its staging memory falls back to the CPU
  * code on the managed array, so a GPU rank computes what a CPU rank does.
  *
- * Messages are host-staged MPI (the existing calls on host buffers).
+ * Messages are host-staged MPI (the existing calls on host buffers, which
+ * are page-locked on GPU ranks: axb__dist_halloc).  Inside getrf/potrf no
+ * host code touches the device array (issue 24h; gpusim's
+ * test_dist_traffic faults on any such access): the step's panels go up
+ * once per step (the table's mirror), the Cholesky diagonal blocks are a
+ * cuBLAS syrk, its nb x nb potrf runs on a host copy, and a one-process-row
+ * LU panel is a cuSOLVER getrf on the device array.
  */
 #include "core/template.h"
 #include "dist/dist.h"
