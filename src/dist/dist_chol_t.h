@@ -196,11 +196,16 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   c->t->bcast += axb__now() - t0;
   if (c->info[slot]) return c->info[slot];
   const T *w = c->w[slot];
-  AXB_FN(chol_wl_, )(c, w, k1, jb);
-  /* One upload of W and wl per step (GPU ranks), not one per gemm. */
+  /* One upload of W and wl per step (GPU ranks), not one per gemm.  On one
+     process row local rows are global rows, so wl is W itself. */
   int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
   c->wd = c->ops->mirror(1, w, (c->n - k1) * jb);
-  c->wld = c->ops->mirror(0, c->wl, (c->mloc - lr1) * jb);
+  if (g->nprow == 1) {
+    c->wld = c->wd;
+  } else {
+    AXB_FN(chol_wl_, )(c, w, k1, jb);
+    c->wld = c->ops->mirror(0, c->wl, (c->mloc - lr1) * jb);
+  }
   int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
