@@ -6,9 +6,10 @@
 # quick: the GPU-rank tests only (test_dist, test_dist_cond with `gpu` on
 # grids 1x1, 1x2, 2x1; several ranks per GPU are fine).  bench (default:
 # tests, then bench): bench_dist_gpu FP64 LU and Cholesky on G GPUs (read
-# from nvidia-smi): 1x2 at n = 16384 .. 65536 with rank 0's single-GPU
+# from nvidia-smi): 1x2 at n = 16384, 32768, 65536 with rank 0's single-GPU
 # getrf/potrf beside it, 2x1 at 32768; on 4 GPUs 1x4, 2x2, 4x1 at 32768 and
-# 65536; the LU panel on the device at 32768 (1x2) beside the host's.  big: the largest-system mode only (n = 110000 on 2 GPUs, the
+# 65536; the LU panel on a host copy at 32768 (1x2) beside cuSOLVER's
+# (AXB_DIST_GPU_PANEL: auto, the default here; host; device).  big: the largest-system mode only (n = 110000 on 2 GPUs, the
 # certified driver; ~90 GiB of matrix).  Every mpirun runs under timeout,
 # steps are skipped once the script has run 7 minutes; logs and the CSV go
 # to OUTDIR.
@@ -16,7 +17,7 @@ set -u
 out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big]}
 mode=${2:-bench}
 mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-host}
+export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -70,12 +71,12 @@ if [ "$G" -ge 4 ]; then
     run "bench_4x1_$n" 120 4 bench_dist_gpu --grid 4x1 --n $n --single 0 --out "$csv"
   done
 elif [ "$G" -ge 2 ]; then
-  for n in 16384 32768 49152 65536; do
+  for n in 16384 32768 65536; do
     run "bench_1x2_$n" 150 2 bench_dist_gpu --grid 1x2 --n $n --out "$csv"
   done
   run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"
-  # the LU panel on the device (AXB_DIST_GPU_PANEL=device) against the host
-  AXB_DIST_GPU_PANEL=device run bench_1x2_32768_devpanel 90 2 bench_dist_gpu \
+  # the LU panel on a host copy (AXB_DIST_GPU_PANEL=host) against cuSOLVER's
+  AXB_DIST_GPU_PANEL=host run bench_1x2_32768_hostpanel 90 2 bench_dist_gpu \
     --grid 1x2 --n 32768 --routine lu --single 0 --out "$csv"
 else
   run bench_1x1_16384 120 1 bench_dist_gpu --grid 1x1 --n 16384 --out "$csv"

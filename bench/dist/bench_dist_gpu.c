@@ -143,6 +143,12 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
       ok = 0;
     }
     ts[r] = tmax;
+    axb_dist_times tm = axb_dist_get_times(g); /* where each rank's time went */
+    fprintf(stderr,
+            "%s n %lld rank %d: panel %.3f bcast %.3f swap %.3f update %.3f "
+            "factor %.3f s\n",
+            chol ? "potrf" : "getrf", (long long)o->n, rank_, tm.panel,
+            tm.bcast, tm.swap, tm.update, tm.factor);
     free(ipiv);
     axb_dist_matrix_destroy(&A);
   }
@@ -150,7 +156,9 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
     qsort(ts, (size_t)o->reps, sizeof *ts, cmp);
     const char *pm = getenv("AXB_DIST_GPU_PANEL");
     row(o, chol ? "potrf" : "getrf",
-        pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel" : "axb-gpu",
+        pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel"
+        : pm && strcmp(pm, "host") == 0 ? "axb-gpu-hostpanel"
+                                        : "axb-gpu",
         ts[o->reps / 2], -1);
   }
   free(ts);

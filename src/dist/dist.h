@@ -119,6 +119,24 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        a is device memory and the table prefers the host for the pivot         \
        search; GPU ranks, AXB_DIST_GPU_PANEL=host); 0: in place. */            \
     int (*panel_on_host)(const T *a);                                          \
+    /* The host array x (count entries) where gemm reads it without a copy     \
+       per call: the GPU table's device buffer `slot` (0 or 1; valid until     \
+       the next mirror of that slot), the CPU table's x itself; x when no      \
+       copy can be had.  One upload per step instead of one per gemm. */       \
+    const T *(*mirror)(int slot, const T *x, int64_t count);                   \
+    /* The lower triangle of C (n x n) += alpha A A^T (A n x k), the           \
+       Cholesky update's diagonal blocks on the device (cuBLAS syrk).  NULL    \
+       or AXB_ERR_NOT_SUPPORTED (C not device memory): the caller's gemm       \
+       into scratch and host loop. */                                          \
+    axb_status (*syrk)(axb_handle h, int64_t n, int64_t k, T alpha,            \
+                       const T *A, int64_t lda, T *C, int64_t ldc);            \
+    /* LU with partial pivoting of an m x n panel held whole by this rank      \
+       (one process row), in place: ipiv[0..n) 1-based panel rows, *info       \
+       the first exactly zero pivot (1-based; 0: none).  NULL or               \
+       AXB_ERR_NOT_SUPPORTED: the distributed panel (the GPU table: cuSOLVER   \
+       getrf on the device array unless AXB_DIST_GPU_PANEL is set). */         \
+    axb_status (*panel_lu)(axb_handle h, int64_t m, int64_t n, T *A,           \
+                           int64_t lda, int64_t *ipiv, int64_t *info);         \
   } NAME;
 
 AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)
@@ -143,6 +161,12 @@ int axb__dist_gpu_handle(axb_handle h);
    host memory (*owns = 1).  NULL when out of memory. */
 void *axb__dist_alloc(axb_handle h, int64_t count, size_t size, int *owns);
 void axb__dist_free(void *p, int owns);
+/* A host message buffer of count entries of size bytes: page-locked
+   (cudaMallocHost) on a GPU rank, so that its copies to and from the device
+   run at full PCIe speed; axb__malloc otherwise or when that fails.  Free
+   with axb__dist_hfree. */
+void *axb__dist_halloc(axb_handle h, int64_t count, size_t size);
+void axb__dist_hfree(void *p);
 /* On a GPU rank: start moving A's managed local array to h's device (the
    algorithms' cuBLAS calls then find it there).  No-op otherwise. */
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);

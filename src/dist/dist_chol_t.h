@@ -33,6 +33,7 @@ typedef struct {
   int64_t lld, n, nb, mloc, nloc;
   axb_status st;
   T *l11, *w[2], *wl, *s; /* L11, W (n x nb) x 2, W at local rows, scratch */
+  const T *wd, *wld;      /* W and wl where the gemms read them (mirror)  */
   T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
   int *cnt;               /* 2 P: counts and displacements                */
   int64_t info[2];        /* the info travelling with each W            */
@@ -134,10 +135,35 @@ static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, int64_t k1, int64_t jb) {
   }
 }
 
+/* The diagonal block at local (rs, cb), wd x wd: its lower triangle -=
+   W[J] W[J]^T (W[J] = wl's rows from rs, as the block's rows are global
+   rows J).  syrk where the table has one, else gemm into scratch and a
+   host loop over the lower triangle (the CPU table). */
+static void AXB_FN(chol_diag_, )(CCTX *c, const T *wj, int64_t nw, int64_t rs,
+                                 int64_t lr1, int64_t wd, int64_t jb, T *acol) {
+  int64_t mw = c->mloc - lr1;
+  axb_status st = AXB_ERR_NOT_SUPPORTED;
+  if (c->ops->syrk)
+    st = c->ops->syrk(c->h, wd, jb, (T)-1, c->wld + (rs - lr1), mw, acol + rs,
+                      c->lld);
+  if (st != AXB_ERR_NOT_SUPPORTED) {
+    AXB_FN(chol_note_, )(c, st);
+    return;
+  }
+  AXB_FN(chol_note_, )
+  (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, wd, wd, jb, (T)1,
+                   c->wld + (rs - lr1), mw, wj, nw, (T)0, c->s, c->nb));
+  for (int64_t j = 0; j < wd; ++j)
+    for (int64_t i = j; i < wd; ++i)
+      acol[rs + i + j * c->lld] -= c->s[i + j * c->nb];
+}
+
 /* Step 5 of block k on the local column blocks [cb0, cb1): A[I, J] -=
-   W[I] W[J]^T for the lower trailing blocks (wl built for this step). */
-static void AXB_FN(chol_update_, )(CCTX *c, const T *w, int64_t k1, int64_t jb,
-                                   int64_t cb0, int64_t cb1) {
+   W[I] W[J]^T for the lower trailing blocks (wl built for this step; w and
+   wl read through c->wd and c->wld, their mirrors). */
+static void AXB_FN(chol_update_, )(CCTX *c, int64_t k1, int64_t jb, int64_t cb0,
+                                   int64_t cb1) {
+  const T *w = c->wd;
   const axb_dist_grid *g = c->g;
   int64_t nb = c->nb, lld = c->lld, nw = c->n - k1;
   int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
@@ -150,17 +176,12 @@ static void AXB_FN(chol_update_, )(CCTX *c, const T *w, int64_t k1, int64_t jb,
     const T *wj = w + (j0 - k1);
     T *acol = c->a + cb * lld;
     if (dist_owner(j0, nb, g->nprow) == g->prow) { /* the diagonal block */
-      AXB_FN(chol_note_, )
-      (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, wd, wd, jb, (T)1,
-                       c->wl + (rs - lr1), mw, wj, nw, (T)0, c->s, nb));
-      for (int64_t j = 0; j < wd; ++j)
-        for (int64_t i = j; i < wd; ++i)
-          acol[rs + i + j * lld] -= c->s[i + j * nb];
+      AXB_FN(chol_diag_, )(c, wj, nw, rs, lr1, wd, jb, acol);
       rs += wd;
     }
     AXB_FN(chol_note_, )
     (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_TRANS, c->mloc - rs, wd, jb, (T)-1,
-                     c->wl + (rs - lr1), mw, wj, nw, (T)1, acol + rs, lld));
+                     c->wld + (rs - lr1), mw, wj, nw, (T)1, acol + rs, lld));
   }
   c->t->update += axb__now() - t0;
 }
@@ -175,16 +196,25 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   c->t->bcast += axb__now() - t0;
   if (c->info[slot]) return c->info[slot];
   const T *w = c->w[slot];
-  AXB_FN(chol_wl_, )(c, w, k1, jb);
+  /* One upload of W and wl per step (GPU ranks), not one per gemm.  On one
+     process row local rows are global rows, so wl is W itself. */
+  int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
+  c->wd = c->ops->mirror(1, w, (c->n - k1) * jb);
+  if (g->nprow == 1) {
+    c->wld = c->wd;
+  } else {
+    AXB_FN(chol_wl_, )(c, w, k1, jb);
+    c->wld = c->ops->mirror(0, c->wl, (c->mloc - lr1) * jb);
+  }
   int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
     int own = g->pcol == dist_owner(k1, nb, g->npcol);
-    if (own) AXB_FN(chol_update_, )(c, w, k1, jb, lc1, lc1 + jb1);
+    if (own) AXB_FN(chol_update_, )(c, k1, jb, lc1, lc1 + jb1);
     AXB_FN(chol_panel_, )(c, k1, !slot, 1);
-    AXB_FN(chol_update_, )(c, w, k1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+    AXB_FN(chol_update_, )(c, k1, jb, own ? lc1 + jb1 : lc1, c->nloc);
   } else {
-    AXB_FN(chol_update_, )(c, w, k1, jb, lc1, c->nloc);
+    AXB_FN(chol_update_, )(c, k1, jb, lc1, c->nloc);
   }
   return 0;
 }
@@ -201,10 +231,10 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   int64_t nn = c.n > 1 ? c.n : 1;
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
-  c.w[0] = axb__malloc(nn * c.nb, sizeof(T));
-  c.w[1] = axb__malloc(nn * c.nb, sizeof(T));
-  c.wl = axb__malloc((c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
-  c.gbuf = axb__malloc(nn * c.nb, sizeof(T));
+  c.w[0] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
+  c.w[1] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
+  c.wl = axb__dist_halloc(h, (c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
+  c.gbuf = axb__dist_halloc(h, nn * c.nb, sizeof(T));
   c.cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
   axb_status st = AXB_SUCCESS;
   if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl || !c.gbuf || !c.cnt)
@@ -228,10 +258,10 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
   axb__free(c.l11);
   axb__free(c.s);
-  axb__free(c.w[0]);
-  axb__free(c.w[1]);
-  axb__free(c.wl);
-  axb__free(c.gbuf);
+  axb__dist_hfree(c.w[0]);
+  axb__dist_hfree(c.w[1]);
+  axb__dist_hfree(c.wl);
+  axb__dist_hfree(c.gbuf);
   axb__free(c.cnt);
   g->times.factor = axb__now() - t0;
   if (st != AXB_SUCCESS) return st;

@@ -17,7 +17,13 @@
  * an operation that cannot get its staging memory falls back to the CPU
  * code on the managed array, so a GPU rank computes what a CPU rank does.
  *
- * Messages are host-staged MPI (the existing calls on host buffers).
+ * Messages are host-staged MPI (the existing calls on host buffers, which
+ * are page-locked on GPU ranks: axb__dist_halloc).  Inside getrf/potrf no
+ * host code touches the device array (issue 24h; gpusim's
+ * test_dist_traffic faults on any such access): the step's panels go up
+ * once per step (the table's mirror), the Cholesky diagonal blocks are a
+ * cuBLAS syrk, its nb x nb potrf runs on a host copy, and a one-process-row
+ * LU panel is a cuSOLVER getrf on the device array.
  */
 #include "core/template.h"
 #include "dist/dist.h"
@@ -53,6 +59,11 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   (void)h;
   (void)A;
 }
+void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
+  (void)h;
+  return axb__malloc(count, size);
+}
+void axb__dist_hfree(void *p) { axb__free(p); }
 int axb_dist_gpu_device(MPI_Comm comm) {
   (void)comm;
   return -1;
@@ -62,17 +73,23 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <cusolverDn.h>
 
 /* One device per process: the cuBLAS handle (legacy default stream) and
    the staging buffers live as long as the process. */
 static struct {
   int device; /* -1: not set up */
   cublasHandle_t blas;
-  void *scratch[4];
-  size_t cap[4];
+  void *scratch[6]; /* 0-3: staging of host operands; 4-5: mirrors */
+  size_t cap[6];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
-} gpu = {-1, NULL, {NULL, NULL, NULL, NULL}, {0, 0, 0, 0}, NULL, 0};
+  int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
+                       panels by cuSOLVER getrf */
+  cusolverDnHandle_t solver; /* created on first use; NULL: none */
+  void *host; /* host copy of a diagonal block (potrf), grow-only */
+  size_t hcap;
+} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, 0, NULL, NULL, 0};
 
 int axb__dist_gpu_handle(axb_handle h) {
   return h && axb_handle_backend(h) == AXB_BACKEND_CUDA;
@@ -112,6 +129,7 @@ static int gpu_setup(axb_handle h) {
     gpu.cpu = NULL;
   const char *env = getenv("AXB_DIST_GPU_PANEL");
   gpu.panel_device = env && strcmp(env, "device") == 0;
+  gpu.panel_solver = !env || !*env || strcmp(env, "auto") == 0;
   gpu.device = dev;
   return 1;
 }
@@ -165,6 +183,15 @@ static void *stage(int s, const void *A, int64_t m, int64_t n, int64_t lda,
   return d;
 }
 
+/* Host scratch of at least bytes (grow-only); NULL on failure. */
+static void *host_scratch(size_t bytes) {
+  if (gpu.hcap >= bytes) return gpu.host;
+  free(gpu.host);
+  gpu.host = malloc(bytes ? bytes : 1);
+  gpu.hcap = gpu.host ? bytes : 0;
+  return gpu.host;
+}
+
 /* Copy the staged m x n block d (ld m) back to host A (ld lda). */
 static int unstage(const void *d, void *A, int64_t m, int64_t n, int64_t lda,
                    size_t es) {
@@ -213,6 +240,27 @@ void axb__dist_free(void *p, int owns) {
     axb__free(p);
 }
 
+void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
+  if (count < 1) count = 1;
+  void *p = NULL;
+  if (axb__dist_gpu_handle(h) && gpu_setup(h)) {
+    if (cudaMallocHost(&p, (size_t)count * size) == cudaSuccess) return p;
+    cudaGetLastError();
+  }
+  return axb__malloc(count, size);
+}
+
+void axb__dist_hfree(void *p) {
+  struct cudaPointerAttributes a;
+  if (p && gpu.device >= 0 && cudaPointerGetAttributes(&a, p) == cudaSuccess &&
+      a.type == cudaMemoryTypeHost) {
+    cudaFreeHost(p);
+    return;
+  }
+  cudaGetLastError();
+  axb__free(p);
+}
+
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   if (!axb__dist_gpu_handle(h) || A->owns != 2 || !A->data) return;
   size_t bytes = (size_t)A->lld * (size_t)(A->nloc > 1 ? A->nloc : 1) *
@@ -231,19 +279,23 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
 #define P d
 #define CB(name) cublasD##name
 #define CB_I(name) cublasId##name
+#define CS(name) cusolverDnD##name
 #include "dist/dist_gpu_t.h"
 #undef T
 #undef P
 #undef CB
 #undef CB_I
+#undef CS
 #define T float
 #define P s
 #define CB(name) cublasS##name
 #define CB_I(name) cublasIs##name
+#define CS(name) cusolverDnS##name
 #include "dist/dist_gpu_t.h"
 #undef T
 #undef P
 #undef CB
 #undef CB_I
+#undef CS
 
 #endif /* AXB_DIST_GPU */

@@ -77,14 +77,68 @@ static axb_status AXB_FN(gpu_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
   return AXB_SUCCESS;
 }
 
-/* The diagonal block (nb x nb) on the host: LAPACK's potrf on the managed
-   block, whose pages the driver moves (O(nb^2) per step). */
+/* The diagonal block (nb x nb) on the host: one 2-D copy of the block down
+   to host scratch, LAPACK's potrf there, one copy back (O(nb^2) bytes per
+   step; the host never touches the device array). */
 static axb_status AXB_FN(gpu_, potrf)(axb_handle h, int64_t n, T *A,
                                       int64_t lda, int64_t *info) {
   axb_handle hc = AXB_FN(gpu_cpu_h, )();
   if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
-  axb_status st = CPU.potrf(hc, n, A, lda, info);
-  return st == AXB_SUCCESS ? st : axb__fail(h, st, "%s", axb_detail(hc));
+  T *b = A;
+  int64_t ldb = lda;
+  if (n > 0 && gpu_setup(h) && on_device(A)) {
+    b = host_scratch((size_t)n * (size_t)n * ES);
+    if (!b) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: potrf");
+    ldb = n;
+    if (cudaMemcpy2D(b, (size_t)n * ES, A, (size_t)lda * ES, (size_t)n * ES,
+                     (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      cudaGetLastError();
+      return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
+    }
+  }
+  axb_status st = CPU.potrf(hc, n, b, ldb, info);
+  if (st != AXB_SUCCESS) return axb__fail(h, st, "%s", axb_detail(hc));
+  if (b != A &&
+      (cudaMemcpy2D(A, (size_t)lda * ES, b, (size_t)n * ES, (size_t)n * ES,
+                    (size_t)n, cudaMemcpyHostToDevice) != cudaSuccess ||
+       !gpu_sync())) {
+    cudaGetLastError();
+    return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
+  }
+  return AXB_SUCCESS;
+}
+
+/* One upload of a host panel buffer into device buffer 4 + slot, which the
+   step's gemms then read in place (no staging per call). */
+static const T *AXB_FN(gpu_, mirror)(int slot, const T *x, int64_t count) {
+  if (count <= 0 || gpu.device < 0 || on_device(x)) return x;
+  T *d = scratch(4 + (slot & 1), (size_t)count * ES);
+  if (!d) return x;
+  if (cudaMemcpy(d, x, (size_t)count * ES, cudaMemcpyHostToDevice) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    return x;
+  }
+  return d;
+}
+
+/* The lower triangle of C += alpha A A^T by cuBLAS syrk; C must be device
+   memory (else AXB_ERR_NOT_SUPPORTED: the caller's host path). */
+static axb_status AXB_FN(gpu_, syrk)(axb_handle h, int64_t n, int64_t k,
+                                     T alpha, const T *A, int64_t lda, T *C,
+                                     int64_t ldc) {
+  if (n <= 0 || k <= 0) return AXB_SUCCESS;
+  if (!gpu_setup(h) || !on_device(C)) return AXB_ERR_NOT_SUPPORTED;
+  int64_t la = 0;
+  const T *dA = stage(0, A, n, k, lda, ES, 1, &la);
+  if (!dA) return AXB_ERR_NOT_SUPPORTED;
+  T one = 1;
+  cublasStatus_t s =
+      CB(syrk)(gpu.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, (int)n, (int)k,
+               &alpha, dA, (int)la, &one, C, (int)ldc);
+  if (s != CUBLAS_STATUS_SUCCESS)
+    return AXB_FN(gpu_fail_, )(h, "cuBLAS syrk", (int)s);
+  return gpu_sync() ? AXB_SUCCESS : AXB_FN(gpu_fail_, )(h, "syrk sync", 0);
 }
 
 static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
@@ -229,6 +283,42 @@ static int AXB_FN(gpu_, panel_on_host)(const T *a) {
   return on_device(a) && !gpu.panel_device;
 }
 
+/* The one-process-row panel by cuSOLVER getrf on the device array: only
+   the jb pivots and info come back to the host.  Workspace in staging
+   slot 0, pivots and info (ints) in slot 1. */
+static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
+                                         T *A, int64_t lda, int64_t *ipiv,
+                                         int64_t *info) {
+  if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n || n <= 0)
+    return AXB_ERR_NOT_SUPPORTED;
+  if (!gpu.solver && cusolverDnCreate(&gpu.solver) != CUSOLVER_STATUS_SUCCESS) {
+    gpu.solver = NULL;
+    gpu.panel_solver = 0;
+    return AXB_ERR_NOT_SUPPORTED;
+  }
+  int lw = 0;
+  if (CS(getrf_bufferSize)(gpu.solver, (int)m, (int)n, A, (int)lda, &lw) !=
+      CUSOLVER_STATUS_SUCCESS)
+    return AXB_ERR_NOT_SUPPORTED;
+  T *work = scratch(0, (size_t)(lw > 0 ? lw : 1) * ES);
+  int *dp = scratch(1, (size_t)(n + 1) * sizeof(int));
+  if (!work || !dp) return AXB_ERR_NOT_SUPPORTED;
+  int s = CS(getrf)(gpu.solver, (int)m, (int)n, A, (int)lda, work, dp, dp + n);
+  if (s != CUSOLVER_STATUS_SUCCESS)
+    return AXB_FN(gpu_fail_, )(h, "cuSOLVER getrf", s);
+  int *hp = host_scratch((size_t)(n + 1) * sizeof(int));
+  if (!hp) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: pivots");
+  if (cudaMemcpy(hp, dp, (size_t)(n + 1) * sizeof(int),
+                 cudaMemcpyDeviceToHost) != cudaSuccess) {
+    cudaGetLastError();
+    return AXB_FN(gpu_fail_, )(h, "getrf pivots copy", 0);
+  }
+  for (int64_t j = 0; j < n; ++j)
+    ipiv[j] = hp[j];
+  *info = hp[n] > 0 ? hp[n] : 0;
+  return AXB_SUCCESS;
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -241,7 +331,10 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .unpack_rows = AXB_FN(gpu_, unpack_rows),
     .pack = AXB_FN(gpu_, pack),
     .unpack = AXB_FN(gpu_, unpack),
-    .panel_on_host = AXB_FN(gpu_, panel_on_host)};
+    .panel_on_host = AXB_FN(gpu_, panel_on_host),
+    .mirror = AXB_FN(gpu_, mirror),
+    .syrk = AXB_FN(gpu_, syrk),
+    .panel_lu = AXB_FN(gpu_, panel_lu)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {
   return axb__dist_gpu_handle(h) ? &AXB_FN(axb__dist_gpu_, ) : &CPU;

@@ -63,6 +63,8 @@ typedef struct {
   T *hp;   /* lld x nb host copy of the panel when the table asks for one
               (GPU ranks: the panel is factored on the host), else NULL    */
   T *prow; /* ib entries: the candidate row read through the table         */
+  const T *pd, *ud; /* pbuf[slot] and ubuf of the step where the trailing
+                       gemms read them (the table's mirror: one upload)  */
   axb_dist_times *t;
 } CTX;
 
@@ -172,6 +174,24 @@ static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
   }
 }
 
+/* One process row: the whole panel (rows lr0.. = k0.., jb columns at a0)
+   is this rank's, so the table may factor it in one call (GPU ranks:
+   cuSOLVER on the device array).  1 when it did (pivots and info into
+   hdr as the distributed panel writes them), 0: the distributed panel. */
+static int AXB_FN(lu_panel_whole_, )(CTX *c, int64_t k0, int64_t jb,
+                                     int64_t lr0, T *a0, int64_t *hdr) {
+  if (c->g->nprow != 1 || !c->ops->panel_lu || c->mloc - lr0 < jb) return 0;
+  int64_t info = 0;
+  axb_status st =
+      c->ops->panel_lu(c->h, c->mloc - lr0, jb, a0, c->lld, hdr, &info);
+  if (st == AXB_ERR_NOT_SUPPORTED) return 0;
+  AXB_FN(lu_note_, )(c, st);
+  for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows (1-based) */
+    hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
+  hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+  return 1;
+}
+
 /* Factor panel k on its column (root) into pbuf/hbuf, and broadcast it
    along the process rows: blocking, or started (req) for the look-ahead. */
 static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
@@ -187,11 +207,13 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
     T *a0 = c->a + lr0 + lc0 * c->lld;
     int64_t span = (jb - 1) * c->lld + (c->mloc - lr0);
     c->pa = c->a + lc0 * c->lld;
-    if (c->hp && c->mloc > lr0) { /* factored on a host copy */
-      c->ops->pack(span, 1, a0, span, c->hp + lr0);
-      c->pa = c->hp;
+    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, c->hbuf[slot])) {
+      if (c->hp && c->mloc > lr0) { /* factored on a host copy */
+        c->ops->pack(span, 1, a0, span, c->hp + lr0);
+        c->pa = c->hp;
+      }
+      AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
     }
-    AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
     c->ops->pack(c->mloc - lr0, jb, c->pa + lr0, c->lld, c->pbuf[slot]);
     if (c->pa == c->hp) c->ops->unpack(span, 1, c->hp + lr0, a0, span);
     c->t->panel += axb__now() - t0;
@@ -208,17 +230,15 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
   c->t->bcast += axb__now() - t0;
 }
 
-/* A[lr1.., c0..c1) -= L21 U12[:, c0 - lc1 ..] for step k. */
-static void AXB_FN(lu_update_, )(CTX *c, int slot, int64_t lr0, int64_t lr1,
-                                 int64_t lc1, int64_t jb, int64_t c0,
-                                 int64_t c1) {
+/* A[lr1.., c0..c1) -= L21 U12[:, c0 - lc1 ..] for step k (c->pd, c->ud). */
+static void AXB_FN(lu_update_, )(CTX *c, int64_t lr0, int64_t lr1, int64_t lc1,
+                                 int64_t jb, int64_t c0, int64_t c1) {
   double t0 = axb__now();
   int64_t ldp = c->mloc - lr0;
   AXB_FN(lu_note_, )
   (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, c1 - c0, jb,
-                   (T)-1, c->pbuf[slot] + (lr1 - lr0), ldp,
-                   c->ubuf + (c0 - lc1) * jb, jb, (T)1,
-                   c->a + lr1 + c0 * c->lld, c->lld));
+                   (T)-1, c->pd + (lr1 - lr0), ldp, c->ud + (c0 - lc1) * jb, jb,
+                   (T)1, c->a + lr1 + c0 * c->lld, c->lld));
   c->t->update += axb__now() - t0;
 }
 
@@ -260,17 +280,20 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   t0 = axb__now();
   if (wu > 0) MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
   c->t->bcast += axb__now() - t0;
+  /* The step's L21 and U12 uploaded once (GPU ranks) for its gemms. */
+  c->pd = c->ops->mirror(0, c->pbuf[slot], (c->mloc - lr0) * jb);
+  c->ud = c->ops->mirror(1, c->ubuf, jb * (wu > 0 ? wu : 0));
   /* 5: the trailing update, with the look-ahead's block column first. */
   int64_t k1 = k0 + jb;
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
     int own = g->pcol == dist_owner(k1, nb, g->npcol);
-    if (own) AXB_FN(lu_update_, )(c, slot, lr0, lr1, lc1, jb, lc1, lc1 + jb1);
+    if (own) AXB_FN(lu_update_, )(c, lr0, lr1, lc1, jb, lc1, lc1 + jb1);
     AXB_FN(lu_panel_bcast_, )(c, k + 1, !slot, 1);
     AXB_FN(lu_update_, )
-    (c, slot, lr0, lr1, lc1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+    (c, lr0, lr1, lc1, jb, own ? lc1 + jb1 : lc1, c->nloc);
   } else {
-    AXB_FN(lu_update_, )(c, slot, lr0, lr1, lc1, jb, lc1, c->nloc);
+    AXB_FN(lu_update_, )(c, lr0, lr1, lc1, jb, lc1, c->nloc);
   }
 }
 
@@ -294,11 +317,12 @@ static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
 
 static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   int64_t mnb = (c->mloc > 1 ? c->mloc : 1) * c->nb;
-  c->pbuf[0] = axb__malloc(mnb, sizeof(T));
-  c->pbuf[1] = axb__malloc(mnb, sizeof(T));
+  c->pbuf[0] = axb__dist_halloc(c->h, mnb, sizeof(T));
+  c->pbuf[1] = axb__dist_halloc(c->h, mnb, sizeof(T));
   c->hbuf[0] = axb__malloc(c->nb + 1, sizeof(int64_t));
   c->hbuf[1] = axb__malloc(c->nb + 1, sizeof(int64_t));
-  c->ubuf = axb__malloc(c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
+  c->ubuf =
+      axb__dist_halloc(c->h, c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
   c->rbuf = axb__malloc(c->nloc + 1, sizeof(T));
   c->urow = axb__malloc(c->nb, sizeof(T));
   c->ib = c->nb < 32 ? c->nb : 32;
@@ -306,7 +330,7 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->pu = axb__malloc(c->ib * c->nb, sizeof(T));
   c->prow = axb__malloc(c->ib, sizeof(T));
   int hp = c->ops->panel_on_host(c->a);
-  if (hp) c->hp = axb__malloc(c->lld * c->nb, sizeof(T));
+  if (hp) c->hp = axb__dist_halloc(c->h, c->lld * c->nb, sizeof(T));
   if (!c->pbuf[0] || !c->pbuf[1] || !c->hbuf[0] || !c->hbuf[1] || !c->ubuf ||
       !c->rbuf || !c->urow || !c->cand || !c->pu || !c->prow || (hp && !c->hp))
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
@@ -327,17 +351,17 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
 }
 
 static void AXB_FN(lu_free_, )(CTX *c) {
-  axb__free(c->pbuf[0]);
-  axb__free(c->pbuf[1]);
+  axb__dist_hfree(c->pbuf[0]);
+  axb__dist_hfree(c->pbuf[1]);
   axb__free(c->hbuf[0]);
   axb__free(c->hbuf[1]);
-  axb__free(c->ubuf);
+  axb__dist_hfree(c->ubuf);
   axb__free(c->rbuf);
   axb__free(c->urow);
   axb__free(c->cand);
   axb__free(c->pu);
   axb__free(c->prow);
-  axb__free(c->hp);
+  axb__dist_hfree(c->hp);
   AXB_FN(swap_ws_free_, )(&c->sw);
 }
 

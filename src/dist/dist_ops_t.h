@@ -125,6 +125,12 @@ static int AXB_FN(cpu_, panel_on_host)(const T *a) {
   return 0;
 }
 
+static const T *AXB_FN(cpu_, mirror)(int slot, const T *x, int64_t count) {
+  (void)slot;
+  (void)count;
+  return x;
+}
+
 const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .gemm = AXB_FN(cpu_, gemm),
     .trsm = AXB_FN(cpu_, trsm),
@@ -137,6 +143,9 @@ const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .unpack_rows = AXB_FN(cpu_, unpack_rows),
     .pack = AXB_FN(cpu_, pack),
     .unpack = AXB_FN(cpu_, unpack),
-    .panel_on_host = AXB_FN(cpu_, panel_on_host)};
+    .panel_on_host = AXB_FN(cpu_, panel_on_host),
+    .mirror = AXB_FN(cpu_, mirror),
+    .syrk = NULL,
+    .panel_lu = NULL};
 
 #undef OPS_T

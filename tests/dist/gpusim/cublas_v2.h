@@ -44,7 +44,11 @@ cublasStatus_t cublasCreate(cublasHandle_t *h);
                                   int incx, int *result);                      \
   cublasStatus_t cublas##P##ger(cublasHandle_t h, int m, int n,                \
                                 const T *alpha, const T *x, int incx,          \
-                                const T *y, int incy, T *A, int lda);
+                                const T *y, int incy, T *A, int lda);          \
+  cublasStatus_t cublas##P##syrk(cublasHandle_t h, cublasFillMode_t uplo,      \
+                                 cublasOperation_t trans, int n, int k,        \
+                                 const T *alpha, const T *A, int lda,          \
+                                 const T *beta, T *C, int ldc);
 AXB_GPUSIM_BLAS(double, D, d)
 AXB_GPUSIM_BLAS(float, S, s)
 #undef AXB_GPUSIM_BLAS

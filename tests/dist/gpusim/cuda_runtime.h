@@ -35,6 +35,8 @@ struct cudaMemLocation {
 
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaMalloc(void **p, size_t bytes);
+cudaError_t cudaMallocHost(void **p, size_t bytes);
+cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
                                      const void *p);

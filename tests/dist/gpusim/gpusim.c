@@ -13,23 +13,65 @@
  * At exit the process fails (status 3) if no call reached the simulated
  * device: the test would otherwise pass on the CPU table alone.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "core/internal.h"
 #include "cublas_v2.h"
+#include "cusolverDn.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 typedef struct {
   char *p;
-  size_t n;
+  size_t n, mapped; /* bytes asked for; bytes mapped (whole pages) */
   enum cudaMemoryType type;
 } region;
 static region *regs;
 static size_t nregs, capregs;
 static long device_calls;
 static axb_handle cpu;
+
+/* Traffic accounting (axb_gpusim_arm): bytes copied between host and
+   "device" memory, and while armed every device region is mapped
+   PROT_NONE except inside a simulated CUDA or cuBLAS call, so that any
+   host access to device memory (a host loop, MPI, memcpy) faults. */
+static long long traffic;
+static int armed;
+
+static void protect_all(int prot) {
+  for (size_t i = 0; i < nregs; ++i)
+    if (regs[i].mapped) mprotect(regs[i].p, regs[i].mapped, prot);
+}
+#define ENTER                                                                  \
+  do {                                                                         \
+    if (armed) protect_all(PROT_READ | PROT_WRITE);                            \
+  } while (0)
+#define LEAVE                                                                  \
+  do {                                                                         \
+    if (armed) protect_all(PROT_NONE);                                         \
+  } while (0)
+
+void axb_gpusim_arm(int on) {
+  if (on == armed) return;
+  protect_all(on ? PROT_NONE : PROT_READ | PROT_WRITE);
+  armed = on;
+}
+long long axb_gpusim_traffic(void) { return traffic; }
+
+static int is_dev(const void *p) {
+  const char *c = p;
+  for (size_t i = 0; i < nregs; ++i)
+    if (c >= regs[i].p && c < regs[i].p + regs[i].n)
+      return regs[i].type != cudaMemoryTypeHost;
+  return 0;
+}
+/* A copy of bytes between host and device memory counts. */
+static void count(void *d, const void *s, size_t bytes) {
+  if (is_dev(d) != is_dev(s)) traffic += (long long)bytes;
+}
 
 axb_backend axb_gpusim_backend(axb_handle h) {
   (void)h;
@@ -48,13 +90,25 @@ static cudaError_t add(void **p, size_t n, enum cudaMemoryType t) {
     regs = r;
     capregs = cap;
   }
-  *p = calloc(n ? n : 1, 1);
-  if (!*p) return 2;
+  if (t == cudaMemoryTypeHost) { /* page-locked host memory: plain */
+    *p = calloc(n ? n : 1, 1);
+    if (!*p) return 2;
+    regs[nregs++] = (region){*p, n ? n : 1, 0, t};
+    return cudaSuccess;
+  }
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE),
+         len = ((n ? n : 1) + pg - 1) / pg * pg;
+  *p = mmap(NULL, len, armed ? PROT_NONE : PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (*p == MAP_FAILED) {
+    *p = NULL;
+    return 2;
+  }
   static int registered;
   if (!registered) registered = atexit(at_exit) == 0;
   if (!cpu && axb_handle_create(&cpu, AXB_BACKEND_CPU, 0) != AXB_SUCCESS)
     return 2;
-  regs[nregs++] = (region){*p, n ? n : 1, t};
+  regs[nregs++] = (region){*p, n ? n : 1, len, t};
   return cudaSuccess;
 }
 
@@ -62,17 +116,24 @@ cudaError_t cudaMallocManaged(void **p, size_t n, unsigned f) {
   (void)f;
   return add(p, n, cudaMemoryTypeManaged);
 }
+cudaError_t cudaMallocHost(void **p, size_t n) {
+  return add(p, n, cudaMemoryTypeHost);
+}
+cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
 cudaError_t cudaMalloc(void **p, size_t n) {
   return add(p, n, cudaMemoryTypeDevice);
 }
 cudaError_t cudaFree(void *p) {
   for (size_t i = 0; i < nregs; ++i)
     if (regs[i].p == p) {
+      if (regs[i].mapped)
+        munmap(p, regs[i].mapped);
+      else
+        free(p);
       regs[i] = regs[--nregs];
-      break;
+      return cudaSuccess;
     }
-  free(p);
-  return cudaSuccess;
+  return p ? 1 : cudaSuccess;
 }
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
                                      const void *p) {
@@ -85,15 +146,21 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
 cudaError_t cudaMemcpy(void *d, const void *s, size_t n,
                        enum cudaMemcpyKind k) {
   (void)k;
+  ENTER;
   memmove(d, s, n);
+  count(d, s, n);
+  LEAVE;
   return cudaSuccess;
 }
 cudaError_t cudaMemcpy2D(void *d, size_t dp, const void *s, size_t sp, size_t w,
                          size_t h, enum cudaMemcpyKind k) {
   (void)k;
   if (w > dp || w > sp) return 1; /* the runtime's rule */
+  ENTER;
   for (size_t j = 0; j < h; ++j)
     memmove((char *)d + j * dp, (const char *)s + j * sp, w);
+  count(d, s, w * h);
+  LEAVE;
   return cudaSuccess;
 }
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
@@ -125,8 +192,11 @@ static axb_trans tr(cublasOperation_t o) {
       const T *beta, T *C, int ldc) {                                          \
     (void)h;                                                                   \
     ++device_calls;                                                            \
-    return cpu->ops->p.gemm(cpu, tr(ta), tr(tb), m, n, k, *alpha, A, lda, B,   \
-                            ldb, *beta, C, ldc);                               \
+    ENTER;                                                                     \
+    cublasStatus_t r = cpu->ops->p.gemm(cpu, tr(ta), tr(tb), m, n, k, *alpha,  \
+                                        A, lda, B, ldb, *beta, C, ldc);        \
+    LEAVE;                                                                     \
+    return r;                                                                  \
   }                                                                            \
   cublasStatus_t cublas##P##trsm(                                              \
       cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,          \
@@ -134,57 +204,70 @@ static axb_trans tr(cublasOperation_t o) {
       const T *alpha, const T *A, int lda, T *B, int ldb) {                    \
     (void)h;                                                                   \
     ++device_calls;                                                            \
-    return cpu->ops->p.trsm(                                                   \
+    ENTER;                                                                     \
+    cublasStatus_t r = cpu->ops->p.trsm(                                       \
         cpu, side == CUBLAS_SIDE_LEFT ? AXB_LEFT : AXB_RIGHT,                  \
         uplo == CUBLAS_FILL_MODE_LOWER ? AXB_LOWER : AXB_UPPER, tr(trans),     \
         diag == CUBLAS_DIAG_UNIT ? AXB_UNIT : AXB_NON_UNIT, m, n, *alpha, A,   \
         lda, B, ldb);                                                          \
+    LEAVE;                                                                     \
+    return r;                                                                  \
   }                                                                            \
   cublasStatus_t cublas##P##swap(cublasHandle_t h, int n, T *x, int ix, T *y,  \
                                  int iy) {                                     \
     (void)h;                                                                   \
     ++device_calls;                                                            \
+    ENTER;                                                                     \
     for (int i = 0; i < n; ++i) {                                              \
       T t = x[i * ix];                                                         \
       x[i * ix] = y[i * iy];                                                   \
       y[i * iy] = t;                                                           \
     }                                                                          \
+    LEAVE;                                                                     \
     return CUBLAS_STATUS_SUCCESS;                                              \
   }                                                                            \
   cublasStatus_t cublas##P##copy(cublasHandle_t h, int n, const T *x, int ix,  \
                                  T *y, int iy) {                               \
     (void)h;                                                                   \
     ++device_calls;                                                            \
+    ENTER;                                                                     \
     for (int i = 0; i < n; ++i)                                                \
       y[i * iy] = x[i * ix];                                                   \
+    LEAVE;                                                                     \
     return CUBLAS_STATUS_SUCCESS;                                              \
   }                                                                            \
   cublasStatus_t cublas##P##scal(cublasHandle_t h, int n, const T *a, T *x,    \
                                  int ix) {                                     \
     (void)h;                                                                   \
     ++device_calls;                                                            \
+    ENTER;                                                                     \
     for (int i = 0; i < n; ++i)                                                \
       x[i * ix] *= *a;                                                         \
+    LEAVE;                                                                     \
     return CUBLAS_STATUS_SUCCESS;                                              \
   }                                                                            \
   cublasStatus_t cublas##P##asum(cublasHandle_t h, int n, const T *x, int ix,  \
                                  T *r) {                                       \
     (void)h;                                                                   \
     ++device_calls;                                                            \
+    ENTER;                                                                     \
     T s = 0;                                                                   \
     for (int i = 0; i < n; ++i)                                                \
       s += (T)fabs((double)x[i * ix]);                                         \
     *r = s;                                                                    \
+    LEAVE;                                                                     \
     return CUBLAS_STATUS_SUCCESS;                                              \
   }                                                                            \
   cublasStatus_t cublasI##p##amax(cublasHandle_t h, int n, const T *x, int ix, \
                                   int *r) {                                    \
     (void)h;                                                                   \
     ++device_calls;                                                            \
+    ENTER;                                                                     \
     int b = 0;                                                                 \
     for (int i = 1; i < n; ++i)                                                \
       if (fabs((double)x[i * ix]) > fabs((double)x[b * ix])) b = i;            \
     *r = n > 0 ? b + 1 : 0;                                                    \
+    LEAVE;                                                                     \
     return CUBLAS_STATUS_SUCCESS;                                              \
   }                                                                            \
   cublasStatus_t cublas##P##ger(cublasHandle_t h, int m, int n, const T *a,    \
@@ -192,10 +275,64 @@ static axb_trans tr(cublasOperation_t o) {
                                 int lda) {                                     \
     (void)h;                                                                   \
     ++device_calls;                                                            \
+    ENTER;                                                                     \
     for (int j = 0; j < n; ++j)                                                \
       for (int i = 0; i < m; ++i)                                              \
         A[i + (int64_t)j * lda] += *a * x[i * ix] * y[j * iy];                 \
+    LEAVE;                                                                     \
     return CUBLAS_STATUS_SUCCESS;                                              \
+  }                                                                            \
+  /* Lower, no transpose only (what the table calls). */                       \
+  cublasStatus_t cublas##P##syrk(                                              \
+      cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
+      int k, const T *a, const T *A, int lda, const T *b, T *C, int ldc) {     \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    ENTER;                                                                     \
+    if (uplo != CUBLAS_FILL_MODE_LOWER || trans != CUBLAS_OP_N) n = -1;        \
+    for (int j = 0; j < n; ++j)                                                \
+      for (int i = j; i < n; ++i) {                                            \
+        T s = 0;                                                               \
+        for (int l = 0; l < k; ++l)                                            \
+          s += A[i + (int64_t)l * lda] * A[j + (int64_t)l * lda];              \
+        T *c = C + i + (int64_t)j * ldc;                                       \
+        *c = *b * *c + *a * s;                                                 \
+      }                                                                        \
+    LEAVE;                                                                     \
+    return n < 0 ? 7 : CUBLAS_STATUS_SUCCESS;                                  \
   }
 SIM(double, D, d)
 SIM(float, S, s)
+
+/* cuSOLVER's getrf: LAPACK's on the CPU handle; pivots and info written to
+   "device" memory as cuSOLVER does (ints). */
+cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h) {
+  *h = NULL;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+#define SIM_SOLVER(T, P, p)                                                    \
+  cusolverStatus_t cusolverDn##P##getrf_bufferSize(                            \
+      cusolverDnHandle_t h, int m, int n, T *A, int lda, int *lwork) {         \
+    (void)h, (void)A, (void)lda;                                               \
+    *lwork = m + n;                                                            \
+    return CUSOLVER_STATUS_SUCCESS;                                            \
+  }                                                                            \
+  cusolverStatus_t cusolverDn##P##getrf(cusolverDnHandle_t h, int m, int n,    \
+                                        T *A, int lda, T *work, int *ipiv,     \
+                                        int *info) {                           \
+    (void)h, (void)work;                                                       \
+    ++device_calls;                                                            \
+    int k = m < n ? m : n;                                                     \
+    int64_t *jp = malloc((size_t)(k > 0 ? k : 1) * sizeof *jp), inf = 0;       \
+    if (!jp) return 1;                                                         \
+    ENTER;                                                                     \
+    axb_status st = axb_##p##getrf(cpu, m, n, A, lda, jp, &inf);               \
+    for (int i = 0; i < k; ++i)                                                \
+      ipiv[i] = (int)jp[i];                                                    \
+    *info = (int)inf;                                                          \
+    LEAVE;                                                                     \
+    free(jp);                                                                  \
+    return st == AXB_SUCCESS || st == AXB_ERR_SINGULAR ? 0 : 1;                \
+  }
+SIM_SOLVER(double, D, d)
+SIM_SOLVER(float, S, s)

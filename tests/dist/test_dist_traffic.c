@@ -1,0 +1,99 @@
+/*
+ * The GPU ranks' host<->device traffic (issue 24h), against the host
+ * simulation of CUDA (gpusim/): run as
+ *   mpirun -np P*Q test_dist_traffic P Q
+ * While a factorization runs the simulated device memory is unreadable by
+ * the host (any host loop, memcpy or MPI call on the device array faults:
+ * the program dies), and every byte copied between host and device is
+ * counted.  The check: an n x n LU or Cholesky moves at most a small
+ * multiple of the panels per block step,
+ *   bytes <= C * steps * (mloc + nloc) * nb * sizeof(T),   C = 4,
+ * where copying the trailing local array once per step (n / nb = 128 steps
+ * here) would be several times more.  The gathered factors are compared
+ * with the single-process getrf's / potrf's (equal up to rounding).
+ */
+#include "dist_testing.h"
+
+#include <math.h>
+
+void axb_gpusim_arm(int on);
+long long axb_gpusim_traffic(void);
+
+enum { N = 768, NB = 6, C_PANELS = 4 }; /* N: the specs' order */
+
+static axb_dist_matrix gen(axb_handle h, const char *spec) {
+  axb_gen_spec s;
+  axb_dist_matrix A;
+  if (axb_gen_parse(H, spec, &s) != AXB_SUCCESS ||
+      axb_dist_gen(h, G, &s, AXB_F64, NB, &A) != AXB_SUCCESS) {
+    fprintf(stderr, "rank %d: dist gen %s: %s\n", rank_, spec, axb_detail(h));
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return A;
+}
+
+/* Largest |D - F| over the lower triangle (chol) or all of D, scaled by
+   the largest |F|: the gathered factors against the single-process ones. */
+static double diff(const axb_dense *D, const axb_dense *F, int chol) {
+  double d = 0, m = 0;
+  const double *a = D->data, *b = F->data;
+  for (int64_t j = 0; j < F->cols; ++j)
+    for (int64_t i = chol ? j : 0; i < F->rows; ++i) {
+      d = fmax(d, fabs(a[i + j * D->ld] - b[i + j * F->ld]));
+      m = fmax(m, fabs(b[i + j * F->ld]));
+    }
+  return m > 0 ? d / m : d;
+}
+
+static void one(int chol) {
+  const char *spec = chol ? "spd:768" : "uniform:768";
+  axb_dist_matrix A = gen(HD, spec);
+  axb_dense F = gen_full(spec, AXB_F64), D;
+  axb_dense_create(&D, N, N, AXB_F64);
+  int64_t *ipiv = malloc(N * sizeof *ipiv), *jpiv = malloc(N * sizeof *jpiv);
+  int64_t info = 0, rinfo = 0;
+  long long t0 = axb_gpusim_traffic();
+  axb_gpusim_arm(1);
+  axb_status st = chol ? axb_dist_dpotrf(HD, AXB_LOWER, &A, &info)
+                       : axb_dist_dgetrf(HD, &A, ipiv, &info);
+  axb_gpusim_arm(0);
+  long long bytes = axb_gpusim_traffic() - t0;
+  axb_status rs = chol ? axb_dpotrf(H, AXB_LOWER, N, F.data, F.ld, &rinfo)
+                       : axb_dgetrf(H, N, N, F.data, F.ld, jpiv, &rinfo);
+  CHECK(st == AXB_SUCCESS && info == 0 && rs == AXB_SUCCESS,
+        "%s: status %d info %lld (single process %d): %s", spec, (int)st,
+        (long long)info, (int)rs, axb_detail(HD));
+  int64_t steps = (N + NB - 1) / NB;
+  long long bound = (long long)C_PANELS * steps * (A.mloc + A.nloc) * NB *
+                    (long long)sizeof(double);
+  CHECK(bytes <= bound,
+        "%s: %lld bytes host<->device, more than %d panels per step "
+        "(%lld; the local array is %lld bytes)",
+        spec, bytes, C_PANELS, bound,
+        (long long)(A.mloc * A.nloc) * (long long)sizeof(double));
+  CHECK(bytes > 0, "%s: no traffic counted (the device table was not used)",
+        spec);
+  CHECK(axb_dist_gather(HD, &A, 0, D.data, D.ld) == AXB_SUCCESS, "gather: %s",
+        axb_detail(HD));
+  if (rank_ == 0) {
+    double d = diff(&D, &F, chol);
+    CHECK(d < 1e-9, "%s: factors differ from the single-process ones by %g",
+          spec, d);
+    printf("%s n %d nb %d: %lld bytes host<->device on rank 0 (bound %lld, "
+           "%.2f local arrays)\n",
+           chol ? "potrf" : "getrf", N, NB, bytes, bound,
+           (double)bytes / (double)(A.mloc * A.nloc * 8));
+  }
+  free(ipiv);
+  free(jpiv);
+  axb_dense_destroy(&F);
+  axb_dense_destroy(&D);
+  axb_dist_matrix_destroy(&A);
+}
+
+int main(int argc, char **argv) {
+  dist_test_start(&argc, &argv);
+  one(1);
+  one(0);
+  return dist_test_finish("test_dist_traffic");
+}
