@@ -315,9 +315,12 @@ axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
  *
  * The block column k is either one tile-kernel launch over all its rows
  * (PANEL_TILES) or the tile kernel on its nb x nb diagonal block and a
- * cuBLAS TRSM for the rows below, L21 = A21 L11^-T (PANEL_TRSM): the tile
- * kernel's products run at ~22 TF/s where cuBLAS's TRSM runs near DGEMM's
- * rate (H100 timeline, n = 32768, docs/notes/dense-gpu.md).
+ * cuBLAS TRSM for the rows below, L21 = A21 L11^-T (PANEL_TRSM,
+ * AXB_CUDA_POTRF_PANEL=1): the tile kernel's products run at ~22 TF/s, but
+ * the TRSM panel measured only 1-2 % faster at 32768 and slower at 16384
+ * (H100, docs/notes/dense-gpu.md), so tiles stay the default.  When L11
+ * fails (*info set) the TRSM still runs; the columns past the failing
+ * minor are then not LAPACK's, as with the trailing updates already.
  *
  * The rest of the trailing update, C -= P P^T with C lower r2 x r2, goes by
  * stripes of S columns: SYRK on each S x S diagonal block and one GEMM for
