@@ -517,18 +517,18 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
      of 30 GPU iterations before the analysis (for cage10: 6.8 ms instead
      of the analysis' ~45 ms) was tried and dropped: GMRES + ILU(0)'s set-up
      and 30 iterations cost 20-50 ms on the other matrices. */
+  const int may_pick = is_auto && axb__direct_available() &&
+                       o.direct == AXB_DIRECT_AUTO &&
+                       o.precond == AXB_PRECOND_AUTO;
   const int gpu_big =
       h->backend == AXB_BACKEND_CUDA && A->nnz > SP_GPU_DIRECT_NNZ;
-  if (is_auto && axb__direct_available() && o.direct == AXB_DIRECT_AUTO &&
-      o.precond == AXB_PRECOND_AUTO && !gpu_big)
-    auto_pick_direct(h, A, spd, r, &F);
+  if (may_pick && !gpu_big) auto_pick_direct(h, A, spd, r, &F);
   if (m == AXB_SPARSE_DIRECT || F) {
     st = run_direct(h, A, B, X, &o, spd, F, r);
   } else {
     if (is_auto && !axb__direct_available())
       path_add(r, "iterative (no direct solver in this build)");
-    else if (is_auto && gpu_big && o.direct == AXB_DIRECT_AUTO &&
-             o.precond == AXB_PRECOND_AUTO)
+    else if (may_pick && gpu_big)
       path_add(r,
                "iterative on the GPU first (%lld nonzeros: no direct "
                "analysis above %.0f)",
