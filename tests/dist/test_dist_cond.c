@@ -338,17 +338,23 @@ static void test_alloc(void) {
   int in_rcond = 0, in_est = 0, in_rcond2 = 0, in_est2 = 0;
   alloc_loop(&F, &in_rcond, &in_est);
   alloc_loop(&F2, &in_rcond2, &in_est2);
-  CHECK(in_rcond >= 2 && in_est >= 1 && in_est2 >= 1,
-        "allocation failures in the estimate: %d, in its workspace: %d (%d "
-        "with a first block that overflows)",
-        in_rcond, in_est, in_est2);
   axb_dist_report rep;
   axb_status st = drive(&F2, 3, 0, &rep);
   double rs;
   axb_status ss = single(&F2, 0, &rs);
-  CHECK(st == ss && rep.rcond == 0 && same_status(st),
-        "overflowing solve: status %d rcond %.3g (axb_solve %d, %.3g)", st,
-        rep.rcond, ss, rs);
+  /* On GPU ranks the float panel runs in cuSOLVER, whose kernels flush the
+     subnormal pivot 1e-40 to zero: the matrix is singular in the GPU's
+     arithmetic (info 4 on every rank), a failure status as clear as the
+     CPU's overflow, and the estimator never runs for F2. */
+  int flushed = HD != H && st == AXB_ERR_SINGULAR && rep.info == 4;
+  CHECK(in_rcond >= 2 && in_est >= 1 && (in_est2 >= 1 || flushed),
+        "allocation failures in the estimate: %d, in its workspace: %d (%d "
+        "with a first block that overflows)",
+        in_rcond, in_est, in_est2);
+  CHECK(((st == ss && rep.rcond == 0) || flushed) && same_status(st),
+        "overflowing solve: status %d info %lld rcond %.3g (axb_solve %d, "
+        "%.3g)",
+        st, (long long)rep.info, rep.rcond, ss, rs);
   axb_dense_destroy(&F);
   axb_dense_destroy(&F2);
 }
