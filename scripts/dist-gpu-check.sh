@@ -17,7 +17,7 @@ set -u
 out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big]}
 mode=${2:-bench}
 mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto}
+export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto} AXB_DIST_NCCL=${AXB_DIST_NCCL:-1}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -41,7 +41,7 @@ run() {
   OMP_NUM_THREADS=$th OPENBLAS_NUM_THREADS=$th timeout "$limit" \
     mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$np" \
     -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x OPENBLAS_NUM_THREADS \
-    -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL "$@" >"$out/$name.log" 2>&1
+    -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL "$@" >"$out/$name.log" 2>&1
   local rc=$?
   echo "$name: rc $rc, $(($(date +%s) - t0)) s; $(tail -1 "$out/$name.log")" |
     tee -a "$out/summary.txt"

@@ -137,10 +137,22 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        getrf on the device array unless AXB_DIST_GPU_PANEL is set). */         \
     axb_status (*panel_lu)(axb_handle h, int64_t m, int64_t n, T *A,           \
                            int64_t lda, int64_t *ipiv, int64_t *info);         \
+    /* MPI_Bcast of the count entries of the host message buffer buf from      \
+       root over comm, between the GPUs (NCCL), leaving a device copy in the   \
+       table's broadcast buffer dslot (0-2) that mirror() returns for buf      \
+       until buf's next broadcast.  Collective over comm (every rank of a      \
+       grid has the same table).  1: done; 0: not available (NULL in the CPU   \
+       table; no NCCL, several ranks on one GPU, AXB_DIST_NCCL=0 or a          \
+       failure): the caller's MPI_Bcast. */                                    \
+    int (*bcast)(T * buf, int64_t count, int root, MPI_Comm comm, int dslot);  \
   } NAME;
 
 AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)
 AXB_DIST_DECLARE_OPS(float, axb_dist_ops_s)
+
+/* The table's device broadcast of buf (1), or 0: the caller's MPI_Bcast. */
+#define AXB_DIST_BCAST(ops, buf, count, root, comm, dslot)                     \
+  ((ops)->bcast && (ops)->bcast((buf), (count), (root), (comm), (dslot)))
 
 /* The CPU table: BLAS-3 and potrf through h's backend table, the rest
    host loops. */

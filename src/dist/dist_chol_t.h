@@ -115,10 +115,14 @@ static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
   int cnt = (int)(nw * jb);
   if (nonblocking) {
     MPI_Ibcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row, &c->req[0]);
-    MPI_Ibcast(c->w[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
+    if (AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot))
+      c->req[1] = MPI_REQUEST_NULL;
+    else
+      MPI_Ibcast(c->w[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
     MPI_Bcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row);
-    MPI_Bcast(c->w[slot], cnt, MPI_T, qk, g->row);
+    if (!AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot))
+      MPI_Bcast(c->w[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
 }

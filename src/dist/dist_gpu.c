@@ -18,7 +18,9 @@
  * code on the managed array, so a GPU rank computes what a CPU rank does.
  *
  * Messages are host-staged MPI (the existing calls on host buffers, which
- * are page-locked on GPU ranks: axb__dist_halloc).  Inside getrf/potrf no
+ * are page-locked on GPU ranks: axb__dist_halloc), but for the panel
+ * broadcasts, which go between the GPUs by NCCL where the build found it
+ * (the table's bcast; AXB_DIST_NCCL=0 turns it off, every rank alike).  Inside getrf/potrf no
  * host code touches the device array (issue 24h; gpusim's
  * test_dist_traffic faults on any such access): the step's panels go up
  * once per step (the table's mirror), the Cholesky diagonal blocks are a
@@ -80,8 +82,9 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 static struct {
   int device; /* -1: not set up */
   cublasHandle_t blas;
-  void *scratch[6]; /* 0-3: staging of host operands; 4-5: mirrors */
-  size_t cap[6];
+  void *scratch[9]; /* 0-3: staging of host operands; 4-5: mirrors;
+                       6-8: device copies of broadcasts (bcast) */
+  size_t cap[9];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
@@ -89,7 +92,10 @@ static struct {
   cusolverDnHandle_t solver; /* created on first use; NULL: none */
   void *host; /* host copy of a diagonal block (potrf), grow-only */
   size_t hcap;
-} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, 0, NULL, NULL, 0};
+  /* bcast's device copies: the host buffer each holds, its bytes. */
+  const void *bc_host[3];
+  size_t bc_bytes[3];
+} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, 0, NULL, NULL, 0, {NULL}, {0}};
 
 int axb__dist_gpu_handle(axb_handle h) {
   return h && axb_handle_backend(h) == AXB_BACKEND_CUDA;
@@ -272,6 +278,141 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   if (cudaMemPrefetchAsync(A->data, bytes, loc, 0, 0) != cudaSuccess)
     cudaGetLastError(); /* only a hint */
   gpu_sync();           /* the host code that follows finds the pages settled */
+}
+
+/* ---- broadcasts between GPUs (NCCL) -------------------------------------
+   A panel broadcast through host-staged MPI was most of the GPU ranks'
+   time on 2 H100s (n = 65536, 1 x 2: 3.0 of 7.1 s; ~6 GB/s through shared
+   memory).  With NCCL the bytes go device to device (NVLink); the root
+   uploads its page-locked host buffer first, the others copy the result
+   down (host code of the algorithm still reads the buffer), and the
+   device copy is what the step's gemms read (mirror). */
+#ifdef AXB_DIST_NCCL
+#include <nccl.h>
+
+/* The NCCL communicator of an MPI communicator, cached on it as an MPI
+   attribute (freed with it). ok = 0: NCCL is not used on it (by every
+   rank's agreement). */
+typedef struct {
+  int ok;
+  ncclComm_t nc;
+} nccl_attr;
+static int nccl_key = MPI_KEYVAL_INVALID;
+
+static int nccl_delete(MPI_Comm comm, int key, void *attr, void *extra) {
+  (void)comm;
+  (void)key;
+  (void)extra;
+  nccl_attr *a = attr;
+  if (a->ok) ncclCommDestroy(a->nc);
+  free(a);
+  return MPI_SUCCESS;
+}
+
+/* 1 when two ranks of comm on one host share a device (NCCL refuses). */
+static int nccl_shared_device(MPI_Comm comm) {
+  MPI_Comm local;
+  int dup = 0, n = 0;
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                          &local) != MPI_SUCCESS)
+    return 1;
+  MPI_Comm_size(local, &n);
+  int *devs = malloc((size_t)n * sizeof *devs);
+  if (devs) {
+    MPI_Allgather(&gpu.device, 1, MPI_INT, devs, 1, MPI_INT, local);
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        dup |= devs[i] == devs[j];
+  } else {
+    dup = 1;
+  }
+  free(devs);
+  MPI_Comm_free(&local);
+  MPI_Allreduce(MPI_IN_PLACE, &dup, 1, MPI_INT, MPI_MAX, comm);
+  return dup;
+}
+
+static nccl_attr *nccl_comm(MPI_Comm comm) {
+  if (nccl_key == MPI_KEYVAL_INVALID &&
+      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, nccl_delete, &nccl_key,
+                             NULL) != MPI_SUCCESS)
+    return NULL;
+  void *v = NULL;
+  int flag = 0;
+  MPI_Comm_get_attr(comm, nccl_key, &v, &flag);
+  if (flag) return v;
+  nccl_attr *a = calloc(1, sizeof *a);
+  int ok = a != NULL, size = 0, rank = 0;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  if (!ok) {
+    free(a);
+    return NULL;
+  }
+  const char *env = getenv("AXB_DIST_NCCL");
+  ok = !(env && strcmp(env, "0") == 0) && !nccl_shared_device(comm);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  if (ok) {
+    ncclUniqueId id;
+    memset(&id, 0, sizeof id);
+    if (rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) ok = 0;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+    if (ok) {
+      MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, comm);
+      ok = ncclCommInitRank(&a->nc, size, id, rank) == ncclSuccess;
+      int all = ok;
+      MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
+      if (ok && !all) ncclCommDestroy(a->nc);
+      ok = all;
+    }
+  }
+  a->ok = ok;
+  MPI_Comm_set_attr(comm, nccl_key, a);
+  return a;
+}
+
+/* The broadcast of bytes at host buf from root over comm through device
+   buffer 6 + dslot; 1 when done. */
+static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
+                     int dslot) {
+  int size = 1, rank = 0;
+  for (int i = 0; i < 3; ++i)
+    if (gpu.bc_host[i] == buf) gpu.bc_host[i] = NULL; /* stale from here */
+  MPI_Comm_size(comm, &size);
+  if (gpu.device < 0 || size < 2 || dslot < 0 || dslot > 2) return 0;
+  nccl_attr *a = nccl_comm(comm);
+  if (!a || !a->ok) return 0;
+  MPI_Comm_rank(comm, &rank);
+  /* Every rank needs its device buffer: agree before NCCL starts. */
+  void *d = scratch(6 + dslot, bytes);
+  int ok = d != NULL;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  if (!ok) return 0;
+  if (rank == root)
+    ok = cudaMemcpy(d, buf, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+  /* Past this point every rank is in the broadcast: a failure there is a
+     device fault, reported by the next operation's sync. */
+  ok = ok &&
+       ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, 0) == ncclSuccess;
+  ok = ok && cudaStreamSynchronize(0) == cudaSuccess;
+  if (ok && rank != root)
+    ok = cudaMemcpy(buf, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+  if (!ok) {
+    cudaGetLastError();
+    return 0; /* no device copy recorded */
+  }
+  gpu.bc_host[dslot] = buf;
+  gpu.bc_bytes[dslot] = bytes;
+  return 1;
+}
+#endif
+
+/* The device copy of host x (bytes) left by a broadcast, or NULL. */
+static void *bcast_copy(const void *x, size_t bytes) {
+  for (int i = 0; i < 3; ++i)
+    if (gpu.bc_host[i] == x && gpu.bc_bytes[i] >= bytes)
+      return gpu.scratch[6 + i];
+  return NULL;
 }
 
 #define AXB_DIST_GPU_T

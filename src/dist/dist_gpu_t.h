@@ -112,6 +112,8 @@ static axb_status AXB_FN(gpu_, potrf)(axb_handle h, int64_t n, T *A,
    step's gemms then read in place (no staging per call). */
 static const T *AXB_FN(gpu_, mirror)(int slot, const T *x, int64_t count) {
   if (count <= 0 || gpu.device < 0 || on_device(x)) return x;
+  const T *b = bcast_copy(x, (size_t)count * ES);
+  if (b) return b; /* a broadcast left it on the device */
   T *d = scratch(4 + (slot & 1), (size_t)count * ES);
   if (!d) return x;
   if (cudaMemcpy(d, x, (size_t)count * ES, cudaMemcpyHostToDevice) !=
@@ -319,6 +321,21 @@ static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
   return AXB_SUCCESS;
 }
 
+/* The table's broadcast (dist.h): NCCL where built with it. */
+static int AXB_FN(gpu_, bcast)(T *buf, int64_t count, int root, MPI_Comm comm,
+                               int dslot) {
+#ifdef AXB_DIST_NCCL
+  return count > 0 && gpu_bcast(buf, (size_t)count * ES, root, comm, dslot);
+#else
+  (void)buf;
+  (void)count;
+  (void)root;
+  (void)comm;
+  (void)dslot;
+  return 0;
+#endif
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -334,7 +351,8 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .panel_on_host = AXB_FN(gpu_, panel_on_host),
     .mirror = AXB_FN(gpu_, mirror),
     .syrk = AXB_FN(gpu_, syrk),
-    .panel_lu = AXB_FN(gpu_, panel_lu)};
+    .panel_lu = AXB_FN(gpu_, panel_lu),
+    .bcast = AXB_FN(gpu_, bcast)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {
   return axb__dist_gpu_handle(h) ? &AXB_FN(axb__dist_gpu_, ) : &CPU;

@@ -222,10 +222,14 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
   int cnt = (int)((c->mloc - lr0) * jb);
   if (nonblocking) {
     MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row, &c->req[0]);
-    MPI_Ibcast(c->pbuf[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
+    if (AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot))
+      c->req[1] = MPI_REQUEST_NULL;
+    else
+      MPI_Ibcast(c->pbuf[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
     MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
-    MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
+    if (!AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot))
+      MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
 }
@@ -278,7 +282,8 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   }
   c->t->update += axb__now() - t0;
   t0 = axb__now();
-  if (wu > 0) MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
+  if (wu > 0 && !AXB_DIST_BCAST(c->ops, c->ubuf, jb * wu, pk, g->col, 2))
+    MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
   c->t->bcast += axb__now() - t0;
   /* The step's L21 and U12 uploaded once (GPU ranks) for its gemms. */
   c->pd = c->ops->mirror(0, c->pbuf[slot], (c->mloc - lr0) * jb);

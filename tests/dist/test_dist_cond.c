@@ -344,9 +344,10 @@ static void test_alloc(void) {
   axb_status ss = single(&F2, 0, &rs);
   /* On GPU ranks the float panel runs in cuSOLVER, whose kernels flush the
      subnormal pivot 1e-40 to zero: the matrix is singular in the GPU's
-     arithmetic (info 4 on every rank), a failure status as clear as the
-     CPU's overflow, and the estimator never runs for F2. */
-  int flushed = HD != H && st == AXB_ERR_SINGULAR && rep.info == 4;
+     arithmetic (info > 0, the same on every rank: 5 on 2 H100s), a failure
+     status as clear as the CPU's overflow, and the estimator never runs for
+     F2. */
+  int flushed = HD != H && st == AXB_ERR_SINGULAR && rep.info > 0;
   CHECK(in_rcond >= 2 && in_est >= 1 && (in_est2 >= 1 || flushed),
         "allocation failures in the estimate: %d, in its workspace: %d (%d "
         "with a first block that overflows)",
