@@ -20,8 +20,8 @@
  * Messages are host-staged MPI (the existing calls on host buffers, which
  * are page-locked on GPU ranks: axb__dist_halloc), but for the panel
  * broadcasts, which go between the GPUs by NCCL where the build found it
- * (the table's bcast; AXB_DIST_NCCL=0 turns it off, every rank alike).  Inside getrf/potrf no
- * host code touches the device array (issue 24h; gpusim's
+ * (the table's bcast; AXB_DIST_NCCL=0 turns it off, every rank alike).  Inside
+ * getrf/potrf no host code touches the device array (issue 24h; gpusim's
  * test_dist_traffic faults on any such access): the step's panels go up
  * once per step (the table's mirror), the Cholesky diagonal blocks are a
  * cuBLAS syrk, its nb x nb potrf runs on a host copy, and a one-process-row
@@ -257,6 +257,10 @@ void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
 }
 
 void axb__dist_hfree(void *p) {
+  /* A later buffer at the same address must not find this one's device
+     copy (bcast_copy): the Cholesky's wl did on a 2 x 2 grid of H100s. */
+  for (int i = 0; i < 3; ++i)
+    if (p && gpu.bc_host[i] == p) gpu.bc_host[i] = NULL;
   struct cudaPointerAttributes a;
   if (p && gpu.device >= 0 && cudaPointerGetAttributes(&a, p) == cudaSuccess &&
       a.type == cudaMemoryTypeHost) {
@@ -309,7 +313,9 @@ static int nccl_delete(MPI_Comm comm, int key, void *attr, void *extra) {
   return MPI_SUCCESS;
 }
 
-/* 1 when two ranks of comm on one host share a device (NCCL refuses). */
+/* 1 when two ranks of comm on one host share a device (NCCL refuses), by
+   the devices' PCI bus ids (ordinals differ with CUDA_VISIBLE_DEVICES). */
+enum { BUS_ID = 32 };
 static int nccl_shared_device(MPI_Comm comm) {
   MPI_Comm local;
   int dup = 0, n = 0;
@@ -317,16 +323,20 @@ static int nccl_shared_device(MPI_Comm comm) {
                           &local) != MPI_SUCCESS)
     return 1;
   MPI_Comm_size(local, &n);
-  int *devs = malloc((size_t)n * sizeof *devs);
-  if (devs) {
-    MPI_Allgather(&gpu.device, 1, MPI_INT, devs, 1, MPI_INT, local);
+  char me[BUS_ID] = {0}, *ids = calloc((size_t)n, BUS_ID);
+  if (cudaDeviceGetPCIBusId(me, BUS_ID, gpu.device) != cudaSuccess) {
+    cudaGetLastError();
+    dup = 1; /* unknown: NCCL stays off, everywhere (the reduction below) */
+  }
+  if (ids) {
+    MPI_Allgather(me, BUS_ID, MPI_CHAR, ids, BUS_ID, MPI_CHAR, local);
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j)
-        dup |= devs[i] == devs[j];
+        dup |= strncmp(ids + i * BUS_ID, ids + j * BUS_ID, BUS_ID) == 0;
   } else {
     dup = 1;
   }
-  free(devs);
+  free(ids);
   MPI_Comm_free(&local);
   MPI_Allreduce(MPI_IN_PLACE, &dup, 1, MPI_INT, MPI_MAX, comm);
   return dup;
@@ -359,7 +369,11 @@ static nccl_attr *nccl_comm(MPI_Comm comm) {
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
     if (ok) {
       MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, comm);
+#ifdef AXB_GPUSIM_NCCL /* CI's simulation (tests/dist/gpusim): over comm */
+      ok = axb_gpusim_nccl_init(&a->nc, comm) == ncclSuccess;
+#else
       ok = ncclCommInitRank(&a->nc, size, id, rank) == ncclSuccess;
+#endif
       int all = ok;
       MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
       if (ok && !all) ncclCommDestroy(a->nc);

@@ -49,6 +49,8 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t bytes,
                                  struct cudaMemLocation loc, unsigned flags,
                                  cudaStream_t s);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int device);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceCount(int *count);

@@ -17,6 +17,10 @@
 #include "core/internal.h"
 #include "cublas_v2.h"
 #include "cusolverDn.h"
+#include "nccl.h"
+
+#include <mpi.h>
+#include <stdio.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,6 +174,58 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  (void)s;
+  return cudaSuccess;
+}
+/* One simulated device per process: its "bus id" names the process. */
+cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int device) {
+  (void)device;
+  snprintf(id, (size_t)len, "gpusim:%ld", (long)getpid());
+  return cudaSuccess;
+}
+
+/* ---- NCCL over MPI (nccl.h) -------------------------------------------- */
+struct axb_gpusim_nccl {
+  MPI_Comm comm;
+};
+ncclResult_t ncclGetUniqueId(ncclUniqueId *id) {
+  memset(id, 0, sizeof *id);
+  return ncclSuccess;
+}
+ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId id,
+                              int rank) {
+  (void)comm, (void)nranks, (void)id, (void)rank;
+  return ncclSystemError; /* axb_gpusim_nccl_init instead */
+}
+ncclResult_t axb_gpusim_nccl_init(ncclComm_t *comm, MPI_Comm mpi) {
+  struct axb_gpusim_nccl *c = malloc(sizeof *c);
+  if (!c) return ncclSystemError;
+  if (MPI_Comm_dup(mpi, &c->comm) != MPI_SUCCESS) {
+    free(c);
+    return ncclSystemError;
+  }
+  *comm = c;
+  return ncclSuccess;
+}
+ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
+                           ncclDataType_t type, int root, ncclComm_t comm,
+                           cudaStream_t stream) {
+  (void)type, (void)stream;
+  int r = 0;
+  MPI_Comm_rank(comm->comm, &r);
+  ENTER;
+  ++device_calls;
+  if (r == root && send != recv) memmove(recv, send, count);
+  int ok = MPI_Bcast(recv, (int)count, MPI_BYTE, root, comm->comm);
+  LEAVE;
+  return ok == MPI_SUCCESS ? ncclSuccess : ncclSystemError;
+}
+ncclResult_t ncclCommDestroy(ncclComm_t comm) {
+  MPI_Comm_free(&comm->comm);
+  free(comm);
+  return ncclSuccess;
+}
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : 1; }
 cudaError_t cudaGetDeviceCount(int *c) {
