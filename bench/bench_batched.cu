@@ -69,14 +69,8 @@ static double time_ms(Prep prep, Body body, int warm = 2, int reps = 10) {
   std::vector<float> t;
   for (int r = 0; r < warm + reps; ++r) {
     prep();
-    CU(cudaEventRecord(g_e0, g_stream));
-    for (int c = 0; c < g_calls; ++c)
-      body();
-    CU(cudaEventRecord(g_e1, g_stream));
-    CU(cudaEventSynchronize(g_e1));
-    float ms = 0;
-    CU(cudaEventElapsedTime(&ms, g_e0, g_e1));
-    if (r >= warm) t.push_back(ms / g_calls);
+    const float ms = bench_event_ms(g_stream, g_e0, g_e1, g_calls, body);
+    if (r >= warm) t.push_back(ms);
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];

@@ -191,13 +191,8 @@ int main(int argc, char **argv) {
   int64_t sizes[32];
   int ns = 0;
   for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-      threads = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-      reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--pause") && i + 1 < argc)
-      pause = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--family") && i + 1 < argc)
+    if (bench_run_option(argc, argv, &i, &threads, &reps, &pause)) continue;
+    if (!strcmp(argv[i], "--family") && i + 1 < argc)
       fams = argv[++i];
     else if (ns < 32 && atoll(argv[i]) > 0)
       sizes[ns++] = atoll(argv[i]);

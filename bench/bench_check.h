@@ -3,6 +3,7 @@
  * CUDA C++ (a benchmark that meets a failed call says where and stops).
  *   CU(call)   a CUDA runtime call that must return cudaSuccess
  *   OK(call)   a call (axb, cuBLAS, cuSOLVER) that must return 0
+ *   bench_event_ms (CUDA C++)  ms per call of back-to-back calls, by events
  */
 #ifndef AXB_BENCH_CHECK_H
 #define AXB_BENCH_CHECK_H
@@ -29,5 +30,22 @@
       exit(1);                                                                 \
     }                                                                          \
   } while (0)
+
+#ifdef __cplusplus
+/* Milliseconds per call of `calls` back-to-back calls of body() on stream
+   s, between the events e0 and e1 (waits for e1). */
+template <typename Body>
+static inline float bench_event_ms(cudaStream_t s, cudaEvent_t e0,
+                                   cudaEvent_t e1, int calls, Body body) {
+  CU(cudaEventRecord(e0, s));
+  for (int c = 0; c < calls; ++c)
+    body();
+  CU(cudaEventRecord(e1, s));
+  CU(cudaEventSynchronize(e1));
+  float ms = 0;
+  CU(cudaEventElapsedTime(&ms, e0, e1));
+  return ms / calls;
+}
+#endif
 
 #endif

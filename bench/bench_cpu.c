@@ -213,20 +213,14 @@ int main(int argc, char **argv) {
   double pause_ms = 100;
   int64_t study_max = 2048;
   const char *csv = NULL;
-  int on[R_COUNT];
+  int64_t sizes[64];
+  int nsizes = 0, on[R_COUNT];
   for (int r = 0; r < R_COUNT; ++r)
     on[r] = 1;
   on[R_SPOTRF] = 0;
-  int64_t sizes[64];
-  int nsizes = 0;
   for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-      threads = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-      reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--pause") && i + 1 < argc)
-      pause_ms = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+    if (bench_run_option(argc, argv, &i, &threads, &reps, &pause_ms)) continue;
+    if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       csv = argv[++i];
     else if (!strcmp(argv[i], "--study-max") && i + 1 < argc)
       study_max = atoll(argv[++i]);

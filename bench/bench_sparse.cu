@@ -71,16 +71,8 @@ template <typename Body> static double time_ms(Body body, int batch = 20) {
   for (int w = 0; w < 3; ++w)
     body();
   std::vector<float> t;
-  for (int r = 0; r < g_reps; ++r) {
-    CU(cudaEventRecord(g_e0, g_stream));
-    for (int k = 0; k < batch; ++k)
-      body();
-    CU(cudaEventRecord(g_e1, g_stream));
-    CU(cudaEventSynchronize(g_e1));
-    float ms = 0;
-    CU(cudaEventElapsedTime(&ms, g_e0, g_e1));
-    t.push_back(ms / batch);
-  }
+  for (int r = 0; r < g_reps; ++r)
+    t.push_back(bench_event_ms(g_stream, g_e0, g_e1, batch, body));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }

@@ -237,8 +237,7 @@ int main(int argc, char **argv) {
   axb_backend b = test_backend_arg(argc, argv);
   double probe = 0;
   if (axb_vendor_dgecon(1, &probe, 1, 0, &probe) == AXB_ERR_NOT_COMPILED) {
-    printf("SKIP: no LAPACK anchor\n");
-    return 77;
+    return test_skip("no LAPACK anchor");
   }
   h = test_handle(b);
   is_ref = b == AXB_BACKEND_REF;

@@ -8,8 +8,7 @@
 
 int main(void) {
   if (!axb_backend_compiled(AXB_BACKEND_CUDA)) {
-    printf("SKIP: CUDA backend not compiled\n");
-    return 77;
+    return test_skip("CUDA backend not compiled");
   }
   int count = 0;
   CHECK(axb_cuda_device_count(&count) == AXB_SUCCESS, "device count");
@@ -19,8 +18,7 @@ int main(void) {
           "a CUDA handle without a GPU must fail with NO_DEVICE");
     CHECK(g == NULL, "no handle");
     if (test_failures) return test_finish("test_cuda");
-    printf("SKIP: no CUDA device\n");
-    return 77;
+    return test_skip("no CUDA device");
   }
   char name[128] = "";
   size_t mem = 0;

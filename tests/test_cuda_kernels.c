@@ -402,8 +402,7 @@ int main(void) {
   int count = 0;
   if (!axb_backend_compiled(AXB_BACKEND_CUDA) ||
       axb_cuda_device_count(&count) != AXB_SUCCESS || count == 0) {
-    printf("SKIP: no CUDA device\n");
-    return 77;
+    return test_skip("no CUDA device");
   }
   g = test_handle(AXB_BACKEND_CUDA);
   ref = test_handle(AXB_BACKEND_REF);
@@ -434,8 +433,5 @@ int main(void) {
 }
 
 #else
-int main(void) {
-  printf("SKIP: CUDA not compiled\n");
-  return 77;
-}
+int main(void) { return test_skip("CUDA not compiled"); }
 #endif

@@ -270,13 +270,11 @@ static void big_case(int64_t n) {
 
 int main(void) {
   if (!axb_backend_compiled(AXB_BACKEND_CUDA)) {
-    printf("SKIP: CUDA backend not compiled\n");
-    return 77;
+    return test_skip("CUDA backend not compiled");
   }
   int count = 0;
   if (axb_cuda_device_count(&count) != AXB_SUCCESS || count == 0) {
-    printf("SKIP: no CUDA device\n");
-    return 77;
+    return test_skip("no CUDA device");
   }
   H[0] = make("0", NULL);
   H[1] = make("1", "4096");

@@ -123,8 +123,7 @@ int main(void) {
   int n = 0;
   CHECK_STATUS(NULL, axb_opencl_device_count(&n), AXB_SUCCESS);
   if (n == 0) {
-    printf("SKIP: no OpenCL device\n");
-    return 77;
+    return test_skip("no OpenCL device");
   }
   listing(n);
   selection(n);

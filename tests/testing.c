@@ -54,6 +54,11 @@ int test_finish(const char *name) {
   return test_failures ? 1 : 0;
 }
 
+int test_skip(const char *why) {
+  printf("SKIP: %s\n", why);
+  return 77;
+}
+
 axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
                    double kappa, int64_t col, uint64_t seed) {
   axb_gen_spec s = {kind, n, kappa, col, seed};

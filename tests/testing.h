@@ -55,6 +55,8 @@ const char *test_matrices_dir(void);
 const char *test_data_dir(void);
 /* Print "name: N checks, M failed" and return the exit code. */
 int test_finish(const char *name);
+/* Print "SKIP: why" and return 77, ctest's skip code (SKIP_RETURN_CODE). */
+int test_skip(const char *why);
 
 /*
  * Operands shared by the typed-API tests.  Where a helper cannot produce

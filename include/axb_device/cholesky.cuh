@@ -49,6 +49,18 @@ __device__ __forceinline__ int rows_potrf(Grp &g, int n, T (&r)[R][NMAX]) {
   return info;
 }
 
+/* Row k of the right-hand sides, brow, divided by the diagonal entry l_kk
+   on the lane that holds it (mine). */
+template <int NR, typename T>
+__device__ __forceinline__ void rows_div_diag(bool mine, T lkk, T (&brow)[NR]) {
+  if (mine) {
+    const T d = T(1) / lkk;
+#pragma unroll
+    for (int c = 0; c < NR; ++c)
+      brow[c] *= d;
+  }
+}
+
 /* Solve with rows_potrf's factor on NR right-hand sides (b[q]: row
    lane + G q). */
 template <int NMAX, int R, int NR, typename Grp, typename T>
@@ -59,12 +71,7 @@ __device__ __forceinline__ void rows_potrs(Grp &g, int n, const T (&r)[R][NMAX],
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
       const int kl = k % G, kq = k / G;
-      if (g.lane == kl) {
-        const T d = T(1) / r[kq][k];
-#pragma unroll
-        for (int c = 0; c < NR; ++c)
-          b[kq][c] *= d;
-      }
+      rows_div_diag(g.lane == kl, r[kq][k], b[kq]);
       g.row_begin(b, kq, kl);
 #pragma unroll
       for (int c = 0; c < NR; ++c) {
@@ -80,12 +87,7 @@ __device__ __forceinline__ void rows_potrs(Grp &g, int n, const T (&r)[R][NMAX],
   for (int k = NMAX - 1; k >= 0; --k) {
     if (k < n) {
       const int kl = k % G, kq = k / G;
-      if (g.lane == kl) {
-        const T d = T(1) / r[kq][k];
-#pragma unroll
-        for (int c = 0; c < NR; ++c)
-          b[kq][c] *= d;
-      }
+      rows_div_diag(g.lane == kl, r[kq][k], b[kq]);
       /* L(k, i) for this lane's rows i < k: entry i of row k. */
       T lki[R];
       g.row_begin(r, kq, kl);

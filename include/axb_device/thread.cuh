@@ -15,6 +15,43 @@ namespace axb_dev {
 /* Per thread: a[i + j * NMAX], n <= NMAX                                   */
 /* ======================================================================== */
 
+/* Partial pivoting in column k: the row p in [k, n) of the largest |a_pk|
+   (the first on ties). */
+template <int NMAX, typename T>
+__device__ __forceinline__ int thread_pivot(int n, int k,
+                                            const T (&a)[NMAX * NMAX]) {
+  int p = k;
+  T best = absval(a[k + k * NMAX]);
+#pragma unroll
+  for (int i = k + 1; i < NMAX; ++i) {
+    const T v = absval(a[i + k * NMAX]);
+    if (i < n && v > best) {
+      best = v;
+      p = i;
+    }
+  }
+  return p;
+}
+
+/* Rows k and p >= k of a exchanged.  Every row below k is tested against p
+   so that all indices are constants once the callers' loops unroll (an
+   index p would move a to local memory). */
+template <int NMAX, typename T>
+__device__ __forceinline__ void thread_swap_rows(int k, int p,
+                                                 T (&a)[NMAX * NMAX]) {
+#pragma unroll
+  for (int i = k + 1; i < NMAX; ++i) {
+    if (i == p) {
+#pragma unroll
+      for (int j = 0; j < NMAX; ++j) {
+        const T t = a[k + j * NMAX];
+        a[k + j * NMAX] = a[i + j * NMAX];
+        a[i + j * NMAX] = t;
+      }
+    }
+  }
+}
+
 /* LU with partial pivoting, in place (L unit lower below, U on and above
    the diagonal); ipiv[0..n) 1-based.  Returns info. */
 template <int NMAX, typename T>
@@ -24,28 +61,9 @@ __device__ __forceinline__ int thread_getrf(int n, T (&a)[NMAX * NMAX],
 #pragma unroll
   for (int k = 0; k < NMAX; ++k) {
     if (k < n) {
-      int p = k;
-      T best = absval(a[k + k * NMAX]);
-#pragma unroll
-      for (int i = k + 1; i < NMAX; ++i) {
-        const T v = absval(a[i + k * NMAX]);
-        if (i < n && v > best) {
-          best = v;
-          p = i;
-        }
-      }
+      const int p = thread_pivot<NMAX>(n, k, a);
       ipiv[k] = p + 1;
-#pragma unroll
-      for (int i = k + 1; i < NMAX; ++i) {
-        if (i == p) {
-#pragma unroll
-          for (int j = 0; j < NMAX; ++j) {
-            const T t = a[k + j * NMAX];
-            a[k + j * NMAX] = a[i + j * NMAX];
-            a[i + j * NMAX] = t;
-          }
-        }
-      }
+      thread_swap_rows<NMAX>(k, p, a);
       const T piv = a[k + k * NMAX];
       if (piv == T(0)) {
         if (!info) info = k + 1;
@@ -113,28 +131,9 @@ __device__ __forceinline__ int thread_inverse(int n, T (&a)[NMAX * NMAX]) {
   for (int k = 0; k < NMAX; ++k) {
     piv[k] = k;
     if (k < n && !info) {
-      int p = k;
-      T best = absval(a[k + k * NMAX]);
-#pragma unroll
-      for (int i = k + 1; i < NMAX; ++i) {
-        const T v = absval(a[i + k * NMAX]);
-        if (i < n && v > best) {
-          best = v;
-          p = i;
-        }
-      }
+      const int p = thread_pivot<NMAX>(n, k, a);
       piv[k] = p;
-#pragma unroll
-      for (int i = k + 1; i < NMAX; ++i) {
-        if (i == p) {
-#pragma unroll
-          for (int j = 0; j < NMAX; ++j) {
-            const T t = a[k + j * NMAX];
-            a[k + j * NMAX] = a[i + j * NMAX];
-            a[i + j * NMAX] = t;
-          }
-        }
-      }
+      thread_swap_rows<NMAX>(k, p, a);
       const T d = a[k + k * NMAX];
       if (d == T(0)) {
         info = k + 1;

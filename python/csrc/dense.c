@@ -60,6 +60,27 @@ static PyArrayObject *driver_matrix(PyArrayObject *A, int type, int method,
   return c;
 }
 
+/* A0 as it is when it already has the type, in column-major (*rowmajor =
+   0) or row-major (*rowmajor = 1) order with leading dimension *ld: a new
+   reference to it; otherwise a column-major copy (*ld = max(1, n)).  NULL
+   with a Python error when the copy fails. */
+static PyArrayObject *either_order(PyArrayObject *A0, int type, int64_t *ld,
+                                   int *rowmajor) {
+  const int64_t n = PyArray_DIM(A0, 0);
+  *rowmajor = 0;
+  if (PyArray_TYPE(A0) == type && axbpy_colmajor(A0, ld)) {
+    Py_INCREF(A0);
+    return A0;
+  }
+  if (PyArray_TYPE(A0) == type && axbpy_rowmajor(A0, ld)) {
+    *rowmajor = 1;
+    Py_INCREF(A0);
+    return A0;
+  }
+  *ld = n > 1 ? n : 1;
+  return axbpy_fcopy(A0, type);
+}
+
 static PyObject *report_tuple(const axb_report *r) {
   return Py_BuildValue(
       "{s:s,s:s,s:s,s:L,s:L,s:L,s:O,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:s,s:L,"
@@ -324,18 +345,7 @@ PyObject *axbpy_potrs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (type < 0) goto done;
   int64_t ld = 1, n = PyArray_DIM(C0, 0), info = 0;
   int flip = 0;
-  if (PyArray_TYPE(C0) == type && axbpy_colmajor(C0, &ld)) {
-    C = C0;
-  } else if (PyArray_TYPE(C0) == type && axbpy_rowmajor(C0, &ld)) {
-    C = C0;
-    flip = 1;
-  }
-  if (C)
-    Py_INCREF(C);
-  else if (!(C = axbpy_fcopy(C0, type)))
-    goto done;
-  else
-    ld = n > 1 ? n : 1;
+  if (!(C = either_order(C0, type, &ld, &flip))) goto done;
   if (!(X = rhs_copy(B, type, overwrite))) goto done;
   axb_uplo uplo = (lower != 0) != flip ? AXB_LOWER : AXB_UPPER;
   int64_t nrhs = PyArray_NDIM(X) > 1 ? PyArray_DIM(X, 1) : 1;
@@ -377,18 +387,7 @@ PyObject *axbpy_invert(PyObject *self, PyObject *const *args,
   if (type < 0) goto done;
   int64_t ld = 1, n = PyArray_DIM(A0, 0);
   int corder = 0;
-  if (PyArray_TYPE(A0) == type && axbpy_colmajor(A0, &ld)) {
-    A = A0;
-  } else if (PyArray_TYPE(A0) == type && axbpy_rowmajor(A0, &ld)) {
-    A = A0;
-    corder = 1;
-  }
-  if (A)
-    Py_INCREF(A);
-  else if (!(A = axbpy_fcopy(A0, type)))
-    goto done;
-  else
-    ld = n > 1 ? n : 1;
+  if (!(A = either_order(A0, type, &ld, &corder))) goto done;
   if (!(X = axbpy_empty(2, PyArray_DIMS(A0), type, !corder))) goto done;
   axb_handle h = NULL;
   axb_status st = AXB_SUCCESS;

@@ -39,57 +39,40 @@ static const routine routines[] = {
 #define P(i) ((void *)(uintptr_t)v[i])
 #define IV(i) ((int64_t)v[i])
 
-static axb_status run_double(axb_handle h, int r, const uint64_t *v) {
-  switch (r) {
-  case 0: return axb_dgetrf_dev(h, IV(0), IV(0), P(1), IV(2), P(3), P(4));
-  case 1:
-    return axb_dgetrs_dev(h, (axb_trans)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
-                          P(6), IV(7));
-  case 2: return axb_dpotrf_dev(h, (axb_uplo)IV(0), IV(1), P(2), IV(3), P(4));
-  case 3:
-    return axb_dpotrs_dev(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
-                          IV(6));
-  case 4: return axb_dgetri_dev(h, IV(0), P(1), IV(2), P(3), P(4));
-  case 5:
-    return axb_dgesv_batched(h, IV(0), IV(1), P(2), IV(3), IV(4), NULL, IV(0),
-                             P(5), IV(6), IV(7), P(8), IV(9));
-  case 6:
-    return axb_dposv_batched(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4),
-                             IV(5), P(6), IV(7), IV(8), P(9), IV(10));
-  case 7:
-    return axb_dinverse_batched(h, IV(0), P(1), IV(2), IV(3), P(4), IV(5));
-  default:
-    return axb_dgesv_batched_cert(h, (int)IV(0), IV(1), IV(2), P(3), IV(4),
-                                  IV(5), P(6), IV(7), IV(8), P(9), IV(10),
-                                  IV(11), P(12), P(13), IV(14));
+/* run_d and run_s: the table's routine r on the values v, in double (X =
+   d) or float (X = s). */
+#define RUN_IN(X)                                                              \
+  static axb_status run_##X(axb_handle h, int r, const uint64_t *v) {          \
+    switch (r) {                                                               \
+    case 0:                                                                    \
+        return axb_##X##getrf_dev(h, IV(0), IV(0), P(1), IV(2), P(3), P(4));   \
+    case 1:                                                                    \
+      return axb_##X##getrs_dev(h, (axb_trans)IV(0), IV(1), IV(2), P(3),       \
+                                IV(4), P(5), P(6), IV(7));                     \
+    case 2:                                                                    \
+      return axb_##X##potrf_dev(h, (axb_uplo)IV(0), IV(1), P(2), IV(3), P(4)); \
+    case 3:                                                                    \
+      return axb_##X##potrs_dev(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4), \
+                                P(5), IV(6));                                  \
+    case 4: return axb_##X##getri_dev(h, IV(0), P(1), IV(2), P(3), P(4));      \
+    case 5:                                                                    \
+      return axb_##X##gesv_batched(h, IV(0), IV(1), P(2), IV(3), IV(4), NULL,  \
+                                   IV(0), P(5), IV(6), IV(7), P(8), IV(9));    \
+    case 6:                                                                    \
+      return axb_##X##posv_batched(h, (axb_uplo)IV(0), IV(1), IV(2), P(3),     \
+                                   IV(4), IV(5), P(6), IV(7), IV(8), P(9),     \
+                                   IV(10));                                    \
+    case 7:                                                                    \
+      return axb_##X##inverse_batched(h, IV(0), P(1), IV(2), IV(3), P(4),      \
+                                      IV(5));                                  \
+    default:                                                                   \
+      return axb_##X##gesv_batched_cert(                                       \
+          h, (int)IV(0), IV(1), IV(2), P(3), IV(4), IV(5), P(6), IV(7), IV(8), \
+          P(9), IV(10), IV(11), P(12), P(13), IV(14));                         \
+    }                                                                          \
   }
-}
-
-static axb_status run_float(axb_handle h, int r, const uint64_t *v) {
-  switch (r) {
-  case 0: return axb_sgetrf_dev(h, IV(0), IV(0), P(1), IV(2), P(3), P(4));
-  case 1:
-    return axb_sgetrs_dev(h, (axb_trans)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
-                          P(6), IV(7));
-  case 2: return axb_spotrf_dev(h, (axb_uplo)IV(0), IV(1), P(2), IV(3), P(4));
-  case 3:
-    return axb_spotrs_dev(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4), P(5),
-                          IV(6));
-  case 4: return axb_sgetri_dev(h, IV(0), P(1), IV(2), P(3), P(4));
-  case 5:
-    return axb_sgesv_batched(h, IV(0), IV(1), P(2), IV(3), IV(4), NULL, IV(0),
-                             P(5), IV(6), IV(7), P(8), IV(9));
-  case 6:
-    return axb_sposv_batched(h, (axb_uplo)IV(0), IV(1), IV(2), P(3), IV(4),
-                             IV(5), P(6), IV(7), IV(8), P(9), IV(10));
-  case 7:
-    return axb_sinverse_batched(h, IV(0), P(1), IV(2), IV(3), P(4), IV(5));
-  default:
-    return axb_sgesv_batched_cert(h, (int)IV(0), IV(1), IV(2), P(3), IV(4),
-                                  IV(5), P(6), IV(7), IV(8), P(9), IV(10),
-                                  IV(11), P(12), P(13), IV(14));
-  }
-}
+RUN_IN(d)
+RUN_IN(s)
 
 /* dev_call(name, dtype, device, stream, ints...) -> (status, detail).
    dtype: "float32" or "float64"; pointers and sizes as Python ints. */
@@ -130,7 +113,7 @@ PyObject *axbpy_dev_call(PyObject *self, PyObject *const *args,
   if (!st) {
     int is_float = !strcmp(dt, "float32");
     Py_BEGIN_ALLOW_THREADS;
-    st = is_float ? run_float(h, r, v) : run_double(h, r, v);
+    st = is_float ? run_s(h, r, v) : run_d(h, r, v);
     Py_END_ALLOW_THREADS;
   }
   PyObject *d = axbpy_detail(st, h);

@@ -31,6 +31,20 @@ def small(path):
     return False
 
 
+def assert_converged(A, x, b, rep):
+    """Converged to 1e-8: the reported and the recomputed residual."""
+    r = np.linalg.norm(b - A @ x) / np.linalg.norm(b)
+    assert rep.true_residual <= 1e-8 and r <= 1e-8 * 1.01
+
+
+def ones_system(name):
+    """The shared matrix `name` (skipped when absent) and b = A * ones."""
+    if not (DIR / name).exists():
+        pytest.skip("%s absent" % name)
+    A = read(DIR / name)
+    return A, A @ np.ones(A.shape[0])
+
+
 pytest.importorskip("scipy.io")
 needs_dir = pytest.mark.skipif(not DIR.is_dir(),
                                reason="no shared matrices at %s" % DIR)
@@ -69,26 +83,19 @@ UNSYM = ["cage5.mtx", "olm500.mtx", "pde2961.mtx", "orsirr_1.mtx",
 @needs_dir
 @pytest.mark.parametrize("name", SPD)
 def test_cg_real_spd(name):
-    if not (DIR / name).exists():
-        pytest.skip("%s absent" % name)
-    A = read(DIR / name)
-    b = A @ np.ones(A.shape[0])
+    A, b = ones_system(name)
     try:
         x, rep = axb.sparse.cg(A, b, rtol=1e-8, maxiter=20000)
     except axb.NoConvergenceError as e:   # reported, with what it reached
         assert e.report.true_residual > 1e-8
         return
-    r = np.linalg.norm(b - A @ x) / np.linalg.norm(b)
-    assert rep.true_residual <= 1e-8 and r <= 1e-8 * 1.01
+    assert_converged(A, x, b, rep)
 
 
 @needs_dir
 @pytest.mark.parametrize("name", UNSYM)
 def test_gmres_real_unsymmetric(name):
-    if not (DIR / name).exists():
-        pytest.skip("%s absent" % name)
-    A = read(DIR / name)
-    b = A @ np.ones(A.shape[0])
+    A, b = ones_system(name)
     try:
         x, rep = axb.sparse.gmres(A, b, rtol=1e-8, restart=50,
                                   maxiter=20000)
@@ -96,5 +103,4 @@ def test_gmres_real_unsymmetric(name):
         assert e.report is None or e.report.true_residual > 1e-8 or \
             e.report.breakdown != "none"
         return
-    r = np.linalg.norm(b - A @ x) / np.linalg.norm(b)
-    assert rep.true_residual <= 1e-8 and r <= 1e-8 * 1.01
+    assert_converged(A, x, b, rep)

@@ -1,7 +1,7 @@
 /*
  * What the CPU backends' factorizations report in the same words: the
- * verdict on an exactly zero pivot, and a pivot or getri workspace they
- * cannot get.
+ * verdict on an exactly zero pivot or a minor that is not positive
+ * definite, and a pivot or getri workspace they cannot get.
  */
 #ifndef AXB_BACKEND_VERDICT_H
 #define AXB_BACKEND_VERDICT_H
@@ -20,6 +20,17 @@ static inline axb_status axb__zero_pivot(axb_handle h, int64_t *info,
                      "%s: %s(%lld,%lld) is exactly zero (1-based)", routine,
                      which, (long long)first, (long long)first);
   return AXB_SUCCESS;
+}
+
+/* *info (may be NULL) := first, the order (1-based) of the first leading
+   minor that is not positive definite, and AXB_ERR_NOT_SPD naming it: the
+   Cholesky factorizations' verdict (first > 0). */
+static inline axb_status axb__not_spd(axb_handle h, int64_t *info,
+                                      int64_t first, const char *routine) {
+  if (info) *info = first;
+  return axb__fail(h, AXB_ERR_NOT_SPD,
+                   "%s: leading minor of order %lld is not positive definite",
+                   routine, (long long)first);
 }
 
 /* The same for an elimination that stops at its first zero pivot

@@ -300,6 +300,21 @@ static double worst_ratio(const double *r, const double *x, int64_t ldx,
   return worst;
 }
 
+/* The residual routines' shared start: 1 when A is square, X and B are
+   n x nrhs and neither size is 0; otherwise 0 with *early = NaN (shapes
+   that do not match) or 0 (an empty system: nothing to check).  *oom is
+   cleared. */
+static int system_ok(const axb_dense *A, const axb_dense *X, const axb_dense *B,
+                     int *oom, double *early) {
+  if (oom) *oom = 0;
+  *early = NAN;
+  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return 0;
+  int64_t n = A->rows, nrhs = X->cols;
+  if (X->rows != n || B->rows != n || B->cols != nrhs) return 0;
+  *early = 0;
+  return n > 0 && nrhs > 0;
+}
+
 /* r := B (n x nrhs doubles, then `extra` more doubles of scratch) and
    x := X as doubles (*own: a converted copy or NULL); 0 with *oom set
    when memory runs out. */
@@ -327,14 +342,10 @@ double axb_check_solve(const axb_dense *A, const axb_dense *X,
 
 double axb__check_solve(const axb_dense *A, const axb_dense *X,
                         const axb_dense *B, int *oom) {
-  if (oom) *oom = 0;
-  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
-  int64_t n = A->rows, nrhs = X->cols;
-  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
-  if (n == 0 || nrhs == 0) return 0;
-  double *r, *own;
+  double early, *r, *own;
+  if (!system_ok(A, X, B, oom, &early)) return early;
+  int64_t n = A->rows, nrhs = X->cols, ldx;
   const double *x;
-  int64_t ldx;
   if (!residual_setup(X, B, n, nrhs, 0, &r, &x, &ldx, &own, oom)) return NAN;
   sub_ax(A, x, ldx, nrhs, r, n); /* r = b - A x, column by column */
   double worst = worst_ratio(r, x, ldx, n, nrhs, norm_of(A, AXB_NORM_INF),
@@ -359,14 +370,10 @@ double axb__backward_error(const axb_dense *A, const axb_dense *X,
 double axb__backward_error_op(const axb_dense *A, axb_trans trans,
                               const axb_dense *X, const axb_dense *B,
                               int threads, int *oom) {
-  if (oom) *oom = 0;
-  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
-  int64_t n = A->rows, nrhs = X->cols;
-  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
-  if (n == 0 || nrhs == 0) return 0;
-  double *r, *own;
+  double early, *r, *own;
+  if (!system_ok(A, X, B, oom, &early)) return early;
+  int64_t n = A->rows, nrhs = X->cols, ldx;
   const double *x;
-  int64_t ldx;
   if (!residual_setup(X, B, n, nrhs, n, &r, &x, &ldx, &own, oom)) return NAN;
   double *sums = r + n * nrhs;
   const int t = trans == AXB_TRANS, d = A->dtype == AXB_F64;
@@ -397,11 +404,10 @@ double axb__backward_error_op(const axb_dense *A, axb_trans trans,
 double axb__backward_error_sym(const axb_dense *A, const axb_dense *X,
                                const axb_dense *B, double anorm, int threads,
                                int *oom) {
-  if (oom) *oom = 0;
-  if (!square_ok(A) || !dense_ok(X) || !dense_ok(B)) return NAN;
-  int64_t n = A->rows, nrhs = X->cols;
-  if (X->rows != n || B->rows != n || B->cols != nrhs) return NAN;
-  if (n == 0 || nrhs == 0) return 0;
+  double early, *r, *own;
+  if (!system_ok(A, X, B, oom, &early)) return early;
+  int64_t n = A->rows, nrhs = X->cols, ldx;
+  const double *x;
   int parts = 1;
 #ifdef _OPENMP
   parts = threads > 0 ? threads : omp_get_max_threads();
@@ -410,9 +416,6 @@ double axb__backward_error_sym(const axb_dense *A, const axb_dense *X,
 #endif
   if ((double)n * (double)n < CHK_PAR_WORK) parts = 1;
   parts = parts < 1 ? 1 : parts > CHK_SYM_PARTS ? CHK_SYM_PARTS : parts;
-  double *r, *own;
-  const double *x;
-  int64_t ldx;
   if (!residual_setup(X, B, n, nrhs, n * nrhs * parts, &r, &x, &ldx, &own, oom))
     return NAN;
   if (A->dtype == AXB_F64)

@@ -151,17 +151,21 @@ void axb_potrf_columns_opts_default(axb_potrf_columns_opts *opts) {
   opts->threads = 256;
 }
 
+/* The study kernels' threads per block: 0 means 256 (*t is set to it);
+   else a power of two in 32..1024. */
+static int block_threads_ok(int *t) {
+  if (*t == 0) *t = 256;
+  return *t >= 32 && *t <= 1024 && (*t & (*t - 1)) == 0;
+}
+
 /* Check the column-Cholesky options (argument 4); threads 0 means 256. */
 static axb_status resolve_columns(axb_handle h, const char *r,
                                   const axb_potrf_columns_opts *in,
                                   axb_potrf_columns_opts *o, int64_t *info) {
   axb_potrf_columns_opts_default(o);
   if (in) *o = *in;
-  if (o->threads == 0) o->threads = 256;
-  const int t = o->threads;
   if ((o->kernels != 1 && o->kernels != 2) ||
-      (o->in_place != 0 && o->in_place != 1) || t < 32 || t > 1024 ||
-      (t & (t - 1)) != 0)
+      (o->in_place != 0 && o->in_place != 1) || !block_threads_ok(&o->threads))
     return arg_error(h, r, 4,
                      "opts: kernels 1 or 2, in_place 0 or 1, threads a power "
                      "of two 32..1024",
@@ -184,11 +188,9 @@ static axb_status resolve_rowcyclic(axb_handle h, const char *r,
                                     axb_rowcyclic_opts *o, int64_t *info) {
   axb_rowcyclic_opts_default(o);
   if (in) *o = *in;
-  if (o->threads == 0) o->threads = 256;
-  const int t = o->threads;
   if ((o->pivot != 0 && o->pivot != 1) ||
       (o->schedule != AXB_RC_HALVE && o->schedule != AXB_RC_DECREMENT) ||
-      o->blocks < 0 || t < 32 || t > 1024 || (t & (t - 1)) != 0 ||
+      o->blocks < 0 || !block_threads_ok(&o->threads) ||
       (o->pipelined != 0 && o->pipelined != 1))
     return arg_error(h, r, 7,
                      "opts: pivot 0/1, schedule HALVE/DECREMENT, blocks >= 0, "

@@ -24,6 +24,7 @@
 #include "dense/condest.h"
 #include "dense/mixed.h"
 #include "dense/resident.h"
+#include "dense/solve_args.h"
 
 #include <math.h>
 #include <string.h>
@@ -145,55 +146,6 @@ static double factor_flops(axb_method m, double n) {
 
 static double solve_flops(double n, double nrhs) { return 2 * n * n * nrhs; }
 
-/* ld x cols entries whose byte count overflows int64: no such array
-   exists, and indexing it would wrap (issue 19: the norm crashed on a
-   3037000500 x 3037000500 descriptor). */
-static axb_status extent_ok(axb_handle h, const axb_dense *A,
-                            const char *what) {
-  int64_t es = (int64_t)axb_dtype_size(A->dtype);
-  if (A->cols > 0 && A->ld > INT64_MAX / es / A->cols)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "%s is %lld x %lld with ld %lld: its size in bytes "
-                     "overflows a 64-bit integer",
-                     what, (long long)A->rows, (long long)A->cols,
-                     (long long)A->ld);
-  return AXB_SUCCESS;
-}
-
-/* Checks shared by axb_solve and axb_invert: a square, non-empty, finite
-   host matrix. */
-static axb_status check_square(axb_handle h, const axb_dense *A,
-                               const char *what) {
-  if (!A || (!A->data && A->rows > 0 && A->cols > 0))
-    return axb__fail(h, AXB_ERR_INVALID, "%s is NULL", what);
-  if (A->dtype != AXB_F32 && A->dtype != AXB_F64)
-    return axb__fail(h, AXB_ERR_INVALID, "%s has an unknown dtype", what);
-  if (A->mem != AXB_MEM_HOST)
-    return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
-                     "%s in device memory: use the _dev routines", what);
-  if (A->rows != A->cols)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "%s is %lld x %lld: a square matrix is needed", what,
-                     (long long)A->rows, (long long)A->cols);
-  if (A->rows <= 0)
-    return axb__fail(h, AXB_ERR_INVALID, "%s is empty (%lld x %lld)", what,
-                     (long long)A->rows, (long long)A->cols);
-  if (A->ld < A->rows)
-    return axb__fail(h, AXB_ERR_INVALID, "%s has ld %lld < rows %lld", what,
-                     (long long)A->ld, (long long)A->rows);
-  return extent_ok(h, A, what);
-}
-
-static axb_status check_finite(axb_handle h, const axb_dense *A,
-                               const char *what) {
-  int64_t i = 0, j = 0;
-  if (axb__dense_finite(A, &i, &j)) return AXB_SUCCESS;
-  double v = axb_dense_get(A, i, j);
-  return axb__fail(h, AXB_ERR_INVALID, "%s(%lld,%lld) is %s", what,
-                   (long long)i + 1, (long long)j + 1,
-                   isnan(v) ? "NaN" : "infinite");
-}
-
 /* The square A is finite, and *anorm = ||A||_1 (the rcond estimate's),
    from one pass over A (columns shared among the handle's threads); only
    a non-finite norm pays for the entry-by-entry scan that names the
@@ -217,31 +169,7 @@ static axb_status check_finite_norm(axb_handle h, const axb_dense *A,
   if (ainf) *ainf = axb__rows_max(rows, nt, n);
   axb__free(colsum);
   axb__free(rows);
-  return isfinite(*anorm) ? AXB_SUCCESS : check_finite(h, A, what);
-}
-
-/* The shapes of A and B; their contents are checked later (B's at once,
-   A's in the pass that copies it: axb_solve). */
-static axb_status check_shapes(axb_handle h, const axb_dense *A,
-                               const axb_dense *B) {
-  axb_status st = check_square(h, A, "A");
-  if (st) return st;
-  if (!B || !B->data)
-    return axb__fail(h, AXB_ERR_INVALID, "B (the right-hand side) is NULL");
-  if (B->mem != AXB_MEM_HOST)
-    return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "B in device memory");
-  if (B->dtype != A->dtype)
-    return axb__fail(h, AXB_ERR_INVALID, "A is %s but B is %s",
-                     axb_dtype_name(A->dtype), axb_dtype_name(B->dtype));
-  if (B->rows != A->rows || B->cols < 1)
-    return axb__fail(h, AXB_ERR_INVALID,
-                     "B is %lld x %lld but A is %lld x %lld",
-                     (long long)B->rows, (long long)B->cols, (long long)A->rows,
-                     (long long)A->cols);
-  if (B->ld < B->rows)
-    return axb__fail(h, AXB_ERR_INVALID, "B has ld %lld < rows %lld",
-                     (long long)B->ld, (long long)B->rows);
-  return extent_ok(h, B, "B");
+  return isfinite(*anorm) ? AXB_SUCCESS : axb__solve_finite(h, A, what);
 }
 
 static int is_symmetric(const axb_dense *A) {
@@ -467,7 +395,7 @@ static axb_status not_symmetric(axb_handle h, axb_method m) {
 
 /* The failure st, unless A holds a NaN or Inf: that is reported first. */
 static axb_status a_first(axb_handle h, const axb_dense *A, axb_status st) {
-  axb_status fa = st ? check_finite(h, A, "A") : AXB_SUCCESS;
+  axb_status fa = st ? axb__solve_finite(h, A, "A") : AXB_SUCCESS;
   return fa ? fa : st;
 }
 
@@ -527,7 +455,7 @@ static axb_status take_lower(axb_handle h, const axb_dense *A, axb_method m,
   axb__free(rows);
   if (!*sym && m == AXB_METHOD_AUTO) return AXB_SUCCESS;
   if (!*sym || !isfinite(*anorm)) {
-    axb_status st = check_finite(h, A, "A");
+    axb_status st = axb__solve_finite(h, A, "A");
     if (st) return st;
   }
   return *sym ? AXB_SUCCESS : not_symmetric(h, m);
@@ -597,7 +525,7 @@ static axb_status take_a(axb_handle h, const axb_dense *A, axb_method m,
   axb__free(colsum);
   *anorm = norm;
   if (!isfinite(norm)) {
-    axb_status st = check_finite(h, A, "A");
+    axb_status st = axb__solve_finite(h, A, "A");
     if (st) return st;
   }
   if (is_cholesky(m) && !sym) return not_symmetric(h, m);
@@ -617,11 +545,11 @@ axb_status axb_solve(axb_handle h, const axb_dense *A, axb_dense *B,
   axb_solve_opts_default(&o);
   if (opts) o = *opts;
   double t0 = axb__now();
-  axb_status st = check_shapes(h, A, B);
+  axb_status st = axb__solve_shapes(h, A, B);
   if (st) return r->status = st;
   /* A's contents are read once below, with its copy; any failure before
      that reports a NaN or Inf in A first, as the scan came first. */
-  if (!st) st = check_finite(h, B, "B");
+  if (!st) st = axb__solve_finite(h, B, "B");
   if (!st) st = check_options(h, A, &o);
   r->t_check = axb__now() - t0;
   if (st) return r->status = a_first(h, A, st);
@@ -785,7 +713,7 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
   if (!h)
     return axb__fail(NULL, AXB_ERR_INVALID, "%s: the handle is NULL", __func__);
   axb__clear(h);
-  axb_status st = check_square(h, A, "A");
+  axb_status st = axb__solve_square(h, A, "A");
   if (st) return st;
   /* A's contents are read with its copy into X below; a failure before
      that reports a NaN or Inf in A first, as the scan came first. */
@@ -796,7 +724,7 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
         h, A,
         axb__fail(h, AXB_ERR_INVALID, "X must be a host %lld x %lld %s matrix",
                   (long long)n, (long long)n, axb_dtype_name(A->dtype)));
-  if ((st = extent_ok(h, X, "X"))) return a_first(h, A, st);
+  if ((st = axb__solve_extent_ok(h, X, "X"))) return a_first(h, A, st);
   if (method != AXB_METHOD_LU && method != AXB_METHOD_GAUSS_JORDAN)
     return a_first(h, A,
                    axb__fail(h, AXB_ERR_INVALID,
@@ -825,7 +753,7 @@ axb_status axb_invert(axb_handle h, const axb_dense *A, axb_dense *X,
   for (int64_t j = 0; j < n; ++j)
     finite = finite && isfinite(colsum[j]);
   axb__free(colsum);
-  if (!finite && (st = check_finite(h, A, "A"))) return st;
+  if (!finite && (st = axb__solve_finite(h, A, "A"))) return st;
   int64_t *ipiv = NULL;
   if (method == AXB_METHOD_LU && !(ipiv = axb__malloc(n, sizeof *ipiv)))
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no memory for pivots");

@@ -79,8 +79,9 @@ inline int emu_span(unsigned mask, int width) {
   const int m = __builtin_popcount(mask);
   return m > width ? m : width;
 }
-template <typename T>
-T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
+/* Every lane publishes v, then reads the value of lane src (0..width-1)
+   of its own width-wide segment. */
+template <typename T> T emu_shfl(unsigned mask, T v, int src, int width) {
   const int t = (int)threadIdx.x, base = t & ~(width - 1);
   std::memcpy(emu_x[t], &v, sizeof(T));
   emu_bar(emu_span(mask, width));
@@ -90,14 +91,13 @@ T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
   return out;
 }
 template <typename T>
+T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
+  return emu_shfl(mask, v, src, width);
+}
+template <typename T>
 T __shfl_xor_sync(unsigned mask, T v, int o, int width = 32) {
-  const int t = (int)threadIdx.x, base = t & ~(width - 1);
-  std::memcpy(emu_x[t], &v, sizeof(T));
-  emu_bar(emu_span(mask, width));
-  T out;
-  std::memcpy(&out, emu_x[base + (((t - base) ^ o) & (width - 1))], sizeof(T));
-  emu_bar(emu_span(mask, width));
-  return out;
+  const int lane = (int)threadIdx.x & (width - 1);
+  return emu_shfl(mask, v, lane ^ o, width);
 }
 inline unsigned __ballot_sync(unsigned mask, int pred) {
   const int t = (int)threadIdx.x, width = __builtin_popcount(mask);

@@ -1,8 +1,8 @@
 /*
  * What the dense files of the CUDA backend share (cuda_dense.cu: the
  * device-array algorithms; cuda_dense_host.cu: the host-array entries, the
- * resident factors and the table): stream-ordered scratch and small
- * conversions.
+ * resident factors and the table; cuda_gj.cu and the study files
+ * cuda_study_*.cu): stream-ordered scratch and small conversions.
  */
 #ifndef AXB_CUDA_DENSE_H
 #define AXB_CUDA_DENSE_H

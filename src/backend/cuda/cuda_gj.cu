@@ -33,6 +33,7 @@
  * the panels are balanced below it),
  * AXB_CUDA_LOOKAHEAD=0 (one stream).
  */
+#include "cuda_dense.h"
 #include "cuda_internal.h"
 
 #include <new>
@@ -180,18 +181,6 @@ struct GjJoin {
   }
 };
 
-/* Scratch of one inversion, freed on the handle's stream. */
-struct GjScratch {
-  axb_handle h;
-  void *p = nullptr;
-  explicit GjScratch(axb_handle hh) : h(hh) {}
-  GjScratch(const GjScratch &) = delete;
-  GjScratch &operator=(const GjScratch &) = delete;
-  ~GjScratch() {
-    if (p) cudaFreeAsync(p, stream(h));
-  }
-};
-
 /* ---- one step ------------------------------------------------------------ */
 
 /* LU with partial pivoting of rows k..n-1 of the panel columns K = [k, k+kb)
@@ -296,7 +285,7 @@ axb_status getri_gj_dev(axb_handle h, int64_t n, T *A, int64_t lda,
                b_e1 = up256((size_t)NB * NB * sizeof(T)),
                b_w = up256((size_t)NB * n * sizeof(T)),
                b_x = up256((size_t)n * n * sizeof(T));
-  GjScratch scr(h);
+  Scratch scr(h);
   AXB_CU(h, dmalloc(h, &scr.p,
                     b_cval + b_cidx + b_crow + b_jrow + 2 * b_plan + 2 * b_piv +
                         2 * b_e1 + b_w + b_x,
@@ -408,7 +397,7 @@ axb_status host_getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,
   if (!ctx)
     return axb__fail(h, AXB_ERR_INTERNAL, "CUDA handle without context");
   DeviceScope scope(h->device);
-  GjScratch buf(h);
+  Scratch buf(h);
   const size_t fa = up256((size_t)n * (size_t)n * sizeof(T));
   AXB_CU(h, dmalloc(h, &buf.p, fa + sizeof(int64_t), stream(h)));
   T *dA = (T *)buf.p;

@@ -137,12 +137,12 @@ template <typename T>
 axb_status host_potrf_columns(axb_handle h, int64_t n, T *A, int64_t lda,
                               const axb_potrf_columns_opts *o, int64_t *info) {
   *info = 0;
-  Context *ctx = study_context(h);
+  Context *ctx = need_context(h);
   if (!ctx) return AXB_ERR_INTERNAL;
   DeviceScope scope(h->device);
   const size_t nn = (size_t)n * (size_t)n;
   const int out_of_place = !o->in_place;
-  DevBuf buf(h);
+  Scratch buf(h);
   axb_status rc = buf.alloc((out_of_place ? 2 : 1) * nn * sizeof(T) + 256 +
                             sizeof(int64_t));
   if (rc) return rc;

@@ -291,7 +291,7 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
                                  const axb_fixedpoint_opts *o,
                                  axb_fixedpoint_stats *st, int64_t *info) {
   *info = 0;
-  Context *ctx = study_context(h);
+  Context *ctx = need_context(h);
   if (!ctx) return AXB_ERR_INTERNAL;
   DeviceScope scope(h->device);
   FixedPoint<T> fp;
@@ -306,7 +306,7 @@ axb_status host_getrf_fixedpoint(axb_handle h, int64_t n, T *A, int64_t lda,
   fp.state.assign((size_t)(fp.ns * fp.ns), 0);
   const int slots = o->scheduler == AXB_FP_SCHED_PAIRS ? 2 : o->streams;
   const size_t nn = (size_t)n * (size_t)n, ss = (size_t)(fp.s * fp.s);
-  DevBuf buf(h);
+  Scratch buf(h);
   axb_status rc =
       buf.alloc((2 * nn + (size_t)slots * ss) * sizeof(T) +
                 3 * (size_t)slots * sizeof(unsigned long long) + 256);

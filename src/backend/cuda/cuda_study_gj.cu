@@ -128,11 +128,11 @@ template <typename T>
 axb_status host_getri_gj(axb_handle h, int64_t n, T *A, int64_t lda,
                          int64_t *info) {
   *info = 0;
-  Context *ctx = study_context(h);
+  Context *ctx = need_context(h);
   if (!ctx) return AXB_ERR_INTERNAL;
   DeviceScope scope(h->device);
   const size_t nn = (size_t)n * (size_t)n;
-  DevBuf buf(h);
+  Scratch buf(h);
   axb_status rc =
       buf.alloc(3 * nn * sizeof(T) + 512 + 2 * sizeof(int64_t) + sizeof(T));
   if (rc) return rc;

@@ -7,6 +7,7 @@
 #ifndef AXB_CUDA_STUDY_INTERNAL_CUH
 #define AXB_CUDA_STUDY_INTERNAL_CUH
 
+#include "cuda_dense.h"
 #include "cuda_internal.h"
 #include "cuda_study.h"
 
@@ -24,29 +25,7 @@ void fill_study_rowcyclic(axb_backend_ops *ops);
 
 namespace {
 
-/* ---- staging helpers ---------------------------------------------------- */
-
-inline Context *study_context(axb_handle h) {
-  Context *c = context(h);
-  if (!c) axb__fail(h, AXB_ERR_INTERNAL, "CUDA handle without context");
-  return c;
-}
-
-/* Device allocation freed at scope exit, stream-ordered. */
-struct DevBuf {
-  axb_handle h;
-  void *p = nullptr;
-  explicit DevBuf(axb_handle hh) : h(hh) {}
-  DevBuf(const DevBuf &) = delete;
-  DevBuf &operator=(const DevBuf &) = delete;
-  ~DevBuf() {
-    if (p) cudaFreeAsync(p, stream(h));
-  }
-  axb_status alloc(size_t bytes) {
-    AXB_CU(h, dmalloc(h, &p, bytes ? bytes : 1, stream(h)));
-    return AXB_SUCCESS;
-  }
-};
+/* ---- staging helpers (device scratch: Scratch, cuda_dense.h) ----------- */
 
 /* Pinned host words, freed at scope exit. */
 struct PinBuf {

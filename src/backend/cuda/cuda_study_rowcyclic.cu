@@ -221,7 +221,7 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
                                int64_t lda, T *B, int64_t ldb,
                                const axb_rowcyclic_opts *o, int64_t *info) {
   *info = 0;
-  Context *ctx = study_context(h);
+  Context *ctx = need_context(h);
   if (!ctx) return AXB_ERR_INTERNAL;
   DeviceScope scope(h->device);
   cudaStream_t s = stream(h);
@@ -234,7 +234,7 @@ axb_status host_gesv_rowcyclic(axb_handle h, int64_t n, int64_t nrhs, T *A,
                                 host_max_abs<T>(n, A, lda);
   const size_t nA = (size_t)n * (size_t)n, nM = (size_t)n * (size_t)w;
   const size_t nB = (size_t)n * (size_t)(nrhs > 0 ? nrhs : 1);
-  DevBuf buf(h);
+  Scratch buf(h);
   axb_status rc =
       buf.alloc((nA + nB + nM + (size_t)g0) * sizeof(T) +
                 (size_t)g0 * sizeof(int64_t) + (size_t)n * 4 + 2048);

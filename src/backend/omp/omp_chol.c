@@ -2,6 +2,7 @@
    OpenBLAS the reference potrf stays in the table. */
 #include "backend/omp/omp.h"
 #include "backend/ref/ref.h"
+#include "backend/verdict.h"
 #include "core/template.h"
 
 #include <math.h>

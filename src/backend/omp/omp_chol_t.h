@@ -247,14 +247,7 @@ axb_status AXB_FN(axb_omp_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
   }
   axb_omp_blas_end(saved);
 done:
-  if (bad) {
-    if (info) *info = bad;
-    return axb__fail(h, AXB_ERR_NOT_SPD,
-                     "potrf: leading minor of order %lld is not positive "
-                     "definite",
-                     (long long)bad);
-  }
-  return AXB_SUCCESS;
+  return bad ? axb__not_spd(h, info, bad, "potrf") : AXB_SUCCESS;
 }
 
 #undef AT

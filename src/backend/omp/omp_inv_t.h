@@ -51,6 +51,7 @@
 #define GJ_APPLY_ AXB_FN(omp_, gj_apply)
 #define GJ_PANEL_ AXB_FN(omp_, gj_panel)
 #define IAMAX_ AXB_FN(omp_, inv_iamax)
+#define GETRI_START_ AXB_FN(omp_, getri_start)
 
 #include "backend/iamax_t.h"
 
@@ -79,13 +80,10 @@ axb_status AXB_FN(axb_omp_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
                                    const int64_t *ipiv, int64_t *info) {
   if (!axb_omp_fits_int(n, lda))
     return AXB_FN(axb_ref_, getri)(h, n, A, lda, ipiv, info);
-  if (info) *info = 0;
-  for (int64_t j = 0; j < n; ++j)
-    if (AT(A, lda, j, j) == (T)0)
-      return axb__zero_pivot(h, info, j + 1, "getri", "U");
+  T *work = NULL;
+  axb_status st = GETRI_START_(h, n, A, lda, OMP_GETRI_NB, info, &work);
+  if (st) return st;
   const int64_t nb = n < OMP_GETRI_NB ? n : OMP_GETRI_NB;
-  T *work = axb__getri_work(h, n, nb, sizeof(T));
-  if (!work) return AXB_ERR_OUT_OF_MEMORY;
   int nt = axb_omp_threads(h);
   if (n <= OMP_INV_SMALL) nt = 1;
   const int saved = axb_omp_blas_begin();
@@ -338,3 +336,4 @@ axb_status AXB_FN(axb_omp_, getri_gj_blocked)(axb_handle h, int64_t n, T *A,
 #undef GJ_APPLY_
 #undef GJ_PANEL_
 #undef IAMAX_
+#undef GETRI_START_

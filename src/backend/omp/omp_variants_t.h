@@ -32,7 +32,9 @@
 #define ABS_(x) ((x) < 0 ? -(x) : (x))
 #define SQRT_(x) ((T)sqrt((double)(x)))
 #define IAMAX_ AXB_FN(omp_, var_iamax)
+#define CHOL_COLUMN_ AXB_FN(omp_, var_chol_column)
 
+#include "backend/chol_column_t.h"
 #include "backend/iamax_t.h"
 
 axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
@@ -54,12 +56,7 @@ axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
         if (me == 0)
           for (int64_t jj = j; jj < n; ++jj) {
             T *t = &AT(A, lda, 0, jj);
-            for (int64_t k = 0; k < jj; ++k) {
-              const T ljk = AT(A, lda, jj, k);
-              const T *l = &AT(A, lda, 0, k);
-              for (int64_t i = jj; i < n; ++i)
-                t[i] -= l[i] * ljk;
-            }
+            CHOL_COLUMN_(n - jj, jj, &AT(A, lda, jj, 0), lda, t + jj);
             if (!(t[jj] > 0)) {
               bad = jj + 1;
               break;
@@ -101,14 +98,7 @@ axb_status AXB_FN(axb_omp_, potrf_crout)(axb_handle h, int64_t n, T *A,
       if (me == 0) s[j] = ljj;
     }
   }
-  if (bad) {
-    if (info) *info = bad;
-    return axb__fail(h, AXB_ERR_NOT_SPD,
-                     "potrf_crout: leading minor of order %lld is not "
-                     "positive definite",
-                     (long long)bad);
-  }
-  return AXB_SUCCESS;
+  return bad ? axb__not_spd(h, info, bad, "potrf_crout") : AXB_SUCCESS;
 }
 
 axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
@@ -196,3 +186,4 @@ axb_status AXB_FN(axb_omp_, getri_gj)(axb_handle h, int64_t n, T *A,
 #undef ABS_
 #undef SQRT_
 #undef IAMAX_
+#undef CHOL_COLUMN_

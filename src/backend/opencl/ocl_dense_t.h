@@ -413,12 +413,7 @@ axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
       st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, r, dW, dT);
   }
   if (!st) st = FN_(download_tri)(h, uplo, dA, ldd, n, A, lda);
-  if (!st && hinfo) {
-    *info = hinfo;
-    st = axb__fail(h, AXB_ERR_NOT_SPD,
-                   "potrf: leading minor of order %d is not positive definite",
-                   hinfo);
-  }
+  if (!st && hinfo) st = axb__not_spd(h, info, hinfo, "potrf");
   axb__ocl_free(dA);
   axb__ocl_free(dinfo);
   axb__ocl_free(dW);

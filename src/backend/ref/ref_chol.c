@@ -1,6 +1,7 @@
 /* Reference potrf, potrf_crout and potrf_banachiewicz, float and double
    (ref_chol_t.h). */
 #include "backend/ref/ref.h"
+#include "backend/verdict.h"
 #include "core/internal.h"
 #include "core/template.h"
 

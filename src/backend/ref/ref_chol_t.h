@@ -21,16 +21,9 @@
 #define POTF2_U_ AXB_FN(ref_, potf2_upper)
 #define SYRK_L_ AXB_FN(ref_, syrk_lower)
 #define SYRK_U_ AXB_FN(ref_, syrk_upper)
-#define NOT_SPD_ AXB_FN(ref_, chol_not_spd)
+#define CHOL_COLUMN_ AXB_FN(ref_, chol_column)
 
-/* Report a non-positive pivot at 0-based diagonal j. */
-static axb_status NOT_SPD_(axb_handle h, const char *who, int64_t j,
-                           int64_t *info) {
-  if (info) *info = j + 1;
-  return axb__fail(h, AXB_ERR_NOT_SPD,
-                   "%s: leading minor of order %lld is not positive definite",
-                   who, (long long)(j + 1));
-}
+#include "backend/chol_column_t.h"
 
 /* Unblocked right-looking lower Cholesky of the n x n block: take the
    square root of the pivot, scale the column below (l_ij = a_ij / l_jj),
@@ -82,15 +75,8 @@ static int64_t POTF2_U_(int64_t n, T *A, int64_t lda) {
 /* C := C - W W^T on the lower triangle of the n x n C, W n x k. */
 static void SYRK_L_(int64_t n, int64_t k, const T *W, int64_t ldw, T *C,
                     int64_t ldc) {
-  for (int64_t c = 0; c < n; ++c) {
-    T *x = &AT(C, ldc, 0, c);
-    for (int64_t l = 0; l < k; ++l) {
-      const T wcl = AT(W, ldw, c, l);
-      const T *w = &AT(W, ldw, 0, l);
-      for (int64_t i = c; i < n; ++i)
-        x[i] -= w[i] * wcl;
-    }
-  }
+  for (int64_t c = 0; c < n; ++c)
+    CHOL_COLUMN_(n - c, k, &AT(W, ldw, c, 0), ldw, &AT(C, ldc, c, c));
 }
 
 /* C := C - W^T W on the upper triangle of the n x n C, W k x n:
@@ -120,7 +106,7 @@ axb_status AXB_FN(axb_ref_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
     T *A11 = &AT(A, lda, j, j);
     if (uplo == AXB_LOWER) {
       const int64_t bad = POTF2_L_(jb, A11, lda);
-      if (bad) return NOT_SPD_(h, "potrf", j + bad - 1, info);
+      if (bad) return axb__not_spd(h, info, j + bad, "potrf");
       if (rest <= 0) break;
       /* L21 = A21 L11^-T; A22 -= L21 L21^T (lower part). */
       T *A21 = &AT(A, lda, j + jb, j);
@@ -129,7 +115,7 @@ axb_status AXB_FN(axb_ref_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
       SYRK_L_(rest, jb, A21, lda, &AT(A, lda, j + jb, j + jb), lda);
     } else {
       const int64_t bad = POTF2_U_(jb, A11, lda);
-      if (bad) return NOT_SPD_(h, "potrf", j + bad - 1, info);
+      if (bad) return axb__not_spd(h, info, j + bad, "potrf");
       if (rest <= 0) break;
       /* U12 = U11^-T A12; A22 -= U12^T U12 (upper part). */
       T *A12 = &AT(A, lda, j, j + jb);
@@ -149,13 +135,8 @@ axb_status AXB_FN(axb_ref_, potrf_crout)(axb_handle h, int64_t n, T *A,
   if (info) *info = 0;
   for (int64_t j = 0; j < n; ++j) {
     T *s = &AT(A, lda, 0, j);
-    for (int64_t k = 0; k < j; ++k) {
-      const T ljk = AT(A, lda, j, k);
-      const T *l = &AT(A, lda, 0, k);
-      for (int64_t i = j; i < n; ++i)
-        s[i] -= l[i] * ljk;
-    }
-    if (!(s[j] > 0)) return NOT_SPD_(h, "potrf_crout", j, info);
+    CHOL_COLUMN_(n - j, j, &AT(A, lda, j, 0), lda, s + j);
+    if (!(s[j] > 0)) return axb__not_spd(h, info, j + 1, "potrf_crout");
     s[j] = SQRT_(s[j]);
     for (int64_t i = j + 1; i < n; ++i)
       s[i] /= s[j];
@@ -180,7 +161,7 @@ axb_status AXB_FN(axb_ref_, potrf_banachiewicz)(axb_handle h, int64_t n, T *A,
     T d = AT(A, lda, i, i);
     for (int64_t k = 0; k < i; ++k)
       d -= AT(A, lda, i, k) * AT(A, lda, i, k);
-    if (!(d > 0)) return NOT_SPD_(h, "potrf_banachiewicz", i, info);
+    if (!(d > 0)) return axb__not_spd(h, info, i + 1, "potrf_banachiewicz");
     AT(A, lda, i, i) = SQRT_(d);
   }
   return AXB_SUCCESS;
@@ -192,5 +173,5 @@ axb_status AXB_FN(axb_ref_, potrf_banachiewicz)(axb_handle h, int64_t n, T *A,
 #undef POTF2_U_
 #undef SYRK_L_
 #undef SYRK_U_
-#undef NOT_SPD_
+#undef CHOL_COLUMN_
 #undef TRSM_

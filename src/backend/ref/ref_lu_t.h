@@ -23,6 +23,7 @@
 #define TRTRI_ AXB_FN(ref_, trtri_upper)
 #define SOLVE_XL_ AXB_FN(ref_, getri_solve_xl)
 #define GJ_STEP_ AXB_FN(ref_, gj_step)
+#define GETRI_START_ AXB_FN(ref_, getri_start)
 
 #include "backend/ref/ref_rows_t.h"
 
@@ -152,14 +153,9 @@ static void SOLVE_XL_(axb_handle h, int64_t n, T *A, int64_t lda, T *work) {
 
 axb_status AXB_FN(axb_ref_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
                                    const int64_t *ipiv, int64_t *info) {
-  if (info) *info = 0;
-  /* A zero u_jj: U, hence A, is singular; nothing is overwritten. */
-  for (int64_t j = 0; j < n; ++j)
-    if (AT(A, lda, j, j) == (T)0)
-      return axb__zero_pivot(h, info, j + 1, "getri", "U");
-  const int64_t nb = n < REF_LU_NB ? n : REF_LU_NB;
-  T *work = axb__getri_work(h, n, nb, sizeof(T));
-  if (!work) return AXB_ERR_OUT_OF_MEMORY;
+  T *work = NULL;
+  axb_status st = GETRI_START_(h, n, A, lda, REF_LU_NB, info, &work);
+  if (st) return st;
   TRTRI_(n, A, lda);
   SOLVE_XL_(h, n, A, lda, work);
   axb__free(work);
@@ -227,6 +223,7 @@ axb_status AXB_FN(axb_ref_, getri_gj)(axb_handle h, int64_t n, T *A,
 #undef TRTRI_
 #undef SOLVE_XL_
 #undef GJ_STEP_
+#undef GETRI_START_
 #undef LASWP_
 #undef TRSM_
 #undef GEMM_
