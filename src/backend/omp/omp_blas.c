@@ -432,10 +432,12 @@ int axb_omp_pool_spinning(void) { return 0; }
    which never calls OpenBLAS threaded, so that no pool spins beside the
    phases that follow (the driver's solve and estimate, potrs).  Device
    host, 16 threads, pthread build (docs/notes/certificate.md, "Which
-   OpenBLAS is loaded"): the look-ahead factor 5.5 / 23.5 / 129 / 555 ms at
-   n = 1024 / 2048 / 4096 / 8192 against the hybrid's 10 / 22 / 71-80 /
-   570 inside the driver, which after the hybrid spent 150-250 ms in the
-   phases that follow it; at 4096 the hybrid wins by 50 ms. */
+   OpenBLAS is loaded"): the look-ahead factor 5.6 / 23.5 / 129-133 /
+   555 ms at n = 1024 / 2048 / 4096 / 8192 against the hybrid's 10 / 22 /
+   71-81 / 570 inside the driver, which after the hybrid spent 50-250 ms
+   in the phases that follow it; at 4096 the hybrid factor wins by 50 ms,
+   and the one-thread solves while the pool spins (axb_omp_pool_spinning)
+   cost less than that. */
 #define OMP_HYBRID_PTHREAD_MIN 4096
 
 int axb_omp_hybrid_pick(int model, int nt, int64_t n, int chol) {
