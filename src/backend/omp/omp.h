@@ -30,7 +30,10 @@
  *   workers spin ~0.1 s after each threaded call, and on 16 threads the
  *   driver's next phases ran 10-30x slower beside them); inside a parallel
  *   region it runs serially by itself, so the bracket then does nothing.
- *   Which build is loaded is asked at run time (both are libopenblas.so.0).
+ *   Which build is loaded is asked at run time (both are libopenblas.so.0,
+ *   axb_omp_blas_model); with the pthread build the Cholesky keeps off the
+ *   hybrid path below n = 4096 and the few-columns solve runs on one
+ *   thread while that build's pool still spins (issue 28d).
  *
  *   Exception, the hybrid path of getrf and potrf (axb_omp_use_hybrid: by
  *   default from 8 threads and n >= 1024, and for n >= 8192 on fewer
