@@ -16,6 +16,7 @@
 #include <time.h>
 #ifdef AXB_HAVE_LAPACK
 #include <dlfcn.h>
+#include <pthread.h>
 #endif
 
 /* With OpenBLAS's OpenMP build, a kernel's bracket (axb_omp_blas_begin)
@@ -252,16 +253,13 @@ static blas_api blas_resolve(void) {
   return a;
 }
 
-/* Resolved once (a benign race: every thread computes the same values). */
+/* Resolved once, whichever user thread asks first. */
+static blas_api blas_api_v;
+static pthread_once_t blas_api_once = PTHREAD_ONCE_INIT;
+static void blas_api_init(void) { blas_api_v = blas_resolve(); }
 static const blas_api *blas_api_get(void) {
-  static blas_api api;
-  static int ready;
-  if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-    blas_api a = blas_resolve();
-    api = a;
-    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-  }
-  return &api;
+  pthread_once(&blas_api_once, blas_api_init);
+  return &blas_api_v;
 }
 
 int axb_omp_blas_model(void) { return blas_api_get()->model; }
