@@ -27,6 +27,17 @@
 #             whose path changes below n = 8192)
 #   quiet     diagnostic: pthread with OPENBLAS_THREAD_TIMEOUT=4 and
 #             OMP_WAIT_POLICY=passive (nobody spins: what contention costs)
+#   pthreadold  pthread with the choices before issue 28d restored
+#             (AXB_CPU_HYBRID_PTHREAD_MIN=0: the hybrid Cholesky from
+#             n = 1024; AXB_CPU_SPIN_WINDOW_MS=0: the few-columns solve on
+#             the whole team beside the spinning pool)
+#   pthreadhyb  pthread with the hybrid Cholesky from n = 1024 but the
+#             few-columns solve on one thread while the pool spins (28d's
+#             second rule alone)
+# CERT_FAMS (variants mode) replaces the families of every variant, e.g.
+# CERT_FAMS=lu,cholesky.  Issue 28d's run on the device host (~4 min):
+#   CERT_MODE=variants CERT_VARIANTS="pthread pthreadold pthreadhyb openmp" \
+#   CERT_FAMS=lu,cholesky CERT_BUDGET_S=270 bash scripts/cert-threads.sh BUILD OUT
 # Where the libraries are: AXB_OPENBLAS_OPENMP / AXB_OPENBLAS_PTHREAD (a
 # folder with libopenblas.so.0), else /usr/lib/<arch>/openblas-{openmp,
 # pthread}, else .carry/openblas-openmp, else a libopenblas0-openmp*.deb in
@@ -108,6 +119,9 @@ envs() {
     nohybrid) echo "LD_LIBRARY_PATH=$ptdir${lp:+:$lp}"; echo AXB_CPU_HYBRID=0 ;;
     quiet) echo "LD_LIBRARY_PATH=$ptdir${lp:+:$lp}"
       echo OPENBLAS_THREAD_TIMEOUT=4; echo OMP_WAIT_POLICY=passive ;;
+    pthreadold) envs pthread; echo AXB_CPU_HYBRID_PTHREAD_MIN=0
+      echo AXB_CPU_SPIN_WINDOW_MS=0 ;;
+    pthreadhyb) envs pthread; echo AXB_CPU_HYBRID_PTHREAD_MIN=0 ;;
     trsv*) envs "${base:-openmp}"; echo "AXB_CPU_TRSV_BLOCK=${1#trsv}" ;;
   esac
 }
@@ -178,7 +192,7 @@ fi
 # CERT_MODE=variants: the threading variants of the second session.
 for v in $variants; do
   have "$v" || { echo "$v: no OpenMP OpenBLAS, skipped" | tee -a "$out/skipped.txt"; continue; }
-  fams=lu,cholesky,inverse
+  fams=${CERT_FAMS:-lu,cholesky,inverse}
   [ "$v" = nohybrid ] && fams=cholesky
   run "$v" 16 "$fams" 15 1024
   run "$v" 16 "$fams" 7 2048
@@ -186,9 +200,10 @@ for v in $variants; do
 done
 for v in $variants; do
   [ "$v" = nohybrid ] && continue # same code as pthread below n = 8192
+  case $v in pthreadold | pthreadhyb) continue ;; esac # likewise
   have "$v" || continue
-  run "$v" 2 lu,cholesky,inverse 9 1024
-  run "$v" 2 lu,cholesky,inverse 5 2048
+  run "$v" 2 "${CERT_FAMS:-lu,cholesky,inverse}" 9 1024
+  run "$v" 2 "${CERT_FAMS:-lu,cholesky,inverse}" 5 2048
 done
 for v in $variants; do
   have "$v" || continue

@@ -417,9 +417,65 @@ static void hybrid_keeps_omp_threads(void) {
 #endif
 }
 
+/* Issue 28d: which OpenBLAS is loaded decides the Cholesky's path.  With
+   the pthread build (model 1) the hybrid path (OpenBLAS threaded) would
+   leave one spinning worker per core beside the phases that follow, so
+   below AXB_CPU_HYBRID_PTHREAD_MIN (4096) the Cholesky takes our OpenMP
+   path; the OpenMP build (2) keeps the hybrid from 1024 on 8+ threads; a
+   sequential or unknown BLAS never takes it (it cannot run threaded);
+   AXB_CPU_HYBRID forces either way.  And the few-columns solve runs on one
+   thread only within the window after the pthread pool's last call. */
+static void blas_model_policy(void) {
+  unsetenv("AXB_CPU_HYBRID");
+  const int m = axb_omp_blas_model();
+#ifdef AXB_HAVE_LAPACK
+  CHECK(m >= 0 && m <= 2, "OpenBLAS threading model not found (%d)", m);
+  CHECK(axb_omp_blas_openmp() == (m == AXB_OMP_BLAS_OPENMP),
+        "openmp flag %d against model %d", axb_omp_blas_openmp(), m);
+#endif
+  const int P = AXB_OMP_BLAS_PTHREAD, O = AXB_OMP_BLAS_OPENMP;
+  CHECK(!axb_omp_hybrid_pick(P, 16, 1024, 1), "pthread: Cholesky 1024 hybrid");
+  CHECK(!axb_omp_hybrid_pick(P, 16, 2048, 1), "pthread: Cholesky 2048 hybrid");
+  CHECK(axb_omp_hybrid_pick(P, 16, 4096, 1), "pthread: Cholesky 4096 not");
+  CHECK(axb_omp_hybrid_pick(O, 16, 1024, 1), "openmp: Cholesky 1024 not");
+  CHECK(axb_omp_hybrid_pick(P, 16, 1024, 0) ==
+            axb_omp_hybrid_pick(O, 16, 1024, 0),
+        "pthread changed the LU's choice");
+  CHECK(axb_omp_hybrid_pick(P, 2, 8192, 0), "pthread: LU 8192 on 2 threads");
+  CHECK(!axb_omp_hybrid_pick(AXB_OMP_BLAS_SEQUENTIAL, 16, 4096, 1) &&
+            !axb_omp_hybrid_pick(AXB_OMP_BLAS_UNKNOWN, 16, 4096, 1),
+        "hybrid without a threaded OpenBLAS");
+  CHECK(!axb_omp_hybrid_pick(O, 1, 8192, 1), "hybrid on one thread");
+  setenv("AXB_CPU_HYBRID_PTHREAD_MIN", "1024", 1);
+  CHECK(axb_omp_hybrid_pick(P, 16, 1024, 1), "AXB_CPU_HYBRID_PTHREAD_MIN");
+  unsetenv("AXB_CPU_HYBRID_PTHREAD_MIN");
+  setenv("AXB_CPU_HYBRID", "1", 1);
+  CHECK(axb_omp_hybrid_pick(P, 2, 1024, 1), "AXB_CPU_HYBRID=1 not forced");
+  setenv("AXB_CPU_HYBRID", "0", 1);
+  CHECK(!axb_omp_hybrid_pick(O, 16, 4096, 1), "AXB_CPU_HYBRID=0 not forced");
+  unsetenv("AXB_CPU_HYBRID");
+  CHECK(axb_omp_spin_window(P, 0.01, 0.13) &&
+            !axb_omp_spin_window(P, 0.2, 0.13),
+        "pthread spin window");
+  CHECK(!axb_omp_spin_window(O, 0.01, 0.13) &&
+            !axb_omp_spin_window(P, -1, 0.13),
+        "spin window outside the pthread build");
+  /* The loaded build's decision, and the one the test was told to expect
+     (ctest runs it once with the pthread build on the library path). */
+  CHECK(axb_omp_use_hybrid(16, 1024, 1) == (m == O),
+        "Cholesky 1024 on 16 threads with model %d: hybrid %d", m,
+        axb_omp_use_hybrid(16, 1024, 1));
+  const char *want = getenv("AXB_TEST_BLAS_MODEL");
+  CHECK(!want || atoi(want) == m, "OpenBLAS model %d loaded, %s expected", m,
+        want);
+  /* The loaded build: only the pthread one may report a spinning pool. */
+  CHECK(m == P || !axb_omp_pool_spinning(), "pool spinning with model %d", m);
+}
+
 int main(int argc, char **argv) {
-  (void)argc;
   passive_wait_policy(argv);
+  blas_model_policy();
+  if (argc > 1 && !strcmp(argv[1], "--policy")) return test_finish("test_omp");
   h = test_handle(AXB_BACKEND_CPU);
   const int threads[] = {1, 2, 3};
   for (int ti = 0; ti < 3; ++ti) {
@@ -528,7 +584,10 @@ int main(int argc, char **argv) {
             pr->wall > 0,
         "profile of the tiled LU: calls %d path %d", pr->calls, pr->path);
   axb_omp_prof_reset();
+  /* (With OpenBLAS's pthread build the hybrid Cholesky starts at 4096.) */
+  setenv("AXB_CPU_HYBRID_PTHREAD_MIN", "0", 1);
   chol_case(1100, AXB_F64, AXB_LOWER, 16, 1);
+  unsetenv("AXB_CPU_HYBRID_PTHREAD_MIN");
   CHECK(pr->calls == 2 && pr->path == 3 && pr->t[0][AXB_OMP_PH_RTRSM] > 0,
         "profile of the hybrid Cholesky: calls %d path %d", pr->calls,
         pr->path);

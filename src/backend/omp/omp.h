@@ -30,7 +30,10 @@
  *   workers spin ~0.1 s after each threaded call, and on 16 threads the
  *   driver's next phases ran 10-30x slower beside them); inside a parallel
  *   region it runs serially by itself, so the bracket then does nothing.
- *   Which build is loaded is asked at run time (both are libopenblas.so.0).
+ *   Which build is loaded is asked at run time (both are libopenblas.so.0,
+ *   axb_omp_blas_model); with the pthread build the Cholesky keeps off the
+ *   hybrid path below n = 4096 and the few-columns solve runs on one
+ *   thread while that build's pool still spins (issue 28d).
  *
  *   Exception, the hybrid path of getrf and potrf (axb_omp_use_hybrid: by
  *   default from 8 threads and n >= 1024, and for n >= 8192 on fewer
@@ -110,6 +113,25 @@ void axb_omp_blas_end_threaded(int saved, int nt);
    libgomp's, for OpenBLAS and our kernels; docs/notes/certificate.md,
    "Threading between phases"), 0 for the pthread build or no OpenBLAS. */
 int axb_omp_blas_openmp(void);
+/* The loaded BLAS's threading model: openblas_get_parallel(), resolved by
+   name at run time (both OpenBLAS builds are libopenblas.so.0, so the
+   dynamic linker picks one), or -1 for a BLAS without it. */
+enum {
+  AXB_OMP_BLAS_UNKNOWN = -1,
+  AXB_OMP_BLAS_SEQUENTIAL = 0,
+  AXB_OMP_BLAS_PTHREAD = 1,
+  AXB_OMP_BLAS_OPENMP = 2
+};
+int axb_omp_blas_model(void);
+/* The pthread build's idle workers spin for OPENBLAS_THREAD_TIMEOUT
+   (2^28 cycles, ~0.1 s) after each threaded call, one per core beside our
+   team: 1 when the last threaded call of the hybrid path ended less than
+   AXB_CPU_SPIN_WINDOW_MS (default OMP_SPIN_MS) ago with that build
+   loaded.  axb_omp_spin_window is the rule (model, seconds since that
+   call, window in seconds), apart for the tests. */
+#define OMP_SPIN_MS 130
+int axb_omp_pool_spinning(void);
+int axb_omp_spin_window(int model, double since_s, double window_s);
 /* 1 when getrf (chol = 0) or potrf (chol = 1) of order n on nt threads
    takes the hybrid path: nt >= AXB_CPU_HYBRID_THREADS (default
    OMP_HYBRID_THREADS) and n within [AXB_CPU_HYBRID_MIN, AXB_CPU_HYBRID_MAX]
@@ -118,6 +140,13 @@ int axb_omp_blas_openmp(void);
    AXB_CPU_HYBRID=0/1 forces it off/on (n above the small-matrix cutoff
    only). */
 int axb_omp_use_hybrid(int nt, int64_t n, int chol);
+/* The same decision for a given threading model (axb_omp_blas_model):
+   besides the rules above, no hybrid without OpenBLAS's threaded builds,
+   and with the pthread build the Cholesky (chol = 1) takes it only from
+   n = AXB_CPU_HYBRID_PTHREAD_MIN (default OMP_HYBRID_PTHREAD_MIN, in
+   omp_blas.c): below it no pool of OpenBLAS's spins beside the phases
+   that follow the factorization.  AXB_CPU_HYBRID=0/1 still wins. */
+int axb_omp_hybrid_pick(int model, int nt, int64_t n, int chol);
 /* Row interchanges ipiv[k1..k2-1] (1-based, relative to A's first row) on
    n columns of A through OpenBLAS's ?laswp (threaded by OpenBLAS on the
    hybrid path); ibuf: int workspace of at least k2 entries. */

@@ -4,6 +4,7 @@
  * so that getrs/potrs, composed from laswp + trsm in src/dense, run at
  * BLAS-3 speed) and laswp.  See omp.h for the threading policy.
  */
+#define _GNU_SOURCE /* dladdr, RTLD_DEFAULT, RTLD_NOLOAD */
 #include "backend/omp/omp.h"
 #include "backend/ref/ref.h"
 #include "core/template.h"
@@ -13,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef AXB_HAVE_LAPACK
+#include <dlfcn.h>
+#include <pthread.h>
+#endif
 
 /* With OpenBLAS's OpenMP build, a kernel's bracket (axb_omp_blas_begin)
    sets the calling thread's OpenMP thread count to 1, since that build
@@ -203,11 +208,71 @@ int axb_omp_split_tri(int64_t c0, int64_t n, int64_t unit, int parts,
 }
 
 #ifdef AXB_HAVE_LAPACK
-/* OpenBLAS's thread control (present in the pthread and OpenMP builds). */
-void openblas_set_num_threads(int n);
-int openblas_get_num_threads(void);
+void cblas_dgemm(int, int, int, int, int, int, double, const double *, int,
+                 const double *, int, double, double *, int);
 
-int openblas_get_parallel(void);
+/* OpenBLAS's thread control (openblas_set_num_threads, _get_num_threads,
+   _get_parallel), resolved by name at run time in the library that holds
+   the BLAS the build links (found from cblas_dgemm's address, so that a
+   libaxb loaded with RTLD_LOCAL, as ctypes does, finds it too; then the
+   global scope): another BLAS, or an OpenBLAS without one of them, still
+   links and runs, with no thread control (the bracket does nothing) and
+   no hybrid path.  model: openblas_get_parallel() (0 sequential, 1
+   pthreads, 2 OpenMP) or -1 (unknown). */
+typedef struct {
+  void (*set)(int);
+  int (*get)(void);
+  int model;
+} blas_api;
+
+static void *blas_sym(void *lib, const char *name) {
+  void *p = lib ? dlsym(lib, name) : NULL;
+  return p ? p : dlsym(RTLD_DEFAULT, name);
+}
+
+static blas_api blas_resolve(void) {
+  blas_api a = {NULL, NULL, -1};
+  void *lib = NULL, *f = NULL, *p;
+  Dl_info di;
+  void (*gemm)(int, int, int, int, int, int, double, const double *, int,
+               const double *, int, double, double *, int) = cblas_dgemm;
+  memcpy(&f, &gemm, sizeof f);
+  if (dladdr(f, &di) && di.dli_fname)
+    lib = dlopen(di.dli_fname, RTLD_LAZY | RTLD_NOLOAD); /* kept: in use */
+  if ((p = blas_sym(lib, "openblas_set_num_threads")))
+    memcpy(&a.set, &p, sizeof p);
+  if ((p = blas_sym(lib, "openblas_get_num_threads")))
+    memcpy(&a.get, &p, sizeof p);
+  if ((p = blas_sym(lib, "openblas_get_parallel"))) {
+    int (*par)(void);
+    memcpy(&par, &p, sizeof p);
+    a.model = par();
+    if (a.model < 0 || a.model > 2) a.model = -1;
+  }
+  if (!a.set || !a.get) a.set = NULL, a.get = NULL;
+  return a;
+}
+
+/* Resolved once, whichever user thread asks first. */
+static blas_api blas_api_v;
+static pthread_once_t blas_api_once = PTHREAD_ONCE_INIT;
+static void blas_api_init(void) { blas_api_v = blas_resolve(); }
+static const blas_api *blas_api_get(void) {
+  pthread_once(&blas_api_once, blas_api_init);
+  return &blas_api_v;
+}
+
+int axb_omp_blas_model(void) { return blas_api_get()->model; }
+
+static int ob_get_threads(void) {
+  const blas_api *a = blas_api_get();
+  return a->get ? a->get() : 1;
+}
+
+static void ob_set_threads(int n) {
+  const blas_api *a = blas_api_get();
+  if (a->set) a->set(n);
+}
 
 /* 1 when the loaded OpenBLAS is its OpenMP build (openblas_get_parallel()
    == 2; 1 is the pthread build): its threads are then libgomp's, the same
@@ -217,13 +282,31 @@ int openblas_get_parallel(void);
    (omp_get_max_threads).  Which build is loaded is decided by the dynamic
    linker (both are libopenblas.so.0), so it is asked, once. */
 static int blas_is_openmp(void) {
-  static int v = -1; /* benign race: every thread stores the same value */
-  int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
-  if (r < 0) {
-    r = openblas_get_parallel() == 2;
-    __atomic_store_n(&v, r, __ATOMIC_RELAXED);
-  }
-  return r;
+  return axb_omp_blas_model() == AXB_OMP_BLAS_OPENMP;
+}
+
+/* When the last threaded call of the pthread build (the hybrid path)
+   ended, in ns of CLOCK_MONOTONIC (0: none yet); see axb_omp_pool_spinning. */
+static int64_t pool_last_ns;
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int axb_omp_spin_window(int model, double since_s, double window_s) {
+  return model == AXB_OMP_BLAS_PTHREAD && since_s >= 0 && since_s < window_s;
+}
+
+int axb_omp_pool_spinning(void) {
+  if (axb_omp_blas_model() != AXB_OMP_BLAS_PTHREAD) return 0;
+  const int64_t last = __atomic_load_n(&pool_last_ns, __ATOMIC_RELAXED);
+  if (!last) return 0;
+  const double w =
+      1e-3 * (double)axb_omp_env_int("AXB_CPU_SPIN_WINDOW_MS", OMP_SPIN_MS);
+  return axb_omp_spin_window(AXB_OMP_BLAS_PTHREAD,
+                             1e-9 * (double)(now_ns() - last), w);
 }
 
 /* The bracket makes OpenBLAS single-threaded for a kernel's calls.  The
@@ -245,8 +328,8 @@ int axb_omp_blas_begin(void) {
     return BLAS_OMP_PUSHED;
   }
 #endif
-  const int saved = openblas_get_num_threads();
-  if (saved != 1) openblas_set_num_threads(1);
+  const int saved = ob_get_threads();
+  if (saved != 1) ob_set_threads(1);
   return saved;
 }
 
@@ -258,7 +341,7 @@ void axb_omp_blas_end(int saved) {
     return;
   }
 #endif
-  if (saved != 1 && saved > 0) openblas_set_num_threads(saved);
+  if (saved != 1 && saved > 0) ob_set_threads(saved);
 }
 
 /* The OpenMP build follows the calling thread's OpenMP thread count: set it
@@ -273,8 +356,8 @@ int axb_omp_blas_begin_threaded(int nt) {
     return saved;
   }
 #endif
-  const int saved = openblas_get_num_threads();
-  if (saved != nt) openblas_set_num_threads(nt);
+  const int saved = ob_get_threads();
+  if (saved != nt) ob_set_threads(nt);
   return saved;
 }
 
@@ -285,7 +368,12 @@ void axb_omp_blas_end_threaded(int saved, int nt) {
     return;
   }
 #endif
-  if (saved != nt && saved > 0) openblas_set_num_threads(saved);
+  /* The pthread build's workers now spin (~0.1 s, OPENBLAS_THREAD_TIMEOUT
+     read at its start) beside whatever runs next: noted for
+     axb_omp_pool_spinning. */
+  if (axb_omp_blas_model() == AXB_OMP_BLAS_PTHREAD)
+    __atomic_store_n(&pool_last_ns, now_ns(), __ATOMIC_RELAXED);
+  if (saved != nt && saved > 0) ob_set_threads(saved);
 }
 
 int axb_omp_blas_openmp(void) { return blas_is_openmp(); }
@@ -317,6 +405,14 @@ void axb_omp_blas_end_threaded(int saved, int nt) {
   (void)nt;
 }
 int axb_omp_blas_openmp(void) { return 0; }
+int axb_omp_blas_model(void) { return -1; }
+int axb_omp_spin_window(int model, double since_s, double window_s) {
+  (void)model;
+  (void)since_s;
+  (void)window_s;
+  return 0;
+}
+int axb_omp_pool_spinning(void) { return 0; }
 #endif
 
 /* Defaults of the hybrid switch (measured on the 16-core device host,
@@ -329,21 +425,44 @@ int axb_omp_blas_openmp(void) { return 0; }
    the look-ahead path). */
 #define OMP_HYBRID_LARGE 8192
 
-int axb_omp_use_hybrid(int nt, int64_t n, int chol) {
-  (void)chol;
-#ifndef AXB_HAVE_LAPACK
-  (void)nt;
-  (void)n;
-  return 0;
-#else
+/* With the pthread build the Cholesky takes the hybrid path only from this
+   order (AXB_CPU_HYBRID_PTHREAD_MIN): below it our OpenMP look-ahead path,
+   which never calls OpenBLAS threaded, so that no pool spins beside the
+   phases that follow (the driver's solve and estimate, potrs).  Device
+   host, 16 threads, pthread build (docs/notes/certificate.md, "Which
+   OpenBLAS is loaded"): the look-ahead factor 5.6 / 23.5 / 129-133 /
+   555 ms at n = 1024 / 2048 / 4096 / 8192 against the hybrid's 10 / 22 /
+   71-81 / 570 inside the driver, which after the hybrid spent 50-250 ms
+   in the phases that follow it; at 4096 the hybrid factor wins by 50 ms,
+   and the one-thread solves while the pool spins (axb_omp_pool_spinning)
+   cost less than that. */
+#define OMP_HYBRID_PTHREAD_MIN 4096
+
+int axb_omp_hybrid_pick(int model, int nt, int64_t n, int chol) {
   if (nt <= 1) return 0;
   const int64_t force = axb_omp_env_int("AXB_CPU_HYBRID", -1);
   if (force == 0) return 0;
   if (force > 0) return 1;
+  /* Without OpenBLAS's thread control (another BLAS, model unknown) or with
+     its sequential build, OpenBLAS cannot run the path threaded. */
+  if (model != AXB_OMP_BLAS_PTHREAD && model != AXB_OMP_BLAS_OPENMP) return 0;
+  if (chol && model == AXB_OMP_BLAS_PTHREAD &&
+      n < axb_omp_env_int("AXB_CPU_HYBRID_PTHREAD_MIN", OMP_HYBRID_PTHREAD_MIN))
+    return 0;
   if (nt < axb_omp_env_int("AXB_CPU_HYBRID_THREADS", OMP_HYBRID_THREADS))
     return n >= axb_omp_env_int("AXB_CPU_HYBRID_LARGE", OMP_HYBRID_LARGE);
   return n >= axb_omp_env_int("AXB_CPU_HYBRID_MIN", OMP_HYBRID_MIN) &&
          n <= axb_omp_env_int("AXB_CPU_HYBRID_MAX", OMP_HYBRID_MAX);
+}
+
+int axb_omp_use_hybrid(int nt, int64_t n, int chol) {
+#ifndef AXB_HAVE_LAPACK
+  (void)nt;
+  (void)n;
+  (void)chol;
+  return 0;
+#else
+  return axb_omp_hybrid_pick(axb_omp_blas_model(), nt, n, chol);
 #endif
 }
 

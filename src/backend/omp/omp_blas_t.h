@@ -103,7 +103,14 @@ axb_status AXB_FN(axb_omp_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
      (bench/bench_trsv.c; docs/notes/certificate.md). */
   if (side == AXB_LEFT && n <= OMP_TRSM_FEW_COLS && alpha == 1 &&
       m >= OMP_TRSM_FEW_MIN) {
-    const int few = m >= OMP_TRSM_FEW_THREADED ? nt : 1;
+    /* One thread while the pthread OpenBLAS's pool still spins after the
+       hybrid factorization (axb_omp_pool_spinning): a team beside 15
+       spinners waited a scheduler slice per block (the driver's solve
+       45 ms, estimate 100 ms at n = 1024 on 16 threads, against ~2 ms);
+       the calling thread has its own core.  The answer is the same bits
+       on any thread count. */
+    const int few =
+        m >= OMP_TRSM_FEW_THREADED && !axb_omp_pool_spinning() ? nt : 1;
     if (!AXB_FN(axb_omp_, trsv_few)(uplo, trans, diag, m, n, A, lda, B, ldb,
                                     few)) {
       axb_omp_blas_end(saved);
