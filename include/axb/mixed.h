@@ -108,6 +108,12 @@ typedef struct {
   double backward_error; /* the certificate: max over columns of the ratio
                             above (< 30 when certified)                   */
   double t_factor, t_refine, t_total; /* seconds                          */
+  /* Where the time went (seconds; parts of the three above): the scan of
+     A (finiteness, norms, scales; on the CPU also the rounded copy when
+     FP32 comes first), every residual B - A X (products and the
+     certificate's norms), every correction through the factors
+     (triangular solves and the scalings around them). */
+  double t_scan, t_residual, t_solve;
 } axb_mixed_info;
 
 /* X (n x nrhs, ldx) := A^-1 B; A (lda), B (ldb) host arrays. */

@@ -5,13 +5,18 @@
  * BF16 round the scaled matrix to that format before the FP32
  * factorization, so that tests on machines without a GPU see the same
  * information loss in A (not the rounding of each trailing update that the
- * tensor cores add).
+ * tensor cores add).  Where the table has kernels for the session
+ * (ops->mixed_host: the CPU table's OpenBLAS sgetrf, dgemv, dsymv, strsv)
+ * the FP32 factor, the products and the one-vector solves use them, and an
+ * LU session whose first factor is FP32 rounds A while it scans it (A read
+ * twice in all before the factorization; docs/notes/mixed.md).
  */
 #include "core/internal.h"
 #include "dense/mixed.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -28,6 +33,9 @@ typedef struct {
   float *F32;
   double *F64;
   int64_t *ipiv;
+  const axb_mixed_host_kernels *kx; /* NULL: the typed entries only */
+  int f32_ready; /* F32 holds As rounded to FP32 (made by the scan) */
+  float *W;      /* a vector of n for the one-vector solves */
 } host_session;
 
 static int nthreads(axb_handle h) {
@@ -115,6 +123,48 @@ static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
   return AXB_SUCCESS;
 }
 
+/* Room for the FP32 copy of an n x n matrix, checked against the available
+   memory rather than met by the OOM killer when its pages are touched. */
+static int f32_fits(int64_t n) {
+  return (double)n * (double)n * sizeof(float) <=
+         (double)axb__memory_available();
+}
+
+/* LU: c_j = 2^-e(max_i |a_ij| r_i) (1 without scale) and max |As| =
+   max_j c_j max_i |a_ij| r_i (exact: c_j is a power of two and rounding is
+   monotone, so it equals the maximum over the scaled entries); with F,
+   As = R A C rounded to FP32 into F (ld n) while the column is in cache,
+   so that A is read once here (the rounding is fill_scaled's). */
+static double col_scales(axb_handle h, const host_session *s, int scale,
+                         double *c, float *F) {
+  (void)h; /* its thread count, with OpenMP */
+  const int64_t n = s->n, lda = s->lda;
+  const double *A = s->A, *r = s->r;
+  double amax = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(nthreads(h)) if (n >= 256) reduction(max                       \
+                                                     : amax)
+#endif
+  for (int64_t j = 0; j < n; ++j) {
+    const double *aj = A + j * lda;
+    double m = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double v = fabs(aj[i]) * r[i];
+      if (v > m) m = v;
+    }
+    const double cj = scale ? axb__mixed_pow2_scale(m) : 1;
+    c[j] = cj;
+    if (m * cj > amax) amax = m * cj;
+    if (F) {
+      float *fj = F + j * n;
+      for (int64_t i = 0; i < n; ++i)
+        fj[i] = (float)(aj[i] * r[i] * cj);
+    }
+  }
+  return amax;
+}
+
 static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
                          int64_t n, const double *A, int64_t lda, int scale,
                          double *r, double *c, axb_mixed_scan *scan,
@@ -137,6 +187,12 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
   s->lda = lda;
   s->r = r;
   s->c = c;
+  /* AXB_MIXED_HOST_KERNELS=0: the typed entries only and no rounding in
+     the scan (the path before issue 22c, for the benchmark's same-process
+     comparison and the tests) */
+  const char *ev = getenv("AXB_MIXED_HOST_KERNELS");
+  const int fast = !(ev && ev[0] == '0');
+  s->kx = fast ? h->ops->mixed_host : NULL;
   double *mx = sum + n;
   axb_status st = row_stats(h, s, sum, mx, &scan->finite);
   if (st) {
@@ -153,17 +209,16 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
   } else {
     for (int64_t i = 0; i < n; ++i)
       r[i] = scale ? axb__mixed_pow2_scale(mx[i]) : 1;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads(h)) if (n >= 256)
-#endif
-    for (int64_t j = 0; j < n; ++j) {
-      double m = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        double v = fabs(A[i + j * lda]) * r[i];
-        if (v > m) m = v;
-      }
-      c[j] = scale ? axb__mixed_pow2_scale(m) : 1;
-    }
+    /* FP32 first: round A on this pass (a failed allocation only leaves
+       the copy to h_factor, which reports it) */
+    if (fast && scan->first == AXB_FACTOR_FP32 && scan->finite &&
+        f32_fits(n))
+      s->F32 = axb__malloc(n * n, sizeof(float));
+    scan->amax = col_scales(h, s, scale, c, s->F32);
+    s->f32_ready = s->F32 != NULL;
+    axb__free(sum);
+    *out = s;
+    return AXB_SUCCESS;
   }
   /* max |As| over the stored entries */
   double amax = 0;
@@ -200,6 +255,17 @@ static void fill_scaled(host_session *s, axb_factor_precision p) {
     }
 }
 
+/* The FP32 LU of F32: the table's session kernel where it takes it, else
+   the typed sgetrf. */
+static axb_status sgetrf_(axb_handle h, host_session *s, int64_t *info) {
+  const int64_t n = s->n;
+  if (s->kx && s->kx->sgetrf) {
+    axb_status st = s->kx->sgetrf(h, n, s->F32, n, s->ipiv, info);
+    if (st != AXB_ERR_NOT_SUPPORTED) return st;
+  }
+  return axb_sgetrf(h, n, n, s->F32, n, s->ipiv, info);
+}
+
 static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
                            int64_t *info) {
   host_session *s = vs;
@@ -212,6 +278,12 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
       return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: pivots of n = %lld",
                        (long long)n);
   }
+  /* FP32 rounded by the scan: factor it as it is */
+  if (p == AXB_FACTOR_FP32 && s->f32_ready) {
+    s->f32_ready = 0;
+    return sgetrf_(h, s, info);
+  }
+  s->f32_ready = 0;
   /* the factor's copy, refused up front rather than met by the OOM killer
      when its pages are touched */
   const double need = (double)n * (double)n *
@@ -240,7 +312,7 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
                      (long long)n);
   fill_scaled(s, p);
   return s->chol ? axb_spotrf(h, AXB_LOWER, n, s->F32, n, info)
-                 : axb_sgetrf(h, n, n, s->F32, n, s->ipiv, info);
+                 : sgetrf_(h, s, info);
 }
 
 /* Y := A X, A symmetric from one triangle: each thread accumulates the
@@ -313,9 +385,25 @@ static void gemv_rows(axb_handle h, const host_session *s, int64_t k,
   }
 }
 
+/* Y := A X through the table's one-vector product (dgemv, or dsymv from
+   the stored triangle); 1 when it declines or is absent. */
+static int matvec_kx(axb_handle h, const host_session *s, int64_t k,
+                     const double *X, double *Y) {
+  const int64_t n = s->n;
+  if (!s->kx || k > 4 || (s->chol ? !s->kx->dsymv : !s->kx->dgemv)) return 1;
+  for (int64_t q = 0; q < k; ++q) {
+    axb_status st =
+        s->chol ? s->kx->dsymv(h, s->uplo, n, s->A, s->lda, X + q * n, Y + q * n)
+                : s->kx->dgemv(h, n, s->A, s->lda, X + q * n, Y + q * n);
+    if (st) return 1; /* declined: nothing depends on Y yet */
+  }
+  return 0;
+}
+
 static axb_status h_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                            double *Y) {
   host_session *s = vs;
+  if (!matvec_kx(h, s, k, X, Y)) return AXB_SUCCESS;
   if (s->chol) return symm(h, s, k, X, Y);
   if (k <= 4) {
     gemv_rows(h, s, k, X, Y);
@@ -325,10 +413,55 @@ static axb_status h_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                         s->lda, X, s->n, 0.0, Y, s->n);
 }
 
+/* V := As^-1 V through the FP32 factors, one column at a time with the
+   table's strsv: w = P v (the interchanges, in order) rounded to FP32,
+   w := L^-1 w, w := U^-1 w (Cholesky: L^-1 then L^-T), v = w.  1 when the
+   kernel declines or is absent (V untouched), a library error < 0. */
+static int solve_kx(axb_handle h, host_session *s, int64_t k, double *V) {
+  const int64_t n = s->n;
+  const axb_mixed_host_kernels *kx = s->kx;
+  if (!kx || !kx->strsv || k > 4) return 1;
+  if (!s->W && !(s->W = axb__malloc(n, sizeof(float)))) return 1;
+  float *w = s->W;
+  for (int64_t q = 0; q < k; ++q) {
+    double *v = V + q * n;
+    for (int64_t i = 0; i < n; ++i)
+      w[i] = (float)v[i];
+    axb_status st;
+    if (s->chol) {
+      st = kx->strsv(h, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT, n, s->F32, n, w);
+      if (!st)
+        st = kx->strsv(h, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT, n, s->F32, n, w);
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t p = s->ipiv[i] - 1;
+        if (p != i) {
+          float t = w[i];
+          w[i] = w[p];
+          w[p] = t;
+        }
+      }
+      st = kx->strsv(h, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, n, s->F32, n, w);
+      if (!st)
+        st = kx->strsv(h, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, n, s->F32, n,
+                       w);
+    }
+    if (st == AXB_ERR_NOT_SUPPORTED && q == 0) return 1;
+    if (st) return st < 0 ? st : AXB_ERR_INTERNAL;
+    for (int64_t i = 0; i < n; ++i)
+      v[i] = w[i];
+  }
+  return 0;
+}
+
 static axb_status h_solve(axb_handle h, void *vs, int64_t k, double *V) {
   host_session *s = vs;
   const int64_t n = s->n;
   int64_t info = 0;
+  if (s->p != AXB_FACTOR_FP64) {
+    int e = solve_kx(h, s, k, V);
+    if (e <= 0) return e;
+  }
   if (s->p == AXB_FACTOR_FP64)
     return s->chol ? axb_dpotrs(h, AXB_LOWER, n, k, s->F64, n, V, n, &info)
                    : axb_dgetrs(h, AXB_NO_TRANS, n, k, s->F64, n, s->ipiv, V, n,
@@ -356,6 +489,7 @@ static void h_close(axb_handle h, void *vs) {
   axb__free(s->F32);
   axb__free(s->F64);
   axb__free(s->ipiv);
+  axb__free(s->W);
   axb__free(s);
 }
 
