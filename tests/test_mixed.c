@@ -224,10 +224,15 @@ static void host_path_cases(axb_handle h, int64_t n) {
   char what[200];
   static const char *const env[][2] = {
       {"1", ""}, {"0", ""}, {"1", "0"}, {"1", "1"}};
+  /* rows within 2^+-15: rounded as they are (scales 1); rows 2^70..2^100
+     (beyond 2^64, spanning <= 2^40): one row scale; rows 2^-100..2^0
+     (spanning > 2^40): per-row scales.  The path before scales per row. */
   axb_dense M = test_gen(h, AXB_GEN_UNIFORM, n, AXB_F64, 0, 0, 29);
-  scale_rows_pow2(&M, 7, -15, 15); /* rows over 2^30: one row scale */
+  scale_rows_pow2(&M, 7, -15, 15);
+  axb_dense G = test_gen(h, AXB_GEN_UNIFORM, n, AXB_F64, 0, 0, 41);
+  scale_rows_pow2(&G, 11, 70, 100);
   axb_dense W = test_gen(h, AXB_GEN_UNIFORM, n, AXB_F64, 0, 0, 31);
-  scale_rows_pow2(&W, 9, -30, 30); /* over 2^60 (> 2^40): per-row scales */
+  scale_rows_pow2(&W, 9, -100, 0);
   axb_dense Z = test_gen(h, n > 1 ? AXB_GEN_SINGULAR : AXB_GEN_UNIFORM, n,
                          AXB_F64, 0, n / 2, 37);
   for (int e = 0; e < 4; ++e) {
@@ -241,17 +246,27 @@ static void host_path_cases(axb_handle h, int64_t n) {
       CHECK(r.inf.precision == AXB_FACTOR_FP32 && r.inf.iter >= 0,
             "%s: %s, iter %lld", what,
             axb_factor_precision_name(r.inf.precision), (long long)r.inf.iter);
-      if (backend != AXB_BACKEND_CUDA && n > 1) {
-        int one = r.inf.row_scale_min == r.inf.row_scale_max;
-        CHECK(one == (env[e][0][0] == '1'),
-              "%s: row scales [%g, %g] (one scale expected on the new path)",
-              what, r.inf.row_scale_min, r.inf.row_scale_max);
-      }
-      snprintf(what, sizeof what, "rows 2^+-30 n=%lld k=%lld env %s/%s",
+      const int fresh = env[e][0][0] == '1', host = backend != AXB_BACKEND_CUDA;
+      if (host && n > 1)
+        CHECK(fresh ? r.inf.row_scale_min == 1 && r.inf.row_scale_max == 1
+                    : r.inf.row_scale_min < r.inf.row_scale_max,
+              "%s: row scales [%g, %g]", what, r.inf.row_scale_min,
+              r.inf.row_scale_max);
+      snprintf(what, sizeof what, "rows 2^70..100 n=%lld k=%lld env %s/%s",
+               (long long)n, (long long)k, env[e][0], env[e][1]);
+      r = run(h, what, &G, 0, AXB_LOWER, k, NULL);
+      CHECK_STATUS(h, r.st, AXB_SUCCESS);
+      if (host && n > 1)
+        CHECK(fresh ? r.inf.row_scale_min == r.inf.row_scale_max &&
+                          r.inf.row_scale_max < 1
+                    : r.inf.row_scale_min < r.inf.row_scale_max,
+              "%s: row scales [%g, %g]", what, r.inf.row_scale_min,
+              r.inf.row_scale_max);
+      snprintf(what, sizeof what, "rows 2^-100..0 n=%lld k=%lld env %s/%s",
                (long long)n, (long long)k, env[e][0], env[e][1]);
       r = run(h, what, &W, 0, AXB_LOWER, k, NULL);
       CHECK_STATUS(h, r.st, AXB_SUCCESS);
-      if (backend != AXB_BACKEND_CUDA && n > 1)
+      if (host && n > 1)
         CHECK(r.inf.row_scale_min < r.inf.row_scale_max,
               "%s: row scales [%g, %g] (per-row scales expected)", what,
               r.inf.row_scale_min, r.inf.row_scale_max);
@@ -267,6 +282,7 @@ static void host_path_cases(axb_handle h, int64_t n) {
   unsetenv("AXB_MIXED_HOST_KERNELS");
   unsetenv("AXB_MIXED_SGETRF");
   axb_dense_destroy(&M);
+  axb_dense_destroy(&G);
   axb_dense_destroy(&W);
   axb_dense_destroy(&Z);
 }

@@ -72,9 +72,10 @@ static double entry(const host_session *s, int64_t i, int64_t j) {
 
 /* Row sums and maxima of |A| (the symmetric expansion for chol), each
    thread over a range of columns into its own accumulators, combined in
-   thread order. */
+   thread order.  LU with F: also the column maxima cmx and A rounded to
+   FP32 as it is into F (ld n), on the same read of A. */
 static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
-                            double *mx, int *finite) {
+                            double *mx, double *cmx, float *F, int *finite) {
   const int64_t n = s->n;
   const int T = nthreads(h);
   double *acc = axb__calloc((int64_t)T * 2, (size_t)n * sizeof(double));
@@ -89,7 +90,21 @@ static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
     int64_t j0, j1;
     int t = my_columns(n, &j0, &j1);
     double *su = acc + (size_t)t * 2 * n, *ma = su + n;
-    for (int64_t j = j0; j < j1; ++j) {
+    for (int64_t j = j0; F && j < j1; ++j) {
+      const double *aj = s->A + j * s->lda;
+      float *fj = F + j * n;
+      double cm = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        double v = fabs(aj[i]);
+        if (!isfinite(v)) bad = 1;
+        su[i] += v;
+        if (v > ma[i]) ma[i] = v;
+        if (v > cm) cm = v;
+        fj[i] = (float)aj[i];
+      }
+      cmx[j] = cm;
+    }
+    for (int64_t j = j0; !F && j < j1; ++j) {
       const double *aj = s->A + j * s->lda;
       int64_t i0 = 0, i1 = n;
       if (s->chol) {
@@ -191,6 +206,21 @@ static void row_scales(int uniform, int64_t n, const double *mx, int scale,
     r[i] = !scale ? 1 : one ? g : axb__mixed_pow2_scale(mx[i]);
 }
 
+/* 1 when A, rounded to FP32 as it is, needs no scaling: every nonzero
+   row and column maximum within [2^-AS_IS, 2^AS_IS] (far inside FP32's
+   normal range, 2^-126 .. 2^128, with room for the factor's growth).  Then
+   R = C = 1: a power-of-two scaling would change nothing but the rows'
+   pivot order (row_scales). */
+#define AS_IS 64
+static int fits_as_is(int64_t n, const double *mx, const double *cmx) {
+  const double lo = ldexp(1.0, -AS_IS), hi = ldexp(1.0, AS_IS);
+  for (int64_t i = 0; i < n; ++i)
+    if ((mx[i] > 0 && (mx[i] < lo || mx[i] > hi)) ||
+        (cmx[i] > 0 && (cmx[i] < lo || cmx[i] > hi)))
+      return 0;
+  return 1;
+}
+
 static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
                          int64_t n, const double *A, int64_t lda, int scale,
                          double *r, double *c, axb_mixed_scan *scan,
@@ -199,7 +229,7 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
     return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
                      "mixed: device arrays need a CUDA handle");
   host_session *s = axb__calloc(1, sizeof *s);
-  double *sum = axb__malloc(2 * n, sizeof(double));
+  double *sum = axb__malloc(3 * n, sizeof(double));
   if (!s || !sum) {
     axb__free(s);
     axb__free(sum);
@@ -219,8 +249,13 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
   const char *ev = getenv("AXB_MIXED_HOST_KERNELS");
   const int fast = !(ev && ev[0] == '0');
   s->kx = fast ? h->ops->mixed_host : NULL;
-  double *mx = sum + n;
-  axb_status st = row_stats(h, s, sum, mx, &scan->finite);
+  double *mx = sum + n, *cmx = mx + n;
+  /* LU with FP32 first: A rounded as it is on the scan's read (kept when
+     no scaling is needed or asked for; a failed allocation only leaves the
+     copy to h_factor, which reports it) */
+  if (!chol && fast && scan->first == AXB_FACTOR_FP32 && f32_fits(n))
+    s->F32 = axb__malloc_large(n * n, sizeof(float));
+  axb_status st = row_stats(h, s, sum, mx, cmx, s->F32, &scan->finite);
   if (st) {
     axb__free(sum);
     axb__free(s);
@@ -233,13 +268,21 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
     for (int64_t i = 0; i < n; ++i)
       r[i] = c[i] = scale ? axb__mixed_sym_scale(entry(s, i, i)) : 1;
   } else {
+    if (s->F32 && (!scale || fits_as_is(n, mx, cmx))) {
+      double amax = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        r[i] = c[i] = 1;
+        if (mx[i] > amax) amax = mx[i];
+      }
+      scan->amax = amax;
+      s->f32_ready = 1;
+      axb__free(sum);
+      *out = s;
+      return AXB_SUCCESS;
+    }
     row_scales(scale && fast && scan->first == AXB_FACTOR_FP32, n, mx, scale,
                r);
-    /* FP32 first: round A on this pass (a failed allocation only leaves
-       the copy to h_factor, which reports it) */
-    if (fast && scan->first == AXB_FACTOR_FP32 && scan->finite &&
-        f32_fits(n))
-      s->F32 = axb__malloc(n * n, sizeof(float));
+    /* the scaled matrix rounded on this pass (over the copy as it is) */
     scan->amax = col_scales(h, s, scale, c, s->F32);
     s->f32_ready = s->F32 != NULL;
     axb__free(sum);
@@ -324,7 +367,7 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
   if (p == AXB_FACTOR_FP64) {
     axb__free(s->F32); /* the low-precision factors are done with */
     s->F32 = NULL;
-    if (!s->F64) s->F64 = axb__malloc(n * n, sizeof(double));
+    if (!s->F64) s->F64 = axb__malloc_large(n * n, sizeof(double));
     if (!s->F64)
       return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                        "mixed: FP64 factor of n = %lld", (long long)n);
@@ -332,7 +375,7 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
     return s->chol ? axb_dpotrf(h, AXB_LOWER, n, s->F64, n, info)
                    : axb_dgetrf(h, n, n, s->F64, n, s->ipiv, info);
   }
-  if (!s->F32) s->F32 = axb__malloc(n * n, sizeof(float));
+  if (!s->F32) s->F32 = axb__malloc_large(n * n, sizeof(float));
   if (!s->F32)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: FP32 factor of n = %lld",
                      (long long)n);
