@@ -10,7 +10,9 @@
  * A and b are copied before each run (not timed); the answer's certificate
  * ratio is computed by the bench (< 30 certified).  axb-dsgesv-base is the
  * same call with AXB_MIXED_HOST_KERNELS=0 (the host session's path before
- * issue 22c: the typed entries, no rounding during the scan).  --phases
+ * issue 22c: the typed entries, no rounding during the scan), and
+ * axb-dsgesv-obf with AXB_MIXED_SGETRF=2 (OpenBLAS's sgetrf for the FP32
+ * factor instead of the CPU table's getrf).  --phases
  * adds where axb's mixed solves spent the median run (axb_mixed_info):
  * scan, factor (with the rounded copy when it is not made by the scan),
  * triangular solves, residuals, the rest, and the refinement steps.
@@ -45,10 +47,10 @@ static double ratio(int n, const double *A, const double *b, const double *x) {
   return rn / an / xn / n / 1.1102230246251565e-16;
 }
 
-enum { NSOLV = 5 };
-static const char *const names[NSOLV] = {"openblas-dgesv", "openblas-dsgesv",
-                                         "axb-dgesv", "axb-dsgesv",
-                                         "axb-dsgesv-base"};
+enum { NSOLV = 6 };
+static const char *const names[NSOLV] = {
+    "openblas-dgesv", "openblas-dsgesv", "axb-dgesv",
+    "axb-dsgesv",     "axb-dsgesv-base", "axb-dsgesv-obf"};
 
 typedef struct {
   double wall, cpu;
@@ -81,6 +83,7 @@ static long long solve_once(axb_handle h, int s, int n, const double *A,
   if (s == 2) axb_dgesv(h, n, 1, W, n, ip64, x, n, &info64);
   if (s >= 3) {
     setenv("AXB_MIXED_HOST_KERNELS", s == 4 ? "0" : "1", 1);
+    setenv("AXB_MIXED_SGETRF", s == 5 ? "2" : "0", 1);
     axb_dsxsv_ex(h, 0, AXB_LOWER, 0, n, 1, A, n, b, n, x, n, NULL, inf,
                  &info64);
     return inf->iter;

@@ -217,13 +217,13 @@ static void scale_rows_pow2(axb_dense *A, uint64_t seed, int lo, int hi) {
 /* The host session's paths of issue 22c (its kernels from the CPU table,
    the FP32 copy rounded during the scan, one row scale when the rows allow
    it), each against the path before (AXB_MIXED_HOST_KERNELS=0) and with
-   the table's own sgetrf forced (AXB_MIXED_SGETRF=0) or OpenBLAS's
-   (=1): every run certified or failing by status (run judges), the row
+   the table's own sgetrf (AXB_MIXED_SGETRF=0, the default) or OpenBLAS's
+   (=2): every run certified or failing by status (run judges), the row
    scales as documented, and the same verdicts on both paths. */
 static void host_path_cases(axb_handle h, int64_t n) {
   char what[200];
   static const char *const env[][2] = {
-      {"1", ""}, {"0", ""}, {"1", "0"}, {"1", "1"}};
+      {"1", ""}, {"0", ""}, {"1", "0"}, {"1", "2"}};
   /* rows within 2^+-15: rounded as they are (scales 1); rows 2^70..2^100
      (beyond 2^64, spanning <= 2^40): one row scale; rows 2^-100..2^0
      (spanning > 2^40): per-row scales.  The path before scales per row. */

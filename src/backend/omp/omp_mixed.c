@@ -10,11 +10,14 @@
  *     ~3x the speed of the session's own row-blocked loop (4.8 against
  *     14.7 ms at n = 4096 on 2 threads); its strsv pair took 4.7 ms where
  *     the table's getrs (interchanges + our few-columns trsm) took 6.5.
- *   - OpenBLAS's sgetrf was ~1.2x the table's getrf on 2 threads at 4096
- *     (300 against 361 ms); on 16 threads the table's tiled look-ahead LU
- *     is the faster one (docs/PERFORMANCE.md), so sgetrf declines from
- *     MIXED_SGETRF_MAX_THREADS threads up (AXB_MIXED_SGETRF=1/0 forces it
- *     on/off).
+ *   - OpenBLAS's sgetrf was 1.1-1.2x the table's getrf on 2 threads at
+ *     4096 on a quiet VM (300 against 361 ms), but beside other processes
+ *     its threads wait for each other by spinning and it took 2-5x the
+ *     table's LU (1.5-3.8 s against 0.7 s, load ~4 on 2 cores), where the
+ *     table's waits sleep; so it is opt-in: AXB_MIXED_SGETRF=1 (below
+ *     MIXED_SGETRF_MAX_THREADS threads; on 16 threads the table's tiled
+ *     look-ahead LU is the faster one, docs/PERFORMANCE.md),
+ *     AXB_MIXED_SGETRF=2 at any thread count.
  * Every kernel declines (AXB_ERR_NOT_SUPPORTED, no detail) when a size
  * does not fit OpenBLAS's 32-bit integers; the session then takes the
  * typed entries.
@@ -51,8 +54,8 @@ void sgetrf_(const int *m, const int *n, float *A, const int *lda, int *ipiv,
 static axb_status mx_sgetrf(axb_handle h, int64_t n, float *A, int64_t lda,
                             int64_t *ipiv, int64_t *info) {
   const int nt = axb_omp_threads(h);
-  const int64_t force = axb_omp_env_int("AXB_MIXED_SGETRF", -1);
-  if (force == 0 || (force < 0 && nt >= MIXED_SGETRF_MAX_THREADS))
+  const int64_t want = axb_omp_env_int("AXB_MIXED_SGETRF", 0);
+  if (want <= 0 || (want == 1 && nt >= MIXED_SGETRF_MAX_THREADS))
     return AXB_ERR_NOT_SUPPORTED;
   if (!axb_omp_fits_int(n, lda) || n < 1) return AXB_ERR_NOT_SUPPORTED;
   int *ip = malloc((size_t)n * sizeof *ip);
