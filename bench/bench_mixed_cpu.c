@@ -48,9 +48,9 @@ static double ratio(int n, const double *A, const double *b, const double *x) {
 }
 
 enum { NSOLV = 6 };
-static const char *const names[NSOLV] = {
-    "openblas-dgesv", "openblas-dsgesv", "axb-dgesv",
-    "axb-dsgesv",     "axb-dsgesv-base", "axb-dsgesv-obf"};
+static const char *const names[NSOLV] = {"openblas-dgesv",  "openblas-dsgesv",
+                                         "axb-dgesv",       "axb-dsgesv",
+                                         "axb-dsgesv-base", "axb-dsgesv-obf"};
 
 typedef struct {
   double wall, cpu;
@@ -78,8 +78,8 @@ static long long solve_once(axb_handle h, int s, int n, const double *A,
   memcpy(W, A, (size_t)n * n * sizeof(double));
   memcpy(x, b, n * sizeof(double));
   if (s == 0) dgesv_(&n, &one, W, &n, ip, x, &n, &info);
-  if (s == 1) dsgesv_(&n, &one, W, &n, ip, (double *)b, &n, x, &n, wk, sw, &it,
-                      &info);
+  if (s == 1)
+    dsgesv_(&n, &one, W, &n, ip, (double *)b, &n, x, &n, wk, sw, &it, &info);
   if (s == 2) axb_dgesv(h, n, 1, W, n, ip64, x, n, &info64);
   if (s >= 3) {
     setenv("AXB_MIXED_HOST_KERNELS", s == 4 ? "0" : "1", 1);
@@ -134,10 +134,11 @@ int main(int argc, char **argv) {
           axb_mixed_info inf;
           memset(&inf, 0, sizeof inf);
           double c0 = cpu_now(), t0 = bench_now();
-          iter[s] = solve_once(h, s, n, A.data, W, b, x + (size_t)s * n, wk,
-                               sw, ip, ip64, &inf);
+          iter[s] = solve_once(h, s, n, A.data, W, b, x + (size_t)s * n, wk, sw,
+                               ip, ip64, &inf);
           double t1 = bench_now(), c1 = cpu_now();
-          if (r) smp[s][r - 1] = (sample){1e3 * (t1 - t0), 1e3 * (c1 - c0), inf};
+          if (r)
+            smp[s][r - 1] = (sample){1e3 * (t1 - t0), 1e3 * (c1 - c0), inf};
         }
       double base = 0;
       for (int s = 0; s < NSOLV; ++s) {
@@ -153,14 +154,14 @@ int main(int argc, char **argv) {
                ratio(n, A.data, b, x + (size_t)s * n), iter[s]);
         if (phases && s >= 3) {
           const axb_mixed_info *f = &med->inf;
-          double rest = f->t_total - f->t_scan - f->t_factor - f->t_solve -
-                        f->t_residual;
+          double rest =
+              f->t_total - f->t_scan - f->t_factor - f->t_solve - f->t_residual;
           printf("  phases %-16s total %.1f ms: scan %.1f, factor %.1f, "
                  "solves %.1f, residuals %.1f, rest %.1f; steps %lld, "
                  "precision %s\n",
-                 names[s], 1e3 * f->t_total, 1e3 * f->t_scan,
-                 1e3 * f->t_factor, 1e3 * f->t_solve, 1e3 * f->t_residual,
-                 1e3 * rest, (long long)f->ir_steps,
+                 names[s], 1e3 * f->t_total, 1e3 * f->t_scan, 1e3 * f->t_factor,
+                 1e3 * f->t_solve, 1e3 * f->t_residual, 1e3 * rest,
+                 (long long)f->ir_steps,
                  axb_factor_precision_name(f->precision));
         }
         fflush(stdout);

@@ -462,8 +462,9 @@ static int matvec_kx(axb_handle h, const host_session *s, int64_t k,
   if (!s->kx || k > 4 || (s->chol ? !s->kx->dsymv : !s->kx->dgemv)) return 1;
   for (int64_t q = 0; q < k; ++q) {
     axb_status st =
-        s->chol ? s->kx->dsymv(h, s->uplo, n, s->A, s->lda, X + q * n, Y + q * n)
-                : s->kx->dgemv(h, n, s->A, s->lda, X + q * n, Y + q * n);
+        s->chol
+            ? s->kx->dsymv(h, s->uplo, n, s->A, s->lda, X + q * n, Y + q * n)
+            : s->kx->dgemv(h, n, s->A, s->lda, X + q * n, Y + q * n);
     if (st) return 1; /* declined: nothing depends on Y yet */
   }
   return 0;
