@@ -203,6 +203,90 @@ static void general_cases(axb_handle h, int64_t n) {
   axb_dense_destroy(&U);
 }
 
+/* Rows scaled by 2^e, e uniform in [lo, hi] (exact). */
+static void scale_rows_pow2(axb_dense *A, uint64_t seed, int lo, int hi) {
+  for (int64_t i = 0; i < A->rows; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    int e = lo + (int)((seed >> 33) % (uint64_t)(hi - lo + 1));
+    double *a = A->data;
+    for (int64_t j = 0; j < A->cols; ++j)
+      a[i + j * A->ld] = ldexp(a[i + j * A->ld], e);
+  }
+}
+
+/* The host session's paths of issue 22c (its kernels from the CPU table,
+   the FP32 copy rounded during the scan, one row scale when the rows allow
+   it), each against the path before (AXB_MIXED_HOST_KERNELS=0) and with
+   the table's own sgetrf (AXB_MIXED_SGETRF=0, the default) or OpenBLAS's
+   (=2): every run certified or failing by status (run judges), the row
+   scales as documented, and the same verdicts on both paths. */
+static void host_path_cases(axb_handle h, int64_t n) {
+  char what[200];
+  static const char *const env[][2] = {
+      {"1", ""}, {"0", ""}, {"1", "0"}, {"1", "2"}};
+  /* rows within 2^+-15: rounded as they are (scales 1); rows 2^70..2^100
+     (beyond 2^64, spanning <= 2^40): one row scale; rows 2^-100..2^0
+     (spanning > 2^40): per-row scales.  The path before scales per row. */
+  axb_dense M = test_gen(h, AXB_GEN_UNIFORM, n, AXB_F64, 0, 0, 29);
+  scale_rows_pow2(&M, 7, -15, 15);
+  axb_dense G = test_gen(h, AXB_GEN_UNIFORM, n, AXB_F64, 0, 0, 41);
+  scale_rows_pow2(&G, 11, 70, 100);
+  axb_dense W = test_gen(h, AXB_GEN_UNIFORM, n, AXB_F64, 0, 0, 31);
+  scale_rows_pow2(&W, 9, -100, 0);
+  axb_dense Z = test_gen(h, n > 1 ? AXB_GEN_SINGULAR : AXB_GEN_UNIFORM, n,
+                         AXB_F64, 0, n / 2, 37);
+  for (int e = 0; e < 4; ++e) {
+    setenv("AXB_MIXED_HOST_KERNELS", env[e][0], 1);
+    setenv("AXB_MIXED_SGETRF", env[e][1], 1);
+    for (int64_t k = 1; k <= 5; k += 4) { /* 5: the typed multi-column path */
+      snprintf(what, sizeof what, "rows 2^+-15 n=%lld k=%lld env %s/%s",
+               (long long)n, (long long)k, env[e][0], env[e][1]);
+      result r = run(h, what, &M, 0, AXB_LOWER, k, NULL);
+      CHECK_STATUS(h, r.st, AXB_SUCCESS);
+      CHECK(r.inf.precision == AXB_FACTOR_FP32 && r.inf.iter >= 0,
+            "%s: %s, iter %lld", what,
+            axb_factor_precision_name(r.inf.precision), (long long)r.inf.iter);
+      const int fresh = env[e][0][0] == '1', host = backend != AXB_BACKEND_CUDA;
+      if (host && n > 1)
+        CHECK(fresh ? r.inf.row_scale_min == 1 && r.inf.row_scale_max == 1
+                    : r.inf.row_scale_min < r.inf.row_scale_max,
+              "%s: row scales [%g, %g]", what, r.inf.row_scale_min,
+              r.inf.row_scale_max);
+      snprintf(what, sizeof what, "rows 2^70..100 n=%lld k=%lld env %s/%s",
+               (long long)n, (long long)k, env[e][0], env[e][1]);
+      r = run(h, what, &G, 0, AXB_LOWER, k, NULL);
+      CHECK_STATUS(h, r.st, AXB_SUCCESS);
+      if (host && n > 1)
+        CHECK(fresh ? r.inf.row_scale_min == r.inf.row_scale_max &&
+                          r.inf.row_scale_max < 1
+                    : r.inf.row_scale_min < r.inf.row_scale_max,
+              "%s: row scales [%g, %g]", what, r.inf.row_scale_min,
+              r.inf.row_scale_max);
+      snprintf(what, sizeof what, "rows 2^-100..0 n=%lld k=%lld env %s/%s",
+               (long long)n, (long long)k, env[e][0], env[e][1]);
+      r = run(h, what, &W, 0, AXB_LOWER, k, NULL);
+      CHECK_STATUS(h, r.st, AXB_SUCCESS);
+      if (host && n > 1)
+        CHECK(r.inf.row_scale_min < r.inf.row_scale_max,
+              "%s: row scales [%g, %g] (per-row scales expected)", what,
+              r.inf.row_scale_min, r.inf.row_scale_max);
+    }
+    if (n > 1) { /* the FP32 factor's zero pivot, then the FP64 verdict */
+      snprintf(what, sizeof what, "singular n=%lld env %s/%s", (long long)n,
+               env[e][0], env[e][1]);
+      result r = run(h, what, &Z, 0, AXB_LOWER, 1, NULL);
+      CHECK(r.st == AXB_ERR_SINGULAR || r.st == AXB_ERR_INACCURATE,
+            "%s: status %d (%s)", what, r.st, axb_detail(h));
+    }
+  }
+  unsetenv("AXB_MIXED_HOST_KERNELS");
+  unsetenv("AXB_MIXED_SGETRF");
+  axb_dense_destroy(&M);
+  axb_dense_destroy(&G);
+  axb_dense_destroy(&W);
+  axb_dense_destroy(&Z);
+}
+
 static void spd_cases(axb_handle h, int64_t n) {
   char what[160];
   axb_dense P = test_gen(h, AXB_GEN_SPD_GRAM, n, AXB_F64, 0, 0, 29);
@@ -320,6 +404,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
     if (backend == AXB_BACKEND_REF && sizes[i] > 257) continue;
     general_cases(h, sizes[i]);
+    host_path_cases(h, sizes[i]);
     spd_cases(h, sizes[i]);
   }
   if (backend != AXB_BACKEND_REF) real_matrices(h);

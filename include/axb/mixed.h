@@ -26,7 +26,12 @@ extern "C" {
  *      every row and column of As has its largest entry in [1/2, 1]; for
  *      Cholesky symmetrically, As = D A D with unit-order diagonal): exact,
  *      and nothing overflows when As is rounded down (Higham, Pranesh and
- *      Zounon, SIAM J. Sci. Comput. 41(4), 2019).
+ *      Zounon, SIAM J. Sci. Comput. 41(4), 2019).  On the CPU, an LU whose
+ *      first factor is FP32 keeps R = C = 1 when every row and column
+ *      maximum of A lies within 2^-64 .. 2^64, and uses one power of two
+ *      for all rows when the row maxima span at most 2^40: row scales
+ *      change partial pivoting's choices, which slowed refinement on
+ *      matrices whose rows are well scaled already (report: the scales).
  *   2. As is rounded to FP32 and factored (LU with partial pivoting, or
  *      Cholesky) in the requested factor precision: FP32 throughout, or FP32
  *      panels with the trailing updates on tensor cores with inputs rounded
@@ -108,6 +113,12 @@ typedef struct {
   double backward_error; /* the certificate: max over columns of the ratio
                             above (< 30 when certified)                   */
   double t_factor, t_refine, t_total; /* seconds                          */
+  /* Where the time went (seconds; parts of the three above): the scan of
+     A (finiteness, norms, scales; on the CPU also the rounded copy when
+     FP32 comes first), every residual B - A X (products and the
+     certificate's norms), every correction through the factors
+     (triangular solves and the scalings around them). */
+  double t_scan, t_residual, t_solve;
 } axb_mixed_info;
 
 /* X (n x nrhs, ldx) := A^-1 B; A (lda), B (ldb) host arrays. */

@@ -129,6 +129,9 @@ AXB_DECLARE_OPS(float, axb_ops_s)
  *           precision on the way in, back to FP64 on the way out).
  */
 typedef struct {
+  /* in: the precision the driver factors in first (a session may round A
+     to it during the scan, issue 22c) */
+  axb_factor_precision first;
   double anorm; /* ||A||_inf                                   */
   double amax;  /* max |As_ij| before rounding                 */
   int finite;   /* every entry of A is finite                  */
@@ -149,6 +152,28 @@ typedef struct axb_mixed_backend {
   axb_status (*copy)(axb_handle h, double *dst, int64_t ldd, const double *src,
                      int64_t lds, int64_t rows, int64_t cols, int to_device);
 } axb_mixed_backend;
+
+/* Kernels of the host session's hot steps on host arrays (the CPU table's,
+   OpenBLAS: src/backend/omp/omp_mixed.c).  Each returns AXB_SUCCESS, a
+   numerical status with *info (sgetrf: AXB_ERR_SINGULAR, the first zero
+   pivot), or AXB_ERR_NOT_SUPPORTED without a detail message when it
+   declines the call (sizes beyond its integers, or a measured policy):
+   the session then uses the typed entries.
+     sgetrf: LU with partial pivoting of the n x n FP32 A (ipiv 1-based).
+     dgemv:  y := A x, FP64, one vector; dsymv the same from the lower
+             (uplo) triangle of a symmetric A.
+     strsv:  x := op(T)^-1 x, T the uplo triangle of the FP32 A. */
+typedef struct axb_mixed_host_kernels {
+  axb_status (*sgetrf)(axb_handle h, int64_t n, float *A, int64_t lda,
+                       int64_t *ipiv, int64_t *info);
+  axb_status (*dgemv)(axb_handle h, int64_t n, const double *A, int64_t lda,
+                      const double *x, double *y);
+  axb_status (*dsymv)(axb_handle h, axb_uplo uplo, int64_t n, const double *A,
+                      int64_t lda, const double *x, double *y);
+  axb_status (*strsv)(axb_handle h, axb_uplo uplo, axb_trans trans,
+                      axb_diag diag, int64_t n, const float *A, int64_t lda,
+                      float *x);
+} axb_mixed_host_kernels;
 
 /* The host session (src/dense/mixed_host.c) over h's kernel table: any
    backend whose typed routines take host arrays (REF, CPU). */
@@ -171,6 +196,9 @@ typedef struct axb_backend_ops {
   /* Optional: mixed-precision sessions where A lives on the device (NULL:
      the host session over this table). */
   const axb_mixed_backend *mixed;
+  /* Optional: kernels the host session prefers to the typed entries
+     (NULL: the typed entries; issue 22c). */
+  const struct axb_mixed_host_kernels *mixed_host;
 } axb_backend_ops;
 
 /* Tables defined by each backend. */

@@ -124,7 +124,15 @@ static double vmax_abs(int64_t n, const double *x) {
 
 /* V := C M^-1 R V column by column (see the top); 1 when the result is not
    finite (the factor overflowed or is too poor), a library error < 0. */
+static int psolve_(mx_t *x, int64_t k, double *V);
 static int psolve(mx_t *x, int64_t k, double *V) {
+  double t0 = axb__now();
+  int e = psolve_(x, k, V);
+  x->inf->t_solve += axb__now() - t0;
+  return e;
+}
+
+static int psolve_(mx_t *x, int64_t k, double *V) {
   const int64_t n = x->n;
   double *sc = x->colscale;
   for (int64_t q = 0; q < k; ++q) {
@@ -153,6 +161,7 @@ static int psolve(mx_t *x, int64_t k, double *V) {
    ratio is reported as +Inf, which certifies nothing). */
 static axb_status residual(mx_t *x, double *ratio) {
   const int64_t n = x->n;
+  const double t0 = axb__now();
   axb_status st = x->be->matmul(x->h, x->s, x->k, x->X, x->R);
   if (st) return st;
   double worst = 0, eps = DBL_EPSILON / 2;
@@ -176,6 +185,7 @@ static axb_status residual(mx_t *x, double *ratio) {
     memcpy(x->best, x->X, (size_t)(n * x->k) * sizeof(double));
   }
   *ratio = worst;
+  x->inf->t_residual += axb__now() - t0;
   return AXB_SUCCESS;
 }
 
@@ -484,10 +494,20 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
     for (int64_t q = 0; q < nrhs; ++q)
       memcpy(x.B + q * n, B + q * ldb, (size_t)n * sizeof(double));
   if (st) return free_all(&x, st);
+  /* The chain: the requested precision, then FP32, then FP64. */
+  axb_factor_precision p0 = o.precision;
+  /* AUTO (measured on the H100, docs/PERFORMANCE.md): a Cholesky factor
+     with TF32 updates, an LU factor in FP32 (with TF32 updates the panel
+     still bounds the LU, and its refinement needs many more steps). */
+  if (p0 == AXB_FACTOR_AUTO)
+    p0 = g->ops->mixed && chol ? AXB_FACTOR_TF32 : AXB_FACTOR_FP32;
   axb_mixed_scan scan;
   memset(&scan, 0, sizeof scan);
+  scan.first = p0;
+  double t_open = axb__now();
   st =
       x.be->open(g, chol, uplo, dev, n, A, lda, o.scale, x.r, x.c, &scan, &x.s);
+  inf->t_scan = axb__now() - t_open;
   if (st) return free_all(&x, st);
   if (!scan.finite)
     return free_all(
@@ -504,13 +524,6 @@ static axb_status mixed_solve(axb_handle h, const char *rn, int off, int chol,
   scale_range(n, x.r, &inf->row_scale_min, &inf->row_scale_max);
   scale_range(n, x.c, &inf->col_scale_min, &inf->col_scale_max);
 
-  /* The chain: the requested precision, then FP32, then FP64. */
-  axb_factor_precision p0 = o.precision;
-  /* AUTO (measured on the H100, docs/PERFORMANCE.md): a Cholesky factor
-     with TF32 updates, an LU factor in FP32 (with TF32 updates the panel
-     still bounds the LU, and its refinement needs many more steps). */
-  if (p0 == AXB_FACTOR_AUTO)
-    p0 = g->ops->mixed && chol ? AXB_FACTOR_TF32 : AXB_FACTOR_FP32;
   inf->requested = p0;
   axb_factor_precision chain[3];
   int len = 0;

@@ -5,13 +5,18 @@
  * BF16 round the scaled matrix to that format before the FP32
  * factorization, so that tests on machines without a GPU see the same
  * information loss in A (not the rounding of each trailing update that the
- * tensor cores add).
+ * tensor cores add).  Where the table has kernels for the session
+ * (ops->mixed_host: the CPU table's OpenBLAS sgetrf, dgemv, dsymv, strsv)
+ * the FP32 factor, the products and the one-vector solves use them, and an
+ * LU session whose first factor is FP32 rounds A while it scans it (A read
+ * twice in all before the factorization; docs/notes/mixed.md).
  */
 #include "core/internal.h"
 #include "dense/mixed.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -28,6 +33,9 @@ typedef struct {
   float *F32;
   double *F64;
   int64_t *ipiv;
+  const axb_mixed_host_kernels *kx; /* NULL: the typed entries only */
+  int f32_ready; /* F32 holds As rounded to FP32 (made by the scan) */
+  float *W;      /* a vector of n for the one-vector solves */
 } host_session;
 
 static int nthreads(axb_handle h) {
@@ -64,9 +72,10 @@ static double entry(const host_session *s, int64_t i, int64_t j) {
 
 /* Row sums and maxima of |A| (the symmetric expansion for chol), each
    thread over a range of columns into its own accumulators, combined in
-   thread order. */
+   thread order.  LU with F: also the column maxima cmx and A rounded to
+   FP32 as it is into F (ld n), on the same read of A. */
 static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
-                            double *mx, int *finite) {
+                            double *mx, double *cmx, float *F, int *finite) {
   const int64_t n = s->n;
   const int T = nthreads(h);
   double *acc = axb__calloc((int64_t)T * 2, (size_t)n * sizeof(double));
@@ -81,7 +90,21 @@ static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
     int64_t j0, j1;
     int t = my_columns(n, &j0, &j1);
     double *su = acc + (size_t)t * 2 * n, *ma = su + n;
-    for (int64_t j = j0; j < j1; ++j) {
+    for (int64_t j = j0; F && j < j1; ++j) {
+      const double *aj = s->A + j * s->lda;
+      float *fj = F + j * n;
+      double cm = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        double v = fabs(aj[i]);
+        if (!isfinite(v)) bad = 1;
+        su[i] += v;
+        if (v > ma[i]) ma[i] = v;
+        if (v > cm) cm = v;
+        fj[i] = (float)aj[i];
+      }
+      cmx[j] = cm;
+    }
+    for (int64_t j = j0; !F && j < j1; ++j) {
       const double *aj = s->A + j * s->lda;
       int64_t i0 = 0, i1 = n;
       if (s->chol) {
@@ -115,6 +138,89 @@ static axb_status row_stats(axb_handle h, const host_session *s, double *sum,
   return AXB_SUCCESS;
 }
 
+/* Room for the FP32 copy of an n x n matrix, checked against the available
+   memory rather than met by the OOM killer when its pages are touched. */
+static int f32_fits(int64_t n) {
+  return (double)n * (double)n * sizeof(float) <=
+         (double)axb__memory_available();
+}
+
+/* LU: c_j = 2^-e(max_i |a_ij| r_i) (1 without scale) and max |As| =
+   max_j c_j max_i |a_ij| r_i (exact: c_j is a power of two and rounding is
+   monotone, so it equals the maximum over the scaled entries); with F,
+   As = R A C rounded to FP32 into F (ld n) while the column is in cache,
+   so that A is read once here (the rounding is fill_scaled's). */
+static double col_scales(axb_handle h, const host_session *s, int scale,
+                         double *c, float *F) {
+  (void)h; /* its thread count, with OpenMP */
+  const int64_t n = s->n, lda = s->lda;
+  const double *A = s->A, *r = s->r;
+  double amax = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(nthreads(h)) if (n >= 256) reduction(max                       \
+                                                     : amax)
+#endif
+  for (int64_t j = 0; j < n; ++j) {
+    const double *aj = A + j * lda;
+    double m = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double v = fabs(aj[i]) * r[i];
+      if (v > m) m = v;
+    }
+    const double cj = scale ? axb__mixed_pow2_scale(m) : 1;
+    c[j] = cj;
+    if (m * cj > amax) amax = m * cj;
+    if (F) {
+      float *fj = F + j * n;
+      for (int64_t i = 0; i < n; ++i)
+        fj[i] = (float)(aj[i] * r[i] * cj);
+    }
+  }
+  return amax;
+}
+
+/* Row scales of an LU session: r_i = 2^-e(max_j |a_ij|), every row's
+   largest entry in [1/2, 1) (HPZ 2019; needed for the 16-bit formats'
+   narrow range).  But row scaling changes partial pivoting's choices, and
+   on matrices whose rows are well scaled already it slowed refinement:
+   `cond` kappa = 1e6 (row maxima over a range of 64), n = 2048, FP32
+   factor: 6 steps with the row scales, 3 without (the contraction per step
+   ~20x against ~300x; kappa(R A) can be kappa(R) times kappa(A)).  So with
+   `uniform` (an FP32 factor first) every row gets the one power of two
+   that brings max |a_ij| into [1/2, 1) when the row maxima span at most
+   2^ROW_RANGE: every row's largest entry is then >= 2^-(ROW_RANGE+1), far
+   inside FP32's normal range (2^-126).  Columns are scaled after either
+   way (a column scale changes no pivot). */
+#define ROW_RANGE 40
+static void row_scales(int uniform, int64_t n, const double *mx, int scale,
+                       double *r) {
+  double lo = INFINITY, hi = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (mx[i] > 0 && mx[i] < lo) lo = mx[i];
+    if (mx[i] > hi) hi = mx[i];
+  }
+  const int one = uniform && hi > 0 && hi <= ldexp(lo, ROW_RANGE);
+  const double g = axb__mixed_pow2_scale(hi);
+  for (int64_t i = 0; i < n; ++i)
+    r[i] = !scale ? 1 : one ? g : axb__mixed_pow2_scale(mx[i]);
+}
+
+/* 1 when A, rounded to FP32 as it is, needs no scaling: every nonzero
+   row and column maximum within [2^-AS_IS, 2^AS_IS] (far inside FP32's
+   normal range, 2^-126 .. 2^128, with room for the factor's growth).  Then
+   R = C = 1: a power-of-two scaling would change nothing but the rows'
+   pivot order (row_scales). */
+#define AS_IS 64
+static int fits_as_is(int64_t n, const double *mx, const double *cmx) {
+  const double lo = ldexp(1.0, -AS_IS), hi = ldexp(1.0, AS_IS);
+  for (int64_t i = 0; i < n; ++i)
+    if ((mx[i] > 0 && (mx[i] < lo || mx[i] > hi)) ||
+        (cmx[i] > 0 && (cmx[i] < lo || cmx[i] > hi)))
+      return 0;
+  return 1;
+}
+
 static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
                          int64_t n, const double *A, int64_t lda, int scale,
                          double *r, double *c, axb_mixed_scan *scan,
@@ -123,7 +229,7 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
     return axb__fail(h, AXB_ERR_NOT_SUPPORTED,
                      "mixed: device arrays need a CUDA handle");
   host_session *s = axb__calloc(1, sizeof *s);
-  double *sum = axb__malloc(2 * n, sizeof(double));
+  double *sum = axb__malloc(3 * n, sizeof(double));
   if (!s || !sum) {
     axb__free(s);
     axb__free(sum);
@@ -137,8 +243,19 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
   s->lda = lda;
   s->r = r;
   s->c = c;
-  double *mx = sum + n;
-  axb_status st = row_stats(h, s, sum, mx, &scan->finite);
+  /* AXB_MIXED_HOST_KERNELS=0: the typed entries only and no rounding in
+     the scan (the path before issue 22c, for the benchmark's same-process
+     comparison and the tests) */
+  const char *ev = getenv("AXB_MIXED_HOST_KERNELS");
+  const int fast = !(ev && ev[0] == '0');
+  s->kx = fast ? h->ops->mixed_host : NULL;
+  double *mx = sum + n, *cmx = mx + n;
+  /* LU with FP32 first: A rounded as it is on the scan's read (kept when
+     no scaling is needed or asked for; a failed allocation only leaves the
+     copy to h_factor, which reports it) */
+  if (!chol && fast && scan->first == AXB_FACTOR_FP32 && f32_fits(n))
+    s->F32 = axb__malloc_large(n * n, sizeof(float));
+  axb_status st = row_stats(h, s, sum, mx, cmx, s->F32, &scan->finite);
   if (st) {
     axb__free(sum);
     axb__free(s);
@@ -151,19 +268,26 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
     for (int64_t i = 0; i < n; ++i)
       r[i] = c[i] = scale ? axb__mixed_sym_scale(entry(s, i, i)) : 1;
   } else {
-    for (int64_t i = 0; i < n; ++i)
-      r[i] = scale ? axb__mixed_pow2_scale(mx[i]) : 1;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads(h)) if (n >= 256)
-#endif
-    for (int64_t j = 0; j < n; ++j) {
-      double m = 0;
+    if (s->F32 && (!scale || fits_as_is(n, mx, cmx))) {
+      double amax = 0;
       for (int64_t i = 0; i < n; ++i) {
-        double v = fabs(A[i + j * lda]) * r[i];
-        if (v > m) m = v;
+        r[i] = c[i] = 1;
+        if (mx[i] > amax) amax = mx[i];
       }
-      c[j] = scale ? axb__mixed_pow2_scale(m) : 1;
+      scan->amax = amax;
+      s->f32_ready = 1;
+      axb__free(sum);
+      *out = s;
+      return AXB_SUCCESS;
     }
+    row_scales(scale && fast && scan->first == AXB_FACTOR_FP32, n, mx, scale,
+               r);
+    /* the scaled matrix rounded on this pass (over the copy as it is) */
+    scan->amax = col_scales(h, s, scale, c, s->F32);
+    s->f32_ready = s->F32 != NULL;
+    axb__free(sum);
+    *out = s;
+    return AXB_SUCCESS;
   }
   /* max |As| over the stored entries */
   double amax = 0;
@@ -200,6 +324,17 @@ static void fill_scaled(host_session *s, axb_factor_precision p) {
     }
 }
 
+/* The FP32 LU of F32: the table's session kernel where it takes it, else
+   the typed sgetrf. */
+static axb_status sgetrf_(axb_handle h, host_session *s, int64_t *info) {
+  const int64_t n = s->n;
+  if (s->kx && s->kx->sgetrf) {
+    axb_status st = s->kx->sgetrf(h, n, s->F32, n, s->ipiv, info);
+    if (st != AXB_ERR_NOT_SUPPORTED) return st;
+  }
+  return axb_sgetrf(h, n, n, s->F32, n, s->ipiv, info);
+}
+
 static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
                            int64_t *info) {
   host_session *s = vs;
@@ -212,6 +347,12 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
       return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: pivots of n = %lld",
                        (long long)n);
   }
+  /* FP32 rounded by the scan: factor it as it is */
+  if (p == AXB_FACTOR_FP32 && s->f32_ready) {
+    s->f32_ready = 0;
+    return sgetrf_(h, s, info);
+  }
+  s->f32_ready = 0;
   /* the factor's copy, refused up front rather than met by the OOM killer
      when its pages are touched */
   const double need = (double)n * (double)n *
@@ -226,7 +367,7 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
   if (p == AXB_FACTOR_FP64) {
     axb__free(s->F32); /* the low-precision factors are done with */
     s->F32 = NULL;
-    if (!s->F64) s->F64 = axb__malloc(n * n, sizeof(double));
+    if (!s->F64) s->F64 = axb__malloc_large(n * n, sizeof(double));
     if (!s->F64)
       return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                        "mixed: FP64 factor of n = %lld", (long long)n);
@@ -234,13 +375,13 @@ static axb_status h_factor(axb_handle h, void *vs, axb_factor_precision p,
     return s->chol ? axb_dpotrf(h, AXB_LOWER, n, s->F64, n, info)
                    : axb_dgetrf(h, n, n, s->F64, n, s->ipiv, info);
   }
-  if (!s->F32) s->F32 = axb__malloc(n * n, sizeof(float));
+  if (!s->F32) s->F32 = axb__malloc_large(n * n, sizeof(float));
   if (!s->F32)
     return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: FP32 factor of n = %lld",
                      (long long)n);
   fill_scaled(s, p);
   return s->chol ? axb_spotrf(h, AXB_LOWER, n, s->F32, n, info)
-                 : axb_sgetrf(h, n, n, s->F32, n, s->ipiv, info);
+                 : sgetrf_(h, s, info);
 }
 
 /* Y := A X, A symmetric from one triangle: each thread accumulates the
@@ -313,9 +454,26 @@ static void gemv_rows(axb_handle h, const host_session *s, int64_t k,
   }
 }
 
+/* Y := A X through the table's one-vector product (dgemv, or dsymv from
+   the stored triangle); 1 when it declines or is absent. */
+static int matvec_kx(axb_handle h, const host_session *s, int64_t k,
+                     const double *X, double *Y) {
+  const int64_t n = s->n;
+  if (!s->kx || k > 4 || (s->chol ? !s->kx->dsymv : !s->kx->dgemv)) return 1;
+  for (int64_t q = 0; q < k; ++q) {
+    axb_status st =
+        s->chol
+            ? s->kx->dsymv(h, s->uplo, n, s->A, s->lda, X + q * n, Y + q * n)
+            : s->kx->dgemv(h, n, s->A, s->lda, X + q * n, Y + q * n);
+    if (st) return 1; /* declined: nothing depends on Y yet */
+  }
+  return 0;
+}
+
 static axb_status h_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                            double *Y) {
   host_session *s = vs;
+  if (!matvec_kx(h, s, k, X, Y)) return AXB_SUCCESS;
   if (s->chol) return symm(h, s, k, X, Y);
   if (k <= 4) {
     gemv_rows(h, s, k, X, Y);
@@ -325,10 +483,55 @@ static axb_status h_matmul(axb_handle h, void *vs, int64_t k, const double *X,
                         s->lda, X, s->n, 0.0, Y, s->n);
 }
 
+/* V := As^-1 V through the FP32 factors, one column at a time with the
+   table's strsv: w = P v (the interchanges, in order) rounded to FP32,
+   w := L^-1 w, w := U^-1 w (Cholesky: L^-1 then L^-T), v = w.  1 when the
+   kernel declines or is absent (V untouched), a library error < 0. */
+static int solve_kx(axb_handle h, host_session *s, int64_t k, double *V) {
+  const int64_t n = s->n;
+  const axb_mixed_host_kernels *kx = s->kx;
+  if (!kx || !kx->strsv || k > 4) return 1;
+  if (!s->W && !(s->W = axb__malloc(n, sizeof(float)))) return 1;
+  float *w = s->W;
+  for (int64_t q = 0; q < k; ++q) {
+    double *v = V + q * n;
+    for (int64_t i = 0; i < n; ++i)
+      w[i] = (float)v[i];
+    axb_status st;
+    if (s->chol) {
+      st = kx->strsv(h, AXB_LOWER, AXB_NO_TRANS, AXB_NON_UNIT, n, s->F32, n, w);
+      if (!st)
+        st = kx->strsv(h, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT, n, s->F32, n, w);
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t p = s->ipiv[i] - 1;
+        if (p != i) {
+          float t = w[i];
+          w[i] = w[p];
+          w[p] = t;
+        }
+      }
+      st = kx->strsv(h, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, n, s->F32, n, w);
+      if (!st)
+        st = kx->strsv(h, AXB_UPPER, AXB_NO_TRANS, AXB_NON_UNIT, n, s->F32, n,
+                       w);
+    }
+    if (st == AXB_ERR_NOT_SUPPORTED && q == 0) return 1;
+    if (st) return st < 0 ? st : AXB_ERR_INTERNAL;
+    for (int64_t i = 0; i < n; ++i)
+      v[i] = w[i];
+  }
+  return 0;
+}
+
 static axb_status h_solve(axb_handle h, void *vs, int64_t k, double *V) {
   host_session *s = vs;
   const int64_t n = s->n;
   int64_t info = 0;
+  if (s->p != AXB_FACTOR_FP64) {
+    int e = solve_kx(h, s, k, V);
+    if (e <= 0) return e;
+  }
   if (s->p == AXB_FACTOR_FP64)
     return s->chol ? axb_dpotrs(h, AXB_LOWER, n, k, s->F64, n, V, n, &info)
                    : axb_dgetrs(h, AXB_NO_TRANS, n, k, s->F64, n, s->ipiv, V, n,
@@ -356,6 +559,7 @@ static void h_close(axb_handle h, void *vs) {
   axb__free(s->F32);
   axb__free(s->F64);
   axb__free(s->ipiv);
+  axb__free(s->W);
   axb__free(s);
 }
 

@@ -203,6 +203,9 @@ void axb_omp_wait_until(const int *p, int v);
 /* Environment integer (library code never prints; a malformed value is
    ignored and `dflt` returned). */
 int64_t axb_omp_env_int(const char *name, int64_t dflt);
+/* The host mixed-precision session's kernels (omp_mixed.c); NULL without
+   OpenBLAS. */
+const axb_mixed_host_kernels *axb_omp_mixed_kernels(void);
 
 /* Per-phase profile of the many-thread getrf/potrf paths (tiled LU,
    hybrid LU and Cholesky), for the benchmark (docs/PERFORMANCE.md): off

@@ -42,6 +42,7 @@ static void cpu_ops_fill(void) {
      a-time OpenMP study variant stays selectable as getri_gj_unblocked. */
   ops.d.getri_gj_unblocked = axb_omp_dgetri_gj;
   ops.s.getri_gj_unblocked = axb_omp_sgetri_gj;
+  ops.mixed_host = axb_omp_mixed_kernels(); /* issue 22c */
   cpu_ops = ops;
 }
 
