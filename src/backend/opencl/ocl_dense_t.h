@@ -374,24 +374,21 @@ static axb_status FN_(download_tri)(axb_handle h, axb_uplo uplo, cl_mem dA,
 }
 
 /* The diagonal block [k0, k1) by inner blocks of AXB_OCL_NB: our
-   one-group kernel on each, then chol_step inside [k0, k1) only; info is
-   read back once, at the end (a blocking read drains the queue: one per
-   64 columns was ~10 % of dpotrf on PoCL).  After a failed inner block
-   the later kernels keep its info (they do nothing once it is set) and
-   the steps between them compute on numbers nobody reads. */
+   one-group kernel on each (its info read back: stop at the first minor
+   that is not positive), then chol_step inside [k0, k1) only. */
 static axb_status FN_(chol_inner)(axb_handle h, axb_uplo uplo, cl_mem dA,
                                   int64_t ldd, int64_t k0, int64_t k1,
                                   cl_mem dinfo, int *hinfo, cl_mem dW,
                                   cl_mem dT) {
   axb_status st = AXB_SUCCESS;
-  for (int64_t k = k0; !st && k < k1; k += AXB_OCL_NB) {
+  for (int64_t k = k0; !st && !*hinfo && k < k1; k += AXB_OCL_NB) {
     const int64_t jb = k1 - k < AXB_OCL_NB ? k1 - k : AXB_OCL_NB;
     st = ocl_chol_diag(h, DBL, dA, k + k * ldd, ldd, jb, k, uplo == AXB_UPPER,
                        dinfo);
-    if (!st && k1 - k - jb > 0)
+    if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), hinfo, 1);
+    if (!st && !*hinfo && k1 - k - jb > 0)
       st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, k1 - k - jb, dW, dT);
   }
-  if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), hinfo, 1);
   return st;
 }
 

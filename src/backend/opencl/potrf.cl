@@ -5,14 +5,11 @@
  * A = U^T U, the mirror image by rows.  A diagonal d that is not > 0 (NaN
  * included) stops the block with *info = k0 + j + 1 (the order of the
  * first leading minor that is not positive); entries of the other triangle
- * are never read.  With *info already set on entry it does nothing.
+ * are never read.
  */
 kernel void chol_diag(global real_t *A, long a0, long lda, int nb, int k0,
                       int upper, global int *info) {
   const int lid = get_local_id(0);
-  /* An earlier block failed (the host reads info once per outer block):
-     its minor stays the answer. */
-  if (*info) return;
   for (int j = 0; j < nb; ++j) {
     const real_t d = AT(j, j);
     SYNC();
