@@ -252,9 +252,11 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
   double *mx = sum + n, *cmx = mx + n;
   /* LU with FP32 first: A rounded as it is on the scan's read (kept when
      no scaling is needed or asked for; a failed allocation only leaves the
-     copy to h_factor, which reports it) */
+     copy to h_factor, which reports it).  Plain pages: with huge pages the
+     scan's first touch of the copy took 52-120 ms at n = 4096 on the 2-core
+     VM against 39-41 (bench/results/mixed-2core-vm/quiet-s8.txt). */
   if (!chol && fast && scan->first == AXB_FACTOR_FP32 && f32_fits(n))
-    s->F32 = axb__malloc_large(n * n, sizeof(float));
+    s->F32 = axb__malloc(n * n, sizeof(float));
   axb_status st = row_stats(h, s, sum, mx, cmx, s->F32, &scan->finite);
   if (st) {
     axb__free(sum);
