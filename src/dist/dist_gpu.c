@@ -386,31 +386,36 @@ static nccl_attr *nccl_comm(MPI_Comm comm) {
 }
 
 /* The broadcast of bytes at host buf from root over comm through device
-   buffer 6 + dslot; 1 when done. */
+   buffer 6 + dslot; 1 when done.  Every decision is agreed over comm
+   (the same answer on every rank), so that either all ranks broadcast
+   here or all fall back to the caller's MPI_Bcast: a rank alone in either
+   would hang the others.  The root's buf is never written, so a fallback
+   after a failed transfer resends it intact. */
 static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
                      int dslot) {
   int size = 1, rank = 0;
   for (int i = 0; i < 3; ++i)
     if (gpu.bc_host[i] == buf) gpu.bc_host[i] = NULL; /* stale from here */
   MPI_Comm_size(comm, &size);
-  if (gpu.device < 0 || size < 2 || dslot < 0 || dslot > 2) return 0;
-  nccl_attr *a = nccl_comm(comm);
-  if (!a || !a->ok) return 0;
-  MPI_Comm_rank(comm, &rank);
-  /* Every rank needs its device buffer: agree before NCCL starts. */
-  void *d = scratch(6 + dslot, bytes);
-  int ok = d != NULL;
+  if (size < 2) return 0; /* the same on every rank of comm */
+  int ok = gpu.device >= 0 && dslot >= 0 && dslot <= 2;
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
   if (!ok) return 0;
-  if (rank == root)
+  nccl_attr *a = nccl_comm(comm); /* collective, agreed */
+  if (!a || !a->ok) return 0;
+  MPI_Comm_rank(comm, &rank);
+  void *d = scratch(6 + dslot, bytes);
+  ok = d != NULL;
+  if (ok && rank == root)
     ok = cudaMemcpy(d, buf, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
-  /* Past this point every rank is in the broadcast: a failure there is a
-     device fault, reported by the next operation's sync. */
-  ok = ok &&
-       ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, 0) == ncclSuccess;
-  ok = ok && cudaStreamSynchronize(0) == cudaSuccess;
-  if (ok && rank != root)
-    ok = cudaMemcpy(buf, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  if (ok) { /* every rank enters the broadcast */
+    ok = ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, 0) == ncclSuccess &&
+         cudaStreamSynchronize(0) == cudaSuccess;
+    if (ok && rank != root)
+      ok = cudaMemcpy(buf, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  }
   if (!ok) {
     cudaGetLastError();
     return 0; /* no device copy recorded */
