@@ -4,7 +4,7 @@
 #   tar -xJf dist-bundle.tar.xz -C /tmp && . /tmp/axb-mpi/env.sh
 #   bash /tmp/axb-mpi/bin/dist-gpu-check.sh OUTDIR [quick|bench|big]
 # quick: the GPU-rank tests only (test_dist, test_dist_cond with `gpu` on
-# grids 1x1, 1x2, 2x1; several ranks per GPU are fine).  bench (default:
+# grids 1x1, 1x2, 2x1, and 2x2 on 4 GPUs; several ranks per GPU are fine).  bench (default:
 # tests, then bench): bench_dist_gpu FP64 LU and Cholesky on G GPUs (read
 # from nvidia-smi): 1x2 at n = 16384, 32768, 65536 with rank 0's single-GPU
 # getrf/potrf beside it, 2x1 at 32768; on 4 GPUs 1x4, 2x2, 4x1 at 32768 and
@@ -63,6 +63,10 @@ for grid in 1x1 1x2 2x1; do
   run "test_dist_gpu_$grid" 120 "$np" test_dist ${grid/x/ } gpu
 done
 run test_dist_cond_gpu_1x2 90 2 test_dist_cond 1 2 gpu
+if [ "$G" -ge 4 ]; then # NCCL on row and column communicators at once
+  run test_dist_gpu_2x2 120 4 test_dist 2 2 gpu
+  run test_dist_cond_gpu_2x2 90 4 test_dist_cond 2 2 gpu
+fi
 [ "$mode" = quick ] && exit 0
 if [ "$G" -ge 4 ]; then
   for n in 32768 65536; do
