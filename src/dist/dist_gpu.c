@@ -97,6 +97,12 @@ static struct {
   size_t bc_bytes[3];
 } gpu = {-1, NULL, {NULL}, {0}, NULL, 0, 0, NULL, NULL, 0, {NULL}, {0}};
 
+/* The device copy of host buffer p left by a broadcast, if any, dropped. */
+static void bcast_forget(const void *p) {
+  for (int i = 0; i < 3; ++i)
+    if (p && gpu.bc_host[i] == p) gpu.bc_host[i] = NULL;
+}
+
 int axb__dist_gpu_handle(axb_handle h) {
   return h && axb_handle_backend(h) == AXB_BACKEND_CUDA;
 }
@@ -259,8 +265,7 @@ void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
 void axb__dist_hfree(void *p) {
   /* A later buffer at the same address must not find this one's device
      copy (bcast_copy): the Cholesky's wl did on a 2 x 2 grid of H100s. */
-  for (int i = 0; i < 3; ++i)
-    if (p && gpu.bc_host[i] == p) gpu.bc_host[i] = NULL;
+  bcast_forget(p);
   struct cudaPointerAttributes a;
   if (p && gpu.device >= 0 && cudaPointerGetAttributes(&a, p) == cudaSuccess &&
       a.type == cudaMemoryTypeHost) {
@@ -394,8 +399,7 @@ static nccl_attr *nccl_comm(MPI_Comm comm) {
 static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
                      int dslot) {
   int size = 1, rank = 0;
-  for (int i = 0; i < 3; ++i)
-    if (gpu.bc_host[i] == buf) gpu.bc_host[i] = NULL; /* stale from here */
+  bcast_forget(buf); /* stale from here */
   MPI_Comm_size(comm, &size);
   if (size < 2) return 0; /* the same on every rank of comm */
   int ok = gpu.device >= 0 && dslot >= 0 && dslot <= 2;

@@ -33,21 +33,9 @@
    omp_lu_t.h, taken from 8 threads) is used for the FP32 factor. */
 #define MIXED_SGETRF_MAX_THREADS 8
 
-/* CBLAS / LAPACK prototypes with the CBLAS enum values (see omp_blas.c). */
-enum {
-  MX_COL = 102,
-  MX_N = 111,
-  MX_T = 112,
-  MX_UP = 121,
-  MX_LO = 122,
-  MX_NONUNIT = 131,
-  MX_UNIT = 132
-};
-void cblas_dgemv(int, int, int, int, double, const double *, int,
-                 const double *, int, double, double *, int);
-void cblas_dsymv(int, int, int, double, const double *, int, const double *,
-                 int, double, double *, int);
-void cblas_strsv(int, int, int, int, int, const float *, int, float *, int);
+#include "backend/omp/omp_cblas.h"
+
+/* LAPACK's sgetrf (the FP32 factor on request). */
 void sgetrf_(const int *m, const int *n, float *A, const int *lda, int *ipiv,
              int *info);
 
@@ -76,7 +64,8 @@ static axb_status mx_dgemv(axb_handle h, int64_t n, const double *A,
   if (!axb_omp_fits_int(n, lda)) return AXB_ERR_NOT_SUPPORTED;
   const int nt = axb_omp_threads(h);
   const int sv = axb_omp_blas_begin_threaded(nt);
-  cblas_dgemv(MX_COL, MX_N, (int)n, (int)n, 1.0, A, (int)lda, x, 1, 0.0, y, 1);
+  cblas_dgemv(AXB_CB_COL, AXB_CB_N, (int)n, (int)n, 1.0, A, (int)lda, x, 1, 0.0,
+              y, 1);
   axb_omp_blas_end_threaded(sv, nt);
   return AXB_SUCCESS;
 }
@@ -87,8 +76,8 @@ static axb_status mx_dsymv(axb_handle h, axb_uplo uplo, int64_t n,
   if (!axb_omp_fits_int(n, lda)) return AXB_ERR_NOT_SUPPORTED;
   const int nt = axb_omp_threads(h);
   const int sv = axb_omp_blas_begin_threaded(nt);
-  cblas_dsymv(MX_COL, uplo == AXB_UPPER ? MX_UP : MX_LO, (int)n, 1.0, A,
-              (int)lda, x, 1, 0.0, y, 1);
+  cblas_dsymv(AXB_CB_COL, CB_UPLO(uplo), (int)n, 1.0, A, (int)lda, x, 1, 0.0, y,
+              1);
   axb_omp_blas_end_threaded(sv, nt);
   return AXB_SUCCESS;
 }
@@ -99,10 +88,8 @@ static axb_status mx_strsv(axb_handle h, axb_uplo uplo, axb_trans trans,
   if (!axb_omp_fits_int(n, lda)) return AXB_ERR_NOT_SUPPORTED;
   const int nt = axb_omp_threads(h);
   const int sv = axb_omp_blas_begin_threaded(nt);
-  cblas_strsv(MX_COL, uplo == AXB_UPPER ? MX_UP : MX_LO,
-              trans == AXB_TRANS ? MX_T : MX_N,
-              diag == AXB_UNIT ? MX_UNIT : MX_NONUNIT, (int)n, A, (int)lda, x,
-              1);
+  cblas_strsv(AXB_CB_COL, CB_UPLO(uplo), CB_TR(trans), CB_DIAG(diag), (int)n, A,
+              (int)lda, x, 1);
   axb_omp_blas_end_threaded(sv, nt);
   return AXB_SUCCESS;
 }
