@@ -8,9 +8,11 @@
  *   SPD: cuSOLVER dpotrf + dpotrs beside axb's Cholesky form.
  *
  *   bench_mixed [--reps R] [--kinds uniform,cond6,spd] [--json FILE]
- *               [--precisions auto,fp32,...] [--no-irs] N ...
+ *               [--precisions auto,fp32,...] [--no-irs] [--phases] N ...
  *                              --precisions: axb's factor precisions to
- *                              run (default all); --no-irs: DDgesv only
+ *                              run (default all); --no-irs: DDgesv only;
+ *                              --phases: axb's scan / factor / residual /
+ *                              solve times of the last run
  *   bench_mixed --kappa N      the kappa study: iterations and fallbacks of
  *                              every factor precision for kappa = 1e2..1e14
  *                              and rows scaled by 1e+-100, at order N
@@ -41,6 +43,7 @@ static cublasHandle_t BL;
 static int REPS = 3;
 static FILE *JS;
 static int NO_IRS;        /* --no-irs: skip cuSOLVER's IRS solvers */
+static int PHASES;        /* --phases: axb's phase times (last run) */
 static const char *PRECS; /* --precisions: a comma list, or NULL */
 
 /* Whether --precisions lets axb's factor precision p run. */
@@ -204,6 +207,11 @@ static res run_axb(prob *p, axb_factor_precision fp, axb_refine ref) {
   r.gmres = inf.gmres_iters;
   r.prec = axb_factor_precision_name(inf.precision);
   r.req = axb_factor_precision_name(fp);
+  if (PHASES)
+    printf("# phases (ms, last run, %s asked): scan %.2f factor %.2f "
+           "residual %.2f solve %.2f total %.2f\n",
+           r.req, 1e3 * inf.t_scan, 1e3 * inf.t_factor, 1e3 * inf.t_residual,
+           1e3 * inf.t_solve, 1e3 * inf.t_total);
   return r;
 }
 
@@ -396,6 +404,8 @@ int main(int argc, char **argv) {
       kappa_n = atoll(argv[++i]);
     else if (!strcmp(argv[i], "--precisions") && i + 1 < argc)
       PRECS = argv[++i];
+    else if (!strcmp(argv[i], "--phases"))
+      PHASES = 1;
     else if (!strcmp(argv[i], "--no-irs"))
       NO_IRS = 1;
   }

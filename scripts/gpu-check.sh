@@ -38,6 +38,10 @@ run test_cuda build/gpu/tests/test_cuda
 run test_cuda_kernels build/gpu/tests/test_cuda_kernels
 # the blocked Cholesky path (tile kernel per 128-column block column)
 AXB_CUDA_POTRF_NB=128 run test_cuda_kernels_chol_nb128 build/gpu/tests/test_cuda_kernels
+# the tensor-core Cholesky (chol_tc, syrk_tc) by 256-column blocks, and the
+# tiled potrf's stripes under tensor-core products, at n = 2600
+AXB_TEST_MIXED_SPD_N=2600 AXB_MIXED_CHOL_TC=1 AXB_MIXED_CHOL_NB=256 run test_mixed_chol_tc build/gpu/tests/test_mixed cuda
+AXB_TEST_MIXED_SPD_N=2600 AXB_CUDA_POTRF_NB=512 run test_mixed_potrf_nb512 build/gpu/tests/test_mixed cuda
 # getri's blocked path (L^-1 by block columns, column moves) at every size
 AXB_CUDA_GETRI_BLOCKED_FROM=1 run test_inverse_blocked_getri build/gpu/tests/test_inverse cuda
 for t in build/gpu/tests/test_*; do

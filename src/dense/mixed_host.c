@@ -180,32 +180,6 @@ static double col_scales(axb_handle h, const host_session *s, int scale,
   return amax;
 }
 
-/* Row scales of an LU session: r_i = 2^-e(max_j |a_ij|), every row's
-   largest entry in [1/2, 1) (HPZ 2019; needed for the 16-bit formats'
-   narrow range).  But row scaling changes partial pivoting's choices, and
-   on matrices whose rows are well scaled already it slowed refinement:
-   `cond` kappa = 1e6 (row maxima over a range of 64), n = 2048, FP32
-   factor: 6 steps with the row scales, 3 without (the contraction per step
-   ~20x against ~300x; kappa(R A) can be kappa(R) times kappa(A)).  So with
-   `uniform` (an FP32 factor first) every row gets the one power of two
-   that brings max |a_ij| into [1/2, 1) when the row maxima span at most
-   2^ROW_RANGE: every row's largest entry is then >= 2^-(ROW_RANGE+1), far
-   inside FP32's normal range (2^-126).  Columns are scaled after either
-   way (a column scale changes no pivot). */
-#define ROW_RANGE 40
-static void row_scales(int uniform, int64_t n, const double *mx, int scale,
-                       double *r) {
-  double lo = INFINITY, hi = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (mx[i] > 0 && mx[i] < lo) lo = mx[i];
-    if (mx[i] > hi) hi = mx[i];
-  }
-  const int one = uniform && hi > 0 && hi <= ldexp(lo, ROW_RANGE);
-  const double g = axb__mixed_pow2_scale(hi);
-  for (int64_t i = 0; i < n; ++i)
-    r[i] = !scale ? 1 : one ? g : axb__mixed_pow2_scale(mx[i]);
-}
-
 /* 1 when A, rounded to FP32 as it is, needs no scaling: every nonzero
    row and column maximum within [2^-AS_IS, 2^AS_IS] (far inside FP32's
    normal range, 2^-126 .. 2^128, with room for the factor's growth).  Then
@@ -282,8 +256,8 @@ static axb_status h_open(axb_handle h, int chol, axb_uplo uplo, int dev,
       *out = s;
       return AXB_SUCCESS;
     }
-    row_scales(scale && fast && scan->first == AXB_FACTOR_FP32, n, mx, scale,
-               r);
+    axb__mixed_row_scales(scale && fast && scan->first == AXB_FACTOR_FP32, n,
+                          mx, scale, r);
     /* the scaled matrix rounded on this pass (over the copy as it is) */
     scan->amax = col_scales(h, s, scale, c, s->F32);
     s->f32_ready = s->F32 != NULL;

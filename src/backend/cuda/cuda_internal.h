@@ -180,40 +180,24 @@ inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
                            const double *beta, double *C, int64_t ldc) {
   return cublasDsyrk_64(b, u, t, n, k, alpha, A, lda, beta, C, ldc);
 }
-/* FP32 SYRK.  Under a tensor-core compute type (f32_compute) the product
-   goes by column blocks of kSyrkTile: SYRK on each diagonal block (FP32),
-   GemmEx on the rest of the block column, so that all but n * kSyrkTile / 2
-   of the n^2 k / 2 multiply-adds run on tensor cores. */
-constexpr int64_t kSyrkTile = 1024;
+/* C := alpha op(A) op(A)^T + beta C (the uplo triangle of the n x n C;
+   op(A) n x k) with every multiply-add on tensor cores (cuda_gemm16.cu):
+   under f32_compute's tensor-core types, for the mixed-precision
+   factorizations. */
+cublasStatus_t syrk_tc(cublasHandle_t b, cublasFillMode_t u,
+                       cublasOperation_t t, int64_t n, int64_t k,
+                       const float *alpha, const float *A, int64_t lda,
+                       const float *beta, float *C, int64_t ldc,
+                       cublasComputeType_t mode);
+/* FP32 SYRK: cuBLAS's (CUDA cores), or syrk_tc under a tensor-core
+   compute type (f32_compute). */
 inline cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u,
                            cublasOperation_t t, int64_t n, int64_t k,
                            const float *alpha, const float *A, int64_t lda,
                            const float *beta, float *C, int64_t ldc) {
-  if (f32_compute == CUBLAS_COMPUTE_32F || n <= kSyrkTile)
+  if (f32_compute == CUBLAS_COMPUTE_32F)
     return cublasSsyrk_64(b, u, t, n, k, alpha, A, lda, beta, C, ldc);
-  const bool notr = t == CUBLAS_OP_N; /* C := A A^T (n x k A), else A^T A */
-  for (int64_t j = 0; j < n; j += kSyrkTile) {
-    const int64_t w = n - j < kSyrkTile ? n - j : kSyrkTile, rest = n - j - w;
-    const float *Aj =
-        notr ? A + j : A + j * lda; /* the block's rows of op(A) */
-    cublasStatus_t e = cublasSsyrk_64(b, u, t, w, k, alpha, Aj, lda, beta,
-                                      C + j + j * ldc, ldc);
-    if (e != CUBLAS_STATUS_SUCCESS || rest == 0) {
-      if (e != CUBLAS_STATUS_SUCCESS) return e;
-      continue;
-    }
-    const float *Ar = notr ? A + j + w : A + (j + w) * lda;
-    if (u == CUBLAS_FILL_MODE_LOWER) /* C[j+w:, j:j+w] := op(A)_r op(A)_j^T */
-      e = gemm(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
-               notr ? CUBLAS_OP_T : CUBLAS_OP_N, rest, w, k, alpha, Ar, lda, Aj,
-               lda, beta, C + (j + w) + j * ldc, ldc);
-    else /* C[j:j+w, j+w:] := op(A)_j op(A)_r^T */
-      e = gemm(b, notr ? CUBLAS_OP_N : CUBLAS_OP_T,
-               notr ? CUBLAS_OP_T : CUBLAS_OP_N, w, rest, k, alpha, Aj, lda, Ar,
-               lda, beta, C + j + (j + w) * ldc, ldc);
-    if (e != CUBLAS_STATUS_SUCCESS) return e;
-  }
-  return CUBLAS_STATUS_SUCCESS;
+  return syrk_tc(b, u, t, n, k, alpha, A, lda, beta, C, ldc, f32_compute);
 }
 
 /* ---- kernels (cuda_kernels.cu) ----------------------------------------- */

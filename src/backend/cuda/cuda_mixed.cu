@@ -111,6 +111,14 @@ __global__ void col_stats_kernel(int chol, int lower, int64_t n,
   }
 }
 
+/* d[i] := A[i, i] (a strided 2-D copy of n 8-byte rows to the host took
+   ~8 ms at n = 16384 on the H100). */
+__global__ void diag_kernel(int64_t n, const double *A, int64_t lda,
+                            double *d) {
+  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) d[i] = A[i + i * lda];
+}
+
 /* F := R A C over the stored entries (ld n), in FP32 or FP64. */
 template <typename F>
 __global__ void scale_round_kernel(int chol, int lower, int64_t n,
@@ -282,9 +290,13 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
       double *diag = (double *)malloc((size_t)n * sizeof(double));
       if (!diag)
         return bail(axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "mixed: diagonal"));
-      ce = cudaMemcpy2DAsync(
-          diag, sizeof(double), s->A, (size_t)(s->lda + 1) * sizeof(double),
-          sizeof(double), (size_t)n, cudaMemcpyDeviceToHost, st);
+      double *ddiag = cmax + n; /* spare: nw holds 2 more n */
+      diag_kernel<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(n, s->A, s->lda,
+                                                               ddiag);
+      ce = cudaGetLastError();
+      if (!ce)
+        ce = cudaMemcpyAsync(diag, ddiag, (size_t)n * sizeof(double),
+                             cudaMemcpyDeviceToHost, st);
       if (!ce) ce = cudaStreamSynchronize(st);
       if (ce) {
         free(diag);
@@ -307,8 +319,10 @@ axb_status m_open(axb_handle h, int chol, axb_uplo uplo, int dev, int64_t n,
     for (int64_t i = 0; i < n; ++i)
       c[i] = r[i];
   } else {
-    for (int64_t i = 0; i < n; ++i)
-      r[i] = scale ? axb__mixed_pow2_scale(rowmax[i]) : 1;
+    /* one scale for all rows when the FP32 factor comes first and the
+       rows' maxima allow it (mixed_scale.h: per-row scales change the
+       pivots and slowed refinement) */
+    axb__mixed_row_scales(scan->first == AXB_FACTOR_FP32, n, rowmax, scale, r);
     ce = cudaMemcpyAsync(s->dr, r, (size_t)n * sizeof(double),
                          cudaMemcpyHostToDevice, st);
     if (ce) return bail(fail_cuda(h, ce, "mixed: scales"));
