@@ -61,7 +61,7 @@ extern "C" {
  * illegal argument i.
  */
 typedef enum {
-  AXB_FACTOR_AUTO = 0, /* CUDA: TF32 for Cholesky, FP32 for LU; CPU:
+  AXB_FACTOR_AUTO = 0, /* CUDA: FP16 for Cholesky, FP32 for LU; CPU:
                           FP32                                         */
   AXB_FACTOR_FP32 = 1,
   AXB_FACTOR_TF32 = 2, /* FP32 panels, TF32 tensor-core updates        */
