@@ -51,11 +51,8 @@ static void make_rhs(const axb_csr *A, int64_t nrhs, axb_dense *Xt,
 /* Default options on the Krylov path (AUTO's direct path, issue 23, off)
    with method m and preconditioner p. */
 static axb_sparse_opts krylov_opts(axb_sparse_method m, axb_precond p) {
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
+  axb_sparse_opts o = test_sparse_opts(m, p);
   o.direct = AXB_DIRECT_NEVER;
-  o.method = m;
-  o.precond = p;
   return o;
 }
 

@@ -48,10 +48,7 @@ static outcome solve(axb_handle h, const axb_csr *A, int64_t nrhs,
   axb_dense Xt, B, X;
   make_rhs(A, nrhs, &Xt, &B);
   if (axb_dense_create(&X, A->rows, nrhs, A->dtype)) exit(1);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = m;
-  o.precond = pc;
+  axb_sparse_opts o = test_sparse_opts(m, pc);
   o.direct = direct;
   o.tol = tol;
   out.st = axb_sparse_solve(h, A, &B, &X, &o, &out.r);
@@ -296,11 +293,8 @@ int main(void) {
     axb_csr_destroy(&O);
   } else {
     generated(h);
-    const char *dir = test_matrices_dir();
-    if (dir)
-      classes(h, dir);
-    else
-      fprintf(stderr, "note: no shared matrices: failure classes skipped\n");
+    const char *dir = test_matrices_or_note("failure classes");
+    if (dir) classes(h, dir);
   }
   axb_handle_destroy(h);
   return test_finish("test_sparse_direct");

@@ -59,10 +59,7 @@ static outcome solve(axb_handle h, const axb_csr *A, axb_sparse_method m,
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
       b[i] += v[k];
   }
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = m;
-  o.precond = pc;
+  axb_sparse_opts o = test_sparse_opts(m, pc);
   o.direct = direct;
   o.tol = 1e-8;
   out.st = axb_sparse_solve(h, A, &B, &X, &o, &out.r);
@@ -84,10 +81,7 @@ static void refused(axb_handle h, outcome *o, const char *want,
    method m with preconditioner pc on A. */
 static double least_limit(axb_handle h, const axb_csr *A, axb_sparse_method m,
                           axb_precond pc) {
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = m;
-  o.precond = pc;
+  axb_sparse_opts o = test_sparse_opts(m, pc);
   double lo = 1, hi = 1e12;
   while (hi > 1.01 * lo) {
     double mid = 0.5 * (lo + hi);

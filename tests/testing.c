@@ -44,6 +44,12 @@ const char *test_matrices_dir(void) {
   return is_dir(fallback) ? fallback : NULL;
 }
 
+const char *test_matrices_or_note(const char *what) {
+  const char *d = test_matrices_dir();
+  if (!d) fprintf(stderr, "note: no shared matrices: %s skipped\n", what);
+  return d;
+}
+
 const char *test_data_dir(void) {
   const char *d = getenv("AXB_TEST_DATA");
   return is_dir(d) ? d : AXB_SOURCE_DIR "/tests/data";
@@ -57,6 +63,14 @@ int test_finish(const char *name) {
 int test_skip(const char *why) {
   printf("SKIP: %s\n", why);
   return 77;
+}
+
+axb_sparse_opts test_sparse_opts(axb_sparse_method m, axb_precond p) {
+  axb_sparse_opts o;
+  axb_sparse_opts_default(&o);
+  o.method = m;
+  o.precond = p;
+  return o;
 }
 
 axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
