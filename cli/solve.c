@@ -235,7 +235,8 @@ static int apply_value(solve_args *a, int id, const char *v) {
 }
 
 /* One scanned item; returns -1 to go on, else an exit code. */
-static int apply(solve_args *a, int id, const char *v) {
+static int apply(void *ctx, int id, const char *v) {
+  solve_args *a = ctx;
   switch (id) {
   case OPT_HELP: cli_help_solve(stdout); return CLI_OK;
   case OPT_NO_PIVOT: a->no_pivot = 1; return -1;
@@ -305,7 +306,6 @@ static int check_args(solve_args *a) {
 }
 
 static int parse_args(int argc, char **argv, solve_args *a) {
-  cli_scan s;
   memset(a, 0, sizeof *a);
   a->method = AXB_METHOD_AUTO;
   a->method_name = "auto";
@@ -318,14 +318,8 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   a->seed = 42;
   axb_fixedpoint_opts_default(&a->fp);
   axb_sparse_opts_default(&a->sp.opts);
-  cli_scan_init(&s, argc, argv, 2, "solve");
-  for (;;) {
-    int id = cli_next_opt(&s, solve_table);
-    if (id == CLI_SCAN_END) break;
-    if (id == CLI_SCAN_ERROR) return CLI_USAGE;
-    int code = apply(a, id, s.arg);
-    if (code >= 0) return code;
-  }
+  int code = cli_scan_apply(argc, argv, "solve", solve_table, apply, a);
+  if (code >= 0) return code;
   return check_args(a);
 }
 
