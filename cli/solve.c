@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -372,6 +373,23 @@ static void free_data(solve_data *d) {
   axb_handle_destroy(d->h);
 }
 
+/* An input the solve cannot take: r->error := "<AXB_ERR_INVALID's text>:
+   <the message>", printed, status AXB_ERR_INVALID.  Returns 0 (the load
+   failed). */
+__attribute__((format(printf, 2, 3))) static int
+invalid_input(cli_result *r, const char *fmt, ...) {
+  char msg[sizeof r->error - 64];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  snprintf(r->error, sizeof r->error, "%s: %s", axb_strerror(AXB_ERR_INVALID),
+           msg);
+  cli_error("%s", r->error);
+  r->status = AXB_ERR_INVALID;
+  return 0;
+}
+
 static int load_a(const solve_args *a, solve_data *d, cli_result *r) {
   axb_status st;
   if (a->gen)
@@ -384,17 +402,12 @@ static int load_a(const solve_args *a, solve_data *d, cli_result *r) {
   }
   r->rep.n = d->A.rows;
   if (d->A.rows == d->A.cols && d->A.rows > 0) return 1;
-  snprintf(r->error, sizeof r->error,
-           "%s: %s: matrix is %lld x %lld, a square matrix is needed",
-           axb_strerror(AXB_ERR_INVALID), r->problem, (long long)d->A.rows,
-           (long long)d->A.cols);
   if (d->A.rows == 0 || d->A.cols == 0)
-    snprintf(r->error, sizeof r->error, "%s: %s: matrix is empty (%lld x %lld)",
-             axb_strerror(AXB_ERR_INVALID), r->problem, (long long)d->A.rows,
-             (long long)d->A.cols);
-  cli_error("%s", r->error);
-  r->status = AXB_ERR_INVALID;
-  return 0;
+    return invalid_input(r, "%s: matrix is empty (%lld x %lld)", r->problem,
+                         (long long)d->A.rows, (long long)d->A.cols);
+  return invalid_input(r,
+                       "%s: matrix is %lld x %lld, a square matrix is needed",
+                       r->problem, (long long)d->A.rows, (long long)d->A.cols);
 }
 
 /* *At := A^T (a new matrix), for --trans's generated b = A^T x_true. */
@@ -432,14 +445,10 @@ static int load_b(const solve_args *a, solve_data *d, cli_result *r) {
   }
   r->rep.nrhs = d->B.cols;
   if (d->B.rows == d->A.rows && d->B.cols > 0) return 1;
-  snprintf(r->error, sizeof r->error,
-           "%s: %s: b is %lld x %lld but A is %lld x %lld: b needs %lld rows",
-           axb_strerror(AXB_ERR_INVALID), a->b_path, (long long)d->B.rows,
-           (long long)d->B.cols, (long long)d->A.rows, (long long)d->A.cols,
-           (long long)d->A.rows);
-  cli_error("%s", r->error);
-  r->status = AXB_ERR_INVALID;
-  return 0;
+  return invalid_input(
+      r, "%s: b is %lld x %lld but A is %lld x %lld: b needs %lld rows",
+      a->b_path, (long long)d->B.rows, (long long)d->B.cols,
+      (long long)d->A.rows, (long long)d->A.cols, (long long)d->A.rows);
 }
 
 static void solve_problem(const solve_args *a, solve_data *d, cli_result *r) {
