@@ -96,11 +96,7 @@ static void compare(const char *what, const axb_dense *A, const axb_dense *B,
           c.r.rcond);
     if (d.st == AXB_SUCCESS && g_trans == AXB_TRANS) {
       /* Independently: X solves A^T X = B (the explicit transpose). */
-      axb_dense At;
-      if (axb_dense_create(&At, A->rows, A->rows, A->dtype)) exit(1);
-      for (int64_t j = 0; j < A->rows; ++j)
-        for (int64_t i = 0; i < A->rows; ++i)
-          axb_dense_set(&At, j, i, axb_dense_get(A, i, j));
+      axb_dense At = test_transpose(A);
       CHECK_RATIO(axb_check_solve(&At, &d.X, B), "%s n=%lld %s: A^T X = B",
                   what, n, t);
       axb_dense_destroy(&At);

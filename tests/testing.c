@@ -119,6 +119,15 @@ axb_dense test_copy_ld(const axb_dense *A, int64_t ld) {
   return D;
 }
 
+axb_dense test_transpose(const axb_dense *A) {
+  axb_dense T =
+      test_alloc(A->cols, A->rows, A->cols > 0 ? A->cols : 1, A->dtype);
+  for (int64_t j = 0; j < A->cols; ++j)
+    for (int64_t i = 0; i < A->rows; ++i)
+      axb_dense_set(&T, j, i, axb_dense_get(A, i, j));
+  return T;
+}
+
 void test_batch_put(axb_dense *A, axb_dense *B, int64_t k,
                     const axb_dense *Ak) {
   const int64_t n = Ak->rows;

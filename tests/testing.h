@@ -82,6 +82,8 @@ axb_dense test_alloc(int64_t rows, int64_t cols, int64_t ld, axb_dtype t);
 /* Copy of A (any leading dimension) with leading dimension ld >= rows; rows
    rows..ld-1 hold NaN, so a kernel that reads them spoils its result. */
 axb_dense test_copy_ld(const axb_dense *A, int64_t ld);
+/* A^T (ld = max(A->cols, 1)). */
+axb_dense test_transpose(const axb_dense *A);
 /* Problem k of a packed batch: Ak (n x n, ld n) into columns k n..k n + n-1
    of A (n x n*batch) and its row sums into column k of B (n x batch), so
    that x = ones solves it. */
