@@ -87,6 +87,17 @@ axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
   return A;
 }
 
+axb_csr test_gen_csr(axb_handle h, const char *spec, axb_dtype t) {
+  axb_gen_spec s;
+  axb_csr A;
+  memset(&A, 0, sizeof A);
+  if (axb_gen_parse(h, spec, &s) || axb_gen_csr(h, &s, t, &A)) {
+    fprintf(stderr, "cannot generate %s: %s\n", spec, axb_detail(h));
+    exit(1);
+  }
+  return A;
+}
+
 axb_status test_gen_spec(axb_handle h, const char *spec, axb_dtype t,
                          axb_dense *A) {
   axb_gen_spec g;

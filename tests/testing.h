@@ -77,6 +77,9 @@ axb_status test_gen_spec(axb_handle h, const char *spec, axb_dtype t,
                          axb_dense *A);
 /* axb_sparse_opts_default with method m and preconditioner p. */
 axb_sparse_opts test_sparse_opts(axb_sparse_method m, axb_precond p);
+/* CSR matrix from a spec string ("poisson2d:7"); exits 1 when it cannot be
+   generated. */
+axb_csr test_gen_csr(axb_handle h, const char *spec, axb_dtype t);
 /* Zero rows x cols matrix with leading dimension ld >= max(rows, 1). */
 axb_dense test_alloc(int64_t rows, int64_t cols, int64_t ld, axb_dtype t);
 /* Copy of A (any leading dimension) with leading dimension ld >= rows; rows
