@@ -49,6 +49,14 @@ void cli_scan_init(cli_scan *s, int argc, char **argv, int first,
 /* Next option id, CLI_SCAN_POSITIONAL (s->arg is the word), CLI_SCAN_END,
    or CLI_SCAN_ERROR (message printed). */
 int cli_next_opt(cli_scan *s, const cli_opt *table);
+/* One option (id, its value or the positional word) into a command's
+   arguments ctx: -1 to go on, else the exit code to stop with. */
+typedef int (*cli_apply_fn)(void *ctx, int id, const char *arg);
+/* Scans argv[2..] with table, handing every option and positional word to
+   apply until it returns an exit code; returns that code, CLI_USAGE on a
+   scan error (message printed), -1 once every word is taken. */
+int cli_scan_apply(int argc, char **argv, const char *cmd, const cli_opt *table,
+                   cli_apply_fn apply, void *ctx);
 
 /* Strict parsers: print a usage message and return 0 on a bad value. */
 int cli_parse_i64(const char *opt, const char *text, int64_t lo, int64_t hi,

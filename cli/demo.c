@@ -43,7 +43,8 @@ typedef struct {
 } demo_args;
 
 /* One scanned item; returns -1 to go on, else an exit code. */
-static int apply(demo_args *a, int id, const char *v) {
+static int apply(void *ctx, int id, const char *v) {
+  demo_args *a = ctx;
   int ok = 1;
   switch (id) {
   case OPT_HELP: cli_help_demo(stdout); return CLI_OK;
@@ -66,20 +67,12 @@ static int apply(demo_args *a, int id, const char *v) {
 }
 
 static int parse_args(int argc, char **argv, demo_args *a) {
-  cli_scan s;
   memset(a, 0, sizeof *a);
   a->n = 1000;
   a->backend = AXB_BACKEND_AUTO;
   a->dtype = AXB_F64;
   a->threads = -1;
-  cli_scan_init(&s, argc, argv, 2, "demo");
-  for (;;) {
-    int id = cli_next_opt(&s, demo_table);
-    if (id == CLI_SCAN_END) return -1;
-    if (id == CLI_SCAN_ERROR) return CLI_USAGE;
-    int code = apply(a, id, s.arg);
-    if (code >= 0) return code;
-  }
+  return cli_scan_apply(argc, argv, "demo", demo_table, apply, a);
 }
 
 /* Generate KIND:n, b = A*1, solve with method auto. */

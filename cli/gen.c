@@ -33,7 +33,8 @@ int cli_parse_gen(const char *cmd, const char *text, axb_gen_spec *spec) {
 }
 
 /* One scanned item; returns -1 to go on, else an exit code. */
-static int apply(gen_args *a, int id, const char *v) {
+static int apply(void *ctx, int id, const char *v) {
+  gen_args *a = ctx;
   switch (id) {
   case OPT_HELP: cli_help_gen(stdout); return CLI_OK;
   case OPT_OUT: a->out = v; return -1;
@@ -49,17 +50,10 @@ static int apply(gen_args *a, int id, const char *v) {
 }
 
 static int parse_args(int argc, char **argv, gen_args *a) {
-  cli_scan s;
   memset(a, 0, sizeof *a);
   a->dtype = AXB_F64;
-  cli_scan_init(&s, argc, argv, 2, "gen");
-  for (;;) {
-    int id = cli_next_opt(&s, gen_table);
-    if (id == CLI_SCAN_END) break;
-    if (id == CLI_SCAN_ERROR) return CLI_USAGE;
-    int code = apply(a, id, s.arg);
-    if (code >= 0) return code;
-  }
+  int code = cli_scan_apply(argc, argv, "gen", gen_table, apply, a);
+  if (code >= 0) return code;
   if (!a->text) return cli_usage_error("gen", "missing generator SPEC");
   if (!a->out) return cli_usage_error("gen", "missing -o FILE");
   if (!cli_parse_gen("gen", a->text, &a->spec)) return CLI_USAGE;

@@ -119,6 +119,19 @@ void cli_scan_init(cli_scan *s, int argc, char **argv, int first,
   s->cmd = cmd;
 }
 
+int cli_scan_apply(int argc, char **argv, const char *cmd, const cli_opt *table,
+                   cli_apply_fn apply, void *ctx) {
+  cli_scan s;
+  cli_scan_init(&s, argc, argv, 2, cmd);
+  for (;;) {
+    int id = cli_next_opt(&s, table);
+    if (id == CLI_SCAN_END) return -1;
+    if (id == CLI_SCAN_ERROR) return CLI_USAGE;
+    int code = apply(ctx, id, s.arg);
+    if (code >= 0) return code;
+  }
+}
+
 static const cli_opt *find_long(const cli_opt *t, const char *name,
                                 size_t len) {
   for (; t->name; t++)

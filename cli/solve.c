@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,7 +236,8 @@ static int apply_value(solve_args *a, int id, const char *v) {
 }
 
 /* One scanned item; returns -1 to go on, else an exit code. */
-static int apply(solve_args *a, int id, const char *v) {
+static int apply(void *ctx, int id, const char *v) {
+  solve_args *a = ctx;
   switch (id) {
   case OPT_HELP: cli_help_solve(stdout); return CLI_OK;
   case OPT_NO_PIVOT: a->no_pivot = 1; return -1;
@@ -305,7 +307,6 @@ static int check_args(solve_args *a) {
 }
 
 static int parse_args(int argc, char **argv, solve_args *a) {
-  cli_scan s;
   memset(a, 0, sizeof *a);
   a->method = AXB_METHOD_AUTO;
   a->method_name = "auto";
@@ -318,14 +319,8 @@ static int parse_args(int argc, char **argv, solve_args *a) {
   a->seed = 42;
   axb_fixedpoint_opts_default(&a->fp);
   axb_sparse_opts_default(&a->sp.opts);
-  cli_scan_init(&s, argc, argv, 2, "solve");
-  for (;;) {
-    int id = cli_next_opt(&s, solve_table);
-    if (id == CLI_SCAN_END) break;
-    if (id == CLI_SCAN_ERROR) return CLI_USAGE;
-    int code = apply(a, id, s.arg);
-    if (code >= 0) return code;
-  }
+  int code = cli_scan_apply(argc, argv, "solve", solve_table, apply, a);
+  if (code >= 0) return code;
   return check_args(a);
 }
 
@@ -378,6 +373,23 @@ static void free_data(solve_data *d) {
   axb_handle_destroy(d->h);
 }
 
+/* An input the solve cannot take: r->error := "<AXB_ERR_INVALID's text>:
+   <the message>", printed, status AXB_ERR_INVALID.  Returns 0 (the load
+   failed). */
+__attribute__((format(printf, 2, 3))) static int
+invalid_input(cli_result *r, const char *fmt, ...) {
+  char msg[sizeof r->error - 64];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  snprintf(r->error, sizeof r->error, "%s: %s", axb_strerror(AXB_ERR_INVALID),
+           msg);
+  cli_error("%s", r->error);
+  r->status = AXB_ERR_INVALID;
+  return 0;
+}
+
 static int load_a(const solve_args *a, solve_data *d, cli_result *r) {
   axb_status st;
   if (a->gen)
@@ -390,17 +402,12 @@ static int load_a(const solve_args *a, solve_data *d, cli_result *r) {
   }
   r->rep.n = d->A.rows;
   if (d->A.rows == d->A.cols && d->A.rows > 0) return 1;
-  snprintf(r->error, sizeof r->error,
-           "%s: %s: matrix is %lld x %lld, a square matrix is needed",
-           axb_strerror(AXB_ERR_INVALID), r->problem, (long long)d->A.rows,
-           (long long)d->A.cols);
   if (d->A.rows == 0 || d->A.cols == 0)
-    snprintf(r->error, sizeof r->error, "%s: %s: matrix is empty (%lld x %lld)",
-             axb_strerror(AXB_ERR_INVALID), r->problem, (long long)d->A.rows,
-             (long long)d->A.cols);
-  cli_error("%s", r->error);
-  r->status = AXB_ERR_INVALID;
-  return 0;
+    return invalid_input(r, "%s: matrix is empty (%lld x %lld)", r->problem,
+                         (long long)d->A.rows, (long long)d->A.cols);
+  return invalid_input(r,
+                       "%s: matrix is %lld x %lld, a square matrix is needed",
+                       r->problem, (long long)d->A.rows, (long long)d->A.cols);
 }
 
 /* *At := A^T (a new matrix), for --trans's generated b = A^T x_true. */
@@ -438,14 +445,10 @@ static int load_b(const solve_args *a, solve_data *d, cli_result *r) {
   }
   r->rep.nrhs = d->B.cols;
   if (d->B.rows == d->A.rows && d->B.cols > 0) return 1;
-  snprintf(r->error, sizeof r->error,
-           "%s: %s: b is %lld x %lld but A is %lld x %lld: b needs %lld rows",
-           axb_strerror(AXB_ERR_INVALID), a->b_path, (long long)d->B.rows,
-           (long long)d->B.cols, (long long)d->A.rows, (long long)d->A.cols,
-           (long long)d->A.rows);
-  cli_error("%s", r->error);
-  r->status = AXB_ERR_INVALID;
-  return 0;
+  return invalid_input(
+      r, "%s: b is %lld x %lld but A is %lld x %lld: b needs %lld rows",
+      a->b_path, (long long)d->B.rows, (long long)d->B.cols,
+      (long long)d->A.rows, (long long)d->A.cols, (long long)d->A.rows);
 }
 
 static void solve_problem(const solve_args *a, solve_data *d, cli_result *r) {

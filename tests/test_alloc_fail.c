@@ -159,10 +159,7 @@ static axb_status sparse_solve(axb_handle h, void *p, int *right) {
       }
   }
   A.rowptr[n] = q;
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = c->m;
-  o.precond = c->pc;
+  axb_sparse_opts o = test_sparse_opts(c->m, c->pc);
   o.history = c->history;
   axb_sparse_report r;
   st = axb_sparse_solve(h, &A, &B, &X, &o, &r);

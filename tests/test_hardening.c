@@ -161,10 +161,7 @@ static void test_sparse_memory_bound(axb_handle h) {
   axb_dense_create(&X, n, 1, AXB_F64);
   ((double *)B.data)[0] = 1;
   setenv("AXB_MEMORY_LIMIT", "20000000", 1);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = AXB_SPARSE_CG;
-  o.precond = AXB_PRECOND_NONE;
+  axb_sparse_opts o = test_sparse_opts(AXB_SPARSE_CG, AXB_PRECOND_NONE);
   axb_status st = axb_sparse_solve(h, &A, &B, &X, &o, NULL);
   CHECK_STATUS(h, st, AXB_ERR_OUT_OF_MEMORY);
   CHECK(strstr(axb_detail(h), "n = 4000000") != NULL, "detail: %s",

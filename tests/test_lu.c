@@ -17,15 +17,6 @@ static axb_handle h;
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static axb_dense transpose(const axb_dense *A) {
-  axb_dense T =
-      test_alloc(A->cols, A->rows, A->cols > 0 ? A->cols : 1, A->dtype);
-  for (int64_t j = 0; j < A->cols; ++j)
-    for (int64_t i = 0; i < A->rows; ++i)
-      axb_dense_set(&T, j, i, axb_dense_get(A, i, j));
-  return T;
-}
-
 static int any_nan(const axb_dense *A) {
   for (int64_t j = 0; j < A->cols; ++j)
     for (int64_t i = 0; i < A->rows; ++i)
@@ -63,7 +54,8 @@ static axb_status gesv(axb_dense *A, int64_t *ipiv, axb_dense *B,
 /* Solve A X = B (or A^T X = B) with the factors of A and judge X. */
 static void check_getrs(const axb_dense *A, const axb_dense *LU,
                         const int64_t *ipiv, axb_trans tr, const char *what) {
-  axb_dense M = tr == AXB_NO_TRANS ? test_copy_ld(A, A->rows) : transpose(A);
+  axb_dense M =
+      tr == AXB_NO_TRANS ? test_copy_ld(A, A->rows) : test_transpose(A);
   axb_dense Xt, B;
   axb_status st = axb_gen_rhs(h, &M, 3, AXB_RHS_RANDOM, 11, &Xt, &B);
   CHECK_STATUS(h, st, AXB_SUCCESS);

@@ -23,35 +23,7 @@
 static axb_handle h;
 
 static axb_dense gen(axb_gen_kind kind, int64_t n, axb_dtype t, int64_t col) {
-  axb_gen_spec s = {kind, n, 0, col, 42 + (uint64_t)n};
-  axb_dense A;
-  if (axb_gen_dense(h, &s, t, &A) != AXB_SUCCESS) {
-    fprintf(stderr, "axb_gen_dense failed: %s\n", axb_detail(h));
-    exit(1);
-  }
-  return A;
-}
-
-/* Copy with leading dimension ld (padding NaN: never read or written). */
-static axb_dense copy_ld(const axb_dense *A, int64_t ld) {
-  axb_dense D;
-  if (axb_dense_create(&D, ld, A->cols, A->dtype) != AXB_SUCCESS) exit(1);
-  D.rows = A->rows;
-  const size_t es = axb_dtype_size(A->dtype);
-  for (int64_t j = 0; j < A->cols; ++j) {
-    char *d = (char *)D.data + (size_t)(j * ld) * es;
-    memcpy(d, (char *)A->data + (size_t)(j * A->ld) * es, (size_t)A->rows * es);
-    for (int64_t i = A->rows; i < ld; ++i)
-      axb_dense_set(&D, i, j, NAN);
-  }
-  return D;
-}
-
-static int padding_intact(const axb_dense *D) {
-  for (int64_t j = 0; j < D->cols; ++j)
-    for (int64_t i = D->rows; i < D->ld; ++i)
-      if (!isnan(axb_dense_get(D, i, j))) return 0;
-  return 1;
+  return test_gen(h, kind, n, t, 0, col, 42 + (uint64_t)n);
 }
 
 static int same_bits(const axb_dense *X, const axb_dense *Y) {
@@ -111,13 +83,13 @@ static double solve_ratio(const axb_dense *A, const axb_dense *F,
 static void lu_case(int64_t n, axb_dtype t, int threads, int full) {
   axb_set_threads(h, threads);
   axb_dense A = gen(AXB_GEN_UNIFORM, n, t, 0);
-  axb_dense F = copy_ld(&A, n + 3), G = copy_ld(&A, n + 3);
+  axb_dense F = test_copy_ld(&A, n + 3), G = test_copy_ld(&A, n + 3);
   int64_t *p = calloc((size_t)n, sizeof *p), *q = calloc((size_t)n, sizeof *q);
   int64_t info = -1;
   axb_status st = getrf(&F, p, &info);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   CHECK(info == 0, "getrf n=%lld info %lld", (long long)n, (long long)info);
-  CHECK(padding_intact(&F), "getrf n=%lld wrote outside A", (long long)n);
+  CHECK(test_padding_intact(&F), "getrf n=%lld wrote outside A", (long long)n);
   if (full)
     CHECK_RATIO(axb_check_lu(&A, &F, p), "getrf n=%lld %s threads=%d",
                 (long long)n, axb_dtype_name(t), threads);
@@ -159,7 +131,7 @@ static void lu_pivot_search(axb_dtype t, int nan_first) {
     axb_dense_set(&A, 200, 0, NAN);
   }
   int64_t *p = calloc((size_t)n, sizeof *p), info = -1;
-  axb_dense F = copy_ld(&A, n);
+  axb_dense F = test_copy_ld(&A, n);
   const axb_status st = getrf(&F, p, &info);
   CHECK(st == AXB_SUCCESS || st == AXB_ERR_SINGULAR, "pivots: status %d", st);
   if (nan_first)
@@ -168,7 +140,7 @@ static void lu_pivot_search(axb_dtype t, int nan_first) {
     CHECK(p[0] == 1 && p[1] == 81, "pivot ties: ipiv %lld %lld",
           (long long)p[0], (long long)p[1]);
   /* Column 0 with ties and NaN below a finite first entry. */
-  axb_dense G = copy_ld(&A, n);
+  axb_dense G = test_copy_ld(&A, n);
   for (int64_t i = 0; i < n; ++i)
     axb_dense_set(&G, i, 0,
                   i == 10 || i == 200 ? NAN : (i == 70 || i == 150 ? -5 : 0.5));
@@ -192,7 +164,7 @@ static void lu_rect(int64_t m, int64_t n) {
     s = s * 6364136223846793005ULL + 1442695040888963407ULL;
     a[i] = (double)(s >> 11) / 9007199254740992.0 * 2 - 1;
   }
-  axb_dense F = copy_ld(&A, m);
+  axb_dense F = test_copy_ld(&A, m);
   const int64_t mn = m < n ? m : n;
   int64_t *p = calloc((size_t)mn, sizeof *p), info = -1;
   CHECK_STATUS(h, getrf(&F, p, &info), AXB_SUCCESS);
@@ -250,10 +222,10 @@ static void chol_case(int64_t n, axb_dtype t, axb_uplo u, int threads,
                       int full) {
   axb_set_threads(h, threads);
   axb_dense A = gen(AXB_GEN_SPD_SHIFT, n, t, 0);
-  axb_dense F = copy_ld(&A, n + 1), G = copy_ld(&A, n + 1);
+  axb_dense F = test_copy_ld(&A, n + 1), G = test_copy_ld(&A, n + 1);
   int64_t info = -1;
   CHECK_STATUS(h, potrf(u, &F, &info), AXB_SUCCESS);
-  CHECK(padding_intact(&F), "potrf n=%lld wrote outside A", (long long)n);
+  CHECK(test_padding_intact(&F), "potrf n=%lld wrote outside A", (long long)n);
   if (full)
     CHECK_RATIO(axb_check_cholesky(&A, &F, u), "potrf n=%lld uplo=%d",
                 (long long)n, u);
@@ -309,10 +281,10 @@ static void inv_case(inv_kind k, int64_t n, axb_dtype t, int threads,
                      int full) {
   axb_set_threads(h, threads);
   axb_dense A = gen(AXB_GEN_UNIFORM, n, t, 0);
-  axb_dense X = copy_ld(&A, n + 2), Y = copy_ld(&A, n + 2);
+  axb_dense X = test_copy_ld(&A, n + 2), Y = test_copy_ld(&A, n + 2);
   int64_t info = -1;
   CHECK_STATUS(h, invert(k, &X, &info), AXB_SUCCESS);
-  CHECK(padding_intact(&X), "inverse %d n=%lld wrote outside A", k,
+  CHECK(test_padding_intact(&X), "inverse %d n=%lld wrote outside A", k,
         (long long)n);
   if (full)
     CHECK_RATIO(axb_check_inverse(&A, &X), "inverse %d n=%lld %s threads=%d", k,
@@ -348,7 +320,7 @@ static void crout_case(int64_t n, axb_dtype t, int threads, const char *cut) {
   else
     unsetenv("AXB_CHOL_CUTOFF");
   axb_dense A = gen(AXB_GEN_SPD_SHIFT, n, t, 0);
-  axb_dense F = copy_ld(&A, n + 1), G = copy_ld(&A, n + 1);
+  axb_dense F = test_copy_ld(&A, n + 1), G = test_copy_ld(&A, n + 1);
   int64_t info = -1;
   axb_status st = TYPED(t, axb_dpotrf_crout(h, n, F.data, F.ld, &info),
                         axb_spotrf_crout(h, n, F.data, F.ld, &info));
@@ -356,7 +328,7 @@ static void crout_case(int64_t n, axb_dtype t, int threads, const char *cut) {
   CHECK_RATIO(axb_check_cholesky(&A, &F, AXB_LOWER),
               "crout n=%lld %s threads=%d cutoff=%s", (long long)n,
               axb_dtype_name(t), threads, cut ? cut : "default");
-  CHECK(padding_intact(&F), "crout wrote outside A");
+  CHECK(test_padding_intact(&F), "crout wrote outside A");
   TYPED(t, axb_dpotrf_crout(h, n, G.data, G.ld, &info),
         axb_spotrf_crout(h, n, G.data, G.ld, &info));
   CHECK(same_bits(&F, &G), "crout n=%lld: two runs differ", (long long)n);

@@ -219,10 +219,8 @@ static void run_sparse(axb_handle h, const problem *p) {
         if (tri && pc < AXB_PRECOND_ILU0) continue;
         axb_dense X;
         if (axb_dense_create(&X, p->n, 1, p->t)) return;
-        axb_sparse_opts o;
-        axb_sparse_opts_default(&o);
-        o.method = (axb_sparse_method)m;
-        o.precond = (axb_precond)pc;
+        axb_sparse_opts o =
+            test_sparse_opts((axb_sparse_method)m, (axb_precond)pc);
         o.tol = tol;
         o.max_iter = 400;
         o.trisolve = tri ? AXB_TRISOLVE_JACOBI : AXB_TRISOLVE_EXACT;

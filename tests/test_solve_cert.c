@@ -96,11 +96,7 @@ static void compare(const char *what, const axb_dense *A, const axb_dense *B,
           c.r.rcond);
     if (d.st == AXB_SUCCESS && g_trans == AXB_TRANS) {
       /* Independently: X solves A^T X = B (the explicit transpose). */
-      axb_dense At;
-      if (axb_dense_create(&At, A->rows, A->rows, A->dtype)) exit(1);
-      for (int64_t j = 0; j < A->rows; ++j)
-        for (int64_t i = 0; i < A->rows; ++i)
-          axb_dense_set(&At, j, i, axb_dense_get(A, i, j));
+      axb_dense At = test_transpose(A);
       CHECK_RATIO(axb_check_solve(&At, &d.X, B), "%s n=%lld %s: A^T X = B",
                   what, n, t);
       axb_dense_destroy(&At);
@@ -148,6 +144,14 @@ static int make(const char *spec, axb_dtype t, int64_t nrhs, axb_dense *A,
   return 1;
 }
 
+/* make() of the generator spec "kind:n". */
+static int make_n(const char *kind, int64_t n, axb_dtype t, int64_t nrhs,
+                  axb_dense *A, axb_dense *B) {
+  char spec[64];
+  snprintf(spec, sizeof spec, "%s:%lld", kind, (long long)n);
+  return make(spec, t, nrhs, A, B);
+}
+
 static void case_spec(const char *what, const char *spec, axb_dtype t,
                       int64_t nrhs, axb_method m, int ill) {
   axb_dense A, B;
@@ -159,10 +163,8 @@ static void case_spec(const char *what, const char *spec, axb_dtype t,
 
 /* Symmetric, positive diagonal, not SPD: AUTO tries Cholesky, falls back. */
 static void case_fallback(int64_t n, axb_dtype t) {
-  char spec[64];
-  snprintf(spec, sizeof spec, "spd:%lld", (long long)n);
   axb_dense A, B;
-  if (!make(spec, t, 1, &A, &B)) return;
+  if (!make_n("spd", n, t, 1, &A, &B)) return;
   axb_dense_set(&A, 0, 1, 10.0 * (double)n);
   axb_dense_set(&A, 1, 0, 10.0 * (double)n);
   compare("not-spd fallback", &A, &B, AXB_METHOD_AUTO, 0);
@@ -174,10 +176,8 @@ static void case_fallback(int64_t n, axb_dtype t) {
 
 /* A stored with ld = n + 3 (NaN padding that must not be read). */
 static void case_ld(int64_t n, axb_dtype t) {
-  char spec[64];
-  snprintf(spec, sizeof spec, "uniform:%lld", (long long)n);
   axb_dense A, B;
-  if (!make(spec, t, 2, &A, &B)) return;
+  if (!make_n("uniform", n, t, 2, &A, &B)) return;
   axb_dense P = test_copy_ld(&A, n + 3);
   compare("uniform ld+3", &P, &B, AXB_METHOD_LU, 0);
   CHECK(test_padding_intact(&P), "padding written");

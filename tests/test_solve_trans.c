@@ -20,15 +20,6 @@
 
 static axb_handle h;
 
-static axb_dense transpose(const axb_dense *A) {
-  axb_dense T;
-  if (axb_dense_create(&T, A->cols, A->rows, A->dtype)) exit(1);
-  for (int64_t j = 0; j < A->cols; ++j)
-    for (int64_t i = 0; i < A->rows; ++i)
-      axb_dense_set(&T, j, i, axb_dense_get(A, i, j));
-  return T;
-}
-
 static axb_dense copy_of(const axb_dense *B) {
   return test_copy_ld(B, B->rows);
 }
@@ -69,7 +60,7 @@ static void good_case(const char *spec, axb_dtype t, axb_method m, int64_t nrhs,
     return;
   }
   axb_dense A = test_copy_ld(&A0, A0.rows + pad);
-  axb_dense At = transpose(&A0);
+  axb_dense At = test_transpose(&A0);
   CHECK_STATUS(h, axb_gen_rhs(h, &At, nrhs, AXB_RHS_RANDOM, 11, &Xt, &B),
                AXB_SUCCESS);
   axb_dense X = copy_of(&B);
@@ -160,7 +151,7 @@ static void rcond_case(axb_dtype t, axb_method m, int64_t n) {
   }
   for (int64_t j = 0; j < n; ++j)
     axb_dense_set(&A, 0, j, 1e3 * axb_dense_get(&A, 0, j));
-  axb_dense At = transpose(&A), Xt, B;
+  axb_dense At = test_transpose(&A), Xt, B;
   CHECK_STATUS(h, axb_gen_rhs(h, &At, 1, AXB_RHS_RANDOM, 3, &Xt, &B),
                AXB_SUCCESS);
   double rc_at = exact_rcond(&At), rc_a = exact_rcond(&A);
@@ -296,7 +287,7 @@ static void refusals(axb_dtype t) {
   axb_solve_opts_default(&o);
   o.trans = AXB_TRANS;
   o.estimate_rcond = 0;
-  axb_dense At = transpose(&A), X = copy_of(&B);
+  axb_dense At = test_transpose(&A), X = copy_of(&B);
   st = axb_solve(h, &A, &X, &o, &r);
   CHECK_STATUS(h, st, AXB_SUCCESS);
   CHECK(r.rcond == -1, "rcond %.3g without the estimate", r.rcond);

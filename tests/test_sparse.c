@@ -27,17 +27,6 @@ static axb_backend backend;
 
 /* ---- operands ---------------------------------------------------------- */
 
-static axb_csr gen_csr(axb_handle h, const char *spec, axb_dtype t) {
-  axb_gen_spec s;
-  axb_csr A;
-  memset(&A, 0, sizeof(A));
-  if (axb_gen_parse(h, spec, &s) || axb_gen_csr(h, &s, t, &A)) {
-    fprintf(stderr, "cannot generate %s: %s\n", spec, axb_detail(h));
-    exit(1);
-  }
-  return A;
-}
-
 /* x_true uniform-ish in [-1, 1] (deterministic), b = A x_true in double. */
 static double xtrue(int64_t i, int64_t j) {
   return sin(1.0 + 0.37 * (double)i + 1.3 * (double)j);
@@ -51,11 +40,8 @@ static void make_rhs(const axb_csr *A, int64_t nrhs, axb_dense *Xt,
 /* Default options on the Krylov path (AUTO's direct path, issue 23, off)
    with method m and preconditioner p. */
 static axb_sparse_opts krylov_opts(axb_sparse_method m, axb_precond p) {
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
+  axb_sparse_opts o = test_sparse_opts(m, p);
   o.direct = AXB_DIRECT_NEVER;
-  o.method = m;
-  o.precond = p;
   return o;
 }
 
@@ -111,7 +97,7 @@ static void test_poisson(axb_handle h) {
   for (int s = 0; s < 2; ++s)
     for (int d = 0; d < 2; ++d) {
       axb_dtype t = d ? AXB_F32 : AXB_F64;
-      axb_csr A = gen_csr(h, specs[s], t);
+      axb_csr A = test_gen_csr(h, specs[s], t);
       double tol = t == AXB_F64 ? 1e-9 : 1e-5;
       /* kappa(Poisson 17^2) ~ 130: forward error <= kappa tol. */
       double ferr = t == AXB_F64 ? 1e-6 : 1e-2;

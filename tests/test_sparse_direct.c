@@ -48,10 +48,7 @@ static outcome solve(axb_handle h, const axb_csr *A, int64_t nrhs,
   axb_dense Xt, B, X;
   make_rhs(A, nrhs, &Xt, &B);
   if (axb_dense_create(&X, A->rows, nrhs, A->dtype)) exit(1);
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = m;
-  o.precond = pc;
+  axb_sparse_opts o = test_sparse_opts(m, pc);
   o.direct = direct;
   o.tol = tol;
   out.st = axb_sparse_solve(h, A, &B, &X, &o, &out.r);
@@ -72,10 +69,8 @@ static void check_certified(axb_handle h, const outcome *o, double tol,
 
 static void generated(axb_handle h) {
   /* SPD: 2-D Poisson, odd n = 49, 3 right-hand sides, both dtypes. */
-  axb_gen_spec s;
   axb_csr P;
-  if (axb_gen_parse(h, "poisson2d:7", &s) || axb_gen_csr(h, &s, AXB_F64, &P))
-    exit(1);
+  P = test_gen_csr(h, "poisson2d:7", AXB_F64);
   outcome o = solve(h, &P, 3, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-12);
   check_certified(h, &o, 1e-12, "poisson direct");
   CHECK(strcmp(o.r.solver, "cholmod") == 0, "solver '%s'", o.r.solver);
@@ -86,8 +81,7 @@ static void generated(axb_handle h) {
         "AUTO on a small SPD matrix: method %d, path '%s'", (int)o.r.method,
         o.r.path);
   axb_csr_destroy(&P);
-  if (axb_gen_parse(h, "poisson2d:5", &s) || axb_gen_csr(h, &s, AXB_F32, &P))
-    exit(1);
+  P = test_gen_csr(h, "poisson2d:5", AXB_F32);
   o = solve(h, &P, 2, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0, 1e-5);
   check_certified(h, &o, 1e-5, "float poisson direct");
   axb_csr_destroy(&P);
@@ -145,8 +139,7 @@ static void generated(axb_handle h) {
     axb_dtype t = dt ? AXB_F32 : AXB_F64;
     double tol = dt ? 1e-5 : 1e-10;
     axb_csr U;
-    if (axb_gen_parse(h, "convdiff3d:7", &s) || axb_gen_csr(h, &s, t, &U))
-      exit(1);
+    U = test_gen_csr(h, "convdiff3d:7", t);
     o = solve(h, &U, 1, AXB_SPARSE_GMRES, AXB_PRECOND_ILUT, 0, tol);
     check_certified(h, &o, tol, "convdiff3d gmres + ilut");
     CHECK(o.r.precond == AXB_PRECOND_ILUT && !o.r.precond_fell_back &&
@@ -296,11 +289,8 @@ int main(void) {
     axb_csr_destroy(&O);
   } else {
     generated(h);
-    const char *dir = test_matrices_dir();
-    if (dir)
-      classes(h, dir);
-    else
-      fprintf(stderr, "note: no shared matrices: failure classes skipped\n");
+    const char *dir = test_matrices_or_note("failure classes");
+    if (dir) classes(h, dir);
   }
   axb_handle_destroy(h);
   return test_finish("test_sparse_direct");

@@ -140,11 +140,8 @@ static void shared(axb_handle h, const char *dir) {
 int main(void) {
   axb_handle h = test_handle(AXB_BACKEND_CPU);
   random_cases(h);
-  const char *dir = test_matrices_dir();
-  if (dir)
-    shared(h, dir);
-  else
-    fprintf(stderr, "note: no shared matrices: the shared cases skipped\n");
+  const char *dir = test_matrices_or_note("the shared cases");
+  if (dir) shared(h, dir);
   axb_handle_destroy(h);
   return test_finish("test_sparse_match");
 }

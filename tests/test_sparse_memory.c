@@ -29,16 +29,6 @@ static void limit(double bytes) {
   setenv("AXB_MEMORY_LIMIT", buf, 1);
 }
 
-static axb_csr gen(axb_handle h, const char *spec) {
-  axb_gen_spec s;
-  axb_csr A;
-  if (axb_gen_parse(h, spec, &s) || axb_gen_csr(h, &s, AXB_F64, &A)) {
-    fprintf(stderr, "gen %s: %s\n", spec, axb_detail(h));
-    exit(1);
-  }
-  return A;
-}
-
 typedef struct {
   axb_status st;
   axb_sparse_report r;
@@ -59,10 +49,7 @@ static outcome solve(axb_handle h, const axb_csr *A, axb_sparse_method m,
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
       b[i] += v[k];
   }
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = m;
-  o.precond = pc;
+  axb_sparse_opts o = test_sparse_opts(m, pc);
   o.direct = direct;
   o.tol = 1e-8;
   out.st = axb_sparse_solve(h, A, &B, &X, &o, &out.r);
@@ -84,10 +71,7 @@ static void refused(axb_handle h, outcome *o, const char *want,
    method m with preconditioner pc on A. */
 static double least_limit(axb_handle h, const axb_csr *A, axb_sparse_method m,
                           axb_precond pc) {
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = m;
-  o.precond = pc;
+  axb_sparse_opts o = test_sparse_opts(m, pc);
   double lo = 1, hi = 1e12;
   while (hi > 1.01 * lo) {
     double mid = 0.5 * (lo + hi);
@@ -101,7 +85,8 @@ static double least_limit(axb_handle h, const axb_csr *A, axb_sparse_method m,
 }
 
 static void krylov(axb_handle h) {
-  axb_csr P = gen(h, "poisson3d:20"), C = gen(h, "convdiff3d:20");
+  axb_csr P = test_gen_csr(h, "poisson3d:20", AXB_F64),
+          C = test_gen_csr(h, "convdiff3d:20", AXB_F64);
   limit(4096);
   outcome o = solve(h, &P, AXB_SPARSE_CG, AXB_PRECOND_IC0, AXB_DIRECT_NEVER);
   refused(h, &o, "cg solve", "cg + ic0 at 4 kB");
@@ -122,7 +107,8 @@ static void krylov(axb_handle h) {
 }
 
 static void direct(axb_handle h) {
-  axb_csr P = gen(h, "poisson3d:30"), C = gen(h, "convdiff3d:30");
+  axb_csr P = test_gen_csr(h, "poisson3d:30", AXB_F64),
+          C = test_gen_csr(h, "convdiff3d:30", AXB_F64);
   limit(4096);
   outcome o = solve(h, &P, AXB_SPARSE_DIRECT, AXB_PRECOND_AUTO, 0);
   refused(h, &o, "direct analysis", "direct analysis at 4 kB");

@@ -12,6 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
+/* axb_tuning_choose(t, r, n, gpu) is want; what names the case. */
+static void chooses(const axb_tuning *t, axb_tune_routine r, int64_t n, int gpu,
+                    axb_backend want, const char *what) {
+  axb_backend got = axb_tuning_choose(t, r, n, gpu);
+  CHECK(got == want, "%s: %s, want %s", what, axb_backend_name(got),
+        axb_backend_name(want));
+}
+
 static void test_defaults(void) {
   axb_tuning t;
   axb_tuning_defaults(&t);
@@ -50,18 +58,13 @@ static void test_parse_and_choose(void) {
   CHECK(t.from_file[AXB_TUNE_LU] && t.from_file[AXB_TUNE_INVERSE], "from");
   /* The choice by n: CPU below the crossover, CUDA at or above, and never
      CUDA without a GPU. */
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_LU, 1499, 1) == AXB_BACKEND_CPU, "<");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_LU, 1500, 1) == AXB_BACKEND_CUDA, "=");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_LU, 100000, 1) == AXB_BACKEND_CUDA, ">");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_LU, 100000, 0) == AXB_BACKEND_CPU,
-        "no gpu");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_CHOLESKY, 2999, 1) == AXB_BACKEND_CPU,
-        "chol <");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_CHOLESKY, 3000, 1) == AXB_BACKEND_CUDA,
-        "chol =");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_INVERSE, INT64_MAX - 1, 1) ==
-            AXB_BACKEND_CPU,
-        "never");
+  chooses(&t, AXB_TUNE_LU, 1499, 1, AXB_BACKEND_CPU, "<");
+  chooses(&t, AXB_TUNE_LU, 1500, 1, AXB_BACKEND_CUDA, "=");
+  chooses(&t, AXB_TUNE_LU, 100000, 1, AXB_BACKEND_CUDA, ">");
+  chooses(&t, AXB_TUNE_LU, 100000, 0, AXB_BACKEND_CPU, "no gpu");
+  chooses(&t, AXB_TUNE_CHOLESKY, 2999, 1, AXB_BACKEND_CPU, "chol <");
+  chooses(&t, AXB_TUNE_CHOLESKY, 3000, 1, AXB_BACKEND_CUDA, "chol =");
+  chooses(&t, AXB_TUNE_INVERSE, INT64_MAX - 1, 1, AXB_BACKEND_CPU, "never");
   /* A partial file: the rest keeps the defaults. */
   st = axb_tuning_parse("cholesky 10\n", &t, err, sizeof err);
   CHECK(st == AXB_SUCCESS, "partial");
@@ -69,8 +72,8 @@ static void test_parse_and_choose(void) {
   CHECK(!t.from_file[AXB_TUNE_LU] && t.from_file[AXB_TUNE_CHOLESKY], "pf");
   /* Built-in defaults: CPU below 2048, CUDA from 2048 with a GPU. */
   axb_tuning_defaults(&t);
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_LU, 2047, 1) == AXB_BACKEND_CPU, "d<");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_LU, 2048, 1) == AXB_BACKEND_CUDA, "d=");
+  chooses(&t, AXB_TUNE_LU, 2047, 1, AXB_BACKEND_CPU, "d<");
+  chooses(&t, AXB_TUNE_LU, 2048, 1, AXB_BACKEND_CUDA, "d=");
 }
 
 /* The batched keys: crossover <= n <= 64 and batch >= AXB_TUNE_BATCH. */
@@ -112,12 +115,11 @@ static void test_batched_choose(void) {
               c[i].want,
           "choose_batched case %zu", i);
   /* axb_tuning_choose on a batched routine: the decision at AXB_TUNE_BATCH. */
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_BATCHED_GESV, 8, 1) == AXB_BACKEND_CUDA,
-        "choose batched =");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_BATCHED_GESV, 128, 1) == AXB_BACKEND_CPU,
-        "choose batched > 64");
-  CHECK(axb_tuning_choose(&t, AXB_TUNE_LU, 900, 1) == AXB_BACKEND_CUDA,
-        "dense unaffected");
+  chooses(&t, AXB_TUNE_BATCHED_GESV, 8, 1, AXB_BACKEND_CUDA,
+          "choose batched =");
+  chooses(&t, AXB_TUNE_BATCHED_GESV, 128, 1, AXB_BACKEND_CPU,
+          "choose batched > 64");
+  chooses(&t, AXB_TUNE_LU, 900, 1, AXB_BACKEND_CUDA, "dense unaffected");
 }
 
 static void test_malformed(void) {

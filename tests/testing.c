@@ -44,6 +44,12 @@ const char *test_matrices_dir(void) {
   return is_dir(fallback) ? fallback : NULL;
 }
 
+const char *test_matrices_or_note(const char *what) {
+  const char *d = test_matrices_dir();
+  if (!d) fprintf(stderr, "note: no shared matrices: %s skipped\n", what);
+  return d;
+}
+
 const char *test_data_dir(void) {
   const char *d = getenv("AXB_TEST_DATA");
   return is_dir(d) ? d : AXB_SOURCE_DIR "/tests/data";
@@ -59,6 +65,14 @@ int test_skip(const char *why) {
   return 77;
 }
 
+axb_sparse_opts test_sparse_opts(axb_sparse_method m, axb_precond p) {
+  axb_sparse_opts o;
+  axb_sparse_opts_default(&o);
+  o.method = m;
+  o.precond = p;
+  return o;
+}
+
 axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
                    double kappa, int64_t col, uint64_t seed) {
   axb_gen_spec s = {kind, n, kappa, col, seed};
@@ -68,6 +82,17 @@ axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
     fprintf(stderr, "axb_gen_dense(%s, %lld): %s; %s\n",
             axb_gen_kind_name(kind), (long long)n, axb_strerror(st),
             axb_detail(h));
+    exit(1);
+  }
+  return A;
+}
+
+axb_csr test_gen_csr(axb_handle h, const char *spec, axb_dtype t) {
+  axb_gen_spec s;
+  axb_csr A;
+  memset(&A, 0, sizeof A);
+  if (axb_gen_parse(h, spec, &s) || axb_gen_csr(h, &s, t, &A)) {
+    fprintf(stderr, "cannot generate %s: %s\n", spec, axb_detail(h));
     exit(1);
   }
   return A;
@@ -103,6 +128,15 @@ axb_dense test_copy_ld(const axb_dense *A, int64_t ld) {
       axb_dense_set(&D, i, j, NAN);
   }
   return D;
+}
+
+axb_dense test_transpose(const axb_dense *A) {
+  axb_dense T =
+      test_alloc(A->cols, A->rows, A->cols > 0 ? A->cols : 1, A->dtype);
+  for (int64_t j = 0; j < A->cols; ++j)
+    for (int64_t i = 0; i < A->rows; ++i)
+      axb_dense_set(&T, j, i, axb_dense_get(A, i, j));
+  return T;
 }
 
 void test_batch_put(axb_dense *A, axb_dense *B, int64_t k,

@@ -51,6 +51,9 @@ axb_backend test_backend_arg(int argc, char **argv);
 axb_handle test_handle(axb_backend b);
 /* Directory of ../shared/matrices (AXB_MATRICES), or NULL when absent. */
 const char *test_matrices_dir(void);
+/* test_matrices_dir(), or NULL after "note: no shared matrices: <what>
+   skipped" on stderr. */
+const char *test_matrices_or_note(const char *what);
 /* Directory of tests/data (AXB_TEST_DATA). */
 const char *test_data_dir(void);
 /* Print "name: N checks, M failed" and return the exit code. */
@@ -72,11 +75,18 @@ axb_dense test_gen(axb_handle h, axb_gen_kind kind, int64_t n, axb_dtype t,
    judge it. */
 axb_status test_gen_spec(axb_handle h, const char *spec, axb_dtype t,
                          axb_dense *A);
+/* axb_sparse_opts_default with method m and preconditioner p. */
+axb_sparse_opts test_sparse_opts(axb_sparse_method m, axb_precond p);
+/* CSR matrix from a spec string ("poisson2d:7"); exits 1 when it cannot be
+   generated. */
+axb_csr test_gen_csr(axb_handle h, const char *spec, axb_dtype t);
 /* Zero rows x cols matrix with leading dimension ld >= max(rows, 1). */
 axb_dense test_alloc(int64_t rows, int64_t cols, int64_t ld, axb_dtype t);
 /* Copy of A (any leading dimension) with leading dimension ld >= rows; rows
    rows..ld-1 hold NaN, so a kernel that reads them spoils its result. */
 axb_dense test_copy_ld(const axb_dense *A, int64_t ld);
+/* A^T (ld = max(A->cols, 1)). */
+axb_dense test_transpose(const axb_dense *A);
 /* Problem k of a packed batch: Ak (n x n, ld n) into columns k n..k n + n-1
    of A (n x n*batch) and its row sums into column k of B (n x batch), so
    that x = ones solves it. */

@@ -54,6 +54,23 @@ static axb_status no_room(const mm_lex *L, const char *what, int64_t n,
   return mm_over_budget(L, w, n * (int64_t)size);
 }
 
+/* grow() to room for `need` elements, or the over-budget failure naming
+   them. */
+static axb_status reserve(const mm_lex *L, void **p, int64_t *cap, int64_t need,
+                          int64_t max, size_t size, const char *what) {
+  if (grow(L, p, cap, need, max, size)) return AXB_SUCCESS;
+  return no_room(L, what, need, size);
+}
+
+/* The first buffer of a section of `count` elements: no more than the rest
+   of the input can hold at `shortest` bytes an element (plus one). */
+static axb_status reserve_first(const mm_lex *L, void **p, int64_t *cap,
+                                int64_t count, int64_t shortest, size_t size,
+                                const char *what) {
+  int64_t first = min64(count, (int64_t)(mm_remaining(L) / shortest) + 1);
+  return reserve(L, p, cap, first, count, size, what);
+}
+
 /* ---- coordinate ---------------------------------------------------------- */
 
 static axb_status check_index(const mm_lex *L, int64_t k, int64_t n,
@@ -107,20 +124,19 @@ axb_status mm_parse_coordinate(mm_lex *L, const mm_header *H, axb_dtype dtype,
                                mm_entries *E) {
   memset(E, 0, sizeof *E);
   /* Shortest entry: "1 1\n" (4 bytes; the last line may lack its newline). */
-  int64_t first = min64(H->count, (int64_t)(mm_remaining(L) / 3) + 1);
-  if (!grow(L, (void **)&E->e, &E->cap, first, H->count, sizeof(mm_entry)) &&
-      H->count > 0)
-    return no_room(L, "entries", first, sizeof(mm_entry));
+  axb_status st = reserve_first(L, (void **)&E->e, &E->cap, H->count, 3,
+                                sizeof(mm_entry), "entries");
+  if (st) return st;
   while (E->n < H->count) {
     if (!mm_next_data_line(L))
       return mm_fail(L, AXB_ERR_PARSE,
                      "truncated: %" PRId64 " entries announced on line %" PRId64
                      ", %" PRId64 " found",
                      H->count, H->size_line, E->n);
-    if (E->n == E->cap &&
-        !grow(L, (void **)&E->e, &E->cap, E->n + 1, H->count, sizeof(mm_entry)))
-      return no_room(L, "entries", E->n + 1, sizeof(mm_entry));
-    axb_status st = parse_entry(L, H, dtype, &E->e[E->n]);
+    if (E->n == E->cap && (st = reserve(L, (void **)&E->e, &E->cap, E->n + 1,
+                                        H->count, sizeof(mm_entry), "entries")))
+      return st;
+    st = parse_entry(L, H, dtype, &E->e[E->n]);
     if (st != AXB_SUCCESS) return st;
     ++E->n;
   }
@@ -137,13 +153,12 @@ axb_status mm_parse_coordinate(mm_lex *L, const mm_header *H, axb_dtype dtype,
 axb_status mm_parse_array(mm_lex *L, const mm_header *H, axb_dtype dtype,
                           mm_values *V) {
   memset(V, 0, sizeof *V);
-  /* Shortest value: "1\n" (2 bytes). */
-  int64_t first = min64(H->count, (int64_t)(mm_remaining(L) / 2) + 1);
-  if (!grow(L, (void **)&V->v, &V->cap, first, H->count, sizeof(double)) &&
-      H->count > 0)
-    return no_room(L, "values", first, sizeof(double));
   const char *tb;
   size_t tn;
+  /* Shortest value: "1\n" (2 bytes). */
+  axb_status st = reserve_first(L, (void **)&V->v, &V->cap, H->count, 2,
+                                sizeof(double), "values");
+  if (st) return st;
   while (V->n < H->count) {
     if (!mm_token(L, &tb, &tn)) {
       if (!mm_next_data_line(L))
@@ -153,11 +168,10 @@ axb_status mm_parse_array(mm_lex *L, const mm_header *H, axb_dtype dtype,
                        H->count, H->size_line, V->n);
       continue;
     }
-    if (V->n == V->cap &&
-        !grow(L, (void **)&V->v, &V->cap, V->n + 1, H->count, sizeof(double)))
-      return no_room(L, "values", V->n + 1, sizeof(double));
-    axb_status st =
-        mm_parse_value(L, tb, tn, H->field == MM_INTEGER, dtype, &V->v[V->n]);
+    if (V->n == V->cap && (st = reserve(L, (void **)&V->v, &V->cap, V->n + 1,
+                                        H->count, sizeof(double), "values")))
+      return st;
+    st = mm_parse_value(L, tb, tn, H->field == MM_INTEGER, dtype, &V->v[V->n]);
     if (st != AXB_SUCCESS) return st;
     ++V->n;
   }
@@ -196,10 +210,11 @@ axb_status mm_parse_plain(mm_lex *L, axb_dtype dtype, mm_values *V,
                      gap);
     int64_t k = 0;
     while (mm_token(L, &tb, &tn)) {
-      if (V->n == V->cap &&
-          !grow(L, (void **)&V->v, &V->cap, V->n + 1, max, sizeof(double)))
-        return no_room(L, "values", V->n + 1, sizeof(double));
-      axb_status st = mm_parse_value(L, tb, tn, 0, dtype, &V->v[V->n]);
+      axb_status st = AXB_SUCCESS;
+      if (V->n == V->cap)
+        st = reserve(L, (void **)&V->v, &V->cap, V->n + 1, max, sizeof(double),
+                     "values");
+      if (!st) st = mm_parse_value(L, tb, tn, 0, dtype, &V->v[V->n]);
       if (st != AXB_SUCCESS) return st;
       ++V->n;
       ++k;

@@ -66,9 +66,7 @@ static void test_chol_family(axb_dtype t, int64_t n, int64_t count,
   }
   buf_free(&G);
   buf_free(&Y);
-  for (int64_t k = 0; k < count; ++k)
-    axb_dense_destroy(&orig[k]);
-  free(orig);
+  originals_free(orig, count);
   free(rinfo);
   free(hinfo);
   side_free(info);

@@ -162,9 +162,7 @@ static void test_lu_family(axb_dtype t, int64_t n, int64_t count) {
   }
   buf_free(&V);
 
-  for (int64_t k = 0; k < count; ++k)
-    axb_dense_destroy(&orig[k]);
-  free(orig);
+  originals_free(orig, count);
   free(rinfo);
   free(rpiv);
   free(hpiv);

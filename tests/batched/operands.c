@@ -123,6 +123,13 @@ static axb_dense gen_ties(int64_t n, axb_dtype t, int64_t k) {
   return A;
 }
 
+/* Frees a batch's count original problems and their array. */
+static void originals_free(axb_dense *orig, int64_t count) {
+  for (int64_t k = 0; k < count; ++k)
+    axb_dense_destroy(&orig[k]);
+  free(orig);
+}
+
 static int is_singular_kind(int64_t k) {
   return tie_mode ? k % 4 == 3 : k % 5 == 1;
 }

@@ -13,7 +13,7 @@ static void test_reproducible(axb_handle h) {
   axb_set_threads(h, 3);
   /* poisson3d:24 (n = 13824) is large enough for the parallel paths and the
      level-scheduled triangular solves. */
-  axb_csr A = gen_csr(h, "poisson3d:24", AXB_F64);
+  axb_csr A = test_gen_csr(h, "poisson3d:24", AXB_F64);
   axb_precond ps[] = {AXB_PRECOND_ILU0, AXB_PRECOND_PARIC, AXB_PRECOND_JACOBI};
   axb_sparse_method ms[] = {AXB_SPARSE_CG1, AXB_SPARSE_CG, AXB_SPARSE_GMRES};
   for (int c = 0; c < 3; ++c) {
@@ -70,7 +70,7 @@ static void test_edges(axb_handle h) {
   CHECK_STATUS(h, axb_sparse_solve(h, &A0, &B0, &X0, NULL, NULL), AXB_SUCCESS);
   axb_csr_destroy(&A0);
   /* several columns, one of them zero; then the solution as x0: 0 its. */
-  axb_csr P = gen_csr(h, "poisson2d:11", AXB_F64);
+  axb_csr P = test_gen_csr(h, "poisson2d:11", AXB_F64);
   axb_dense Xt, B, X;
   make_rhs(&P, 3, &Xt, &B);
   for (int64_t i = 0; i < P.rows; ++i)
@@ -100,7 +100,7 @@ static void test_edges(axb_handle h) {
  */
 
 static void test_invalid(axb_handle h) {
-  axb_csr A = gen_csr(h, "poisson2d:4", AXB_F64);
+  axb_csr A = test_gen_csr(h, "poisson2d:4", AXB_F64);
   axb_dense Xt, B, X, Xs;
   make_rhs(&A, 1, &Xt, &B);
   axb_dense_create(&X, A.rows, 1, AXB_F64);

@@ -8,7 +8,7 @@
 
 static void test_fixed_point(axb_handle h) {
   const axb_sparse_ops *ops = axb__sparse_cpu_ops();
-  axb_csr A = gen_csr(h, "poisson2d:9", AXB_F64);
+  axb_csr A = test_gen_csr(h, "poisson2d:9", AXB_F64);
   for (int ic = 0; ic < 2; ++ic) {
     axb_spf_pattern_owned pat;
     int64_t info;
@@ -82,7 +82,7 @@ static void test_fixed_point(axb_handle h) {
    it; a known answer is returned as it is (the solve asks several times,
    the matrix is read once). */
 static void test_symmetry_once(axb_handle h) {
-  axb_csr P = gen_csr(h, "poisson2d:7", AXB_F64);
+  axb_csr P = test_gen_csr(h, "poisson2d:7", AXB_F64);
   double un[9] = {4, 1, 0, 0, 4, 1, 1, 0, 4};
   axb_csr U = csr_rows(3, un, AXB_F64);
   int known = -1;

@@ -116,7 +116,7 @@ static void test_failure_modes(axb_handle h) {
     axb_csr_destroy(&D);
 
     /* Max iterations: NO_CONVERGENCE with the residual reached. */
-    axb_csr P = gen_csr(h, "poisson2d:30", t);
+    axb_csr P = test_gen_csr(h, "poisson2d:30", t);
     for (int m = AXB_SPARSE_CG; m <= AXB_SPARSE_GMRES; ++m) {
       st = quick_solve(h, &P, (axb_sparse_method)m, AXB_PRECOND_NONE, 5, &r,
                        &ours);

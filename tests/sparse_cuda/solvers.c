@@ -19,10 +19,7 @@ static void solve_pair(const char *name, const axb_csr *A, axb_sparse_method m,
       s += dbl ? ((const double *)A->values)[k] : ((const float *)A->values)[k];
     axb_dense_set(&B, i, 0, s);
   }
-  axb_sparse_opts o;
-  axb_sparse_opts_default(&o);
-  o.method = m;
-  o.precond = p;
+  axb_sparse_opts o = test_sparse_opts(m, p);
   o.trisolve = tri;
   o.tol = dbl ? 1e-8 : 1e-5;
   o.max_iter = 5000;
@@ -174,10 +171,7 @@ static void solver_tests(void) {
     axb_dense_create(&X, 3, 1, AXB_F64);
     for (int i = 0; i < 3; ++i)
       axb_dense_set(&B, i, 0, 1.0);
-    axb_sparse_opts o;
-    axb_sparse_opts_default(&o);
-    o.method = AXB_SPARSE_GMRES;
-    o.precond = AXB_PRECOND_ILU0;
+    axb_sparse_opts o = test_sparse_opts(AXB_SPARSE_GMRES, AXB_PRECOND_ILU0);
     o.trisolve = AXB_TRISOLVE_JACOBI;
     axb_sparse_report r;
     memset(&r, 0, sizeof r);

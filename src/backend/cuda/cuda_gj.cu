@@ -108,37 +108,33 @@ __global__ void gj_put_kernel(int64_t kb, const T *X, T *D, int64_t ldd,
    inverse: the interchanges (c, ipiv[c] - 1) on the columns, c from n - 1
    down to 0.  Before step c only positions > c have moved, so src[c] is c
    and step c is src[c] = src[p], src[p] = c.  One thread (a dependent
-   chain); in shared memory when it fits (SH). */
+   chain) after every thread's share of src[j] = j; I: src's index type. */
+template <typename I>
+__device__ void gj_perm_chain(int64_t n, const int64_t *ipiv, I *src) {
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x)
+    src[j] = (I)j;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int64_t c = n - 1; c >= 0; --c) {
+      const int64_t p = ipiv[c] - 1;
+      if (p != c) {
+        src[c] = src[p];
+        src[p] = (I)c;
+      }
+    }
+}
+
+/* gj_perm_chain into src, in shared memory when it fits (SH). */
 template <bool SH>
 __global__ void gj_perm_kernel(int64_t n, const int64_t *ipiv, int64_t *src) {
   extern __shared__ int s_src[];
   if (SH) {
-    for (int64_t j = threadIdx.x; j < n; j += blockDim.x)
-      s_src[j] = (int)j;
-    __syncthreads();
-    if (threadIdx.x == 0)
-      for (int64_t c = n - 1; c >= 0; --c) {
-        const int64_t p = ipiv[c] - 1;
-        if (p != c) {
-          s_src[c] = s_src[p];
-          s_src[p] = (int)c;
-        }
-      }
+    gj_perm_chain<int>(n, ipiv, s_src);
     __syncthreads();
     for (int64_t j = threadIdx.x; j < n; j += blockDim.x)
       src[j] = s_src[j];
   } else {
-    for (int64_t j = threadIdx.x; j < n; j += blockDim.x)
-      src[j] = j;
-    __syncthreads();
-    if (threadIdx.x == 0)
-      for (int64_t c = n - 1; c >= 0; --c) {
-        const int64_t p = ipiv[c] - 1;
-        if (p != c) {
-          src[c] = src[p];
-          src[p] = c;
-        }
-      }
+    gj_perm_chain<int64_t>(n, ipiv, src);
   }
 }
 
