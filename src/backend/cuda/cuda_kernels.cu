@@ -70,15 +70,7 @@ __global__ void swap_plan_kernel(int64_t k1, int64_t k2, const int64_t *ipiv,
   }
   __syncwarp();
   const int cnt = s_cnt;
-  for (int64_t t = lane; t < L; t += 32) {
-    plan.dst[t] = k1 + t;
-    plan.src[t] = s_cur[t];
-  }
-  for (int q = lane; q < cnt; q += 32) {
-    plan.dst[L + q] = s_opos[q];
-    plan.src[L + q] = s_osrc[q];
-  }
-  if (lane == 0) *plan.count = L + cnt;
+  swap_plan_store(plan, k1, L, cnt, s_cur, s_opos, s_osrc, lane);
 }
 
 template <typename T>

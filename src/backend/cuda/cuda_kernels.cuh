@@ -60,6 +60,24 @@ __device__ __forceinline__ void block_best(T &v, int64_t &i, T *s_wv,
   warp_best(v, i);
 }
 
+/* Stores a swap plan from one warp: row k1 + t of the block takes row
+   s_cur[t] (t < L), then the cnt rows outside it, s_opos[q] from
+   s_osrc[q]. */
+__device__ inline void swap_plan_store(SwapPlan plan, int64_t k1, int64_t L,
+                                       int cnt, const int64_t *s_cur,
+                                       const int64_t *s_opos,
+                                       const int64_t *s_osrc, int lane) {
+  for (int64_t t = lane; t < L; t += 32) {
+    plan.dst[t] = k1 + t;
+    plan.src[t] = s_cur[t];
+  }
+  for (int q = lane; q < cnt; q += 32) {
+    plan.dst[L + q] = s_opos[q];
+    plan.src[L + q] = s_osrc[q];
+  }
+  if (lane == 0) *plan.count = L + cnt;
+}
+
 /*
  * One warp simulates the interchanges ipiv[k1..k2) (forward or reverse
  * order) on row labels and writes the resulting moves, so that the rows are
@@ -107,15 +125,7 @@ __device__ inline void build_plan_warp(int64_t k1, int64_t k2,
     }
     __syncwarp();
   }
-  for (int64_t t = lane; t < L; t += 32) {
-    plan.dst[t] = k1 + t;
-    plan.src[t] = s_cur[t];
-  }
-  for (int q = lane; q < cnt; q += 32) {
-    plan.dst[L + q] = s_opos[q];
-    plan.src[L + q] = s_osrc[q];
-  }
-  if (lane == 0) *plan.count = L + cnt;
+  swap_plan_store(plan, k1, L, cnt, s_cur, s_opos, s_osrc, lane);
 }
 
 } // namespace axb_cuda
