@@ -37,6 +37,8 @@ typedef struct {
   T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
   int *cnt;               /* 2 P: counts and displacements                */
   int64_t info[2];        /* the info travelling with each W            */
+  int wdev[2];            /* 1: this root packed W into the table's device
+                             broadcast buffer (dbuf), not into w          */
   MPI_Request req[2];
   axb_dist_times *t;
 } AXB_FN(chol_ctx_, );
@@ -60,20 +62,35 @@ static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
   T *w = c->w[slot];
   double t0 = axb__now();
   T *d = c->a + lr0 + lc0 * lld;
-  if (g->prow == pk) {
+  const T *l11 = c->l11; /* L11 where the trsm reads it */
+  int64_t ldl = jb;
+  if (g->prow == pk) { /* the owner reads L11 in place (on the device) */
     int64_t li = 0;
     AXB_FN(chol_note_, )(c, c->ops->potrf(c->h, jb, d, lld, &li));
     if (li) info = k0 + li;
-    c->ops->pack(jb, jb, d, lld, c->l11);
+    l11 = d;
+    ldl = lld;
+    if (g->nprow > 1) c->ops->pack(jb, jb, d, lld, c->l11);
   }
   MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
   c->info[slot] = info;
+  c->wdev[slot] = 0;
   if (!info) {
-    MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+    if (g->nprow > 1) MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
     AXB_FN(chol_note_, )
     (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
-                     c->mloc - lr1, jb, (T)1, c->l11, jb,
-                     c->a + lr1 + lc0 * lld, lld));
+                     c->mloc - lr1, jb, (T)1, l11, ldl, c->a + lr1 + lc0 * lld,
+                     lld));
+    /* One process row: the local rows lr1.. are W's rows in order, packed
+       device to device into the broadcast's buffer (GPU ranks: no host
+       copy of W). */
+    T *dw = g->nprow == 1 && c->ops->dbuf ? c->ops->dbuf(slot, nw * jb) : NULL;
+    if (dw) {
+      c->ops->pack(nw, jb, c->a + lr1 + lc0 * lld, lld, dw);
+      c->wdev[slot] = 1;
+      c->t->panel += axb__now() - t0;
+      return;
+    }
     /* W: every rank's rows of L21 gathered (MPI_Allgatherv of the packed
        local rows, then each row put at its global place). */
     int P = g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
@@ -113,15 +130,18 @@ static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
   if (g->pcol == qk) AXB_FN(chol_column_, )(c, k0, jb, slot);
   double t0 = axb__now();
   int cnt = (int)(nw * jb);
+  /* On one process row nobody reads W on the host (wl is W). */
+  int fl = (g->pcol == qk && c->wdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
+           (g->nprow == 1 ? AXB_DIST_BC_DEV_ONLY : 0);
   if (nonblocking) {
     MPI_Ibcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row, &c->req[0]);
-    if (AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot))
+    if (AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot, fl))
       c->req[1] = MPI_REQUEST_NULL;
     else
       MPI_Ibcast(c->w[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
     MPI_Bcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row);
-    if (!AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot))
+    if (!AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot, fl))
       MPI_Bcast(c->w[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
@@ -197,6 +217,7 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   int64_t nb = c->nb, jb = c->n - k0 < nb ? c->n - k0 : nb, k1 = k0 + jb;
   double t0 = axb__now();
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
+  AXB_DIST_BCAST_WAIT(c->ops, c->w[slot]);
   c->t->bcast += axb__now() - t0;
   if (c->info[slot]) return c->info[slot];
   const T *w = c->w[slot];
@@ -259,6 +280,8 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
     pending = g->lookahead && k0 + c.nb < c.n && !found;
     if (found) break;
   }
+  /* The device's work done before host code reads the array (GPU ranks). */
+  if (c.ops->sync) AXB_FN(chol_note_, )(&c, c.ops->sync(h));
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
   axb__free(c.l11);
   axb__free(c.s);

@@ -77,30 +77,50 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
-/* One device per process: the cuBLAS handle (legacy default stream) and
-   the staging buffers live as long as the process. */
+/* One device per process: the cuBLAS and cuSOLVER handles (legacy default
+   stream: the compute stream, on which every operation of the table is
+   enqueued in order), the broadcasts' stream and the staging buffers live
+   as long as the process. */
 static struct {
   int device; /* -1: not set up */
   cublasHandle_t blas;
   void *scratch[9]; /* 0-3: staging of host operands; 4-5: mirrors;
-                       6-8: device copies of broadcasts (bcast) */
+                       6-8: device copies of broadcasts (bcast, dbuf) */
   size_t cap[9];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
                        panels by cuSOLVER getrf */
-  cusolverDnHandle_t solver; /* created on first use; NULL: none */
+  cusolverDnHandle_t solver; /* created on first use (solver_ok) */
+  int solver_tried, solver_ok;
   void *host; /* host copy of a diagonal block (potrf), grow-only */
   size_t hcap;
-  /* bcast's device copies: the host buffer each holds, its bytes. */
+  /* bcast's device copies: the host buffer each holds, its bytes, 1 while
+     the compute stream has not yet been ordered after it (pending), 1 while
+     a receiver's host copy is owed (bcast_wait). */
   const void *bc_host[3];
   size_t bc_bytes[3];
-} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, 0, NULL, NULL, 0, {NULL}, {0}};
+  int bc_pending[3], bc_owed[3];
+  cudaStream_t cs; /* the broadcasts' stream (non-blocking); NULL: none */
+  int cs_tried;
+  cudaEvent_t ev_in[3], ev_done[3]; /* compute -> broadcast, and back */
+  int failed; /* a device failure with no status to return: sync()'s */
+} gpu = {.device = -1};
 
 /* The device copy of host buffer p left by a broadcast, if any, dropped. */
 static void bcast_forget(const void *p) {
   for (int i = 0; i < 3; ++i)
     if (p && gpu.bc_host[i] == p) gpu.bc_host[i] = NULL;
+}
+
+/* The compute stream ordered after broadcast slot i (once; no host wait). */
+static void bcast_join(int i) {
+  if (!gpu.bc_pending[i]) return;
+  if (cudaStreamWaitEvent(0, gpu.ev_done[i], 0) != cudaSuccess) {
+    cudaGetLastError();
+    gpu.failed = 1;
+  }
+  gpu.bc_pending[i] = 0;
 }
 
 int axb__dist_gpu_handle(axb_handle h) {
@@ -390,52 +410,153 @@ static nccl_attr *nccl_comm(MPI_Comm comm) {
   return a;
 }
 
-/* The broadcast of bytes at host buf from root over comm through device
-   buffer 6 + dslot; 1 when done.  Every decision is agreed over comm
-   (the same answer on every rank), so that either all ranks broadcast
-   here or all fall back to the caller's MPI_Bcast: a rank alone in either
-   would hang the others.  The root's buf is never written, so a fallback
-   after a failed transfer resends it intact. */
+/* The broadcasts' stream and events, created once; 0 without them. */
+static int gpu_streams(void) {
+  if (gpu.cs || gpu.cs_tried) return gpu.cs != NULL;
+  gpu.cs_tried = 1;
+  int ok = 1;
+  for (int i = 0; i < 3 && ok; ++i)
+    ok = cudaEventCreateWithFlags(&gpu.ev_in[i], cudaEventDisableTiming) ==
+             cudaSuccess &&
+         cudaEventCreateWithFlags(&gpu.ev_done[i], cudaEventDisableTiming) ==
+             cudaSuccess;
+  cudaStream_t s = NULL;
+  if (ok && cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess)
+    gpu.cs = s;
+  cudaGetLastError();
+  return gpu.cs != NULL;
+}
+
+/* The record of a broadcast into slot dslot for host buf. */
+static void bcast_note(const void *buf, size_t bytes, int dslot, int pending,
+                       int owed) {
+  gpu.bc_host[dslot] = buf;
+  gpu.bc_bytes[dslot] = bytes;
+  gpu.bc_pending[dslot] = pending;
+  gpu.bc_owed[dslot] = owed;
+}
+
+/* A rank whose broadcast was enqueued must not wait for ranks whose was
+   not: the communicator is aborted everywhere (its stream's work ends) and
+   never used again (the MPI path from here). */
+static void nccl_abort(nccl_attr *a) {
+  ncclCommAbort(a->nc);
+  a->ok = 0;
+}
+
+/* The broadcast of bytes at host buf (the root's entries there, or already
+   in device buffer 6 + dslot under AXB_DIST_BC_ROOT_DEV) from root over
+   comm into device buffer 6 + dslot, on the broadcasts' stream after the
+   compute stream's work so far (ev_in: a receiver's buffer may still be
+   read by the last step's gemms); 1 when started.  No host wait: the
+   compute stream waits for ev_done where the result is first needed
+   (bcast_wait, mirror), so a receiver's GPU goes on with its trailing
+   update while the root factors its panel.  Every decision is agreed over
+   comm (the same answer on every rank), so that either all ranks
+   broadcast here or all fall back to the caller's MPI_Bcast: a rank alone
+   in either would hang the others.  The root's buf is never written but
+   on that fallback under ROOT_DEV (its entries copied down for MPI). */
 static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
-                     int dslot) {
+                     int dslot, int flags) {
   int size = 1, rank = 0;
   bcast_forget(buf); /* stale from here */
   MPI_Comm_size(comm, &size);
-  if (size < 2) return 0; /* the same on every rank of comm */
-  int ok = gpu.device >= 0 && dslot >= 0 && dslot <= 2;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  if (!ok) return 0;
-  nccl_attr *a = nccl_comm(comm); /* collective, agreed */
-  if (!a || !a->ok) return 0;
   MPI_Comm_rank(comm, &rank);
-  void *d = scratch(6 + dslot, bytes);
-  ok = d != NULL;
-  if (ok && rank == root)
-    ok = cudaMemcpy(d, buf, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+  int dev_root = (flags & AXB_DIST_BC_ROOT_DEV) && rank == root;
+  if (size < 2) { /* nobody to send to: the root's device copy is it */
+    if (dev_root) bcast_note(buf, bytes, dslot, 0, 0);
+    return dev_root;
+  }
+  int ok = gpu.device >= 0 && dslot >= 0 && dslot <= 2 && gpu_streams();
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  if (ok) { /* every rank enters the broadcast */
-    ok = ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, 0) == ncclSuccess &&
-         cudaStreamSynchronize(0) == cudaSuccess;
-    if (ok && rank != root)
-      ok = cudaMemcpy(buf, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+  nccl_attr *a = ok ? nccl_comm(comm) : NULL; /* collective, agreed */
+  if (a && a->ok) {
+    void *d = scratch(6 + dslot, bytes); /* dbuf's, under ROOT_DEV */
+    ok = d != NULL;
+    if (ok && rank == root && !dev_root)
+      ok = cudaMemcpy(d, buf, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+    if (ok) { /* every rank enqueues the broadcast */
+      ok = cudaEventRecord(gpu.ev_in[dslot], 0) == cudaSuccess &&
+           cudaStreamWaitEvent(gpu.cs, gpu.ev_in[dslot], 0) == cudaSuccess &&
+           ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, gpu.cs) ==
+               ncclSuccess &&
+           cudaEventRecord(gpu.ev_done[dslot], gpu.cs) == cudaSuccess;
+      int all = ok;
+      MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
+      if (all) {
+        int owed = rank != root && !(flags & AXB_DIST_BC_DEV_ONLY);
+        bcast_note(buf, bytes, dslot, 1, owed);
+        return 1;
+      }
+      nccl_abort(a);
+    }
   }
-  if (!ok) {
+  cudaGetLastError();
+  if (dev_root && (!gpu.scratch[6 + dslot] ||
+                   cudaMemcpy(buf, gpu.scratch[6 + dslot], bytes,
+                              cudaMemcpyDeviceToHost) != cudaSuccess)) {
     cudaGetLastError();
-    return 0; /* no device copy recorded */
+    gpu.failed = 1; /* the MPI broadcast sends what buf holds: sync() says */
   }
-  gpu.bc_host[dslot] = buf;
-  gpu.bc_bytes[dslot] = bytes;
-  return 1;
+  return 0;
 }
 #endif
 
-/* The device copy of host x (bytes) left by a broadcast, or NULL. */
+/* The device copy of host x (bytes) left by a broadcast, or NULL; the
+   compute stream is ordered after that broadcast. */
 static void *bcast_copy(const void *x, size_t bytes) {
   for (int i = 0; i < 3; ++i)
-    if (gpu.bc_host[i] == x && gpu.bc_bytes[i] >= bytes)
+    if (gpu.bc_host[i] == x && gpu.bc_bytes[i] >= bytes) {
+      bcast_join(i);
       return gpu.scratch[6 + i];
+    }
   return NULL;
+}
+
+/* Where a broadcast's result is first needed: the compute stream waits for
+   it, and a receiver that wants a host copy gets one (the copy on the
+   compute stream waits too; it returns complete). */
+static void bcast_wait(void *buf) {
+  for (int i = 0; i < 3; ++i) {
+    if (!buf || gpu.bc_host[i] != buf) continue;
+    bcast_join(i);
+    if (gpu.bc_owed[i] &&
+        cudaMemcpy(buf, gpu.scratch[6 + i], gpu.bc_bytes[i],
+                   cudaMemcpyDeviceToHost) != cudaSuccess) {
+      cudaGetLastError();
+      gpu.failed = 1;
+    }
+    gpu.bc_owed[i] = 0;
+  }
+}
+
+/* The cuSOLVER handle (created once, on the compute stream); 0: none. */
+static int solver_setup(void) {
+  if (!gpu.solver_tried) {
+    gpu.solver_tried = 1;
+    gpu.solver_ok = cusolverDnCreate(&gpu.solver) == CUSOLVER_STATUS_SUCCESS;
+  }
+  return gpu.solver_ok;
+}
+
+/* Before host code touches p (a CPU fallback on managed memory): the
+   device's pending work on it done. */
+static void host_touch(const void *p) {
+  if (on_device(p)) gpu_sync();
+}
+
+/* The table's sync (dist.h): the device idle, and any failure that an
+   operation without a status (void) met, reported once. */
+static axb_status gpu_sync_op(axb_handle h) {
+  if (gpu.device < 0) return AXB_SUCCESS;
+  int ok = gpu_sync() && !gpu.failed;
+  gpu.failed = 0;
+  for (int i = 0; i < 3; ++i)
+    gpu.bc_pending[i] = 0; /* every event has completed */
+  return ok ? AXB_SUCCESS
+            : axb__fail(h, AXB_ERR_DEVICE,
+                        "GPU rank: a device copy or broadcast failed");
 }
 
 #define AXB_DIST_GPU_T

@@ -65,6 +65,8 @@ typedef struct {
   T *prow; /* ib entries: the candidate row read through the table         */
   const T *pd, *ud; /* pbuf[slot] and ubuf of the step where the trailing
                        gemms read them (the table's mirror: one upload)  */
+  int pdev[2], udev; /* 1: this root packed pbuf[slot] / ubuf into the
+                        table's device broadcast buffer (dbuf) instead    */
   axb_dist_times *t;
 } CTX;
 
@@ -214,21 +216,29 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
       }
       AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
     }
-    c->ops->pack(c->mloc - lr0, jb, c->pa + lr0, c->lld, c->pbuf[slot]);
+    /* Into the table's broadcast buffer (GPU ranks: device to device from
+       a device panel, one upload from a host copy), else pbuf. */
+    T *dp = c->ops->dbuf ? c->ops->dbuf(slot, (c->mloc - lr0) * jb) : NULL;
+    c->pdev[slot] = dp != NULL;
+    c->ops->pack(c->mloc - lr0, jb, c->pa + lr0, c->lld,
+                 dp ? dp : c->pbuf[slot]);
     if (c->pa == c->hp) c->ops->unpack(span, 1, c->hp + lr0, a0, span);
     c->t->panel += axb__now() - t0;
   }
   double t0 = axb__now();
   int cnt = (int)((c->mloc - lr0) * jb);
+  /* Nobody reads the panel on the host but through mirror (pd). */
+  int fl = (g->pcol == qk && c->pdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
+           AXB_DIST_BC_DEV_ONLY;
   if (nonblocking) {
     MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row, &c->req[0]);
-    if (AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot))
+    if (AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       c->req[1] = MPI_REQUEST_NULL;
     else
       MPI_Ibcast(c->pbuf[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
     MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
-    if (!AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot))
+    if (!AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
@@ -257,6 +267,7 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
   double t0 = axb__now();
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
+  AXB_DIST_BCAST_WAIT(c->ops, c->pbuf[slot]);
   c->t->bcast += axb__now() - t0;
   const int64_t *hdr = c->hbuf[slot];
   for (int64_t j = 0; j < jb; ++j)
@@ -270,23 +281,31 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   (c->h, c->ops, g, c->a, c->lld, nb, k0, jb, c->ipiv, cr, &c->sw);
   AXB_FN(lu_note_, )(c, c->sw.st);
   c->t->swap += axb__now() - t0;
-  /* 4: U12 on process row pk, broadcast down the columns. */
+  /* 4: U12 on process row pk, broadcast down the columns.  The step's
+     L11/L21 and U12 where the device reads them (GPU ranks: the
+     broadcasts' device copies, or one upload each), for the trsm and the
+     gemms. */
   int64_t wu = c->nloc - lc1;
+  c->pd = c->ops->mirror(0, c->pbuf[slot], (c->mloc - lr0) * jb);
   t0 = axb__now();
+  c->udev = 0;
   if (g->prow == pk && wu > 0) {
     T *a12 = c->a + lr0 + lc1 * c->lld;
     AXB_FN(lu_note_, )
     (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, wu,
-                     (T)1, c->pbuf[slot], c->mloc - lr0, a12, c->lld));
-    c->ops->pack(jb, wu, a12, c->lld, c->ubuf);
+                     (T)1, c->pd, c->mloc - lr0, a12, c->lld));
+    T *du = c->ops->dbuf ? c->ops->dbuf(2, jb * wu) : NULL;
+    c->udev = du != NULL;
+    c->ops->pack(jb, wu, a12, c->lld, du ? du : c->ubuf);
   }
   c->t->update += axb__now() - t0;
   t0 = axb__now();
-  if (wu > 0 && !AXB_DIST_BCAST(c->ops, c->ubuf, jb * wu, pk, g->col, 2))
+  int fl = (g->prow == pk && c->udev ? AXB_DIST_BC_ROOT_DEV : 0) |
+           AXB_DIST_BC_DEV_ONLY;
+  if (wu > 0 && !AXB_DIST_BCAST(c->ops, c->ubuf, jb * wu, pk, g->col, 2, fl))
     MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
+  AXB_DIST_BCAST_WAIT(c->ops, c->ubuf);
   c->t->bcast += axb__now() - t0;
-  /* The step's L21 and U12 uploaded once (GPU ranks) for its gemms. */
-  c->pd = c->ops->mirror(0, c->pbuf[slot], (c->mloc - lr0) * jb);
   c->ud = c->ops->mirror(1, c->ubuf, jb * (wu > 0 ? wu : 0));
   /* 5: the trailing update, with the look-ahead's block column first. */
   int64_t k1 = k0 + jb;
@@ -394,6 +413,8 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
     }
     MPI_Op_free(&c.maxloc);
     MPI_Type_free(&c.cand_type);
+    /* The device's work done before host code reads the array (GPU ranks). */
+    if (c.ops->sync) AXB_FN(lu_note_, )(&c, c.ops->sync(h));
     st = axb__dist_agree(h, g, c.st);
   }
   AXB_FN(lu_free_, )(&c);

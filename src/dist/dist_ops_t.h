@@ -146,6 +146,10 @@ const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .panel_on_host = AXB_FN(cpu_, panel_on_host),
     .mirror = AXB_FN(cpu_, mirror),
     .syrk = NULL,
-    .panel_lu = NULL};
+    .panel_lu = NULL,
+    .bcast = NULL,
+    .bcast_wait = NULL,
+    .dbuf = NULL,
+    .sync = NULL};
 
 #undef OPS_T

@@ -32,6 +32,9 @@ struct cudaMemLocation {
   int id;
 };
 #define cudaMemAttachGlobal 1u
+#define cudaStreamNonBlocking 1u
+#define cudaEventDisableTiming 2u
+typedef struct axb_gpusim_event *cudaEvent_t;
 
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaMalloc(void **p, size_t bytes);
@@ -49,6 +52,10 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t bytes,
                                  struct cudaMemLocation loc, unsigned flags,
                                  cudaStream_t s);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
 cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int device);
 cudaError_t cudaGetLastError(void);

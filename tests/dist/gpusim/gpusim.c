@@ -9,9 +9,18 @@
  * memory registered here, so cudaPointerGetAttributes answers as the
  * runtime does; cuBLAS's GEMM and TRSM run on a CPU handle's backend
  * table, the level-1/2 calls are loops.  What it cannot check: CUDA's own
- * semantics (page migration, streams), for which the device run is.
+ * semantics (page migration, concurrency), for which the device run is.
  * At exit the process fails (status 3) if no call reached the simulated
  * device: the test would otherwise pass on the CPU table alone.
+ *
+ * Streams (issue 24i): a broadcast enqueued on a stream other than the
+ * compute stream (0) lands in a receiver's buffer only once the compute
+ * stream waits for an event recorded after it (cudaStreamWaitEvent) or the
+ * device is synchronized; until then the buffer holds NaNs.  A table that
+ * reads a broadcast's result without ordering itself after it computes
+ * with NaNs and the tests fail.  Calls are counted by kind
+ * (axb_gpusim_count: device syncs, cuSOLVER potrf) for tests that check
+ * which path ran.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "core/internal.h"
@@ -35,7 +44,7 @@ typedef struct {
 } region;
 static region *regs;
 static size_t nregs, capregs;
-static long device_calls;
+static long device_calls, syncs, potrfs;
 static axb_handle cpu;
 
 /* Traffic accounting (axb_gpusim_arm): bytes copied between host and
@@ -64,6 +73,13 @@ void axb_gpusim_arm(int on) {
   armed = on;
 }
 long long axb_gpusim_traffic(void) { return traffic; }
+/* Calls so far of one kind: "sync" (cudaDeviceSynchronize and
+   cudaStreamSynchronize), "potrf" (cuSOLVER's), "device" (all). */
+long axb_gpusim_count(const char *what) {
+  if (strcmp(what, "sync") == 0) return syncs;
+  if (strcmp(what, "potrf") == 0) return potrfs;
+  return device_calls;
+}
 
 static int is_dev(const void *p) {
   const char *c = p;
@@ -75,6 +91,54 @@ static int is_dev(const void *p) {
 /* A copy of bytes between host and device memory counts. */
 static void count(void *d, const void *s, size_t bytes) {
   if (is_dev(d) != is_dev(s)) traffic += (long long)bytes;
+}
+
+/* Broadcasts on a side stream not yet seen by the compute stream: the
+   bytes that will land at dst once it is ordered after broadcast seq. */
+typedef struct {
+  char *dst, *data;
+  size_t n;
+  long seq;
+} delivery;
+static delivery *dq;
+static size_t ndq, capdq;
+static long bc_seq;
+struct axb_gpusim_event {
+  long seq;
+};
+
+/* Land every delivery of broadcasts <= upto (inside ENTER/LEAVE); with
+   drop, those into [lo, lo + n) are discarded instead (memory freed). */
+static void deliver(long upto, const char *lo, size_t n) {
+  size_t j = 0;
+  for (size_t i = 0; i < ndq; ++i) {
+    delivery *d = &dq[i];
+    int freed = lo && d->dst >= lo && d->dst < lo + n;
+    if (!freed && d->seq > upto) {
+      dq[j++] = *d;
+      continue;
+    }
+    if (!freed) memcpy(d->dst, d->data, d->n);
+    free(d->data);
+  }
+  ndq = j;
+}
+
+/* Queue recv's broadcast result (n bytes, now in data) and poison recv. */
+static int queue_delivery(void *recv, const void *data, size_t n) {
+  if (ndq == capdq) {
+    size_t cap = capdq ? 2 * capdq : 16;
+    delivery *q = realloc(dq, cap * sizeof *q);
+    if (!q) return 0;
+    dq = q;
+    capdq = cap;
+  }
+  char *c = malloc(n ? n : 1);
+  if (!c) return 0;
+  memcpy(c, data, n);
+  dq[ndq++] = (delivery){recv, c, n, ++bc_seq};
+  memset(recv, 0xff, n); /* NaN in both precisions */
+  return 1;
 }
 
 axb_backend axb_gpusim_backend(axb_handle h) {
@@ -130,6 +194,7 @@ cudaError_t cudaMalloc(void **p, size_t n) {
 cudaError_t cudaFree(void *p) {
   for (size_t i = 0; i < nregs; ++i)
     if (regs[i].p == p) {
+      deliver(-1, regs[i].p, regs[i].n);
       if (regs[i].mapped)
         munmap(p, regs[i].mapped);
       else
@@ -173,9 +238,42 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
   (void)p, (void)n, (void)l, (void)f, (void)s;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) {
+  ++syncs;
+  ENTER;
+  deliver(bc_seq, NULL, 0);
+  LEAVE;
+  return cudaSuccess;
+}
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   (void)s;
+  return cudaDeviceSynchronize();
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
+  (void)flags;
+  static char side; /* one side stream: any non-NULL handle */
+  *s = &side;
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
+  (void)flags;
+  *e = calloc(1, sizeof **e);
+  return *e ? cudaSuccess : 2;
+}
+/* An event covers the broadcasts enqueued before it. */
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  (void)s;
+  e->seq = bc_seq;
+  return cudaSuccess;
+}
+/* The compute stream waiting for an event: the broadcasts it covers land. */
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) {
+  (void)f;
+  if (s == NULL) {
+    ENTER;
+    deliver(e->seq, NULL, 0);
+    LEAVE;
+  }
   return cudaSuccess;
 }
 /* One simulated device per process: its "bus id" names the process. */
@@ -217,10 +315,15 @@ ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
   ENTER;
   ++device_calls;
   if (r == root && send != recv) memmove(recv, send, count);
-  int ok = MPI_Bcast(recv, (int)count, MPI_BYTE, root, comm->comm);
+  char *tmp = r == root || stream == NULL ? recv : malloc(count ? count : 1);
+  int ok = tmp && MPI_Bcast(tmp, (int)count, MPI_BYTE, root, comm->comm) ==
+                      MPI_SUCCESS;
+  if (ok && tmp != recv) ok = queue_delivery(recv, tmp, count);
+  if (tmp != recv) free(tmp);
   LEAVE;
-  return ok == MPI_SUCCESS ? ncclSuccess : ncclSystemError;
+  return ok ? ncclSuccess : ncclSystemError;
 }
+ncclResult_t ncclCommAbort(ncclComm_t comm) { return ncclCommDestroy(comm); }
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   MPI_Comm_free(&comm->comm);
   free(comm);
@@ -372,6 +475,29 @@ cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h) {
     (void)h, (void)A, (void)lda;                                               \
     *lwork = m + n;                                                            \
     return CUSOLVER_STATUS_SUCCESS;                                            \
+  }                                                                            \
+  cusolverStatus_t cusolverDn##P##potrf_bufferSize(                            \
+      cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda,       \
+      int *lwork) {                                                            \
+    (void)h, (void)uplo, (void)A, (void)lda;                                   \
+    *lwork = n;                                                                \
+    return CUSOLVER_STATUS_SUCCESS;                                            \
+  }                                                                            \
+  /* Lower only (what the table calls); info as LAPACK's (the minor). */      \
+  cusolverStatus_t cusolverDn##P##potrf(cusolverDnHandle_t h,                  \
+                                        cublasFillMode_t uplo, int n, T *A,    \
+                                        int lda, T *work, int lwork,           \
+                                        int *info) {                           \
+    (void)h, (void)work, (void)lwork;                                          \
+    ++device_calls;                                                            \
+    ++potrfs;                                                                  \
+    if (uplo != CUBLAS_FILL_MODE_LOWER) return 1;                              \
+    int64_t inf = 0;                                                           \
+    ENTER;                                                                     \
+    axb_status st = axb_##p##potrf(cpu, AXB_LOWER, n, A, lda, &inf);           \
+    *info = (int)inf;                                                          \
+    LEAVE;                                                                     \
+    return st == AXB_SUCCESS || st == AXB_ERR_NOT_SPD ? 0 : 1;                 \
   }                                                                            \
   cusolverStatus_t cusolverDn##P##getrf(cusolverDnHandle_t h, int m, int n,    \
                                         T *A, int lda, T *work, int *ipiv,     \
