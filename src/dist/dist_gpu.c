@@ -105,6 +105,7 @@ static struct {
   int cs_tried;
   cudaEvent_t ev_in[3], ev_done[3]; /* compute -> broadcast, and back */
   int failed; /* a device failure with no status to return: sync()'s */
+  int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
 } gpu = {.device = -1};
 
 /* The device copy of host buffer p left by a broadcast, if any, dropped. */
@@ -162,6 +163,8 @@ static int gpu_setup(axb_handle h) {
   const char *env = getenv("AXB_DIST_GPU_PANEL");
   gpu.panel_device = env && strcmp(env, "device") == 0;
   gpu.panel_solver = !env || !*env || strcmp(env, "auto") == 0;
+  env = getenv("AXB_DIST_GPU_SYNC");
+  gpu.sync_each = env && strcmp(env, "1") == 0;
   gpu.device = dev;
   return 1;
 }
@@ -243,6 +246,14 @@ static int gpu_sync(void) {
     return 0;
   }
   return 1;
+}
+
+/* The end of a table operation: nothing (the operations run in order on
+   the compute stream; dist.h), or with AXB_DIST_GPU_SYNC=1 the device
+   idle, as every operation ended before issue 24i: for an A/B timing in
+   one run, or to rule out an ordering bug on a new machine. */
+static void op_done(void) {
+  if (gpu.sync_each) gpu_sync();
 }
 
 static cublasOperation_t cb_op(axb_trans t) {
@@ -487,6 +498,10 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
       if (all) {
         int owed = rank != root && !(flags & AXB_DIST_BC_DEV_ONLY);
         bcast_note(buf, bytes, dslot, 1, owed);
+        if (gpu.sync_each) { /* the broadcast done on return, as before */
+          bcast_join(dslot);
+          gpu_sync();
+        }
         return 1;
       }
       nccl_abort(a);

@@ -51,6 +51,7 @@ static axb_status AXB_FN(gpu_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
     return AXB_FN(gpu_fail_, )(h, "cuBLAS gemm", (int)s);
   if (!unstage(dC, C, m, n, ldc, ES)) /* a host C: complete on return */
     return AXB_FN(gpu_fail_, )(h, "gemm copy", 0);
+  op_done();
   return AXB_SUCCESS;
 }
 
@@ -77,6 +78,7 @@ static axb_status AXB_FN(gpu_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
     return AXB_FN(gpu_fail_, )(h, "cuBLAS trsm", (int)s);
   if (!unstage(dB, B, m, n, ldb, ES))
     return AXB_FN(gpu_fail_, )(h, "trsm copy", 0);
+  op_done();
   return AXB_SUCCESS;
 }
 
@@ -179,6 +181,7 @@ static axb_status AXB_FN(gpu_, syrk)(axb_handle h, int64_t n, int64_t k,
                &alpha, dA, (int)la, &one, C, (int)ldc);
   if (s != CUBLAS_STATUS_SUCCESS)
     return AXB_FN(gpu_fail_, )(h, "cuBLAS syrk", (int)s);
+  op_done();
   return AXB_SUCCESS;
 }
 
@@ -200,6 +203,7 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
     if (s != CUBLAS_STATUS_SUCCESS)
       return AXB_FN(gpu_fail_, )(h, "cuBLAS swap", (int)s);
   }
+  op_done();
   return AXB_SUCCESS;
 }
 
@@ -210,7 +214,7 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
 static void AXB_FN(gpu_, iamax)(int64_t m, const T *x, int64_t *idx,
                                 double *val) {
   if (!gpu.panel_device || m <= 0 || !on_device(x)) {
-    host_touch(x);
+    if (m > 0) host_touch(x);
     CPU.iamax(m, x, idx, val);
     return;
   }
@@ -247,6 +251,7 @@ static void AXB_FN(gpu_, panel_step)(int64_t m, int64_t w, T piv, T *x,
   T r = (T)1 / piv, mone = (T)-1;
   CB(scal)(gpu.blas, (int)m, &r, x, 1);
   if (w > 0) CB(ger)(gpu.blas, (int)m, (int)w, &mone, x, 1, du, 1, C, (int)ldc);
+  op_done();
 }
 
 static void AXB_FN(gpu_, swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1,
@@ -257,6 +262,7 @@ static void AXB_FN(gpu_, swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1,
     host_touch(A);
     CPU.swap_rows(n, A, lda, r1, r2);
   }
+  op_done();
 }
 
 /* Rows gathered by strided cuBLAS copies into a packed device buffer, then
@@ -280,6 +286,7 @@ static void AXB_FN(gpu_, pack_rows)(int64_t m, const int64_t *rows, int64_t n,
     gpu_sync();
     CPU.pack_rows(m, rows, n, A, lda, buf);
   } /* a host buf: complete on return (a copy to the host waits) */
+  op_done();
 }
 
 static void AXB_FN(gpu_, unpack_rows)(int64_t m, const int64_t *rows, int64_t n,
@@ -294,31 +301,40 @@ static void AXB_FN(gpu_, unpack_rows)(int64_t m, const int64_t *rows, int64_t n,
   }
   for (int64_t i = 0; i < m; ++i)
     CB(copy)(gpu.blas, (int)n, d + i, (int)m, A + rows[i], (int)lda);
+  op_done();
 }
 
 /* Blocks: one 2-D copy, any side host or managed (cudaMemcpyDefault). */
 static void AXB_FN(gpu_, pack)(int64_t m, int64_t n, const T *A, int64_t lda,
                                T *buf) {
   if (m <= 0 || n <= 0) return;
-  if ((!on_device(A) && !on_device(buf)) ||
-      cudaMemcpy2D(buf, (size_t)m * ES, A, (size_t)lda * ES, (size_t)m * ES,
+  if (!on_device(A) && !on_device(buf)) { /* host to host: no device */
+    CPU.pack(m, n, A, lda, buf);
+    return;
+  }
+  if (cudaMemcpy2D(buf, (size_t)m * ES, A, (size_t)lda * ES, (size_t)m * ES,
                    (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
     cudaGetLastError();
     gpu_sync();
     CPU.pack(m, n, A, lda, buf);
   }
+  op_done();
 }
 
 static void AXB_FN(gpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
                                  int64_t lda) {
   if (m <= 0 || n <= 0) return;
-  if ((!on_device(A) && !on_device(buf)) ||
-      cudaMemcpy2D(A, (size_t)lda * ES, buf, (size_t)m * ES, (size_t)m * ES,
+  if (!on_device(A) && !on_device(buf)) {
+    CPU.unpack(m, n, buf, A, lda);
+    return;
+  }
+  if (cudaMemcpy2D(A, (size_t)lda * ES, buf, (size_t)m * ES, (size_t)m * ES,
                    (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
     cudaGetLastError();
     gpu_sync();
     CPU.unpack(m, n, buf, A, lda);
   }
+  op_done();
 }
 
 /* The LU panel on a host copy (default) unless AXB_DIST_GPU_PANEL=device. */
