@@ -159,7 +159,7 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        device's later work after it (and fills a receiver's host buf unless    \
        AXB_DIST_BC_DEV_ONLY).  flags: AXB_DIST_BC_ROOT_DEV: the root's         \
        entries are in dbuf(dslot), not in buf; AXB_DIST_BC_DEV_ONLY: the       \
-       receivers read the result only through mirror().  Collective over      \
+       receivers read the result only through mirror().  Collective over       \
        comm (every rank of a grid has the same table).  1: started; 0: not     \
        available (NULL in the CPU table; no NCCL, several ranks on one GPU,    \
        AXB_DIST_NCCL=0 or a failure; agreed over comm): the caller's           \
@@ -168,14 +168,14 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     int (*bcast)(T * buf, int64_t count, int root, MPI_Comm comm, int dslot,   \
                  int flags);                                                   \
     void (*bcast_wait)(T * buf);                                               \
-    /* The device buffer (count entries) that bcast of dslot sends from       \
+    /* The device buffer (count entries) that bcast of dslot sends from        \
        under AXB_DIST_BC_ROOT_DEV, or NULL (CPU table; no memory): the root    \
-       packs its panel there device to device, no host copy. */               \
+       packs its panel there device to device, no host copy. */                \
     T *(*dbuf)(int dslot, int64_t count);                                      \
-    /* Wait for every device operation of this rank (the end of a             \
-       factorization: host code reads the local array next); a device         \
-       failure of an operation that had no status to return is reported      \
-       here.  NULL in the CPU table. */                                       \
+    /* Wait for every device operation of this rank (the end of a              \
+       factorization: host code reads the local array next); a device          \
+       failure of an operation that had no status to return is reported        \
+       here.  NULL in the CPU table. */                                        \
     axb_status (*sync)(axb_handle h);                                          \
   } NAME;
 

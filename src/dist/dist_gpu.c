@@ -104,7 +104,7 @@ static struct {
   cudaStream_t cs; /* the broadcasts' stream (non-blocking); NULL: none */
   int cs_tried;
   cudaEvent_t ev_in[3], ev_done[3]; /* compute -> broadcast, and back */
-  int failed; /* a device failure with no status to return: sync()'s */
+  int failed;    /* a device failure with no status to return: sync()'s */
   int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
 } gpu = {.device = -1};
 
@@ -536,9 +536,8 @@ static void bcast_wait(void *buf) {
   for (int i = 0; i < 3; ++i) {
     if (!buf || gpu.bc_host[i] != buf) continue;
     bcast_join(i);
-    if (gpu.bc_owed[i] &&
-        cudaMemcpy(buf, gpu.scratch[6 + i], gpu.bc_bytes[i],
-                   cudaMemcpyDeviceToHost) != cudaSuccess) {
+    if (gpu.bc_owed[i] && cudaMemcpy(buf, gpu.scratch[6 + i], gpu.bc_bytes[i],
+                                     cudaMemcpyDeviceToHost) != cudaSuccess) {
       cudaGetLastError();
       gpu.failed = 1;
     }

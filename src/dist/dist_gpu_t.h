@@ -86,9 +86,8 @@ static axb_status AXB_FN(gpu_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
    place (issue 24i): only info comes back (one 4-byte copy, the step's one
    host wait).  Workspace in staging slot 0, info in slot 1.  0: no
    cuSOLVER or no workspace (the host path below). */
-static int AXB_FN(gpu_potrf_dev_, )(axb_handle h, int64_t n, T *A,
-                                    int64_t lda, int64_t *info,
-                                    axb_status *st) {
+static int AXB_FN(gpu_potrf_dev_, )(axb_handle h, int64_t n, T *A, int64_t lda,
+                                    int64_t *info, axb_status *st) {
   int lw = 0;
   if (!solver_setup() ||
       CS(potrf_bufferSize)(gpu.solver, CUBLAS_FILL_MODE_LOWER, (int)n, A,
@@ -348,8 +347,8 @@ static int AXB_FN(gpu_, panel_on_host)(const T *a) {
 static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
                                          T *A, int64_t lda, int64_t *ipiv,
                                          int64_t *info) {
-  if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n ||
-      n <= 0 || !solver_setup())
+  if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n || n <= 0 ||
+      !solver_setup())
     return AXB_ERR_NOT_SUPPORTED;
   int lw = 0;
   if (CS(getrf_bufferSize)(gpu.solver, (int)m, (int)n, A, (int)lda, &lw) !=

@@ -63,8 +63,8 @@ typedef struct {
   T *hp;   /* lld x nb host copy of the panel when the table asks for one
               (GPU ranks: the panel is factored on the host), else NULL    */
   T *prow; /* ib entries: the candidate row read through the table         */
-  const T *pd, *ud; /* pbuf[slot] and ubuf of the step where the trailing
-                       gemms read them (the table's mirror: one upload)  */
+  const T *pd, *ud;  /* pbuf[slot] and ubuf of the step where the trailing
+                        gemms read them (the table's mirror: one upload)  */
   int pdev[2], udev; /* 1: this root packed pbuf[slot] / ubuf into the
                         table's device broadcast buffer (dbuf) instead    */
   axb_dist_times *t;

@@ -24,10 +24,9 @@ cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h);
   cusolverStatus_t cusolverDn##P##potrf_bufferSize(                            \
       cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda,       \
       int *lwork);                                                             \
-  cusolverStatus_t cusolverDn##P##potrf(cusolverDnHandle_t h,                  \
-                                        cublasFillMode_t uplo, int n, T *A,    \
-                                        int lda, T *work, int lwork,           \
-                                        int *info);
+  cusolverStatus_t cusolverDn##P##potrf(                                       \
+      cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda,       \
+      T *work, int lwork, int *info);
 AXB_GPUSIM_SOLVER(double, D)
 AXB_GPUSIM_SOLVER(float, S)
 #undef AXB_GPUSIM_SOLVER

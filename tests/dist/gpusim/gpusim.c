@@ -483,11 +483,10 @@ cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h) {
     *lwork = n;                                                                \
     return CUSOLVER_STATUS_SUCCESS;                                            \
   }                                                                            \
-  /* Lower only (what the table calls); info as LAPACK's (the minor). */      \
-  cusolverStatus_t cusolverDn##P##potrf(cusolverDnHandle_t h,                  \
-                                        cublasFillMode_t uplo, int n, T *A,    \
-                                        int lda, T *work, int lwork,           \
-                                        int *info) {                           \
+  /* Lower only (what the table calls); info as LAPACK's (the minor). */       \
+  cusolverStatus_t cusolverDn##P##potrf(                                       \
+      cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda,       \
+      T *work, int lwork, int *info) {                                         \
     (void)h, (void)work, (void)lwork;                                          \
     ++device_calls;                                                            \
     ++potrfs;                                                                  \
