@@ -10,7 +10,10 @@
 # getrf/potrf beside it, 2x1 at 32768; on 4 GPUs 1x4, 2x2, 4x1 at 32768 and
 # 65536; the LU panel on a host copy at 32768 (1x2) beside cuSOLVER's
 # (AXB_DIST_GPU_PANEL: auto, the default here; host; device).  big: the largest-system mode only (n = 110000 on 2 GPUs, the
-# certified driver; ~90 GiB of matrix).  Every mpirun runs under timeout,
+# certified driver; ~90 GiB of matrix).  On 2 GPUs the 1x2 runs take the
+# median of 3 (the first call creates the NCCL communicator), and 32768
+# runs again with AXB_DIST_GPU_SYNC=1 (a device sync after every table
+# operation, as before issue 24i: the A/B of the device-resident path).  Every mpirun runs under timeout,
 # steps are skipped once the script has run 7 minutes; logs and the CSV go
 # to OUTDIR.
 set -u
@@ -18,6 +21,7 @@ out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big]}
 mode=${2:-bench}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto} AXB_DIST_NCCL=${AXB_DIST_NCCL:-1}
+export AXB_DIST_GPU_SYNC=${AXB_DIST_GPU_SYNC:-0}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -41,7 +45,8 @@ run() {
   OMP_NUM_THREADS=$th OPENBLAS_NUM_THREADS=$th timeout "$limit" \
     mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$np" \
     -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x OPENBLAS_NUM_THREADS \
-    -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL "$@" >"$out/$name.log" 2>&1
+    -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL -x AXB_DIST_GPU_SYNC \
+    "$@" >"$out/$name.log" 2>&1
   local rc=$?
   echo "$name: rc $rc, $(($(date +%s) - t0)) s; $(tail -1 "$out/$name.log")" |
     tee -a "$out/summary.txt"
@@ -75,9 +80,12 @@ if [ "$G" -ge 4 ]; then
     run "bench_4x1_$n" 120 4 bench_dist_gpu --grid 4x1 --n $n --single 0 --out "$csv"
   done
 elif [ "$G" -ge 2 ]; then
-  for n in 16384 32768 65536; do
-    run "bench_1x2_$n" 150 2 bench_dist_gpu --grid 1x2 --n $n --out "$csv"
-  done
+  run bench_1x2_32768 150 2 bench_dist_gpu --grid 1x2 --n 32768 --reps 3 --out "$csv"
+  # the same with a device sync after every operation (before issue 24i)
+  AXB_DIST_GPU_SYNC=1 run bench_1x2_32768_sync 120 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
+  run bench_1x2_65536 150 2 bench_dist_gpu --grid 1x2 --n 65536 --reps 2 --out "$csv"
+  run bench_1x2_16384 90 2 bench_dist_gpu --grid 1x2 --n 16384 --reps 3 --out "$csv"
   run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"
   # the LU panel on a host copy (AXB_DIST_GPU_PANEL=host) against cuSOLVER's
   AXB_DIST_GPU_PANEL=host run bench_1x2_32768_hostpanel 90 2 bench_dist_gpu \
