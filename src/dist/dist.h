@@ -172,6 +172,18 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        under AXB_DIST_BC_ROOT_DEV, or NULL (CPU table; no memory): the root    \
        packs its panel there device to device, no host copy. */                \
     T *(*dbuf)(int dslot, int64_t count);                                      \
+    /* B (m x n, ld ldb) := A (m x n, ld lda), either side host or device. */  \
+    void (*copy)(int64_t m, int64_t n, const T *A, int64_t lda, T *B,          \
+                 int64_t ldb);                                                 \
+    /* A device work buffer (slot 0 or 1, count entries; grow-only), or NULL   \
+       (CPU table; no memory). */                                              \
+    T *(*dwork)(int slot, int64_t count);                                      \
+    /* Every rank's piece (cnt[p] entries at d + dsp[p], d from dwork, this    \
+       rank's already there) onto every rank of comm, device to device         \
+       (NCCL); the compute stream is ordered after it.  Collective, agreed:    \
+       1 done, 0 not available (NULL in the CPU table): the caller's           \
+       MPI_Allgatherv on host buffers. */                                      \
+    int (*gatherv)(T * d, const int *cnt, const int *dsp, MPI_Comm comm);      \
     /* Wait for every device operation of this rank (the end of a              \
        factorization: host code reads the local array next); a device          \
        failure of an operation that had no status to return is reported        \

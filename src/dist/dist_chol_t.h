@@ -49,17 +49,85 @@ static void AXB_FN(chol_note_, )(CCTX *c, axb_status st) {
   if (c->st == AXB_SUCCESS && st != AXB_SUCCESS) c->st = st;
 }
 
+/* cnt[p], dsp[p] (p < P): the entries of process row p's rows of L21
+   (global rows k1..) packed, jb columns, and where they start. */
+static void AXB_FN(chol_counts_, )(CCTX *c, int64_t k1, int64_t jb) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t off = 0;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp =
+        axb_dist_numroc(c->n, c->nb, p, P) - axb_dist_numroc(k1, c->nb, p, P);
+    cnt[p] = (int)(mp * jb);
+    dsp[p] = (int)off;
+    off += mp * jb;
+  }
+}
+
+/* W (global rows k1.., ld nw) := the gathered pieces at src (cnt, dsp):
+   one 2-D copy per local block of rows (a local block is nb consecutive
+   global rows), on the host or the device as src and w are. */
+static void AXB_FN(chol_assemble_, )(CCTX *c, const T *src, T *w, int64_t k1,
+                                     int64_t jb) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t nb = c->nb, nw = c->n - k1;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp = cnt[p] / (jb > 0 ? jb : 1);
+    int64_t l0 = axb_dist_numroc(k1, nb, p, P), len;
+    for (int64_t l = 0; l < mp; l += len) {
+      len = nb - (l0 + l) % nb;
+      if (len > mp - l) len = mp - l;
+      int64_t gi = dist_l2g(l0 + l, nb, p, P) - k1;
+      c->ops->copy(len, jb, src + dsp[p] + l, mp, w + gi, nw);
+    }
+  }
+}
+
+/* Step 3 of block k: W = L21 (global rows k1.., jb columns at local
+   column lc0) assembled in the process column.  GPU ranks: device to
+   device into the broadcast's buffer (one process row: the local rows are
+   W's rows in order, one pack; else each rank's rows packed, gathered by
+   NCCL and put at their global places), c->wdev[slot] = 1.  Otherwise, or
+   without NCCL: MPI_Allgatherv of the packed local rows on the host, then
+   each rank's rows put at their global places in the host W. */
+static void AXB_FN(chol_gather_, )(CCTX *c, int64_t k1, int64_t jb, int64_t lc0,
+                                   int slot) {
+  const axb_dist_grid *g = c->g;
+  int64_t nw = c->n - k1, lr1 = axb_dist_numroc(k1, c->nb, g->prow, g->nprow);
+  const T *l21 = c->a + lr1 + lc0 * c->lld;
+  int P = g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  T *dw = c->ops->dbuf ? c->ops->dbuf(slot, nw * jb) : NULL;
+  if (dw && P == 1) {
+    c->ops->pack(nw, jb, l21, c->lld, dw);
+    c->wdev[slot] = 1;
+    return;
+  }
+  AXB_FN(chol_counts_, )(c, k1, jb);
+  T *gd =
+      dw && c->ops->dwork && c->ops->gatherv ? c->ops->dwork(0, nw * jb) : NULL;
+  if (gd) {
+    c->ops->pack(c->mloc - lr1, jb, l21, c->lld, gd + dsp[g->prow]);
+    if (c->ops->gatherv(gd, cnt, dsp, g->col)) {
+      AXB_FN(chol_assemble_, )(c, gd, dw, k1, jb);
+      c->wdev[slot] = 1;
+      return;
+    }
+  }
+  c->ops->pack(c->mloc - lr1, jb, l21, c->lld, c->gbuf + dsp[g->prow]);
+  if (P > 1)
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_T, c->gbuf, cnt, dsp, MPI_T, g->col);
+  AXB_FN(chol_assemble_, )(c, c->gbuf, c->w[slot], k1, jb);
+}
+
 /* Steps 1-3 of block k within its process column: the diagonal block's
    potrf (info to the column), trsm, W assembled into c->w[slot] and the
    info into c->info[slot] (the rest of the grid learns both in step 4). */
 static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
   const axb_dist_grid *g = c->g;
-  int64_t nb = c->nb, lld = c->lld, nw = c->n - k0 - jb;
+  int64_t nb = c->nb, lld = c->lld;
   int pk = dist_owner(k0, nb, g->nprow);
   int64_t lr0 = axb_dist_numroc(k0, nb, g->prow, g->nprow);
   int64_t lr1 = axb_dist_numroc(k0 + jb, nb, g->prow, g->nprow);
   int64_t lc0 = axb_dist_numroc(k0, nb, g->pcol, g->npcol), info = 0;
-  T *w = c->w[slot];
   double t0 = axb__now();
   T *d = c->a + lr0 + lc0 * lld;
   const T *l11 = c->l11; /* L11 where the trsm reads it */
@@ -81,39 +149,7 @@ static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
     (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
                      c->mloc - lr1, jb, (T)1, l11, ldl, c->a + lr1 + lc0 * lld,
                      lld));
-    /* One process row: the local rows lr1.. are W's rows in order, packed
-       device to device into the broadcast's buffer (GPU ranks: no host
-       copy of W). */
-    T *dw = g->nprow == 1 && c->ops->dbuf ? c->ops->dbuf(slot, nw * jb) : NULL;
-    if (dw) {
-      c->ops->pack(nw, jb, c->a + lr1 + lc0 * lld, lld, dw);
-      c->wdev[slot] = 1;
-      c->t->panel += axb__now() - t0;
-      return;
-    }
-    /* W: every rank's rows of L21 gathered (MPI_Allgatherv of the packed
-       local rows, then each row put at its global place). */
-    int P = g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
-    int64_t off = 0, k1 = k0 + jb;
-    for (int p = 0; p < P; ++p) {
-      int64_t mp =
-          axb_dist_numroc(c->n, nb, p, P) - axb_dist_numroc(k1, nb, p, P);
-      cnt[p] = (int)(mp * jb);
-      dsp[p] = (int)off;
-      off += mp * jb;
-    }
-    c->ops->pack(c->mloc - lr1, jb, c->a + lr1 + lc0 * lld, lld,
-                 c->gbuf + dsp[g->prow]);
-    if (P > 1)
-      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_T, c->gbuf, cnt, dsp, MPI_T, g->col);
-    for (int p = 0; p < P; ++p) {
-      int64_t mp = cnt[p] / (jb > 0 ? jb : 1);
-      int64_t l0 = axb_dist_numroc(k1, nb, p, P);
-      const T *src = c->gbuf + dsp[p];
-      for (int64_t j = 0; j < jb; ++j)
-        for (int64_t l = 0; l < mp; ++l)
-          w[dist_l2g(l0 + l, nb, p, P) - k1 + j * nw] = src[l + j * mp];
-    }
+    AXB_FN(chol_gather_, )(c, k0 + jb, jb, lc0, slot);
   }
   c->t->panel += axb__now() - t0;
 }
@@ -130,9 +166,9 @@ static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
   if (g->pcol == qk) AXB_FN(chol_column_, )(c, k0, jb, slot);
   double t0 = axb__now();
   int cnt = (int)(nw * jb);
-  /* On one process row nobody reads W on the host (wl is W). */
+  /* Receivers read W through mirror only (wl is built from it). */
   int fl = (g->pcol == qk && c->wdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
-           (g->nprow == 1 ? AXB_DIST_BC_DEV_ONLY : 0);
+           AXB_DIST_BC_DEV_ONLY;
   if (nonblocking) {
     MPI_Ibcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row, &c->req[0]);
     if (AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot, fl))
@@ -147,15 +183,18 @@ static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
   c->t->bcast += axb__now() - t0;
 }
 
-/* W (global rows k1 .. n-1, ld nw) at this rank's local rows >= lr1. */
-static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, int64_t k1, int64_t jb) {
+/* wl (ld mw) := W (global rows k1 .. n-1, ld nw, at w) at this rank's
+   local rows >= lr1: one 2-D copy per local block of rows. */
+static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, T *wl, int64_t k1,
+                               int64_t jb) {
   const axb_dist_grid *g = c->g;
-  int64_t nw = c->n - k1, lr1 = axb_dist_numroc(k1, c->nb, g->prow, g->nprow);
-  int64_t mw = c->mloc - lr1;
-  for (int64_t l = lr1; l < c->mloc; ++l) {
-    int64_t gi = dist_l2g(l, c->nb, g->prow, g->nprow) - k1;
-    for (int64_t j = 0; j < jb; ++j)
-      c->wl[(l - lr1) + j * mw] = w[gi + j * nw];
+  int64_t nb = c->nb, nw = c->n - k1, len;
+  int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow), mw = c->mloc - lr1;
+  for (int64_t l = lr1; l < c->mloc; l += len) {
+    len = nb - l % nb;
+    if (len > c->mloc - l) len = c->mloc - l;
+    int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - k1;
+    c->ops->copy(len, jb, w + gi, nw, wl + (l - lr1), mw);
   }
 }
 
@@ -224,12 +263,18 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   /* One upload of W and wl per step (GPU ranks), not one per gemm.  On one
      process row local rows are global rows, so wl is W itself. */
   int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
-  c->wd = c->ops->mirror(1, w, (c->n - k1) * jb);
+  int64_t nwj = (c->n - k1) * jb, mwj = (c->mloc - lr1) * jb;
+  c->wd = c->ops->mirror(1, w, nwj);
   if (g->nprow == 1) {
     c->wld = c->wd;
   } else {
-    AXB_FN(chol_wl_, )(c, w, k1, jb);
-    c->wld = c->ops->mirror(0, c->wl, (c->mloc - lr1) * jb);
+    /* wl built where W is: from W's device copy into a device buffer (GPU
+       ranks), else on the host and uploaded once. */
+    T *wl = c->wd != w && c->ops->dwork ? c->ops->dwork(1, mwj) : NULL;
+    if (!wl && c->wd != w) /* the host w may lack W (DEV_ONLY) */
+      c->ops->pack(nwj, 1, c->wd, nwj, c->w[slot]);
+    AXB_FN(chol_wl_, )(c, wl ? c->wd : w, wl ? wl : c->wl, k1, jb);
+    c->wld = wl ? wl : c->ops->mirror(0, c->wl, mwj);
   }
   int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
   if (g->lookahead && k1 < c->n) {

@@ -84,9 +84,10 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 static struct {
   int device; /* -1: not set up */
   cublasHandle_t blas;
-  void *scratch[9]; /* 0-3: staging of host operands; 4-5: mirrors;
-                       6-8: device copies of broadcasts (bcast, dbuf) */
-  size_t cap[9];
+  void *scratch[11]; /* 0-3: staging of host operands; 4-5: mirrors;
+                        6-8: device copies of broadcasts (bcast, dbuf);
+                        9-10: work buffers (dwork) */
+  size_t cap[11];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
@@ -104,6 +105,7 @@ static struct {
   cudaStream_t cs; /* the broadcasts' stream (non-blocking); NULL: none */
   int cs_tried;
   cudaEvent_t ev_in[3], ev_done[3]; /* compute -> broadcast, and back */
+  cudaEvent_t ev_gin, ev_gdone;     /* the same for gatherv */
   int failed;    /* a device failure with no status to return: sync()'s */
   int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
 } gpu = {.device = -1};
@@ -426,11 +428,11 @@ static int gpu_streams(void) {
   if (gpu.cs || gpu.cs_tried) return gpu.cs != NULL;
   gpu.cs_tried = 1;
   int ok = 1;
-  for (int i = 0; i < 3 && ok; ++i)
-    ok = cudaEventCreateWithFlags(&gpu.ev_in[i], cudaEventDisableTiming) ==
-             cudaSuccess &&
-         cudaEventCreateWithFlags(&gpu.ev_done[i], cudaEventDisableTiming) ==
-             cudaSuccess;
+  cudaEvent_t *ev[8] = {&gpu.ev_in[0],   &gpu.ev_in[1],   &gpu.ev_in[2],
+                        &gpu.ev_done[0], &gpu.ev_done[1], &gpu.ev_done[2],
+                        &gpu.ev_gin,     &gpu.ev_gdone};
+  for (int i = 0; i < 8 && ok; ++i)
+    ok = cudaEventCreateWithFlags(ev[i], cudaEventDisableTiming) == cudaSuccess;
   cudaStream_t s = NULL;
   if (ok && cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess)
     gpu.cs = s;
@@ -514,6 +516,42 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
     cudaGetLastError();
     gpu.failed = 1; /* the MPI broadcast sends what buf holds: sync() says */
   }
+  return 0;
+}
+
+/* Every rank's piece (cnt[p] elements of es bytes at d + dsp[p]) of comm
+   onto every rank: one NCCL broadcast per piece in one group on the
+   broadcasts' stream, after the compute stream's work so far, which then
+   waits for it (no host wait).  Agreed as gpu_bcast; 0: the caller's MPI
+   path (every rank's own piece is still in place). */
+static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
+                       MPI_Comm comm) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (size < 2) return 1; /* the one piece is in place */
+  int ok = gpu.device >= 0 && d && gpu_streams();
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  nccl_attr *a = ok ? nccl_comm(comm) : NULL; /* collective, agreed */
+  if (!a || !a->ok) return 0;
+  ok = cudaEventRecord(gpu.ev_gin, 0) == cudaSuccess &&
+       cudaStreamWaitEvent(gpu.cs, gpu.ev_gin, 0) == cudaSuccess;
+  if (ok) {
+    ncclGroupStart();
+    for (int p = 0; p < size; ++p) {
+      char *x = d + (size_t)dsp[p] * es;
+      if (cnt[p] > 0)
+        ok &= ncclBroadcast(x, x, (size_t)cnt[p] * es, ncclUint8, p, a->nc,
+                            gpu.cs) == ncclSuccess;
+    }
+    ok &= ncclGroupEnd() == ncclSuccess;
+  }
+  ok = ok && cudaEventRecord(gpu.ev_gdone, gpu.cs) == cudaSuccess &&
+       cudaStreamWaitEvent(0, gpu.ev_gdone, 0) == cudaSuccess;
+  int all = ok;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (all) return 1;
+  cudaGetLastError();
+  nccl_abort(a);
   return 0;
 }
 #endif

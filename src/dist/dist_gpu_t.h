@@ -403,6 +403,43 @@ static T *AXB_FN(gpu_, dbuf)(int dslot, int64_t count) {
 
 static axb_status AXB_FN(gpu_, sync)(axb_handle h) { return gpu_sync_op(h); }
 
+/* One 2-D copy, any side host or device (device to device: no host wait). */
+static void AXB_FN(gpu_, copy)(int64_t m, int64_t n, const T *A, int64_t lda,
+                               T *B, int64_t ldb) {
+  if (m <= 0 || n <= 0) return;
+  if (!on_device(A) && !on_device(B)) {
+    CPU.copy(m, n, A, lda, B, ldb);
+    return;
+  }
+  if (cudaMemcpy2D(B, (size_t)ldb * ES, A, (size_t)lda * ES, (size_t)m * ES,
+                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
+    cudaGetLastError();
+    gpu_sync();
+    CPU.copy(m, n, A, lda, B, ldb);
+  }
+  op_done();
+}
+
+static T *AXB_FN(gpu_, dwork)(int slot, int64_t count) {
+  if (gpu.device < 0 || slot < 0 || slot > 1 || count <= 0) return NULL;
+  return scratch(9 + slot, (size_t)count * ES);
+}
+
+static int AXB_FN(gpu_, gatherv)(T *d, const int *cnt, const int *dsp,
+                                 MPI_Comm comm) {
+#ifdef AXB_DIST_NCCL
+  int r = gpu_gatherv((char *)d, cnt, dsp, ES, comm);
+  if (r && gpu.sync_each) gpu_sync();
+  return r;
+#else
+  (void)d;
+  (void)cnt;
+  (void)dsp;
+  (void)comm;
+  return 0;
+#endif
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -422,6 +459,9 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .bcast = AXB_FN(gpu_, bcast),
     .bcast_wait = AXB_FN(gpu_, bcast_wait),
     .dbuf = AXB_FN(gpu_, dbuf),
+    .copy = AXB_FN(gpu_, copy),
+    .dwork = AXB_FN(gpu_, dwork),
+    .gatherv = AXB_FN(gpu_, gatherv),
     .sync = AXB_FN(gpu_, sync)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {

@@ -18,6 +18,9 @@
  * back), W and the LU panel packed device to device into the broadcast
  * buffers, so the bytes are at most the pivots and info,
  *   bytes <= steps * (nb + 2) * 8;
+ * on several process rows the Cholesky's W is gathered and assembled on
+ * the devices too: only info and L11 (down the column) cross,
+ *   bytes <= steps * (nb^2 + nb + 2) * 8;
  * and no operation ends with a device-wide sync: at most two per
  * factorization (the prefetch at its start, the table's sync at its end).
  */
@@ -94,6 +97,11 @@ static void one(int chol) {
   CHECK(syncs <= 2, "%s: %ld device-wide syncs (at most 2: start and end)",
         spec, syncs);
   long long row_bound = (long long)steps * (NB + 2) * 8;
+  long long chol_bound = (long long)steps * (NB * NB + NB + 2) * 8;
+  if (chol)
+    CHECK(bytes <= chol_bound,
+          "%s: %lld bytes host<->device: more than info and L11 (%lld)", spec,
+          bytes, chol_bound);
   if (P_ == 1)
     CHECK(bytes <= row_bound,
           "%s: one process row, %lld bytes host<->device: more than the "

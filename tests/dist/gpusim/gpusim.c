@@ -324,6 +324,10 @@ ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
   return ok ? ncclSuccess : ncclSystemError;
 }
 ncclResult_t ncclCommAbort(ncclComm_t comm) { return ncclCommDestroy(comm); }
+/* A group's broadcasts run at their call, in order (the same on every
+   rank): nothing to do at its ends. */
+ncclResult_t ncclGroupStart(void) { return ncclSuccess; }
+ncclResult_t ncclGroupEnd(void) { return ncclSuccess; }
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   MPI_Comm_free(&comm->comm);
   free(comm);
