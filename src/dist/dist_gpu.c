@@ -96,9 +96,9 @@ static struct {
   int solver_tried, solver_ok;
   void *host; /* host copy of a diagonal block (potrf), grow-only */
   size_t hcap;
-  /* bcast's device copies: the host buffer each holds, its bytes, 1 while
-     the compute stream has not yet been ordered after it (pending), 1 while
-     a receiver's host copy is owed (bcast_wait). */
+  /* bcast's device copies: the host buffer each holds, its bytes, 1 when
+     ev_done marks the end of its transfer (pending: a stream reading it
+     waits for that), 1 while a receiver's host copy is owed (bcast_wait). */
   const void *bc_host[3];
   size_t bc_bytes[3];
   int bc_pending[3], bc_owed[3];
@@ -106,6 +106,10 @@ static struct {
   int cs_tried;
   cudaEvent_t ev_in[3], ev_done[3]; /* compute -> broadcast, and back */
   cudaEvent_t ev_gin, ev_gdone;     /* the same for gatherv */
+  cudaStream_t cur;     /* where operations go: 0 (the compute stream) or ls */
+  cudaStream_t ls;      /* the look-ahead lane (lane(1)); NULL: none */
+  cudaEvent_t ev_fence; /* the compute stream's work the lane waits for */
+  int lanes;            /* 1: ls and ev_fence exist and lanes are on */
   int failed;    /* a device failure with no status to return: sync()'s */
   int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
 } gpu = {.device = -1};
@@ -116,14 +120,13 @@ static void bcast_forget(const void *p) {
     if (p && gpu.bc_host[i] == p) gpu.bc_host[i] = NULL;
 }
 
-/* The compute stream ordered after broadcast slot i (once; no host wait). */
+/* The current stream ordered after broadcast slot i (no host wait). */
 static void bcast_join(int i) {
   if (!gpu.bc_pending[i]) return;
-  if (cudaStreamWaitEvent(0, gpu.ev_done[i], 0) != cudaSuccess) {
+  if (cudaStreamWaitEvent(gpu.cur, gpu.ev_done[i], 0) != cudaSuccess) {
     cudaGetLastError();
     gpu.failed = 1;
   }
-  gpu.bc_pending[i] = 0;
 }
 
 int axb__dist_gpu_handle(axb_handle h) {
@@ -198,6 +201,24 @@ static void *scratch(int s, size_t bytes) {
   return gpu.scratch[s];
 }
 
+/* A 2-D copy on the current stream (gpu.cur); complete on return when
+   either side is host memory (the host reads or reuses it next), else
+   only ordered on the stream.  1 on success. */
+static int gcpy2d(void *d, size_t dp, const void *s, size_t sp, size_t w,
+                  size_t h) {
+  if (cudaMemcpy2DAsync(d, dp, s, sp, w, h, cudaMemcpyDefault, gpu.cur) !=
+          cudaSuccess ||
+      ((!on_device(d) || !on_device(s)) &&
+       cudaStreamSynchronize(gpu.cur) != cudaSuccess)) {
+    cudaGetLastError();
+    return 0;
+  }
+  return 1;
+}
+static int gcpy(void *d, const void *s, size_t bytes) {
+  return gcpy2d(d, bytes, s, bytes, bytes, 1);
+}
+
 /* A device view of the m x n operand A (ld lda, elements of es bytes): A
    itself when on the device (*ld = lda), else a packed copy in slot s (ld
    m; copied up when up).  NULL when staging fails. */
@@ -212,11 +233,9 @@ static void *stage(int s, const void *A, int64_t m, int64_t n, int64_t lda,
   if (!d) return NULL;
   *ld = mm;
   if (up && m > 0 && n > 0 &&
-      cudaMemcpy2D(d, (size_t)mm * es, A, (size_t)lda * es, (size_t)m * es,
-                   (size_t)n, cudaMemcpyHostToDevice) != cudaSuccess) {
-    cudaGetLastError();
+      !gcpy2d(d, (size_t)mm * es, A, (size_t)lda * es, (size_t)m * es,
+              (size_t)n))
     return NULL;
-  }
   return d;
 }
 
@@ -233,12 +252,8 @@ static void *host_scratch(size_t bytes) {
 static int unstage(const void *d, void *A, int64_t m, int64_t n, int64_t lda,
                    size_t es) {
   if (d == A || m <= 0 || n <= 0) return 1;
-  if (cudaMemcpy2D(A, (size_t)lda * es, d, (size_t)m * es, (size_t)m * es,
-                   (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return 1;
+  return gcpy2d(A, (size_t)lda * es, d, (size_t)m * es, (size_t)m * es,
+                (size_t)n);
 }
 
 /* Wait for the device's work; 1 on success. */
@@ -423,6 +438,8 @@ static nccl_attr *nccl_comm(MPI_Comm comm) {
   return a;
 }
 
+#endif
+
 /* The broadcasts' stream and events, created once; 0 without them. */
 static int gpu_streams(void) {
   if (gpu.cs || gpu.cs_tried) return gpu.cs != NULL;
@@ -445,10 +462,11 @@ static void bcast_note(const void *buf, size_t bytes, int dslot, int pending,
                        int owed) {
   gpu.bc_host[dslot] = buf;
   gpu.bc_bytes[dslot] = bytes;
-  gpu.bc_pending[dslot] = pending;
+  gpu.bc_pending[dslot] = pending; /* ev_done[dslot] marks its end */
   gpu.bc_owed[dslot] = owed;
 }
 
+#ifdef AXB_DIST_NCCL
 /* A rank whose broadcast was enqueued must not wait for ranks whose was
    not: the communicator is aborted everywhere (its stream's work ends) and
    never used again (the MPI path from here). */
@@ -456,6 +474,7 @@ static void nccl_abort(nccl_attr *a) {
   ncclCommAbort(a->nc);
   a->ok = 0;
 }
+#endif
 
 /* The broadcast of bytes at host buf (the root's entries there, or already
    in device buffer 6 + dslot under AXB_DIST_BC_ROOT_DEV) from root over
@@ -477,20 +496,23 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
   MPI_Comm_rank(comm, &rank);
   int dev_root = (flags & AXB_DIST_BC_ROOT_DEV) && rank == root;
   if (size < 2) { /* nobody to send to: the root's device copy is it */
-    if (dev_root) bcast_note(buf, bytes, dslot, 0, 0);
-    return dev_root;
+    if (!dev_root) return 0;
+    int ev = gpu_streams() && /* for a reader on the other lane */
+             cudaEventRecord(gpu.ev_done[dslot], gpu.cur) == cudaSuccess;
+    bcast_note(buf, bytes, dslot, ev, 0);
+    return 1;
   }
+#ifdef AXB_DIST_NCCL
   int ok = gpu.device >= 0 && dslot >= 0 && dslot <= 2 && gpu_streams();
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
   nccl_attr *a = ok ? nccl_comm(comm) : NULL; /* collective, agreed */
   if (a && a->ok) {
     void *d = scratch(6 + dslot, bytes); /* dbuf's, under ROOT_DEV */
     ok = d != NULL;
-    if (ok && rank == root && !dev_root)
-      ok = cudaMemcpy(d, buf, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+    if (ok && rank == root && !dev_root) ok = gcpy(d, buf, bytes);
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
     if (ok) { /* every rank enqueues the broadcast */
-      ok = cudaEventRecord(gpu.ev_in[dslot], 0) == cudaSuccess &&
+      ok = cudaEventRecord(gpu.ev_in[dslot], gpu.cur) == cudaSuccess &&
            cudaStreamWaitEvent(gpu.cs, gpu.ev_in[dslot], 0) == cudaSuccess &&
            ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, gpu.cs) ==
                ncclSuccess &&
@@ -509,16 +531,15 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
       nccl_abort(a);
     }
   }
+#endif
   cudaGetLastError();
-  if (dev_root && (!gpu.scratch[6 + dslot] ||
-                   cudaMemcpy(buf, gpu.scratch[6 + dslot], bytes,
-                              cudaMemcpyDeviceToHost) != cudaSuccess)) {
-    cudaGetLastError();
+  if (dev_root &&
+      (!gpu.scratch[6 + dslot] || !gcpy(buf, gpu.scratch[6 + dslot], bytes)))
     gpu.failed = 1; /* the MPI broadcast sends what buf holds: sync() says */
-  }
   return 0;
 }
 
+#ifdef AXB_DIST_NCCL
 /* Every rank's piece (cnt[p] elements of es bytes at d + dsp[p]) of comm
    onto every rank: one NCCL broadcast per piece in one group on the
    broadcasts' stream, after the compute stream's work so far, which then
@@ -533,7 +554,7 @@ static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
   nccl_attr *a = ok ? nccl_comm(comm) : NULL; /* collective, agreed */
   if (!a || !a->ok) return 0;
-  ok = cudaEventRecord(gpu.ev_gin, 0) == cudaSuccess &&
+  ok = cudaEventRecord(gpu.ev_gin, gpu.cur) == cudaSuccess &&
        cudaStreamWaitEvent(gpu.cs, gpu.ev_gin, 0) == cudaSuccess;
   if (ok) {
     ncclGroupStart();
@@ -546,7 +567,7 @@ static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
     ok &= ncclGroupEnd() == ncclSuccess;
   }
   ok = ok && cudaEventRecord(gpu.ev_gdone, gpu.cs) == cudaSuccess &&
-       cudaStreamWaitEvent(0, gpu.ev_gdone, 0) == cudaSuccess;
+       cudaStreamWaitEvent(gpu.cur, gpu.ev_gdone, 0) == cudaSuccess;
   int all = ok;
   MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
   if (all) return 1;
@@ -574,11 +595,8 @@ static void bcast_wait(void *buf) {
   for (int i = 0; i < 3; ++i) {
     if (!buf || gpu.bc_host[i] != buf) continue;
     bcast_join(i);
-    if (gpu.bc_owed[i] && cudaMemcpy(buf, gpu.scratch[6 + i], gpu.bc_bytes[i],
-                                     cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudaGetLastError();
+    if (gpu.bc_owed[i] && !gcpy(buf, gpu.scratch[6 + i], gpu.bc_bytes[i]))
       gpu.failed = 1;
-    }
     gpu.bc_owed[i] = 0;
   }
 }

@@ -376,18 +376,8 @@ static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
 /* The table's broadcast (dist.h): NCCL where built with it. */
 static int AXB_FN(gpu_, bcast)(T *buf, int64_t count, int root, MPI_Comm comm,
                                int dslot, int flags) {
-#ifdef AXB_DIST_NCCL
   return count > 0 &&
          gpu_bcast(buf, (size_t)count * ES, root, comm, dslot, flags);
-#else
-  (void)buf;
-  (void)count;
-  (void)root;
-  (void)comm;
-  (void)dslot;
-  (void)flags;
-  return 0;
-#endif
 }
 
 static void AXB_FN(gpu_, bcast_wait)(T *buf) { bcast_wait(buf); }

@@ -15,6 +15,7 @@ typedef int cusolverStatus_t;
 #define CUSOLVER_STATUS_SUCCESS 0
 
 cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h);
+cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t h, cudaStream_t s);
 #define AXB_GPUSIM_SOLVER(T, P)                                                \
   cusolverStatus_t cusolverDn##P##getrf_bufferSize(                            \
       cusolverDnHandle_t h, int m, int n, T *A, int lda, int *lwork);          \

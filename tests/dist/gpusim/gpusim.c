@@ -44,7 +44,7 @@ typedef struct {
 } region;
 static region *regs;
 static size_t nregs, capregs;
-static long device_calls, syncs, potrfs;
+static long device_calls, syncs, potrfs, stream_syncs, lane_calls;
 static axb_handle cpu;
 
 /* Traffic accounting (axb_gpusim_arm): bytes copied between host and
@@ -73,11 +73,14 @@ void axb_gpusim_arm(int on) {
   armed = on;
 }
 long long axb_gpusim_traffic(void) { return traffic; }
-/* Calls so far of one kind: "sync" (cudaDeviceSynchronize and
-   cudaStreamSynchronize), "potrf" (cuSOLVER's), "device" (all). */
+/* Calls so far of one kind: "sync" (cudaDeviceSynchronize), "stream_sync"
+   (cudaStreamSynchronize), "potrf" (cuSOLVER's), "lane" (cuBLAS calls set
+   to a lane stream), "device" (all). */
 long axb_gpusim_count(const char *what) {
   if (strcmp(what, "sync") == 0) return syncs;
   if (strcmp(what, "potrf") == 0) return potrfs;
+  if (strcmp(what, "stream_sync") == 0) return stream_syncs;
+  if (strcmp(what, "lane") == 0) return lane_calls;
   return device_calls;
 }
 
@@ -232,6 +235,12 @@ cudaError_t cudaMemcpy2D(void *d, size_t dp, const void *s, size_t sp, size_t w,
   LEAVE;
   return cudaSuccess;
 }
+cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp,
+                              size_t w, size_t h, enum cudaMemcpyKind k,
+                              cudaStream_t st) {
+  (void)st;
+  return cudaMemcpy2D(d, dp, s, sp, w, h, k);
+}
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
                                  struct cudaMemLocation l, unsigned f,
                                  cudaStream_t s) {
@@ -245,14 +254,31 @@ cudaError_t cudaDeviceSynchronize(void) {
   LEAVE;
   return cudaSuccess;
 }
+/* One stream's work done: not a device-wide sync, and no broadcast lands
+   (only a wait on its event orders a stream after it). */
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   (void)s;
-  return cudaDeviceSynchronize();
+  ++stream_syncs;
+  return cudaSuccess;
 }
+/* The broadcasts' stream (dist_gpu.c creates it with these flags): waits
+   of it on an event deliver nothing; the lanes (created with a priority)
+   compute, and their waits deliver as the compute stream's do. */
+static char comm_stream, lane_stream;
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
   (void)flags;
-  static char side; /* one side stream: any non-NULL handle */
-  *s = &side;
+  *s = &comm_stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
+                                         int priority) {
+  (void)flags, (void)priority;
+  *s = &lane_stream;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
+  *least = 0;
+  *greatest = -1;
   return cudaSuccess;
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
@@ -269,7 +295,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
 /* The compute stream waiting for an event: the broadcasts it covers land. */
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) {
   (void)f;
-  if (s == NULL) {
+  if (s != &comm_stream) {
     ENTER;
     deliver(e->seq, NULL, 0);
     LEAVE;
@@ -341,6 +367,11 @@ cudaError_t cudaGetDeviceCount(int *c) {
 }
 cublasStatus_t cublasCreate(cublasHandle_t *h) {
   *h = NULL;
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasSetStream(cublasHandle_t h, cudaStream_t s) {
+  (void)h;
+  lane_calls += s == &lane_stream;
   return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -471,6 +502,10 @@ SIM(float, S, s)
    "device" memory as cuSOLVER does (ints). */
 cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h) {
   *h = NULL;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t h, cudaStream_t s) {
+  (void)h, (void)s;
   return CUSOLVER_STATUS_SUCCESS;
 }
 #define SIM_SOLVER(T, P, p)                                                    \
