@@ -184,6 +184,17 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        1 done, 0 not available (NULL in the CPU table): the caller's           \
        MPI_Allgatherv on host buffers. */                                      \
     int (*gatherv)(T * d, const int *cnt, const int *dsp, MPI_Comm comm);      \
+    /* Operations from here go to lane s: 0 the compute stream, 1 the          \
+       look-ahead lane (GPU ranks: a second, high-priority stream, so that     \
+       the look-ahead's block column and panel run beside the trailing         \
+       update).  Switching to 1 orders the lane after the compute stream's     \
+       work up to the last fence() and after every broadcast so far, nothing   \
+       else: the caller keeps the lanes on disjoint data and reads the         \
+       lane's results on the compute stream only through a broadcast of        \
+       them (bcast orders its readers after its source).  NULL in the CPU      \
+       table (one lane). */                                                    \
+    void (*lane)(int s);                                                       \
+    void (*fence)(void);                                                       \
     /* Wait for every device operation of this rank (the end of a              \
        factorization: host code reads the local array next); a device          \
        failure of an operation that had no status to return is reported        \

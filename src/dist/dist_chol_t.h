@@ -20,6 +20,15 @@
  * its column and starts the row broadcast of W_{k+1} (MPI_Ibcast) before
  * the rest of its update of step k; the other ranks post the receive first
  * and wait at the start of step k+1.  Two W buffers alternate.
+ *
+ * The look-ahead lane (GPU ranks on one process row, issue 24i): the owner
+ * of block k+1 runs that block column's update and panel on the table's
+ * second stream (lane 1), beside the rest of its update of step k-1 that
+ * is still running on the compute stream; for that, every rank updates
+ * its first block column after the look-ahead's (block k+2 on its owner)
+ * first and fences the compute stream there, which is all that lane 1
+ * waits for (with W_k).  W_{k+1} is then written while W_{k-1} may still
+ * be read: three W buffers rotate.
  */
 
 #define OPS AXB_CAT3(axb_dist_ops_, P, )
@@ -32,12 +41,15 @@ typedef struct {
   T *a;
   int64_t lld, n, nb, mloc, nloc;
   axb_status st;
-  T *l11, *w[2], *wl, *s; /* L11, W (n x nb) x 2, W at local rows, scratch */
+  T *l11, *w[3], *wl, *s; /* L11, W (n x nb) x nslot, W at local rows,
+                             scratch */
+  int nslot;              /* W buffers: 2, or 3 with the look-ahead lane */
+  int lane;               /* 1: the look-ahead lane is used             */
   const T *wd, *wld;      /* W and wl where the gemms read them (mirror)  */
   T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
   int *cnt;               /* 2 P: counts and displacements                */
-  int64_t info[2];        /* the info travelling with each W            */
-  int wdev[2];            /* 1: this root packed W into the table's device
+  int64_t info[3];        /* the info travelling with each W            */
+  int wdev[3];            /* 1: this root packed W into the table's device
                              broadcast buffer (dbuf), not into w          */
   MPI_Request req[2];
   axb_dist_times *t;
@@ -280,9 +292,20 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
     int own = g->pcol == dist_owner(k1, nb, g->npcol);
+    if (own && c->lane) c->ops->lane(1);
     if (own) AXB_FN(chol_update_, )(c, k1, jb, lc1, lc1 + jb1);
-    AXB_FN(chol_panel_, )(c, k1, !slot, 1);
-    AXB_FN(chol_update_, )(c, k1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+    AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
+    if (own && c->lane) c->ops->lane(0);
+    /* The next look-ahead's block column first (when this rank owns block
+       k+2, it is its first local block column left), then the fence. */
+    int64_t r0 = own ? lc1 + jb1 : lc1,
+            r1 = r0 + nb < c->nloc ? r0 + nb : c->nloc;
+    if (c->lane) {
+      AXB_FN(chol_update_, )(c, k1, jb, r0, r1);
+      c->ops->fence();
+      r0 = r1;
+    }
+    AXB_FN(chol_update_, )(c, k1, jb, r0, c->nloc);
   } else {
     AXB_FN(chol_update_, )(c, k1, jb, lc1, c->nloc);
   }
@@ -301,13 +324,16 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   int64_t nn = c.n > 1 ? c.n : 1;
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
-  c.w[0] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
-  c.w[1] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
+  c.lane = c.ops->lane && c.ops->fence && g->nprow == 1 && g->lookahead;
+  c.nslot = c.lane ? 3 : 2;
+  for (int i = 0; i < c.nslot; ++i)
+    c.w[i] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
   c.wl = axb__dist_halloc(h, (c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
   c.gbuf = axb__dist_halloc(h, nn * c.nb, sizeof(T));
   c.cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
   axb_status st = AXB_SUCCESS;
-  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl || !c.gbuf || !c.cnt)
+  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || (c.lane && !c.w[2]) || !c.wl ||
+      !c.gbuf || !c.cnt)
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "distributed potrf: cannot allocate the %lld x %lld panel",
                    (long long)c.n, (long long)c.nb);
@@ -316,10 +342,11 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
                    "distributed potrf: a panel message would exceed 2^30 "
                    "entries (lower nb)");
   st = axb__dist_agree(h, g, st);
+  if (c.lane && st == AXB_SUCCESS) c.ops->fence(); /* lane 1's first wait */
   int64_t found = 0;
   int pending = 0;
   for (int64_t k0 = 0; st == AXB_SUCCESS && k0 < c.n; k0 += c.nb) {
-    int slot = (int)((k0 / c.nb) & 1);
+    int slot = (int)((k0 / c.nb) % c.nslot);
     if (!pending) AXB_FN(chol_panel_, )(&c, k0, slot, 0);
     found = AXB_FN(chol_step_, )(&c, k0, slot, pending);
     pending = g->lookahead && k0 + c.nb < c.n && !found;
@@ -330,8 +357,8 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
   axb__free(c.l11);
   axb__free(c.s);
-  axb__dist_hfree(c.w[0]);
-  axb__dist_hfree(c.w[1]);
+  for (int i = 0; i < c.nslot; ++i)
+    axb__dist_hfree(c.w[i]);
   axb__dist_hfree(c.wl);
   axb__dist_hfree(c.gbuf);
   axb__free(c.cnt);

@@ -82,8 +82,9 @@ int axb_dist_gpu_device(MPI_Comm comm) {
    enqueued in order), the broadcasts' stream and the staging buffers live
    as long as the process. */
 static struct {
-  int device; /* -1: not set up */
-  cublasHandle_t blas;
+  int device;          /* -1: not set up */
+  cublasHandle_t blas; /* the current stream's: blas0, or blas1 on lane 1 */
+  cublasHandle_t blas0, blas1;
   void *scratch[11]; /* 0-3: staging of host operands; 4-5: mirrors;
                         6-8: device copies of broadcasts (bcast, dbuf);
                         9-10: work buffers (dwork) */
@@ -92,8 +93,9 @@ static struct {
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
                        panels by cuSOLVER getrf */
-  cusolverDnHandle_t solver; /* created on first use (solver_ok) */
-  int solver_tried, solver_ok;
+  cusolverDnHandle_t solver; /* the current stream's, as blas */
+  cusolverDnHandle_t solver0, solver1;
+  int solver_tried, solver_ok; /* solver0 created on first use */
   void *host; /* host copy of a diagonal block (potrf), grow-only */
   size_t hcap;
   /* bcast's device copies: the host buffer each holds, its bytes, 1 when
@@ -161,7 +163,8 @@ static int gpu_setup(axb_handle h) {
     cudaGetLastError();
     return 0;
   }
-  if (cublasCreate(&gpu.blas) != CUBLAS_STATUS_SUCCESS) return 0;
+  if (cublasCreate(&gpu.blas0) != CUBLAS_STATUS_SUCCESS) return 0;
+  gpu.blas = gpu.blas0;
   if (!gpu.cpu &&
       axb_handle_create(&gpu.cpu, AXB_BACKEND_CPU, 0) != AXB_SUCCESS)
     gpu.cpu = NULL;
@@ -601,13 +604,79 @@ static void bcast_wait(void *buf) {
   }
 }
 
-/* The cuSOLVER handle (created once, on the compute stream); 0: none. */
+/* The current stream's cuSOLVER handle: the compute stream's created once
+   (0: none), the lane's with the lane. */
 static int solver_setup(void) {
+  if (gpu.cur != NULL) return 1;
   if (!gpu.solver_tried) {
     gpu.solver_tried = 1;
-    gpu.solver_ok = cusolverDnCreate(&gpu.solver) == CUSOLVER_STATUS_SUCCESS;
+    gpu.solver_ok = cusolverDnCreate(&gpu.solver0) == CUSOLVER_STATUS_SUCCESS;
   }
+  gpu.solver = gpu.solver0;
   return gpu.solver_ok;
+}
+
+/* The look-ahead lane (dist.h: lane; issue 24i): a second stream, of the
+   highest priority (the panel's small kernels go before the trailing
+   update's remaining blocks) and non-blocking (the legacy default stream,
+   the compute stream, does not wait for it, nor it for that), with its own
+   cuBLAS and cuSOLVER handles (no workspace shared between streams that
+   run at once), created once; 0 without it, or with
+   AXB_DIST_GPU_LANES=0. */
+static int lanes_setup(void) {
+  static int tried;
+  if (tried) return gpu.lanes;
+  tried = 1;
+  const char *env = getenv("AXB_DIST_GPU_LANES");
+  int lo = 0, hi = 0;
+  cudaStream_t s = NULL;
+  if (!(env && strcmp(env, "0") == 0) &&
+      cudaDeviceGetStreamPriorityRange(&lo, &hi) == cudaSuccess &&
+      cudaEventCreateWithFlags(&gpu.ev_fence, cudaEventDisableTiming) ==
+          cudaSuccess &&
+      cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, hi) ==
+          cudaSuccess &&
+      cublasCreate(&gpu.blas1) == CUBLAS_STATUS_SUCCESS &&
+      cublasSetStream(gpu.blas1, s) == CUBLAS_STATUS_SUCCESS &&
+      cusolverDnCreate(&gpu.solver1) == CUSOLVER_STATUS_SUCCESS &&
+      cusolverDnSetStream(gpu.solver1, s) == CUSOLVER_STATUS_SUCCESS) {
+    gpu.ls = s;
+    gpu.lanes = 1;
+  }
+  cudaGetLastError();
+  return gpu.lanes;
+}
+
+/* Operations go to lane s from here: the cuBLAS and cuSOLVER handles and
+   the copies follow gpu.cur.  Into lane 1: after the last fence and the
+   broadcasts. */
+static void gpu_lane(int s) {
+  if (gpu.device < 0 || !lanes_setup()) return;
+  cudaStream_t to = s ? gpu.ls : NULL;
+  if (to == gpu.cur) return;
+  int ok = 1;
+  if (s) {
+    ok = cudaStreamWaitEvent(gpu.ls, gpu.ev_fence, 0) == cudaSuccess;
+    for (int i = 0; i < 3; ++i)
+      if (gpu.bc_pending[i])
+        ok &= cudaStreamWaitEvent(gpu.ls, gpu.ev_done[i], 0) == cudaSuccess;
+  }
+  gpu.blas = s ? gpu.blas1 : gpu.blas0;
+  gpu.solver = s ? gpu.solver1 : gpu.solver0;
+  if (!ok) {
+    cudaGetLastError();
+    gpu.failed = 1;
+  }
+  gpu.cur = to;
+}
+
+/* The compute stream's work so far: what lane 1 waits for next. */
+static void gpu_fence(void) {
+  if (gpu.device < 0 || gpu.cur != NULL || !lanes_setup()) return;
+  if (cudaEventRecord(gpu.ev_fence, NULL) != cudaSuccess) {
+    cudaGetLastError();
+    gpu.failed = 1;
+  }
 }
 
 /* Before host code touches p (a CPU fallback on managed memory): the
@@ -620,6 +689,7 @@ static void host_touch(const void *p) {
    operation without a status (void) met, reported once. */
 static axb_status gpu_sync_op(axb_handle h) {
   if (gpu.device < 0) return AXB_SUCCESS;
+  gpu_lane(0);
   int ok = gpu_sync() && !gpu.failed;
   gpu.failed = 0;
   for (int i = 0; i < 3; ++i)

@@ -100,10 +100,7 @@ static int AXB_FN(gpu_potrf_dev_, )(axb_handle h, int64_t n, T *A, int64_t lda,
                     work, lw, di);
   if (s != CUSOLVER_STATUS_SUCCESS)
     *st = AXB_FN(gpu_fail_, )(h, "cuSOLVER potrf", s);
-  else if (cudaMemcpy(&hi, di, sizeof(int), cudaMemcpyDeviceToHost) !=
-               cudaSuccess ||
-           hi < 0) {
-    cudaGetLastError();
+  else if (!gcpy(&hi, di, sizeof(int)) || hi < 0) {
     *st = AXB_FN(gpu_fail_, )(h, "potrf info", hi);
   } else {
     *info = hi;
@@ -131,20 +128,15 @@ static axb_status AXB_FN(gpu_, potrf)(axb_handle h, int64_t n, T *A,
     b = host_scratch((size_t)n * (size_t)n * ES);
     if (!b) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: potrf");
     ldb = n;
-    if (cudaMemcpy2D(b, (size_t)n * ES, A, (size_t)lda * ES, (size_t)n * ES,
-                     (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudaGetLastError();
+    if (!gcpy2d(b, (size_t)n * ES, A, (size_t)lda * ES, (size_t)n * ES,
+                (size_t)n))
       return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
-    }
   }
   st = CPU.potrf(hc, n, b, ldb, info);
   if (st != AXB_SUCCESS) return axb__fail(h, st, "%s", axb_detail(hc));
-  if (b != A &&
-      cudaMemcpy2D(A, (size_t)lda * ES, b, (size_t)n * ES, (size_t)n * ES,
-                   (size_t)n, cudaMemcpyHostToDevice) != cudaSuccess) {
-    cudaGetLastError();
+  if (b != A && !gcpy2d(A, (size_t)lda * ES, b, (size_t)n * ES, (size_t)n * ES,
+                        (size_t)n))
     return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
-  }
   return AXB_SUCCESS;
 }
 
@@ -156,11 +148,7 @@ static const T *AXB_FN(gpu_, mirror)(int slot, const T *x, int64_t count) {
   if (b) return b; /* a broadcast left it on the device */
   T *d = scratch(4 + (slot & 1), (size_t)count * ES);
   if (!d) return x;
-  if (cudaMemcpy(d, x, (size_t)count * ES, cudaMemcpyHostToDevice) !=
-      cudaSuccess) {
-    cudaGetLastError();
-    return x;
-  }
+  if (!gcpy(d, x, (size_t)count * ES)) return x;
   return d;
 }
 
@@ -222,8 +210,7 @@ static void AXB_FN(gpu_, iamax)(int64_t m, const T *x, int64_t *idx,
   if (CB(asum)(gpu.blas, (int)m, x, 1, &sum) != CUBLAS_STATUS_SUCCESS ||
       !isfinite((double)sum) ||
       CB_I(amax)(gpu.blas, (int)m, x, 1, &r) != CUBLAS_STATUS_SUCCESS ||
-      r < 1 || r > m ||
-      cudaMemcpy(&xv, x + r - 1, ES, cudaMemcpyDefault) != cudaSuccess) {
+      r < 1 || r > m || !gcpy(&xv, x + r - 1, ES)) {
     cudaGetLastError();
     host_touch(x);
     CPU.iamax(m, x, idx, val);
@@ -279,9 +266,7 @@ static void AXB_FN(gpu_, pack_rows)(int64_t m, const int64_t *rows, int64_t n,
   }
   for (int64_t i = 0; i < m; ++i)
     CB(copy)(gpu.blas, (int)n, A + rows[i], (int)lda, d + i, (int)m);
-  if (d != buf && cudaMemcpy(buf, d, (size_t)(m * n) * ES,
-                             cudaMemcpyDeviceToHost) != cudaSuccess) {
-    cudaGetLastError();
+  if (d != buf && !gcpy(buf, d, (size_t)(m * n) * ES)) {
     gpu_sync();
     CPU.pack_rows(m, rows, n, A, lda, buf);
   } /* a host buf: complete on return (a copy to the host waits) */
@@ -311,9 +296,8 @@ static void AXB_FN(gpu_, pack)(int64_t m, int64_t n, const T *A, int64_t lda,
     CPU.pack(m, n, A, lda, buf);
     return;
   }
-  if (cudaMemcpy2D(buf, (size_t)m * ES, A, (size_t)lda * ES, (size_t)m * ES,
-                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
-    cudaGetLastError();
+  if (!gcpy2d(buf, (size_t)m * ES, A, (size_t)lda * ES, (size_t)m * ES,
+              (size_t)n)) {
     gpu_sync();
     CPU.pack(m, n, A, lda, buf);
   }
@@ -327,9 +311,8 @@ static void AXB_FN(gpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
     CPU.unpack(m, n, buf, A, lda);
     return;
   }
-  if (cudaMemcpy2D(A, (size_t)lda * ES, buf, (size_t)m * ES, (size_t)m * ES,
-                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
-    cudaGetLastError();
+  if (!gcpy2d(A, (size_t)lda * ES, buf, (size_t)m * ES, (size_t)m * ES,
+              (size_t)n)) {
     gpu_sync();
     CPU.unpack(m, n, buf, A, lda);
   }
@@ -362,11 +345,8 @@ static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
     return AXB_FN(gpu_fail_, )(h, "cuSOLVER getrf", s);
   int *hp = host_scratch((size_t)(n + 1) * sizeof(int));
   if (!hp) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: pivots");
-  if (cudaMemcpy(hp, dp, (size_t)(n + 1) * sizeof(int),
-                 cudaMemcpyDeviceToHost) != cudaSuccess) {
-    cudaGetLastError();
+  if (!gcpy(hp, dp, (size_t)(n + 1) * sizeof(int)))
     return AXB_FN(gpu_fail_, )(h, "getrf pivots copy", 0);
-  }
   for (int64_t j = 0; j < n; ++j)
     ipiv[j] = hp[j];
   *info = hp[n] > 0 ? hp[n] : 0;
@@ -401,9 +381,8 @@ static void AXB_FN(gpu_, copy)(int64_t m, int64_t n, const T *A, int64_t lda,
     CPU.copy(m, n, A, lda, B, ldb);
     return;
   }
-  if (cudaMemcpy2D(B, (size_t)ldb * ES, A, (size_t)lda * ES, (size_t)m * ES,
-                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
-    cudaGetLastError();
+  if (!gcpy2d(B, (size_t)ldb * ES, A, (size_t)lda * ES, (size_t)m * ES,
+              (size_t)n)) {
     gpu_sync();
     CPU.copy(m, n, A, lda, B, ldb);
   }
@@ -452,6 +431,8 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .copy = AXB_FN(gpu_, copy),
     .dwork = AXB_FN(gpu_, dwork),
     .gatherv = AXB_FN(gpu_, gatherv),
+    .lane = gpu_lane,
+    .fence = gpu_fence,
     .sync = AXB_FN(gpu_, sync)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {

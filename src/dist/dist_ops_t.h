@@ -160,6 +160,8 @@ const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .copy = AXB_FN(cpu_, copy),
     .dwork = NULL,
     .gatherv = NULL,
+    .lane = NULL,
+    .fence = NULL,
     .sync = NULL};
 
 #undef OPS_T

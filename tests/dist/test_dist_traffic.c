@@ -23,6 +23,8 @@
  *   bytes <= steps * (nb^2 + nb + 2) * 8;
  * and no operation ends with a device-wide sync: at most two per
  * factorization (the prefetch at its start, the table's sync at its end).
+ * The Cholesky on one process row runs its look-ahead panels on the
+ * table's second lane (cuBLAS calls counted on the lane's stream).
  */
 #include "dist_testing.h"
 
@@ -67,6 +69,7 @@ static void one(int chol) {
   int64_t info = 0, rinfo = 0;
   long long t0 = axb_gpusim_traffic();
   long p0 = axb_gpusim_count("potrf"), s0 = axb_gpusim_count("sync");
+  long l0 = axb_gpusim_count("lane");
   axb_gpusim_arm(1);
   axb_status st = chol ? axb_dist_dpotrf(HD, AXB_LOWER, &A, &info)
                        : axb_dist_dgetrf(HD, &A, ipiv, &info);
@@ -74,6 +77,8 @@ static void one(int chol) {
   long long bytes = axb_gpusim_traffic() - t0;
   long potrfs = axb_gpusim_count("potrf") - p0, all_potrfs = 0;
   long syncs = axb_gpusim_count("sync") - s0;
+  long lanes = axb_gpusim_count("lane") - l0, all_lanes = 0;
+  MPI_Allreduce(&lanes, &all_lanes, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&potrfs, &all_potrfs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   axb_status rs = chol ? axb_dpotrf(H, AXB_LOWER, N, F.data, F.ld, &rinfo)
                        : axb_dgetrf(H, N, N, F.data, F.ld, jpiv, &rinfo);
@@ -96,6 +101,14 @@ static void one(int chol) {
           spec, all_potrfs, (long long)steps);
   CHECK(syncs <= 2, "%s: %ld device-wide syncs (at most 2: start and end)",
         spec, syncs);
+  if (chol && P_ == 1)
+    CHECK(all_lanes >= steps - 1,
+          "%s: %ld cuBLAS calls on the look-ahead lane (its block column's "
+          "update, one per step at least)",
+          spec, all_lanes);
+  else
+    CHECK(all_lanes == 0, "%s: %ld cuBLAS calls on a lane (none here)", spec,
+          all_lanes);
   long long row_bound = (long long)steps * (NB + 2) * 8;
   long long chol_bound = (long long)steps * (NB * NB + NB + 2) * 8;
   if (chol)

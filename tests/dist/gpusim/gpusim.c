@@ -74,8 +74,8 @@ void axb_gpusim_arm(int on) {
 }
 long long axb_gpusim_traffic(void) { return traffic; }
 /* Calls so far of one kind: "sync" (cudaDeviceSynchronize), "stream_sync"
-   (cudaStreamSynchronize), "potrf" (cuSOLVER's), "lane" (cuBLAS calls set
-   to a lane stream), "device" (all). */
+   (cudaStreamSynchronize), "potrf" (cuSOLVER's), "lane" (cuBLAS calls on a
+   handle set to the lane stream), "device" (all). */
 long axb_gpusim_count(const char *what) {
   if (strcmp(what, "sync") == 0) return syncs;
   if (strcmp(what, "potrf") == 0) return potrfs;
@@ -365,15 +365,22 @@ cudaError_t cudaGetDeviceCount(int *c) {
   *c = 1;
   return cudaSuccess;
 }
+/* A handle remembers its stream, so that calls on a lane are counted. */
+struct axb_gpusim_blas {
+  cudaStream_t s;
+};
+static struct axb_gpusim_blas blas_handles[16];
+static int nblas;
 cublasStatus_t cublasCreate(cublasHandle_t *h) {
-  *h = NULL;
+  *h = &blas_handles[nblas++ % 16];
+  (*h)->s = NULL;
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasSetStream(cublasHandle_t h, cudaStream_t s) {
-  (void)h;
-  lane_calls += s == &lane_stream;
+  h->s = s;
   return CUBLAS_STATUS_SUCCESS;
 }
+#define LANE(h) (lane_calls += (h) && (h)->s == &lane_stream)
 
 static axb_trans tr(cublasOperation_t o) {
   return o == CUBLAS_OP_N ? AXB_NO_TRANS : AXB_TRANS;
@@ -384,7 +391,7 @@ static axb_trans tr(cublasOperation_t o) {
       cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,     \
       int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,  \
       const T *beta, T *C, int ldc) {                                          \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     cublasStatus_t r = cpu->ops->p.gemm(cpu, tr(ta), tr(tb), m, n, k, *alpha,  \
@@ -396,7 +403,7 @@ static axb_trans tr(cublasOperation_t o) {
       cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,          \
       cublasOperation_t trans, cublasDiagType_t diag, int m, int n,            \
       const T *alpha, const T *A, int lda, T *B, int ldb) {                    \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     cublasStatus_t r = cpu->ops->p.trsm(                                       \
@@ -409,7 +416,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##swap(cublasHandle_t h, int n, T *x, int ix, T *y,  \
                                  int iy) {                                     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int i = 0; i < n; ++i) {                                              \
@@ -422,7 +429,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##copy(cublasHandle_t h, int n, const T *x, int ix,  \
                                  T *y, int iy) {                               \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int i = 0; i < n; ++i)                                                \
@@ -432,7 +439,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##scal(cublasHandle_t h, int n, const T *a, T *x,    \
                                  int ix) {                                     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int i = 0; i < n; ++i)                                                \
@@ -442,7 +449,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##asum(cublasHandle_t h, int n, const T *x, int ix,  \
                                  T *r) {                                       \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     T s = 0;                                                                   \
@@ -454,7 +461,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublasI##p##amax(cublasHandle_t h, int n, const T *x, int ix, \
                                   int *r) {                                    \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     int b = 0;                                                                 \
@@ -467,7 +474,7 @@ static axb_trans tr(cublasOperation_t o) {
   cublasStatus_t cublas##P##ger(cublasHandle_t h, int m, int n, const T *a,    \
                                 const T *x, int ix, const T *y, int iy, T *A,  \
                                 int lda) {                                     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int j = 0; j < n; ++j)                                                \
@@ -480,7 +487,7 @@ static axb_trans tr(cublasOperation_t o) {
   cublasStatus_t cublas##P##syrk(                                              \
       cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
       int k, const T *a, const T *A, int lda, const T *b, T *C, int ldc) {     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     if (uplo != CUBLAS_FILL_MODE_LOWER || trans != CUBLAS_OP_N) n = -1;        \
