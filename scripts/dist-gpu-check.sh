@@ -13,7 +13,9 @@
 # certified driver; ~90 GiB of matrix).  On 2 GPUs the 1x2 runs take the
 # median of 3 (the first call creates the NCCL communicator), and 32768
 # runs again with AXB_DIST_GPU_SYNC=1 (a device sync after every table
-# operation, as before issue 24i: the A/B of the device-resident path).  Every mpirun runs under timeout,
+# operation, as before issue 24i: the A/B of the device-resident path) and
+# the Cholesky with AXB_DIST_GPU_LANES=0 (its look-ahead panel on the
+# compute stream: the A/B of the second lane).  Every mpirun runs under timeout,
 # steps are skipped once the script has run 7 minutes; logs and the CSV go
 # to OUTDIR.
 set -u
@@ -21,7 +23,7 @@ out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big]}
 mode=${2:-bench}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto} AXB_DIST_NCCL=${AXB_DIST_NCCL:-1}
-export AXB_DIST_GPU_SYNC=${AXB_DIST_GPU_SYNC:-0}
+export AXB_DIST_GPU_SYNC=${AXB_DIST_GPU_SYNC:-0} AXB_DIST_GPU_LANES=${AXB_DIST_GPU_LANES:-1}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -46,6 +48,7 @@ run() {
     mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$np" \
     -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x OPENBLAS_NUM_THREADS \
     -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL -x AXB_DIST_GPU_SYNC \
+    -x AXB_DIST_GPU_LANES \
     "$@" >"$out/$name.log" 2>&1
   local rc=$?
   echo "$name: rc $rc, $(($(date +%s) - t0)) s; $(tail -1 "$out/$name.log")" |
@@ -84,6 +87,9 @@ elif [ "$G" -ge 2 ]; then
   # the same with a device sync after every operation (before issue 24i)
   AXB_DIST_GPU_SYNC=1 run bench_1x2_32768_sync 120 2 bench_dist_gpu \
     --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
+  # the Cholesky's look-ahead panel on the compute stream (one lane)
+  AXB_DIST_GPU_LANES=0 run bench_1x2_32768_nolane 60 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --reps 3 --single 0 --routine chol --out "$csv"
   run bench_1x2_65536 150 2 bench_dist_gpu --grid 1x2 --n 65536 --reps 2 --out "$csv"
   run bench_1x2_16384 90 2 bench_dist_gpu --grid 1x2 --n 16384 --reps 3 --out "$csv"
   run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"
