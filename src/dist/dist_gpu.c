@@ -112,6 +112,13 @@ static struct {
   cudaStream_t ls;      /* the look-ahead lane (lane(1)); NULL: none */
   cudaEvent_t ev_fence; /* the compute stream's work the lane waits for */
   int lanes;            /* 1: ls and ev_fence exist and lanes are on */
+  /* laswp's pivots (piv_upload): a ring of page-locked host buffers and
+     their device copies; a buffer is refilled only after the event
+     recorded behind the laswp that read its copy. */
+  int *ph[4], *pd[4];
+  size_t pcap[4];
+  cudaEvent_t pev[4];
+  int pused[4], pnext;
   int failed;    /* a device failure with no status to return: sync()'s */
   int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
 } gpu = {.device = -1};
@@ -683,6 +690,50 @@ static void gpu_fence(void) {
    device's pending work on it done. */
 static void host_touch(const void *p) {
   if (on_device(p)) gpu_sync();
+}
+
+/* The pivots ipiv[k1 .. k2) (1-based rows, int64) as cuSOLVER's laswp on
+   A + k1 reads them (ints relative to row k1: every pivot row is at or
+   below its own), in device memory, copied up without a host wait (the
+   source is a page-locked ring slot not refilled before its copy and the
+   laswp behind it are done: piv_done).  Slot index, or -1. */
+static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2) {
+  int i = gpu.pnext;
+  size_t m = (size_t)(k2 - k1), bytes = m * sizeof(int);
+  if (gpu.pused[i] && cudaEventSynchronize(gpu.pev[i]) != cudaSuccess)
+    return -1;
+  gpu.pused[i] = 0;
+  if (!gpu.pev[i] && cudaEventCreateWithFlags(
+                         &gpu.pev[i], cudaEventDisableTiming) != cudaSuccess) {
+    gpu.pev[i] = NULL;
+    return -1;
+  }
+  if (gpu.pcap[i] < m) {
+    cudaFreeHost(gpu.ph[i]);
+    cudaFree(gpu.pd[i]);
+    gpu.ph[i] = NULL;
+    gpu.pd[i] = NULL;
+    gpu.pcap[i] = 0;
+    if (cudaMallocHost((void **)&gpu.ph[i], bytes) != cudaSuccess ||
+        cudaMalloc((void **)&gpu.pd[i], bytes) != cudaSuccess)
+      return -1;
+    gpu.pcap[i] = m;
+  }
+  for (size_t j = 0; j < m; ++j)
+    gpu.ph[i][j] = (int)(ipiv[k1 + (int64_t)j] - k1);
+  if (cudaMemcpyAsync(gpu.pd[i], gpu.ph[i], bytes, cudaMemcpyHostToDevice,
+                      gpu.cur) != cudaSuccess)
+    return -1;
+  gpu.pnext = (i + 1) % 4;
+  return i;
+}
+
+/* The laswp that read ring slot i is enqueued: its buffers' release. */
+static void piv_done(int i) {
+  if (cudaEventRecord(gpu.pev[i], gpu.cur) == cudaSuccess)
+    gpu.pused[i] = 1;
+  else
+    gpu_sync(); /* no event: wait here, the slot is free after */
 }
 
 /* The table's sync (dist.h): the device idle, and any failure that an

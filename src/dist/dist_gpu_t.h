@@ -181,6 +181,20 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
     if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
     return CPU.laswp(hc, n, A, lda, k1, k2, ipiv);
   }
+  /* One cuSOLVER laswp for the step (it was one cuBLAS swap, one kernel
+     launch, per interchange: ~jb launches a step), on A + k1 with the
+     pivots relative to row k1. */
+  int slot = solver_setup() ? piv_upload(ipiv, k1, k2) : -1;
+  if (slot >= 0) {
+    int s = CS(laswp)(gpu.solver, (int)n, A + k1, (int)lda, 1, (int)(k2 - k1),
+                      gpu.pd[slot], 1);
+    piv_done(slot);
+    if (s != CUSOLVER_STATUS_SUCCESS)
+      return AXB_FN(gpu_fail_, )(h, "cuSOLVER laswp", s);
+    op_done();
+    return AXB_SUCCESS;
+  }
+  cudaGetLastError();
   /* Row k <-> row ipiv[k] - 1, in order (LAPACK's laswp). */
   for (int64_t k = k1; k < k2; ++k) {
     int64_t r = ipiv[k] - 1;

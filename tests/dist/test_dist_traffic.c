@@ -16,8 +16,9 @@
  * never cross to the host: the Cholesky's diagonal blocks by cuSOLVER
  * potrf on the device (one per block over the grid; only info comes
  * back), W and the LU panel packed device to device into the broadcast
- * buffers, so the bytes are at most the pivots and info,
- *   bytes <= steps * (nb + 2) * 8;
+ * buffers, so the bytes are at most the pivots (down once, up for the two
+ * column ranges of cuSOLVER's laswp, one call each) and info, as ints,
+ *   bytes <= steps * (4 nb + 8) * 4;
  * on several process rows the Cholesky's W is gathered and assembled on
  * the devices too: only info and L11 (down the column) cross,
  *   bytes <= steps * (nb^2 + nb + 2) * 8;
@@ -69,7 +70,7 @@ static void one(int chol) {
   int64_t info = 0, rinfo = 0;
   long long t0 = axb_gpusim_traffic();
   long p0 = axb_gpusim_count("potrf"), s0 = axb_gpusim_count("sync");
-  long l0 = axb_gpusim_count("lane");
+  long l0 = axb_gpusim_count("lane"), w0 = axb_gpusim_count("laswp");
   axb_gpusim_arm(1);
   axb_status st = chol ? axb_dist_dpotrf(HD, AXB_LOWER, &A, &info)
                        : axb_dist_dgetrf(HD, &A, ipiv, &info);
@@ -78,6 +79,7 @@ static void one(int chol) {
   long potrfs = axb_gpusim_count("potrf") - p0, all_potrfs = 0;
   long syncs = axb_gpusim_count("sync") - s0;
   long lanes = axb_gpusim_count("lane") - l0, all_lanes = 0;
+  long laswps = axb_gpusim_count("laswp") - w0;
   MPI_Allreduce(&lanes, &all_lanes, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&potrfs, &all_potrfs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   axb_status rs = chol ? axb_dpotrf(H, AXB_LOWER, N, F.data, F.ld, &rinfo)
@@ -109,7 +111,11 @@ static void one(int chol) {
   else
     CHECK(all_lanes == 0, "%s: %ld cuBLAS calls on a lane (none here)", spec,
           all_lanes);
-  long long row_bound = (long long)steps * (NB + 2) * 8;
+  if (!chol && P_ == 1)
+    CHECK(laswps >= steps,
+          "%s: %ld cuSOLVER laswp calls, fewer than one per step (%lld)", spec,
+          laswps, (long long)steps);
+  long long row_bound = (long long)steps * (4 * NB + 8) * 4;
   long long chol_bound = (long long)steps * (NB * NB + NB + 2) * 8;
   if (chol)
     CHECK(bytes <= chol_bound,

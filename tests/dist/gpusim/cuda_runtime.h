@@ -48,6 +48,9 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes,
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
                          size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes,
+                            enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                               size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t s);

@@ -1,6 +1,6 @@
 /*
  * Stand-in for cuSOLVER's dense header, for the host simulation of GPU
- * ranks (tests/dist/gpusim/gpusim.c): the getrf and potrf calls
+ * ranks (tests/dist/gpusim/gpusim.c): the getrf, potrf and laswp calls
  * src/dist/dist_gpu.c makes (the one-process-row LU panel, the Cholesky's
  * diagonal block), with cuSOLVER's documented meaning (1-based pivots,
  * devInfo the first zero pivot or the order of the failed minor).
@@ -27,7 +27,10 @@ cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t h, cudaStream_t s);
       int *lwork);                                                             \
   cusolverStatus_t cusolverDn##P##potrf(                                       \
       cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda,       \
-      T *work, int lwork, int *info);
+      T *work, int lwork, int *info);                                          \
+  cusolverStatus_t cusolverDn##P##laswp(cusolverDnHandle_t h, int n, T *A,     \
+                                        int lda, int k1, int k2,               \
+                                        const int *ipiv, int incx);
 AXB_GPUSIM_SOLVER(double, D)
 AXB_GPUSIM_SOLVER(float, S)
 #undef AXB_GPUSIM_SOLVER

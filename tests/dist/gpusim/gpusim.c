@@ -44,7 +44,7 @@ typedef struct {
 } region;
 static region *regs;
 static size_t nregs, capregs;
-static long device_calls, syncs, potrfs, stream_syncs, lane_calls;
+static long device_calls, syncs, potrfs, stream_syncs, lane_calls, laswps;
 static axb_handle cpu;
 
 /* Traffic accounting (axb_gpusim_arm): bytes copied between host and
@@ -74,13 +74,15 @@ void axb_gpusim_arm(int on) {
 }
 long long axb_gpusim_traffic(void) { return traffic; }
 /* Calls so far of one kind: "sync" (cudaDeviceSynchronize), "stream_sync"
-   (cudaStreamSynchronize), "potrf" (cuSOLVER's), "lane" (cuBLAS calls on a
+   (cudaStreamSynchronize), "potrf", "laswp" (cuSOLVER's), "lane" (cuBLAS
+   calls on a
    handle set to the lane stream), "device" (all). */
 long axb_gpusim_count(const char *what) {
   if (strcmp(what, "sync") == 0) return syncs;
   if (strcmp(what, "potrf") == 0) return potrfs;
   if (strcmp(what, "stream_sync") == 0) return stream_syncs;
   if (strcmp(what, "lane") == 0) return lane_calls;
+  if (strcmp(what, "laswp") == 0) return laswps;
   return device_calls;
 }
 
@@ -233,6 +235,15 @@ cudaError_t cudaMemcpy2D(void *d, size_t dp, const void *s, size_t sp, size_t w,
     memmove((char *)d + j * dp, (const char *)s + j * sp, w);
   count(d, s, w * h);
   LEAVE;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n,
+                            enum cudaMemcpyKind k, cudaStream_t st) {
+  (void)st;
+  return cudaMemcpy(d, s, n, k);
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  (void)e;
   return cudaSuccess;
 }
 cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp,
@@ -543,6 +554,26 @@ cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t h, cudaStream_t s) {
     *info = (int)inf;                                                          \
     LEAVE;                                                                     \
     return st == AXB_SUCCESS || st == AXB_ERR_NOT_SPD ? 0 : 1;                 \
+  }                                                                            \
+  /* LAPACK's laswp: rows k1..k2 (1-based) <-> ipiv's, in order. */            \
+  cusolverStatus_t cusolverDn##P##laswp(cusolverDnHandle_t h, int n, T *A,     \
+                                        int lda, int k1, int k2,               \
+                                        const int *ipiv, int incx) {           \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    ++laswps;                                                                  \
+    if (incx != 1) return 1;                                                   \
+    ENTER;                                                                     \
+    for (int k = k1; k <= k2; ++k) {                                           \
+      int r = ipiv[k - 1];                                                     \
+      for (int j = 0; r != k && j < n; ++j) {                                  \
+        T t = A[k - 1 + (int64_t)j * lda];                                     \
+        A[k - 1 + (int64_t)j * lda] = A[r - 1 + (int64_t)j * lda];             \
+        A[r - 1 + (int64_t)j * lda] = t;                                       \
+      }                                                                        \
+    }                                                                          \
+    LEAVE;                                                                     \
+    return CUSOLVER_STATUS_SUCCESS;                                            \
   }                                                                            \
   cusolverStatus_t cusolverDn##P##getrf(cusolverDnHandle_t h, int m, int n,    \
                                         T *A, int lda, T *work, int *ipiv,     \
