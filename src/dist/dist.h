@@ -154,7 +154,7 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
                            int64_t lda, int64_t *ipiv, int64_t *info);         \
     /* MPI_Bcast of the count entries of the host message buffer buf from      \
        root over comm, between the GPUs (NCCL), into the table's device        \
-       buffer dslot (0-2; dbuf) that mirror() returns for buf until buf's      \
+       buffer dslot (0-3; dbuf) that mirror() returns for buf until buf's      \
        next broadcast.  Started, not finished: bcast_wait(buf) orders the      \
        device's later work after it (and fills a receiver's host buf unless    \
        AXB_DIST_BC_DEV_ONLY).  flags: AXB_DIST_BC_ROOT_DEV: the root's         \

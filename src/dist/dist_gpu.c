@@ -77,6 +77,9 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
+/* Broadcast slots (dslot; dist.h): the LU's three panels and U12. */
+enum { NBC = 4 };
+
 /* One device per process: the cuBLAS and cuSOLVER handles (legacy default
    stream: the compute stream, on which every operation of the table is
    enqueued in order), the broadcasts' stream and the staging buffers live
@@ -85,10 +88,10 @@ static struct {
   int device;          /* -1: not set up */
   cublasHandle_t blas; /* the current stream's: blas0, or blas1 on lane 1 */
   cublasHandle_t blas0, blas1;
-  void *scratch[11]; /* 0-3: staging of host operands; 4-5: mirrors;
-                        6-8: device copies of broadcasts (bcast, dbuf);
-                        9-10: work buffers (dwork) */
-  size_t cap[11];
+  void *scratch[12]; /* 0-3: staging of host operands; 4-5: mirrors;
+                        6-9: device copies of broadcasts (bcast, dbuf:
+                        NBC slots); 10-11: work buffers (dwork) */
+  size_t cap[12];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
@@ -101,13 +104,13 @@ static struct {
   /* bcast's device copies: the host buffer each holds, its bytes, 1 when
      ev_done marks the end of its transfer (pending: a stream reading it
      waits for that), 1 while a receiver's host copy is owed (bcast_wait). */
-  const void *bc_host[3];
-  size_t bc_bytes[3];
-  int bc_pending[3], bc_owed[3];
+  const void *bc_host[NBC];
+  size_t bc_bytes[NBC];
+  int bc_pending[NBC], bc_owed[NBC];
   cudaStream_t cs; /* the broadcasts' stream (non-blocking); NULL: none */
   int cs_tried;
-  cudaEvent_t ev_in[3], ev_done[3]; /* compute -> broadcast, and back */
-  cudaEvent_t ev_gin, ev_gdone;     /* the same for gatherv */
+  cudaEvent_t ev_in[NBC], ev_done[NBC]; /* compute -> broadcast, back */
+  cudaEvent_t ev_gin, ev_gdone;         /* the same for gatherv */
   cudaStream_t cur;     /* where operations go: 0 (the compute stream) or ls */
   cudaStream_t ls;      /* the look-ahead lane (lane(1)); NULL: none */
   cudaEvent_t ev_fence; /* the compute stream's work the lane waits for */
@@ -125,7 +128,7 @@ static struct {
 
 /* The device copy of host buffer p left by a broadcast, if any, dropped. */
 static void bcast_forget(const void *p) {
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < NBC; ++i)
     if (p && gpu.bc_host[i] == p) gpu.bc_host[i] = NULL;
 }
 
@@ -455,10 +458,12 @@ static int gpu_streams(void) {
   if (gpu.cs || gpu.cs_tried) return gpu.cs != NULL;
   gpu.cs_tried = 1;
   int ok = 1;
-  cudaEvent_t *ev[8] = {&gpu.ev_in[0],   &gpu.ev_in[1],   &gpu.ev_in[2],
-                        &gpu.ev_done[0], &gpu.ev_done[1], &gpu.ev_done[2],
-                        &gpu.ev_gin,     &gpu.ev_gdone};
-  for (int i = 0; i < 8 && ok; ++i)
+  cudaEvent_t *ev[2 * NBC + 2] = {&gpu.ev_gin, &gpu.ev_gdone};
+  for (int i = 0; i < NBC; ++i) {
+    ev[2 + i] = &gpu.ev_in[i];
+    ev[2 + NBC + i] = &gpu.ev_done[i];
+  }
+  for (int i = 0; i < 2 * NBC + 2 && ok; ++i)
     ok = cudaEventCreateWithFlags(ev[i], cudaEventDisableTiming) == cudaSuccess;
   cudaStream_t s = NULL;
   if (ok && cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess)
@@ -513,7 +518,7 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
     return 1;
   }
 #ifdef AXB_DIST_NCCL
-  int ok = gpu.device >= 0 && dslot >= 0 && dslot <= 2 && gpu_streams();
+  int ok = gpu.device >= 0 && dslot >= 0 && dslot < NBC && gpu_streams();
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
   nccl_attr *a = ok ? nccl_comm(comm) : NULL; /* collective, agreed */
   if (a && a->ok) {
@@ -590,7 +595,7 @@ static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
 /* The device copy of host x (bytes) left by a broadcast, or NULL; the
    compute stream is ordered after that broadcast. */
 static void *bcast_copy(const void *x, size_t bytes) {
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < NBC; ++i)
     if (gpu.bc_host[i] == x && gpu.bc_bytes[i] >= bytes) {
       bcast_join(i);
       return gpu.scratch[6 + i];
@@ -602,7 +607,7 @@ static void *bcast_copy(const void *x, size_t bytes) {
    it, and a receiver that wants a host copy gets one (the copy on the
    compute stream waits too; it returns complete). */
 static void bcast_wait(void *buf) {
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < NBC; ++i) {
     if (!buf || gpu.bc_host[i] != buf) continue;
     bcast_join(i);
     if (gpu.bc_owed[i] && !gcpy(buf, gpu.scratch[6 + i], gpu.bc_bytes[i]))
@@ -664,7 +669,7 @@ static void gpu_lane(int s) {
   int ok = 1;
   if (s) {
     ok = cudaStreamWaitEvent(gpu.ls, gpu.ev_fence, 0) == cudaSuccess;
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < NBC; ++i)
       if (gpu.bc_pending[i])
         ok &= cudaStreamWaitEvent(gpu.ls, gpu.ev_done[i], 0) == cudaSuccess;
   }
@@ -743,7 +748,7 @@ static axb_status gpu_sync_op(axb_handle h) {
   gpu_lane(0);
   int ok = gpu_sync() && !gpu.failed;
   gpu.failed = 0;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < NBC; ++i)
     gpu.bc_pending[i] = 0; /* every event has completed */
   return ok ? AXB_SUCCESS
             : axb__fail(h, AXB_ERR_DEVICE,

@@ -379,7 +379,7 @@ static void AXB_FN(gpu_, bcast_wait)(T *buf) { bcast_wait(buf); }
 /* The broadcast buffer of dslot (dist.h), for a root's device-to-device
    pack; the compute stream first waits for the slot's last broadcast. */
 static T *AXB_FN(gpu_, dbuf)(int dslot, int64_t count) {
-  if (gpu.device < 0 || dslot < 0 || dslot > 2 || count <= 0) return NULL;
+  if (gpu.device < 0 || dslot < 0 || dslot >= NBC || count <= 0) return NULL;
   bcast_join(dslot);
   gpu.bc_host[dslot] = NULL; /* its old contents are being replaced */
   return scratch(6 + dslot, (size_t)count * ES);
@@ -405,7 +405,7 @@ static void AXB_FN(gpu_, copy)(int64_t m, int64_t n, const T *A, int64_t lda,
 
 static T *AXB_FN(gpu_, dwork)(int slot, int64_t count) {
   if (gpu.device < 0 || slot < 0 || slot > 1 || count <= 0) return NULL;
-  return scratch(9 + slot, (size_t)count * ES);
+  return scratch(10 + slot, (size_t)count * ES);
 }
 
 static int AXB_FN(gpu_, gatherv)(T *d, const int *cnt, const int *dsp,
