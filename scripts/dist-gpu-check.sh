@@ -4,7 +4,9 @@
 #   tar -xJf dist-bundle.tar.xz -C /tmp && . /tmp/axb-mpi/env.sh
 #   bash /tmp/axb-mpi/bin/dist-gpu-check.sh OUTDIR [quick|bench|big]
 # quick: the GPU-rank tests only (test_dist, test_dist_cond with `gpu` on
-# grids 1x1, 1x2, 2x1, and 2x2 on 4 GPUs; several ranks per GPU are fine).  bench (default:
+# grids 1x1, 1x2, 2x1, and 2x2 on 4 GPUs; several ranks per GPU are fine;
+# on 2 GPUs test_dist 1x2 again with AXB_DIST_GPU_SYNC=1 and with
+# AXB_DIST_GPU_LANES=0).  bench (default:
 # tests, then bench): bench_dist_gpu FP64 LU and Cholesky on G GPUs (read
 # from nvidia-smi): 1x2 at n = 16384, 32768, 65536 with rank 0's single-GPU
 # getrf/potrf beside it, 2x1 at 32768; on 4 GPUs 1x4, 2x2, 4x1 at 32768 and
@@ -74,6 +76,12 @@ run test_dist_cond_gpu_1x2 90 2 test_dist_cond 1 2 gpu
 if [ "$G" -ge 4 ]; then # NCCL on row and column communicators at once
   run test_dist_gpu_2x2 120 4 test_dist 2 2 gpu
   run test_dist_cond_gpu_2x2 90 4 test_dist_cond 2 2 gpu
+fi
+if [ "$mode" = quick ] && [ "$G" -ge 2 ]; then
+  # the same 1x2 tests with a device sync after every operation, and with
+  # one stream: a failure above that these pass points at stream ordering
+  AXB_DIST_GPU_SYNC=1 run test_dist_gpu_1x2_sync 120 2 test_dist 1 2 gpu
+  AXB_DIST_GPU_LANES=0 run test_dist_gpu_1x2_onelane 120 2 test_dist 1 2 gpu
 fi
 [ "$mode" = quick ] && exit 0
 if [ "$G" -ge 4 ]; then
