@@ -16,8 +16,8 @@
 # median of 3 (the first call creates the NCCL communicator), and 32768
 # runs again with AXB_DIST_GPU_SYNC=1 (a device sync after every table
 # operation, as before issue 24i: the A/B of the device-resident path) and
-# the Cholesky with AXB_DIST_GPU_LANES=0 (its look-ahead panel on the
-# compute stream: the A/B of the second lane).  Every mpirun runs under timeout,
+# with AXB_DIST_GPU_LANES=0 (the look-ahead panels on the compute stream:
+# the A/B of the second lane).  Every mpirun runs under timeout,
 # steps are skipped once the script has run 7 minutes; logs and the CSV go
 # to OUTDIR.
 set -u
@@ -95,9 +95,9 @@ elif [ "$G" -ge 2 ]; then
   # the same with a device sync after every operation (before issue 24i)
   AXB_DIST_GPU_SYNC=1 run bench_1x2_32768_sync 120 2 bench_dist_gpu \
     --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
-  # the Cholesky's look-ahead panel on the compute stream (one lane)
-  AXB_DIST_GPU_LANES=0 run bench_1x2_32768_nolane 60 2 bench_dist_gpu \
-    --grid 1x2 --n 32768 --reps 3 --single 0 --routine chol --out "$csv"
+  # the look-ahead panels on the compute stream (one lane)
+  AXB_DIST_GPU_LANES=0 run bench_1x2_32768_onelane 90 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
   run bench_1x2_65536 150 2 bench_dist_gpu --grid 1x2 --n 65536 --reps 2 --out "$csv"
   run bench_1x2_16384 90 2 bench_dist_gpu --grid 1x2 --n 16384 --reps 3 --out "$csv"
   run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"
