@@ -4,13 +4,20 @@
 #   tar -xJf dist-bundle.tar.xz -C /tmp && . /tmp/axb-mpi/env.sh
 #   bash /tmp/axb-mpi/bin/dist-gpu-check.sh OUTDIR [quick|bench|big]
 # quick: the GPU-rank tests only (test_dist, test_dist_cond with `gpu` on
-# grids 1x1, 1x2, 2x1, and 2x2 on 4 GPUs; several ranks per GPU are fine).  bench (default:
+# grids 1x1, 1x2, 2x1, and 2x2 on 4 GPUs; several ranks per GPU are fine;
+# on 2 GPUs test_dist 1x2 again with AXB_DIST_GPU_SYNC=1 and with
+# AXB_DIST_GPU_LANES=0).  bench (default:
 # tests, then bench): bench_dist_gpu FP64 LU and Cholesky on G GPUs (read
 # from nvidia-smi): 1x2 at n = 16384, 32768, 65536 with rank 0's single-GPU
 # getrf/potrf beside it, 2x1 at 32768; on 4 GPUs 1x4, 2x2, 4x1 at 32768 and
 # 65536; the LU panel on a host copy at 32768 (1x2) beside cuSOLVER's
 # (AXB_DIST_GPU_PANEL: auto, the default here; host; device).  big: the largest-system mode only (n = 110000 on 2 GPUs, the
-# certified driver; ~90 GiB of matrix).  Every mpirun runs under timeout,
+# certified driver; ~90 GiB of matrix).  On 2 GPUs the 1x2 runs take the
+# median of 3 (the first call creates the NCCL communicator), and 32768
+# runs again with AXB_DIST_GPU_SYNC=1 (a device sync after every table
+# operation, as before issue 24i: the A/B of the device-resident path) and
+# with AXB_DIST_GPU_LANES=0 (the look-ahead panels on the compute stream:
+# the A/B of the second lane).  Every mpirun runs under timeout,
 # steps are skipped once the script has run 7 minutes; logs and the CSV go
 # to OUTDIR.
 set -u
@@ -18,6 +25,7 @@ out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big]}
 mode=${2:-bench}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto} AXB_DIST_NCCL=${AXB_DIST_NCCL:-1}
+export AXB_DIST_GPU_SYNC=${AXB_DIST_GPU_SYNC:-0} AXB_DIST_GPU_LANES=${AXB_DIST_GPU_LANES:-1}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -41,7 +49,9 @@ run() {
   OMP_NUM_THREADS=$th OPENBLAS_NUM_THREADS=$th timeout "$limit" \
     mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$np" \
     -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x OPENBLAS_NUM_THREADS \
-    -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL "$@" >"$out/$name.log" 2>&1
+    -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL -x AXB_DIST_GPU_SYNC \
+    -x AXB_DIST_GPU_LANES \
+    "$@" >"$out/$name.log" 2>&1
   local rc=$?
   echo "$name: rc $rc, $(($(date +%s) - t0)) s; $(tail -1 "$out/$name.log")" |
     tee -a "$out/summary.txt"
@@ -67,6 +77,12 @@ if [ "$G" -ge 4 ]; then # NCCL on row and column communicators at once
   run test_dist_gpu_2x2 120 4 test_dist 2 2 gpu
   run test_dist_cond_gpu_2x2 90 4 test_dist_cond 2 2 gpu
 fi
+if [ "$mode" = quick ] && [ "$G" -ge 2 ]; then
+  # the same 1x2 tests with a device sync after every operation, and with
+  # one stream: a failure above that these pass points at stream ordering
+  AXB_DIST_GPU_SYNC=1 run test_dist_gpu_1x2_sync 120 2 test_dist 1 2 gpu
+  AXB_DIST_GPU_LANES=0 run test_dist_gpu_1x2_onelane 120 2 test_dist 1 2 gpu
+fi
 [ "$mode" = quick ] && exit 0
 if [ "$G" -ge 4 ]; then
   for n in 32768 65536; do
@@ -75,9 +91,15 @@ if [ "$G" -ge 4 ]; then
     run "bench_4x1_$n" 120 4 bench_dist_gpu --grid 4x1 --n $n --single 0 --out "$csv"
   done
 elif [ "$G" -ge 2 ]; then
-  for n in 16384 32768 65536; do
-    run "bench_1x2_$n" 150 2 bench_dist_gpu --grid 1x2 --n $n --out "$csv"
-  done
+  run bench_1x2_32768 150 2 bench_dist_gpu --grid 1x2 --n 32768 --reps 3 --out "$csv"
+  # the same with a device sync after every operation (before issue 24i)
+  AXB_DIST_GPU_SYNC=1 run bench_1x2_32768_sync 120 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
+  # the look-ahead panels on the compute stream (one lane)
+  AXB_DIST_GPU_LANES=0 run bench_1x2_32768_onelane 90 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
+  run bench_1x2_65536 150 2 bench_dist_gpu --grid 1x2 --n 65536 --reps 2 --out "$csv"
+  run bench_1x2_16384 90 2 bench_dist_gpu --grid 1x2 --n 16384 --reps 3 --out "$csv"
   run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"
   # the LU panel on a host copy (AXB_DIST_GPU_PANEL=host) against cuSOLVER's
   AXB_DIST_GPU_PANEL=host run bench_1x2_32768_hostpanel 90 2 bench_dist_gpu \

@@ -15,7 +15,9 @@
  * ~90 GiB of matrix that no single GPU holds).
  * CSV rows as bench_dist's: routine,impl,n,nb,P,Q,threads,seconds,gflops,
  * check; impl axb-gpu (distributed; axb-gpu-devpanel with
- * AXB_DIST_GPU_PANEL=device: the LU panel on the device), axb-1gpu (rank 0
+ * AXB_DIST_GPU_PANEL=device: the LU panel on the device; axb-gpu-sync with
+ * AXB_DIST_GPU_SYNC=1: a device sync after every operation; axb-gpu-onelane
+ * with AXB_DIST_GPU_LANES=0: no second stream), axb-1gpu (rank 0
  * alone), axb-gpu- certified (the driver; seconds = its factorization, check =
  * backward error); threads = the number of ranks (GPUs when one rank per GPU).
  */
@@ -154,11 +156,15 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
   }
   if (ok) {
     qsort(ts, (size_t)o->reps, sizeof *ts, cmp);
-    const char *pm = getenv("AXB_DIST_GPU_PANEL");
+    const char *pm = getenv("AXB_DIST_GPU_PANEL"),
+               *sy = getenv("AXB_DIST_GPU_SYNC"),
+               *ln = getenv("AXB_DIST_GPU_LANES");
     row(o, chol ? "potrf" : "getrf",
-        pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel"
-        : pm && strcmp(pm, "host") == 0 ? "axb-gpu-hostpanel"
-                                        : "axb-gpu",
+        sy && strcmp(sy, "1") == 0        ? "axb-gpu-sync"
+        : ln && strcmp(ln, "0") == 0      ? "axb-gpu-onelane"
+        : pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel"
+        : pm && strcmp(pm, "host") == 0   ? "axb-gpu-hostpanel"
+                                          : "axb-gpu",
         ts[o->reps / 2], -1);
   }
   free(ts);

@@ -78,7 +78,22 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     (c).nloc = (A)->nloc;                                                      \
   } while (0)
 
-/* ---- the table of rank-local operations ------------------------------- */
+/* ---- the table of rank-local operations -------------------------------
+
+   When an operation's result is ready (the rule of GPU ranks, issue 24i):
+   the device table enqueues every operation on the rank's one compute
+   stream and returns without waiting for the device, except where the host
+   reads the result.  An operation whose output is a host value (potrf's
+   and panel_lu's info and pivots, iamax) or a host buffer (pack,
+   pack_rows into a message buffer; a host operand of gemm/trsm written
+   back) returns with that output complete; an operation whose output is
+   device memory (gemm, trsm, syrk, laswp, swaps, unpack, packs device to
+   device, mirror) returns at once, and the next operation sees its result
+   because the stream runs them in order.  So no operation ends with a
+   device-wide sync; host code reads the local array (managed memory) only
+   after sync(), which the factorizations call at their end.  Broadcasts
+   run on a second stream (bcast); bcast_wait orders the compute stream
+   after one.  The CPU table computes everything before it returns. */
 
 #define AXB_DIST_DECLARE_OPS(T, NAME)                                          \
   typedef struct NAME {                                                        \
@@ -138,21 +153,69 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     axb_status (*panel_lu)(axb_handle h, int64_t m, int64_t n, T *A,           \
                            int64_t lda, int64_t *ipiv, int64_t *info);         \
     /* MPI_Bcast of the count entries of the host message buffer buf from      \
-       root over comm, between the GPUs (NCCL), leaving a device copy in the   \
-       table's broadcast buffer dslot (0-2) that mirror() returns for buf      \
-       until buf's next broadcast.  Collective over comm (every rank of a      \
-       grid has the same table).  1: done; 0: not available (NULL in the CPU   \
-       table; no NCCL, several ranks on one GPU, AXB_DIST_NCCL=0 or a          \
-       failure): the caller's MPI_Bcast. */                                    \
-    int (*bcast)(T * buf, int64_t count, int root, MPI_Comm comm, int dslot);  \
+       root over comm, between the GPUs (NCCL), into the table's device        \
+       buffer dslot (0-3; dbuf) that mirror() returns for buf until buf's      \
+       next broadcast.  Started, not finished: bcast_wait(buf) orders the      \
+       device's later work after it (and fills a receiver's host buf unless    \
+       AXB_DIST_BC_DEV_ONLY).  flags: AXB_DIST_BC_ROOT_DEV: the root's         \
+       entries are in dbuf(dslot), not in buf; AXB_DIST_BC_DEV_ONLY: the       \
+       receivers read the result only through mirror().  Collective over       \
+       comm (every rank of a grid has the same table).  1: started; 0: not     \
+       available (NULL in the CPU table; no NCCL, several ranks on one GPU,    \
+       AXB_DIST_NCCL=0 or a failure; agreed over comm): the caller's           \
+       MPI_Bcast, with the root's entries in buf (copied there from dbuf       \
+       under ROOT_DEV). */                                                     \
+    int (*bcast)(T * buf, int64_t count, int root, MPI_Comm comm, int dslot,   \
+                 int flags);                                                   \
+    void (*bcast_wait)(T * buf);                                               \
+    /* The device buffer (count entries) that bcast of dslot sends from        \
+       under AXB_DIST_BC_ROOT_DEV, or NULL (CPU table; no memory): the root    \
+       packs its panel there device to device, no host copy. */                \
+    T *(*dbuf)(int dslot, int64_t count);                                      \
+    /* B (m x n, ld ldb) := A (m x n, ld lda), either side host or device. */  \
+    void (*copy)(int64_t m, int64_t n, const T *A, int64_t lda, T *B,          \
+                 int64_t ldb);                                                 \
+    /* A device work buffer (slot 0 or 1, count entries; grow-only), or NULL   \
+       (CPU table; no memory). */                                              \
+    T *(*dwork)(int slot, int64_t count);                                      \
+    /* Every rank's piece (cnt[p] entries at d + dsp[p], d from dwork, this    \
+       rank's already there) onto every rank of comm, device to device         \
+       (NCCL); the compute stream is ordered after it.  Collective, agreed:    \
+       1 done, 0 not available (NULL in the CPU table): the caller's           \
+       MPI_Allgatherv on host buffers. */                                      \
+    int (*gatherv)(T * d, const int *cnt, const int *dsp, MPI_Comm comm);      \
+    /* Operations from here go to lane s: 0 the compute stream, 1 the          \
+       look-ahead lane (GPU ranks: a second, high-priority stream, so that     \
+       the look-ahead's block column and panel run beside the trailing         \
+       update).  Switching to 1 orders the lane after the compute stream's     \
+       work up to the last fence() and after every broadcast so far, nothing   \
+       else: the caller keeps the lanes on disjoint data and reads the         \
+       lane's results on the compute stream only through a broadcast of        \
+       them (bcast orders its readers after its source).  NULL in the CPU      \
+       table (one lane). */                                                    \
+    void (*lane)(int s);                                                       \
+    void (*fence)(void);                                                       \
+    /* Wait for every device operation of this rank (the end of a              \
+       factorization: host code reads the local array next); a device          \
+       failure of an operation that had no status to return is reported        \
+       here.  NULL in the CPU table. */                                        \
+    axb_status (*sync)(axb_handle h);                                          \
   } NAME;
 
 AXB_DIST_DECLARE_OPS(double, axb_dist_ops_d)
 AXB_DIST_DECLARE_OPS(float, axb_dist_ops_s)
 
 /* The table's device broadcast of buf (1), or 0: the caller's MPI_Bcast. */
-#define AXB_DIST_BCAST(ops, buf, count, root, comm, dslot)                     \
-  ((ops)->bcast && (ops)->bcast((buf), (count), (root), (comm), (dslot)))
+#define AXB_DIST_BC_ROOT_DEV 1
+#define AXB_DIST_BC_DEV_ONLY 2
+#define AXB_DIST_BCAST(ops, buf, count, root, comm, dslot, flags)              \
+  ((ops)->bcast &&                                                             \
+   (ops)->bcast((buf), (count), (root), (comm), (dslot), (flags)))
+/* Where a broadcast's result is first needed (after MPI_Wait). */
+#define AXB_DIST_BCAST_WAIT(ops, buf)                                          \
+  do {                                                                         \
+    if ((ops)->bcast_wait) (ops)->bcast_wait(buf);                             \
+  } while (0)
 
 /* The CPU table: BLAS-3 and potrf through h's backend table, the rest
    host loops. */

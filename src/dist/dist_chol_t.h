@@ -20,6 +20,15 @@
  * its column and starts the row broadcast of W_{k+1} (MPI_Ibcast) before
  * the rest of its update of step k; the other ranks post the receive first
  * and wait at the start of step k+1.  Two W buffers alternate.
+ *
+ * The look-ahead lane (GPU ranks on one process row, issue 24i): the owner
+ * of block k+1 runs that block column's update and panel on the table's
+ * second stream (lane 1), beside the rest of its update of step k-1 that
+ * is still running on the compute stream; for that, every rank updates
+ * its first block column after the look-ahead's (block k+2 on its owner)
+ * first and fences the compute stream there, which is all that lane 1
+ * waits for (with W_k).  W_{k+1} is then written while W_{k-1} may still
+ * be read: three W buffers rotate.
  */
 
 #define OPS AXB_CAT3(axb_dist_ops_, P, )
@@ -32,11 +41,16 @@ typedef struct {
   T *a;
   int64_t lld, n, nb, mloc, nloc;
   axb_status st;
-  T *l11, *w[2], *wl, *s; /* L11, W (n x nb) x 2, W at local rows, scratch */
+  T *l11, *w[3], *wl, *s; /* L11, W (n x nb) x nslot, W at local rows,
+                             scratch */
+  int nslot;              /* W buffers: 2, or 3 with the look-ahead lane */
+  int lane;               /* 1: the look-ahead lane is used             */
   const T *wd, *wld;      /* W and wl where the gemms read them (mirror)  */
   T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
   int *cnt;               /* 2 P: counts and displacements                */
-  int64_t info[2];        /* the info travelling with each W            */
+  int64_t info[3];        /* the info travelling with each W            */
+  int wdev[3];            /* 1: this root packed W into the table's device
+                             broadcast buffer (dbuf), not into w          */
   MPI_Request req[2];
   axb_dist_times *t;
 } AXB_FN(chol_ctx_, );
@@ -47,56 +61,107 @@ static void AXB_FN(chol_note_, )(CCTX *c, axb_status st) {
   if (c->st == AXB_SUCCESS && st != AXB_SUCCESS) c->st = st;
 }
 
+/* cnt[p], dsp[p] (p < P): the entries of process row p's rows of L21
+   (global rows k1..) packed, jb columns, and where they start. */
+static void AXB_FN(chol_counts_, )(CCTX *c, int64_t k1, int64_t jb) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t off = 0;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp =
+        axb_dist_numroc(c->n, c->nb, p, P) - axb_dist_numroc(k1, c->nb, p, P);
+    cnt[p] = (int)(mp * jb);
+    dsp[p] = (int)off;
+    off += mp * jb;
+  }
+}
+
+/* W (global rows k1.., ld nw) := the gathered pieces at src (cnt, dsp):
+   one 2-D copy per local block of rows (a local block is nb consecutive
+   global rows), on the host or the device as src and w are. */
+static void AXB_FN(chol_assemble_, )(CCTX *c, const T *src, T *w, int64_t k1,
+                                     int64_t jb) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t nb = c->nb, nw = c->n - k1;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp = cnt[p] / (jb > 0 ? jb : 1);
+    int64_t l0 = axb_dist_numroc(k1, nb, p, P), len;
+    for (int64_t l = 0; l < mp; l += len) {
+      len = nb - (l0 + l) % nb;
+      if (len > mp - l) len = mp - l;
+      int64_t gi = dist_l2g(l0 + l, nb, p, P) - k1;
+      c->ops->copy(len, jb, src + dsp[p] + l, mp, w + gi, nw);
+    }
+  }
+}
+
+/* Step 3 of block k: W = L21 (global rows k1.., jb columns at local
+   column lc0) assembled in the process column.  GPU ranks: device to
+   device into the broadcast's buffer (one process row: the local rows are
+   W's rows in order, one pack; else each rank's rows packed, gathered by
+   NCCL and put at their global places), c->wdev[slot] = 1.  Otherwise, or
+   without NCCL: MPI_Allgatherv of the packed local rows on the host, then
+   each rank's rows put at their global places in the host W. */
+static void AXB_FN(chol_gather_, )(CCTX *c, int64_t k1, int64_t jb, int64_t lc0,
+                                   int slot) {
+  const axb_dist_grid *g = c->g;
+  int64_t nw = c->n - k1, lr1 = axb_dist_numroc(k1, c->nb, g->prow, g->nprow);
+  const T *l21 = c->a + lr1 + lc0 * c->lld;
+  int P = g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  T *dw = c->ops->dbuf ? c->ops->dbuf(slot, nw * jb) : NULL;
+  if (dw && P == 1) {
+    c->ops->pack(nw, jb, l21, c->lld, dw);
+    c->wdev[slot] = 1;
+    return;
+  }
+  AXB_FN(chol_counts_, )(c, k1, jb);
+  T *gd =
+      dw && c->ops->dwork && c->ops->gatherv ? c->ops->dwork(0, nw * jb) : NULL;
+  if (gd) {
+    c->ops->pack(c->mloc - lr1, jb, l21, c->lld, gd + dsp[g->prow]);
+    if (c->ops->gatherv(gd, cnt, dsp, g->col)) {
+      AXB_FN(chol_assemble_, )(c, gd, dw, k1, jb);
+      c->wdev[slot] = 1;
+      return;
+    }
+  }
+  c->ops->pack(c->mloc - lr1, jb, l21, c->lld, c->gbuf + dsp[g->prow]);
+  if (P > 1)
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_T, c->gbuf, cnt, dsp, MPI_T, g->col);
+  AXB_FN(chol_assemble_, )(c, c->gbuf, c->w[slot], k1, jb);
+}
+
 /* Steps 1-3 of block k within its process column: the diagonal block's
    potrf (info to the column), trsm, W assembled into c->w[slot] and the
    info into c->info[slot] (the rest of the grid learns both in step 4). */
 static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
   const axb_dist_grid *g = c->g;
-  int64_t nb = c->nb, lld = c->lld, nw = c->n - k0 - jb;
+  int64_t nb = c->nb, lld = c->lld;
   int pk = dist_owner(k0, nb, g->nprow);
   int64_t lr0 = axb_dist_numroc(k0, nb, g->prow, g->nprow);
   int64_t lr1 = axb_dist_numroc(k0 + jb, nb, g->prow, g->nprow);
   int64_t lc0 = axb_dist_numroc(k0, nb, g->pcol, g->npcol), info = 0;
-  T *w = c->w[slot];
   double t0 = axb__now();
   T *d = c->a + lr0 + lc0 * lld;
-  if (g->prow == pk) {
+  const T *l11 = c->l11; /* L11 where the trsm reads it */
+  int64_t ldl = jb;
+  if (g->prow == pk) { /* the owner reads L11 in place (on the device) */
     int64_t li = 0;
     AXB_FN(chol_note_, )(c, c->ops->potrf(c->h, jb, d, lld, &li));
     if (li) info = k0 + li;
-    c->ops->pack(jb, jb, d, lld, c->l11);
+    l11 = d;
+    ldl = lld;
+    if (g->nprow > 1) c->ops->pack(jb, jb, d, lld, c->l11);
   }
   MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
   c->info[slot] = info;
+  c->wdev[slot] = 0;
   if (!info) {
-    MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+    if (g->nprow > 1) MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
     AXB_FN(chol_note_, )
     (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
-                     c->mloc - lr1, jb, (T)1, c->l11, jb,
-                     c->a + lr1 + lc0 * lld, lld));
-    /* W: every rank's rows of L21 gathered (MPI_Allgatherv of the packed
-       local rows, then each row put at its global place). */
-    int P = g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
-    int64_t off = 0, k1 = k0 + jb;
-    for (int p = 0; p < P; ++p) {
-      int64_t mp =
-          axb_dist_numroc(c->n, nb, p, P) - axb_dist_numroc(k1, nb, p, P);
-      cnt[p] = (int)(mp * jb);
-      dsp[p] = (int)off;
-      off += mp * jb;
-    }
-    c->ops->pack(c->mloc - lr1, jb, c->a + lr1 + lc0 * lld, lld,
-                 c->gbuf + dsp[g->prow]);
-    if (P > 1)
-      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_T, c->gbuf, cnt, dsp, MPI_T, g->col);
-    for (int p = 0; p < P; ++p) {
-      int64_t mp = cnt[p] / (jb > 0 ? jb : 1);
-      int64_t l0 = axb_dist_numroc(k1, nb, p, P);
-      const T *src = c->gbuf + dsp[p];
-      for (int64_t j = 0; j < jb; ++j)
-        for (int64_t l = 0; l < mp; ++l)
-          w[dist_l2g(l0 + l, nb, p, P) - k1 + j * nw] = src[l + j * mp];
-    }
+                     c->mloc - lr1, jb, (T)1, l11, ldl, c->a + lr1 + lc0 * lld,
+                     lld));
+    AXB_FN(chol_gather_, )(c, k0 + jb, jb, lc0, slot);
   }
   c->t->panel += axb__now() - t0;
 }
@@ -113,29 +178,35 @@ static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
   if (g->pcol == qk) AXB_FN(chol_column_, )(c, k0, jb, slot);
   double t0 = axb__now();
   int cnt = (int)(nw * jb);
+  /* Receivers read W through mirror only (wl is built from it). */
+  int fl = (g->pcol == qk && c->wdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
+           AXB_DIST_BC_DEV_ONLY;
   if (nonblocking) {
     MPI_Ibcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row, &c->req[0]);
-    if (AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot))
+    if (AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot, fl))
       c->req[1] = MPI_REQUEST_NULL;
     else
       MPI_Ibcast(c->w[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
     MPI_Bcast(&c->info[slot], 1, MPI_INT64_T, qk, g->row);
-    if (!AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot))
+    if (!AXB_DIST_BCAST(c->ops, c->w[slot], cnt, qk, g->row, slot, fl))
       MPI_Bcast(c->w[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
 }
 
-/* W (global rows k1 .. n-1, ld nw) at this rank's local rows >= lr1. */
-static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, int64_t k1, int64_t jb) {
+/* wl (ld mw) := W (global rows k1 .. n-1, ld nw, at w) at this rank's
+   local rows >= lr1: one 2-D copy per local block of rows. */
+static void AXB_FN(chol_wl_, )(CCTX *c, const T *w, T *wl, int64_t k1,
+                               int64_t jb) {
   const axb_dist_grid *g = c->g;
-  int64_t nw = c->n - k1, lr1 = axb_dist_numroc(k1, c->nb, g->prow, g->nprow);
-  int64_t mw = c->mloc - lr1;
-  for (int64_t l = lr1; l < c->mloc; ++l) {
-    int64_t gi = dist_l2g(l, c->nb, g->prow, g->nprow) - k1;
-    for (int64_t j = 0; j < jb; ++j)
-      c->wl[(l - lr1) + j * mw] = w[gi + j * nw];
+  int64_t nb = c->nb, nw = c->n - k1, len;
+  int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow), mw = c->mloc - lr1;
+  for (int64_t l = lr1; l < c->mloc; l += len) {
+    len = nb - l % nb;
+    if (len > c->mloc - l) len = c->mloc - l;
+    int64_t gi = dist_l2g(l, nb, g->prow, g->nprow) - k1;
+    c->ops->copy(len, jb, w + gi, nw, wl + (l - lr1), mw);
   }
 }
 
@@ -197,26 +268,44 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   int64_t nb = c->nb, jb = c->n - k0 < nb ? c->n - k0 : nb, k1 = k0 + jb;
   double t0 = axb__now();
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
+  AXB_DIST_BCAST_WAIT(c->ops, c->w[slot]);
   c->t->bcast += axb__now() - t0;
   if (c->info[slot]) return c->info[slot];
   const T *w = c->w[slot];
   /* One upload of W and wl per step (GPU ranks), not one per gemm.  On one
      process row local rows are global rows, so wl is W itself. */
   int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
-  c->wd = c->ops->mirror(1, w, (c->n - k1) * jb);
+  int64_t nwj = (c->n - k1) * jb, mwj = (c->mloc - lr1) * jb;
+  c->wd = c->ops->mirror(1, w, nwj);
   if (g->nprow == 1) {
     c->wld = c->wd;
   } else {
-    AXB_FN(chol_wl_, )(c, w, k1, jb);
-    c->wld = c->ops->mirror(0, c->wl, (c->mloc - lr1) * jb);
+    /* wl built where W is: from W's device copy into a device buffer (GPU
+       ranks), else on the host and uploaded once. */
+    T *wl = c->wd != w && c->ops->dwork ? c->ops->dwork(1, mwj) : NULL;
+    if (!wl && c->wd != w) /* the host w may lack W (DEV_ONLY) */
+      c->ops->pack(nwj, 1, c->wd, nwj, c->w[slot]);
+    AXB_FN(chol_wl_, )(c, wl ? c->wd : w, wl ? wl : c->wl, k1, jb);
+    c->wld = wl ? wl : c->ops->mirror(0, c->wl, mwj);
   }
   int64_t lc1 = axb_dist_numroc(k1, nb, g->pcol, g->npcol);
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
     int own = g->pcol == dist_owner(k1, nb, g->npcol);
+    if (own && c->lane) c->ops->lane(1);
     if (own) AXB_FN(chol_update_, )(c, k1, jb, lc1, lc1 + jb1);
-    AXB_FN(chol_panel_, )(c, k1, !slot, 1);
-    AXB_FN(chol_update_, )(c, k1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+    AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
+    if (own && c->lane) c->ops->lane(0);
+    /* The next look-ahead's block column first (when this rank owns block
+       k+2, it is its first local block column left), then the fence. */
+    int64_t r0 = own ? lc1 + jb1 : lc1,
+            r1 = r0 + nb < c->nloc ? r0 + nb : c->nloc;
+    if (c->lane) {
+      AXB_FN(chol_update_, )(c, k1, jb, r0, r1);
+      c->ops->fence();
+      r0 = r1;
+    }
+    AXB_FN(chol_update_, )(c, k1, jb, r0, c->nloc);
   } else {
     AXB_FN(chol_update_, )(c, k1, jb, lc1, c->nloc);
   }
@@ -235,13 +324,16 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   int64_t nn = c.n > 1 ? c.n : 1;
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
-  c.w[0] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
-  c.w[1] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
+  c.lane = c.ops->lane && c.ops->fence && g->nprow == 1 && g->lookahead;
+  c.nslot = c.lane ? 3 : 2;
+  for (int i = 0; i < c.nslot; ++i)
+    c.w[i] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
   c.wl = axb__dist_halloc(h, (c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
   c.gbuf = axb__dist_halloc(h, nn * c.nb, sizeof(T));
   c.cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
   axb_status st = AXB_SUCCESS;
-  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || !c.wl || !c.gbuf || !c.cnt)
+  if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || (c.lane && !c.w[2]) || !c.wl ||
+      !c.gbuf || !c.cnt)
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "distributed potrf: cannot allocate the %lld x %lld panel",
                    (long long)c.n, (long long)c.nb);
@@ -250,20 +342,23 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
                    "distributed potrf: a panel message would exceed 2^30 "
                    "entries (lower nb)");
   st = axb__dist_agree(h, g, st);
+  if (c.lane && st == AXB_SUCCESS) c.ops->fence(); /* lane 1's first wait */
   int64_t found = 0;
   int pending = 0;
   for (int64_t k0 = 0; st == AXB_SUCCESS && k0 < c.n; k0 += c.nb) {
-    int slot = (int)((k0 / c.nb) & 1);
+    int slot = (int)((k0 / c.nb) % c.nslot);
     if (!pending) AXB_FN(chol_panel_, )(&c, k0, slot, 0);
     found = AXB_FN(chol_step_, )(&c, k0, slot, pending);
     pending = g->lookahead && k0 + c.nb < c.n && !found;
     if (found) break;
   }
+  /* The device's work done before host code reads the array (GPU ranks). */
+  if (c.ops->sync) AXB_FN(chol_note_, )(&c, c.ops->sync(h));
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
   axb__free(c.l11);
   axb__free(c.s);
-  axb__dist_hfree(c.w[0]);
-  axb__dist_hfree(c.w[1]);
+  for (int i = 0; i < c.nslot; ++i)
+    axb__dist_hfree(c.w[i]);
   axb__dist_hfree(c.wl);
   axb__dist_hfree(c.gbuf);
   axb__free(c.cnt);

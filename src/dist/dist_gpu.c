@@ -77,30 +77,68 @@ int axb_dist_gpu_device(MPI_Comm comm) {
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
-/* One device per process: the cuBLAS handle (legacy default stream) and
-   the staging buffers live as long as the process. */
+/* Broadcast slots (dslot; dist.h): the LU's three panels and U12. */
+enum { NBC = 4 };
+
+/* One device per process: the cuBLAS and cuSOLVER handles (legacy default
+   stream: the compute stream, on which every operation of the table is
+   enqueued in order), the broadcasts' stream and the staging buffers live
+   as long as the process. */
 static struct {
-  int device; /* -1: not set up */
-  cublasHandle_t blas;
-  void *scratch[9]; /* 0-3: staging of host operands; 4-5: mirrors;
-                       6-8: device copies of broadcasts (bcast) */
-  size_t cap[9];
+  int device;          /* -1: not set up */
+  cublasHandle_t blas; /* the current stream's: blas0, or blas1 on lane 1 */
+  cublasHandle_t blas0, blas1;
+  void *scratch[12]; /* 0-3: staging of host operands; 4-5: mirrors;
+                        6-9: device copies of broadcasts (bcast, dbuf:
+                        NBC slots); 10-11: work buffers (dwork) */
+  size_t cap[12];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
                        panels by cuSOLVER getrf */
-  cusolverDnHandle_t solver; /* created on first use; NULL: none */
+  cusolverDnHandle_t solver; /* the current stream's, as blas */
+  cusolverDnHandle_t solver0, solver1;
+  int solver_tried, solver_ok; /* solver0 created on first use */
   void *host; /* host copy of a diagonal block (potrf), grow-only */
   size_t hcap;
-  /* bcast's device copies: the host buffer each holds, its bytes. */
-  const void *bc_host[3];
-  size_t bc_bytes[3];
-} gpu = {-1, NULL, {NULL}, {0}, NULL, 0, 0, NULL, NULL, 0, {NULL}, {0}};
+  /* bcast's device copies: the host buffer each holds, its bytes, 1 when
+     ev_done marks the end of its transfer (pending: a stream reading it
+     waits for that), 1 while a receiver's host copy is owed (bcast_wait). */
+  const void *bc_host[NBC];
+  size_t bc_bytes[NBC];
+  int bc_pending[NBC], bc_owed[NBC];
+  cudaStream_t cs; /* the broadcasts' stream (non-blocking); NULL: none */
+  int cs_tried;
+  cudaEvent_t ev_in[NBC], ev_done[NBC]; /* compute -> broadcast, back */
+  cudaEvent_t ev_gin, ev_gdone;         /* the same for gatherv */
+  cudaStream_t cur;     /* where operations go: 0 (the compute stream) or ls */
+  cudaStream_t ls;      /* the look-ahead lane (lane(1)); NULL: none */
+  cudaEvent_t ev_fence; /* the compute stream's work the lane waits for */
+  int lanes;            /* 1: ls and ev_fence exist and lanes are on */
+  /* laswp's pivots (piv_upload): a ring of page-locked host buffers and
+     their device copies; a buffer is refilled only after the event
+     recorded behind the laswp that read its copy. */
+  int *ph[4], *pd[4];
+  size_t pcap[4];
+  cudaEvent_t pev[4];
+  int pused[4], pnext;
+  int failed;    /* a device failure with no status to return: sync()'s */
+  int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
+} gpu = {.device = -1};
 
 /* The device copy of host buffer p left by a broadcast, if any, dropped. */
 static void bcast_forget(const void *p) {
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < NBC; ++i)
     if (p && gpu.bc_host[i] == p) gpu.bc_host[i] = NULL;
+}
+
+/* The current stream ordered after broadcast slot i (no host wait). */
+static void bcast_join(int i) {
+  if (!gpu.bc_pending[i]) return;
+  if (cudaStreamWaitEvent(gpu.cur, gpu.ev_done[i], 0) != cudaSuccess) {
+    cudaGetLastError();
+    gpu.failed = 1;
+  }
 }
 
 int axb__dist_gpu_handle(axb_handle h) {
@@ -135,13 +173,16 @@ static int gpu_setup(axb_handle h) {
     cudaGetLastError();
     return 0;
   }
-  if (cublasCreate(&gpu.blas) != CUBLAS_STATUS_SUCCESS) return 0;
+  if (cublasCreate(&gpu.blas0) != CUBLAS_STATUS_SUCCESS) return 0;
+  gpu.blas = gpu.blas0;
   if (!gpu.cpu &&
       axb_handle_create(&gpu.cpu, AXB_BACKEND_CPU, 0) != AXB_SUCCESS)
     gpu.cpu = NULL;
   const char *env = getenv("AXB_DIST_GPU_PANEL");
   gpu.panel_device = env && strcmp(env, "device") == 0;
   gpu.panel_solver = !env || !*env || strcmp(env, "auto") == 0;
+  env = getenv("AXB_DIST_GPU_SYNC");
+  gpu.sync_each = env && strcmp(env, "1") == 0;
   gpu.device = dev;
   return 1;
 }
@@ -173,6 +214,24 @@ static void *scratch(int s, size_t bytes) {
   return gpu.scratch[s];
 }
 
+/* A 2-D copy on the current stream (gpu.cur); complete on return when
+   either side is host memory (the host reads or reuses it next), else
+   only ordered on the stream.  1 on success. */
+static int gcpy2d(void *d, size_t dp, const void *s, size_t sp, size_t w,
+                  size_t h) {
+  if (cudaMemcpy2DAsync(d, dp, s, sp, w, h, cudaMemcpyDefault, gpu.cur) !=
+          cudaSuccess ||
+      ((!on_device(d) || !on_device(s)) &&
+       cudaStreamSynchronize(gpu.cur) != cudaSuccess)) {
+    cudaGetLastError();
+    return 0;
+  }
+  return 1;
+}
+static int gcpy(void *d, const void *s, size_t bytes) {
+  return gcpy2d(d, bytes, s, bytes, bytes, 1);
+}
+
 /* A device view of the m x n operand A (ld lda, elements of es bytes): A
    itself when on the device (*ld = lda), else a packed copy in slot s (ld
    m; copied up when up).  NULL when staging fails. */
@@ -187,11 +246,9 @@ static void *stage(int s, const void *A, int64_t m, int64_t n, int64_t lda,
   if (!d) return NULL;
   *ld = mm;
   if (up && m > 0 && n > 0 &&
-      cudaMemcpy2D(d, (size_t)mm * es, A, (size_t)lda * es, (size_t)m * es,
-                   (size_t)n, cudaMemcpyHostToDevice) != cudaSuccess) {
-    cudaGetLastError();
+      !gcpy2d(d, (size_t)mm * es, A, (size_t)lda * es, (size_t)m * es,
+              (size_t)n))
     return NULL;
-  }
   return d;
 }
 
@@ -208,12 +265,8 @@ static void *host_scratch(size_t bytes) {
 static int unstage(const void *d, void *A, int64_t m, int64_t n, int64_t lda,
                    size_t es) {
   if (d == A || m <= 0 || n <= 0) return 1;
-  if (cudaMemcpy2D(A, (size_t)lda * es, d, (size_t)m * es, (size_t)m * es,
-                   (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return 1;
+  return gcpy2d(A, (size_t)lda * es, d, (size_t)m * es, (size_t)m * es,
+                (size_t)n);
 }
 
 /* Wait for the device's work; 1 on success. */
@@ -223,6 +276,14 @@ static int gpu_sync(void) {
     return 0;
   }
   return 1;
+}
+
+/* The end of a table operation: nothing (the operations run in order on
+   the compute stream; dist.h), or with AXB_DIST_GPU_SYNC=1 the device
+   idle, as every operation ended before issue 24i: for an A/B timing in
+   one run, or to rule out an ordering bug on a new machine. */
+static void op_done(void) {
+  if (gpu.sync_each) gpu_sync();
 }
 
 static cublasOperation_t cb_op(axb_trans t) {
@@ -289,153 +350,145 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   gpu_sync();           /* the host code that follows finds the pages settled */
 }
 
-/* ---- broadcasts between GPUs (NCCL) -------------------------------------
-   A panel broadcast through host-staged MPI was most of the GPU ranks'
-   time on 2 H100s (n = 65536, 1 x 2: 3.0 of 7.1 s; ~6 GB/s through shared
-   memory).  With NCCL the bytes go device to device (NVLink); the root
-   uploads its page-locked host buffer first, the others copy the result
-   down (host code of the algorithm still reads the buffer), and the
-   device copy is what the step's gemms read (mirror). */
-#ifdef AXB_DIST_NCCL
-#include <nccl.h>
+#include "dist/dist_gpu_bcast.h"
 
-/* The NCCL communicator of an MPI communicator, cached on it as an MPI
-   attribute (freed with it). ok = 0: NCCL is not used on it (by every
-   rank's agreement). */
-typedef struct {
-  int ok;
-  ncclComm_t nc;
-} nccl_attr;
-static int nccl_key = MPI_KEYVAL_INVALID;
-
-static int nccl_delete(MPI_Comm comm, int key, void *attr, void *extra) {
-  (void)comm;
-  (void)key;
-  (void)extra;
-  nccl_attr *a = attr;
-  if (a->ok) ncclCommDestroy(a->nc);
-  free(a);
-  return MPI_SUCCESS;
+/* The current stream's cuSOLVER handle: the compute stream's created once
+   (0: none), the lane's with the lane. */
+static int solver_setup(void) {
+  if (gpu.cur != NULL) return 1;
+  if (!gpu.solver_tried) {
+    gpu.solver_tried = 1;
+    gpu.solver_ok = cusolverDnCreate(&gpu.solver0) == CUSOLVER_STATUS_SUCCESS;
+  }
+  gpu.solver = gpu.solver0;
+  return gpu.solver_ok;
 }
 
-/* 1 when two ranks of comm on one host share a device (NCCL refuses), by
-   the devices' PCI bus ids (ordinals differ with CUDA_VISIBLE_DEVICES). */
-enum { BUS_ID = 32 };
-static int nccl_shared_device(MPI_Comm comm) {
-  MPI_Comm local;
-  int dup = 0, n = 0;
-  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                          &local) != MPI_SUCCESS)
-    return 1;
-  MPI_Comm_size(local, &n);
-  char me[BUS_ID] = {0}, *ids = calloc((size_t)n, BUS_ID);
-  if (cudaDeviceGetPCIBusId(me, BUS_ID, gpu.device) != cudaSuccess) {
-    cudaGetLastError();
-    dup = 1; /* unknown: NCCL stays off, everywhere (the reduction below) */
+/* The look-ahead lane (dist.h: lane; issue 24i): a second stream, of the
+   highest priority (the panel's small kernels go before the trailing
+   update's remaining blocks) and non-blocking (the legacy default stream,
+   the compute stream, does not wait for it, nor it for that), with its own
+   cuBLAS and cuSOLVER handles (no workspace shared between streams that
+   run at once), created once; 0 without it, or with
+   AXB_DIST_GPU_LANES=0. */
+static int lanes_setup(void) {
+  static int tried;
+  if (tried) return gpu.lanes;
+  tried = 1;
+  const char *env = getenv("AXB_DIST_GPU_LANES");
+  int lo = 0, hi = 0;
+  cudaStream_t s = NULL;
+  if (!(env && strcmp(env, "0") == 0) &&
+      cudaDeviceGetStreamPriorityRange(&lo, &hi) == cudaSuccess &&
+      cudaEventCreateWithFlags(&gpu.ev_fence, cudaEventDisableTiming) ==
+          cudaSuccess &&
+      cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, hi) ==
+          cudaSuccess &&
+      cublasCreate(&gpu.blas1) == CUBLAS_STATUS_SUCCESS &&
+      cublasSetStream(gpu.blas1, s) == CUBLAS_STATUS_SUCCESS &&
+      cusolverDnCreate(&gpu.solver1) == CUSOLVER_STATUS_SUCCESS &&
+      cusolverDnSetStream(gpu.solver1, s) == CUSOLVER_STATUS_SUCCESS) {
+    gpu.ls = s;
+    gpu.lanes = 1;
   }
-  if (ids) {
-    MPI_Allgather(me, BUS_ID, MPI_CHAR, ids, BUS_ID, MPI_CHAR, local);
-    for (int i = 0; i < n; ++i)
-      for (int j = i + 1; j < n; ++j)
-        dup |= strncmp(ids + i * BUS_ID, ids + j * BUS_ID, BUS_ID) == 0;
-  } else {
-    dup = 1;
-  }
-  free(ids);
-  MPI_Comm_free(&local);
-  MPI_Allreduce(MPI_IN_PLACE, &dup, 1, MPI_INT, MPI_MAX, comm);
-  return dup;
+  cudaGetLastError();
+  return gpu.lanes;
 }
 
-static nccl_attr *nccl_comm(MPI_Comm comm) {
-  if (nccl_key == MPI_KEYVAL_INVALID &&
-      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, nccl_delete, &nccl_key,
-                             NULL) != MPI_SUCCESS)
-    return NULL;
-  void *v = NULL;
-  int flag = 0;
-  MPI_Comm_get_attr(comm, nccl_key, &v, &flag);
-  if (flag) return v;
-  nccl_attr *a = calloc(1, sizeof *a);
-  int ok = a != NULL, size = 0, rank = 0;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  if (!ok) {
-    free(a);
-    return NULL;
+/* Operations go to lane s from here: the cuBLAS and cuSOLVER handles and
+   the copies follow gpu.cur.  Into lane 1: after the last fence and the
+   broadcasts. */
+static void gpu_lane(int s) {
+  if (gpu.device < 0 || !lanes_setup()) return;
+  cudaStream_t to = s ? gpu.ls : NULL;
+  if (to == gpu.cur) return;
+  int ok = 1;
+  if (s) {
+    ok = cudaStreamWaitEvent(gpu.ls, gpu.ev_fence, 0) == cudaSuccess;
+    for (int i = 0; i < NBC; ++i)
+      if (gpu.bc_pending[i])
+        ok &= cudaStreamWaitEvent(gpu.ls, gpu.ev_done[i], 0) == cudaSuccess;
   }
-  const char *env = getenv("AXB_DIST_NCCL");
-  ok = !(env && strcmp(env, "0") == 0) && !nccl_shared_device(comm);
-  MPI_Comm_size(comm, &size);
-  MPI_Comm_rank(comm, &rank);
-  if (ok) {
-    ncclUniqueId id;
-    memset(&id, 0, sizeof id);
-    if (rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) ok = 0;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-    if (ok) {
-      MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, comm);
-#ifdef AXB_GPUSIM_NCCL /* CI's simulation (tests/dist/gpusim): over comm */
-      ok = axb_gpusim_nccl_init(&a->nc, comm) == ncclSuccess;
-#else
-      ok = ncclCommInitRank(&a->nc, size, id, rank) == ncclSuccess;
-#endif
-      int all = ok;
-      MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
-      if (ok && !all) ncclCommDestroy(a->nc);
-      ok = all;
-    }
-  }
-  a->ok = ok;
-  MPI_Comm_set_attr(comm, nccl_key, a);
-  return a;
-}
-
-/* The broadcast of bytes at host buf from root over comm through device
-   buffer 6 + dslot; 1 when done.  Every decision is agreed over comm
-   (the same answer on every rank), so that either all ranks broadcast
-   here or all fall back to the caller's MPI_Bcast: a rank alone in either
-   would hang the others.  The root's buf is never written, so a fallback
-   after a failed transfer resends it intact. */
-static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
-                     int dslot) {
-  int size = 1, rank = 0;
-  bcast_forget(buf); /* stale from here */
-  MPI_Comm_size(comm, &size);
-  if (size < 2) return 0; /* the same on every rank of comm */
-  int ok = gpu.device >= 0 && dslot >= 0 && dslot <= 2;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  if (!ok) return 0;
-  nccl_attr *a = nccl_comm(comm); /* collective, agreed */
-  if (!a || !a->ok) return 0;
-  MPI_Comm_rank(comm, &rank);
-  void *d = scratch(6 + dslot, bytes);
-  ok = d != NULL;
-  if (ok && rank == root)
-    ok = cudaMemcpy(d, buf, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  if (ok) { /* every rank enters the broadcast */
-    ok = ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, 0) == ncclSuccess &&
-         cudaStreamSynchronize(0) == cudaSuccess;
-    if (ok && rank != root)
-      ok = cudaMemcpy(buf, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  }
+  gpu.blas = s ? gpu.blas1 : gpu.blas0;
+  gpu.solver = s ? gpu.solver1 : gpu.solver0;
   if (!ok) {
     cudaGetLastError();
-    return 0; /* no device copy recorded */
+    gpu.failed = 1;
   }
-  gpu.bc_host[dslot] = buf;
-  gpu.bc_bytes[dslot] = bytes;
-  return 1;
+  gpu.cur = to;
 }
-#endif
 
-/* The device copy of host x (bytes) left by a broadcast, or NULL. */
-static void *bcast_copy(const void *x, size_t bytes) {
-  for (int i = 0; i < 3; ++i)
-    if (gpu.bc_host[i] == x && gpu.bc_bytes[i] >= bytes)
-      return gpu.scratch[6 + i];
-  return NULL;
+/* The compute stream's work so far: what lane 1 waits for next. */
+static void gpu_fence(void) {
+  if (gpu.device < 0 || gpu.cur != NULL || !lanes_setup()) return;
+  if (cudaEventRecord(gpu.ev_fence, NULL) != cudaSuccess) {
+    cudaGetLastError();
+    gpu.failed = 1;
+  }
+}
+
+/* Before host code touches p (a CPU fallback on managed memory): the
+   device's pending work on it done. */
+static void host_touch(const void *p) {
+  if (on_device(p)) gpu_sync();
+}
+
+/* The pivots ipiv[k1 .. k2) (1-based rows, int64) as cuSOLVER's laswp on
+   A + k1 reads them (ints relative to row k1: every pivot row is at or
+   below its own), in device memory, copied up without a host wait (the
+   source is a page-locked ring slot not refilled before its copy and the
+   laswp behind it are done: piv_done).  Slot index, or -1. */
+static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2) {
+  int i = gpu.pnext;
+  size_t m = (size_t)(k2 - k1), bytes = m * sizeof(int);
+  if (gpu.pused[i] && cudaEventSynchronize(gpu.pev[i]) != cudaSuccess)
+    return -1;
+  gpu.pused[i] = 0;
+  if (!gpu.pev[i] && cudaEventCreateWithFlags(
+                         &gpu.pev[i], cudaEventDisableTiming) != cudaSuccess) {
+    gpu.pev[i] = NULL;
+    return -1;
+  }
+  if (gpu.pcap[i] < m) {
+    cudaFreeHost(gpu.ph[i]);
+    cudaFree(gpu.pd[i]);
+    gpu.ph[i] = NULL;
+    gpu.pd[i] = NULL;
+    gpu.pcap[i] = 0;
+    if (cudaMallocHost((void **)&gpu.ph[i], bytes) != cudaSuccess ||
+        cudaMalloc((void **)&gpu.pd[i], bytes) != cudaSuccess)
+      return -1;
+    gpu.pcap[i] = m;
+  }
+  for (size_t j = 0; j < m; ++j)
+    gpu.ph[i][j] = (int)(ipiv[k1 + (int64_t)j] - k1);
+  if (cudaMemcpyAsync(gpu.pd[i], gpu.ph[i], bytes, cudaMemcpyHostToDevice,
+                      gpu.cur) != cudaSuccess)
+    return -1;
+  gpu.pnext = (i + 1) % 4;
+  return i;
+}
+
+/* The laswp that read ring slot i is enqueued: its buffers' release. */
+static void piv_done(int i) {
+  if (cudaEventRecord(gpu.pev[i], gpu.cur) == cudaSuccess)
+    gpu.pused[i] = 1;
+  else
+    gpu_sync(); /* no event: wait here, the slot is free after */
+}
+
+/* The table's sync (dist.h): the device idle, and any failure that an
+   operation without a status (void) met, reported once. */
+static axb_status gpu_sync_op(axb_handle h) {
+  if (gpu.device < 0) return AXB_SUCCESS;
+  gpu_lane(0);
+  int ok = gpu_sync() && !gpu.failed;
+  gpu.failed = 0;
+  for (int i = 0; i < NBC; ++i)
+    gpu.bc_pending[i] = 0; /* every event has completed */
+  return ok ? AXB_SUCCESS
+            : axb__fail(h, AXB_ERR_DEVICE,
+                        "GPU rank: a device copy or broadcast failed");
 }
 
 #define AXB_DIST_GPU_T

@@ -3,8 +3,10 @@
    matrix operand is device (managed) memory and falls back to the CPU
    table (on a private CPU handle) when every operand is host memory or
    staging memory cannot be had: managed memory is host-readable, so the
-   fallback computes the same numbers.  Every operation ends with the
-   device idle (host code after it may read what it wrote). */
+   fallback computes the same numbers.  Operations are enqueued on the
+   compute stream and return without waiting for the device unless the
+   host reads their result (the rule stated above the table in dist.h); a
+   CPU fallback on device (managed) memory waits first (host_touch). */
 
 #define OPS_T AXB_CAT3(axb_dist_ops_, P, )
 #define CPU AXB_FN(axb__dist_cpu_, )
@@ -30,6 +32,7 @@ static axb_status AXB_FN(gpu_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
   if (m <= 0 || n <= 0) return AXB_SUCCESS;
   int dev = gpu_setup(h) && (on_device(A) || on_device(B) || on_device(C));
   if (!dev || k <= 0) {
+    host_touch(C);
     axb_handle hc = AXB_FN(gpu_cpu_h, )();
     if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
     return CPU.gemm(hc, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
@@ -46,8 +49,9 @@ static axb_status AXB_FN(gpu_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
                dA, (int)la, dB, (int)lb, &beta, dC, (int)lc);
   if (s != CUBLAS_STATUS_SUCCESS)
     return AXB_FN(gpu_fail_, )(h, "cuBLAS gemm", (int)s);
-  if (!unstage(dC, C, m, n, ldc, ES) || !gpu_sync())
-    return AXB_FN(gpu_fail_, )(h, "gemm copy/sync", 0);
+  if (!unstage(dC, C, m, n, ldc, ES)) /* a host C: complete on return */
+    return AXB_FN(gpu_fail_, )(h, "gemm copy", 0);
+  op_done();
   return AXB_SUCCESS;
 }
 
@@ -72,16 +76,50 @@ static axb_status AXB_FN(gpu_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
       (int)m, (int)n, &alpha, dA, (int)la, dB, (int)lb);
   if (s != CUBLAS_STATUS_SUCCESS)
     return AXB_FN(gpu_fail_, )(h, "cuBLAS trsm", (int)s);
-  if (!unstage(dB, B, m, n, ldb, ES) || !gpu_sync())
-    return AXB_FN(gpu_fail_, )(h, "trsm copy/sync", 0);
+  if (!unstage(dB, B, m, n, ldb, ES))
+    return AXB_FN(gpu_fail_, )(h, "trsm copy", 0);
+  op_done();
   return AXB_SUCCESS;
 }
 
-/* The diagonal block (nb x nb) on the host: one 2-D copy of the block down
-   to host scratch, LAPACK's potrf there, one copy back (O(nb^2) bytes per
-   step; the host never touches the device array). */
+/* The diagonal block's Cholesky by cuSOLVER potrf on the device array, in
+   place (issue 24i): only info comes back (one 4-byte copy, the step's one
+   host wait).  Workspace in staging slot 0, info in slot 1.  0: no
+   cuSOLVER or no workspace (the host path below). */
+static int AXB_FN(gpu_potrf_dev_, )(axb_handle h, int64_t n, T *A, int64_t lda,
+                                    int64_t *info, axb_status *st) {
+  int lw = 0;
+  if (!solver_setup() ||
+      CS(potrf_bufferSize)(gpu.solver, CUBLAS_FILL_MODE_LOWER, (int)n, A,
+                           (int)lda, &lw) != CUSOLVER_STATUS_SUCCESS)
+    return 0;
+  T *work = scratch(0, (size_t)(lw > 0 ? lw : 1) * ES);
+  int *di = scratch(1, sizeof(int)), hi = 0;
+  if (!work || !di) return 0;
+  int s = CS(potrf)(gpu.solver, CUBLAS_FILL_MODE_LOWER, (int)n, A, (int)lda,
+                    work, lw, di);
+  if (s != CUSOLVER_STATUS_SUCCESS)
+    *st = AXB_FN(gpu_fail_, )(h, "cuSOLVER potrf", s);
+  else if (!gcpy(&hi, di, sizeof(int)) || hi < 0) {
+    *st = AXB_FN(gpu_fail_, )(h, "potrf info", hi);
+  } else {
+    *info = hi;
+    *st = AXB_SUCCESS;
+  }
+  return 1;
+}
+
+/* The diagonal block (nb x nb): on the device (above), else on the host:
+   one 2-D copy of the block down to host scratch, LAPACK's potrf there,
+   one copy back (O(nb^2) bytes per step; the host never touches the
+   device array). */
 static axb_status AXB_FN(gpu_, potrf)(axb_handle h, int64_t n, T *A,
                                       int64_t lda, int64_t *info) {
+  *info = 0;
+  axb_status st = AXB_SUCCESS;
+  if (n > 0 && gpu_setup(h) && on_device(A) &&
+      AXB_FN(gpu_potrf_dev_, )(h, n, A, lda, info, &st))
+    return st;
   axb_handle hc = AXB_FN(gpu_cpu_h, )();
   if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
   T *b = A;
@@ -90,21 +128,15 @@ static axb_status AXB_FN(gpu_, potrf)(axb_handle h, int64_t n, T *A,
     b = host_scratch((size_t)n * (size_t)n * ES);
     if (!b) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: potrf");
     ldb = n;
-    if (cudaMemcpy2D(b, (size_t)n * ES, A, (size_t)lda * ES, (size_t)n * ES,
-                     (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) {
-      cudaGetLastError();
+    if (!gcpy2d(b, (size_t)n * ES, A, (size_t)lda * ES, (size_t)n * ES,
+                (size_t)n))
       return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
-    }
   }
-  axb_status st = CPU.potrf(hc, n, b, ldb, info);
+  st = CPU.potrf(hc, n, b, ldb, info);
   if (st != AXB_SUCCESS) return axb__fail(h, st, "%s", axb_detail(hc));
-  if (b != A &&
-      (cudaMemcpy2D(A, (size_t)lda * ES, b, (size_t)n * ES, (size_t)n * ES,
-                    (size_t)n, cudaMemcpyHostToDevice) != cudaSuccess ||
-       !gpu_sync())) {
-    cudaGetLastError();
+  if (b != A && !gcpy2d(A, (size_t)lda * ES, b, (size_t)n * ES, (size_t)n * ES,
+                        (size_t)n))
     return AXB_FN(gpu_fail_, )(h, "potrf copy", 0);
-  }
   return AXB_SUCCESS;
 }
 
@@ -116,11 +148,7 @@ static const T *AXB_FN(gpu_, mirror)(int slot, const T *x, int64_t count) {
   if (b) return b; /* a broadcast left it on the device */
   T *d = scratch(4 + (slot & 1), (size_t)count * ES);
   if (!d) return x;
-  if (cudaMemcpy(d, x, (size_t)count * ES, cudaMemcpyHostToDevice) !=
-      cudaSuccess) {
-    cudaGetLastError();
-    return x;
-  }
+  if (!gcpy(d, x, (size_t)count * ES)) return x;
   return d;
 }
 
@@ -140,7 +168,8 @@ static axb_status AXB_FN(gpu_, syrk)(axb_handle h, int64_t n, int64_t k,
                &alpha, dA, (int)la, &one, C, (int)ldc);
   if (s != CUBLAS_STATUS_SUCCESS)
     return AXB_FN(gpu_fail_, )(h, "cuBLAS syrk", (int)s);
-  return gpu_sync() ? AXB_SUCCESS : AXB_FN(gpu_fail_, )(h, "syrk sync", 0);
+  op_done();
+  return AXB_SUCCESS;
 }
 
 static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
@@ -152,6 +181,20 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
     if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
     return CPU.laswp(hc, n, A, lda, k1, k2, ipiv);
   }
+  /* One cuSOLVER laswp for the step (it was one cuBLAS swap, one kernel
+     launch, per interchange: ~jb launches a step), on A + k1 with the
+     pivots relative to row k1. */
+  int slot = solver_setup() ? piv_upload(ipiv, k1, k2) : -1;
+  if (slot >= 0) {
+    int s = CS(laswp)(gpu.solver, (int)n, A + k1, (int)lda, 1, (int)(k2 - k1),
+                      gpu.pd[slot], 1);
+    piv_done(slot);
+    if (s != CUSOLVER_STATUS_SUCCESS)
+      return AXB_FN(gpu_fail_, )(h, "cuSOLVER laswp", s);
+    op_done();
+    return AXB_SUCCESS;
+  }
+  cudaGetLastError();
   /* Row k <-> row ipiv[k] - 1, in order (LAPACK's laswp). */
   for (int64_t k = k1; k < k2; ++k) {
     int64_t r = ipiv[k] - 1;
@@ -161,7 +204,8 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
     if (s != CUBLAS_STATUS_SUCCESS)
       return AXB_FN(gpu_fail_, )(h, "cuBLAS swap", (int)s);
   }
-  return gpu_sync() ? AXB_SUCCESS : AXB_FN(gpu_fail_, )(h, "laswp sync", 0);
+  op_done();
+  return AXB_SUCCESS;
 }
 
 /* The pivot search: on the host (default; the column's pages move to the
@@ -171,6 +215,7 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
 static void AXB_FN(gpu_, iamax)(int64_t m, const T *x, int64_t *idx,
                                 double *val) {
   if (!gpu.panel_device || m <= 0 || !on_device(x)) {
+    if (m > 0) host_touch(x);
     CPU.iamax(m, x, idx, val);
     return;
   }
@@ -179,9 +224,9 @@ static void AXB_FN(gpu_, iamax)(int64_t m, const T *x, int64_t *idx,
   if (CB(asum)(gpu.blas, (int)m, x, 1, &sum) != CUBLAS_STATUS_SUCCESS ||
       !isfinite((double)sum) ||
       CB_I(amax)(gpu.blas, (int)m, x, 1, &r) != CUBLAS_STATUS_SUCCESS ||
-      r < 1 || r > m ||
-      cudaMemcpy(&xv, x + r - 1, ES, cudaMemcpyDefault) != cudaSuccess) {
+      r < 1 || r > m || !gcpy(&xv, x + r - 1, ES)) {
     cudaGetLastError();
+    host_touch(x);
     CPU.iamax(m, x, idx, val);
     return;
   }
@@ -199,13 +244,14 @@ static void AXB_FN(gpu_, panel_step)(int64_t m, int64_t w, T piv, T *x,
       gpu.panel_device && on_device(x) && fabs((double)piv) >= AXB_SAFMIN(T);
   const T *du = dev && w > 0 ? stage(3, u, w, 1, w, ES, 1, &lu) : NULL;
   if (!dev || (w > 0 && !du)) {
+    host_touch(x);
     CPU.panel_step(m, w, piv, x, u, C, ldc);
     return;
   }
   T r = (T)1 / piv, mone = (T)-1;
   CB(scal)(gpu.blas, (int)m, &r, x, 1);
   if (w > 0) CB(ger)(gpu.blas, (int)m, (int)w, &mone, x, 1, du, 1, C, (int)ldc);
-  gpu_sync();
+  op_done();
 }
 
 static void AXB_FN(gpu_, swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1,
@@ -213,10 +259,10 @@ static void AXB_FN(gpu_, swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1,
   if (r1 == r2 || n <= 0) return;
   if (!on_device(A) || CB(swap)(gpu.blas, (int)n, A + r1, (int)lda, A + r2,
                                 (int)lda) != CUBLAS_STATUS_SUCCESS) {
+    host_touch(A);
     CPU.swap_rows(n, A, lda, r1, r2);
-    return;
   }
-  gpu_sync();
+  op_done();
 }
 
 /* Rows gathered by strided cuBLAS copies into a packed device buffer, then
@@ -228,19 +274,17 @@ static void AXB_FN(gpu_, pack_rows)(int64_t m, const int64_t *rows, int64_t n,
              ? (on_device(buf) ? buf : scratch(3, (size_t)(m * n) * ES))
              : NULL;
   if (!d) {
+    host_touch(A);
     CPU.pack_rows(m, rows, n, A, lda, buf);
     return;
   }
   for (int64_t i = 0; i < m; ++i)
     CB(copy)(gpu.blas, (int)n, A + rows[i], (int)lda, d + i, (int)m);
-  if (d != buf && cudaMemcpy(buf, d, (size_t)(m * n) * ES,
-                             cudaMemcpyDeviceToHost) != cudaSuccess) {
-    cudaGetLastError();
+  if (d != buf && !gcpy(buf, d, (size_t)(m * n) * ES)) {
     gpu_sync();
     CPU.pack_rows(m, rows, n, A, lda, buf);
-    return;
-  }
-  gpu_sync();
+  } /* a host buf: complete on return (a copy to the host waits) */
+  op_done();
 }
 
 static void AXB_FN(gpu_, unpack_rows)(int64_t m, const int64_t *rows, int64_t n,
@@ -249,35 +293,44 @@ static void AXB_FN(gpu_, unpack_rows)(int64_t m, const int64_t *rows, int64_t n,
   int64_t ld = 0;
   const T *d = on_device(A) ? stage(3, buf, m, n, m, ES, 1, &ld) : NULL;
   if (!d) {
+    host_touch(A);
     CPU.unpack_rows(m, rows, n, buf, A, lda);
     return;
   }
   for (int64_t i = 0; i < m; ++i)
     CB(copy)(gpu.blas, (int)n, d + i, (int)m, A + rows[i], (int)lda);
-  gpu_sync();
+  op_done();
 }
 
 /* Blocks: one 2-D copy, any side host or managed (cudaMemcpyDefault). */
 static void AXB_FN(gpu_, pack)(int64_t m, int64_t n, const T *A, int64_t lda,
                                T *buf) {
   if (m <= 0 || n <= 0) return;
-  if ((!on_device(A) && !on_device(buf)) ||
-      cudaMemcpy2D(buf, (size_t)m * ES, A, (size_t)lda * ES, (size_t)m * ES,
-                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
-    cudaGetLastError();
+  if (!on_device(A) && !on_device(buf)) { /* host to host: no device */
+    CPU.pack(m, n, A, lda, buf);
+    return;
+  }
+  if (!gcpy2d(buf, (size_t)m * ES, A, (size_t)lda * ES, (size_t)m * ES,
+              (size_t)n)) {
+    gpu_sync();
     CPU.pack(m, n, A, lda, buf);
   }
+  op_done();
 }
 
 static void AXB_FN(gpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
                                  int64_t lda) {
   if (m <= 0 || n <= 0) return;
-  if ((!on_device(A) && !on_device(buf)) ||
-      cudaMemcpy2D(A, (size_t)lda * ES, buf, (size_t)m * ES, (size_t)m * ES,
-                   (size_t)n, cudaMemcpyDefault) != cudaSuccess) {
-    cudaGetLastError();
+  if (!on_device(A) && !on_device(buf)) {
+    CPU.unpack(m, n, buf, A, lda);
+    return;
+  }
+  if (!gcpy2d(A, (size_t)lda * ES, buf, (size_t)m * ES, (size_t)m * ES,
+              (size_t)n)) {
+    gpu_sync();
     CPU.unpack(m, n, buf, A, lda);
   }
+  op_done();
 }
 
 /* The LU panel on a host copy (default) unless AXB_DIST_GPU_PANEL=device. */
@@ -291,13 +344,9 @@ static int AXB_FN(gpu_, panel_on_host)(const T *a) {
 static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
                                          T *A, int64_t lda, int64_t *ipiv,
                                          int64_t *info) {
-  if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n || n <= 0)
+  if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n || n <= 0 ||
+      !solver_setup())
     return AXB_ERR_NOT_SUPPORTED;
-  if (!gpu.solver && cusolverDnCreate(&gpu.solver) != CUSOLVER_STATUS_SUCCESS) {
-    gpu.solver = NULL;
-    gpu.panel_solver = 0;
-    return AXB_ERR_NOT_SUPPORTED;
-  }
   int lw = 0;
   if (CS(getrf_bufferSize)(gpu.solver, (int)m, (int)n, A, (int)lda, &lw) !=
       CUSOLVER_STATUS_SUCCESS)
@@ -310,11 +359,8 @@ static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
     return AXB_FN(gpu_fail_, )(h, "cuSOLVER getrf", s);
   int *hp = host_scratch((size_t)(n + 1) * sizeof(int));
   if (!hp) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: pivots");
-  if (cudaMemcpy(hp, dp, (size_t)(n + 1) * sizeof(int),
-                 cudaMemcpyDeviceToHost) != cudaSuccess) {
-    cudaGetLastError();
+  if (!gcpy(hp, dp, (size_t)(n + 1) * sizeof(int)))
     return AXB_FN(gpu_fail_, )(h, "getrf pivots copy", 0);
-  }
   for (int64_t j = 0; j < n; ++j)
     ipiv[j] = hp[j];
   *info = hp[n] > 0 ? hp[n] : 0;
@@ -323,15 +369,56 @@ static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
 
 /* The table's broadcast (dist.h): NCCL where built with it. */
 static int AXB_FN(gpu_, bcast)(T *buf, int64_t count, int root, MPI_Comm comm,
-                               int dslot) {
+                               int dslot, int flags) {
+  return count > 0 &&
+         gpu_bcast(buf, (size_t)count * ES, root, comm, dslot, flags);
+}
+
+static void AXB_FN(gpu_, bcast_wait)(T *buf) { bcast_wait(buf); }
+
+/* The broadcast buffer of dslot (dist.h), for a root's device-to-device
+   pack; the compute stream first waits for the slot's last broadcast. */
+static T *AXB_FN(gpu_, dbuf)(int dslot, int64_t count) {
+  if (gpu.device < 0 || dslot < 0 || dslot >= NBC || count <= 0) return NULL;
+  bcast_join(dslot);
+  gpu.bc_host[dslot] = NULL; /* its old contents are being replaced */
+  return scratch(6 + dslot, (size_t)count * ES);
+}
+
+static axb_status AXB_FN(gpu_, sync)(axb_handle h) { return gpu_sync_op(h); }
+
+/* One 2-D copy, any side host or device (device to device: no host wait). */
+static void AXB_FN(gpu_, copy)(int64_t m, int64_t n, const T *A, int64_t lda,
+                               T *B, int64_t ldb) {
+  if (m <= 0 || n <= 0) return;
+  if (!on_device(A) && !on_device(B)) {
+    CPU.copy(m, n, A, lda, B, ldb);
+    return;
+  }
+  if (!gcpy2d(B, (size_t)ldb * ES, A, (size_t)lda * ES, (size_t)m * ES,
+              (size_t)n)) {
+    gpu_sync();
+    CPU.copy(m, n, A, lda, B, ldb);
+  }
+  op_done();
+}
+
+static T *AXB_FN(gpu_, dwork)(int slot, int64_t count) {
+  if (gpu.device < 0 || slot < 0 || slot > 1 || count <= 0) return NULL;
+  return scratch(10 + slot, (size_t)count * ES);
+}
+
+static int AXB_FN(gpu_, gatherv)(T *d, const int *cnt, const int *dsp,
+                                 MPI_Comm comm) {
 #ifdef AXB_DIST_NCCL
-  return count > 0 && gpu_bcast(buf, (size_t)count * ES, root, comm, dslot);
+  int r = gpu_gatherv((char *)d, cnt, dsp, ES, comm);
+  if (r && gpu.sync_each) gpu_sync();
+  return r;
 #else
-  (void)buf;
-  (void)count;
-  (void)root;
+  (void)d;
+  (void)cnt;
+  (void)dsp;
   (void)comm;
-  (void)dslot;
   return 0;
 #endif
 }
@@ -352,7 +439,15 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .mirror = AXB_FN(gpu_, mirror),
     .syrk = AXB_FN(gpu_, syrk),
     .panel_lu = AXB_FN(gpu_, panel_lu),
-    .bcast = AXB_FN(gpu_, bcast)};
+    .bcast = AXB_FN(gpu_, bcast),
+    .bcast_wait = AXB_FN(gpu_, bcast_wait),
+    .dbuf = AXB_FN(gpu_, dbuf),
+    .copy = AXB_FN(gpu_, copy),
+    .dwork = AXB_FN(gpu_, dwork),
+    .gatherv = AXB_FN(gpu_, gatherv),
+    .lane = gpu_lane,
+    .fence = gpu_fence,
+    .sync = AXB_FN(gpu_, sync)};
 
 const OPS_T *AXB_FN(axb__dist_ops_, )(axb_handle h) {
   return axb__dist_gpu_handle(h) ? &AXB_FN(axb__dist_gpu_, ) : &CPU;

@@ -30,6 +30,13 @@
  * rows of L21 and A22 move together), so the result is that of the plain
  * order.
  *
+ * The look-ahead lane (GPU ranks on one process row, issue 24i; as the
+ * Cholesky's): the owner of block k+1 applies step k's interchanges, U12
+ * and update to that block column and factors panel k+1 on the table's
+ * second stream, beside the rest of its update of step k-1; every rank
+ * updates its first block column after the look-ahead's first and fences
+ * there, and three panel buffers rotate.
+ *
  * Local pivoting (grid->pivot = AXB_DIST_PIVOT_LOCAL): the same, with the
  * candidates of step 1 restricted to the process row that owns row k0+j.
  */
@@ -48,8 +55,11 @@ typedef struct {
   int64_t lld, n, nb, mloc, nloc;
   int64_t *ipiv, info;
   axb_status st;         /* first failed local operation            */
-  T *pbuf[2];            /* panel buffers: (mloc - lr0) x jb         */
-  int64_t *hbuf[2];      /* panel headers: jb pivots, info           */
+  T *pbuf[3];            /* panel buffers: (mloc - lr0) x jb         */
+  int64_t *hbuf[3];      /* panel headers: jb pivots, info           */
+  int nslot;             /* panel buffers: 2, or 3 with the lane     */
+  int lane;              /* 1: the look-ahead lane is used           */
+  int64_t ub0;           /* the local column of ubuf's first column  */
   T *ubuf, *rbuf, *urow; /* U12, one row for swaps, the pivot row    */
   AXB_FN(swap_ws_, ) sw; /* the batched interchanges (dist_swap_t.h) */
   MPI_Request req[2];
@@ -63,8 +73,10 @@ typedef struct {
   T *hp;   /* lld x nb host copy of the panel when the table asks for one
               (GPU ranks: the panel is factored on the host), else NULL    */
   T *prow; /* ib entries: the candidate row read through the table         */
-  const T *pd, *ud; /* pbuf[slot] and ubuf of the step where the trailing
-                       gemms read them (the table's mirror: one upload)  */
+  const T *pd, *ud;  /* pbuf[slot] and ubuf of the step where the trailing
+                        gemms read them (the table's mirror: one upload)  */
+  int pdev[3], udev; /* 1: this root packed pbuf[slot] / ubuf into the
+                        table's device broadcast buffer (dbuf) instead    */
   axb_dist_times *t;
 } CTX;
 
@@ -214,36 +226,72 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
       }
       AXB_FN(lu_panel_, )(c, k, c->hbuf[slot]);
     }
-    c->ops->pack(c->mloc - lr0, jb, c->pa + lr0, c->lld, c->pbuf[slot]);
+    /* Into the table's broadcast buffer (GPU ranks: device to device from
+       a device panel, one upload from a host copy), else pbuf. */
+    T *dp = c->ops->dbuf ? c->ops->dbuf(slot, (c->mloc - lr0) * jb) : NULL;
+    c->pdev[slot] = dp != NULL;
+    c->ops->pack(c->mloc - lr0, jb, c->pa + lr0, c->lld,
+                 dp ? dp : c->pbuf[slot]);
     if (c->pa == c->hp) c->ops->unpack(span, 1, c->hp + lr0, a0, span);
     c->t->panel += axb__now() - t0;
   }
   double t0 = axb__now();
   int cnt = (int)((c->mloc - lr0) * jb);
+  /* Nobody reads the panel on the host but through mirror (pd). */
+  int fl = (g->pcol == qk && c->pdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
+           AXB_DIST_BC_DEV_ONLY;
   if (nonblocking) {
     MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row, &c->req[0]);
-    if (AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot))
+    if (AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       c->req[1] = MPI_REQUEST_NULL;
     else
       MPI_Ibcast(c->pbuf[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
     MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
-    if (!AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot))
+    if (!AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
 }
 
-/* A[lr1.., c0..c1) -= L21 U12[:, c0 - lc1 ..] for step k (c->pd, c->ud). */
-static void AXB_FN(lu_update_, )(CTX *c, int64_t lr0, int64_t lr1, int64_t lc1,
-                                 int64_t jb, int64_t c0, int64_t c1) {
+/* A[lr1.., c0..c1) -= L21 U12[:, c0 - ub0 ..] for step k (c->pd, c->ud). */
+static void AXB_FN(lu_update_, )(CTX *c, int64_t lr0, int64_t lr1, int64_t jb,
+                                 int64_t c0, int64_t c1) {
   double t0 = axb__now();
   int64_t ldp = c->mloc - lr0;
   AXB_FN(lu_note_, )
   (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, c1 - c0, jb,
-                   (T)-1, c->pd + (lr1 - lr0), ldp, c->ud + (c0 - lc1) * jb, jb,
-                   (T)1, c->a + lr1 + c0 * c->lld, c->lld));
+                   (T)-1, c->pd + (lr1 - lr0), ldp, c->ud + (c0 - c->ub0) * jb,
+                   jb, (T)1, c->a + lr1 + c0 * c->lld, c->lld));
   c->t->update += axb__now() - t0;
+}
+
+/* The look-ahead lane (one process row: this rank holds row block k): on
+   the table's second stream, block column k+1 (local columns lc1 ..
+   lc1+jb1) gets step k's interchanges, its part of U12 (trsm in place) and
+   its update, then panel k+1 is factored into slot next and its broadcast
+   started. */
+static void AXB_FN(lu_lane_, )(CTX *c, int64_t k, int next, int64_t lr0,
+                               int64_t lr1, int64_t lc1, int64_t jb,
+                               int64_t jb1) {
+  int64_t k0 = k * c->nb, lld = c->lld, ldp = c->mloc - lr0;
+  T *col = c->a + lc1 * lld;
+  c->ops->lane(1);
+  double t0 = axb__now();
+  AXB_FN(lu_note_, )
+  (c, c->ops->laswp(c->h, jb1, col, lld, k0, k0 + jb, c->ipiv));
+  c->t->swap += axb__now() - t0;
+  t0 = axb__now();
+  AXB_FN(lu_note_, )
+  (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1,
+                   (T)1, c->pd, ldp, col + lr0, lld));
+  AXB_FN(lu_note_, )
+  (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, jb1, jb,
+                   (T)-1, c->pd + (lr1 - lr0), ldp, col + lr0, lld, (T)1,
+                   col + lr1, lld));
+  c->t->update += axb__now() - t0;
+  AXB_FN(lu_panel_bcast_, )(c, k + 1, next, 1);
+  c->ops->lane(0);
 }
 
 /* Steps 2-5 of block column k (its panel factored and broadcast, or its
@@ -257,48 +305,74 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
   double t0 = axb__now();
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
+  AXB_DIST_BCAST_WAIT(c->ops, c->pbuf[slot]);
   c->t->bcast += axb__now() - t0;
   const int64_t *hdr = c->hbuf[slot];
   for (int64_t j = 0; j < jb; ++j)
     c->ipiv[k0 + j] = hdr[j];
   if (hdr[jb] && !c->info) c->info = hdr[jb];
-  /* 3: interchanges on the columns outside the panel, one exchange. */
+  /* The step's L11/L21 where the device reads it (GPU ranks: the
+     broadcast's device copy, or one upload), for the trsms and gemms. */
+  c->pd = c->ops->mirror(0, c->pbuf[slot], (c->mloc - lr0) * jb);
+  int64_t k1 = k0 + jb, jb1 = c->n - k1 < nb ? c->n - k1 : nb;
+  int la = g->lookahead && k1 < c->n, next = (slot + 1) % c->nslot;
+  int own = la && g->pcol == dist_owner(k1, nb, g->npcol);
+  int lane = own && c->lane; /* block column k+1 on the lane */
+  if (lane) AXB_FN(lu_lane_, )(c, k, next, lr0, lr1, lc1, jb, jb1);
+  /* 3: interchanges on the columns outside the panel (and outside block
+     column k+1 when the lane has it), one exchange. */
   t0 = axb__now();
   int in = g->pcol == qk;
   int64_t cr[4] = {0, in ? lc0 : c->nloc, in ? lc0 + jb : c->nloc, c->nloc};
+  if (lane) { /* one process row: [0, lc0) and after block column k+1 */
+    cr[1] = lc0;
+    cr[2] = lc1 + jb1;
+  }
   AXB_FN(dist_laswp_, )
   (c->h, c->ops, g, c->a, c->lld, nb, k0, jb, c->ipiv, cr, &c->sw);
   AXB_FN(lu_note_, )(c, c->sw.st);
   c->t->swap += axb__now() - t0;
-  /* 4: U12 on process row pk, broadcast down the columns. */
-  int64_t wu = c->nloc - lc1;
+  /* 4: U12 on process row pk (from local column ub0: the lane has block
+     column k+1's), broadcast down the columns. */
+  c->ub0 = lane ? lc1 + jb1 : lc1;
+  int64_t wu = c->nloc - c->ub0;
   t0 = axb__now();
+  c->udev = 0;
   if (g->prow == pk && wu > 0) {
-    T *a12 = c->a + lr0 + lc1 * c->lld;
+    T *a12 = c->a + lr0 + c->ub0 * c->lld;
     AXB_FN(lu_note_, )
     (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, wu,
-                     (T)1, c->pbuf[slot], c->mloc - lr0, a12, c->lld));
-    c->ops->pack(jb, wu, a12, c->lld, c->ubuf);
+                     (T)1, c->pd, c->mloc - lr0, a12, c->lld));
+    T *du = c->ops->dbuf ? c->ops->dbuf(3, jb * wu) : NULL;
+    c->udev = du != NULL;
+    c->ops->pack(jb, wu, a12, c->lld, du ? du : c->ubuf);
   }
   c->t->update += axb__now() - t0;
   t0 = axb__now();
-  if (wu > 0 && !AXB_DIST_BCAST(c->ops, c->ubuf, jb * wu, pk, g->col, 2))
+  int fl = (g->prow == pk && c->udev ? AXB_DIST_BC_ROOT_DEV : 0) |
+           AXB_DIST_BC_DEV_ONLY;
+  if (wu > 0 && !AXB_DIST_BCAST(c->ops, c->ubuf, jb * wu, pk, g->col, 3, fl))
     MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
+  AXB_DIST_BCAST_WAIT(c->ops, c->ubuf);
   c->t->bcast += axb__now() - t0;
-  /* The step's L21 and U12 uploaded once (GPU ranks) for its gemms. */
-  c->pd = c->ops->mirror(0, c->pbuf[slot], (c->mloc - lr0) * jb);
   c->ud = c->ops->mirror(1, c->ubuf, jb * (wu > 0 ? wu : 0));
-  /* 5: the trailing update, with the look-ahead's block column first. */
-  int64_t k1 = k0 + jb;
-  if (g->lookahead && k1 < c->n) {
-    int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
-    int own = g->pcol == dist_owner(k1, nb, g->npcol);
-    if (own) AXB_FN(lu_update_, )(c, lr0, lr1, lc1, jb, lc1, lc1 + jb1);
-    AXB_FN(lu_panel_bcast_, )(c, k + 1, !slot, 1);
-    AXB_FN(lu_update_, )
-    (c, lr0, lr1, lc1, jb, own ? lc1 + jb1 : lc1, c->nloc);
+  /* 5: the trailing update, with the look-ahead's block column first (and
+     with the lane, the next look-ahead's block column, then the fence). */
+  if (la) {
+    if (!lane) {
+      if (own) AXB_FN(lu_update_, )(c, lr0, lr1, jb, lc1, lc1 + jb1);
+      AXB_FN(lu_panel_bcast_, )(c, k + 1, next, 1);
+    }
+    int64_t r0 = own ? lc1 + jb1 : lc1;
+    if (c->lane) {
+      int64_t r1 = r0 + nb < c->nloc ? r0 + nb : c->nloc;
+      AXB_FN(lu_update_, )(c, lr0, lr1, jb, r0, r1);
+      c->ops->fence();
+      r0 = r1;
+    }
+    AXB_FN(lu_update_, )(c, lr0, lr1, jb, r0, c->nloc);
   } else {
-    AXB_FN(lu_update_, )(c, lr0, lr1, lc1, jb, lc1, c->nloc);
+    AXB_FN(lu_update_, )(c, lr0, lr1, jb, lc1, c->nloc);
   }
 }
 
@@ -322,10 +396,15 @@ static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
 
 static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   int64_t mnb = (c->mloc > 1 ? c->mloc : 1) * c->nb;
-  c->pbuf[0] = axb__dist_halloc(c->h, mnb, sizeof(T));
-  c->pbuf[1] = axb__dist_halloc(c->h, mnb, sizeof(T));
-  c->hbuf[0] = axb__malloc(c->nb + 1, sizeof(int64_t));
-  c->hbuf[1] = axb__malloc(c->nb + 1, sizeof(int64_t));
+  c->lane =
+      c->ops->lane && c->ops->fence && c->g->nprow == 1 && c->g->lookahead;
+  c->nslot = c->lane ? 3 : 2;
+  int bufs = 1;
+  for (int i = 0; i < c->nslot; ++i) {
+    c->pbuf[i] = axb__dist_halloc(c->h, mnb, sizeof(T));
+    c->hbuf[i] = axb__malloc(c->nb + 1, sizeof(int64_t));
+    bufs = bufs && c->pbuf[i] && c->hbuf[i];
+  }
   c->ubuf =
       axb__dist_halloc(c->h, c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
   c->rbuf = axb__malloc(c->nloc + 1, sizeof(T));
@@ -336,8 +415,8 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->prow = axb__malloc(c->ib, sizeof(T));
   int hp = c->ops->panel_on_host(c->a);
   if (hp) c->hp = axb__dist_halloc(c->h, c->lld * c->nb, sizeof(T));
-  if (!c->pbuf[0] || !c->pbuf[1] || !c->hbuf[0] || !c->hbuf[1] || !c->ubuf ||
-      !c->rbuf || !c->urow || !c->cand || !c->pu || !c->prow || (hp && !c->hp))
+  if (!bufs || !c->ubuf || !c->rbuf || !c->urow || !c->cand || !c->pu ||
+      !c->prow || (hp && !c->hp))
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
                      "distributed getrf: cannot allocate the panel buffers "
                      "(%lld x %lld local)",
@@ -356,10 +435,10 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
 }
 
 static void AXB_FN(lu_free_, )(CTX *c) {
-  axb__dist_hfree(c->pbuf[0]);
-  axb__dist_hfree(c->pbuf[1]);
-  axb__free(c->hbuf[0]);
-  axb__free(c->hbuf[1]);
+  for (int i = 0; i < c->nslot; ++i) {
+    axb__dist_hfree(c->pbuf[i]);
+    axb__free(c->hbuf[i]);
+  }
   axb__dist_hfree(c->ubuf);
   axb__free(c->rbuf);
   axb__free(c->urow);
@@ -387,13 +466,17 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
     MPI_Type_commit(&c.cand_type);
     int64_t nblk = (c.n + c.nb - 1) / c.nb;
     int pending = 0;
+    if (c.lane) c.ops->fence(); /* lane 1's first wait */
     for (int64_t k = 0; k < nblk; ++k) {
-      if (!pending) AXB_FN(lu_panel_bcast_, )(&c, k, (int)(k & 1), 0);
-      AXB_FN(lu_step_, )(&c, k, (int)(k & 1), pending);
+      int slot = (int)(k % c.nslot);
+      if (!pending) AXB_FN(lu_panel_bcast_, )(&c, k, slot, 0);
+      AXB_FN(lu_step_, )(&c, k, slot, pending);
       pending = g->lookahead && k + 1 < nblk;
     }
     MPI_Op_free(&c.maxloc);
     MPI_Type_free(&c.cand_type);
+    /* The device's work done before host code reads the array (GPU ranks). */
+    if (c.ops->sync) AXB_FN(lu_note_, )(&c, c.ops->sync(h));
     st = axb__dist_agree(h, g, c.st);
   }
   AXB_FN(lu_free_, )(&c);

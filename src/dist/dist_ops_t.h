@@ -120,6 +120,13 @@ static void AXB_FN(cpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
     memcpy(A + c * lda, buf + c * m, (size_t)m * sizeof(T));
 }
 
+static void AXB_FN(cpu_, copy)(int64_t m, int64_t n, const T *A, int64_t lda,
+                               T *B, int64_t ldb) {
+  if (m <= 0) return;
+  for (int64_t c = 0; c < n; ++c)
+    memcpy(B + c * ldb, A + c * lda, (size_t)m * sizeof(T));
+}
+
 static int AXB_FN(cpu_, panel_on_host)(const T *a) {
   (void)a;
   return 0;
@@ -146,6 +153,15 @@ const OPS_T AXB_FN(axb__dist_cpu_, ) = {
     .panel_on_host = AXB_FN(cpu_, panel_on_host),
     .mirror = AXB_FN(cpu_, mirror),
     .syrk = NULL,
-    .panel_lu = NULL};
+    .panel_lu = NULL,
+    .bcast = NULL,
+    .bcast_wait = NULL,
+    .dbuf = NULL,
+    .copy = AXB_FN(cpu_, copy),
+    .dwork = NULL,
+    .gatherv = NULL,
+    .lane = NULL,
+    .fence = NULL,
+    .sync = NULL};
 
 #undef OPS_T

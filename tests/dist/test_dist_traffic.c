@@ -11,6 +11,22 @@
  * where copying the trailing local array once per step (n / nb = 128 steps
  * here) would be several times more.  The gathered factors are compared
  * with the single-process getrf's / potrf's (equal up to rounding).
+ *
+ * Device residence (issue 24i): on one process row (1 x Q) the panels
+ * never cross to the host: the Cholesky's diagonal blocks by cuSOLVER
+ * potrf on the device (one per block over the grid; only info comes
+ * back), W and the LU panel packed device to device into the broadcast
+ * buffers, so the bytes are at most the pivots (down once, up for the two
+ * column ranges of cuSOLVER's laswp, one call each) and info, as ints,
+ *   bytes <= steps * (4 nb + 8) * 4;
+ * on several process rows the Cholesky's W is gathered and assembled on
+ * the devices too: only info and L11 (down the column) cross,
+ *   bytes <= steps * (nb^2 + nb + 2) * 8;
+ * and no operation ends with a device-wide sync: at most two per
+ * factorization (the prefetch at its start, the table's sync at its end).
+ * On one process row the look-ahead's block column and panel run on the
+ * table's second lane (cuBLAS calls counted on the lane's stream), in
+ * the Cholesky and the LU.
  */
 #include "dist_testing.h"
 
@@ -18,6 +34,7 @@
 
 void axb_gpusim_arm(int on);
 long long axb_gpusim_traffic(void);
+long axb_gpusim_count(const char *what);
 
 enum { N = 768, NB = 6, C_PANELS = 4 }; /* N: the specs' order */
 
@@ -53,11 +70,19 @@ static void one(int chol) {
   int64_t *ipiv = malloc(N * sizeof *ipiv), *jpiv = malloc(N * sizeof *jpiv);
   int64_t info = 0, rinfo = 0;
   long long t0 = axb_gpusim_traffic();
+  long p0 = axb_gpusim_count("potrf"), s0 = axb_gpusim_count("sync");
+  long l0 = axb_gpusim_count("lane"), w0 = axb_gpusim_count("laswp");
   axb_gpusim_arm(1);
   axb_status st = chol ? axb_dist_dpotrf(HD, AXB_LOWER, &A, &info)
                        : axb_dist_dgetrf(HD, &A, ipiv, &info);
   axb_gpusim_arm(0);
   long long bytes = axb_gpusim_traffic() - t0;
+  long potrfs = axb_gpusim_count("potrf") - p0, all_potrfs = 0;
+  long syncs = axb_gpusim_count("sync") - s0;
+  long lanes = axb_gpusim_count("lane") - l0, all_lanes = 0;
+  long laswps = axb_gpusim_count("laswp") - w0;
+  MPI_Allreduce(&lanes, &all_lanes, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&potrfs, &all_potrfs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   axb_status rs = chol ? axb_dpotrf(H, AXB_LOWER, N, F.data, F.ld, &rinfo)
                        : axb_dgetrf(H, N, N, F.data, F.ld, jpiv, &rinfo);
   CHECK(st == AXB_SUCCESS && info == 0 && rs == AXB_SUCCESS,
@@ -73,6 +98,35 @@ static void one(int chol) {
         (long long)(A.mloc * A.nloc) * (long long)sizeof(double));
   CHECK(bytes > 0, "%s: no traffic counted (the device table was not used)",
         spec);
+  if (chol)
+    CHECK(all_potrfs == steps,
+          "%s: %ld diagonal blocks factored by the device potrf, not %lld",
+          spec, all_potrfs, (long long)steps);
+  CHECK(syncs <= 2, "%s: %ld device-wide syncs (at most 2: start and end)",
+        spec, syncs);
+  if (P_ == 1)
+    CHECK(all_lanes >= steps - 1,
+          "%s: %ld cuBLAS calls on the look-ahead lane (its block column's "
+          "update, one per step at least)",
+          spec, all_lanes);
+  else
+    CHECK(all_lanes == 0, "%s: %ld cuBLAS calls on a lane (none here)", spec,
+          all_lanes);
+  if (!chol && P_ == 1)
+    CHECK(laswps >= steps,
+          "%s: %ld cuSOLVER laswp calls, fewer than one per step (%lld)", spec,
+          laswps, (long long)steps);
+  long long row_bound = (long long)steps * (4 * NB + 8) * 4;
+  long long chol_bound = (long long)steps * (NB * NB + NB + 2) * 8;
+  if (chol)
+    CHECK(bytes <= chol_bound,
+          "%s: %lld bytes host<->device: more than info and L11 (%lld)", spec,
+          bytes, chol_bound);
+  if (P_ == 1)
+    CHECK(bytes <= row_bound,
+          "%s: one process row, %lld bytes host<->device: more than the "
+          "pivots and info (%lld)",
+          spec, bytes, row_bound);
   CHECK(axb_dist_gather(HD, &A, 0, D.data, D.ld) == AXB_SUCCESS, "gather: %s",
         axb_detail(HD));
   if (rank_ == 0) {

@@ -22,6 +22,7 @@ typedef enum {
 } cublasDiagType_t;
 
 cublasStatus_t cublasCreate(cublasHandle_t *h);
+cublasStatus_t cublasSetStream(cublasHandle_t h, cudaStream_t s);
 
 #define AXB_GPUSIM_BLAS(T, P, p)                                               \
   cublasStatus_t cublas##P##gemm(                                              \

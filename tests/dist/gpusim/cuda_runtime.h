@@ -32,6 +32,9 @@ struct cudaMemLocation {
   int id;
 };
 #define cudaMemAttachGlobal 1u
+#define cudaStreamNonBlocking 1u
+#define cudaEventDisableTiming 2u
+typedef struct axb_gpusim_event *cudaEvent_t;
 
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaMalloc(void **p, size_t bytes);
@@ -45,10 +48,23 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes,
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
                          size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes,
+                            enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                              size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t s);
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t bytes,
                                  struct cudaMemLocation loc, unsigned flags,
                                  cudaStream_t s);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
+                                         int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
 cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int device);
 cudaError_t cudaGetLastError(void);

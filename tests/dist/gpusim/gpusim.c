@@ -9,9 +9,18 @@
  * memory registered here, so cudaPointerGetAttributes answers as the
  * runtime does; cuBLAS's GEMM and TRSM run on a CPU handle's backend
  * table, the level-1/2 calls are loops.  What it cannot check: CUDA's own
- * semantics (page migration, streams), for which the device run is.
+ * semantics (page migration, concurrency), for which the device run is.
  * At exit the process fails (status 3) if no call reached the simulated
  * device: the test would otherwise pass on the CPU table alone.
+ *
+ * Streams (issue 24i): a broadcast enqueued on a stream other than the
+ * compute stream (0) lands in a receiver's buffer only once the compute
+ * stream waits for an event recorded after it (cudaStreamWaitEvent) or the
+ * device is synchronized; until then the buffer holds NaNs.  A table that
+ * reads a broadcast's result without ordering itself after it computes
+ * with NaNs and the tests fail.  Calls are counted by kind
+ * (axb_gpusim_count: device syncs, cuSOLVER potrf) for tests that check
+ * which path ran.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "core/internal.h"
@@ -35,7 +44,7 @@ typedef struct {
 } region;
 static region *regs;
 static size_t nregs, capregs;
-static long device_calls;
+static long device_calls, syncs, potrfs, stream_syncs, lane_calls, laswps;
 static axb_handle cpu;
 
 /* Traffic accounting (axb_gpusim_arm): bytes copied between host and
@@ -64,6 +73,18 @@ void axb_gpusim_arm(int on) {
   armed = on;
 }
 long long axb_gpusim_traffic(void) { return traffic; }
+/* Calls so far of one kind: "sync" (cudaDeviceSynchronize), "stream_sync"
+   (cudaStreamSynchronize), "potrf", "laswp" (cuSOLVER's), "lane" (cuBLAS
+   calls on a
+   handle set to the lane stream), "device" (all). */
+long axb_gpusim_count(const char *what) {
+  if (strcmp(what, "sync") == 0) return syncs;
+  if (strcmp(what, "potrf") == 0) return potrfs;
+  if (strcmp(what, "stream_sync") == 0) return stream_syncs;
+  if (strcmp(what, "lane") == 0) return lane_calls;
+  if (strcmp(what, "laswp") == 0) return laswps;
+  return device_calls;
+}
 
 static int is_dev(const void *p) {
   const char *c = p;
@@ -75,6 +96,54 @@ static int is_dev(const void *p) {
 /* A copy of bytes between host and device memory counts. */
 static void count(void *d, const void *s, size_t bytes) {
   if (is_dev(d) != is_dev(s)) traffic += (long long)bytes;
+}
+
+/* Broadcasts on a side stream not yet seen by the compute stream: the
+   bytes that will land at dst once it is ordered after broadcast seq. */
+typedef struct {
+  char *dst, *data;
+  size_t n;
+  long seq;
+} delivery;
+static delivery *dq;
+static size_t ndq, capdq;
+static long bc_seq;
+struct axb_gpusim_event {
+  long seq;
+};
+
+/* Land every delivery of broadcasts <= upto (inside ENTER/LEAVE); with
+   drop, those into [lo, lo + n) are discarded instead (memory freed). */
+static void deliver(long upto, const char *lo, size_t n) {
+  size_t j = 0;
+  for (size_t i = 0; i < ndq; ++i) {
+    delivery *d = &dq[i];
+    int freed = lo && d->dst >= lo && d->dst < lo + n;
+    if (!freed && d->seq > upto) {
+      dq[j++] = *d;
+      continue;
+    }
+    if (!freed) memcpy(d->dst, d->data, d->n);
+    free(d->data);
+  }
+  ndq = j;
+}
+
+/* Queue recv's broadcast result (n bytes, now in data) and poison recv. */
+static int queue_delivery(void *recv, const void *data, size_t n) {
+  if (ndq == capdq) {
+    size_t cap = capdq ? 2 * capdq : 16;
+    delivery *q = realloc(dq, cap * sizeof *q);
+    if (!q) return 0;
+    dq = q;
+    capdq = cap;
+  }
+  char *c = malloc(n ? n : 1);
+  if (!c) return 0;
+  memcpy(c, data, n);
+  dq[ndq++] = (delivery){recv, c, n, ++bc_seq};
+  memset(recv, 0xff, n); /* NaN in both precisions */
+  return 1;
 }
 
 axb_backend axb_gpusim_backend(axb_handle h) {
@@ -130,6 +199,7 @@ cudaError_t cudaMalloc(void **p, size_t n) {
 cudaError_t cudaFree(void *p) {
   for (size_t i = 0; i < nregs; ++i)
     if (regs[i].p == p) {
+      deliver(-1, regs[i].p, regs[i].n);
       if (regs[i].mapped)
         munmap(p, regs[i].mapped);
       else
@@ -167,15 +237,80 @@ cudaError_t cudaMemcpy2D(void *d, size_t dp, const void *s, size_t sp, size_t w,
   LEAVE;
   return cudaSuccess;
 }
+cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n,
+                            enum cudaMemcpyKind k, cudaStream_t st) {
+  (void)st;
+  return cudaMemcpy(d, s, n, k);
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  (void)e;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp,
+                              size_t w, size_t h, enum cudaMemcpyKind k,
+                              cudaStream_t st) {
+  (void)st;
+  return cudaMemcpy2D(d, dp, s, sp, w, h, k);
+}
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
                                  struct cudaMemLocation l, unsigned f,
                                  cudaStream_t s) {
   (void)p, (void)n, (void)l, (void)f, (void)s;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) {
+  ++syncs;
+  ENTER;
+  deliver(bc_seq, NULL, 0);
+  LEAVE;
+  return cudaSuccess;
+}
+/* One stream's work done: not a device-wide sync, and no broadcast lands
+   (only a wait on its event orders a stream after it). */
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   (void)s;
+  ++stream_syncs;
+  return cudaSuccess;
+}
+/* The broadcasts' stream (dist_gpu.c creates it with these flags): waits
+   of it on an event deliver nothing; the lanes (created with a priority)
+   compute, and their waits deliver as the compute stream's do. */
+static char comm_stream, lane_stream;
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
+  (void)flags;
+  *s = &comm_stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
+                                         int priority) {
+  (void)flags, (void)priority;
+  *s = &lane_stream;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
+  *least = 0;
+  *greatest = -1;
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
+  (void)flags;
+  *e = calloc(1, sizeof **e);
+  return *e ? cudaSuccess : 2;
+}
+/* An event covers the broadcasts enqueued before it. */
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  (void)s;
+  e->seq = bc_seq;
+  return cudaSuccess;
+}
+/* The compute stream waiting for an event: the broadcasts it covers land. */
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) {
+  (void)f;
+  if (s != &comm_stream) {
+    ENTER;
+    deliver(e->seq, NULL, 0);
+    LEAVE;
+  }
   return cudaSuccess;
 }
 /* One simulated device per process: its "bus id" names the process. */
@@ -217,10 +352,19 @@ ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
   ENTER;
   ++device_calls;
   if (r == root && send != recv) memmove(recv, send, count);
-  int ok = MPI_Bcast(recv, (int)count, MPI_BYTE, root, comm->comm);
+  char *tmp = r == root || stream == NULL ? recv : malloc(count ? count : 1);
+  int ok = tmp && MPI_Bcast(tmp, (int)count, MPI_BYTE, root, comm->comm) ==
+                      MPI_SUCCESS;
+  if (ok && tmp != recv) ok = queue_delivery(recv, tmp, count);
+  if (tmp != recv) free(tmp);
   LEAVE;
-  return ok == MPI_SUCCESS ? ncclSuccess : ncclSystemError;
+  return ok ? ncclSuccess : ncclSystemError;
 }
+ncclResult_t ncclCommAbort(ncclComm_t comm) { return ncclCommDestroy(comm); }
+/* A group's broadcasts run at their call, in order (the same on every
+   rank): nothing to do at its ends. */
+ncclResult_t ncclGroupStart(void) { return ncclSuccess; }
+ncclResult_t ncclGroupEnd(void) { return ncclSuccess; }
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   MPI_Comm_free(&comm->comm);
   free(comm);
@@ -232,10 +376,22 @@ cudaError_t cudaGetDeviceCount(int *c) {
   *c = 1;
   return cudaSuccess;
 }
+/* A handle remembers its stream, so that calls on a lane are counted. */
+struct axb_gpusim_blas {
+  cudaStream_t s;
+};
+static struct axb_gpusim_blas blas_handles[16];
+static int nblas;
 cublasStatus_t cublasCreate(cublasHandle_t *h) {
-  *h = NULL;
+  *h = &blas_handles[nblas++ % 16];
+  (*h)->s = NULL;
   return CUBLAS_STATUS_SUCCESS;
 }
+cublasStatus_t cublasSetStream(cublasHandle_t h, cudaStream_t s) {
+  h->s = s;
+  return CUBLAS_STATUS_SUCCESS;
+}
+#define LANE(h) (lane_calls += (h) && (h)->s == &lane_stream)
 
 static axb_trans tr(cublasOperation_t o) {
   return o == CUBLAS_OP_N ? AXB_NO_TRANS : AXB_TRANS;
@@ -246,7 +402,7 @@ static axb_trans tr(cublasOperation_t o) {
       cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,     \
       int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,  \
       const T *beta, T *C, int ldc) {                                          \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     cublasStatus_t r = cpu->ops->p.gemm(cpu, tr(ta), tr(tb), m, n, k, *alpha,  \
@@ -258,7 +414,7 @@ static axb_trans tr(cublasOperation_t o) {
       cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,          \
       cublasOperation_t trans, cublasDiagType_t diag, int m, int n,            \
       const T *alpha, const T *A, int lda, T *B, int ldb) {                    \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     cublasStatus_t r = cpu->ops->p.trsm(                                       \
@@ -271,7 +427,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##swap(cublasHandle_t h, int n, T *x, int ix, T *y,  \
                                  int iy) {                                     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int i = 0; i < n; ++i) {                                              \
@@ -284,7 +440,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##copy(cublasHandle_t h, int n, const T *x, int ix,  \
                                  T *y, int iy) {                               \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int i = 0; i < n; ++i)                                                \
@@ -294,7 +450,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##scal(cublasHandle_t h, int n, const T *a, T *x,    \
                                  int ix) {                                     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int i = 0; i < n; ++i)                                                \
@@ -304,7 +460,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublas##P##asum(cublasHandle_t h, int n, const T *x, int ix,  \
                                  T *r) {                                       \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     T s = 0;                                                                   \
@@ -316,7 +472,7 @@ static axb_trans tr(cublasOperation_t o) {
   }                                                                            \
   cublasStatus_t cublasI##p##amax(cublasHandle_t h, int n, const T *x, int ix, \
                                   int *r) {                                    \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     int b = 0;                                                                 \
@@ -329,7 +485,7 @@ static axb_trans tr(cublasOperation_t o) {
   cublasStatus_t cublas##P##ger(cublasHandle_t h, int m, int n, const T *a,    \
                                 const T *x, int ix, const T *y, int iy, T *A,  \
                                 int lda) {                                     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     for (int j = 0; j < n; ++j)                                                \
@@ -342,7 +498,7 @@ static axb_trans tr(cublasOperation_t o) {
   cublasStatus_t cublas##P##syrk(                                              \
       cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
       int k, const T *a, const T *A, int lda, const T *b, T *C, int ldc) {     \
-    (void)h;                                                                   \
+    LANE(h);                                                                   \
     ++device_calls;                                                            \
     ENTER;                                                                     \
     if (uplo != CUBLAS_FILL_MODE_LOWER || trans != CUBLAS_OP_N) n = -1;        \
@@ -366,11 +522,57 @@ cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h) {
   *h = NULL;
   return CUSOLVER_STATUS_SUCCESS;
 }
+cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t h, cudaStream_t s) {
+  (void)h, (void)s;
+  return CUSOLVER_STATUS_SUCCESS;
+}
 #define SIM_SOLVER(T, P, p)                                                    \
   cusolverStatus_t cusolverDn##P##getrf_bufferSize(                            \
       cusolverDnHandle_t h, int m, int n, T *A, int lda, int *lwork) {         \
     (void)h, (void)A, (void)lda;                                               \
     *lwork = m + n;                                                            \
+    return CUSOLVER_STATUS_SUCCESS;                                            \
+  }                                                                            \
+  cusolverStatus_t cusolverDn##P##potrf_bufferSize(                            \
+      cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda,       \
+      int *lwork) {                                                            \
+    (void)h, (void)uplo, (void)A, (void)lda;                                   \
+    *lwork = n;                                                                \
+    return CUSOLVER_STATUS_SUCCESS;                                            \
+  }                                                                            \
+  /* Lower only (what the table calls); info as LAPACK's (the minor). */       \
+  cusolverStatus_t cusolverDn##P##potrf(                                       \
+      cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda,       \
+      T *work, int lwork, int *info) {                                         \
+    (void)h, (void)work, (void)lwork;                                          \
+    ++device_calls;                                                            \
+    ++potrfs;                                                                  \
+    if (uplo != CUBLAS_FILL_MODE_LOWER) return 1;                              \
+    int64_t inf = 0;                                                           \
+    ENTER;                                                                     \
+    axb_status st = axb_##p##potrf(cpu, AXB_LOWER, n, A, lda, &inf);           \
+    *info = (int)inf;                                                          \
+    LEAVE;                                                                     \
+    return st == AXB_SUCCESS || st == AXB_ERR_NOT_SPD ? 0 : 1;                 \
+  }                                                                            \
+  /* LAPACK's laswp: rows k1..k2 (1-based) <-> ipiv's, in order. */            \
+  cusolverStatus_t cusolverDn##P##laswp(cusolverDnHandle_t h, int n, T *A,     \
+                                        int lda, int k1, int k2,               \
+                                        const int *ipiv, int incx) {           \
+    (void)h;                                                                   \
+    ++device_calls;                                                            \
+    ++laswps;                                                                  \
+    if (incx != 1) return 1;                                                   \
+    ENTER;                                                                     \
+    for (int k = k1; k <= k2; ++k) {                                           \
+      int r = ipiv[k - 1];                                                     \
+      for (int j = 0; r != k && j < n; ++j) {                                  \
+        T t = A[k - 1 + (int64_t)j * lda];                                     \
+        A[k - 1 + (int64_t)j * lda] = A[r - 1 + (int64_t)j * lda];             \
+        A[r - 1 + (int64_t)j * lda] = t;                                       \
+      }                                                                        \
+    }                                                                          \
+    LEAVE;                                                                     \
     return CUSOLVER_STATUS_SUCCESS;                                            \
   }                                                                            \
   cusolverStatus_t cusolverDn##P##getrf(cusolverDnHandle_t h, int m, int n,    \
