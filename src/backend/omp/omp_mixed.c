@@ -1,8 +1,8 @@
 /*
  * The CPU table's kernels for the host mixed-precision session
  * (backend.h, axb_mixed_host_kernels; src/dense/mixed_host.c uses them):
- * OpenBLAS's own sgetrf, dgemv, dsymv and strsv, each on the handle's
- * threads.  Why (bench/results/mixed-2core-vm, docs/notes/mixed.md,
+ * OpenBLAS's own sgetrf, dgemv, dsymv and strsv (below 4 threads), each on the
+ * handle's threads.  Why (bench/results/mixed-2core-vm, docs/notes/mixed.md,
  * "The CPU path on the 2-core VM"):
  *   - a refinement step is one product y = A x with the FP64 A and two
  *     triangular solves with the FP32 factor, one vector each: they run at
@@ -82,11 +82,21 @@ static axb_status mx_dsymv(axb_handle h, axb_uplo uplo, int64_t n,
   return AXB_SUCCESS;
 }
 
+/* Threads from which the session's solves take the table's getrs (our
+   threaded few-column TRSM) instead of OpenBLAS's strsv, which reads the
+   factor on one thread: on 16 threads of the x2 device host, n = 4096,
+   the refinement's solves took 17.6 ms with strsv against 3.6 with the
+   table's getrs (bench/results/mixed-h100/s9/mixed-cpu16-h100x2host.txt,
+   axb-dsgesv against axb-dsgesv-base); on 2 threads strsv was the faster
+   (4.7 against 6.5 ms a pair, omp_mixed.c's header). */
+#define MIXED_STRSV_MAX_THREADS 3
+
 static axb_status mx_strsv(axb_handle h, axb_uplo uplo, axb_trans trans,
                            axb_diag diag, int64_t n, const float *A,
                            int64_t lda, float *x) {
   if (!axb_omp_fits_int(n, lda)) return AXB_ERR_NOT_SUPPORTED;
   const int nt = axb_omp_threads(h);
+  if (nt > MIXED_STRSV_MAX_THREADS) return AXB_ERR_NOT_SUPPORTED;
   const int sv = axb_omp_blas_begin_threaded(nt);
   cblas_strsv(AXB_CB_COL, CB_UPLO(uplo), CB_TR(trans), CB_DIAG(diag), (int)n, A,
               (int)lda, x, 1);
