@@ -28,6 +28,7 @@ struct axb_dist_grid_s {
   int rcond; /* the certified driver estimates rcond (1) or not (0) */
   axb_dist_pivot pivot;
   axb_dist_times times;
+  axb_dist_timeline timeline; /* GPU ranks, AXB_DIST_TIMELINE=1 */
 };
 
 /* ---- index maps (source process 0, square blocks nb) ---------------- */
@@ -245,6 +246,22 @@ void axb__dist_hfree(void *p);
 /* On a GPU rank: start moving A's managed local array to h's device (the
    algorithms' cuBLAS calls then find it there).  No-op otherwise. */
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);
+
+/* The device timeline (AXB_DIST_TIMELINE=1; axb_dist.h): start returns 1
+   when it records this factorization (h a CUDA handle of a GPU build, the
+   variable set), after recording its origin event on the compute stream;
+   mark brackets a phase (AXB_DIST_PH_*) on the stream operations go to
+   now (begin 1, then 0, never nested for one phase); end, after the
+   factorization's sync, reads the intervals into *t (zeroed when nothing
+   was recorded).  No-ops without GPU ranks. */
+int axb__dist_gpu_timeline_start(axb_handle h);
+void axb__dist_gpu_mark(int phase, int begin);
+void axb__dist_gpu_timeline_end(axb_dist_timeline *t);
+/* A phase's bracket in an algorithm whose context has `tl` (1: recording). */
+#define AXB_DIST_MARK(c, ph, begin)                                            \
+  do {                                                                         \
+    if ((c)->tl) axb__dist_gpu_mark((ph), (begin));                            \
+  } while (0)
 
 /* ---- typed algorithms (dist_lu.c, dist_chol.c, dist_solve.c) ----------- */
 

@@ -183,10 +183,12 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
     if (ok) { /* every rank enqueues the broadcast */
       ok = cudaEventRecord(gpu.ev_in[dslot], gpu.cur) == cudaSuccess &&
-           cudaStreamWaitEvent(gpu.cs, gpu.ev_in[dslot], 0) == cudaSuccess &&
-           ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, gpu.cs) ==
-               ncclSuccess &&
-           cudaEventRecord(gpu.ev_done[dslot], gpu.cs) == cudaSuccess;
+           cudaStreamWaitEvent(gpu.cs, gpu.ev_in[dslot], 0) == cudaSuccess;
+      int ti = tl_comm_begin(AXB_DIST_PH_BCAST);
+      ok = ok && ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, gpu.cs) ==
+                     ncclSuccess;
+      tl_comm_end(ti);
+      ok = ok && cudaEventRecord(gpu.ev_done[dslot], gpu.cs) == cudaSuccess;
       int all = ok;
       MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
       if (all) {
@@ -226,6 +228,7 @@ static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
   if (!a || !a->ok) return 0;
   ok = cudaEventRecord(gpu.ev_gin, gpu.cur) == cudaSuccess &&
        cudaStreamWaitEvent(gpu.cs, gpu.ev_gin, 0) == cudaSuccess;
+  int ti = tl_comm_begin(AXB_DIST_PH_PANEL); /* the Cholesky's W gather */
   if (ok) {
     ncclGroupStart();
     for (int p = 0; p < size; ++p) {
@@ -236,6 +239,7 @@ static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
     }
     ok &= ncclGroupEnd() == ncclSuccess;
   }
+  tl_comm_end(ti);
   ok = ok && cudaEventRecord(gpu.ev_gdone, gpu.cs) == cudaSuccess &&
        cudaStreamWaitEvent(gpu.cur, gpu.ev_gdone, 0) == cudaSuccess;
   int all = ok;

@@ -78,6 +78,7 @@ typedef struct {
   int pdev[3], udev; /* 1: this root packed pbuf[slot] / ubuf into the
                         table's device broadcast buffer (dbuf) instead    */
   axb_dist_times *t;
+  int tl; /* 1: the device timeline records (AXB_DIST_MARK) */
 } CTX;
 
 static int64_t AXB_FN(lu_loc_, )(const CTX *c, int64_t gi, int row) {
@@ -214,6 +215,7 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
   int qk = dist_owner(k0, nb, g->npcol);
   if (g->pcol == qk) {
     double t0 = axb__now();
+    AXB_DIST_MARK(c, AXB_DIST_PH_PANEL, 1);
     /* The panel's rows lr0.. of columns lc0 .. lc0+jb-1, one contiguous
        range of a (with the rows above lr0 of the later columns). */
     T *a0 = c->a + lr0 + lc0 * c->lld;
@@ -234,8 +236,10 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
                  dp ? dp : c->pbuf[slot]);
     if (c->pa == c->hp) c->ops->unpack(span, 1, c->hp + lr0, a0, span);
     c->t->panel += axb__now() - t0;
+    AXB_DIST_MARK(c, AXB_DIST_PH_PANEL, 0);
   }
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   int cnt = (int)((c->mloc - lr0) * jb);
   /* Nobody reads the panel on the host but through mirror (pd). */
   int fl = (g->pcol == qk && c->pdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
@@ -252,18 +256,21 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
       MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
 }
 
 /* A[lr1.., c0..c1) -= L21 U12[:, c0 - ub0 ..] for step k (c->pd, c->ud). */
 static void AXB_FN(lu_update_, )(CTX *c, int64_t lr0, int64_t lr1, int64_t jb,
                                  int64_t c0, int64_t c1) {
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 1);
   int64_t ldp = c->mloc - lr0;
   AXB_FN(lu_note_, )
   (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, c1 - c0, jb,
                    (T)-1, c->pd + (lr1 - lr0), ldp, c->ud + (c0 - c->ub0) * jb,
                    jb, (T)1, c->a + lr1 + c0 * c->lld, c->lld));
   c->t->update += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 0);
 }
 
 /* The look-ahead lane (one process row: this rank holds row block k): on
@@ -278,10 +285,13 @@ static void AXB_FN(lu_lane_, )(CTX *c, int64_t k, int next, int64_t lr0,
   T *col = c->a + lc1 * lld;
   c->ops->lane(1);
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 1);
   AXB_FN(lu_note_, )
   (c, c->ops->laswp(c->h, jb1, col, lld, k0, k0 + jb, c->ipiv));
   c->t->swap += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 0);
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 1);
   AXB_FN(lu_note_, )
   (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1,
                    (T)1, c->pd, ldp, col + lr0, lld));
@@ -290,6 +300,7 @@ static void AXB_FN(lu_lane_, )(CTX *c, int64_t k, int next, int64_t lr0,
                    (T)-1, c->pd + (lr1 - lr0), ldp, col + lr0, lld, (T)1,
                    col + lr1, lld));
   c->t->update += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 0);
   AXB_FN(lu_panel_bcast_, )(c, k + 1, next, 1);
   c->ops->lane(0);
 }
@@ -304,9 +315,11 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   int64_t lc1 = AXB_FN(lu_loc_, )(c, k0 + jb, 0);
   int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
   AXB_DIST_BCAST_WAIT(c->ops, c->pbuf[slot]);
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
   const int64_t *hdr = c->hbuf[slot];
   for (int64_t j = 0; j < jb; ++j)
     c->ipiv[k0 + j] = hdr[j];
@@ -322,6 +335,7 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   /* 3: interchanges on the columns outside the panel (and outside block
      column k+1 when the lane has it), one exchange. */
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 1);
   int in = g->pcol == qk;
   int64_t cr[4] = {0, in ? lc0 : c->nloc, in ? lc0 + jb : c->nloc, c->nloc};
   if (lane) { /* one process row: [0, lc0) and after block column k+1 */
@@ -332,11 +346,13 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   (c->h, c->ops, g, c->a, c->lld, nb, k0, jb, c->ipiv, cr, &c->sw);
   AXB_FN(lu_note_, )(c, c->sw.st);
   c->t->swap += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 0);
   /* 4: U12 on process row pk (from local column ub0: the lane has block
      column k+1's), broadcast down the columns. */
   c->ub0 = lane ? lc1 + jb1 : lc1;
   int64_t wu = c->nloc - c->ub0;
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 1);
   c->udev = 0;
   if (g->prow == pk && wu > 0) {
     T *a12 = c->a + lr0 + c->ub0 * c->lld;
@@ -348,13 +364,16 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
     c->ops->pack(jb, wu, a12, c->lld, du ? du : c->ubuf);
   }
   c->t->update += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 0);
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   int fl = (g->prow == pk && c->udev ? AXB_DIST_BC_ROOT_DEV : 0) |
            AXB_DIST_BC_DEV_ONLY;
   if (wu > 0 && !AXB_DIST_BCAST(c->ops, c->ubuf, jb * wu, pk, g->col, 3, fl))
     MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
   AXB_DIST_BCAST_WAIT(c->ops, c->ubuf);
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
   c->ud = c->ops->mirror(1, c->ubuf, jb * (wu > 0 ? wu : 0));
   /* 5: the trailing update, with the look-ahead's block column first (and
      with the lane, the next look-ahead's block column, then the fence). */
@@ -459,6 +478,7 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
   c.t = &g->times;
   *info = 0;
   double t0 = axb__now();
+  c.tl = axb__dist_gpu_timeline_start(h);
   axb_status st = axb__dist_agree(h, g, AXB_FN(lu_alloc_, )(&c));
   if (st == AXB_SUCCESS && c.n > 0) {
     MPI_Op_create(AXB_FN(lu_maxloc_, ), 1, &c.maxloc);
@@ -479,6 +499,7 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
     if (c.ops->sync) AXB_FN(lu_note_, )(&c, c.ops->sync(h));
     st = axb__dist_agree(h, g, c.st);
   }
+  axb__dist_gpu_timeline_end(&g->timeline); /* after the sync: complete */
   AXB_FN(lu_free_, )(&c);
   g->times.factor = axb__now() - t0;
   if (st != AXB_SUCCESS) return st;

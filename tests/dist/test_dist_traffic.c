@@ -62,6 +62,48 @@ static double diff(const axb_dense *D, const axb_dense *F, int chol) {
   return m > 0 ? d / m : d;
 }
 
+/* The device timeline (AXB_DIST_TIMELINE=1 in the environment; gpusim's
+   events carry the host clock): recorded, with update intervals on the
+   compute stream, broadcasts on the NCCL stream where a broadcast crosses
+   ranks, the lane's on one process row, unions no longer than the sums
+   and the span.  Off: nothing recorded. */
+static void check_timeline(const char *spec, long events) {
+  axb_dist_timeline t = axb_dist_get_timeline(G);
+  const char *env = getenv("AXB_DIST_TIMELINE");
+  if (!(env && strcmp(env, "1") == 0)) {
+    CHECK(!t.valid, "%s: timeline off, but recorded", spec);
+    return;
+  }
+  double sum[3] = {0, 0, 0};
+  for (int ph = 0; ph < AXB_DIST_NPHASE; ++ph)
+    for (int s = 0; s < AXB_DIST_NSTREAM; ++s) {
+      CHECK(t.ms[ph][s] >= 0, "%s: phase %d stream %d: %g ms", spec, ph, s,
+            t.ms[ph][s]);
+      sum[s] += t.ms[ph][s];
+    }
+  const double eps = 1e-3; /* ms: float event times */
+  CHECK(t.valid && t.intervals > 0 && events >= 2 * t.intervals,
+        "%s: timeline valid %d, %lld intervals, %ld events", spec, t.valid,
+        t.intervals, events);
+  CHECK(t.ms[AXB_DIST_PH_UPDATE][0] > 0, "%s: no update on the compute stream",
+        spec);
+  if (P_ * Q_ > 1)
+    CHECK(t.ms[AXB_DIST_PH_BCAST][2] + t.ms[AXB_DIST_PH_PANEL][2] > 0,
+          "%s: no NCCL transfer in the timeline", spec);
+  if (P_ == 1 && Q_ > 1)
+    CHECK(t.intervals > 0 && sum[1] > 0, "%s: nothing on the lane", spec);
+  double all = 0;
+  for (int s = 0; s < AXB_DIST_NSTREAM; ++s) {
+    CHECK(t.busy[s] <= sum[s] + eps, "%s: stream %d busy %g > its sum %g", spec,
+          s, t.busy[s], sum[s]);
+    all += t.busy[s];
+  }
+  CHECK(t.busy_all <= all + eps && t.busy_all <= t.span + eps &&
+            t.busy_all >= t.busy[0] - eps,
+        "%s: union %g, streams' busy %g, span %g", spec, t.busy_all, all,
+        t.span);
+}
+
 static void one(int chol) {
   const char *spec = chol ? "spd:768" : "uniform:768";
   axb_dist_matrix A = gen(HD, spec);
@@ -72,6 +114,7 @@ static void one(int chol) {
   long long t0 = axb_gpusim_traffic();
   long p0 = axb_gpusim_count("potrf"), s0 = axb_gpusim_count("sync");
   long l0 = axb_gpusim_count("lane"), w0 = axb_gpusim_count("laswp");
+  long e0 = axb_gpusim_count("event");
   axb_gpusim_arm(1);
   axb_status st = chol ? axb_dist_dpotrf(HD, AXB_LOWER, &A, &info)
                        : axb_dist_dgetrf(HD, &A, ipiv, &info);
@@ -81,6 +124,7 @@ static void one(int chol) {
   long syncs = axb_gpusim_count("sync") - s0;
   long lanes = axb_gpusim_count("lane") - l0, all_lanes = 0;
   long laswps = axb_gpusim_count("laswp") - w0;
+  long events = axb_gpusim_count("event") - e0;
   MPI_Allreduce(&lanes, &all_lanes, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&potrfs, &all_potrfs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   axb_status rs = chol ? axb_dpotrf(H, AXB_LOWER, N, F.data, F.ld, &rinfo)
@@ -127,6 +171,7 @@ static void one(int chol) {
           "%s: one process row, %lld bytes host<->device: more than the "
           "pivots and info (%lld)",
           spec, bytes, row_bound);
+  check_timeline(spec, events);
   CHECK(axb_dist_gather(HD, &A, 0, D.data, D.ld) == AXB_SUCCESS, "gather: %s",
         axb_detail(HD));
   if (rank_ == 0) {
