@@ -133,7 +133,10 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     void (*unpack)(int64_t m, int64_t n, const T *buf, T *A, int64_t lda);     \
     /* 1: the LU factors each panel on a host copy of it (the rank's array     \
        a is device memory and the table prefers the host for the pivot         \
-       search; GPU ranks, AXB_DIST_GPU_PANEL=host); 0: in place. */            \
+       search; GPU ranks, AXB_DIST_GPU_PANEL=host); 2: on several process      \
+       rows the panel is gathered onto one device and factored there by        \
+       panel_lu (gatherv_root; GPU ranks by default), the host copy as its     \
+       fallback; 0: in place. */                                               \
     int (*panel_on_host)(const T *a);                                          \
     /* The host array x (count entries) where gemm reads it without a copy     \
        per call: the GPU table's device buffer `slot` (0 or 1; valid until     \
@@ -185,6 +188,13 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        1 done, 0 not available (NULL in the CPU table): the caller's           \
        MPI_Allgatherv on host buffers. */                                      \
     int (*gatherv)(T * d, const int *cnt, const int *dsp, MPI_Comm comm);      \
+    /* The pieces (cnt[p] entries at d + dsp[p], d from dwork) onto root       \
+       (dir 0; every rank's own piece in place) or from root back to their     \
+       ranks (dir 1), device to device (NCCL point to point, one group); the   \
+       compute stream is ordered after it.  Collective, agreed: 1 done, 0 not  \
+       available (NULL in the CPU table; no NCCL). */                          \
+    int (*gatherv_root)(T * d, const int *cnt, const int *dsp, int root,       \
+                        int dir, MPI_Comm comm);                               \
     /* Operations from here go to lane s: 0 the compute stream, 1 the          \
        look-ahead lane (GPU ranks: a second, high-priority stream, so that     \
        the look-ahead's block column and panel run beside the trailing         \

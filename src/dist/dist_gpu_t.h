@@ -333,9 +333,11 @@ static void AXB_FN(gpu_, unpack)(int64_t m, int64_t n, const T *buf, T *A,
   op_done();
 }
 
-/* The LU panel on a host copy (default) unless AXB_DIST_GPU_PANEL=device. */
+/* The LU panel on a host copy unless AXB_DIST_GPU_PANEL=device; by
+   default (auto) gathered onto one device on several process rows (2). */
 static int AXB_FN(gpu_, panel_on_host)(const T *a) {
-  return on_device(a) && !gpu.panel_device;
+  if (!on_device(a) || gpu.panel_device) return 0;
+  return gpu.panel_solver ? 2 : 1;
 }
 
 /* The one-process-row panel by cuSOLVER getrf on the device array: only
@@ -423,6 +425,23 @@ static int AXB_FN(gpu_, gatherv)(T *d, const int *cnt, const int *dsp,
 #endif
 }
 
+static int AXB_FN(gpu_, gatherv_root)(T *d, const int *cnt, const int *dsp,
+                                      int root, int dir, MPI_Comm comm) {
+#ifdef AXB_DIST_NCCL
+  int r = gpu_gatherv_root((char *)d, cnt, dsp, ES, root, dir, comm);
+  if (r && gpu.sync_each) gpu_sync();
+  return r;
+#else
+  (void)d;
+  (void)cnt;
+  (void)dsp;
+  (void)root;
+  (void)dir;
+  (void)comm;
+  return 0;
+#endif
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -445,6 +464,7 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .copy = AXB_FN(gpu_, copy),
     .dwork = AXB_FN(gpu_, dwork),
     .gatherv = AXB_FN(gpu_, gatherv),
+    .gatherv_root = AXB_FN(gpu_, gatherv_root),
     .lane = gpu_lane,
     .fence = gpu_fence,
     .sync = AXB_FN(gpu_, sync)};

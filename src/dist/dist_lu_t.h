@@ -78,7 +78,11 @@ typedef struct {
   int pdev[3], udev; /* 1: this root packed pbuf[slot] / ubuf into the
                         table's device broadcast buffer (dbuf) instead    */
   axb_dist_times *t;
-  int tl; /* 1: the device timeline records (AXB_DIST_MARK) */
+  int tl;     /* 1: the device timeline records (AXB_DIST_MARK) */
+  int gather; /* 1: panels gathered onto one device (P > 1, GPU ranks) */
+  T *gd, *gg; /* the gathered pieces and the panel in global row order
+                 (device work buffers of n x nb entries each)           */
+  int *cnt;   /* 2 P: the pieces' counts and offsets                     */
 } CTX;
 
 static int64_t AXB_FN(lu_loc_, )(const CTX *c, int64_t gi, int row) {
@@ -205,6 +209,88 @@ static int AXB_FN(lu_panel_whole_, )(CTX *c, int64_t k0, int64_t jb,
   return 1;
 }
 
+/* cnt[p], dsp[p] (p < P): process row p's rows of the panel from global
+   row k0 (jb columns) packed, and where they start in gd. */
+static void AXB_FN(lu_counts_, )(CTX *c, int64_t k0, int64_t jb) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t off = 0;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp =
+        axb_dist_numroc(c->n, c->nb, p, P) - axb_dist_numroc(k0, c->nb, p, P);
+    cnt[p] = (int)(mp * jb);
+    dsp[p] = (int)off;
+    off += mp * jb;
+  }
+}
+
+/* Between the pieces in gd (process row order) and G = gg (global rows
+   k0 .. n-1 in order, ld n - k0): one 2-D copy per local block of rows (nb
+   consecutive global rows); into G (to_g 1) or back. */
+static void AXB_FN(lu_regroup_, )(CTX *c, int64_t k0, int64_t jb, int to_g) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t nb = c->nb, m = c->n - k0;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp = cnt[p] / jb, l0 = axb_dist_numroc(k0, nb, p, P), len;
+    for (int64_t l = 0; l < mp; l += len) {
+      len = nb - (l0 + l) % nb;
+      if (len > mp - l) len = mp - l;
+      T *x = c->gd + dsp[p] + l, *y = c->gg + dist_l2g(l0 + l, nb, p, P) - k0;
+      if (to_g)
+        c->ops->copy(len, jb, x, mp, y, m);
+      else
+        c->ops->copy(len, jb, y, m, x, mp);
+    }
+  }
+}
+
+/* Several process rows, GPU ranks (issue 24k): the panel's column block
+   (rows k0.. of every process row of column qk) gathered onto the diagonal
+   block's owner pk in global row order, G = A[k0:n, k0:k0+jb], factored
+   there in one call (panel_lu: cuSOLVER getrf), the factored rows sent
+   back, the pivots and info broadcast down the column.  This is exactly
+   partial pivoting on the global column: getrf on G compares the same
+   entries as the column search (rows k0+j.. of column j after the same
+   eliminations), breaks ties to the smallest row as idamax does, and row
+   i of the factored G is global row k0 + i after the interchanges, so
+   sending it back by position leaves the panel interchanged and factored
+   as lu_panel_ does.  Messages per panel: one gather and one scatter (P -
+   1 transfers each, NCCL, device to device) and one broadcast of jb + 1
+   integers, with their agreements: O(1) per panel, where the column
+   search takes jb allreduces and up to jb row exchanges.  1: done; 0:
+   not available (agreed: no NCCL), the column search instead. */
+static int AXB_FN(lu_panel_gather_, )(CTX *c, int64_t k0, int64_t jb,
+                                      int64_t lr0, T *a0, int64_t *hdr) {
+  const axb_dist_grid *g = c->g;
+  if (!c->gather) return 0;
+  int P = g->nprow, pk = dist_owner(k0, c->nb, P), *dsp = c->cnt + P;
+  int64_t m = c->n - k0, info = 0, mine = c->mloc - lr0;
+  AXB_FN(lu_counts_, )(c, k0, jb);
+  c->ops->pack(mine, jb, a0, c->lld, c->gd + dsp[g->prow]);
+  if (!c->ops->gatherv_root(c->gd, c->cnt, dsp, pk, 0, g->col)) return 0;
+  if (g->prow == pk) {
+    AXB_FN(lu_regroup_, )(c, k0, jb, 1);
+    axb_status st = c->ops->panel_lu(c->h, m, jb, c->gg, m, hdr, &info);
+    if (st == AXB_ERR_NOT_SUPPORTED) /* no solver or workspace: a failure */
+      st = axb__fail(c->h, AXB_ERR_DEVICE,
+                     "distributed getrf: the gathered %lld x %lld panel "
+                     "could not be factored on the device",
+                     (long long)m, (long long)jb);
+    AXB_FN(lu_note_, )(c, st);
+    for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows */
+      hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
+    hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+    AXB_FN(lu_regroup_, )(c, k0, jb, 0);
+  }
+  if (!c->ops->gatherv_root(c->gd, c->cnt, dsp, pk, 1, g->col))
+    AXB_FN(lu_note_, )
+  (c, axb__fail(c->h, AXB_ERR_DEVICE,
+                "distributed getrf: the factored panel could not be sent "
+                "back (NCCL)"));
+  MPI_Bcast(hdr, (int)jb + 1, MPI_INT64_T, pk, g->col);
+  c->ops->unpack(mine, jb, c->gd + dsp[g->prow], a0, c->lld);
+  return 1;
+}
+
 /* Factor panel k on its column (root) into pbuf/hbuf, and broadcast it
    along the process rows: blocking, or started (req) for the look-ahead. */
 static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
@@ -221,7 +307,8 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
     T *a0 = c->a + lr0 + lc0 * c->lld;
     int64_t span = (jb - 1) * c->lld + (c->mloc - lr0);
     c->pa = c->a + lc0 * c->lld;
-    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, c->hbuf[slot])) {
+    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, c->hbuf[slot]) &&
+        !AXB_FN(lu_panel_gather_, )(c, k0, jb, lr0, a0, c->hbuf[slot])) {
       if (c->hp && c->mloc > lr0) { /* factored on a host copy */
         c->ops->pack(span, 1, a0, span, c->hp + lr0);
         c->pa = c->hp;
@@ -413,6 +500,34 @@ static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
   }
 }
 
+/* The gathered panel (hp = 2: the table's choice; several process rows,
+   partial pivoting): its two device buffers of (global rows) x nb entries,
+   the largest panel (step 0), reserved before the first step, so that no
+   step can fail for them; a rank where they do not fit fails with a
+   status (agreed by the caller). */
+static axb_status AXB_FN(lu_gather_alloc_, )(CTX *c, int hp) {
+  const axb_dist_grid *g = c->g;
+  c->gather = hp == 2 && g->nprow > 1 && g->pivot != AXB_DIST_PIVOT_LOCAL &&
+              c->n > 0 && c->ops->gatherv_root && c->ops->dwork &&
+              c->ops->panel_lu && c->ops->copy;
+  if (!c->gather) return AXB_SUCCESS;
+  int64_t ng = c->n * c->nb;
+  c->cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
+  c->gd = c->ops->dwork(0, ng);
+  c->gg = c->gd ? c->ops->dwork(1, ng) : NULL;
+  if (!c->cnt || !c->gd || !c->gg)
+    return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
+                     "distributed getrf: the gathered panel needs 2 x %lld x "
+                     "%lld device entries (%.0f MiB) on each GPU rank",
+                     (long long)c->n, (long long)c->nb,
+                     2.0 * (double)ng * sizeof(T) / 1048576.0);
+  if (ng > AXB_DIST_MSG_MAX)
+    return axb__fail(c->h, AXB_ERR_NOT_SUPPORTED,
+                     "distributed getrf: the gathered panel would exceed "
+                     "2^30 entries (lower nb)");
+  return AXB_SUCCESS;
+}
+
 static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   int64_t mnb = (c->mloc > 1 ? c->mloc : 1) * c->nb;
   c->lane =
@@ -434,13 +549,15 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->prow = axb__malloc(c->ib, sizeof(T));
   int hp = c->ops->panel_on_host(c->a);
   if (hp) c->hp = axb__dist_halloc(c->h, c->lld * c->nb, sizeof(T));
+  axb_status st = AXB_FN(lu_gather_alloc_, )(c, hp);
+  if (st != AXB_SUCCESS) return st;
   if (!bufs || !c->ubuf || !c->rbuf || !c->urow || !c->cand || !c->pu ||
       !c->prow || (hp && !c->hp))
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
                      "distributed getrf: cannot allocate the panel buffers "
                      "(%lld x %lld local)",
                      (long long)c->mloc, (long long)c->nloc);
-  axb_status st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
+  st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
   if (st == AXB_ERR_OUT_OF_MEMORY)
     return axb__fail(c->h, st,
                      "distributed getrf: cannot allocate the "
@@ -465,6 +582,7 @@ static void AXB_FN(lu_free_, )(CTX *c) {
   axb__free(c->pu);
   axb__free(c->prow);
   axb__dist_hfree(c->hp);
+  axb__free(c->cnt);
   AXB_FN(swap_ws_free_, )(&c->sw);
 }
 

@@ -38,15 +38,57 @@ long axb_gpusim_count(const char *what);
 
 enum { N = 768, NB = 6, C_PANELS = 4 }; /* N: the specs' order */
 
-static axb_dist_matrix gen(axb_handle h, const char *spec) {
+/* MPI calls that move data, counted through the profiling interface (the
+   library is linked statically into this program, so its calls land
+   here): the messages of a factorization on this rank. */
+static long msgs;
+int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op,
+                  MPI_Comm c) {
+  ++msgs;
+  return PMPI_Allreduce(s, r, n, t, op, c);
+}
+int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
+  ++msgs;
+  return PMPI_Bcast(b, n, t, root, c);
+}
+int MPI_Ibcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c,
+               MPI_Request *r) {
+  ++msgs;
+  return PMPI_Ibcast(b, n, t, root, c, r);
+}
+int MPI_Sendrecv_replace(void *b, int n, MPI_Datatype t, int d, int st, int s,
+                         int rt, MPI_Comm c, MPI_Status *x) {
+  ++msgs;
+  return PMPI_Sendrecv_replace(b, n, t, d, st, s, rt, c, x);
+}
+int MPI_Send(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
+  ++msgs;
+  return PMPI_Send(b, n, t, d, tag, c);
+}
+int MPI_Recv(void *b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c,
+             MPI_Status *x) {
+  ++msgs;
+  return PMPI_Recv(b, n, t, s, tag, c, x);
+}
+int MPI_Alltoallv(const void *sb, const int *sc, const int *sd, MPI_Datatype st,
+                  void *rb, const int *rc, const int *rd, MPI_Datatype rt,
+                  MPI_Comm c) {
+  ++msgs;
+  return PMPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, c);
+}
+
+static axb_dist_matrix gen_nb(axb_handle h, const char *spec, int64_t nb) {
   axb_gen_spec s;
   axb_dist_matrix A;
   if (axb_gen_parse(H, spec, &s) != AXB_SUCCESS ||
-      axb_dist_gen(h, G, &s, AXB_F64, NB, &A) != AXB_SUCCESS) {
+      axb_dist_gen(h, G, &s, AXB_F64, nb, &A) != AXB_SUCCESS) {
     fprintf(stderr, "rank %d: dist gen %s: %s\n", rank_, spec, axb_detail(h));
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   return A;
+}
+static axb_dist_matrix gen(axb_handle h, const char *spec) {
+  return gen_nb(h, spec, NB);
 }
 
 /* Largest |D - F| over the lower triangle (chol) or all of D, scaled by
@@ -190,9 +232,39 @@ static void one(int chol) {
   axb_dist_matrix_destroy(&A);
 }
 
+/* The LU's messages on several process rows (issue 24k): GPU ranks gather
+   each panel onto one device, so a factorization sends O(panels)
+   messages, not the column search's one allreduce (and up to one row
+   exchange) per column.  With nb = 48, n = 768 (16 panels, 768 columns)
+   at most M_PANEL messages per panel on each rank, fewer than the columns;
+   AXB_DIST_GPU_PANEL=host (the column search) fails this check. */
+enum { NB_MSG = 48, M_PANEL = 24 };
+static void messages(void) {
+  if (P_ == 1) return;
+  axb_dist_matrix A = gen_nb(HD, "uniform:768", NB_MSG);
+  int64_t *ipiv = malloc(N * sizeof *ipiv), info = 0;
+  long m0 = msgs;
+  axb_status st = axb_dist_dgetrf(HD, &A, ipiv, &info);
+  long m = msgs - m0, steps = (N + NB_MSG - 1) / NB_MSG, most = 0;
+  MPI_Allreduce(&m, &most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+  CHECK(st == AXB_SUCCESS && info == 0, "getrf nb %d: status %d info %lld",
+        NB_MSG, (int)st, (long long)info);
+  CHECK(most <= M_PANEL * steps && most < N,
+        "getrf %dx%d nb %d: %ld messages on a rank, more than %d per panel "
+        "(%ld panels, %d columns): a search per column?",
+        P_, Q_, NB_MSG, most, M_PANEL, steps, N);
+  if (rank_ == 0)
+    printf("getrf n %d nb %d: at most %ld MPI messages per rank (%ld panels, "
+           "%.1f per panel)\n",
+           N, NB_MSG, most, steps, (double)most / (double)steps);
+  free(ipiv);
+  axb_dist_matrix_destroy(&A);
+}
+
 int main(int argc, char **argv) {
   dist_test_start(&argc, &argv);
   one(1);
   one(0);
+  messages();
   return dist_test_finish("test_dist_traffic");
 }

@@ -374,6 +374,34 @@ ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
   LEAVE;
   return ok ? ncclSuccess : ncclSystemError;
 }
+/* Point to point: a blocking MPI message at the call (a group's calls
+   run in order, the same order on every rank: the gathered LU panel's
+   root receives from each other rank in turn, each sends once); on a side
+   stream the received bytes land only when the compute stream waits for
+   an event after them, as a broadcast's. */
+ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t type,
+                      int peer, ncclComm_t comm, cudaStream_t stream) {
+  (void)type, (void)stream;
+  ENTER;
+  ++device_calls;
+  int ok =
+      MPI_Send(send, (int)count, MPI_BYTE, peer, 11, comm->comm) == MPI_SUCCESS;
+  LEAVE;
+  return ok ? ncclSuccess : ncclSystemError;
+}
+ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer,
+                      ncclComm_t comm, cudaStream_t stream) {
+  (void)type;
+  ENTER;
+  ++device_calls;
+  char *tmp = stream == NULL ? recv : malloc(count ? count : 1);
+  int ok = tmp && MPI_Recv(tmp, (int)count, MPI_BYTE, peer, 11, comm->comm,
+                           MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  if (ok && tmp != recv) ok = queue_delivery(recv, tmp, count);
+  if (tmp != recv) free(tmp);
+  LEAVE;
+  return ok ? ncclSuccess : ncclSystemError;
+}
 ncclResult_t ncclCommAbort(ncclComm_t comm) { return ncclCommDestroy(comm); }
 /* A group's broadcasts run at their call, in order (the same on every
    rank): nothing to do at its ends. */
