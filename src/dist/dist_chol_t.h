@@ -41,6 +41,7 @@ typedef struct {
   T *a;
   int64_t lld, n, nb, mloc, nloc;
   axb_status st;
+  const T *l11d; /* L11's device copy from its NCCL broadcast (issue 24k) */
   T *l11, *w[3], *wl, *s; /* L11, W (n x nb) x nslot, W at local rows,
                              scratch */
   int nslot;              /* W buffers: 2, or 3 with the look-ahead lane */
@@ -131,6 +132,27 @@ static void AXB_FN(chol_gather_, )(CCTX *c, int64_t k1, int64_t jb, int64_t lc0,
   AXB_FN(chol_assemble_, )(c, c->gbuf, c->w[slot], k1, jb);
 }
 
+/* L11 (jb x jb, at d on the owner pk) down the process column.  GPU
+   ranks (issue 24k): packed device to device into broadcast slot 3 (the
+   LU's U12 slot, free in the Cholesky) and sent by NCCL, so it no longer
+   crosses to the host; 1 with c->l11d its device copy on the receivers
+   (the owner keeps reading d).  Otherwise the host copy by MPI (c->l11),
+   0. */
+static int AXB_FN(chol_l11_, )(CCTX *c, const T *d, int64_t jb, int pk) {
+  const axb_dist_grid *g = c->g;
+  int root = g->prow == pk;
+  T *dl = root && c->ops->dbuf ? c->ops->dbuf(3, jb * jb) : NULL;
+  if (root) c->ops->pack(jb, jb, d, c->lld, dl ? dl : c->l11);
+  int fl = (dl ? AXB_DIST_BC_ROOT_DEV : 0) | AXB_DIST_BC_DEV_ONLY;
+  if (AXB_DIST_BCAST(c->ops, c->l11, jb * jb, pk, g->col, 3, fl)) {
+    /* the broadcast's device copy, the compute stream ordered after it */
+    c->l11d = root ? NULL : c->ops->mirror(0, c->l11, jb * jb);
+    return !root;
+  }
+  MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+  return 0;
+}
+
 /* Steps 1-3 of block k within its process column: the diagonal block's
    potrf (info to the column), trsm, W assembled into c->w[slot] and the
    info into c->info[slot] (the rest of the grid learns both in step 4). */
@@ -152,13 +174,15 @@ static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
     if (li) info = k0 + li;
     l11 = d;
     ldl = lld;
-    if (g->nprow > 1) c->ops->pack(jb, jb, d, lld, c->l11);
   }
   MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
   c->info[slot] = info;
   c->wdev[slot] = 0;
   if (!info) {
-    if (g->nprow > 1) MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+    if (g->nprow > 1 && AXB_FN(chol_l11_, )(c, d, jb, pk)) {
+      l11 = c->l11d;
+      ldl = jb;
+    }
     AXB_FN(chol_note_, )
     (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
                      c->mloc - lr1, jb, (T)1, l11, ldl, c->a + lr1 + lc0 * lld,
