@@ -316,7 +316,8 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
     /* wl built where W is: from W's device copy into a device buffer (GPU
        ranks), else on the host and uploaded once. */
     T *wl = c->wd != w && c->ops->dwork ? c->ops->dwork(1, mwj) : NULL;
-    if (!wl && c->wd != w) /* the host w may lack W (DEV_ONLY) */
+    if (!wl && c->wd != w && mwj > 0) /* the host w may lack W (DEV_ONLY);
+                                        no local rows left: no wl needed */
       c->ops->pack(nwj, 1, c->wd, nwj, c->w[slot]);
     AXB_FN(chol_wl_, )(c, wl ? c->wd : w, wl ? wl : c->wl, k1, jb);
     c->wld = wl ? wl : c->ops->mirror(0, c->wl, mwj);
