@@ -19,6 +19,8 @@
 #include "axb_dist.h"
 #include "core/internal.h"
 
+#include <stdlib.h>
+
 struct axb_dist_grid_s {
   MPI_Comm comm; /* the caller's, duplicated                       */
   MPI_Comm row;  /* the Q ranks of this process row (rank = pcol)   */
@@ -272,6 +274,17 @@ void axb__dist_gpu_timeline_end(axb_dist_timeline *t);
   do {                                                                         \
     if ((c)->tl) axb__dist_gpu_mark((ph), (begin));                            \
   } while (0)
+
+/* 1 when the receivers of a look-ahead panel broadcast join it after
+   enqueuing their trailing update (GPU ranks, gpu = 1, with
+   AXB_DIST_GPU_LATE_RECV=1; issue 24k): the broadcast's agreement waits
+   on the host for the owner's panel, so joining first leaves a
+   receiver's GPU idle for that time; joining late moves the transfer
+   behind the update instead (an A/B for the device: off by default). */
+static inline int axb__dist_late_recv(int gpu) {
+  const char *e = gpu ? getenv("AXB_DIST_GPU_LATE_RECV") : NULL;
+  return e && e[0] == '1' && e[1] == 0;
+}
 
 /* ---- typed algorithms (dist_lu.c, dist_chol.c, dist_solve.c) ----------- */
 

@@ -46,12 +46,13 @@ typedef struct {
                              scratch */
   int nslot;              /* W buffers: 2, or 3 with the look-ahead lane */
   int lane;               /* 1: the look-ahead lane is used             */
-  const T *wd, *wld;      /* W and wl where the gemms read them (mirror)  */
-  T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
-  int *cnt;               /* 2 P: counts and displacements                */
-  int64_t info[3];        /* the info travelling with each W            */
-  int wdev[3];            /* 1: this root packed W into the table's device
-                             broadcast buffer (dbuf), not into w          */
+  int late; /* 1: receivers join a look-ahead broadcast after their update */
+  const T *wd, *wld; /* W and wl where the gemms read them (mirror)  */
+  T *gbuf;           /* n x nb: the column's rows of L21, gathered   */
+  int *cnt;          /* 2 P: counts and displacements                */
+  int64_t info[3];   /* the info travelling with each W            */
+  int wdev[3];       /* 1: this root packed W into the table's device
+                        broadcast buffer (dbuf), not into w          */
   MPI_Request req[2];
   axb_dist_times *t;
   int tl; /* 1: the device timeline records (AXB_DIST_MARK) */
@@ -326,9 +327,10 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
     int own = g->pcol == dist_owner(k1, nb, g->npcol);
+    int late = !own && c->late; /* join W's broadcast after the update */
     if (own && c->lane) c->ops->lane(1);
     if (own) AXB_FN(chol_update_, )(c, k1, jb, lc1, lc1 + jb1);
-    AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
+    if (!late) AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
     if (own && c->lane) c->ops->lane(0);
     /* The next look-ahead's block column first (when this rank owns block
        k+2, it is its first local block column left), then the fence. */
@@ -340,6 +342,7 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
       r0 = r1;
     }
     AXB_FN(chol_update_, )(c, k1, jb, r0, c->nloc);
+    if (late) AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
   } else {
     AXB_FN(chol_update_, )(c, k1, jb, lc1, c->nloc);
   }
@@ -360,6 +363,7 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
   c.lane = c.ops->lane && c.ops->fence && g->nprow == 1 && g->lookahead;
+  c.late = axb__dist_late_recv(c.ops->bcast != NULL);
   c.nslot = c.lane ? 3 : 2;
   for (int i = 0; i < c.nslot; ++i)
     c.w[i] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
