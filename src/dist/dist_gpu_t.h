@@ -406,7 +406,7 @@ static void AXB_FN(gpu_, copy)(int64_t m, int64_t n, const T *A, int64_t lda,
 }
 
 static T *AXB_FN(gpu_, dwork)(int slot, int64_t count) {
-  if (gpu.device < 0 || slot < 0 || slot > 1 || count <= 0) return NULL;
+  if (gpu.device < 0 || slot < 0 || slot > 2 || count <= 0) return NULL;
   return scratch(10 + slot, (size_t)count * ES);
 }
 
@@ -442,6 +442,19 @@ static int AXB_FN(gpu_, gatherv_root)(T *d, const int *cnt, const int *dsp,
 #endif
 }
 
+static int AXB_FN(gpu_, alltoallv)(const T *s, const int *sc, const int *sd,
+                                   T *r, const int *rc, const int *rd,
+                                   MPI_Comm comm) {
+#ifdef AXB_DIST_NCCL
+  int ok = gpu_alltoallv((const char *)s, sc, sd, (char *)r, rc, rd, ES, comm);
+  if (ok && gpu.sync_each) gpu_sync();
+  return ok;
+#else
+  (void)s, (void)sc, (void)sd, (void)r, (void)rc, (void)rd, (void)comm;
+  return 0;
+#endif
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -465,6 +478,7 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .dwork = AXB_FN(gpu_, dwork),
     .gatherv = AXB_FN(gpu_, gatherv),
     .gatherv_root = AXB_FN(gpu_, gatherv_root),
+    .alltoallv = AXB_FN(gpu_, alltoallv),
     .lane = gpu_lane,
     .fence = gpu_fence,
     .sync = AXB_FN(gpu_, sync)};
