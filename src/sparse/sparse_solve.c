@@ -337,6 +337,7 @@ static axb_status run_direct(axb_handle h, const axb_csr *A, const axb_dense *B,
   if (!F) {
     double t0 = axb__now();
     st = axb__direct_analyze(h, A, spd, &F);
+    r->t_analysis += axb__now() - t0;
     r->t_setup += axb__now() - t0;
     if (st) return st;
   }
@@ -376,6 +377,7 @@ static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
   }
   double fl, bytes, have = axb__direct_memory(G);
   axb__direct_estimate(G, &fl, &bytes);
+  r->t_analysis += axb__now() - t0;
   r->t_setup += axb__now() - t0;
   double per_nnz = fl / (double)(A->nnz > 0 ? A->nnz : 1);
   if ((fl <= SP_DIRECT_FLOPS || per_nnz <= SP_DIRECT_PER_NNZ) &&
@@ -413,8 +415,10 @@ static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
                              const axb_sparse_opts *o, axb_sparse_method m,
                              int sym, axb_sparse_report *r) {
   double kneed = 0; /* the Krylov solve's bytes: P A and P B come on top */
+  double t0 = axb__now();
   axb_status st =
       check_memory(h, A, o, m, h->backend == AXB_BACKEND_CUDA, 0, &kneed);
+  r->t_memory = axb__now() - t0;
   if (st) return st;
   axb_csr Ap;
   axb_dense Bp;
@@ -479,8 +483,10 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   memset(r, 0, sizeof(*r));
   r->backend = h->backend;
   axb_sparse_opts o;
+  double tc = axb__now();
   axb_status st = resolve_opts(h, opts, &o);
   if (!st) st = check_inputs(h, A, B, X, &o);
+  r->t_check = axb__now() - tc;
   if (st) return r->status = st;
   r->dtype = A->dtype;
   r->n = A->rows;
@@ -498,6 +504,7 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
     ops = axb__sparse_cpu_ops();
   }
   int sym = -1; /* A's symmetry: asked for at most once per solve */
+  double ts = axb__now();
   axb_sparse_method m = choose_method(A, o.method, &sym);
   r->method = m;
   r->precond = o.precond;
@@ -506,6 +513,7 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   int spd = -1; /* symmetric with a positive diagonal: CHOLMOD's candidate */
   if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
     spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
+  r->t_symmetry = axb__now() - ts;
   axb_direct *F = NULL;
   /* A preconditioner named by the caller asks for the Krylov path.  On a
      CUDA handle too AUTO takes the direct path where it is cheap: the GPU's
