@@ -245,11 +245,11 @@ static void print_json(const cli_sparse_job *j, const cli_sparse_args *sp,
   cli_json_number(stdout, r->t_setup);
   printf(", \"t_solve\": ");
   cli_json_number(stdout, r->t_solve);
-  const double tt[8] = {r->t_check,  r->t_symmetry,   r->t_analysis,
-                        r->t_memory, r->t_upload,     r->t_precond,
+  const double tt[8] = {r->t_check,        r->t_symmetry, r->t_analysis,
+                        r->t_memory,       r->t_upload,   r->t_precond,
                         r->t_precond_host, r->t_certify};
-  static const char *const tn[8] = {"check",  "symmetry", "analysis",
-                                    "memory", "upload",   "precond",
+  static const char *const tn[8] = {"check",        "symmetry", "analysis",
+                                    "memory",       "upload",   "precond",
                                     "precond_host", "certify"};
   printf(", \"times\": {");
   for (int i = 0; i < 8; ++i) {

@@ -229,6 +229,38 @@ int axb__csr_symmetric_once(const axb_csr *A, int *known) {
   return *known;
 }
 
+double axb__csr_pattern_symmetry(const axb_csr *A) {
+  int64_t off = 0, matched = 0;
+  for (int64_t i = 0; i < A->rows; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k];
+      if (j == i) continue;
+      ++off;
+      matched += axb__csr_find(A->rowptr, A->colind, j, i) >= 0;
+    }
+  return off ? (double)matched / (double)off : 1.0;
+}
+
+double axb__csr_envelope_flops(const axb_csr *A) {
+  int64_t n = A->rows;
+  int64_t *first = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  if (!first) return -1;
+  for (int64_t i = 0; i < n; ++i) /* row i's first column (rows sorted) */
+    first[i] = A->rowptr[i + 1] > A->rowptr[i] && A->colind[A->rowptr[i]] < i
+                   ? A->colind[A->rowptr[i]]
+                   : i;
+  for (int64_t i = 0; i < n; ++i) /* column c's first row: rows in order */
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
+      if (i < first[A->colind[k]]) first[A->colind[k]] = i;
+  double fl = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double w = (double)(i - first[i]);
+    fl += 2 * w * w + w;
+  }
+  axb__free(first);
+  return fl;
+}
+
 int axb__csr_positive_diag(const axb_csr *A) {
   for (int64_t i = 0; i < A->rows; ++i) {
     int64_t k = axb__csr_find(A->rowptr, A->colind, i, i);

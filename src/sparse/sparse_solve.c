@@ -362,12 +362,65 @@ static axb_status run_direct(axb_handle h, const axb_csr *A, const axb_dense *B,
   return st;
 }
 
+/* The flops above which AUTO does not factorise A (the rule above). */
+static double direct_limit(const axb_csr *A) {
+  double per = SP_DIRECT_PER_NNZ * (double)A->nnz;
+  return per > SP_DIRECT_FLOPS ? per : SP_DIRECT_FLOPS;
+}
+
+/* AUTO's pre-estimate before UMFPACK's analysis (issue 23): cage10's
+   analysis took ~45 ms (H100 host) to say 2.1e11 flops, 211x the limit,
+   where GMRES + ILU(0) takes 6 iterations.  AMD's LU count for the
+   pattern of A + A^T (sparse_direct.h) costs about half of that analysis
+   (cage10: 21-26 ms against 52-57 ms, 2-core VM, medians of 5) and is
+   28x the limit there.  It is trusted only where UMFPACK's estimate
+   cannot be far below it: on the 49 shared matrices it was 0.007-1.05x
+   UMFPACK's where at least half of the pattern is symmetric, and up to
+   3800x above where under a tenth is (gemat12, bp_1200, impcol_*,
+   west*: UMFPACK's unsymmetric strategy, COLAMD with row pivoting, avoids
+   A + A^T's fill).  Skipped only when SP_PRE_MARGIN times the limit is
+   exceeded, and only run when the envelope bound of A's own order (O(nnz),
+   sparse_host.h) does not already clear the limit: that spares AMD's cost
+   on 45 of the 49 shared matrices. */
+#define SP_PRE_SYMMETRY 0.5
+#define SP_PRE_MARGIN 10.0
+
+/* 1 when the pre-estimate says the direct path is hopeless (the path says
+   which estimate decided); 0 to go on to the analysis. */
+static int auto_pre_skip(axb_handle h, const axb_csr *A, axb_sparse_report *r) {
+  double t0 = axb__now(), limit = direct_limit(A), fl = 0;
+  double env = axb__csr_envelope_flops(A);
+  int skip = 0;
+  if (env >= 0 && env <= limit) goto done;
+  double sym = axb__csr_pattern_symmetry(A);
+  if (sym < SP_PRE_SYMMETRY) goto done;
+  if (axb__direct_preestimate(h, A, &fl)) {
+    axb__clear(h);
+    goto done;
+  }
+  skip = fl > SP_PRE_MARGIN * limit;
+  path_add(r,
+           "%s: AMD on the pattern of A + A^T (%.0f %% symmetric) estimates "
+           "LU at %.3g flops (%.0f per nonzero), %s %.0fx the direct limit "
+           "of %.3g%s",
+           skip ? "iterative" : "pre-estimate", 100 * sym, fl,
+           fl / (double)(A->nnz > 0 ? A->nnz : 1),
+           skip ? "more than" : "at most", SP_PRE_MARGIN, limit,
+           skip ? ": no direct analysis" : "");
+done:;
+  double dt = axb__now() - t0;
+  r->t_analysis += dt;
+  r->t_setup += dt;
+  return skip;
+}
+
 /* AUTO's first question: is the direct factorisation cheap enough?
-   Analyses A (CHOLMOD when spd, else UMFPACK) and keeps the analysis in
-   *F when the answer is yes. */
+   Analyses A (CHOLMOD when spd, else UMFPACK, after the pre-estimate) and
+   keeps the analysis in *F when the answer is yes. */
 static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
                              axb_sparse_report *r, axb_direct **F) {
   *F = NULL;
+  if (!spd && auto_pre_skip(h, A, r)) return;
   double t0 = axb__now();
   axb_direct *G = NULL;
   if (axb__direct_analyze(h, A, spd, &G)) {
@@ -380,8 +433,7 @@ static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
   r->t_analysis += axb__now() - t0;
   r->t_setup += axb__now() - t0;
   double per_nnz = fl / (double)(A->nnz > 0 ? A->nnz : 1);
-  if ((fl <= SP_DIRECT_FLOPS || per_nnz <= SP_DIRECT_PER_NNZ) &&
-      bytes <= have / 2) {
+  if (fl <= direct_limit(A) && bytes <= have / 2) {
     path_add(r,
              "direct: %s factorisation estimated at %.3g flops (%.0f per "
              "nonzero) and %.3g MiB",
