@@ -84,6 +84,78 @@ static double AXB_FN(rowdot_, )(const axb_spf_pattern *pt, const double *w,
   return s;
 }
 
+/* Row i of the up-looking IC(0) in w (rows j < i stored in row i done):
+   l_ij = (a_ij - sum_{m<j} l_im l_jm) / l_jj, then l_ii; 0, or 1 when
+   the pivot is <= 0 or not finite (w's diagonal then left as it was). */
+static int AXB_FN(ic0_row_, )(const axb_spf_pattern *pt, double *w, int64_t i) {
+  const int64_t *ci = pt->colind;
+  for (int64_t k = pt->rowptr[i]; k < pt->diag[i]; ++k) {
+    int64_t j = ci[k];
+    w[k] = (w[k] - AXB_FN(rowdot_, )(pt, w, i, j, j)) / w[pt->diag[j]];
+  }
+  double d = w[pt->diag[i]] - AXB_FN(rowdot_, )(pt, w, i, i, i);
+  if (!(d > 0) || !isfinite(d)) return 1;
+  w[pt->diag[i]] = sqrt(d);
+  return 0;
+}
+
+/* IC(0) level by level (the lower level sets of pt): the rows of one
+   level read only rows of earlier levels, so they run in parallel, each
+   as the sequential loop computes it (the same values bit for bit).  A
+   failed pivot does not stop the sweep: rows after it may read its
+   garbage, but every row before the first failing row i0 (in index order)
+   is exact, so i0 is the smallest failing row, as sequentially. */
+axb_status AXB_FN(axb__spf_ic0_par_, )(const axb_spf_pattern *pt, const T *a,
+                                       T *f, int threads, int64_t *info) {
+  if (threads <= 1 || !pt->lo_ptr || !pt->lo_rows || !pt->tpos)
+    return AXB_FN(axb__spf_ic0_, )(pt, a, f, info);
+  const int64_t n = pt->n, nnz = pt->nnz;
+  *info = 0;
+  double *w = axb__malloc(nnz > 0 ? nnz : 1, sizeof(double));
+  if (!w) return AXB_ERR_OUT_OF_MEMORY;
+  AXB_OMP(parallel for num_threads(threads) schedule(static))
+  for (int64_t k = 0; k < nnz; ++k)
+    w[k] = (double)a[k];
+  int64_t first = n; /* the smallest failing row */
+  /* One team for all levels: a barrier per level (the loop's own), no
+     fork per level. */
+  AXB_OMP(parallel num_threads(threads) reduction(min : first))
+  for (int64_t l = 0; l < pt->lo_nlev; ++l) {
+    AXB_OMP(for schedule(static))
+    for (int64_t q = pt->lo_ptr[l]; q < pt->lo_ptr[l + 1]; ++q) {
+      const int64_t i = pt->lo_rows[q];
+      if (AXB_FN(ic0_row_, )(pt, w, i) && i < first) first = i;
+    }
+  }
+  axb_status st = AXB_SUCCESS;
+  if (first < n) {
+    *info = first + 1;
+    st = AXB_ERR_NOT_SPD;
+  } else {
+    /* Round to T, L mirrored into the upper part (rows in parallel; each
+       upper entry is the mirror of one lower entry).  A value that does
+       not fit T: the smallest row holding it (its mirror's row, j < i,
+       for an entry of L), as store_ reports. */
+    int64_t bad = n;
+    AXB_OMP(parallel for num_threads(threads) schedule(static)
+            reduction(min : bad))
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t k = pt->rowptr[i]; k < pt->diag[i]; ++k) {
+        f[k] = f[pt->tpos[k]] = (T)w[k];
+        if (!isfinite(f[k]) && pt->colind[k] < bad) bad = pt->colind[k];
+      }
+      f[pt->diag[i]] = (T)w[pt->diag[i]];
+      if (!isfinite(f[pt->diag[i]]) && i < bad) bad = i;
+    }
+    if (bad < n) {
+      *info = bad + 1;
+      st = AXB_ERR_SMALL_PIVOT;
+    }
+  }
+  axb__free(w);
+  return st;
+}
+
 axb_status AXB_FN(axb__spf_ic0_, )(const axb_spf_pattern *pt, const T *a, T *f,
                                    int64_t *info) {
   int64_t n = pt->n;

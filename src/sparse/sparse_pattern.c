@@ -211,8 +211,9 @@ static double csr_value(const axb_csr *A, int64_t k) {
                              : (double)((const float *)A->values)[k];
 }
 
-int axb__csr_is_symmetric(const axb_csr *A, int values) {
-  if (A->rows != A->cols) return 0;
+/* A == A^T by a binary search for every entry's mirror: the fallback of
+   axb__csr_is_symmetric when its cursors cannot be allocated. */
+static int symmetric_search(const axb_csr *A, int values) {
   for (int64_t i = 0; i < A->rows; ++i)
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
       int64_t j = A->colind[k];
@@ -222,6 +223,35 @@ int axb__csr_is_symmetric(const axb_csr *A, int values) {
       if (values && csr_value(A, t) != csr_value(A, k)) return 0;
     }
   return 1;
+}
+
+/* A == A^T in one pass over the entries (as build_tpos): rows sorted, so
+   visiting rows i in increasing order meets the mirrors (j, i) of row i's
+   entries in row j's own order, and a cursor cur[j] walks row j; the first
+   mismatch ends the test.  When every entry finds its mirror, the mirrors
+   are distinct (the cursors only advance): nnz entries onto nnz positions,
+   all of A^T, so no pass to check that each row was walked to its end.
+   Poisson 100^3 (6.9e6 entries, one thread, 2-core VM at load 11, one
+   process, medians of 7 interleaved): 63-68 ms against 95 ms for a binary
+   search per entry. */
+int axb__csr_is_symmetric(const axb_csr *A, int values) {
+  if (A->rows != A->cols) return 0;
+  int64_t n = A->rows;
+  int64_t *cur = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  if (!cur) return symmetric_search(A, values);
+  memcpy(cur, A->rowptr, (size_t)n * sizeof(int64_t));
+  int sym = 1;
+  for (int64_t i = 0; i < n && sym; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k], t = cur[j]++;
+      if (t >= A->rowptr[j + 1] || A->colind[t] != i ||
+          (values && csr_value(A, t) != csr_value(A, k))) {
+        sym = 0;
+        break;
+      }
+    }
+  axb__free(cur);
+  return sym;
 }
 
 int axb__csr_symmetric_once(const axb_csr *A, int *known) {
