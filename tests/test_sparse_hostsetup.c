@@ -5,12 +5,15 @@
  * symmetric matrices and on ones broken in a value, in the pattern (a
  * missing mirror, an extra entry at a row's end); the level-parallel IC(0)
  * against the sequential one: the same factor bit for bit on 1, 2 and 3
- * threads (double and float), the same failing row when a pivot is <= 0.
+ * threads (double and float), the same failing row when a pivot is <= 0;
+ * the input check's one pass over the values names the row of a NaN
+ * after an empty row, in both dtypes.
  */
 #include "sparse/sparse_host.h"
 #include "sparse_testing.h"
 #include "testing.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,9 +106,29 @@ static void ic0_parallel(axb_handle h, axb_dtype t) {
   axb_csr_destroy(&A);
 }
 
+static void nonfinite_row(axb_handle h) {
+  for (int t = 0; t < 2; ++t) {
+    /* row 2 (1-based) is empty; the NaN is (3, 3) */
+    double a[16] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 1, NAN, 0, 0, 0, 0, 1};
+    axb_csr A = csr_rows(4, a, t ? AXB_F32 : AXB_F64);
+    axb_dense B, X;
+    if (axb_dense_create(&B, 4, 1, A.dtype) ||
+        axb_dense_create(&X, 4, 1, A.dtype))
+      exit(1);
+    CHECK_STATUS(h, axb_sparse_solve(h, &A, &B, &X, NULL, NULL),
+                 AXB_ERR_INVALID);
+    CHECK(strstr(axb_detail(h), "non-finite value in row 3") != NULL,
+          "detail '%s'", axb_detail(h));
+    axb_dense_destroy(&B);
+    axb_dense_destroy(&X);
+    axb_csr_destroy(&A);
+  }
+}
+
 int main(void) {
   axb_handle h = test_handle(AXB_BACKEND_CPU);
   symmetry(h);
+  nonfinite_row(h);
   ic0_parallel(h, AXB_F64);
   ic0_parallel(h, AXB_F32);
   axb_handle_destroy(h);

@@ -145,18 +145,25 @@ void axb_sparse_report_free(axb_sparse_report *r) {
   r->history_len = 0;
 }
 
-/* 1 when every value of A is finite; else 0 and the row in *row. */
+/* 1 when every value of A is finite; else 0 and the row in *row.  One
+   pass over the values array in its own type (the row is looked up in
+   rowptr only for a bad value): Poisson 100^3's 6.9e6 values were read
+   row by row with a dtype test per entry before. */
 static int csr_finite(const axb_csr *A, int64_t *row) {
-  for (int64_t i = 0; i < A->rows; ++i)
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
-      double v = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
-                                     : ((const float *)A->values)[k];
-      if (!isfinite(v)) {
-        *row = i;
-        return 0;
-      }
-    }
-  return 1;
+  int64_t bad = -1;
+  if (A->dtype == AXB_F64) {
+    const double *v = A->values;
+    for (int64_t k = 0; k < A->nnz && bad < 0; ++k)
+      if (!isfinite(v[k])) bad = k;
+  } else {
+    const float *v = A->values;
+    for (int64_t k = 0; k < A->nnz && bad < 0; ++k)
+      if (!isfinite(v[k])) bad = k;
+  }
+  if (bad < 0) return 1;
+  /* the row i with rowptr[i] <= bad < rowptr[i + 1] (empty rows skipped) */
+  *row = axb__lower_bound(A->rowptr, 0, A->rows + 1, bad + 1) - 1;
+  return 0;
 }
 
 static axb_status check_vec(axb_handle h, const axb_dense *D, const char *what,
