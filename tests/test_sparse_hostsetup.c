@@ -3,11 +3,9 @@
  * on a CUDA handle for large SPD matrices.  The one-pass symmetry test
  * (cursors walking each row) against the per-entry mirror search, on
  * symmetric matrices and on ones broken in a value, in the pattern (a
- * missing mirror, an extra entry at a row's end); the level-parallel IC(0)
- * against the sequential one: the same factor bit for bit on 1, 2 and 3
- * threads (double and float), the same failing row when a pivot is <= 0;
- * the input check's one pass over the values names the row of a NaN
- * after an empty row, in both dtypes.
+ * missing mirror, an extra entry at a row's end); the input check's one
+ * pass over the values names the row of a NaN after an empty row, in
+ * both dtypes.
  */
 #include "sparse/sparse_host.h"
 #include "sparse_testing.h"
@@ -63,49 +61,6 @@ static void symmetry(axb_handle h) {
   axb_csr_destroy(&D);
 }
 
-static void ic0_parallel(axb_handle h, axb_dtype t) {
-  axb_csr A = test_gen_csr(h, "poisson3d:12", t);
-  axb_spf_pattern_owned P;
-  int64_t info = 0;
-  CHECK_STATUS(h,
-               axb__spf_pattern_build_some(&A, AXB_SPF_IC, AXB_SPF_NEED_LEVELS,
-                                           &P, &info),
-               AXB_SUCCESS);
-  size_t es = axb_dtype_size(t), bytes = (size_t)A.nnz * es;
-  void *f = malloc(bytes), *g = malloc(bytes);
-  if (!f || !g) exit(1);
-  for (int bad = 0; bad < 2; ++bad) {
-    if (bad) { /* a pivot <= 0 in row 1000 (1-based 1001) */
-      if (t == AXB_F64)
-        ((double *)A.values)[P.p.diag[1000]] = -1;
-      else
-        ((float *)A.values)[P.p.diag[1000]] = -1;
-    }
-    int64_t i1 = 0;
-    axb_status s1 = t == AXB_F64 ? axb__spf_ic0_d(&P.p, A.values, f, &i1)
-                                 : axb__spf_ic0_s(&P.p, A.values, f, &i1);
-    CHECK(bad ? s1 == AXB_ERR_NOT_SPD && i1 == 1001 : s1 == AXB_SUCCESS,
-          "sequential IC(0): status %d row %lld", s1, (long long)i1);
-    for (int threads = 1; threads <= 3; ++threads) {
-      int64_t i2 = 0;
-      memset(g, 0, bytes);
-      axb_status s2 = t == AXB_F64
-                          ? axb__spf_ic0_par_d(&P.p, A.values, g, threads, &i2)
-                          : axb__spf_ic0_par_s(&P.p, A.values, g, threads, &i2);
-      CHECK(s2 == s1 && i2 == i1 && (bad || memcmp(f, g, bytes) == 0),
-            "%s IC(0) on %d threads%s: status %d / %d, row %lld / %lld, "
-            "factor %s",
-            axb_dtype_name(t), threads, bad ? " (pivot <= 0)" : "", s2, s1,
-            (long long)i2, (long long)i1,
-            memcmp(f, g, bytes) ? "differs" : "the same");
-    }
-  }
-  free(f);
-  free(g);
-  axb__spf_pattern_free(&P);
-  axb_csr_destroy(&A);
-}
-
 static void nonfinite_row(axb_handle h) {
   for (int t = 0; t < 2; ++t) {
     /* row 2 (1-based) is empty; the NaN is (3, 3) */
@@ -129,8 +84,6 @@ int main(void) {
   axb_handle h = test_handle(AXB_BACKEND_CPU);
   symmetry(h);
   nonfinite_row(h);
-  ic0_parallel(h, AXB_F64);
-  ic0_parallel(h, AXB_F32);
   axb_handle_destroy(h);
   return test_finish("test_sparse_hostsetup");
 }

@@ -1,5 +1,4 @@
 /* Exact ILU(0)/IC(0) and the ParILU/ParIC initial guess (sparse_host.h). */
-#include "backend/omp/omp.h"
 #include "core/internal.h"
 #include "core/template.h"
 #include "sparse/sparse_host.h"

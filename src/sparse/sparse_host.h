@@ -94,13 +94,6 @@ axb_status axb__spf_ic0_d(const axb_spf_pattern *P, const double *a, double *f,
                           int64_t *info);
 axb_status axb__spf_ic0_s(const axb_spf_pattern *P, const float *a, float *f,
                           int64_t *info);
-/* IC(0) as axb__spf_ic0_*, the same values bit for bit and the same
-   failing row, on `threads` OpenMP threads level by level when P has its
-   lower level sets and transposed positions (else sequential). */
-axb_status axb__spf_ic0_par_d(const axb_spf_pattern *P, const double *a,
-                              double *f, int threads, int64_t *info);
-axb_status axb__spf_ic0_par_s(const axb_spf_pattern *P, const float *a,
-                              float *f, int threads, int64_t *info);
 
 /* Initial guess of the fixed-point sweeps (Chow-Patel): for AXB_SPF_LU
    l_ij = a_ij / a_jj (i > j), u_ij = a_ij (i <= j); for AXB_SPF_IC

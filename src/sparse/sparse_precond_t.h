@@ -33,7 +33,6 @@ typedef struct SP_CTX {
   double *hist;
   int64_t hlen, hcap;
   double t_host; /* seconds of the preconditioner's set-up on the host */
-  int threads;   /* host threads for it (1 on the REF backend) */
 } SP_CTX;
 
 /* Append ||r|| / ||b|| to the history and remember it as the last. */
@@ -101,7 +100,7 @@ static axb_status AXB_FN(sp_, ic0_shifted)(SP_CTX *c, const axb_spf_pattern *p,
                                            int64_t *info) {
   const T *a = (const T *)A->values;
   c->ic_shift = 0;
-  axb_status st = AXB_FN(axb__spf_ic0_par_, )(p, a, f, c->threads, info);
+  axb_status st = AXB_FN(axb__spf_ic0_, )(p, a, f, info);
   if (st != AXB_ERR_NOT_SPD) return st;
   T *as = axb__malloc(A->nnz > 0 ? A->nnz : 1, sizeof(T));
   if (!as) return AXB_ERR_OUT_OF_MEMORY;
@@ -111,7 +110,7 @@ static axb_status AXB_FN(sp_, ic0_shifted)(SP_CTX *c, const axb_spf_pattern *p,
   for (int k = 0; k < SP_IC_SHIFTS && st == AXB_ERR_NOT_SPD; ++k) {
     for (int64_t i = 0; i < p->n; ++i)
       as[p->diag[i]] = (T)((1 + alpha) * (double)a[p->diag[i]]);
-    st = AXB_FN(axb__spf_ic0_par_, )(p, as, f, c->threads, info);
+    st = AXB_FN(axb__spf_ic0_, )(p, as, f, info);
     if (!st) c->ic_shift = alpha;
     alpha *= 4;
   }

@@ -3,7 +3,6 @@
  * typed driver (sparse_solve_t.h: upload, preconditioner, Krylov method,
  * true residual) -> report.  Names and option defaults of the sparse API.
  */
-#include "backend/omp/omp.h"
 #include "core/csr.h"
 #include "core/internal.h"
 #include "core/template.h"

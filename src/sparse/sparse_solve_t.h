@@ -194,7 +194,6 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
       o->trisolve == AXB_TRISOLVE_JACOBI ? AXB_SPTRI_JACOBI : AXB_SPTRI_EXACT;
   c.tri_sweeps = o->tri_sweeps;
   c.record = o->history;
-  c.threads = h->backend == AXB_BACKEND_REF ? 1 : axb_omp_threads(h);
   const SP_OPS *ops = c.o;
   int64_t n = c.n, nrhs = B->cols;
   T *b = NULL, *x = NULL, *col = NULL, *vals = NULL;
