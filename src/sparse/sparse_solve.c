@@ -379,7 +379,7 @@ static double direct_limit(const axb_csr *A) {
    analysis took ~45 ms (H100 host) to say 2.1e11 flops, 211x the limit,
    where GMRES + ILU(0) takes 6 iterations.  AMD's LU count for the
    pattern of A + A^T (sparse_direct.h) costs about half of that analysis
-   (cage10: 21-26 ms against 52-57 ms, 2-core VM, medians of 5) and is
+   (cage10: 12-26 ms against 52-57 ms, 2-core VM, medians of 5-9) and is
    28x the limit there.  It is trusted only where UMFPACK's estimate
    cannot be far below it: on the 49 shared matrices it was 0.007-1.05x
    UMFPACK's where at least half of the pattern is symmetric, and up to
@@ -392,29 +392,36 @@ static double direct_limit(const axb_csr *A) {
 #define SP_PRE_SYMMETRY 0.5
 #define SP_PRE_MARGIN 10.0
 
-/* 1 when the pre-estimate says the direct path is hopeless (the path says
-   which estimate decided); 0 to go on to the analysis. */
-static int auto_pre_skip(axb_handle h, const axb_csr *A, axb_sparse_report *r) {
-  double t0 = axb__now(), limit = direct_limit(A), fl = 0;
-  double env = axb__csr_envelope_flops(A);
-  int skip = 0;
-  if (env >= 0 && env <= limit) goto done;
-  double sym = axb__csr_pattern_symmetry(A);
-  if (sym < SP_PRE_SYMMETRY) goto done;
-  if (axb__direct_preestimate(h, A, &fl)) {
+/* AMD's count (sparse_direct.h) when the two O(nnz) gates let it run,
+   else -1; *sym: the symmetric share of the pattern when asked. */
+static double pre_estimate(axb_handle h, const axb_csr *A, double limit,
+                           double *sym) {
+  double env = axb__csr_envelope_flops(A), fl = 0;
+  if (env >= 0 && env <= limit) return -1;
+  *sym = axb__csr_pattern_symmetry(A);
+  if (*sym < SP_PRE_SYMMETRY) return -1;
+  if (axb__direct_preestimate(h, A, &fl)) { /* no memory: the analysis */
     axb__clear(h);
-    goto done;
+    return -1;
   }
-  skip = fl > SP_PRE_MARGIN * limit;
-  path_add(r,
-           "%s: AMD on the pattern of A + A^T (%.0f %% symmetric) estimates "
-           "LU at %.3g flops (%.0f per nonzero), %s %.0fx the direct limit "
-           "of %.3g%s",
-           skip ? "iterative" : "pre-estimate", 100 * sym, fl,
-           fl / (double)(A->nnz > 0 ? A->nnz : 1),
-           skip ? "more than" : "at most", SP_PRE_MARGIN, limit,
-           skip ? ": no direct analysis" : "");
-done:;
+  return fl;
+}
+
+/* 1 when the pre-estimate says the direct path is hopeless; the path
+   names the estimate whenever AMD ran.  Its time is analysis time. */
+static int auto_pre_skip(axb_handle h, const axb_csr *A, axb_sparse_report *r) {
+  double t0 = axb__now(), limit = direct_limit(A), sym = 0;
+  double fl = pre_estimate(h, A, limit, &sym);
+  int skip = fl > SP_PRE_MARGIN * limit;
+  if (fl >= 0)
+    path_add(r,
+             "%s: AMD on the pattern of A + A^T (%.0f %% symmetric) estimates "
+             "LU at %.3g flops (%.0f per nonzero), %s %.0fx the direct limit "
+             "of %.3g%s",
+             skip ? "iterative" : "pre-estimate", 100 * sym, fl,
+             fl / (double)(A->nnz > 0 ? A->nnz : 1),
+             skip ? "more than" : "at most", SP_PRE_MARGIN, limit,
+             skip ? ": no direct analysis" : "");
   double dt = axb__now() - t0;
   r->t_analysis += dt;
   r->t_setup += dt;
