@@ -59,6 +59,11 @@ int64_t axb__csr_find(const int64_t *rowptr, const int64_t *colind, int64_t i,
 /* 1 when A (square) equals its transpose: pattern and values (values
    compared exactly; `values` may be NULL to compare the pattern only). */
 int axb__csr_is_symmetric(const axb_csr *A, int values);
+/* The same answer on `threads` OpenMP threads (large A only): a binary
+   search for the mirror of each entry above the diagonal, rows in
+   parallel, and as many entries below as above (the mirrors of the upper
+   entries are distinct, so they are then all of the lower ones). */
+int axb__csr_is_symmetric_par(const axb_csr *A, int values, int threads);
 /* axb__csr_is_symmetric(A, 1) remembered in *known (-1: not yet asked,
    else the answer): the test reads every entry and searches its mirror, so
    one solve computes it at most once however many choices ask for it

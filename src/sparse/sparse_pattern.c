@@ -1,5 +1,6 @@
 /* The pattern of an incomplete factor (sparse_host.h): diagonal positions,
    CSC view, transposed positions, level sets; symmetry questions. */
+#include "backend/omp/omp.h"
 #include "core/internal.h"
 #include "sparse/sparse_host.h"
 
@@ -252,6 +253,40 @@ int axb__csr_is_symmetric(const axb_csr *A, int values) {
     }
   axb__free(cur);
   return sym;
+}
+
+/* The threaded test (sparse_host.h) from this many entries on: below it
+   the one-pass walk is done in well under a millisecond. */
+#define SP_SYM_PAR_NNZ 65536
+
+int axb__csr_is_symmetric_par(const axb_csr *A, int values, int threads) {
+  if (threads <= 1 || A->nnz < SP_SYM_PAR_NNZ || A->rows != A->cols)
+    return axb__csr_is_symmetric(A, values);
+  int64_t up = 0, lo = 0;
+  int ok = 1;
+  AXB_OMP(parallel for num_threads(threads) schedule(static)
+          reduction(+ : up, lo))
+  for (int64_t i = 0; i < A->rows; ++i) {
+    int go;
+    AXB_OMP(atomic read)
+    go = ok;
+    if (!go) continue;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k], t;
+      if (j <= i) {
+        lo += j < i;
+        continue;
+      }
+      ++up;
+      t = axb__csr_find(A->rowptr, A->colind, j, i);
+      if (t < 0 || (values && csr_value(A, t) != csr_value(A, k))) {
+        AXB_OMP(atomic write)
+        ok = 0;
+        break;
+      }
+    }
+  }
+  return ok && up == lo;
 }
 
 int axb__csr_symmetric_once(const axb_csr *A, int *known) {

@@ -3,6 +3,7 @@
  * typed driver (sparse_solve_t.h: upload, preconditioner, Krylov method,
  * true residual) -> report.  Names and option defaults of the sparse API.
  */
+#include "backend/omp/omp.h"
 #include "core/csr.h"
 #include "core/internal.h"
 #include "core/template.h"
@@ -250,14 +251,22 @@ static axb_status check_inputs(axb_handle h, const axb_csr *A,
   return check_vec(h, X, "X", 4, A, B->cols, o->use_x0);
 }
 
+/* axb__csr_symmetric_once on the handle's threads (one on the REF
+   backend): the threaded test of sparse_host.h for large A. */
+static int sym_once(axb_handle h, const axb_csr *A, int *known) {
+  if (*known < 0)
+    *known = axb__csr_is_symmetric_par(
+        A, 1, h->backend == AXB_BACKEND_REF ? 1 : axb_omp_threads(h));
+  return *known;
+}
+
 /* The diagonal test first: it is cheaper than the symmetry test and, when
    it fails, the symmetry is not needed at all. */
-static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m,
-                                       int *sym) {
+static axb_sparse_method choose_method(axb_handle h, const axb_csr *A,
+                                       axb_sparse_method m, int *sym) {
   if (m != AXB_SPARSE_AUTO) return m;
-  return axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, sym)
-             ? AXB_SPARSE_CG
-             : AXB_SPARSE_GMRES;
+  return axb__csr_positive_diag(A) && sym_once(h, A, sym) ? AXB_SPARSE_CG
+                                                          : AXB_SPARSE_GMRES;
 }
 
 /* Refuse up front what would only swap or meet the OOM killer (as the
@@ -571,14 +580,14 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   }
   int sym = -1; /* A's symmetry: asked for at most once per solve */
   double ts = axb__now();
-  axb_sparse_method m = choose_method(A, o.method, &sym);
+  axb_sparse_method m = choose_method(h, A, o.method, &sym);
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
   int is_auto = o.method == AXB_SPARSE_AUTO && o.direct != AXB_DIRECT_NEVER;
   int spd = -1; /* symmetric with a positive diagonal: CHOLMOD's candidate */
   if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
-    spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
+    spd = axb__csr_positive_diag(A) && sym_once(h, A, &sym);
   r->t_symmetry = axb__now() - ts;
   axb_direct *F = NULL;
   /* A preconditioner named by the caller asks for the Krylov path.  On a
@@ -638,7 +647,7 @@ axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
                      "nrhs (%lld) and caller_arrays (%d) must be >= 0",
                      (long long)nrhs, caller_arrays);
   int sym = -1;
-  axb_sparse_method m = choose_method(A, o.method, &sym);
+  axb_sparse_method m = choose_method(h, A, o.method, &sym);
   return check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA,
                       (double)caller_arrays * (double)A->rows * (double)nrhs,
                       NULL);
