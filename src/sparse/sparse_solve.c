@@ -586,7 +586,11 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
   int is_auto = o.method == AXB_SPARSE_AUTO && o.direct != AXB_DIRECT_NEVER;
   int spd = -1; /* symmetric with a positive diagonal: CHOLMOD's candidate */
-  if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
+  /* AUTO's method already asked both questions: CG iff spd (the
+     positive-diagonal pass is not repeated). */
+  if (o.method == AXB_SPARSE_AUTO)
+    spd = m == AXB_SPARSE_CG;
+  else if (m == AXB_SPARSE_DIRECT)
     spd = axb__csr_positive_diag(A) && sym_once(h, A, &sym);
   r->t_symmetry = axb__now() - ts;
   axb_direct *F = NULL;
