@@ -235,7 +235,9 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
   if (!st) st = axb__ocl_upload(h, NULL, 1, mn, 1, sizeof(int), &dpiv, &ld1);
   if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
-  for (int64_t k = 0; !st && k < mn; k += nb) {
+  if (!st && axb__ocl(h)->gpu_path) /* issue 29d: ocl_gpu_t.h */
+    st = AXB_FN(axb__ocl_gpu_, getrf)(h, m, n, dA, ldd, dpiv, dinfo);
+  for (int64_t k = 0; !st && !axb__ocl(h)->gpu_path && k < mn; k += nb) {
     const int64_t jb = mn - k < nb ? mn - k : nb;
     st = FN_(lu_inner)(h, dA, ldd, m, k, k + jb, dpiv, dinfo, dW, dT);
     if (!st) st = FN_(swap_outside)(h, dA, ldd, dpiv, k, jb, 0, n);
@@ -402,11 +404,14 @@ axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
   int hinfo = 0;
   const int64_t nb = axb__ocl(h)->nb;
   axb_status st = ocl_fits(h, n, n);
-  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd, 0);
+  const int gpu = axb__ocl(h)->gpu_path;
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd, gpu);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
   if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
-  for (int64_t k = 0; !st && !hinfo && k < n; k += nb) {
+  if (!st && gpu) /* issue 29d: ocl_gpu_t.h */
+    st = AXB_FN(axb__ocl_gpu_, potrf)(h, uplo, n, dA, ldd, dinfo, &hinfo);
+  for (int64_t k = 0; !st && !gpu && !hinfo && k < n; k += nb) {
     const int64_t jb = n - k < nb ? n - k : nb, r = n - k - jb;
     st = FN_(chol_inner)(h, uplo, dA, ldd, k, k + jb, dinfo, &hinfo, dW, dT);
     if (!st && !hinfo && r > 0)

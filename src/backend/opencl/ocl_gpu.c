@@ -1,0 +1,114 @@
+/*
+ * The OpenCL backend's GPU-device path (issue 29d): launchers of the LU
+ * leaf kernels (lu_gpu.cl), the two queues' events, and getrf/potrf for
+ * double and float (ocl_gpu_t.h).  Chosen when the device is a GPU or
+ * AXB_OPENCL_GPU_PATH=1 (ocl_context.c); the CPU-device path of
+ * ocl_dense_t.h stays the default elsewhere.
+ */
+#include "backend/opencl/ocl.h"
+#include "backend/verdict.h"
+#include "core/template.h"
+
+#include <limits.h>
+
+/* At most this many work-groups per leaf launch: their partial maxima
+   are what lu_pivot reduces in one group (132 SMs on an H100). */
+#define GPU_GROUPS 256
+
+/* Work-groups of gpu->rwg work-items for `rows` rows, 1..GPU_GROUPS. */
+static int leaf_groups(axb_handle h, int64_t rows) {
+  const int64_t l = axb__ocl(h)->rwg;
+  const int64_t g = (rows + l - 1) / l;
+  return g < 1 ? 1 : g > GPU_GROUPS ? GPU_GROUPS : (int)g;
+}
+
+static axb_status gpu_amax(axb_handle h, int dbl, cl_mem A, int64_t lda,
+                           int64_t col, int64_t from, int64_t to, int g,
+                           cl_mem pv, cl_mem pi) {
+  cl_long l = lda;
+  cl_int c = (cl_int)col, f = (cl_int)from, t = (cl_int)to;
+  const size_t sz[] = {sizeof A, sizeof l,  sizeof c, sizeof f,
+                       sizeof t, sizeof pv, sizeof pi};
+  const void *const v[] = {&A, &l, &c, &f, &t, &pv, &pi};
+  const size_t L = (size_t)axb__ocl(h)->rwg;
+  return axb__ocl_run(h, dbl, OCL_LU_AMAX, L * (size_t)g, 0, L, 0, 7, sz, v);
+}
+
+static axb_status gpu_pivot(axb_handle h, int dbl, cl_mem A, int64_t lda,
+                            int64_t j, int64_t c0, int64_t c1, cl_mem pv,
+                            cl_mem pi, int g, cl_mem piv, cl_mem info) {
+  cl_long l = lda;
+  cl_int jj = (cl_int)j, a = (cl_int)c0, b = (cl_int)c1, gg = g;
+  const size_t sz[] = {sizeof A,  sizeof l,  sizeof jj,  sizeof a,   sizeof b,
+                       sizeof pv, sizeof pi, sizeof gg, sizeof piv, sizeof info};
+  const void *const v[] = {&A, &l, &jj, &a, &b, &pv, &pi, &gg, &piv, &info};
+  const size_t L = (size_t)axb__ocl(h)->rwg;
+  return axb__ocl_run(h, dbl, OCL_LU_PIVOT, L, 0, L, 0, 10, sz, v);
+}
+
+static axb_status gpu_col_update(axb_handle h, int dbl, cl_mem A, int64_t lda,
+                                 int64_t j, int64_t c1, int64_t m, int g,
+                                 cl_mem pv, cl_mem pi) {
+  cl_long l = lda;
+  cl_int jj = (cl_int)j, b = (cl_int)c1, mm = (cl_int)m;
+  const size_t sz[] = {sizeof A,  sizeof l,  sizeof jj, sizeof b,
+                       sizeof mm, sizeof pv, sizeof pi};
+  const void *const v[] = {&A, &l, &jj, &b, &mm, &pv, &pi};
+  const size_t L = (size_t)axb__ocl(h)->rwg;
+  return axb__ocl_run(h, dbl, OCL_LU_COL_UPDATE, L * (size_t)g, 0, L, 0, 7, sz,
+                      v);
+}
+
+/* The side queue becomes o->q (launches and CLBlast calls go to o->q)
+   and the main queue o->q2; called again, back. */
+static void swap_queues(axb_handle h) {
+  axb_ocl *o = axb__ocl(h);
+  cl_command_queue t = o->q;
+  o->q = o->q2;
+  o->q2 = t;
+}
+
+/* *ev := an event that completes when everything queued so far on o->q
+   has (OpenCL 1.2 marker). */
+static axb_status mark(axb_handle h, cl_event *ev) {
+  return axb__ocl_check(
+      h, clEnqueueMarkerWithWaitList(axb__ocl(h)->q, 0, NULL, ev),
+      "clEnqueueMarkerWithWaitList");
+}
+
+/* o->q waits for *ev (when set) before its next command; *ev released. */
+static axb_status wait_for(axb_handle h, cl_event *ev) {
+  if (!*ev) return AXB_SUCCESS;
+  cl_int err = clEnqueueBarrierWithWaitList(axb__ocl(h)->q, 1, ev, NULL);
+  clReleaseEvent(*ev);
+  *ev = NULL;
+  return axb__ocl_check(h, err, "clEnqueueBarrierWithWaitList");
+}
+
+/* Both queues drained (before host reads, and before buffers are freed
+   on an error). */
+static axb_status finish_both(axb_handle h) {
+  axb_ocl *o = axb__ocl(h);
+  cl_int e1 = clFinish(o->q), e2 = o->q2 ? clFinish(o->q2) : CL_SUCCESS;
+  return axb__ocl_check(h, e1 != CL_SUCCESS ? e1 : e2, "clFinish");
+}
+
+#define T double
+#define P d
+#define DBL 1
+#define BL(name) CLBlastD##name
+#include "backend/opencl/ocl_gpu_t.h"
+#undef T
+#undef P
+#undef DBL
+#undef BL
+
+#define T float
+#define P s
+#define DBL 0
+#define BL(name) CLBlastS##name
+#include "backend/opencl/ocl_gpu_t.h"
+#undef T
+#undef P
+#undef DBL
+#undef BL
