@@ -111,7 +111,10 @@ void axb__ocl_free(cl_mem m);
 
 /* W (ld ldw) := inv(L) of the nb x nb lower block at a0 of A (unit: its
    diagonal taken as ones), or with upper = 1 inv(U^T) = inv(U)^T of the
-   upper block (kernel trtri_lower, util.cl). */
+   upper block (kernel trtri_lower, util.cl); _at: W from offset w0. */
+axb_status axb__ocl_trtri_at(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                             int64_t lda, int64_t nb, int unit, int upper,
+                             cl_mem W, int64_t w0, int64_t ldw);
 axb_status axb__ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
                           int64_t lda, int64_t nb, int unit, int upper,
                           cl_mem W, int64_t ldw);

@@ -56,19 +56,26 @@ axb_status axb__ocl_chol_diag(axb_handle h, int dbl, cl_mem A, int64_t a0,
   return run_args(h, dbl, OCL_CHOL_DIAG, wg, 0, wg, 0, 7, sz, v);
 }
 
-/* W (ld ldw) := inv(L) of the nb x nb lower block at a0 (unit diagonal
-   when unit), or inv(U^T) of the upper block (upper = 1): trtri_lower. */
+/* W (at w0, ld ldw) := inv(L) of the nb x nb lower block at a0 (unit
+   diagonal when unit), or inv(U^T) of the upper block (upper = 1):
+   trtri_lower, one work-item per column. */
+axb_status axb__ocl_trtri_at(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                             int64_t lda, int64_t nb, int unit, int upper,
+                             cl_mem W, int64_t w0, int64_t ldw) {
+  cl_long a = a0, l = lda, o = w0, lw = ldw;
+  cl_int n = (cl_int)nb, un = unit, up = upper;
+  const size_t sz[] = {sizeof A,  sizeof a, sizeof l, sizeof n, sizeof un,
+                       sizeof up, sizeof W, sizeof o, sizeof lw};
+  const void *const v[] = {&A, &a, &l, &n, &un, &up, &W, &o, &lw};
+  const size_t wg = (size_t)axb__ocl(h)->wg;
+  return run_args(h, dbl, OCL_TRTRI_LOWER, (size_t)nb, 0, wg < 64 ? wg : 64, 0,
+                  9, sz, v);
+}
+
 axb_status axb__ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
                           int64_t lda, int64_t nb, int unit, int upper,
                           cl_mem W, int64_t ldw) {
-  cl_long a = a0, l = lda, lw = ldw;
-  cl_int n = (cl_int)nb, un = unit, up = upper;
-  const size_t sz[] = {sizeof A,  sizeof a,  sizeof l, sizeof n,
-                       sizeof un, sizeof up, sizeof W, sizeof lw};
-  const void *const v[] = {&A, &a, &l, &n, &un, &up, &W, &lw};
-  const size_t wg = (size_t)axb__ocl(h)->wg;
-  return run_args(h, dbl, OCL_TRTRI_LOWER, (size_t)nb, 0, wg < 64 ? wg : 64, 0,
-                  8, sz, v);
+  return axb__ocl_trtri_at(h, dbl, A, a0, lda, nb, unit, upper, W, 0, ldw);
 }
 
 #define ocl_trtri axb__ocl_trtri
