@@ -49,7 +49,7 @@ typedef struct axb_ocl {
   int gpu_nb;   /* its outer block (AXB_OPENCL_GPU_NB)                 */
   int gpu_leaf; /* its LU leaf width (AXB_OPENCL_GPU_LEAF, 16..64)      */
   int rwg;      /* its reductions' work-group (power of two, <= 256)    */
-  int ordinal;        /* axb's device number                          */
+  int ordinal;  /* axb's device number                          */
   int fp64;
   int wg;         /* work-group size of the one-group kernels (power of two) */
   int max_wg;     /* the device's largest work-group (power of two)           */

@@ -39,8 +39,9 @@ static axb_status gpu_pivot(axb_handle h, int dbl, cl_mem A, int64_t lda,
                             cl_mem pi, int g, cl_mem piv, cl_mem info) {
   cl_long l = lda;
   cl_int jj = (cl_int)j, a = (cl_int)c0, b = (cl_int)c1, gg = g;
-  const size_t sz[] = {sizeof A,  sizeof l,  sizeof jj,  sizeof a,   sizeof b,
-                       sizeof pv, sizeof pi, sizeof gg, sizeof piv, sizeof info};
+  const size_t sz[] = {sizeof A,   sizeof l,   sizeof jj, sizeof a,
+                       sizeof b,   sizeof pv,  sizeof pi, sizeof gg,
+                       sizeof piv, sizeof info};
   const void *const v[] = {&A, &l, &jj, &a, &b, &pv, &pi, &gg, &piv, &info};
   const size_t L = (size_t)axb__ocl(h)->rwg;
   return axb__ocl_run(h, dbl, OCL_LU_PIVOT, L, 0, L, 0, 10, sz, v);

@@ -93,11 +93,11 @@ static axb_status GF_(inverse)(axb_handle h, const GF_(ws) * ws, cl_mem A,
                                int64_t a0, int64_t lda, int64_t w, int unit,
                                int upper) {
   const T zero = 0;
-  axb_status st = axb__ocl_check(
-      h,
-      clEnqueueFillBuffer(axb__ocl(h)->q, ws->W, &zero, GT_, 0,
-                          (size_t)(w * w) * GT_, 0, NULL, NULL),
-      "clEnqueueFillBuffer");
+  axb_status st =
+      axb__ocl_check(h,
+                     clEnqueueFillBuffer(axb__ocl(h)->q, ws->W, &zero, GT_, 0,
+                                         (size_t)(w * w) * GT_, 0, NULL, NULL),
+                     "clEnqueueFillBuffer");
   return st ? st
             : GF_(tri_inv)(h, A, a0, lda, w, unit, upper, ws->W, 0, w, ws->S);
 }
@@ -114,8 +114,7 @@ typedef struct {
 static axb_status GF_(leaf)(axb_handle h, const GF_(lu) * f, int64_t c0,
                             int64_t c1) {
   int g = leaf_groups(h, f->m - c0);
-  axb_status st =
-      gpu_amax(h, DBL, f->A, f->ld, c0, c0, f->m, g, f->pv, f->pi);
+  axb_status st = gpu_amax(h, DBL, f->A, f->ld, c0, c0, f->m, g, f->pv, f->pi);
   for (int64_t j = c0; !st && j < c1; ++j) {
     st = gpu_pivot(h, DBL, f->A, f->ld, j, c0, c1, f->pv, f->pi, g, f->piv,
                    f->info);
@@ -138,12 +137,12 @@ static axb_status GF_(update)(axb_handle h, const GF_(lu) * f,
   axb_status st =
       axb__ocl_copy_block(h, GT_, f->A, k + c * ld, ld, ws->B, 0, w, w, nc);
   if (!st)
-    st = axb__ocl_blast(h,
-                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                 CLBlastTransposeNo, w, nc, w, 1, ws->W, 0, w,
-                                 ws->B, 0, w, 0, f->A, k + c * ld, ld, &q,
-                                 NULL),
-                        "getrf: GEMM of the block row");
+    st =
+        axb__ocl_blast(h,
+                       BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                CLBlastTransposeNo, w, nc, w, 1, ws->W, 0, w,
+                                ws->B, 0, w, 0, f->A, k + c * ld, ld, &q, NULL),
+                       "getrf: GEMM of the block row");
   if (!st && r > 0)
     st = axb__ocl_blast(h,
                         BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
@@ -180,7 +179,7 @@ static axb_status GF_(panel)(axb_handle h, const GF_(lu) * f,
 }
 
 /* The panel [k, k + w) on the side queue (its scratch ws), after *wait;
-   *ev marks its end. */
+ *ev marks its end. */
 static axb_status GF_(panel_side)(axb_handle h, const GF_(lu) * f,
                                   const GF_(ws) * ws, int64_t k, int64_t w,
                                   cl_event *wait, cl_event *ev) {
@@ -316,9 +315,8 @@ static axb_status GF_(chol_trail)(axb_handle h, int lo, cl_mem A, int64_t ld,
   return axb__ocl_blast(
       h,
       lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                    CLBlastTransposeYes, rest, nc, jb, -1, A,
-                    c + nc + k * ld, ld, A, a_c, ld, 1, A, c + nc + c * ld, ld,
-                    &q, NULL)
+                    CLBlastTransposeYes, rest, nc, jb, -1, A, c + nc + k * ld,
+                    ld, A, a_c, ld, 1, A, c + nc + c * ld, ld, &q, NULL)
          : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeYes,
                     CLBlastTransposeNo, nc, rest, jb, -1, A, a_c, ld, A,
                     k + (c + nc) * ld, ld, 1, A, c + (c + nc) * ld, ld, &q,
@@ -327,7 +325,7 @@ static axb_status GF_(chol_trail)(axb_handle h, int lo, cl_mem A, int64_t ld,
 }
 
 /* The diagonal block [k, k + w) on the side queue (scratch ws) after
-   *wait; *ev marks its end. */
+ *wait; *ev marks its end. */
 static axb_status GF_(diag_side)(axb_handle h, int lo, const GF_(ws) * ws,
                                  cl_mem A, int64_t ld, int64_t k, int64_t w,
                                  cl_mem dinfo, cl_event *wait, cl_event *ev) {
@@ -344,8 +342,8 @@ static axb_status GF_(diag_side)(axb_handle h, int lo, const GF_(ws) * ws,
    and handed to the side queue (scratch ws2), then the rest. */
 static axb_status GF_(chol_step)(axb_handle h, int lo, const GF_(ws) * ws,
                                  const GF_(ws) * ws2, cl_mem A, int64_t ld,
-                                 int64_t n, int64_t k, int64_t jb,
-                                 cl_mem dinfo, cl_event *ev_diag) {
+                                 int64_t n, int64_t k, int64_t jb, cl_mem dinfo,
+                                 cl_event *ev_diag) {
   const int64_t kn = k + jb, r = n - kn, jn = r < jb ? r : jb;
   cl_event ev_next = NULL;
   axb_status st = wait_for(h, ev_diag);
