@@ -29,9 +29,8 @@ enum {
   OCL_GJ_ELIMINATE,
   OCL_GJ_UNSWAP,
   OCL_TRTRI_LOWER,
-  OCL_LU_AMAX, /* lu_gpu.cl: the GPU-device path's LU leaf (issue 29d) */
-  OCL_LU_PIVOT,
-  OCL_LU_COL_UPDATE,
+  OCL_LU_LEAF_START, /* lu_gpu.cl: the GPU-device path's LU leaf (29d) */
+  OCL_LU_STEP,
   OCL_KERNEL_COUNT
 };
 

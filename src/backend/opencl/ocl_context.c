@@ -16,11 +16,10 @@ extern const char *const axb__ocl_sources[];
 extern const size_t axb__ocl_source_count;
 
 static const char *const kernel_names[OCL_KERNEL_COUNT] = {
-    "lu_panel",        "laswp",          "chol_diag",   "set_identity",
-    "zero_triangle",   "col_diag",       "col_offdiag", "col_single",
-    "col_single_diag", "col_lower_copy", "gj_pivot",    "gj_eliminate",
-    "gj_unswap",       "trtri_lower",    "lu_amax",     "lu_pivot",
-    "lu_col_update"};
+    "lu_panel",        "laswp",          "chol_diag",     "set_identity",
+    "zero_triangle",   "col_diag",       "col_offdiag",   "col_single",
+    "col_single_diag", "col_lower_copy", "gj_pivot",      "gj_eliminate",
+    "gj_unswap",       "trtri_lower",    "lu_leaf_start", "lu_step"};
 
 /* ---- errors ---------------------------------------------------------------
  */

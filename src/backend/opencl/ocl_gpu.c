@@ -12,52 +12,51 @@
 #include <limits.h>
 
 /* At most this many work-groups per leaf launch: their partial maxima
-   are what lu_pivot reduces in one group (132 SMs on an H100). */
+   are what each group of the next launch reduces (GMAX of lu_gpu.cl;
+   132 SMs on an H100). */
 #define GPU_GROUPS 256
+/* The leaf's scratch (lu_gpu.cl): two slots of GPU_GROUPS partial maxima
+   and of as many snapshot rows of 64, and two snapshot rows; ints: two
+   slots of the partials' rows. */
+#define GPU_LEAF_REALS (2 * GPU_GROUPS + 2 * GPU_GROUPS * 64 + 2 * 64)
+#define GPU_LEAF_INTS (2 * GPU_GROUPS)
 
-/* Work-groups of gpu->rwg work-items for `rows` rows, 1..GPU_GROUPS. */
+/* Work-groups of o->rwg work-items for `rows` rows, 1..GPU_GROUPS. */
 static int leaf_groups(axb_handle h, int64_t rows) {
   const int64_t l = axb__ocl(h)->rwg;
   const int64_t g = (rows + l - 1) / l;
   return g < 1 ? 1 : g > GPU_GROUPS ? GPU_GROUPS : (int)g;
 }
 
-static axb_status gpu_amax(axb_handle h, int dbl, cl_mem A, int64_t lda,
-                           int64_t col, int64_t from, int64_t to, int g,
-                           cl_mem pv, cl_mem pi) {
+/* lu_leaf_start on the leaf [c0, c1), rows to m, in g groups. */
+static axb_status gpu_leaf_start(axb_handle h, int dbl, cl_mem A, int64_t lda,
+                                 int64_t c0, int64_t c1, int64_t m, int g,
+                                 cl_mem S, cl_mem I) {
   cl_long l = lda;
-  cl_int c = (cl_int)col, f = (cl_int)from, t = (cl_int)to;
-  const size_t sz[] = {sizeof A, sizeof l,  sizeof c, sizeof f,
-                       sizeof t, sizeof pv, sizeof pi};
-  const void *const v[] = {&A, &l, &c, &f, &t, &pv, &pi};
+  cl_int a = (cl_int)c0, b = (cl_int)c1, mm = (cl_int)m;
+  const size_t sz[] = {sizeof A,  sizeof l, sizeof a, sizeof b,
+                       sizeof mm, sizeof S, sizeof I};
+  const void *const v[] = {&A, &l, &a, &b, &mm, &S, &I};
   const size_t L = (size_t)axb__ocl(h)->rwg;
-  return axb__ocl_run(h, dbl, OCL_LU_AMAX, L * (size_t)g, 0, L, 0, 7, sz, v);
-}
-
-static axb_status gpu_pivot(axb_handle h, int dbl, cl_mem A, int64_t lda,
-                            int64_t j, int64_t c0, int64_t c1, cl_mem pv,
-                            cl_mem pi, int g, cl_mem piv, cl_mem info) {
-  cl_long l = lda;
-  cl_int jj = (cl_int)j, a = (cl_int)c0, b = (cl_int)c1, gg = g;
-  const size_t sz[] = {sizeof A,   sizeof l,   sizeof jj, sizeof a,
-                       sizeof b,   sizeof pv,  sizeof pi, sizeof gg,
-                       sizeof piv, sizeof info};
-  const void *const v[] = {&A, &l, &jj, &a, &b, &pv, &pi, &gg, &piv, &info};
-  const size_t L = (size_t)axb__ocl(h)->rwg;
-  return axb__ocl_run(h, dbl, OCL_LU_PIVOT, L, 0, L, 0, 10, sz, v);
-}
-
-static axb_status gpu_col_update(axb_handle h, int dbl, cl_mem A, int64_t lda,
-                                 int64_t j, int64_t c1, int64_t m, int g,
-                                 cl_mem pv, cl_mem pi) {
-  cl_long l = lda;
-  cl_int jj = (cl_int)j, b = (cl_int)c1, mm = (cl_int)m;
-  const size_t sz[] = {sizeof A,  sizeof l,  sizeof jj, sizeof b,
-                       sizeof mm, sizeof pv, sizeof pi};
-  const void *const v[] = {&A, &l, &jj, &b, &mm, &pv, &pi};
-  const size_t L = (size_t)axb__ocl(h)->rwg;
-  return axb__ocl_run(h, dbl, OCL_LU_COL_UPDATE, L * (size_t)g, 0, L, 0, 7, sz,
+  return axb__ocl_run(h, dbl, OCL_LU_LEAF_START, L * (size_t)g, 0, L, 0, 7, sz,
                       v);
+}
+
+/* lu_step for column j of the leaf [c0, c1), rows to m, in g groups,
+   from the g_in partials of the launch before. */
+static axb_status gpu_step(axb_handle h, int dbl, cl_mem A, int64_t lda,
+                           int64_t j, int64_t c0, int64_t c1, int64_t m, int g,
+                           int g_in, cl_mem S, cl_mem I, cl_mem piv,
+                           cl_mem info) {
+  cl_long l = lda;
+  cl_int jj = (cl_int)j, a = (cl_int)c0, b = (cl_int)c1, mm = (cl_int)m,
+         gi = g_in;
+  const size_t sz[] = {sizeof A, sizeof l,   sizeof jj,  sizeof a,
+                       sizeof b, sizeof mm,  sizeof gi,  sizeof S,
+                       sizeof I, sizeof piv, sizeof info};
+  const void *const v[] = {&A, &l, &jj, &a, &b, &mm, &gi, &S, &I, &piv, &info};
+  const size_t L = (size_t)axb__ocl(h)->rwg;
+  return axb__ocl_run(h, dbl, OCL_LU_STEP, L * (size_t)g, 0, L, 0, 11, sz, v);
 }
 
 /* The side queue becomes o->q (launches and CLBlast calls go to o->q)

@@ -8,7 +8,7 @@
  *          left half factored, its interchanges applied to the right
  *          half, U12 := L11^-1 A12, A22 -= L21 U12 (GEMMs, below),
  *          the right half factored, its interchanges applied to the left.
- *          The leaf's columns one at a time over many work-groups
+ *          The leaf's columns one launch each over many work-groups
  *          (lu_gpu.cl).  Then the block's interchanges on the columns
  *          left and right, U12 and A22 by GEMMs of depth NB.
  *   potrf  right-looking Cholesky with outer blocks of o->gpu_nb: the
@@ -102,25 +102,25 @@ static axb_status GF_(inverse)(axb_handle h, const GF_(ws) * ws, cl_mem A,
             : GF_(tri_inv)(h, A, a0, lda, w, unit, upper, ws->W, 0, w, ws->S);
 }
 
-/* The LU's device state: A (ld ld, m rows), pivots, info, and the leaf's
-   partial maxima (GPU_GROUPS values and rows). */
+/* The LU's device state: A (ld ld, m rows), pivots, info, and the
+   leaf's scratch (S reals, I ints: GPU_LEAF_REALS, GPU_LEAF_INTS). */
 typedef struct {
-  cl_mem A, piv, info, pv, pi;
+  cl_mem A, piv, info, S, I;
   int64_t ld, m;
 } GF_(lu);
 
-/* Columns [c0, c1) (rows c0..m) as a leaf: the first column's partial
-   maxima, then per column its pivot and its update (lu_gpu.cl). */
+/* Columns [c0, c1) (rows c0..m) as a leaf: lu_leaf_start, then one
+   lu_step per column (lu_gpu.cl). */
 static axb_status GF_(leaf)(axb_handle h, const GF_(lu) * f, int64_t c0,
                             int64_t c1) {
   int g = leaf_groups(h, f->m - c0);
-  axb_status st = gpu_amax(h, DBL, f->A, f->ld, c0, c0, f->m, g, f->pv, f->pi);
+  axb_status st =
+      gpu_leaf_start(h, DBL, f->A, f->ld, c0, c1, f->m, g, f->S, f->I);
   for (int64_t j = c0; !st && j < c1; ++j) {
-    st = gpu_pivot(h, DBL, f->A, f->ld, j, c0, c1, f->pv, f->pi, g, f->piv,
-                   f->info);
+    const int g_in = g;
     g = leaf_groups(h, f->m - j - 1);
-    if (!st)
-      st = gpu_col_update(h, DBL, f->A, f->ld, j, c1, f->m, g, f->pv, f->pi);
+    st = gpu_step(h, DBL, f->A, f->ld, j, c0, c1, f->m, g, g_in, f->S, f->I,
+                  f->piv, f->info);
   }
   return st;
 }
@@ -224,8 +224,8 @@ axb_status AXB_FN(axb__ocl_gpu_, getrf)(axb_handle h, int64_t m, int64_t n,
   GF_(lu) f = {dA, dpiv, dinfo, NULL, NULL, ldd, m};
   GF_(ws) ws = {NULL, NULL, NULL}, ws2 = {NULL, NULL, NULL};
   cl_event ev_panel = NULL, none = NULL;
-  axb_status st = axb__ocl_alloc(h, GPU_GROUPS * GT_, &f.pv);
-  if (!st) st = axb__ocl_alloc(h, GPU_GROUPS * sizeof(int), &f.pi);
+  axb_status st = axb__ocl_alloc(h, GPU_LEAF_REALS * GT_, &f.S);
+  if (!st) st = axb__ocl_alloc(h, GPU_LEAF_INTS * sizeof(int), &f.I);
   if (!st) st = GF_(ws_alloc)(h, &ws, nb, n);
   if (!st) st = GF_(ws_alloc)(h, &ws2, nb, nb);
   if (!st && mn > 0)
@@ -237,8 +237,8 @@ axb_status AXB_FN(axb__ocl_gpu_, getrf)(axb_handle h, int64_t m, int64_t n,
   }
   const axb_status fin = finish_both(h);
   if (ev_panel) clReleaseEvent(ev_panel);
-  axb__ocl_free(f.pv);
-  axb__ocl_free(f.pi);
+  axb__ocl_free(f.S);
+  axb__ocl_free(f.I);
   GF_(ws_free)(&ws);
   GF_(ws_free)(&ws2);
   return st ? st : fin;
