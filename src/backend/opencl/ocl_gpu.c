@@ -69,11 +69,16 @@ static void swap_queues(axb_handle h) {
 }
 
 /* *ev := an event that completes when everything queued so far on o->q
-   has (OpenCL 1.2 marker). */
+   has (OpenCL 1.2 marker), for the other queue to wait on.  The queue is
+   flushed: a command that waits on an event of another queue may wait
+   forever unless that queue's commands were submitted (the OpenCL 1.2
+   specification asks for clFlush or a blocking call there; potrf's info
+   read blocks on the side queue only). */
 static axb_status mark(axb_handle h, cl_event *ev) {
-  return axb__ocl_check(
-      h, clEnqueueMarkerWithWaitList(axb__ocl(h)->q, 0, NULL, ev),
-      "clEnqueueMarkerWithWaitList");
+  cl_command_queue q = axb__ocl(h)->q;
+  axb_status st = axb__ocl_check(h, clEnqueueMarkerWithWaitList(q, 0, NULL, ev),
+                                 "clEnqueueMarkerWithWaitList");
+  return st ? st : axb__ocl_check(h, clFlush(q), "clFlush");
 }
 
 /* o->q waits for *ev (when set) before its next command; *ev released. */

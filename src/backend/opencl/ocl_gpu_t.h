@@ -22,10 +22,11 @@
  * element to a temporary and back (so it would undo the other queue's
  * writes to the panel) and syncs the host every 16 rows.
  * Look-ahead (both): the next block's columns are updated first and
- * marked by an event; the second queue waits for it and factors the next
- * panel (diagonal block) while the first queue runs the rest of this
- * step's trailing update; the first queue waits for the panel's event at
- * the next step.  The two touch disjoint columns in the meantime.
+ * marked by an event (the queue flushed), the rest of this step's
+ * trailing update is queued behind it, then the second queue waits for
+ * the event and factors the next panel (diagonal block) while the first
+ * runs the rest; the first queue waits for the panel's event at the next
+ * step.  The two touch disjoint columns in the meantime.
  */
 
 #define GT_ sizeof(T)
@@ -210,9 +211,12 @@ static axb_status GF_(lu_step)(axb_handle h, const GF_(lu) * f,
   if (!st && jn > 0) { /* look-ahead: the next panel's columns first */
     st = GF_(update)(h, f, ws, k, jb, kn, jn);
     if (!st) st = mark(h, &ev_next);
-    if (!st) st = GF_(panel_side)(h, f, ws2, kn, jn, &ev_next, ev_panel);
   }
+  /* the rest queued before the panel: the host is not held up by the
+     panel's many launches while the main queue could be fed */
   if (!st) st = GF_(update)(h, f, ws, k, jb, kn + jn, n - kn - jn);
+  if (!st && jn > 0)
+    st = GF_(panel_side)(h, f, ws2, kn, jn, &ev_next, ev_panel);
   if (ev_next) clReleaseEvent(ev_next);
   return st;
 }
@@ -351,11 +355,11 @@ static axb_status GF_(chol_step)(axb_handle h, int lo, const GF_(ws) * ws,
   if (!st && jn > 0) { /* look-ahead: the next diagonal block first */
     st = GF_(chol_trail)(h, lo, A, ld, n, k, jb, kn, jn, 1);
     if (!st) st = mark(h, &ev_next);
-    if (!st)
-      st = GF_(diag_side)(h, lo, ws2, A, ld, kn, jn, dinfo, &ev_next, ev_diag);
   }
-  if (!st && r > jn)
+  if (!st && r > jn) /* the rest, queued before the diagonal block */
     st = GF_(chol_trail)(h, lo, A, ld, n, k, jb, kn + jn, r - jn, 0);
+  if (!st && jn > 0)
+    st = GF_(diag_side)(h, lo, ws2, A, ld, kn, jn, dinfo, &ev_next, ev_diag);
   if (ev_next) clReleaseEvent(ev_next);
   return st;
 }
