@@ -15,6 +15,8 @@
  *          back: stop at the first minor that is not positive), the block
  *          column by L11^-1 and a GEMM, the trailing triangle by SYRK on a
  *          GPU and by GEMMs on column chunks on a CPU device.
+ *   With o->gpu_path (a GPU, or AXB_OPENCL_GPU_PATH=1) both factor the
+ *   uploaded copy by the GPU-device path instead (ocl_gpu_t.h, issue 29d).
  *   The triangular solves inside are GEMMs with the inverted diagonal
  *   block (trtri_any: our kernel on 64 x 64 blocks, a blocked solve above;
  *   CLBlast's TRSM took 11 ms per 64-row call on PoCL).
