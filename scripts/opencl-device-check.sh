@@ -58,7 +58,7 @@ steps=${OCL_STEPS:-all}
 if [ "$steps" = all ] || [ "$steps" = tests ]; then
   TAILN=3 step test_opencl 60 "$b/tests/test_opencl"
   # both paths of the backend (issue 29d): the CPU-device one (=0) and
-  # the GPU-device one (=1, the default on a GPU)
+  # the GPU-device one (=1; off by default until this run has passed)
   for t in lu trsm cholesky inverse solve; do
     TAILN=3 step "test_${t}_opencl" 120 env AXB_OPENCL_GPU_PATH=0 \
       "$b/tests/test_$t" opencl

@@ -1,9 +1,9 @@
 /*
  * The OpenCL backend's GPU-device path (issue 29d): launchers of the LU
  * leaf kernels (lu_gpu.cl), the two queues' events, and getrf/potrf for
- * double and float (ocl_gpu_t.h).  Chosen when the device is a GPU or
- * AXB_OPENCL_GPU_PATH=1 (ocl_context.c); the CPU-device path of
- * ocl_dense_t.h stays the default elsewhere.
+ * double and float (ocl_gpu_t.h).  Chosen by AXB_OPENCL_GPU_PATH=1
+ * (ocl_context.c: off by default until checked on a GPU's own OpenCL);
+ * the CPU-device path of ocl_dense_t.h is the default.
  */
 #include "backend/opencl/ocl.h"
 #include "backend/verdict.h"
