@@ -84,6 +84,35 @@ void axb_dist_set_pivot(axb_dist_grid *g, axb_dist_pivot pivot);
 void axb_dist_set_rcond(axb_dist_grid *g, int on);
 /* Times of the last call on this grid. */
 axb_dist_times axb_dist_get_times(const axb_dist_grid *g);
+/* The device timeline of the last getrf/potrf on this grid (GPU ranks,
+   issue 24k): recorded only when the environment has AXB_DIST_TIMELINE=1
+   (off by default: it adds two timing events per phase and step).  Host
+   times of asynchronous device work say where the host waited, not where
+   the device spent its time; these are CUDA events recorded on the stream
+   each phase runs on, in milliseconds of device time, rank-local.
+   Streams: 0 the compute stream, 1 the look-ahead lane, 2 the broadcasts'
+   stream (NCCL: panel gathers under `panel`, broadcasts under `bcast`).
+   A `bcast` interval on stream 0 or 1 is that stream's stall waiting for
+   a broadcast.  overlap = busy[0] + busy[1] + busy[2] - busy_all: the
+   time during which two or more streams worked at once. */
+enum {
+  AXB_DIST_PH_PANEL = 0, /* the timeline's phases: ms's first index */
+  AXB_DIST_PH_BCAST = 1,
+  AXB_DIST_PH_SWAP = 2,
+  AXB_DIST_PH_UPDATE = 3,
+  AXB_DIST_NPHASE = 4,
+  AXB_DIST_NSTREAM = 3
+};
+typedef struct {
+  int valid;           /* 1: recorded (GPU ranks, AXB_DIST_TIMELINE=1)      */
+  long long intervals; /* event pairs read                               */
+  double ms[AXB_DIST_NPHASE][AXB_DIST_NSTREAM]; /* [panel, bcast, swap,
+                                  update][stream]: summed interval lengths */
+  double busy[AXB_DIST_NSTREAM]; /* the union of each stream's intervals  */
+  double busy_all; /* the union over the streams                          */
+  double span;     /* from the factorization's first event to its last    */
+} axb_dist_timeline;
+axb_dist_timeline axb_dist_get_timeline(const axb_dist_grid *g);
 
 /* GPU ranks (built when CUDA is found): a grid's routines called with a
    CUDA handle keep each rank's local array in CUDA managed memory on that

@@ -5,7 +5,7 @@
  * in the same process, so that "P Q GPUs / 1 GPU" comes from one run.
  *   mpirun -np P*Q -x NCCL_NVLS_ENABLE=0 bench_dist_gpu --grid PxQ --n N
  *          [--nb NB] [--reps R] [--routine lu|chol|both] [--single 0|1]
- *          [--timed 0|1] [--check 0|1] [--out FILE.csv]
+ *          [--timed 0|1] [--check 0|1] [--out FILE.csv] [--tl-out TL.csv]
  * Timed rows: the matrix is generated on the ranks (managed memory, moved
  * to the device before the clock starts), one call timed (the largest
  * over ranks after a barrier); the median of R.  --check 1: the certified
@@ -20,6 +20,10 @@
  * with AXB_DIST_GPU_LANES=0: no second stream), axb-1gpu (rank 0
  * alone), axb-gpu- certified (the driver; seconds = its factorization, check =
  * backward error); threads = the number of ranks (GPUs when one rank per GPU).
+ * With AXB_DIST_TIMELINE=1 in the environment every timed call also prints
+ * its device timeline (CUDA events per phase and stream, every rank) and
+ * appends it to --tl-out: routine,n,nb,P,Q,rep,rank,stream,panel_ms,
+ * bcast_ms,swap_ms,update_ms,busy_ms,union_ms,span_ms,overlap_ms,factor_s.
  */
 #include "axb_dist.h"
 
@@ -34,7 +38,7 @@ static int rank_;
 typedef struct {
   int64_t n, nb;
   int P, Q, reps, lu, chol, single, timed, check;
-  const char *out;
+  const char *out, *tl_out;
 } opts;
 
 static int cmp(const void *a, const void *b) {
@@ -115,6 +119,59 @@ static void single_gpu(axb_handle hd, const opts *o, int chol) {
   if (t > 0) row(o, chol ? "potrf" : "getrf", "axb-1gpu", t, -1);
 }
 
+/* The device timeline of the call just timed (AXB_DIST_TIMELINE=1: CUDA
+   events per phase and stream, axb_dist_get_timeline), every rank's
+   gathered on rank 0: printed (ms of device time per phase on each
+   stream, each stream's busy time, the union over streams, the span and
+   the overlap = sum of busy - union) and written to o->tl_out, one row
+   per rank and stream. */
+enum { TLV = 4 * 3 + 3 + 3 };
+static void timeline(const opts *o, axb_dist_grid *g, int chol, int rep,
+                     double factor) {
+  axb_dist_timeline t = axb_dist_get_timeline(g);
+  double v[TLV], *all = NULL;
+  int size = 1, any = t.valid;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!any) return;
+  for (int ph = 0; ph < 4; ++ph)
+    for (int s = 0; s < 3; ++s)
+      v[ph * 3 + s] = t.ms[ph][s];
+  for (int s = 0; s < 3; ++s)
+    v[12 + s] = t.busy[s];
+  v[15] = t.busy_all;
+  v[16] = t.span;
+  v[17] = t.valid;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank_ == 0) all = malloc((size_t)size * TLV * sizeof *all);
+  MPI_Gather(v, TLV, MPI_DOUBLE, all, TLV, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank_ != 0 || !all) return;
+  const char *rt = chol ? "potrf" : "getrf",
+             *sn[3] = {"compute", "lane", "nccl"};
+  FILE *f = o->tl_out ? fopen(o->tl_out, "a") : NULL;
+  printf("timeline %s n %lld rep %d (device ms; factor %.3f s): rank stream "
+         "panel bcast swap update busy | union span overlap\n",
+         rt, (long long)o->n, rep, factor);
+  for (int r = 0; r < size; ++r) {
+    const double *x = all + (size_t)r * TLV;
+    double ov = x[12] + x[13] + x[14] - x[15];
+    for (int s = 0; s < 3; ++s) {
+      printf("  %2d %-7s %9.1f %9.1f %9.1f %9.1f %9.1f | %9.1f %9.1f %9.1f\n",
+             r, sn[s], x[s], x[3 + s], x[6 + s], x[9 + s], x[12 + s], x[15],
+             x[16], ov);
+      if (f)
+        fprintf(f,
+                "%s,%lld,%lld,%d,%d,%d,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f,"
+                "%.3f,%.3f,%.3f,%.6f\n",
+                rt, (long long)o->n, (long long)o->nb, o->P, o->Q, rep, r,
+                sn[s], x[s], x[3 + s], x[6 + s], x[9 + s], x[12 + s], x[15],
+                x[16], ov, factor);
+    }
+  }
+  fflush(stdout);
+  if (f) fclose(f);
+  free(all);
+}
+
 /* One untimed factorization of a small matrix on the same grid first: the
    NCCL communicators, the lane's stream and the solver handles are created
    there (the first call at n = 32768 took 1.9 s against 0.7 s after, four
@@ -174,6 +231,7 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
             "factor %.3f s\n",
             chol ? "potrf" : "getrf", (long long)o->n, rank_, tm.panel,
             tm.bcast, tm.swap, tm.update, tm.factor);
+    timeline(o, g, chol, r, tmax);
     free(ipiv);
     axb_dist_matrix_destroy(&A);
   }
@@ -253,6 +311,8 @@ static int parse(int argc, char **argv, opts *o) {
       o->check = atoi(v);
     } else if (strcmp(k, "--out") == 0) {
       o->out = v;
+    } else if (strcmp(k, "--tl-out") == 0) {
+      o->tl_out = v;
     } else {
       return 0;
     }
@@ -272,7 +332,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "usage: mpirun -np P*Q bench_dist_gpu --grid PxQ --n N "
                       "[--nb NB] [--reps R] [--routine lu|chol|both] "
                       "[--single 0|1] [--timed 0|1] [--check 0|1] "
-                      "[--out FILE]\n");
+                      "[--out FILE] [--tl-out FILE]\n");
     MPI_Finalize();
     return 2;
   }

@@ -28,6 +28,7 @@ struct axb_dist_grid_s {
   int rcond; /* the certified driver estimates rcond (1) or not (0) */
   axb_dist_pivot pivot;
   axb_dist_times times;
+  axb_dist_timeline timeline; /* GPU ranks, AXB_DIST_TIMELINE=1 */
 };
 
 /* ---- index maps (source process 0, square blocks nb) ---------------- */
@@ -132,7 +133,10 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     void (*unpack)(int64_t m, int64_t n, const T *buf, T *A, int64_t lda);     \
     /* 1: the LU factors each panel on a host copy of it (the rank's array     \
        a is device memory and the table prefers the host for the pivot         \
-       search; GPU ranks, AXB_DIST_GPU_PANEL=host); 0: in place. */            \
+       search; GPU ranks, AXB_DIST_GPU_PANEL=host); 2: on several process      \
+       rows the panel is gathered onto one device and factored there by        \
+       panel_lu (gatherv_root; GPU ranks by default), the host copy as its     \
+       fallback; 0: in place. */                                               \
     int (*panel_on_host)(const T *a);                                          \
     /* The host array x (count entries) where gemm reads it without a copy     \
        per call: the GPU table's device buffer `slot` (0 or 1; valid until     \
@@ -152,6 +156,13 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        getrf on the device array unless AXB_DIST_GPU_PANEL is set). */         \
     axb_status (*panel_lu)(axb_handle h, int64_t m, int64_t n, T *A,           \
                            int64_t lda, int64_t *ipiv, int64_t *info);         \
+    /* panel_lu in two halves: _start queues the factorization and the copy    \
+       of its pivots and info (no host wait), _wait waits for that copy and    \
+       writes ipiv, info as panel_lu.  One panel at a time.  NULL: none. */    \
+    axb_status (*panel_lu_start)(axb_handle h, int64_t m, int64_t n, T *A,     \
+                                 int64_t lda);                                 \
+    axb_status (*panel_lu_wait)(axb_handle h, int64_t n, int64_t *ipiv,        \
+                                int64_t *info);                                \
     /* MPI_Bcast of the count entries of the host message buffer buf from      \
        root over comm, between the GPUs (NCCL), into the table's device        \
        buffer dslot (0-3; dbuf) that mirror() returns for buf until buf's      \
@@ -184,6 +195,13 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        1 done, 0 not available (NULL in the CPU table): the caller's           \
        MPI_Allgatherv on host buffers. */                                      \
     int (*gatherv)(T * d, const int *cnt, const int *dsp, MPI_Comm comm);      \
+    /* The pieces (cnt[p] entries at d + dsp[p], d from dwork) onto root       \
+       (dir 0; every rank's own piece in place) or from root back to their     \
+       ranks (dir 1), device to device (NCCL point to point, one group); the   \
+       compute stream is ordered after it.  Collective, agreed: 1 done, 0 not  \
+       available (NULL in the CPU table; no NCCL). */                          \
+    int (*gatherv_root)(T * d, const int *cnt, const int *dsp, int root,       \
+                        int dir, MPI_Comm comm);                               \
     /* Operations from here go to lane s: 0 the compute stream, 1 the          \
        look-ahead lane (GPU ranks: a second, high-priority stream, so that     \
        the look-ahead's block column and panel run beside the trailing         \
@@ -245,6 +263,22 @@ void axb__dist_hfree(void *p);
 /* On a GPU rank: start moving A's managed local array to h's device (the
    algorithms' cuBLAS calls then find it there).  No-op otherwise. */
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);
+
+/* The device timeline (AXB_DIST_TIMELINE=1; axb_dist.h): start returns 1
+   when it records this factorization (h a CUDA handle of a GPU build, the
+   variable set), after recording its origin event on the compute stream;
+   mark brackets a phase (AXB_DIST_PH_*) on the stream operations go to
+   now (begin 1, then 0, never nested for one phase); end, after the
+   factorization's sync, reads the intervals into *t (zeroed when nothing
+   was recorded).  No-ops without GPU ranks. */
+int axb__dist_gpu_timeline_start(axb_handle h);
+void axb__dist_gpu_mark(int phase, int begin);
+void axb__dist_gpu_timeline_end(axb_dist_timeline *t);
+/* A phase's bracket in an algorithm whose context has `tl` (1: recording). */
+#define AXB_DIST_MARK(c, ph, begin)                                            \
+  do {                                                                         \
+    if ((c)->tl) axb__dist_gpu_mark((ph), (begin));                            \
+  } while (0)
 
 /* ---- typed algorithms (dist_lu.c, dist_chol.c, dist_solve.c) ----------- */
 

@@ -53,6 +53,7 @@ typedef struct {
                              broadcast buffer (dbuf), not into w          */
   MPI_Request req[2];
   axb_dist_times *t;
+  int tl; /* 1: the device timeline records (AXB_DIST_MARK) */
 } AXB_FN(chol_ctx_, );
 
 #define CCTX AXB_FN(chol_ctx_, )
@@ -141,6 +142,7 @@ static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
   int64_t lr1 = axb_dist_numroc(k0 + jb, nb, g->prow, g->nprow);
   int64_t lc0 = axb_dist_numroc(k0, nb, g->pcol, g->npcol), info = 0;
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_PANEL, 1);
   T *d = c->a + lr0 + lc0 * lld;
   const T *l11 = c->l11; /* L11 where the trsm reads it */
   int64_t ldl = jb;
@@ -164,6 +166,7 @@ static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
     AXB_FN(chol_gather_, )(c, k0 + jb, jb, lc0, slot);
   }
   c->t->panel += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_PANEL, 0);
 }
 
 /* Steps 1-4 of block k: the column's part on its column, then the row
@@ -177,6 +180,7 @@ static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
   int qk = dist_owner(k0, c->nb, g->npcol);
   if (g->pcol == qk) AXB_FN(chol_column_, )(c, k0, jb, slot);
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   int cnt = (int)(nw * jb);
   /* Receivers read W through mirror only (wl is built from it). */
   int fl = (g->pcol == qk && c->wdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
@@ -193,6 +197,7 @@ static void AXB_FN(chol_panel_, )(CCTX *c, int64_t k0, int slot,
       MPI_Bcast(c->w[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
 }
 
 /* wl (ld mw) := W (global rows k1 .. n-1, ld nw, at w) at this rank's
@@ -244,6 +249,7 @@ static void AXB_FN(chol_update_, )(CCTX *c, int64_t k1, int64_t jb, int64_t cb0,
   int64_t lr1 = axb_dist_numroc(k1, nb, g->prow, g->nprow);
   int64_t mw = c->mloc - lr1;
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 1);
   for (int64_t cb = cb0; cb < cb1; cb += nb) {
     int64_t wd = cb1 - cb < nb ? cb1 - cb : nb;
     int64_t j0 = dist_l2g(cb, nb, g->pcol, g->npcol); /* global column */
@@ -259,6 +265,7 @@ static void AXB_FN(chol_update_, )(CCTX *c, int64_t k1, int64_t jb, int64_t cb0,
                      c->wld + (rs - lr1), mw, wj, nw, (T)1, acol + rs, lld));
   }
   c->t->update += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 0);
 }
 
 /* Step k (its panel broadcast done or pending): returns the info. */
@@ -267,9 +274,11 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   const axb_dist_grid *g = c->g;
   int64_t nb = c->nb, jb = c->n - k0 < nb ? c->n - k0 : nb, k1 = k0 + jb;
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
   AXB_DIST_BCAST_WAIT(c->ops, c->w[slot]);
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
   if (c->info[slot]) return c->info[slot];
   const T *w = c->w[slot];
   /* One upload of W and wl per step (GPU ranks), not one per gemm.  On one
@@ -321,6 +330,7 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   c.t = &g->times;
   *info = 0;
   double t0 = axb__now();
+  c.tl = axb__dist_gpu_timeline_start(h);
   int64_t nn = c.n > 1 ? c.n : 1;
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
@@ -354,6 +364,7 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   }
   /* The device's work done before host code reads the array (GPU ranks). */
   if (c.ops->sync) AXB_FN(chol_note_, )(&c, c.ops->sync(h));
+  axb__dist_gpu_timeline_end(&g->timeline); /* after the sync: complete */
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
   axb__free(c.l11);
   axb__free(c.s);

@@ -183,10 +183,12 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
     if (ok) { /* every rank enqueues the broadcast */
       ok = cudaEventRecord(gpu.ev_in[dslot], gpu.cur) == cudaSuccess &&
-           cudaStreamWaitEvent(gpu.cs, gpu.ev_in[dslot], 0) == cudaSuccess &&
-           ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, gpu.cs) ==
-               ncclSuccess &&
-           cudaEventRecord(gpu.ev_done[dslot], gpu.cs) == cudaSuccess;
+           cudaStreamWaitEvent(gpu.cs, gpu.ev_in[dslot], 0) == cudaSuccess;
+      int ti = tl_comm_begin(AXB_DIST_PH_BCAST);
+      ok = ok && ncclBroadcast(d, d, bytes, ncclUint8, root, a->nc, gpu.cs) ==
+                     ncclSuccess;
+      tl_comm_end(ti);
+      ok = ok && cudaEventRecord(gpu.ev_done[dslot], gpu.cs) == cudaSuccess;
       int all = ok;
       MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
       if (all) {
@@ -210,6 +212,34 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
 }
 
 #ifdef AXB_DIST_NCCL
+/* The opening of a group of NCCL transfers over comm on the broadcasts'
+   stream: agreed that every rank can (device, d, streams, NCCL), then the
+   broadcasts' stream ordered after the compute stream's work so far
+   (*ok: that ordering worked).  NULL: not available (agreed). */
+static nccl_attr *group_open(const void *d, MPI_Comm comm, int *ok) {
+  *ok = gpu.device >= 0 && d && gpu_streams();
+  MPI_Allreduce(MPI_IN_PLACE, ok, 1, MPI_INT, MPI_MIN, comm);
+  nccl_attr *a = *ok ? nccl_comm(comm) : NULL; /* collective, agreed */
+  if (!a || !a->ok) return NULL;
+  *ok = cudaEventRecord(gpu.ev_gin, gpu.cur) == cudaSuccess &&
+        cudaStreamWaitEvent(gpu.cs, gpu.ev_gin, 0) == cudaSuccess;
+  return a;
+}
+
+/* Its closing: the compute stream ordered after the group (no host wait),
+   agreed; a failure anywhere aborts the communicator (a rank whose part
+   was enqueued must not wait for the others).  1: done everywhere. */
+static int group_close(nccl_attr *a, int ok, MPI_Comm comm) {
+  ok = ok && cudaEventRecord(gpu.ev_gdone, gpu.cs) == cudaSuccess &&
+       cudaStreamWaitEvent(gpu.cur, gpu.ev_gdone, 0) == cudaSuccess;
+  int all = ok;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (all) return 1;
+  cudaGetLastError();
+  nccl_abort(a);
+  return 0;
+}
+
 /* Every rank's piece (cnt[p] elements of es bytes at d + dsp[p]) of comm
    onto every rank: one NCCL broadcast per piece in one group on the
    broadcasts' stream, after the compute stream's work so far, which then
@@ -217,15 +247,12 @@ static int gpu_bcast(void *buf, size_t bytes, int root, MPI_Comm comm,
    path (every rank's own piece is still in place). */
 static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
                        MPI_Comm comm) {
-  int size = 1;
+  int size = 1, ok = 0;
   MPI_Comm_size(comm, &size);
   if (size < 2) return 1; /* the one piece is in place */
-  int ok = gpu.device >= 0 && d && gpu_streams();
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  nccl_attr *a = ok ? nccl_comm(comm) : NULL; /* collective, agreed */
-  if (!a || !a->ok) return 0;
-  ok = cudaEventRecord(gpu.ev_gin, gpu.cur) == cudaSuccess &&
-       cudaStreamWaitEvent(gpu.cs, gpu.ev_gin, 0) == cudaSuccess;
+  nccl_attr *a = group_open(d, comm, &ok);
+  if (!a) return 0;
+  int ti = tl_comm_begin(AXB_DIST_PH_PANEL); /* the Cholesky's W gather */
   if (ok) {
     ncclGroupStart();
     for (int p = 0; p < size; ++p) {
@@ -236,14 +263,40 @@ static int gpu_gatherv(char *d, const int *cnt, const int *dsp, size_t es,
     }
     ok &= ncclGroupEnd() == ncclSuccess;
   }
-  ok = ok && cudaEventRecord(gpu.ev_gdone, gpu.cs) == cudaSuccess &&
-       cudaStreamWaitEvent(gpu.cur, gpu.ev_gdone, 0) == cudaSuccess;
-  int all = ok;
-  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
-  if (all) return 1;
-  cudaGetLastError();
-  nccl_abort(a);
-  return 0;
+  tl_comm_end(ti);
+  return group_close(a, ok, comm);
+}
+
+/* The pieces (cnt[p] elements of es bytes at d + dsp[p]) onto root (dir
+   0: each other rank sends its piece, root receives them) or back from
+   root to their ranks (dir 1): NCCL sends and receives in one group on the
+   broadcasts' stream, ordered as gpu_gatherv's.  The LU's gathered panel
+   (issue 24k): P - 1 transfers each way per panel, whatever its width.
+   Agreed; 0: not done (the caller's other path). */
+static int gpu_gatherv_root(char *d, const int *cnt, const int *dsp, size_t es,
+                            int root, int dir, MPI_Comm comm) {
+  int size = 1, rank = 0, ok = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  if (size < 2) return 1; /* the one piece is in place */
+  nccl_attr *a = group_open(d, comm, &ok);
+  if (!a) return 0;
+  int ti = tl_comm_begin(AXB_DIST_PH_PANEL);
+  if (ok) {
+    ncclGroupStart();
+    for (int p = 0; p < size; ++p) {
+      if (p == root || cnt[p] <= 0 || (rank != root && rank != p)) continue;
+      char *x = d + (size_t)dsp[p] * es;
+      size_t b = (size_t)cnt[p] * es;
+      int peer = rank == root ? p : root, send = (rank == root) == (dir == 1);
+      ok &= (send ? ncclSend(x, b, ncclUint8, peer, a->nc, gpu.cs)
+                  : ncclRecv(x, b, ncclUint8, peer, a->nc, gpu.cs)) ==
+            ncclSuccess;
+    }
+    ok &= ncclGroupEnd() == ncclSuccess;
+  }
+  tl_comm_end(ti);
+  return group_close(a, ok, comm);
 }
 #endif
 

@@ -135,6 +135,12 @@ axb_dist_times axb_dist_get_times(const axb_dist_grid *g) {
   return g ? g->times : t;
 }
 
+axb_dist_timeline axb_dist_get_timeline(const axb_dist_grid *g) {
+  axb_dist_timeline t;
+  memset(&t, 0, sizeof t);
+  return g ? g->timeline : t;
+}
+
 /* ---- matrices ---------------------------------------------------------- */
 
 static axb_status check_shape(axb_handle h, const axb_dist_grid *g,

@@ -78,6 +78,15 @@ typedef struct {
   int pdev[3], udev; /* 1: this root packed pbuf[slot] / ubuf into the
                         table's device broadcast buffer (dbuf) instead    */
   axb_dist_times *t;
+  int tl;       /* 1: the device timeline records (AXB_DIST_MARK) */
+  int gather;   /* 1: panels gathered onto one device (P > 1, GPU ranks) */
+  T *gd, *gg;   /* the gathered pieces and the panel in global row order
+                   (device work buffers of n x nb entries each)           */
+  int *cnt;     /* 2 P: the pieces' counts and offsets                     */
+  int defer;    /* 1: the panel headers broadcast when first read (one
+                   process row), so that a GPU root need not wait for its
+                   panel's pivots before it queues the trailing update    */
+  int hpend[3]; /* root, deferred: slot's pivots still on the device    */
 } CTX;
 
 static int64_t AXB_FN(lu_loc_, )(const CTX *c, int64_t gi, int row) {
@@ -186,21 +195,136 @@ static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
   }
 }
 
+/* The header of a panel factored in one call (panel_lu's pivots, 1-based
+   panel rows, and info): global rows, and info as a global column; on a
+   failed call no interchanges and no zero pivot (the status says it). */
+static void AXB_FN(lu_hdr_, )(int64_t *hdr, int64_t k0, int64_t jb,
+                              axb_status st, int64_t info) {
+  for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows (1-based) */
+    hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
+  hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+}
+
 /* One process row: the whole panel (rows lr0.. = k0.., jb columns at a0)
    is this rank's, so the table may factor it in one call (GPU ranks:
    cuSOLVER on the device array).  1 when it did (pivots and info into
    hdr as the distributed panel writes them), 0: the distributed panel. */
 static int AXB_FN(lu_panel_whole_, )(CTX *c, int64_t k0, int64_t jb,
-                                     int64_t lr0, T *a0, int64_t *hdr) {
+                                     int64_t lr0, T *a0, int slot) {
+  int64_t *hdr = c->hbuf[slot];
   if (c->g->nprow != 1 || !c->ops->panel_lu || c->mloc - lr0 < jb) return 0;
   int64_t info = 0;
+  if (c->defer && c->ops->panel_lu_start) { /* pivots read at first use */
+    axb_status st = c->ops->panel_lu_start(c->h, c->mloc - lr0, jb, a0, c->lld);
+    if (st != AXB_ERR_NOT_SUPPORTED) {
+      AXB_FN(lu_note_, )(c, st);
+      c->hpend[slot] = st == AXB_SUCCESS;
+      if (st != AXB_SUCCESS) AXB_FN(lu_hdr_, )(hdr, k0, jb, st, 0);
+      return 1;
+    }
+  }
   axb_status st =
       c->ops->panel_lu(c->h, c->mloc - lr0, jb, a0, c->lld, hdr, &info);
   if (st == AXB_ERR_NOT_SUPPORTED) return 0;
   AXB_FN(lu_note_, )(c, st);
-  for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows (1-based) */
-    hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
-  hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+  AXB_FN(lu_hdr_, )(hdr, k0, jb, st, info);
+  return 1;
+}
+
+/* Deferred headers (one process row): the root's pending pivots of panel
+   k (slot) read from the device, then the header broadcast along the
+   process row, where the step first needs it. */
+static void AXB_FN(lu_hdr_bcast_, )(CTX *c, int64_t k0, int64_t jb, int qk,
+                                    int slot) {
+  int64_t *hdr = c->hbuf[slot], info = 0;
+  if (c->hpend[slot]) {
+    c->hpend[slot] = 0;
+    axb_status st = c->ops->panel_lu_wait(c->h, jb, hdr, &info);
+    AXB_FN(lu_note_, )(c, st);
+    AXB_FN(lu_hdr_, )(hdr, k0, jb, st, info);
+  }
+  MPI_Bcast(hdr, (int)jb + 1, MPI_INT64_T, qk, c->g->row);
+}
+
+/* cnt[p], dsp[p] (p < P): process row p's rows of the panel from global
+   row k0 (jb columns) packed, and where they start in gd. */
+static void AXB_FN(lu_counts_, )(CTX *c, int64_t k0, int64_t jb) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t off = 0;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp =
+        axb_dist_numroc(c->n, c->nb, p, P) - axb_dist_numroc(k0, c->nb, p, P);
+    cnt[p] = (int)(mp * jb);
+    dsp[p] = (int)off;
+    off += mp * jb;
+  }
+}
+
+/* Between the pieces in gd (process row order) and G = gg (global rows
+   k0 .. n-1 in order, ld n - k0): one 2-D copy per local block of rows (nb
+   consecutive global rows); into G (to_g 1) or back. */
+static void AXB_FN(lu_regroup_, )(CTX *c, int64_t k0, int64_t jb, int to_g) {
+  int P = c->g->nprow, *cnt = c->cnt, *dsp = c->cnt + P;
+  int64_t nb = c->nb, m = c->n - k0;
+  for (int p = 0; p < P; ++p) {
+    int64_t mp = cnt[p] / jb, l0 = axb_dist_numroc(k0, nb, p, P), len;
+    for (int64_t l = 0; l < mp; l += len) {
+      len = nb - (l0 + l) % nb;
+      if (len > mp - l) len = mp - l;
+      T *x = c->gd + dsp[p] + l, *y = c->gg + dist_l2g(l0 + l, nb, p, P) - k0;
+      if (to_g)
+        c->ops->copy(len, jb, x, mp, y, m);
+      else
+        c->ops->copy(len, jb, y, m, x, mp);
+    }
+  }
+}
+
+/* Several process rows, GPU ranks (issue 24k): the panel's column block
+   (rows k0.. of every process row of column qk) gathered onto the diagonal
+   block's owner pk in global row order, G = A[k0:n, k0:k0+jb], factored
+   there in one call (panel_lu: cuSOLVER getrf), the factored rows sent
+   back, the pivots and info broadcast down the column.  This is exactly
+   partial pivoting on the global column: getrf on G compares the same
+   entries as the column search (rows k0+j.. of column j after the same
+   eliminations), breaks ties to the smallest row as idamax does, and row
+   i of the factored G is global row k0 + i after the interchanges, so
+   sending it back by position leaves the panel interchanged and factored
+   as lu_panel_ does.  Messages per panel: one gather and one scatter (P -
+   1 transfers each, NCCL, device to device) and one broadcast of jb + 1
+   integers, with their agreements: O(1) per panel, where the column
+   search takes jb allreduces and up to jb row exchanges.  1: done; 0:
+   not available (agreed: no NCCL), the column search instead. */
+static int AXB_FN(lu_panel_gather_, )(CTX *c, int64_t k0, int64_t jb,
+                                      int64_t lr0, T *a0, int64_t *hdr) {
+  const axb_dist_grid *g = c->g;
+  if (!c->gather) return 0;
+  int P = g->nprow, pk = dist_owner(k0, c->nb, P), *dsp = c->cnt + P;
+  int64_t m = c->n - k0, info = 0, mine = c->mloc - lr0;
+  AXB_FN(lu_counts_, )(c, k0, jb);
+  c->ops->pack(mine, jb, a0, c->lld, c->gd + dsp[g->prow]);
+  if (!c->ops->gatherv_root(c->gd, c->cnt, dsp, pk, 0, g->col)) return 0;
+  if (g->prow == pk) {
+    AXB_FN(lu_regroup_, )(c, k0, jb, 1);
+    axb_status st = c->ops->panel_lu(c->h, m, jb, c->gg, m, hdr, &info);
+    if (st == AXB_ERR_NOT_SUPPORTED) /* no solver or workspace: a failure */
+      st = axb__fail(c->h, AXB_ERR_DEVICE,
+                     "distributed getrf: the gathered %lld x %lld panel "
+                     "could not be factored on the device",
+                     (long long)m, (long long)jb);
+    AXB_FN(lu_note_, )(c, st);
+    for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows */
+      hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
+    hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+    AXB_FN(lu_regroup_, )(c, k0, jb, 0);
+  }
+  if (!c->ops->gatherv_root(c->gd, c->cnt, dsp, pk, 1, g->col))
+    AXB_FN(lu_note_, )
+  (c, axb__fail(c->h, AXB_ERR_DEVICE,
+                "distributed getrf: the factored panel could not be sent "
+                "back (NCCL)"));
+  MPI_Bcast(hdr, (int)jb + 1, MPI_INT64_T, pk, g->col);
+  c->ops->unpack(mine, jb, c->gd + dsp[g->prow], a0, c->lld);
   return 1;
 }
 
@@ -214,12 +338,14 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
   int qk = dist_owner(k0, nb, g->npcol);
   if (g->pcol == qk) {
     double t0 = axb__now();
+    AXB_DIST_MARK(c, AXB_DIST_PH_PANEL, 1);
     /* The panel's rows lr0.. of columns lc0 .. lc0+jb-1, one contiguous
        range of a (with the rows above lr0 of the later columns). */
     T *a0 = c->a + lr0 + lc0 * c->lld;
     int64_t span = (jb - 1) * c->lld + (c->mloc - lr0);
     c->pa = c->a + lc0 * c->lld;
-    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, c->hbuf[slot])) {
+    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, slot) &&
+        !AXB_FN(lu_panel_gather_, )(c, k0, jb, lr0, a0, c->hbuf[slot])) {
       if (c->hp && c->mloc > lr0) { /* factored on a host copy */
         c->ops->pack(span, 1, a0, span, c->hp + lr0);
         c->pa = c->hp;
@@ -234,36 +360,45 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
                  dp ? dp : c->pbuf[slot]);
     if (c->pa == c->hp) c->ops->unpack(span, 1, c->hp + lr0, a0, span);
     c->t->panel += axb__now() - t0;
+    AXB_DIST_MARK(c, AXB_DIST_PH_PANEL, 0);
   }
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   int cnt = (int)((c->mloc - lr0) * jb);
   /* Nobody reads the panel on the host but through mirror (pd). */
   int fl = (g->pcol == qk && c->pdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
            AXB_DIST_BC_DEV_ONLY;
   if (nonblocking) {
-    MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row, &c->req[0]);
+    c->req[0] = MPI_REQUEST_NULL; /* deferred: lu_hdr_bcast_ */
+    if (!c->defer)
+      MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row,
+                 &c->req[0]);
     if (AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       c->req[1] = MPI_REQUEST_NULL;
     else
       MPI_Ibcast(c->pbuf[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
-    MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
+    if (!c->defer)
+      MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
     if (!AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
   }
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
 }
 
 /* A[lr1.., c0..c1) -= L21 U12[:, c0 - ub0 ..] for step k (c->pd, c->ud). */
 static void AXB_FN(lu_update_, )(CTX *c, int64_t lr0, int64_t lr1, int64_t jb,
                                  int64_t c0, int64_t c1) {
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 1);
   int64_t ldp = c->mloc - lr0;
   AXB_FN(lu_note_, )
   (c, c->ops->gemm(c->h, AXB_NO_TRANS, AXB_NO_TRANS, c->mloc - lr1, c1 - c0, jb,
                    (T)-1, c->pd + (lr1 - lr0), ldp, c->ud + (c0 - c->ub0) * jb,
                    jb, (T)1, c->a + lr1 + c0 * c->lld, c->lld));
   c->t->update += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 0);
 }
 
 /* The look-ahead lane (one process row: this rank holds row block k): on
@@ -278,10 +413,13 @@ static void AXB_FN(lu_lane_, )(CTX *c, int64_t k, int next, int64_t lr0,
   T *col = c->a + lc1 * lld;
   c->ops->lane(1);
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 1);
   AXB_FN(lu_note_, )
   (c, c->ops->laswp(c->h, jb1, col, lld, k0, k0 + jb, c->ipiv));
   c->t->swap += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 0);
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 1);
   AXB_FN(lu_note_, )
   (c, c->ops->trsm(c->h, AXB_LEFT, AXB_LOWER, AXB_NO_TRANS, AXB_UNIT, jb, jb1,
                    (T)1, c->pd, ldp, col + lr0, lld));
@@ -290,6 +428,7 @@ static void AXB_FN(lu_lane_, )(CTX *c, int64_t k, int next, int64_t lr0,
                    (T)-1, c->pd + (lr1 - lr0), ldp, col + lr0, lld, (T)1,
                    col + lr1, lld));
   c->t->update += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 0);
   AXB_FN(lu_panel_bcast_, )(c, k + 1, next, 1);
   c->ops->lane(0);
 }
@@ -304,9 +443,12 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   int64_t lc1 = AXB_FN(lu_loc_, )(c, k0 + jb, 0);
   int pk = dist_owner(k0, nb, g->nprow), qk = dist_owner(k0, nb, g->npcol);
   double t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
   AXB_DIST_BCAST_WAIT(c->ops, c->pbuf[slot]);
+  if (c->defer) AXB_FN(lu_hdr_bcast_, )(c, k0, jb, qk, slot);
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
   const int64_t *hdr = c->hbuf[slot];
   for (int64_t j = 0; j < jb; ++j)
     c->ipiv[k0 + j] = hdr[j];
@@ -322,6 +464,7 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   /* 3: interchanges on the columns outside the panel (and outside block
      column k+1 when the lane has it), one exchange. */
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 1);
   int in = g->pcol == qk;
   int64_t cr[4] = {0, in ? lc0 : c->nloc, in ? lc0 + jb : c->nloc, c->nloc};
   if (lane) { /* one process row: [0, lc0) and after block column k+1 */
@@ -332,11 +475,13 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   (c->h, c->ops, g, c->a, c->lld, nb, k0, jb, c->ipiv, cr, &c->sw);
   AXB_FN(lu_note_, )(c, c->sw.st);
   c->t->swap += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_SWAP, 0);
   /* 4: U12 on process row pk (from local column ub0: the lane has block
      column k+1's), broadcast down the columns. */
   c->ub0 = lane ? lc1 + jb1 : lc1;
   int64_t wu = c->nloc - c->ub0;
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 1);
   c->udev = 0;
   if (g->prow == pk && wu > 0) {
     T *a12 = c->a + lr0 + c->ub0 * c->lld;
@@ -348,13 +493,16 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
     c->ops->pack(jb, wu, a12, c->lld, du ? du : c->ubuf);
   }
   c->t->update += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_UPDATE, 0);
   t0 = axb__now();
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   int fl = (g->prow == pk && c->udev ? AXB_DIST_BC_ROOT_DEV : 0) |
            AXB_DIST_BC_DEV_ONLY;
   if (wu > 0 && !AXB_DIST_BCAST(c->ops, c->ubuf, jb * wu, pk, g->col, 3, fl))
     MPI_Bcast(c->ubuf, (int)(jb * wu), MPI_T, pk, g->col);
   AXB_DIST_BCAST_WAIT(c->ops, c->ubuf);
   c->t->bcast += axb__now() - t0;
+  AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
   c->ud = c->ops->mirror(1, c->ubuf, jb * (wu > 0 ? wu : 0));
   /* 5: the trailing update, with the look-ahead's block column first (and
      with the lane, the next look-ahead's block column, then the fence). */
@@ -394,6 +542,34 @@ static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
   }
 }
 
+/* The gathered panel (hp = 2: the table's choice; several process rows,
+   partial pivoting): its two device buffers of (global rows) x nb entries,
+   the largest panel (step 0), reserved before the first step, so that no
+   step can fail for them; a rank where they do not fit fails with a
+   status (agreed by the caller). */
+static axb_status AXB_FN(lu_gather_alloc_, )(CTX *c, int hp) {
+  const axb_dist_grid *g = c->g;
+  c->gather = hp == 2 && g->nprow > 1 && g->pivot != AXB_DIST_PIVOT_LOCAL &&
+              c->n > 0 && c->ops->gatherv_root && c->ops->dwork &&
+              c->ops->panel_lu && c->ops->copy;
+  if (!c->gather) return AXB_SUCCESS;
+  int64_t ng = c->n * c->nb;
+  c->cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
+  c->gd = c->ops->dwork(0, ng);
+  c->gg = c->gd ? c->ops->dwork(1, ng) : NULL;
+  if (!c->cnt || !c->gd || !c->gg)
+    return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
+                     "distributed getrf: the gathered panel needs 2 x %lld x "
+                     "%lld device entries (%.0f MiB) on each GPU rank",
+                     (long long)c->n, (long long)c->nb,
+                     2.0 * (double)ng * sizeof(T) / 1048576.0);
+  if (ng > AXB_DIST_MSG_MAX)
+    return axb__fail(c->h, AXB_ERR_NOT_SUPPORTED,
+                     "distributed getrf: the gathered panel would exceed "
+                     "2^30 entries (lower nb)");
+  return AXB_SUCCESS;
+}
+
 static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   int64_t mnb = (c->mloc > 1 ? c->mloc : 1) * c->nb;
   c->lane =
@@ -415,13 +591,15 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->prow = axb__malloc(c->ib, sizeof(T));
   int hp = c->ops->panel_on_host(c->a);
   if (hp) c->hp = axb__dist_halloc(c->h, c->lld * c->nb, sizeof(T));
+  axb_status st = AXB_FN(lu_gather_alloc_, )(c, hp);
+  if (st != AXB_SUCCESS) return st;
   if (!bufs || !c->ubuf || !c->rbuf || !c->urow || !c->cand || !c->pu ||
       !c->prow || (hp && !c->hp))
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
                      "distributed getrf: cannot allocate the panel buffers "
                      "(%lld x %lld local)",
                      (long long)c->mloc, (long long)c->nloc);
-  axb_status st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
+  st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
   if (st == AXB_ERR_OUT_OF_MEMORY)
     return axb__fail(c->h, st,
                      "distributed getrf: cannot allocate the "
@@ -446,6 +624,7 @@ static void AXB_FN(lu_free_, )(CTX *c) {
   axb__free(c->pu);
   axb__free(c->prow);
   axb__dist_hfree(c->hp);
+  axb__free(c->cnt);
   AXB_FN(swap_ws_free_, )(&c->sw);
 }
 
@@ -459,6 +638,7 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
   c.t = &g->times;
   *info = 0;
   double t0 = axb__now();
+  c.tl = axb__dist_gpu_timeline_start(h);
   axb_status st = axb__dist_agree(h, g, AXB_FN(lu_alloc_, )(&c));
   if (st == AXB_SUCCESS && c.n > 0) {
     MPI_Op_create(AXB_FN(lu_maxloc_, ), 1, &c.maxloc);
@@ -466,6 +646,11 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
     MPI_Type_commit(&c.cand_type);
     int64_t nblk = (c.n + c.nb - 1) / c.nb;
     int pending = 0;
+    /* Deferred headers where every rank of the (one) process row has the
+       two-half panel: agreed, as every rank must call the same
+       broadcasts. */
+    c.defer = g->nprow == 1 && c.ops->panel_lu_start != NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &c.defer, 1, MPI_INT, MPI_MIN, g->row);
     if (c.lane) c.ops->fence(); /* lane 1's first wait */
     for (int64_t k = 0; k < nblk; ++k) {
       int slot = (int)(k % c.nslot);
@@ -479,6 +664,7 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
     if (c.ops->sync) AXB_FN(lu_note_, )(&c, c.ops->sync(h));
     st = axb__dist_agree(h, g, c.st);
   }
+  axb__dist_gpu_timeline_end(&g->timeline); /* after the sync: complete */
   AXB_FN(lu_free_, )(&c);
   g->times.factor = axb__now() - t0;
   if (st != AXB_SUCCESS) return st;

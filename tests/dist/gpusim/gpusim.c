@@ -45,6 +45,7 @@ typedef struct {
 static region *regs;
 static size_t nregs, capregs;
 static long device_calls, syncs, potrfs, stream_syncs, lane_calls, laswps;
+static long events; /* cudaEventRecord calls */
 static axb_handle cpu;
 
 /* Traffic accounting (axb_gpusim_arm): bytes copied between host and
@@ -76,13 +77,15 @@ long long axb_gpusim_traffic(void) { return traffic; }
 /* Calls so far of one kind: "sync" (cudaDeviceSynchronize), "stream_sync"
    (cudaStreamSynchronize), "potrf", "laswp" (cuSOLVER's), "lane" (cuBLAS
    calls on a
-   handle set to the lane stream), "device" (all). */
+   handle set to the lane stream), "event" (cudaEventRecord), "device"
+   (all). */
 long axb_gpusim_count(const char *what) {
   if (strcmp(what, "sync") == 0) return syncs;
   if (strcmp(what, "potrf") == 0) return potrfs;
   if (strcmp(what, "stream_sync") == 0) return stream_syncs;
   if (strcmp(what, "lane") == 0) return lane_calls;
   if (strcmp(what, "laswp") == 0) return laswps;
+  if (strcmp(what, "event") == 0) return events;
   return device_calls;
 }
 
@@ -110,6 +113,7 @@ static size_t ndq, capdq;
 static long bc_seq;
 struct axb_gpusim_event {
   long seq;
+  double t; /* the host clock at its record (the timeline's "device" time) */
 };
 
 /* Land every delivery of broadcasts <= upto (inside ENTER/LEAVE); with
@@ -297,10 +301,20 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
   *e = calloc(1, sizeof **e);
   return *e ? cudaSuccess : 2;
 }
-/* An event covers the broadcasts enqueued before it. */
+cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  return cudaEventCreateWithFlags(e, 0);
+}
+/* An event covers the broadcasts enqueued before it; it completes at its
+   record (every call runs at once), so its time is the host clock's. */
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   (void)s;
   e->seq = bc_seq;
+  e->t = MPI_Wtime();
+  ++events;
+  return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  *ms = (float)((b->t - a->t) * 1e3);
   return cudaSuccess;
 }
 /* The compute stream waiting for an event: the broadcasts it covers land. */
@@ -355,6 +369,34 @@ ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
   char *tmp = r == root || stream == NULL ? recv : malloc(count ? count : 1);
   int ok = tmp && MPI_Bcast(tmp, (int)count, MPI_BYTE, root, comm->comm) ==
                       MPI_SUCCESS;
+  if (ok && tmp != recv) ok = queue_delivery(recv, tmp, count);
+  if (tmp != recv) free(tmp);
+  LEAVE;
+  return ok ? ncclSuccess : ncclSystemError;
+}
+/* Point to point: a blocking MPI message at the call (a group's calls
+   run in order, the same order on every rank: the gathered LU panel's
+   root receives from each other rank in turn, each sends once); on a side
+   stream the received bytes land only when the compute stream waits for
+   an event after them, as a broadcast's. */
+ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t type,
+                      int peer, ncclComm_t comm, cudaStream_t stream) {
+  (void)type, (void)stream;
+  ENTER;
+  ++device_calls;
+  int ok =
+      MPI_Send(send, (int)count, MPI_BYTE, peer, 11, comm->comm) == MPI_SUCCESS;
+  LEAVE;
+  return ok ? ncclSuccess : ncclSystemError;
+}
+ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer,
+                      ncclComm_t comm, cudaStream_t stream) {
+  (void)type;
+  ENTER;
+  ++device_calls;
+  char *tmp = stream == NULL ? recv : malloc(count ? count : 1);
+  int ok = tmp && MPI_Recv(tmp, (int)count, MPI_BYTE, peer, 11, comm->comm,
+                           MPI_STATUS_IGNORE) == MPI_SUCCESS;
   if (ok && tmp != recv) ok = queue_delivery(recv, tmp, count);
   if (tmp != recv) free(tmp);
   LEAVE;

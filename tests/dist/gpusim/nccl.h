@@ -27,6 +27,10 @@ ncclResult_t axb_gpusim_nccl_init(ncclComm_t *comm, MPI_Comm mpi);
 ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
                            ncclDataType_t type, int root, ncclComm_t comm,
                            cudaStream_t stream);
+ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t type,
+                      int peer, ncclComm_t comm, cudaStream_t stream);
+ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer,
+                      ncclComm_t comm, cudaStream_t stream);
 ncclResult_t ncclCommDestroy(ncclComm_t comm);
 ncclResult_t ncclCommAbort(ncclComm_t comm);
 ncclResult_t ncclGroupStart(void);
