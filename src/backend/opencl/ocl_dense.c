@@ -103,25 +103,8 @@ axb_status axb__ocl_zero_triangle(axb_handle h, int dbl, cl_mem A, int64_t ld,
                   sz, v);
 }
 
-#define T double
-#define P d
-#define DBL 1
-#define BL(name) CLBlastD##name
-#include "backend/opencl/ocl_dense_t.h"
-#undef T
-#undef P
-#undef DBL
-#undef BL
-
-#define T float
-#define P s
-#define DBL 0
-#define BL(name) CLBlastS##name
-#include "backend/opencl/ocl_dense_t.h"
-#undef T
-#undef P
-#undef DBL
-#undef BL
+#define OCL_TEMPLATE "backend/opencl/ocl_dense_t.h"
+#include "backend/opencl/ocl_instantiate.h"
 
 /* ---- the table -------------------------------------------------------------
  */

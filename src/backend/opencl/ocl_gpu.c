@@ -98,22 +98,5 @@ static axb_status finish_both(axb_handle h) {
   return axb__ocl_check(h, e1 != CL_SUCCESS ? e1 : e2, "clFinish");
 }
 
-#define T double
-#define P d
-#define DBL 1
-#define BL(name) CLBlastD##name
-#include "backend/opencl/ocl_gpu_t.h"
-#undef T
-#undef P
-#undef DBL
-#undef BL
-
-#define T float
-#define P s
-#define DBL 0
-#define BL(name) CLBlastS##name
-#include "backend/opencl/ocl_gpu_t.h"
-#undef T
-#undef P
-#undef DBL
-#undef BL
+#define OCL_TEMPLATE "backend/opencl/ocl_gpu_t.h"
+#include "backend/opencl/ocl_instantiate.h"
