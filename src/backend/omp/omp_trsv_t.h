@@ -88,7 +88,7 @@ AXB_OMP_INLINE void AXB_FN(trsv_strip1_, )(int64_t kb, const T *restrict A,
 
 /* trsv_strip_ for three columns of X (the driver's solve: B and the
    estimate's two first vectors), 3 x TRSV_STRIP values in registers (AVX-512:
-   12 of its 32; an AVX2 clone spills some, unmeasured).  As a pair then a
+   12 of its 32; taken only there: trsv_three_cols).  As a pair then a
    single the tile was read twice: one thread, n = 1024, L and U with
    t = 3 took 0.267-0.274 ms, now 0.209-0.218 (bench_trsv, 2-core VM, load
    ~10, interleaved).  Strips of TRSV_STRIP / 2 rows were slower than the
@@ -144,7 +144,7 @@ static void AXB_FN(trsv_axpy_, )(int64_t mb, int64_t kb, int64_t t,
                                  T *restrict X, int64_t ldx) {
   const int64_t ms = mb / TRSV_STRIP * TRSV_STRIP;
   for (int64_t c = 0; c < t; c += 2) {
-    if (t - c == 3) {
+    if (t - c == 3 && trsv_three_cols()) {
       AXB_FN(trsv_axpy3_, )(mb, kb, A, lda, Y + c * ldy, ldy, X + c * ldx, ldx);
       break;
     }
