@@ -6,9 +6,13 @@
  * is the ceiling), then axb_[ds]getrf and axb_[ds]potrf on the OpenCL
  * handle with host arrays (transfers included, as every entry of the
  * backend takes host arrays) and their GFLOP/s as a fraction of it.
- * Medians of 3 after one warm-up (kernels compiled then).  The device is
- * the one axb picks (AXB_OPENCL_DEVICE, else GPUs first).
- * Usage: bench_opencl [N ...]   (default 4096 8192); -s: single only,
+ * Medians of 3 after one warm-up (kernels compiled then).  The last
+ * column is a plain n x n copy to the device and back (pageable memory,
+ * as the entries copy): the transfer floor inside getrf/potrf's times.
+ * AXB_OPENCL_GPU_PATH=1/0 picks the backend's GPU- or CPU-device path.
+ * The device is the one axb picks (AXB_OPENCL_DEVICE, else GPUs first).
+ *
+ * Usage: bench_opencl [N ...] (default 4096 8192); -s: single only,
  * -d: double only.
  */
 
@@ -51,6 +55,30 @@ static double gemm_seconds(cl_context ctx, cl_command_queue q, int dbl,
   if (e == CL_SUCCESS) med = bench_median(t + 1, REPS);
   for (int i = 0; i < 3; ++i)
     if (m[i]) clReleaseMemObject(m[i]);
+  return med;
+}
+
+/* An n x n matrix to the device and back from pageable host memory, as
+   the backend's host-array entries move it (blocking writes and reads):
+   the part of getrf's and potrf's time no factorization can remove
+   (issue 29d); median seconds, or -1. */
+static double copy_seconds(cl_context ctx, cl_command_queue q, int dbl,
+                           size_t n) {
+  const size_t bytes = n * n * (dbl ? sizeof(double) : sizeof(float));
+  cl_int e = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+  unsigned char *host = calloc(bytes, 1);
+  double t[REPS + 1], med = -1;
+  for (int r = 0; r <= REPS && e == CL_SUCCESS && host; ++r) {
+    const double t0 = bench_now();
+    e = clEnqueueWriteBuffer(q, m, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    if (e == CL_SUCCESS)
+      e = clEnqueueReadBuffer(q, m, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    t[r] = bench_now() - t0;
+  }
+  if (e == CL_SUCCESS && host) med = bench_median(t + 1, REPS);
+  free(host);
+  if (m) clReleaseMemObject(m);
   return med;
 }
 
@@ -116,8 +144,9 @@ int main(int argc, char **argv) {
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
   printf("device: %s [%s]\n", d.name, d.platform);
   printf("| precision | n | CLBlast GEMM GFLOP/s | getrf ms | getrf GFLOP/s "
-         "| getrf / GEMM | potrf ms | potrf GFLOP/s | potrf / GEMM |\n"
-         "|---|---|---|---|---|---|---|---|---|\n");
+         "| getrf / GEMM | potrf ms | potrf GFLOP/s | potrf / GEMM "
+         "| copy in+out ms |\n"
+         "|---|---|---|---|---|---|---|---|---|---|\n");
   for (int dbl = 1; dbl >= 0; --dbl) {
     if (!want[dbl] || (dbl && !d.fp64)) continue;
     for (int i = 0; i < ns; ++i) {
@@ -125,12 +154,14 @@ int main(int argc, char **argv) {
       const double tg = gemm_seconds(ctx, q, dbl, (size_t)sizes[i]);
       const double tl = axb_seconds(h, dbl, 0, sizes[i]);
       const double tc = axb_seconds(h, dbl, 1, sizes[i]);
+      const double tx = copy_seconds(ctx, q, dbl, (size_t)sizes[i]);
       const double gg = 2 * n * n * n / tg * 1e-9;
       const double gl = 2.0 / 3 * n * n * n / tl * 1e-9;
       const double gc = 1.0 / 3 * n * n * n / tc * 1e-9;
-      printf("| %s | %lld | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
+      printf("| %s | %lld | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f "
+             "| %.1f |\n",
              dbl ? "double" : "single", (long long)sizes[i], gg, tl * 1e3, gl,
-             gl / gg, tc * 1e3, gc, gc / gg);
+             gl / gg, tc * 1e3, gc, gc / gg, tx * 1e3);
       fflush(stdout);
     }
   }

@@ -466,6 +466,14 @@ static void bench_auto(axb_handle h, const char *name, const axb_csr *A,
   printf("auto  %-22s %-5s %9.3f ms %8.1e %5.2fx of anchor  %s%s%s\n", name, be,
          t * 1e3, rep.true_residual, anchor_total > 0 ? t / anchor_total : 0.0,
          rep.solver, rep.solver[0] ? "; " : "", rep.path);
+  /* Where the last run's time went (axb_sparse_report's split, ms). */
+  printf("split %-22s %-5s check %.2f symmetry %.2f analysis %.2f memory "
+         "%.2f upload %.2f precond %.2f (host %.2f) setup %.2f solve %.2f "
+         "(certify %.2f) it. %lld\n",
+         name, be, rep.t_check * 1e3, rep.t_symmetry * 1e3,
+         rep.t_analysis * 1e3, rep.t_memory * 1e3, rep.t_upload * 1e3,
+         rep.t_precond * 1e3, rep.t_precond_host * 1e3, rep.t_setup * 1e3,
+         rep.t_solve * 1e3, rep.t_certify * 1e3, (long long)rep.iterations);
 }
 
 static void bench_solvers(axb_handle h, const char *name, const axb_csr *A,

@@ -206,6 +206,10 @@ static void print_text(const cli_sparse_job *j, const cli_sparse_args *sp,
   if (r->restarts) printf(" (%d restarts)", r->restarts);
   printf("\nsetup          %.6f s\nsolve          %.6f s\n", r->t_setup,
          r->t_solve);
+  printf("times          check %.4f, symmetry %.4f, analysis %.4f, memory "
+         "%.4f, upload %.4f, precond %.4f (host %.4f), certify %.4f s\n",
+         r->t_check, r->t_symmetry, r->t_analysis, r->t_memory, r->t_upload,
+         r->t_precond, r->t_precond_host, r->t_certify);
   if (r->method == AXB_SPARSE_DIRECT)
     printf("residual       true ||b-Ax||/||b|| = %.3e\n", r->true_residual);
   else
@@ -241,7 +245,18 @@ static void print_json(const cli_sparse_job *j, const cli_sparse_args *sp,
   cli_json_number(stdout, r->t_setup);
   printf(", \"t_solve\": ");
   cli_json_number(stdout, r->t_solve);
-  printf(", \"residual\": ");
+  const double tt[8] = {r->t_check,        r->t_symmetry, r->t_analysis,
+                        r->t_memory,       r->t_upload,   r->t_precond,
+                        r->t_precond_host, r->t_certify};
+  static const char *const tn[8] = {"check",        "symmetry", "analysis",
+                                    "memory",       "upload",   "precond",
+                                    "precond_host", "certify"};
+  printf(", \"times\": {");
+  for (int i = 0; i < 8; ++i) {
+    printf("%s\"%s\": ", i ? ", " : "", tn[i]);
+    cli_json_number(stdout, tt[i]);
+  }
+  printf("}, \"residual\": ");
   cli_json_number(stdout, r->residual);
   printf(", \"true_residual\": ");
   cli_json_number(stdout, r->true_residual);

@@ -11,9 +11,11 @@
 #     registers NVIDIA's OpenCL with an ICD file in a folder of our own
 #     (OCL_ICD_VENDORS), prints axb info, runs the OpenCL tests, and a
 #     small bench beside cuda/cusolver (n = 1024, 4096; OCL_BENCH_SIZES)
-#     and bench_opencl (getrf/potrf at 4096, 8192 against CLBlast's GEMM).
+#     and bench_opencl (getrf/potrf at 4096, 8192 against CLBlast's GEMM),
+#     the tests and bench_opencl on both paths (AXB_OPENCL_GPU_PATH=1/0).
 #     OCL_STEPS=tests or OCL_STEPS=bench runs one half (two device calls
-#     when one would pass the tool's 10 minutes); default both.
+#     when one would pass the tool's 10 minutes); OCL_STEPS=bench_opencl
+#     runs bench_opencl alone (issue 29d); default all.
 # Logs go to $OUT (default /tmp/axb-opencl-out).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -53,20 +55,39 @@ nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null
 
 TAILN=20 step info 60 "$b/axb" info
 steps=${OCL_STEPS:-all}
-if [ "$steps" != bench ]; then
+if [ "$steps" = all ] || [ "$steps" = tests ]; then
   TAILN=3 step test_opencl 60 "$b/tests/test_opencl"
+  # both paths of the backend (issue 29d): the CPU-device one (=0) and
+  # the GPU-device one (=1; off by default until this run has passed)
   for t in lu trsm cholesky inverse solve; do
-    TAILN=3 step "test_${t}_opencl" 120 "$b/tests/test_$t" opencl
+    TAILN=3 step "test_${t}_opencl" 120 env AXB_OPENCL_GPU_PATH=0 \
+      "$b/tests/test_$t" opencl
+    TAILN=3 step "test_${t}_opencl_gpu" 120 env AXB_OPENCL_GPU_PATH=1 \
+      "$b/tests/test_$t" opencl
   done
   TAILN=12 step solve_lu 90 "$b/axb" solve --backend opencl --gen uniform:4000
   TAILN=12 step solve_chol 90 "$b/axb" solve --backend opencl --gen spd:4000 -p single
 fi
-if [ "$steps" != tests ]; then
+if [ "$steps" = all ] || [ "$steps" = bench ]; then
   sizes=${OCL_BENCH_SIZES:-1024,4096}
   TAILN=60 step bench 400 "$b/axb" bench -b opencl,cuda,cusolver \
     -r lu,cholesky,inverse,gauss-jordan,solve -p double,single -n "$sizes" \
     --reps 3 --no-plots -o "$out/bench"
   cp "$out/bench/results.json" "$out/bench-results.json" 2>/dev/null
-  # the issue's target: getrf/potrf at n = 8192 against CLBlast's GEMM rate
-  TAILN=10 step bench_opencl 300 "$b/bench/bench_opencl" 4096 8192
+fi
+if [ "$steps" != tests ]; then
+  # the issue's target: getrf/potrf at n = 8192 against CLBlast's GEMM
+  # rate, the GPU-device path (issue 29d) at its default outer block 256
+  # and at 512, then the CPU-device path for comparison
+  # (OCL_BENCH_OPENCL_SIZES: other orders, e.g. a dry run on PoCL)
+  bo=${OCL_BENCH_OPENCL_SIZES:-4096 8192}
+  # shellcheck disable=SC2086 # bo: a list of orders
+  TAILN=10 step bench_opencl 300 env AXB_OPENCL_GPU_PATH=1 \
+    "$b/bench/bench_opencl" $bo
+  # shellcheck disable=SC2086
+  TAILN=10 step bench_opencl_nb512 300 env AXB_OPENCL_GPU_PATH=1 \
+    AXB_OPENCL_GPU_NB=512 "$b/bench/bench_opencl" $bo
+  # shellcheck disable=SC2086
+  TAILN=10 step bench_opencl_cpupath 300 env AXB_OPENCL_GPU_PATH=0 \
+    "$b/bench/bench_opencl" $bo
 fi

@@ -319,6 +319,7 @@ int main(int argc, char **argv) {
     singular_case(33, 16, types[i]);
     singular_case(65, 64, types[i]);
     singular_case(100, 37, types[i]);
+    singular_case(300, 270, types[i]); /* past an outer block of 256 */
     zero_matrix(types[i]);
     nan_input(types[i]);
   }

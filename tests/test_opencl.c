@@ -2,9 +2,9 @@
  * The OpenCL backend's own behaviour (issue 29), beside the per-backend
  * programs that judge its routines: device listing and selection
  * (AXB_OPENCL_DEVICE), a kernel build error reported with the compiler's
- * log in the detail, and routines without OpenCL kernels answering
- * NOT_SUPPORTED.  Exits 77 when the backend is not compiled or no OpenCL
- * device exists.
+ * log in the detail, routines without OpenCL kernels answering
+ * NOT_SUPPORTED, and the GPU-device path's pivots (issue 29d).  Exits 77 when
+ * the backend is not compiled or no OpenCL device exists.
  */
 #include "testing.h"
 
@@ -112,6 +112,73 @@ static void absent(void) {
   axb_handle_destroy(h);
 }
 
+/* A sparse entry in {-1, 0, 1} from the generator state *r (about one in
+   sixteen nonzero). */
+static int sparse_unit(unsigned *r) {
+  *r = *r * 1103515245u + 12345u;
+  const unsigned x = (*r >> 16) & 31u;
+  return x == 0 ? -1 : x == 1 ? 1 : 0;
+}
+
+/*
+ * The GPU-device path (AXB_OPENCL_GPU_PATH=1, issue 29d) picks the same
+ * pivots as the reference, ties included.  Rows in pairs, shuffled: for
+ * even j, u = e_j + x (x sparse in {-1, 0, 1} on columns j + 2 and
+ * beyond) and v = -e_j + e_{j+1}.  Column j's candidates are u and v
+ * alone, tied at magnitude 1, and LAPACK's first maximum (the earlier row
+ * after the swaps so far) decides; either way the other one becomes
+ * e_{j+1} + x, column j + 1's only candidate.  Every value stays in
+ * {-1, 0, 1}: exact in any order of operations, so the pivots must agree
+ * exactly.  Small outer blocks and leaves: the pivots cross both.
+ */
+static void gpu_path_pivots(void) {
+  enum { N = 200 };
+  double *A = calloc(N * N, sizeof *A), *F = malloc(N * N * sizeof *F);
+  int64_t perm[N], ipiv[3][N], info = -1;
+  unsigned r = 12345;
+  for (int i = 0; i < N; ++i)
+    perm[i] = i;
+  for (int i = N - 1; i > 0; --i) { /* a fixed shuffle */
+    r = r * 1103515245u + 12345u;
+    const int k = (int)((r >> 8) % (unsigned)(i + 1));
+    const int64_t t = perm[i];
+    perm[i] = perm[k];
+    perm[k] = t;
+  }
+  for (int j = 0; j < N; j += 2) { /* rows j (u) and j + 1 (v) */
+    double *u = A + perm[j], *v = A + perm[j + 1];
+    u[j * N] = 1;
+    for (int c = j + 2; c < N; ++c)
+      u[c * N] = sparse_unit(&r);
+    v[j * N] = -1;
+    v[(j + 1) * N] = 1;
+  }
+  setenv("AXB_OPENCL_GPU_NB", "64", 1);
+  setenv("AXB_OPENCL_GPU_LEAF", "16", 1);
+  for (int v = 0; v < 3; ++v) {
+    if (v) setenv("AXB_OPENCL_GPU_PATH", v == 2 ? "1" : "0", 1);
+    axb_handle h = test_handle(v ? AXB_BACKEND_OPENCL : AXB_BACKEND_REF);
+    memcpy(F, A, N * N * sizeof *F);
+    CHECK_STATUS(h, axb_dgetrf(h, N, N, F, N, ipiv[v], &info), AXB_SUCCESS);
+    int unit = 1;
+    for (int i = 0; i < N; ++i)
+      unit &= F[i + (int64_t)i * N] == 1 || F[i + (int64_t)i * N] == -1;
+    CHECK(v || unit, "the reference's pivots are not all +-1: inexact");
+    for (int i = 0; v && i < N; ++i)
+      if (ipiv[v][i] != ipiv[0][i]) {
+        CHECK(0, "path %d: ipiv[%d] = %lld, the reference's %lld", v - 1, i,
+              (long long)ipiv[v][i], (long long)ipiv[0][i]);
+        break;
+      }
+    axb_handle_destroy(h);
+  }
+  unsetenv("AXB_OPENCL_GPU_PATH");
+  unsetenv("AXB_OPENCL_GPU_NB");
+  unsetenv("AXB_OPENCL_GPU_LEAF");
+  free(A);
+  free(F);
+}
+
 int main(void) {
   if (!axb_backend_compiled(AXB_BACKEND_OPENCL)) {
     axb_handle h = NULL;
@@ -130,5 +197,6 @@ int main(void) {
   build_error();
   no_fp64();
   absent();
+  gpu_path_pivots();
   return test_finish("test_opencl");
 }

@@ -195,6 +195,17 @@ typedef struct {
      fallback step taken, as "; "-separated clauses (never printed by the
      library; the CLI shows it). */
   char path[768];
+  /* Where the time went (seconds; never printed by the library).  Before
+     t_setup: t_check (A's structure and finite values, B and X) and
+     t_symmetry (the positive-diagonal and symmetry tests, done once per
+     solve).  Inside t_setup: t_analysis (AUTO's fill pre-estimate and the
+     direct path's ordering / symbolic analysis), t_memory (the memory
+     checks), t_upload (the scaled copy of A and A to the backend) and
+     t_precond (the preconditioner, of which t_precond_host on the host:
+     pattern, level sets, factor).  Inside t_solve: t_certify (the
+     extended-precision residual of the answer). */
+  double t_check, t_symmetry, t_analysis, t_memory, t_upload, t_precond,
+      t_precond_host, t_certify;
 } axb_sparse_report;
 
 void axb_sparse_report_free(axb_sparse_report *report); /* NULL is fine */

@@ -181,6 +181,13 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
   if (sym) *sym = !asym;
 }
 
+/* Prefetch the len entries at p (a run of a column that a pass over A
+   reaches a few columns later), one cache line at a time. */
+static inline void AXB_FN(prefetch_run_, )(const T *p, int64_t len) {
+  for (int64_t i = 0; i < len; i += 64 / (int64_t)sizeof(T))
+    __builtin_prefetch(p + i);
+}
+
 /* For the explicit Cholesky method and AUTO (potrf with the lower
    triangle never reads above the diagonal): F's lower triangle := A's,
    A's symmetry and ||A||_1, each entry of A read once.  take_a_ with sym
@@ -202,10 +209,18 @@ static void AXB_FN(take_a_, )(int64_t n, const T *a, int64_t lda, T *F,
    A NaN or Inf makes its column's sum non-finite.  Once an unequal pair
    is found every thread stops at its next tile (the sums are then
    incomplete: the caller scans A for a non-finite entry before reporting
-   the asymmetry).  Returns [A == A^T]. */
+   the asymmetry).
+   Both reads are short runs a column of A apart (TI rows of a column for
+   the copy, TJ rows of a column for the mirror), which the hardware
+   prefetchers do not follow across columns (4 KiB pages): the next runs
+   are prefetched, PL columns ahead for the copy and PM ahead for the
+   mirror.  One thread, thread CPU time, n = 2048, medians of 11, load ~8
+   (2-core VM, 2026-11-27): the pass 6.0-7.3 ms without, 5.3-5.4 with (the
+   driver's copy phase 7.1-7.7 -> 5.6-5.8); n = 1024 (A in cache): no
+   change.  Returns [A == A^T]. */
 static int AXB_FN(take_lower_, )(int64_t n, const T *a, int64_t lda, T *F,
                                  int64_t ldf, double *rows, int threads) {
-  enum { TI = 256, B = 8 };
+  enum { TI = 256, B = 8, PL = 4, PM = 16 };
   int asym = 0;
   const int64_t TJ = AXB_FN(take_width_, )(n, threads);
   (void)threads;
@@ -226,6 +241,7 @@ static int AXB_FN(take_lower_, )(int64_t n, const T *a, int64_t lda, T *F,
         T *fj = F + j * ldf;
         double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
         int64_t i = i0 > j ? i0 : j;
+        if (j + PL < j1) AXB_FN(prefetch_run_, )(aj + PL * lda + i, i1 - i);
         for (; i + 4 <= i1; i += 4) {
           fj[i] = aj[i];
           fj[i + 1] = aj[i + 1];
@@ -255,6 +271,7 @@ static int AXB_FN(take_lower_, )(int64_t n, const T *a, int64_t lda, T *F,
           for (int64_t i = ib; i < ie; ++i) {
             const T *ai = a + i * lda;
             const int64_t ge = gbe < i ? gbe : i;
+            if (i + PM < n) __builtin_prefetch(ai + PM * lda + gb);
             double s = 0;
             int bb = 0;
             for (int64_t g = gb; g < ge; ++g) {

@@ -158,6 +158,13 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        getrf on the device array unless AXB_DIST_GPU_PANEL is set). */         \
     axb_status (*panel_lu)(axb_handle h, int64_t m, int64_t n, T *A,           \
                            int64_t lda, int64_t *ipiv, int64_t *info);         \
+    /* panel_lu in two halves: _start queues the factorization and the copy    \
+       of its pivots and info (no host wait), _wait waits for that copy and    \
+       writes ipiv, info as panel_lu.  One panel at a time.  NULL: none. */    \
+    axb_status (*panel_lu_start)(axb_handle h, int64_t m, int64_t n, T *A,     \
+                                 int64_t lda);                                 \
+    axb_status (*panel_lu_wait)(axb_handle h, int64_t n, int64_t *ipiv,        \
+                                int64_t *info);                                \
     /* MPI_Bcast of the count entries of the host message buffer buf from      \
        root over comm, between the GPUs (NCCL), into the table's device        \
        buffer dslot (0-3; dbuf) that mirror() returns for buf until buf's      \

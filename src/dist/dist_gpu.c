@@ -483,6 +483,69 @@ static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2) {
   return i;
 }
 
+/* panel_lu_start's pivots and info: copied from the device into a
+   page-locked buffer behind the panel's getrf, with an event that
+   panel_lu_wait waits for, so that the host goes on queueing the step's
+   trailing update meanwhile.  One panel at a time: the LU waits for panel
+   k's pivots before it starts panel k + 1. */
+static struct {
+  int *h;
+  size_t cap;
+  cudaEvent_t ev;
+  int64_t n;
+  int pending;
+} pp;
+
+/* Room for n pivots and info, before the factorization is queued. */
+static int pp_reserve(int64_t n) {
+  size_t bytes = (size_t)(n + 1) * sizeof(int);
+  if (pp.pending) return 0;
+  if (!pp.ev &&
+      cudaEventCreateWithFlags(&pp.ev, cudaEventDisableTiming) != cudaSuccess) {
+    pp.ev = NULL;
+    cudaGetLastError();
+    return 0;
+  }
+  if (pp.cap >= bytes) return 1;
+  cudaFreeHost(pp.h);
+  pp.cap = 0;
+  if (cudaMallocHost((void **)&pp.h, bytes) != cudaSuccess) {
+    pp.h = NULL;
+    cudaGetLastError();
+    return 0;
+  }
+  pp.cap = bytes;
+  return 1;
+}
+
+/* The copy of the device's n pivots and info (dp) queued behind the
+   factorization on the current stream; 1 on success. */
+static int pp_start(const int *dp, int64_t n) {
+  if (cudaMemcpyAsync(pp.h, dp, (size_t)(n + 1) * sizeof(int),
+                      cudaMemcpyDeviceToHost, gpu.cur) != cudaSuccess ||
+      cudaEventRecord(pp.ev, gpu.cur) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  pp.n = n;
+  pp.pending = 1;
+  return 1;
+}
+
+/* The pending panel's pivots (1-based panel rows) and info, once there. */
+static int pp_wait(int64_t n, int64_t *ipiv, int64_t *info) {
+  if (!pp.pending || pp.n != n) return 0;
+  pp.pending = 0;
+  if (cudaEventSynchronize(pp.ev) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  for (int64_t j = 0; j < n; ++j)
+    ipiv[j] = pp.h[j];
+  *info = pp.h[n] > 0 ? pp.h[n] : 0;
+  return 1;
+}
+
 /* The laswp that read ring slot i is enqueued: its buffers' release. */
 static void piv_done(int i) {
   if (cudaEventRecord(gpu.pev[i], gpu.cur) == cudaSuccess)

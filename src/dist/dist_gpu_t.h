@@ -354,14 +354,14 @@ static int AXB_FN(gpu_, panel_on_host)(const T *a) {
   return gpu.panel_solver ? 2 : 1;
 }
 
-/* The one-process-row panel by cuSOLVER getrf on the device array: only
-   the jb pivots and info come back to the host.  Workspace in staging
-   slot 0, pivots and info (ints) in slot 1. */
-static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
-                                         T *A, int64_t lda, int64_t *ipiv,
-                                         int64_t *info) {
+/* The one-process-row panel by cuSOLVER getrf on the device array,
+   queued with the copy of its pivots and info to the host behind it (no
+   host wait; panel_lu_wait reads them).  Workspace in staging slot 0,
+   pivots and info (ints) in slot 1. */
+static axb_status AXB_FN(gpu_, panel_lu_start)(axb_handle h, int64_t m,
+                                               int64_t n, T *A, int64_t lda) {
   if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n || n <= 0 ||
-      !solver_setup())
+      !solver_setup() || !pp_reserve(n))
     return AXB_ERR_NOT_SUPPORTED;
   int lw = 0;
   if (CS(getrf_bufferSize)(gpu.solver, (int)m, (int)n, A, (int)lda, &lw) !=
@@ -373,14 +373,23 @@ static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
   int s = CS(getrf)(gpu.solver, (int)m, (int)n, A, (int)lda, work, dp, dp + n);
   if (s != CUSOLVER_STATUS_SUCCESS)
     return AXB_FN(gpu_fail_, )(h, "cuSOLVER getrf", s);
-  int *hp = host_scratch((size_t)(n + 1) * sizeof(int));
-  if (!hp) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "GPU rank: pivots");
-  if (!gcpy(hp, dp, (size_t)(n + 1) * sizeof(int)))
-    return AXB_FN(gpu_fail_, )(h, "getrf pivots copy", 0);
-  for (int64_t j = 0; j < n; ++j)
-    ipiv[j] = hp[j];
-  *info = hp[n] > 0 ? hp[n] : 0;
+  if (!pp_start(dp, n)) return AXB_FN(gpu_fail_, )(h, "getrf pivots copy", 0);
   return AXB_SUCCESS;
+}
+
+static axb_status AXB_FN(gpu_, panel_lu_wait)(axb_handle h, int64_t n,
+                                              int64_t *ipiv, int64_t *info) {
+  if (!pp_wait(n, ipiv, info))
+    return AXB_FN(gpu_fail_, )(h, "getrf pivots copy", 0);
+  return AXB_SUCCESS;
+}
+
+/* Both halves: only the n pivots and info come back to the host. */
+static axb_status AXB_FN(gpu_, panel_lu)(axb_handle h, int64_t m, int64_t n,
+                                         T *A, int64_t lda, int64_t *ipiv,
+                                         int64_t *info) {
+  axb_status st = AXB_FN(gpu_, panel_lu_start)(h, m, n, A, lda);
+  return st ? st : AXB_FN(gpu_, panel_lu_wait)(h, n, ipiv, info);
 }
 
 /* The table's broadcast (dist.h): NCCL where built with it. */
@@ -485,6 +494,8 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .mirror = AXB_FN(gpu_, mirror),
     .syrk = AXB_FN(gpu_, syrk),
     .panel_lu = AXB_FN(gpu_, panel_lu),
+    .panel_lu_start = AXB_FN(gpu_, panel_lu_start),
+    .panel_lu_wait = AXB_FN(gpu_, panel_lu_wait),
     .bcast = AXB_FN(gpu_, bcast),
     .bcast_wait = AXB_FN(gpu_, bcast_wait),
     .dbuf = AXB_FN(gpu_, dbuf),

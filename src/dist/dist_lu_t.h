@@ -78,13 +78,17 @@ typedef struct {
   int pdev[3], udev; /* 1: this root packed pbuf[slot] / ubuf into the
                         table's device broadcast buffer (dbuf) instead    */
   axb_dist_times *t;
-  int tl;     /* 1: the device timeline records (AXB_DIST_MARK) */
-  int gather; /* 1: panels gathered onto one device (P > 1, GPU ranks) */
-  int late;   /* 1: receivers join a look-ahead broadcast after their
-                 update (AXB_DIST_GPU_LATE_RECV=1, GPU ranks)            */
-  T *gd, *gg; /* the gathered pieces and the panel in global row order
-                 (device work buffers of n x nb entries each)           */
-  int *cnt;   /* 2 P: the pieces' counts and offsets                     */
+  int tl;       /* 1: the device timeline records (AXB_DIST_MARK) */
+  int gather;   /* 1: panels gathered onto one device (P > 1, GPU ranks) */
+  int late;     /* 1: receivers join a look-ahead broadcast after their
+                   update (AXB_DIST_GPU_LATE_RECV=1, GPU ranks)            */
+  T *gd, *gg;   /* the gathered pieces and the panel in global row order
+                   (device work buffers of n x nb entries each)           */
+  int *cnt;     /* 2 P: the pieces' counts and offsets                     */
+  int defer;    /* 1: the panel headers broadcast when first read (one
+                   process row), so that a GPU root need not wait for its
+                   panel's pivots before it queues the trailing update    */
+  int hpend[3]; /* root, deferred: slot's pivots still on the device    */
 } CTX;
 
 static int64_t AXB_FN(lu_loc_, )(const CTX *c, int64_t gi, int row) {
@@ -193,22 +197,55 @@ static void AXB_FN(lu_panel_, )(CTX *c, int64_t k, int64_t *hdr) {
   }
 }
 
+/* The header of a panel factored in one call (panel_lu's pivots, 1-based
+   panel rows, and info): global rows, and info as a global column; on a
+   failed call no interchanges and no zero pivot (the status says it). */
+static void AXB_FN(lu_hdr_, )(int64_t *hdr, int64_t k0, int64_t jb,
+                              axb_status st, int64_t info) {
+  for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows (1-based) */
+    hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
+  hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+}
+
 /* One process row: the whole panel (rows lr0.. = k0.., jb columns at a0)
    is this rank's, so the table may factor it in one call (GPU ranks:
    cuSOLVER on the device array).  1 when it did (pivots and info into
    hdr as the distributed panel writes them), 0: the distributed panel. */
 static int AXB_FN(lu_panel_whole_, )(CTX *c, int64_t k0, int64_t jb,
-                                     int64_t lr0, T *a0, int64_t *hdr) {
+                                     int64_t lr0, T *a0, int slot) {
+  int64_t *hdr = c->hbuf[slot];
   if (c->g->nprow != 1 || !c->ops->panel_lu || c->mloc - lr0 < jb) return 0;
   int64_t info = 0;
+  if (c->defer && c->ops->panel_lu_start) { /* pivots read at first use */
+    axb_status st = c->ops->panel_lu_start(c->h, c->mloc - lr0, jb, a0, c->lld);
+    if (st != AXB_ERR_NOT_SUPPORTED) {
+      AXB_FN(lu_note_, )(c, st);
+      c->hpend[slot] = st == AXB_SUCCESS;
+      if (st != AXB_SUCCESS) AXB_FN(lu_hdr_, )(hdr, k0, jb, st, 0);
+      return 1;
+    }
+  }
   axb_status st =
       c->ops->panel_lu(c->h, c->mloc - lr0, jb, a0, c->lld, hdr, &info);
   if (st == AXB_ERR_NOT_SUPPORTED) return 0;
   AXB_FN(lu_note_, )(c, st);
-  for (int64_t j = 0; j < jb; ++j) /* panel rows -> global rows (1-based) */
-    hdr[j] = st == AXB_SUCCESS ? hdr[j] + k0 : k0 + j + 1;
-  hdr[jb] = st == AXB_SUCCESS && info ? k0 + info : 0;
+  AXB_FN(lu_hdr_, )(hdr, k0, jb, st, info);
   return 1;
+}
+
+/* Deferred headers (one process row): the root's pending pivots of panel
+   k (slot) read from the device, then the header broadcast along the
+   process row, where the step first needs it. */
+static void AXB_FN(lu_hdr_bcast_, )(CTX *c, int64_t k0, int64_t jb, int qk,
+                                    int slot) {
+  int64_t *hdr = c->hbuf[slot], info = 0;
+  if (c->hpend[slot]) {
+    c->hpend[slot] = 0;
+    axb_status st = c->ops->panel_lu_wait(c->h, jb, hdr, &info);
+    AXB_FN(lu_note_, )(c, st);
+    AXB_FN(lu_hdr_, )(hdr, k0, jb, st, info);
+  }
+  MPI_Bcast(hdr, (int)jb + 1, MPI_INT64_T, qk, c->g->row);
 }
 
 /* cnt[p], dsp[p] (p < P): process row p's rows of the panel from global
@@ -309,7 +346,7 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
     T *a0 = c->a + lr0 + lc0 * c->lld;
     int64_t span = (jb - 1) * c->lld + (c->mloc - lr0);
     c->pa = c->a + lc0 * c->lld;
-    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, c->hbuf[slot]) &&
+    if (!AXB_FN(lu_panel_whole_, )(c, k0, jb, lr0, a0, slot) &&
         !AXB_FN(lu_panel_gather_, )(c, k0, jb, lr0, a0, c->hbuf[slot])) {
       if (c->hp && c->mloc > lr0) { /* factored on a host copy */
         c->ops->pack(span, 1, a0, span, c->hp + lr0);
@@ -334,13 +371,17 @@ static void AXB_FN(lu_panel_bcast_, )(CTX *c, int64_t k, int slot,
   int fl = (g->pcol == qk && c->pdev[slot] ? AXB_DIST_BC_ROOT_DEV : 0) |
            AXB_DIST_BC_DEV_ONLY;
   if (nonblocking) {
-    MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row, &c->req[0]);
+    c->req[0] = MPI_REQUEST_NULL; /* deferred: lu_hdr_bcast_ */
+    if (!c->defer)
+      MPI_Ibcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row,
+                 &c->req[0]);
     if (AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       c->req[1] = MPI_REQUEST_NULL;
     else
       MPI_Ibcast(c->pbuf[slot], cnt, MPI_T, qk, g->row, &c->req[1]);
   } else {
-    MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
+    if (!c->defer)
+      MPI_Bcast(c->hbuf[slot], (int)jb + 1, MPI_INT64_T, qk, g->row);
     if (!AXB_DIST_BCAST(c->ops, c->pbuf[slot], cnt, qk, g->row, slot, fl))
       MPI_Bcast(c->pbuf[slot], cnt, MPI_T, qk, g->row);
   }
@@ -407,6 +448,7 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 1);
   if (pending) MPI_Waitall(2, c->req, MPI_STATUSES_IGNORE);
   AXB_DIST_BCAST_WAIT(c->ops, c->pbuf[slot]);
+  if (c->defer) AXB_FN(lu_hdr_bcast_, )(c, k0, jb, qk, slot);
   c->t->bcast += axb__now() - t0;
   AXB_DIST_MARK(c, AXB_DIST_PH_BCAST, 0);
   const int64_t *hdr = c->hbuf[slot];
@@ -611,6 +653,11 @@ axb_status AXB_FN(axb__dist_, getrf)(axb_handle h, axb_dist_matrix *A,
     MPI_Type_commit(&c.cand_type);
     int64_t nblk = (c.n + c.nb - 1) / c.nb;
     int pending = 0;
+    /* Deferred headers where every rank of the (one) process row has the
+       two-half panel: agreed, as every rank must call the same
+       broadcasts. */
+    c.defer = g->nprow == 1 && c.ops->panel_lu_start != NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &c.defer, 1, MPI_INT, MPI_MIN, g->row);
     if (c.lane) c.ops->fence(); /* lane 1's first wait */
     for (int64_t k = 0; k < nblk; ++k) {
       int slot = (int)(k % c.nslot);

@@ -18,6 +18,13 @@ axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
                    "libsuitesparse-dev) and build axb again");
 }
 
+axb_status axb__direct_preestimate(axb_handle h, const axb_csr *A,
+                                   double *flops) {
+  (void)A;
+  *flops = 0;
+  return axb__fail(h, AXB_ERR_NOT_SUPPORTED, "no sparse direct solver");
+}
+
 double axb__direct_memory(const axb_direct *F) {
   (void)F;
   return 0;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <amd.h>
 #include <cholmod.h>
 #include <umfpack.h>
 
@@ -139,6 +140,39 @@ axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
     return st;
   }
   *out = F;
+  return AXB_SUCCESS;
+}
+
+axb_status axb__direct_preestimate(axb_handle h, const axb_csr *A,
+                                   double *flops) {
+  *flops = 0;
+  /* AMD's work: A + A^T (at most 2 nnz off-diagonal entries) with 20 %
+     elbow room and 9 n integers (amd.h's Info[AMD_MEMORY]), the
+     permutation (n). */
+  const double need = (2.4 * (double)A->nnz + 10.0 * (double)A->rows) * 8;
+  double have = 0;
+  if (axb__memory_short(need, &have))
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
+                     "AMD's pre-estimate of n = %lld needs %.3g GiB, more "
+                     "than the %.3g GiB available",
+                     (long long)A->rows, need / 1073741824.0,
+                     have / 1073741824.0);
+  SuiteSparse_long *perm =
+      axb__malloc(A->rows > 0 ? A->rows : 1, sizeof(SuiteSparse_long));
+  if (!perm) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "AMD's permutation");
+  double control[AMD_CONTROL], info[AMD_INFO];
+  amd_l_defaults(control);
+  /* CSR(A) is CSC(A^T): the pattern of A^T + A is A + A^T's. */
+  SuiteSparse_long s =
+      amd_l_order(A->rows, (const SuiteSparse_long *)A->rowptr,
+                  (const SuiteSparse_long *)A->colind, perm, control, info);
+  axb__free(perm);
+  if (s == AMD_OUT_OF_MEMORY)
+    return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "AMD: out of memory");
+  if (s != AMD_OK && s != AMD_OK_BUT_JUMBLED)
+    return axb__fail(h, AXB_ERR_INTERNAL, "AMD failed with status %ld",
+                     (long)s);
+  *flops = info[AMD_NDIV] + 2 * info[AMD_NMULTSUBS_LU];
   return AXB_SUCCESS;
 }
 

@@ -33,6 +33,14 @@ int axb__direct_available(void);
    AXB_ERR_NOT_SUPPORTED without SuiteSparse; AXB_ERR_OUT_OF_MEMORY. */
 axb_status axb__direct_analyze(axb_handle h, const axb_csr *A, int try_chol,
                                axb_direct **F);
+/* AUTO's pre-estimate, before any analysis (issue 23): the flops of an LU
+   factorisation of A without pivoting, rows and columns in the order AMD
+   finds for the pattern of A + A^T (AMD's own count: Info[AMD_NDIV] +
+   2 Info[AMD_NMULTSUBS_LU]).  It costs AMD's ordering only, about half of
+   UMFPACK's analysis (which runs AMD itself for its symmetric strategy).
+   AXB_ERR_NOT_SUPPORTED without SuiteSparse; AXB_ERR_OUT_OF_MEMORY. */
+axb_status axb__direct_preestimate(axb_handle h, const axb_csr *A,
+                                   double *flops);
 /* What the numeric factorisation will cost, from the analysis: flops and
    the peak bytes it allocates. */
 void axb__direct_estimate(const axb_direct *F, double *flops, double *bytes);

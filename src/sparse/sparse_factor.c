@@ -4,6 +4,7 @@
 #include "sparse/sparse_host.h"
 
 #include <math.h>
+#include <string.h>
 
 #define AXB_TEMPLATE "sparse/sparse_factor_t.h"
 #include "core/instantiate.h"

@@ -30,12 +30,16 @@ axb_status AXB_FN(axb__spf_ilu0_, )(const axb_spf_pattern *pt, const T *a, T *f,
   const int64_t *rp = pt->rowptr, *ci = pt->colind;
   axb_status st = AXB_SUCCESS;
   *info = 0;
-  double *w = AXB_FN(widen_, )(pt, a);
+  /* In double the factor is computed in f itself (as IC(0) below). */
+  const int in_place = sizeof(T) == sizeof(double);
+  double *w = in_place ? (double *)(void *)f : AXB_FN(widen_, )(pt, a);
   int64_t *pos = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
   if (!w || !pos) {
     st = AXB_ERR_OUT_OF_MEMORY;
     goto done;
   }
+  if (in_place && (const void *)a != (void *)f)
+    memcpy(f, a, (size_t)pt->nnz * sizeof(T));
   for (int64_t j = 0; j < n; ++j)
     pos[j] = -1;
   for (int64_t i = 0; i < n && !st; ++i) {
@@ -59,9 +63,9 @@ axb_status AXB_FN(axb__spf_ilu0_, )(const axb_spf_pattern *pt, const T *a, T *f,
     for (int64_t k = rp[i]; k < rp[i + 1]; ++k)
       pos[ci[k]] = -1;
   }
-  if (!st) st = AXB_FN(store_, )(pt, w, f, info);
+  if (!st) st = AXB_FN(store_, )(pt, w, f, info); /* in place: finite test */
 done:
-  axb__free(w);
+  if (!in_place) axb__free(w);
   axb__free(pos);
   return st;
 }
@@ -90,8 +94,15 @@ axb_status AXB_FN(axb__spf_ic0_, )(const axb_spf_pattern *pt, const T *a, T *f,
   const int64_t *rp = pt->rowptr, *ci = pt->colind;
   axb_status st = AXB_SUCCESS;
   *info = 0;
-  double *w = AXB_FN(widen_, )(pt, a);
+  /* In double the factor is computed in f itself, without a widened copy
+     (Poisson 100^3: 6.9e6 values, 55 MB): the loop below reads only L's
+     part and the diagonal, and the upper part is written by the mirror at
+     the end. */
+  const int in_place = sizeof(T) == sizeof(double);
+  double *w = in_place ? (double *)(void *)f : AXB_FN(widen_, )(pt, a);
   if (!w) return AXB_ERR_OUT_OF_MEMORY;
+  if (in_place && (const void *)a != (void *)f)
+    memcpy(f, a, (size_t)pt->nnz * sizeof(T));
   /* Up-looking over rows: l_ij = (a_ij - sum_{m<j} l_im l_jm) / l_jj for
      the stored j < i, then l_ii = sqrt(a_ii - sum_{m<i} l_im^2). */
   for (int64_t i = 0; i < n && !st; ++i) {
@@ -110,9 +121,9 @@ axb_status AXB_FN(axb__spf_ic0_, )(const axb_spf_pattern *pt, const T *a, T *f,
     for (int64_t i = 0; i < n; ++i)
       for (int64_t k = rp[i]; k < pt->diag[i]; ++k)
         w[pt->tpos[k]] = w[k];
-    st = AXB_FN(store_, )(pt, w, f, info);
+    st = AXB_FN(store_, )(pt, w, f, info); /* in place: the finite test */
   }
-  axb__free(w);
+  if (!in_place) axb__free(w);
   return st;
 }
 

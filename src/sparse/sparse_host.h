@@ -59,6 +59,11 @@ int64_t axb__csr_find(const int64_t *rowptr, const int64_t *colind, int64_t i,
 /* 1 when A (square) equals its transpose: pattern and values (values
    compared exactly; `values` may be NULL to compare the pattern only). */
 int axb__csr_is_symmetric(const axb_csr *A, int values);
+/* The same answer on `threads` OpenMP threads (large A only): a binary
+   search for the mirror of each entry above the diagonal, rows in
+   parallel, and as many entries below as above (the mirrors of the upper
+   entries are distinct, so they are then all of the lower ones). */
+int axb__csr_is_symmetric_par(const axb_csr *A, int values, int threads);
 /* axb__csr_is_symmetric(A, 1) remembered in *known (-1: not yet asked,
    else the answer): the test reads every entry and searches its mirror, so
    one solve computes it at most once however many choices ask for it
@@ -66,6 +71,17 @@ int axb__csr_is_symmetric(const axb_csr *A, int values);
 int axb__csr_symmetric_once(const axb_csr *A, int *known);
 /* 1 when every diagonal entry is stored and > 0. */
 int axb__csr_positive_diag(const axb_csr *A);
+/* The share of A's off-diagonal entries (i, j) whose mirror (j, i) is
+   stored too (1 for an empty off-diagonal part): amd.h's AMD_SYMMETRY. */
+double axb__csr_pattern_symmetry(const axb_csr *A);
+/* An upper bound on the flops of LU without pivoting in A's own order when
+   the pattern is taken as A + A^T's: fill stays inside the envelope, so
+   column k of L (and row k of U) spans at most w_k = k - f_k entries below
+   (right of) the diagonal, f_k the first row or column of A + A^T met in
+   column (row) k, and step k costs at most w_k divisions and w_k^2
+   multiply-adds (2 w_k^2 + w_k flops).  O(nnz) with one n-array; -1 when
+   that array cannot be had. */
+double axb__csr_envelope_flops(const axb_csr *A);
 
 /* Exact incomplete factorisations, sequential, in double arithmetic on the
    host (the values are rounded to T at the end), with F's layout of

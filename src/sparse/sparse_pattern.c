@@ -1,5 +1,6 @@
 /* The pattern of an incomplete factor (sparse_host.h): diagonal positions,
    CSC view, transposed positions, level sets; symmetry questions. */
+#include "backend/omp/omp.h"
 #include "core/internal.h"
 #include "sparse/sparse_host.h"
 
@@ -211,8 +212,9 @@ static double csr_value(const axb_csr *A, int64_t k) {
                              : (double)((const float *)A->values)[k];
 }
 
-int axb__csr_is_symmetric(const axb_csr *A, int values) {
-  if (A->rows != A->cols) return 0;
+/* A == A^T by a binary search for every entry's mirror: the fallback of
+   axb__csr_is_symmetric when its cursors cannot be allocated. */
+static int symmetric_search(const axb_csr *A, int values) {
   for (int64_t i = 0; i < A->rows; ++i)
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
       int64_t j = A->colind[k];
@@ -224,9 +226,104 @@ int axb__csr_is_symmetric(const axb_csr *A, int values) {
   return 1;
 }
 
+/* A == A^T in one pass over the entries (as build_tpos): rows sorted, so
+   visiting rows i in increasing order meets the mirrors (j, i) of row i's
+   entries in row j's own order, and a cursor cur[j] walks row j; the first
+   mismatch ends the test.  When every entry finds its mirror, the mirrors
+   are distinct (the cursors only advance): nnz entries onto nnz positions,
+   all of A^T, so no pass to check that each row was walked to its end.
+   Poisson 100^3 (6.9e6 entries, one thread, 2-core VM at load 11, one
+   process, medians of 7 interleaved): 63-68 ms against 95 ms for a binary
+   search per entry. */
+int axb__csr_is_symmetric(const axb_csr *A, int values) {
+  if (A->rows != A->cols) return 0;
+  int64_t n = A->rows;
+  int64_t *cur = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  if (!cur) return symmetric_search(A, values);
+  memcpy(cur, A->rowptr, (size_t)n * sizeof(int64_t));
+  int sym = 1;
+  for (int64_t i = 0; i < n && sym; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k], t = cur[j]++;
+      if (t >= A->rowptr[j + 1] || A->colind[t] != i ||
+          (values && csr_value(A, t) != csr_value(A, k))) {
+        sym = 0;
+        break;
+      }
+    }
+  axb__free(cur);
+  return sym;
+}
+
+/* The threaded test (sparse_host.h) from this many entries on: below it
+   the one-pass walk is done in well under a millisecond. */
+#define SP_SYM_PAR_NNZ 65536
+
+int axb__csr_is_symmetric_par(const axb_csr *A, int values, int threads) {
+  if (threads <= 1 || A->nnz < SP_SYM_PAR_NNZ || A->rows != A->cols)
+    return axb__csr_is_symmetric(A, values);
+  int64_t up = 0, lo = 0;
+  int ok = 1;
+  AXB_OMP(parallel for num_threads(threads) schedule(static)
+          reduction(+ : up, lo))
+  for (int64_t i = 0; i < A->rows; ++i) {
+    int go;
+    AXB_OMP(atomic read)
+    go = ok;
+    if (!go) continue;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k], t;
+      if (j <= i) {
+        lo += j < i;
+        continue;
+      }
+      ++up;
+      t = axb__csr_find(A->rowptr, A->colind, j, i);
+      if (t < 0 || (values && csr_value(A, t) != csr_value(A, k))) {
+        AXB_OMP(atomic write)
+        ok = 0;
+        break;
+      }
+    }
+  }
+  return ok && up == lo;
+}
+
 int axb__csr_symmetric_once(const axb_csr *A, int *known) {
   if (*known < 0) *known = axb__csr_is_symmetric(A, 1);
   return *known;
+}
+
+double axb__csr_pattern_symmetry(const axb_csr *A) {
+  int64_t off = 0, matched = 0;
+  for (int64_t i = 0; i < A->rows; ++i)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
+      int64_t j = A->colind[k];
+      if (j == i) continue;
+      ++off;
+      matched += axb__csr_find(A->rowptr, A->colind, j, i) >= 0;
+    }
+  return off ? (double)matched / (double)off : 1.0;
+}
+
+double axb__csr_envelope_flops(const axb_csr *A) {
+  int64_t n = A->rows;
+  int64_t *first = axb__malloc(n > 0 ? n : 1, sizeof(int64_t));
+  if (!first) return -1;
+  for (int64_t i = 0; i < n; ++i) /* row i's first column (rows sorted) */
+    first[i] = A->rowptr[i + 1] > A->rowptr[i] && A->colind[A->rowptr[i]] < i
+                   ? A->colind[A->rowptr[i]]
+                   : i;
+  for (int64_t i = 0; i < n; ++i) /* column c's first row: rows in order */
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k)
+      if (i < first[A->colind[k]]) first[A->colind[k]] = i;
+  double fl = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double w = (double)(i - first[i]);
+    fl += 2 * w * w + w;
+  }
+  axb__free(first);
+  return fl;
 }
 
 int axb__csr_positive_diag(const axb_csr *A) {

@@ -32,6 +32,7 @@ typedef struct SP_CTX {
   int record;
   double *hist;
   int64_t hlen, hcap;
+  double t_host; /* seconds of the preconditioner's set-up on the host */
 } SP_CTX;
 
 /* Append ||r|| / ||b|| to the history and remember it as the last. */
@@ -126,6 +127,7 @@ static axb_status AXB_FN(sp_, ilut_setup)(SP_CTX *c, const axb_csr *A,
   axb_handle h = c->h;
   axb_csr LU;
   int64_t boosted = 0;
+  double th = axb__now();
   axb_status st = axb__spf_ilut(A, SP_ILUT_P, SP_ILUT_TAU, &LU, &boosted, info);
   if (st) return st;
   int need = 0;
@@ -136,6 +138,7 @@ static axb_status AXB_FN(sp_, ilut_setup)(SP_CTX *c, const axb_csr *A,
   T *f = axb__malloc(LU.nnz > 0 ? LU.nnz : 1, sizeof(T));
   if (!f) st = AXB_ERR_OUT_OF_MEMORY;
   if (!st) st = axb__spf_pattern_build_some(&LU, AXB_SPF_LU, need, &pat, info);
+  c->t_host += axb__now() - th;
   if (!st) {
     for (int64_t k = 0; k < LU.nnz; ++k)
       f[k] = (T)((const double *)LU.values)[k];
@@ -195,9 +198,11 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
     if ((st = c->o->fac_ilu0(h, c->A, c->F, info))) goto fail;
     goto vectors;
   }
-  if ((st = axb__spf_pattern_build_some(A, ic ? AXB_SPF_IC : AXB_SPF_LU, need,
-                                        &pat, info)))
-    goto fail;
+  double th = axb__now();
+  st = axb__spf_pattern_build_some(A, ic ? AXB_SPF_IC : AXB_SPF_LU, need, &pat,
+                                   info);
+  c->t_host += axb__now() - th;
+  if (st) goto fail;
   have_pat = 1;
   if (pc == AXB_PRECOND_ILU0 && c->o->fac_ilu0) { /* factored on the device */
     if ((st = c->o->fac_create(h, &pat.p, NULL, &c->F))) goto fail;
@@ -210,12 +215,14 @@ static axb_status AXB_FN(sp_, pc_setup)(SP_CTX *c, const axb_csr *A,
     goto fail;
   }
   const T *a = (const T *)A->values;
+  th = axb__now();
   if (pc == AXB_PRECOND_ILU0)
     st = AXB_FN(axb__spf_ilu0_, )(&pat.p, a, f, info);
   else if (pc == AXB_PRECOND_IC0)
     st = AXB_FN(sp_, ic0_shifted)(c, &pat.p, A, f, info);
   else
     st = AXB_FN(axb__spf_init_, )(&pat.p, a, f, info);
+  c->t_host += axb__now() - th;
   if (st) goto fail;
   if ((st = c->o->fac_create(h, &pat.p, f, &c->F))) goto fail;
   if ((pc == AXB_PRECOND_PARILU || pc == AXB_PRECOND_PARIC) &&

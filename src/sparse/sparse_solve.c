@@ -3,6 +3,7 @@
  * typed driver (sparse_solve_t.h: upload, preconditioner, Krylov method,
  * true residual) -> report.  Names and option defaults of the sparse API.
  */
+#include "backend/omp/omp.h"
 #include "core/csr.h"
 #include "core/internal.h"
 #include "core/template.h"
@@ -144,18 +145,25 @@ void axb_sparse_report_free(axb_sparse_report *r) {
   r->history_len = 0;
 }
 
-/* 1 when every value of A is finite; else 0 and the row in *row. */
+/* 1 when every value of A is finite; else 0 and the row in *row.  One
+   pass over the values array in its own type (the row is looked up in
+   rowptr only for a bad value): Poisson 100^3's 6.9e6 values were read
+   row by row with a dtype test per entry before. */
 static int csr_finite(const axb_csr *A, int64_t *row) {
-  for (int64_t i = 0; i < A->rows; ++i)
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
-      double v = A->dtype == AXB_F64 ? ((const double *)A->values)[k]
-                                     : ((const float *)A->values)[k];
-      if (!isfinite(v)) {
-        *row = i;
-        return 0;
-      }
-    }
-  return 1;
+  int64_t bad = -1;
+  if (A->dtype == AXB_F64) {
+    const double *v = A->values;
+    for (int64_t k = 0; k < A->nnz && bad < 0; ++k)
+      if (!isfinite(v[k])) bad = k;
+  } else {
+    const float *v = A->values;
+    for (int64_t k = 0; k < A->nnz && bad < 0; ++k)
+      if (!isfinite(v[k])) bad = k;
+  }
+  if (bad < 0) return 1;
+  /* the row i with rowptr[i] <= bad < rowptr[i + 1] (empty rows skipped) */
+  *row = axb__lower_bound(A->rowptr, 0, A->rows + 1, bad + 1) - 1;
+  return 0;
 }
 
 static axb_status check_vec(axb_handle h, const axb_dense *D, const char *what,
@@ -243,14 +251,22 @@ static axb_status check_inputs(axb_handle h, const axb_csr *A,
   return check_vec(h, X, "X", 4, A, B->cols, o->use_x0);
 }
 
+/* axb__csr_symmetric_once on the handle's threads (one on the REF
+   backend): the threaded test of sparse_host.h for large A. */
+static int sym_once(axb_handle h, const axb_csr *A, int *known) {
+  if (*known < 0)
+    *known = axb__csr_is_symmetric_par(
+        A, 1, h->backend == AXB_BACKEND_REF ? 1 : axb_omp_threads(h));
+  return *known;
+}
+
 /* The diagonal test first: it is cheaper than the symmetry test and, when
    it fails, the symmetry is not needed at all. */
-static axb_sparse_method choose_method(const axb_csr *A, axb_sparse_method m,
-                                       int *sym) {
+static axb_sparse_method choose_method(axb_handle h, const axb_csr *A,
+                                       axb_sparse_method m, int *sym) {
   if (m != AXB_SPARSE_AUTO) return m;
-  return axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, sym)
-             ? AXB_SPARSE_CG
-             : AXB_SPARSE_GMRES;
+  return axb__csr_positive_diag(A) && sym_once(h, A, sym) ? AXB_SPARSE_CG
+                                                          : AXB_SPARSE_GMRES;
 }
 
 /* Refuse up front what would only swap or meet the OOM killer (as the
@@ -337,6 +353,7 @@ static axb_status run_direct(axb_handle h, const axb_csr *A, const axb_dense *B,
   if (!F) {
     double t0 = axb__now();
     st = axb__direct_analyze(h, A, spd, &F);
+    r->t_analysis += axb__now() - t0;
     r->t_setup += axb__now() - t0;
     if (st) return st;
   }
@@ -361,12 +378,72 @@ static axb_status run_direct(axb_handle h, const axb_csr *A, const axb_dense *B,
   return st;
 }
 
+/* The flops above which AUTO does not factorise A (the rule above). */
+static double direct_limit(const axb_csr *A) {
+  double per = SP_DIRECT_PER_NNZ * (double)A->nnz;
+  return per > SP_DIRECT_FLOPS ? per : SP_DIRECT_FLOPS;
+}
+
+/* AUTO's pre-estimate before UMFPACK's analysis (issue 23): cage10's
+   analysis took ~45 ms (H100 host) to say 2.1e11 flops, 211x the limit,
+   where GMRES + ILU(0) takes 6 iterations.  AMD's LU count for the
+   pattern of A + A^T (sparse_direct.h) costs about half of that analysis
+   (cage10: 12-26 ms against 52-57 ms, 2-core VM, medians of 5-9) and is
+   28x the limit there.  It is trusted only where UMFPACK's estimate
+   cannot be far below it: on the 49 shared matrices it was 0.007-1.05x
+   UMFPACK's where at least half of the pattern is symmetric, and up to
+   3800x above where under a tenth is (gemat12, bp_1200, impcol_*,
+   west*: UMFPACK's unsymmetric strategy, COLAMD with row pivoting, avoids
+   A + A^T's fill).  Skipped only when SP_PRE_MARGIN times the limit is
+   exceeded, and only run when the envelope bound of A's own order (O(nnz),
+   sparse_host.h) does not already clear the limit: that spares AMD's cost
+   on 45 of the 49 shared matrices. */
+#define SP_PRE_SYMMETRY 0.5
+#define SP_PRE_MARGIN 10.0
+
+/* AMD's count (sparse_direct.h) when the two O(nnz) gates let it run,
+   else -1; *sym: the symmetric share of the pattern when asked. */
+static double pre_estimate(axb_handle h, const axb_csr *A, double limit,
+                           double *sym) {
+  double env = axb__csr_envelope_flops(A), fl = 0;
+  if (env >= 0 && env <= limit) return -1;
+  *sym = axb__csr_pattern_symmetry(A);
+  if (*sym < SP_PRE_SYMMETRY) return -1;
+  if (axb__direct_preestimate(h, A, &fl)) { /* no memory: the analysis */
+    axb__clear(h);
+    return -1;
+  }
+  return fl;
+}
+
+/* 1 when the pre-estimate says the direct path is hopeless; the path
+   names the estimate whenever AMD ran.  Its time is analysis time. */
+static int auto_pre_skip(axb_handle h, const axb_csr *A, axb_sparse_report *r) {
+  double t0 = axb__now(), limit = direct_limit(A), sym = 0;
+  double fl = pre_estimate(h, A, limit, &sym);
+  int skip = fl > SP_PRE_MARGIN * limit;
+  if (fl >= 0)
+    path_add(r,
+             "%s: AMD on the pattern of A + A^T (%.0f %% symmetric) estimates "
+             "LU at %.3g flops (%.0f per nonzero), %s %.0fx the direct limit "
+             "of %.3g%s",
+             skip ? "iterative" : "pre-estimate", 100 * sym, fl,
+             fl / (double)(A->nnz > 0 ? A->nnz : 1),
+             skip ? "more than" : "at most", SP_PRE_MARGIN, limit,
+             skip ? ": no direct analysis" : "");
+  double dt = axb__now() - t0;
+  r->t_analysis += dt;
+  r->t_setup += dt;
+  return skip;
+}
+
 /* AUTO's first question: is the direct factorisation cheap enough?
-   Analyses A (CHOLMOD when spd, else UMFPACK) and keeps the analysis in
-   *F when the answer is yes. */
+   Analyses A (CHOLMOD when spd, else UMFPACK, after the pre-estimate) and
+   keeps the analysis in *F when the answer is yes. */
 static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
                              axb_sparse_report *r, axb_direct **F) {
   *F = NULL;
+  if (!spd && auto_pre_skip(h, A, r)) return;
   double t0 = axb__now();
   axb_direct *G = NULL;
   if (axb__direct_analyze(h, A, spd, &G)) {
@@ -376,10 +453,10 @@ static void auto_pick_direct(axb_handle h, const axb_csr *A, int spd,
   }
   double fl, bytes, have = axb__direct_memory(G);
   axb__direct_estimate(G, &fl, &bytes);
+  r->t_analysis += axb__now() - t0;
   r->t_setup += axb__now() - t0;
   double per_nnz = fl / (double)(A->nnz > 0 ? A->nnz : 1);
-  if ((fl <= SP_DIRECT_FLOPS || per_nnz <= SP_DIRECT_PER_NNZ) &&
-      bytes <= have / 2) {
+  if (fl <= direct_limit(A) && bytes <= have / 2) {
     path_add(r,
              "direct: %s factorisation estimated at %.3g flops (%.0f per "
              "nonzero) and %.3g MiB",
@@ -413,8 +490,10 @@ static axb_status run_krylov(axb_handle h, const axb_sparse_ops *ops,
                              const axb_sparse_opts *o, axb_sparse_method m,
                              int sym, axb_sparse_report *r) {
   double kneed = 0; /* the Krylov solve's bytes: P A and P B come on top */
+  double t0 = axb__now();
   axb_status st =
       check_memory(h, A, o, m, h->backend == AXB_BACKEND_CUDA, 0, &kneed);
+  r->t_memory = axb__now() - t0;
   if (st) return st;
   axb_csr Ap;
   axb_dense Bp;
@@ -479,8 +558,10 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
   memset(r, 0, sizeof(*r));
   r->backend = h->backend;
   axb_sparse_opts o;
+  double tc = axb__now();
   axb_status st = resolve_opts(h, opts, &o);
   if (!st) st = check_inputs(h, A, B, X, &o);
+  r->t_check = axb__now() - tc;
   if (st) return r->status = st;
   r->dtype = A->dtype;
   r->n = A->rows;
@@ -498,14 +579,20 @@ axb_status axb_sparse_solve(axb_handle h, const axb_csr *A, const axb_dense *B,
     ops = axb__sparse_cpu_ops();
   }
   int sym = -1; /* A's symmetry: asked for at most once per solve */
-  axb_sparse_method m = choose_method(A, o.method, &sym);
+  double ts = axb__now();
+  axb_sparse_method m = choose_method(h, A, o.method, &sym);
   r->method = m;
   r->precond = o.precond;
   if (A->rows == 0 || B->cols == 0) return r->status = AXB_SUCCESS;
   int is_auto = o.method == AXB_SPARSE_AUTO && o.direct != AXB_DIRECT_NEVER;
   int spd = -1; /* symmetric with a positive diagonal: CHOLMOD's candidate */
-  if (m == AXB_SPARSE_DIRECT || (is_auto && axb__direct_available()))
-    spd = axb__csr_positive_diag(A) && axb__csr_symmetric_once(A, &sym);
+  /* AUTO's method already asked both questions: CG iff spd (the
+     positive-diagonal pass is not repeated). */
+  if (o.method == AXB_SPARSE_AUTO)
+    spd = m == AXB_SPARSE_CG;
+  else if (m == AXB_SPARSE_DIRECT)
+    spd = axb__csr_positive_diag(A) && sym_once(h, A, &sym);
+  r->t_symmetry = axb__now() - ts;
   axb_direct *F = NULL;
   /* A preconditioner named by the caller asks for the Krylov path.  On a
      CUDA handle too AUTO takes the direct path where it is cheap: the GPU's
@@ -564,7 +651,7 @@ axb_status axb_sparse_check_memory(axb_handle h, const axb_csr *A, int64_t nrhs,
                      "nrhs (%lld) and caller_arrays (%d) must be >= 0",
                      (long long)nrhs, caller_arrays);
   int sym = -1;
-  axb_sparse_method m = choose_method(A, o.method, &sym);
+  axb_sparse_method m = choose_method(h, A, o.method, &sym);
   return check_memory(h, A, &o, m, h->backend == AXB_BACKEND_CUDA,
                       (double)caller_arrays * (double)A->rows * (double)nrhs,
                       NULL);

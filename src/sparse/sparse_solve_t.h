@@ -229,10 +229,14 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
   if ((st = ops->mat_create(h, A, &c.A))) goto done;
   if ((st = ops->vec_alloc(h, n, &b))) goto done;
   if ((st = ops->vec_alloc(h, n, &x))) goto done;
+  double tp = axb__now();
+  r->t_upload = tp - t0;
   if ((st = AXB_FN(sp_, setup_pc)(&c, A, o->precond, m, o, r))) goto done;
   if (all->finish && (st = all->finish(h))) goto done;
   double t1 = axb__now();
-  r->t_setup = t1 - t0;
+  r->t_precond = t1 - tp;
+  r->t_precond_host = c.t_host;
+  r->t_setup += t1 - t0; /* after AUTO's analysis, when it ran */
   for (int64_t j = 0; j < nrhs; ++j) {
     const T *bj = (const T *)B->data + j * B->ld;
     T *xj = (T *)X->data + j * X->ld;
@@ -290,8 +294,9 @@ AXB_FN(axb__sparse_solve_, )(axb_handle h, const axb_sparse_ops *all,
                 sa - sb);
     }
     if (!sj && bmax > 0) { /* certify x on the caller's system */
-      double cres, cunc;
+      double cres, cunc, tcert = axb__now();
       AXB_FN(sp_, certify)(A0, bj, xj, &cres, &cunc);
+      r->t_certify += axb__now() - tcert;
       tr = cres;
       if (!(cres + cunc <= c.tol)) {
         sj = AXB_ERR_NO_CONVERGENCE;

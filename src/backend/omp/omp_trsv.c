@@ -132,5 +132,25 @@ void axb_omp_trsv_job_free(axb_omp_trsv_job *j) {
   j->room = NULL;
 }
 
+/* Whether the column-oriented update may take three columns of X at once
+   (omp_trsv_t.h, trsv_strip3_): its 3 x TRSV_STRIP values fit the 32
+   vector registers of the AVX-512 clone, not the 16 of AVX2 or SSE2, where
+   the pair-and-single sweeps are kept (the three-column strips were
+   measured with AVX-512 only: the 2-core VM). */
+static int trsv_three_cols(void) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&         \
+    defined(__linux__)
+  static int known = -1; /* -1 not asked yet, else the answer */
+  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (v < 0) {
+    v = __builtin_cpu_supports("avx512f") ? 1 : 0;
+    __atomic_store_n(&known, v, __ATOMIC_RELAXED);
+  }
+  return v;
+#else
+  return 0;
+#endif
+}
+
 #define AXB_TEMPLATE "backend/omp/omp_trsv_t.h"
 #include "core/instantiate.h"

@@ -86,6 +86,57 @@ AXB_OMP_INLINE void AXB_FN(trsv_strip1_, )(int64_t kb, const T *restrict A,
     x0[i] = u[i];
 }
 
+/* trsv_strip_ for three columns of X (the driver's solve: B and the
+   estimate's two first vectors), 3 x TRSV_STRIP values in registers (AVX-512:
+   12 of its 32; taken only there: trsv_three_cols).  As a pair then a
+   single the tile was read twice: one thread, n = 1024, L and U with
+   t = 3 took 0.267-0.274 ms, now 0.209-0.218 (bench_trsv, 2-core VM, load
+   ~10, interleaved).  Strips of TRSV_STRIP / 2 rows were slower than the
+   pair and single (0.43-0.49 ms): four sweeps over each column of the
+   tile. */
+AXB_OMP_INLINE void AXB_FN(trsv_strip3_, )(int64_t kb, const T *restrict A,
+                                           int64_t lda, const T *restrict y0,
+                                           const T *restrict y1,
+                                           const T *restrict y2, T *restrict x0,
+                                           T *restrict x1, T *restrict x2) {
+  enum { H = TRSV_STRIP };
+  T u[H], v[H], w[H];
+  for (int i = 0; i < H; ++i)
+    u[i] = x0[i], v[i] = x1[i], w[i] = x2[i];
+  for (int64_t k = 0; k < kb; ++k) {
+    const T *a = A + k * lda, s0 = y0[k], s1 = y1[k], s2 = y2[k];
+    for (int i = 0; i < H; ++i) {
+      u[i] -= a[i] * s0;
+      v[i] -= a[i] * s1;
+      w[i] -= a[i] * s2;
+    }
+  }
+  for (int i = 0; i < H; ++i)
+    x0[i] = u[i], x1[i] = v[i], x2[i] = w[i];
+}
+
+/* trsv_axpy_'s last three columns (t odd, t >= 3): X(:, 0:3) -= A Y(:, 0:3)
+   by strips, the last rows column by column. */
+AXB_OMP_INLINE void AXB_FN(trsv_axpy3_, )(int64_t mb, int64_t kb,
+                                          const T *restrict A, int64_t lda,
+                                          const T *restrict Y, int64_t ldy,
+                                          T *restrict X, int64_t ldx) {
+  const int64_t H = TRSV_STRIP, ms = mb / H * H;
+  const T *y0 = Y, *y1 = y0 + ldy, *y2 = y1 + ldy;
+  T *x0 = X, *x1 = x0 + ldx, *x2 = x1 + ldx;
+  for (int64_t i = 0; i < ms; i += H)
+    AXB_FN(trsv_strip3_, )
+  (kb, A + i, lda, y0, y1, y2, x0 + i, x1 + i, x2 + i);
+  for (int64_t k = 0; k < kb && ms < mb; ++k) {
+    const T *a = A + k * lda;
+    for (int64_t i = ms; i < mb; ++i) {
+      x0[i] -= a[i] * y0[k];
+      x1[i] -= a[i] * y1[k];
+      x2[i] -= a[i] * y2[k];
+    }
+  }
+}
+
 AXB_OMP_CLONES
 static void AXB_FN(trsv_axpy_, )(int64_t mb, int64_t kb, int64_t t,
                                  const T *restrict A, int64_t lda,
@@ -93,6 +144,10 @@ static void AXB_FN(trsv_axpy_, )(int64_t mb, int64_t kb, int64_t t,
                                  T *restrict X, int64_t ldx) {
   const int64_t ms = mb / TRSV_STRIP * TRSV_STRIP;
   for (int64_t c = 0; c < t; c += 2) {
+    if (t - c == 3 && trsv_three_cols()) {
+      AXB_FN(trsv_axpy3_, )(mb, kb, A, lda, Y + c * ldy, ldy, X + c * ldx, ldx);
+      break;
+    }
     const int two = c + 1 < t;
     T *x0 = X + c * ldx, *x1 = x0 + ldx;
     const T *y0 = Y + c * ldy, *y1 = y0 + ldy;
@@ -113,15 +168,63 @@ static void AXB_FN(trsv_axpy_, )(int64_t mb, int64_t kb, int64_t t,
   }
 }
 
+/* trsv_dots_ for three columns of X and Y at once (the driver's solve:
+   B and the estimate's two first vectors): four columns of A against the
+   three of Y, twelve sums.  In pairs the third column was a second sweep
+   over the tile with its partner's sums wasted: one thread, n = 1024,
+   L^T with t = 3 took 0.32-0.44 ms against 0.21-0.23 with t = 2
+   (bench_trsv, 2-core VM under load ~11); 0.34-0.38 against 0.26-0.29
+   in an interleaved rerun, U^T 0.34 against 0.26. */
+AXB_OMP_INLINE void AXB_FN(trsv_dots3_, )(int64_t mb, int64_t kb, int pf,
+                                          const T *restrict A, int64_t lda,
+                                          const T *restrict Y, int64_t ldy,
+                                          T *restrict X, int64_t ldx) {
+  const T *y0 = Y, *y1 = y0 + ldy, *y2 = y1 + ldy;
+  T *x0 = X, *x1 = x0 + ldx, *x2 = x1 + ldx;
+  int64_t i = 0;
+  for (; i + 4 <= mb; i += 4) {
+    const T *a0 = A + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+    if (pf)
+      for (int q = 0; q < 4; ++q)
+        AXB_FN(trsv_prefetch_, )(a0 + (TRSV_AHEAD + q) * lda, kb);
+    T p0 = 0, p1 = 0, p2 = 0, p3 = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+    T r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+    AXB_OMP(simd reduction(+ : p0, p1, p2, p3, q0, q1, q2, q3, r0, r1, r2, r3))
+    for (int64_t k = 0; k < kb; ++k) {
+      p0 += a0[k] * y0[k], q0 += a0[k] * y1[k], r0 += a0[k] * y2[k];
+      p1 += a1[k] * y0[k], q1 += a1[k] * y1[k], r1 += a1[k] * y2[k];
+      p2 += a2[k] * y0[k], q2 += a2[k] * y1[k], r2 += a2[k] * y2[k];
+      p3 += a3[k] * y0[k], q3 += a3[k] * y1[k], r3 += a3[k] * y2[k];
+    }
+    x0[i] -= p0, x0[i + 1] -= p1, x0[i + 2] -= p2, x0[i + 3] -= p3;
+    x1[i] -= q0, x1[i + 1] -= q1, x1[i + 2] -= q2, x1[i + 3] -= q3;
+    x2[i] -= r0, x2[i + 1] -= r1, x2[i + 2] -= r2, x2[i + 3] -= r3;
+  }
+  for (; i < mb; ++i) {
+    const T *a0 = A + i * lda;
+    T p0 = 0, q0 = 0, r0 = 0;
+    AXB_OMP(simd reduction(+ : p0, q0, r0))
+    for (int64_t k = 0; k < kb; ++k)
+      p0 += a0[k] * y0[k], q0 += a0[k] * y1[k], r0 += a0[k] * y2[k];
+    x0[i] -= p0, x1[i] -= q0, x2[i] -= r0;
+  }
+}
+
 /* X(i, 0:t) -= A(0:kb, i) . Y(0:kb, 0:t) for i < mb: A by rows (dots
    along its columns), four columns of A against two of Y at a time (eight
-   sums, each a vector of partial sums: the loads of Y are shared). */
+   sums, each a vector of partial sums: the loads of Y are shared); an odd
+   t >= 3 ends with three columns at a time (trsv_dots3_). */
 AXB_OMP_CLONES
 static void AXB_FN(trsv_dots_, )(int64_t mb, int64_t kb, int64_t t,
                                  const T *restrict A, int64_t lda,
                                  const T *restrict Y, int64_t ldy,
                                  T *restrict X, int64_t ldx) {
   for (int64_t c = 0; c < t; c += 2) {
+    if (t - c == 3) {
+      AXB_FN(trsv_dots3_, )
+      (mb, kb, c == 0, A, lda, Y + c * ldy, ldy, X + c * ldx, ldx);
+      break;
+    }
     const int two = c + 1 < t;
     const T *y0 = Y + c * ldy, *y1 = two ? y0 + ldy : y0;
     T *x0 = X + c * ldx, *x1 = x0 + ldx;

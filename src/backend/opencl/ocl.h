@@ -29,6 +29,8 @@ enum {
   OCL_GJ_ELIMINATE,
   OCL_GJ_UNSWAP,
   OCL_TRTRI_LOWER,
+  OCL_LU_LEAF_START, /* lu_gpu.cl: the GPU-device path's LU leaf (29d) */
+  OCL_LU_STEP,
   OCL_KERNEL_COUNT
 };
 
@@ -37,7 +39,16 @@ typedef struct axb_ocl {
   cl_device_id device;
   cl_context ctx;
   cl_command_queue q; /* in order: every step waits for the one before */
-  int ordinal;        /* axb's device number                          */
+  /* The GPU-device path's second in-order queue (look-ahead: the next
+     panel there while q runs the rest of the trailing update); the two
+     are swapped while the panel is enqueued, so q is always the one that
+     launches and CLBlast calls use.  NULL when the path is off. */
+  cl_command_queue q2;
+  int gpu_path; /* the GPU-device getrf/potrf (ocl_gpu_t.h)            */
+  int gpu_nb;   /* its outer block (AXB_OPENCL_GPU_NB)                 */
+  int gpu_leaf; /* its LU leaf width (AXB_OPENCL_GPU_LEAF, 16..64)      */
+  int rwg;      /* its reductions' work-group (power of two, <= 256)    */
+  int ordinal;  /* axb's device number                          */
   int fp64;
   int wg;         /* work-group size of the one-group kernels (power of two) */
   int max_wg;     /* the device's largest work-group (power of two)           */
@@ -99,10 +110,45 @@ void axb__ocl_free(cl_mem m);
 
 /* W (ld ldw) := inv(L) of the nb x nb lower block at a0 of A (unit: its
    diagonal taken as ones), or with upper = 1 inv(U^T) = inv(U)^T of the
-   upper block (kernel trtri_lower, util.cl). */
+   upper block (kernel trtri_lower, util.cl); _at: W from offset w0. */
+axb_status axb__ocl_trtri_at(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                             int64_t lda, int64_t nb, int unit, int upper,
+                             cl_mem W, int64_t w0, int64_t ldw);
 axb_status axb__ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
                           int64_t lda, int64_t nb, int unit, int upper,
                           cl_mem W, int64_t ldw);
+
+/* Launchers shared by ocl_dense.c and ocl_gpu.c (util.cl, lu.cl,
+   potrf.cl): row interchanges k1..k2-1 (forward or backward) on ncols
+   columns at a0; the one-group Cholesky of the nb x nb block at a0. */
+axb_status axb__ocl_laswp(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                          int64_t lda, int64_t ncols, cl_mem piv, int64_t k1,
+                          int64_t k2, int forward);
+axb_status axb__ocl_chol_diag(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                              int64_t lda, int64_t nb, int64_t k0, int upper,
+                              cl_mem info);
+axb_status axb__ocl_zero_triangle(axb_handle h, int dbl, cl_mem A, int64_t ld,
+                                  int64_t n, int upper);
+
+/* The GPU-device path (ocl_gpu.c, issue 29d): getrf and potrf with wide
+   outer blocks (o->gpu_nb), a recursive LU panel whose leaf spreads over
+   many work-groups, CLBlast TRSM/GEMM/SYRK updates and look-ahead on q2,
+   on the device copy dA (ld ldd) that the entries of ocl_dense_t.h
+   upload and download when o->gpu_path is set.  getrf: pivots (0-based
+   ints) into dpiv, the first zero pivot into dinfo (zero on entry).
+   potrf: dA's other triangle zero (CLBlast reads whole diagonal blocks);
+   *hinfo := the first minor that is not positive (0: none), read back
+   once per outer block, stopping there. */
+axb_status axb__ocl_gpu_dgetrf(axb_handle h, int64_t m, int64_t n, cl_mem dA,
+                               int64_t ldd, cl_mem dpiv, cl_mem dinfo);
+axb_status axb__ocl_gpu_sgetrf(axb_handle h, int64_t m, int64_t n, cl_mem dA,
+                               int64_t ldd, cl_mem dpiv, cl_mem dinfo);
+axb_status axb__ocl_gpu_dpotrf(axb_handle h, axb_uplo uplo, int64_t n,
+                               cl_mem dA, int64_t ldd, cl_mem dinfo,
+                               int *hinfo);
+axb_status axb__ocl_gpu_spotrf(axb_handle h, axb_uplo uplo, int64_t n,
+                               cl_mem dA, int64_t ldd, cl_mem dinfo,
+                               int *hinfo);
 
 /* The study variants' entries (ocl_study.c), set on the table. */
 void axb__ocl_study_entries(axb_backend_ops *ops);

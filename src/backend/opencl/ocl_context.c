@@ -16,10 +16,10 @@ extern const char *const axb__ocl_sources[];
 extern const size_t axb__ocl_source_count;
 
 static const char *const kernel_names[OCL_KERNEL_COUNT] = {
-    "lu_panel",        "laswp",          "chol_diag",   "set_identity",
-    "zero_triangle",   "col_diag",       "col_offdiag", "col_single",
-    "col_single_diag", "col_lower_copy", "gj_pivot",    "gj_eliminate",
-    "gj_unswap",       "trtri_lower"};
+    "lu_panel",        "laswp",          "chol_diag",     "set_identity",
+    "zero_triangle",   "col_diag",       "col_offdiag",   "col_single",
+    "col_single_diag", "col_lower_copy", "gj_pivot",      "gj_eliminate",
+    "gj_unswap",       "trtri_lower",    "lu_leaf_start", "lu_step"};
 
 /* ---- errors ---------------------------------------------------------------
  */
@@ -120,6 +120,31 @@ static int outer_block(int gpu) {
   return gpu ? AXB_OCL_NB : AXB_OCL_NB_CPU;
 }
 
+/* An integer from the environment variable `name` when it is set and in
+   [lo, hi], else def. */
+static int env_int(const char *name, int lo, int hi, int def) {
+  const char *e = getenv(name);
+  const long v = e && *e ? strtol(e, NULL, 10) : (long)def;
+  return v >= lo && v <= hi ? (int)v : def;
+}
+
+/* The GPU-device path (issue 29d): off unless AXB_OPENCL_GPU_PATH=1 (the
+   tests run it on PoCL) until a run on a GPU's own OpenCL has checked it:
+   it passed every test on PoCL only (2026-11-27), where the CPU-device
+   path is the faster one; on NVIDIA's OpenCL the CPU-device path passed
+   every test.  Its
+   outer block AXB_OPENCL_GPU_NB (multiple of 32, 64..1024, default 256),
+   its LU leaf AXB_OPENCL_GPU_LEAF (16..64, default 32) and the
+   reductions' work-group (256 on a GPU; 16 on a CPU device, where a
+   work-group is a loop on one core). */
+static void gpu_path_settings(axb_ocl *o, int is_gpu) {
+  o->gpu_path = env_int("AXB_OPENCL_GPU_PATH", 0, 1, 0);
+  o->gpu_nb = env_int("AXB_OPENCL_GPU_NB", 64, 1024, 256) / 32 * 32;
+  o->gpu_leaf = env_int("AXB_OPENCL_GPU_LEAF", 16, 64, 32);
+  const int r = is_gpu ? 256 : 16;
+  o->rwg = o->max_wg < r ? o->max_wg : r;
+}
+
 axb_status axb__opencl_handle_init(axb_handle h) {
   int ord = -1;
   axb_status st = axb__opencl_device_select(h->device, &ord);
@@ -151,6 +176,7 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
   o->max_wg = (int)floor_pow2(maxwg ? maxwg : 1);
   o->nb = outer_block(info.is_gpu);
+  gpu_path_settings(o, info.is_gpu);
   /* A CPU device runs a work-group on one core, a barrier being a pass
      over all its work-items (PoCL: ~10 us): the one-group kernels (panel,
      diagonal block, pivot row) run as one work-item there, a plain loop
@@ -171,6 +197,8 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   o->ctx = clCreateContext(props, 1, &o->device, NULL, NULL, &err);
   if (err == CL_SUCCESS)
     o->q = clCreateCommandQueue(o->ctx, o->device, 0, &err);
+  if (err == CL_SUCCESS && o->gpu_path)
+    o->q2 = clCreateCommandQueue(o->ctx, o->device, 0, &err);
   if (err != CL_SUCCESS) {
     st = axb__ocl_check(h, err, "creating the context and queue");
     axb__opencl_handle_fini(h);
@@ -188,6 +216,7 @@ void axb__opencl_handle_fini(axb_handle h) {
     if (o->prog[p]) clReleaseProgram(o->prog[p]);
   }
   if (o->q) clReleaseCommandQueue(o->q);
+  if (o->q2) clReleaseCommandQueue(o->q2);
   if (o->ctx) clReleaseContext(o->ctx);
   axb__free(o);
   h->ocl = NULL;

@@ -33,9 +33,9 @@ static axb_status ocl_lu_panel(axb_handle h, int dbl, cl_mem A, int64_t a0,
   return run_args(h, dbl, OCL_LU_PANEL, wg, 0, wg, 0, 8, sz, v);
 }
 
-static axb_status ocl_laswp(axb_handle h, int dbl, cl_mem A, int64_t a0,
-                            int64_t lda, int64_t ncols, cl_mem piv, int64_t k1,
-                            int64_t k2, int forward) {
+axb_status axb__ocl_laswp(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                          int64_t lda, int64_t ncols, cl_mem piv, int64_t k1,
+                          int64_t k2, int forward) {
   cl_long a = a0, l = lda;
   cl_int nc = (cl_int)ncols, p = (cl_int)k1, r = (cl_int)k2, f = forward;
   const size_t sz[] = {sizeof A,   sizeof a, sizeof l, sizeof nc,
@@ -44,9 +44,9 @@ static axb_status ocl_laswp(axb_handle h, int dbl, cl_mem A, int64_t a0,
   return run_args(h, dbl, OCL_LASWP, (size_t)ncols, 0, 64, 0, 8, sz, v);
 }
 
-static axb_status ocl_chol_diag(axb_handle h, int dbl, cl_mem A, int64_t a0,
-                                int64_t lda, int64_t nb, int64_t k0, int upper,
-                                cl_mem info) {
+axb_status axb__ocl_chol_diag(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                              int64_t lda, int64_t nb, int64_t k0, int upper,
+                              cl_mem info) {
   cl_long a = a0, l = lda;
   cl_int n = (cl_int)nb, k = (cl_int)k0, u = upper;
   const size_t sz[] = {sizeof A, sizeof a, sizeof l,   sizeof n,
@@ -56,22 +56,32 @@ static axb_status ocl_chol_diag(axb_handle h, int dbl, cl_mem A, int64_t a0,
   return run_args(h, dbl, OCL_CHOL_DIAG, wg, 0, wg, 0, 7, sz, v);
 }
 
-/* W (ld ldw) := inv(L) of the nb x nb lower block at a0 (unit diagonal
-   when unit), or inv(U^T) of the upper block (upper = 1): trtri_lower. */
+/* W (at w0, ld ldw) := inv(L) of the nb x nb lower block at a0 (unit
+   diagonal when unit), or inv(U^T) of the upper block (upper = 1):
+   trtri_lower, one work-item per column. */
+axb_status axb__ocl_trtri_at(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                             int64_t lda, int64_t nb, int unit, int upper,
+                             cl_mem W, int64_t w0, int64_t ldw) {
+  cl_long a = a0, l = lda, o = w0, lw = ldw;
+  cl_int n = (cl_int)nb, un = unit, up = upper;
+  const size_t sz[] = {sizeof A,  sizeof a, sizeof l, sizeof n, sizeof un,
+                       sizeof up, sizeof W, sizeof o, sizeof lw};
+  const void *const v[] = {&A, &a, &l, &n, &un, &up, &W, &o, &lw};
+  const size_t wg = (size_t)axb__ocl(h)->wg;
+  return run_args(h, dbl, OCL_TRTRI_LOWER, (size_t)nb, 0, wg < 64 ? wg : 64, 0,
+                  9, sz, v);
+}
+
 axb_status axb__ocl_trtri(axb_handle h, int dbl, cl_mem A, int64_t a0,
                           int64_t lda, int64_t nb, int unit, int upper,
                           cl_mem W, int64_t ldw) {
-  cl_long a = a0, l = lda, lw = ldw;
-  cl_int n = (cl_int)nb, un = unit, up = upper;
-  const size_t sz[] = {sizeof A,  sizeof a,  sizeof l, sizeof n,
-                       sizeof un, sizeof up, sizeof W, sizeof lw};
-  const void *const v[] = {&A, &a, &l, &n, &un, &up, &W, &lw};
-  const size_t wg = (size_t)axb__ocl(h)->wg;
-  return run_args(h, dbl, OCL_TRTRI_LOWER, (size_t)nb, 0, wg < 64 ? wg : 64, 0,
-                  8, sz, v);
+  return axb__ocl_trtri_at(h, dbl, A, a0, lda, nb, unit, upper, W, 0, ldw);
 }
 
 #define ocl_trtri axb__ocl_trtri
+#define ocl_laswp axb__ocl_laswp
+#define ocl_chol_diag axb__ocl_chol_diag
+#define ocl_zero_triangle axb__ocl_zero_triangle
 
 static axb_status ocl_identity(axb_handle h, int dbl, cl_mem X, int64_t ld,
                                int64_t n) {
@@ -83,8 +93,8 @@ static axb_status ocl_identity(axb_handle h, int dbl, cl_mem X, int64_t ld,
                   v);
 }
 
-static axb_status ocl_zero_triangle(axb_handle h, int dbl, cl_mem A, int64_t ld,
-                                    int64_t n, int upper) {
+axb_status axb__ocl_zero_triangle(axb_handle h, int dbl, cl_mem A, int64_t ld,
+                                  int64_t n, int upper) {
   cl_long l = ld;
   cl_int nn = (cl_int)n, u = upper;
   const size_t sz[] = {sizeof A, sizeof l, sizeof nn, sizeof u};
@@ -93,25 +103,8 @@ static axb_status ocl_zero_triangle(axb_handle h, int dbl, cl_mem A, int64_t ld,
                   sz, v);
 }
 
-#define T double
-#define P d
-#define DBL 1
-#define BL(name) CLBlastD##name
-#include "backend/opencl/ocl_dense_t.h"
-#undef T
-#undef P
-#undef DBL
-#undef BL
-
-#define T float
-#define P s
-#define DBL 0
-#define BL(name) CLBlastS##name
-#include "backend/opencl/ocl_dense_t.h"
-#undef T
-#undef P
-#undef DBL
-#undef BL
+#define OCL_TEMPLATE "backend/opencl/ocl_dense_t.h"
+#include "backend/opencl/ocl_instantiate.h"
 
 /* ---- the table -------------------------------------------------------------
  */

@@ -15,6 +15,8 @@
  *          back: stop at the first minor that is not positive), the block
  *          column by L11^-1 and a GEMM, the trailing triangle by SYRK on a
  *          GPU and by GEMMs on column chunks on a CPU device.
+ *   With o->gpu_path (a GPU, or AXB_OPENCL_GPU_PATH=1) both factor the
+ *   uploaded copy by the GPU-device path instead (ocl_gpu_t.h, issue 29d).
  *   The triangular solves inside are GEMMs with the inverted diagonal
  *   block (trtri_any: our kernel on 64 x 64 blocks, a blocked solve above;
  *   CLBlast's TRSM took 11 ms per 64-row call on PoCL).
@@ -235,7 +237,9 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
   if (!st) st = axb__ocl_upload(h, NULL, 1, mn, 1, sizeof(int), &dpiv, &ld1);
   if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
-  for (int64_t k = 0; !st && k < mn; k += nb) {
+  if (!st && axb__ocl(h)->gpu_path) /* issue 29d: ocl_gpu_t.h */
+    st = AXB_FN(axb__ocl_gpu_, getrf)(h, m, n, dA, ldd, dpiv, dinfo);
+  for (int64_t k = 0; !st && !axb__ocl(h)->gpu_path && k < mn; k += nb) {
     const int64_t jb = mn - k < nb ? mn - k : nb;
     st = FN_(lu_inner)(h, dA, ldd, m, k, k + jb, dpiv, dinfo, dW, dT);
     if (!st) st = FN_(swap_outside)(h, dA, ldd, dpiv, k, jb, 0, n);
@@ -402,11 +406,14 @@ axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
   int hinfo = 0;
   const int64_t nb = axb__ocl(h)->nb;
   axb_status st = ocl_fits(h, n, n);
-  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd, 0);
+  const int gpu = axb__ocl(h)->gpu_path;
+  if (!st) st = FN_(upload_tri)(h, uplo, n, A, lda, &dA, &ldd, gpu);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
   if (!st) st = axb__ocl_upload(h, &hinfo, 1, 1, 1, sizeof(int), &dinfo, &ld1);
-  for (int64_t k = 0; !st && !hinfo && k < n; k += nb) {
+  if (!st && gpu) /* issue 29d: ocl_gpu_t.h */
+    st = AXB_FN(axb__ocl_gpu_, potrf)(h, uplo, n, dA, ldd, dinfo, &hinfo);
+  for (int64_t k = 0; !st && !gpu && !hinfo && k < n; k += nb) {
     const int64_t jb = n - k < nb ? n - k : nb, r = n - k - jb;
     st = FN_(chol_inner)(h, uplo, dA, ldd, k, k + jb, dinfo, &hinfo, dW, dT);
     if (!st && !hinfo && r > 0)

@@ -5,11 +5,14 @@
  * A = U^T U, the mirror image by rows.  A diagonal d that is not > 0 (NaN
  * included) stops the block with *info = k0 + j + 1 (the order of the
  * first leading minor that is not positive); entries of the other triangle
- * are never read.
+ * are never read.  A block launched after *info was set does nothing (the
+ * GPU-device path queues later blocks before it reads info back), so
+ * *info keeps the first failing minor.
  */
 kernel void chol_diag(global real_t *A, long a0, long lda, int nb, int k0,
                       int upper, global int *info) {
   const int lid = get_local_id(0);
+  if (*info != 0) return; /* the same in every work-item: all leave */
   for (int j = 0; j < nb; ++j) {
     const real_t d = AT(j, j);
     SYNC();

@@ -16,7 +16,7 @@ kernel void zero_triangle(global real_t *A, long lda, int n, int upper) {
 }
 
 /*
- * W (nb x nb, leading dimension ldw) := the inverse of the lower
+ * W (nb x nb at offset w0, leading dimension ldw) := the inverse of the lower
  * triangular nb x nb block at a0 (unit: ones on its diagonal, not read),
  * or with upper = 1 the inverse of the transpose of the upper block
  * (= inv(U)^T).  One work-item per column c of W: forward substitution
@@ -25,16 +25,19 @@ kernel void zero_triangle(global real_t *A, long lda, int n, int upper) {
  * ran 11 ms per 64-row call on PoCL).
  */
 kernel void trtri_lower(global const real_t *A, long a0, long lda, int nb,
-                        int unit, int upper, global real_t *W, long ldw) {
+                        int unit, int upper, global real_t *W, long w0,
+                        long ldw) {
   const int c = get_global_id(0);
   if (c >= nb) return;
 #define LT(i, k) (upper ? A[a0 + (long)(i)*lda + (k)] : AT(i, k))
-  for (int i = 0; i < c; ++i) W[i + (long)c * ldw] = 0;
-  W[c + (long)c * ldw] = unit ? 1 : 1 / LT(c, c);
+#define WT(i, k) W[w0 + (i) + (long)(k)*ldw]
+  for (int i = 0; i < c; ++i) WT(i, c) = 0;
+  WT(c, c) = unit ? 1 : 1 / LT(c, c);
   for (int i = c + 1; i < nb; ++i) {
     real_t s = 0;
-    for (int k = c; k < i; ++k) s += LT(i, k) * W[k + (long)c * ldw];
-    W[i + (long)c * ldw] = unit ? -s : -s / LT(i, i);
+    for (int k = c; k < i; ++k) s += LT(i, k) * WT(k, c);
+    WT(i, c) = unit ? -s : -s / LT(i, i);
   }
 #undef LT
+#undef WT
 }
