@@ -17,15 +17,27 @@
 # runs again with AXB_DIST_GPU_SYNC=1 (a device sync after every table
 # operation, as before issue 24i: the A/B of the device-resident path) and
 # with AXB_DIST_GPU_LANES=0 (the look-ahead panels on the compute stream:
-# the A/B of the second lane).  Every mpirun runs under timeout,
-# steps are skipped once the script has run 7 minutes; logs and the CSV go
-# to OUTDIR.
+# the A/B of the second lane).  scale (issue 24k/27): the GPU-rank tests on
+# 2x1 (and 2x2 on 4 GPUs), then bench_dist_gpu LU and Cholesky at n =
+# 32768 and 65536 on 1x2 and 2x1 (on 4 GPUs: 1x4 and 2x2), median
+# of 2, rank 0's single GPU beside the first grid of each n, with the
+# device timeline (AXB_DIST_TIMELINE=1: OUTDIR/timeline.csv, and printed
+# per rank in the logs), then each grid at 32768 with
+# AXB_DIST_GPU_LATE_RECV=1 (rows axb-gpu-late; AXB_SCALE_LATE=0: not);
+# AXB_SCALE_N="32768" runs one order only (one call per order fits the
+# device's 10 minutes).  Every mpirun runs under timeout, steps are
+# skipped once the script has run AXB_CHECK_BUDGET seconds (default 420;
+# scale: 540); logs and the CSV go to OUTDIR.
 set -u
-out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big]}
+out=${1:?usage: dist-gpu-check.sh OUTDIR [quick|bench|big|scale]}
 mode=${2:-bench}
+budget=${AXB_CHECK_BUDGET:-$([ "$mode" = scale ] && echo 540 || echo 420)}
+[ "$mode" = scale ] && export AXB_DIST_TIMELINE=${AXB_DIST_TIMELINE:-1}
+export AXB_DIST_TIMELINE=${AXB_DIST_TIMELINE:-0}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto} AXB_DIST_NCCL=${AXB_DIST_NCCL:-1}
 export AXB_DIST_GPU_SYNC=${AXB_DIST_GPU_SYNC:-0} AXB_DIST_GPU_LANES=${AXB_DIST_GPU_LANES:-1}
+export AXB_DIST_GPU_LATE_RECV=${AXB_DIST_GPU_LATE_RECV:-0}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -36,7 +48,7 @@ nvidia-smi --query-gpu=name,memory.total --format=csv >>"$out/summary.txt" 2>&1
 run() {
   local name=$1 limit=$2 np=$3
   shift 3
-  local left=$((420 - ($(date +%s) - start)))
+  local left=$((budget - ($(date +%s) - start)))
   if [ "$mode" != big ] && [ "$left" -lt 20 ]; then
     echo "$name: skipped (time)" | tee -a "$out/summary.txt"
     return
@@ -50,7 +62,7 @@ run() {
     mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$np" \
     -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x OPENBLAS_NUM_THREADS \
     -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL -x AXB_DIST_GPU_SYNC \
-    -x AXB_DIST_GPU_LANES \
+    -x AXB_DIST_GPU_LANES -x AXB_DIST_TIMELINE -x AXB_DIST_GPU_LATE_RECV \
     "$@" >"$out/$name.log" 2>&1
   local rc=$?
   echo "$name: rc $rc, $(($(date +%s) - t0)) s; $(tail -1 "$out/$name.log")" |
@@ -62,6 +74,33 @@ if [ "$G" -lt 1 ]; then
   exit 0
 fi
 csv=$out/dist_gpu.csv
+tl=$out/timeline.csv
+if [ "$mode" = scale ]; then
+  run test_dist_gpu_2x1 120 2 test_dist 2 1 gpu
+  [ "$G" -ge 4 ] && run test_dist_gpu_2x2 120 4 test_dist 2 2 gpu
+  grids="1x2 2x1"
+  [ "$G" -ge 4 ] && grids="1x4 2x2"
+  for n in ${AXB_SCALE_N:-32768 65536}; do
+    single=1
+    for grid in $grids; do
+      np=$((${grid%x*} * ${grid#*x}))
+      [ "$np" -gt "$G" ] && continue
+      run "scale_${grid}_$n" 150 "$np" bench_dist_gpu --grid "$grid" --n $n \
+        --reps 2 --single $single --out "$csv" --tl-out "$tl"
+      single=0
+    done
+  done
+  # the A/B of the late receive (receivers join a look-ahead broadcast
+  # after their update), at 32768 on each grid
+  [ "${AXB_SCALE_LATE:-1}" = 1 ] && for grid in $grids; do
+    np=$((${grid%x*} * ${grid#*x}))
+    AXB_DIST_GPU_LATE_RECV=1 run "scale_${grid}_32768_late" 120 "$np" \
+      bench_dist_gpu --grid "$grid" --n 32768 --reps 2 --single 0 \
+      --out "$csv" --tl-out "$tl"
+  done
+  echo "total $(($(date +%s) - start)) s" | tee -a "$out/summary.txt"
+  exit 0
+fi
 if [ "$mode" = big ]; then
   n=${AXB_BIG_N:-110000}
   run big_lu_1x2 570 2 bench_dist_gpu --grid 1x2 --n "$n" --nb 512 \

@@ -17,7 +17,9 @@
  * check; impl axb-gpu (distributed; axb-gpu-devpanel with
  * AXB_DIST_GPU_PANEL=device: the LU panel on the device; axb-gpu-sync with
  * AXB_DIST_GPU_SYNC=1: a device sync after every operation; axb-gpu-onelane
- * with AXB_DIST_GPU_LANES=0: no second stream), axb-1gpu (rank 0
+ * with AXB_DIST_GPU_LANES=0: no second stream; axb-gpu-late with
+ * AXB_DIST_GPU_LATE_RECV=1: receivers join a look-ahead broadcast after
+ * their update), axb-1gpu (rank 0
  * alone), axb-gpu- certified (the driver; seconds = its factorization, check =
  * backward error); threads = the number of ranks (GPUs when one rank per GPU).
  * With AXB_DIST_TIMELINE=1 in the environment every timed call also prints
@@ -239,10 +241,12 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
     qsort(ts, (size_t)o->reps, sizeof *ts, cmp);
     const char *pm = getenv("AXB_DIST_GPU_PANEL"),
                *sy = getenv("AXB_DIST_GPU_SYNC"),
-               *ln = getenv("AXB_DIST_GPU_LANES");
+               *ln = getenv("AXB_DIST_GPU_LANES"),
+               *lr = getenv("AXB_DIST_GPU_LATE_RECV");
     row(o, chol ? "potrf" : "getrf",
         sy && strcmp(sy, "1") == 0        ? "axb-gpu-sync"
         : ln && strcmp(ln, "0") == 0      ? "axb-gpu-onelane"
+        : lr && strcmp(lr, "1") == 0      ? "axb-gpu-late"
         : pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel"
         : pm && strcmp(pm, "host") == 0   ? "axb-gpu-hostpanel"
                                           : "axb-gpu",

@@ -19,6 +19,8 @@
 #include "axb_dist.h"
 #include "core/internal.h"
 
+#include <stdlib.h>
+
 struct axb_dist_grid_s {
   MPI_Comm comm; /* the caller's, duplicated                       */
   MPI_Comm row;  /* the Q ranks of this process row (rank = pcol)   */
@@ -186,7 +188,7 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     /* B (m x n, ld ldb) := A (m x n, ld lda), either side host or device. */  \
     void (*copy)(int64_t m, int64_t n, const T *A, int64_t lda, T *B,          \
                  int64_t ldb);                                                 \
-    /* A device work buffer (slot 0 or 1, count entries; grow-only), or NULL   \
+    /* A device work buffer (slot 0 to 2, count entries; grow-only), or NULL   \
        (CPU table; no memory). */                                              \
     T *(*dwork)(int slot, int64_t count);                                      \
     /* Every rank's piece (cnt[p] entries at d + dsp[p], d from dwork, this    \
@@ -202,6 +204,13 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
        available (NULL in the CPU table; no NCCL). */                          \
     int (*gatherv_root)(T * d, const int *cnt, const int *dsp, int root,       \
                         int dir, MPI_Comm comm);                               \
+    /* MPI_Alltoallv's exchange on device buffers (s, r from dwork; counts     \
+       and offsets in entries), device to device (NCCL point to point, one     \
+       group); the compute stream is ordered after it.  Collective, agreed     \
+       (s or r NULL on a rank: 0 everywhere): 1 done, 0 not available (NULL    \
+       in the CPU table): the caller's MPI_Alltoallv on host buffers. */       \
+    int (*alltoallv)(const T *s, const int *sc, const int *sd, T *r,           \
+                     const int *rc, const int *rd, MPI_Comm comm);             \
     /* Operations from here go to lane s: 0 the compute stream, 1 the          \
        look-ahead lane (GPU ranks: a second, high-priority stream, so that     \
        the look-ahead's block column and panel run beside the trailing         \
@@ -279,6 +288,17 @@ void axb__dist_gpu_timeline_end(axb_dist_timeline *t);
   do {                                                                         \
     if ((c)->tl) axb__dist_gpu_mark((ph), (begin));                            \
   } while (0)
+
+/* 1 when the receivers of a look-ahead panel broadcast join it after
+   enqueuing their trailing update (GPU ranks, gpu = 1, with
+   AXB_DIST_GPU_LATE_RECV=1; issue 24k): the broadcast's agreement waits
+   on the host for the owner's panel, so joining first leaves a
+   receiver's GPU idle for that time; joining late moves the transfer
+   behind the update instead (an A/B for the device: off by default). */
+static inline int axb__dist_late_recv(int gpu) {
+  const char *e = gpu ? getenv("AXB_DIST_GPU_LATE_RECV") : NULL;
+  return e && e[0] == '1' && e[1] == 0;
+}
 
 /* ---- typed algorithms (dist_lu.c, dist_chol.c, dist_solve.c) ----------- */
 

@@ -41,16 +41,18 @@ typedef struct {
   T *a;
   int64_t lld, n, nb, mloc, nloc;
   axb_status st;
+  const T *l11d; /* L11's device copy from its NCCL broadcast (issue 24k) */
   T *l11, *w[3], *wl, *s; /* L11, W (n x nb) x nslot, W at local rows,
                              scratch */
   int nslot;              /* W buffers: 2, or 3 with the look-ahead lane */
   int lane;               /* 1: the look-ahead lane is used             */
-  const T *wd, *wld;      /* W and wl where the gemms read them (mirror)  */
-  T *gbuf;                /* n x nb: the column's rows of L21, gathered   */
-  int *cnt;               /* 2 P: counts and displacements                */
-  int64_t info[3];        /* the info travelling with each W            */
-  int wdev[3];            /* 1: this root packed W into the table's device
-                             broadcast buffer (dbuf), not into w          */
+  int late; /* 1: receivers join a look-ahead broadcast after their update */
+  const T *wd, *wld; /* W and wl where the gemms read them (mirror)  */
+  T *gbuf;           /* n x nb: the column's rows of L21, gathered   */
+  int *cnt;          /* 2 P: counts and displacements                */
+  int64_t info[3];   /* the info travelling with each W            */
+  int wdev[3];       /* 1: this root packed W into the table's device
+                        broadcast buffer (dbuf), not into w          */
   MPI_Request req[2];
   axb_dist_times *t;
   int tl; /* 1: the device timeline records (AXB_DIST_MARK) */
@@ -131,6 +133,27 @@ static void AXB_FN(chol_gather_, )(CCTX *c, int64_t k1, int64_t jb, int64_t lc0,
   AXB_FN(chol_assemble_, )(c, c->gbuf, c->w[slot], k1, jb);
 }
 
+/* L11 (jb x jb, at d on the owner pk) down the process column.  GPU
+   ranks (issue 24k): packed device to device into broadcast slot 3 (the
+   LU's U12 slot, free in the Cholesky) and sent by NCCL, so it no longer
+   crosses to the host; 1 with c->l11d its device copy on the receivers
+   (the owner keeps reading d).  Otherwise the host copy by MPI (c->l11),
+   0. */
+static int AXB_FN(chol_l11_, )(CCTX *c, const T *d, int64_t jb, int pk) {
+  const axb_dist_grid *g = c->g;
+  int root = g->prow == pk;
+  T *dl = root && c->ops->dbuf ? c->ops->dbuf(3, jb * jb) : NULL;
+  if (root) c->ops->pack(jb, jb, d, c->lld, dl ? dl : c->l11);
+  int fl = (dl ? AXB_DIST_BC_ROOT_DEV : 0) | AXB_DIST_BC_DEV_ONLY;
+  if (AXB_DIST_BCAST(c->ops, c->l11, jb * jb, pk, g->col, 3, fl)) {
+    /* the broadcast's device copy, the compute stream ordered after it */
+    c->l11d = root ? NULL : c->ops->mirror(0, c->l11, jb * jb);
+    return !root;
+  }
+  MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+  return 0;
+}
+
 /* Steps 1-3 of block k within its process column: the diagonal block's
    potrf (info to the column), trsm, W assembled into c->w[slot] and the
    info into c->info[slot] (the rest of the grid learns both in step 4). */
@@ -152,13 +175,15 @@ static void AXB_FN(chol_column_, )(CCTX *c, int64_t k0, int64_t jb, int slot) {
     if (li) info = k0 + li;
     l11 = d;
     ldl = lld;
-    if (g->nprow > 1) c->ops->pack(jb, jb, d, lld, c->l11);
   }
   MPI_Bcast(&info, 1, MPI_INT64_T, pk, g->col);
   c->info[slot] = info;
   c->wdev[slot] = 0;
   if (!info) {
-    if (g->nprow > 1) MPI_Bcast(c->l11, (int)(jb * jb), MPI_T, pk, g->col);
+    if (g->nprow > 1 && AXB_FN(chol_l11_, )(c, d, jb, pk)) {
+      l11 = c->l11d;
+      ldl = jb;
+    }
     AXB_FN(chol_note_, )
     (c, c->ops->trsm(c->h, AXB_RIGHT, AXB_LOWER, AXB_TRANS, AXB_NON_UNIT,
                      c->mloc - lr1, jb, (T)1, l11, ldl, c->a + lr1 + lc0 * lld,
@@ -292,7 +317,8 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
     /* wl built where W is: from W's device copy into a device buffer (GPU
        ranks), else on the host and uploaded once. */
     T *wl = c->wd != w && c->ops->dwork ? c->ops->dwork(1, mwj) : NULL;
-    if (!wl && c->wd != w) /* the host w may lack W (DEV_ONLY) */
+    if (!wl && c->wd != w && mwj > 0) /* the host w may lack W (DEV_ONLY);
+                                        no local rows left: no wl needed */
       c->ops->pack(nwj, 1, c->wd, nwj, c->w[slot]);
     AXB_FN(chol_wl_, )(c, wl ? c->wd : w, wl ? wl : c->wl, k1, jb);
     c->wld = wl ? wl : c->ops->mirror(0, c->wl, mwj);
@@ -301,9 +327,10 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
   if (g->lookahead && k1 < c->n) {
     int64_t jb1 = c->n - k1 < nb ? c->n - k1 : nb;
     int own = g->pcol == dist_owner(k1, nb, g->npcol);
+    int late = !own && c->late; /* join W's broadcast after the update */
     if (own && c->lane) c->ops->lane(1);
     if (own) AXB_FN(chol_update_, )(c, k1, jb, lc1, lc1 + jb1);
-    AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
+    if (!late) AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
     if (own && c->lane) c->ops->lane(0);
     /* The next look-ahead's block column first (when this rank owns block
        k+2, it is its first local block column left), then the fence. */
@@ -315,6 +342,7 @@ static int64_t AXB_FN(chol_step_, )(CCTX *c, int64_t k0, int slot,
       r0 = r1;
     }
     AXB_FN(chol_update_, )(c, k1, jb, r0, c->nloc);
+    if (late) AXB_FN(chol_panel_, )(c, k1, (slot + 1) % c->nslot, 1);
   } else {
     AXB_FN(chol_update_, )(c, k1, jb, lc1, c->nloc);
   }
@@ -335,6 +363,7 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   c.l11 = axb__malloc(c.nb * c.nb, sizeof(T));
   c.s = axb__malloc(c.nb * c.nb, sizeof(T));
   c.lane = c.ops->lane && c.ops->fence && g->nprow == 1 && g->lookahead;
+  c.late = axb__dist_late_recv(c.ops->bcast != NULL);
   c.nslot = c.lane ? 3 : 2;
   for (int i = 0; i < c.nslot; ++i)
     c.w[i] = axb__dist_halloc(h, nn * c.nb, sizeof(T));

@@ -99,10 +99,10 @@ static struct {
   int device;          /* -1: not set up */
   cublasHandle_t blas; /* the current stream's: blas0, or blas1 on lane 1 */
   cublasHandle_t blas0, blas1;
-  void *scratch[12]; /* 0-3: staging of host operands; 4-5: mirrors;
+  void *scratch[13]; /* 0-3: staging of host operands; 4-5: mirrors;
                         6-9: device copies of broadcasts (bcast, dbuf:
-                        NBC slots); 10-11: work buffers (dwork) */
-  size_t cap[12];
+                        NBC slots); 10-12: work buffers (dwork) */
+  size_t cap[13];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row

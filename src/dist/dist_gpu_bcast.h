@@ -298,6 +298,37 @@ static int gpu_gatherv_root(char *d, const int *cnt, const int *dsp, size_t es,
   tl_comm_end(ti);
   return group_close(a, ok, comm);
 }
+
+/* MPI_Alltoallv on device buffers (counts and offsets in elements of es
+   bytes): to each other rank its piece of s, from it into r, by NCCL
+   sends and receives in one group, ordered as gpu_gatherv's.  The LU's
+   row interchanges across process rows (issue 24k): the rows no longer
+   go through the host.  Agreed; 0: the caller's MPI path. */
+static int gpu_alltoallv(const char *s, const int *sc, const int *sd, char *r,
+                         const int *rc, const int *rd, size_t es,
+                         MPI_Comm comm) {
+  int size = 1, rank = 0, ok = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  nccl_attr *a = group_open(s && r ? s : NULL, comm, &ok);
+  if (!a) return 0;
+  int ti = tl_comm_begin(AXB_DIST_PH_SWAP);
+  if (ok) {
+    ncclGroupStart();
+    for (int p = 0; p < size; ++p) {
+      if (p == rank) continue;
+      if (sc[p] > 0)
+        ok &= ncclSend(s + (size_t)sd[p] * es, (size_t)sc[p] * es, ncclUint8, p,
+                       a->nc, gpu.cs) == ncclSuccess;
+      if (rc[p] > 0)
+        ok &= ncclRecv(r + (size_t)rd[p] * es, (size_t)rc[p] * es, ncclUint8, p,
+                       a->nc, gpu.cs) == ncclSuccess;
+    }
+    ok &= ncclGroupEnd() == ncclSuccess;
+  }
+  tl_comm_end(ti);
+  return group_close(a, ok, comm);
+}
 #endif
 
 /* The device copy of host x (bytes) left by a broadcast, or NULL; the

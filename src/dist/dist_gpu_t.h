@@ -265,25 +265,36 @@ static void AXB_FN(gpu_, swap_rows)(int64_t n, T *A, int64_t lda, int64_t r1,
   op_done();
 }
 
-/* Rows gathered by strided cuBLAS copies into a packed device buffer, then
-   one copy to the host message buffer (and the reverse). */
+/* Local rows rows[i..) that are consecutive (rows[i] + 1 = rows[i + 1]):
+   their count, so that one 2-D copy moves them (the interchanges' rows
+   come in runs: the diagonal block's rows k0.. on its process row). */
+static int64_t AXB_FN(gpu_run_, )(int64_t m, const int64_t *rows, int64_t i) {
+  int64_t len = 1;
+  while (i + len < m && rows[i + len] == rows[i] + len)
+    ++len;
+  return len;
+}
+
+/* Rows gathered into a packed device buffer, one 2-D copy per run of
+   consecutive rows (device to device, no wait), then one copy to the host
+   message buffer when buf is host memory (and the reverse). */
 static void AXB_FN(gpu_, pack_rows)(int64_t m, const int64_t *rows, int64_t n,
                                     const T *A, int64_t lda, T *buf) {
   if (m <= 0 || n <= 0) return;
   T *d = on_device(A)
              ? (on_device(buf) ? buf : scratch(3, (size_t)(m * n) * ES))
              : NULL;
-  if (!d) {
+  int ok = d != NULL;
+  for (int64_t i = 0, len; ok && i < m; i += len) {
+    len = AXB_FN(gpu_run_, )(m, rows, i);
+    ok = gcpy2d(d + i, (size_t)m * ES, A + rows[i], (size_t)lda * ES,
+                (size_t)len * ES, (size_t)n);
+  }
+  if (ok && d != buf) ok = gcpy(buf, d, (size_t)(m * n) * ES);
+  if (!ok) { /* a host buf: complete on return (a copy to the host waits) */
     host_touch(A);
     CPU.pack_rows(m, rows, n, A, lda, buf);
-    return;
   }
-  for (int64_t i = 0; i < m; ++i)
-    CB(copy)(gpu.blas, (int)n, A + rows[i], (int)lda, d + i, (int)m);
-  if (d != buf && !gcpy(buf, d, (size_t)(m * n) * ES)) {
-    gpu_sync();
-    CPU.pack_rows(m, rows, n, A, lda, buf);
-  } /* a host buf: complete on return (a copy to the host waits) */
   op_done();
 }
 
@@ -292,13 +303,16 @@ static void AXB_FN(gpu_, unpack_rows)(int64_t m, const int64_t *rows, int64_t n,
   if (m <= 0 || n <= 0) return;
   int64_t ld = 0;
   const T *d = on_device(A) ? stage(3, buf, m, n, m, ES, 1, &ld) : NULL;
-  if (!d) {
+  int ok = d != NULL;
+  for (int64_t i = 0, len; ok && i < m; i += len) {
+    len = AXB_FN(gpu_run_, )(m, rows, i);
+    ok = gcpy2d(A + rows[i], (size_t)lda * ES, d + i, (size_t)m * ES,
+                (size_t)len * ES, (size_t)n);
+  }
+  if (!ok) {
     host_touch(A);
     CPU.unpack_rows(m, rows, n, buf, A, lda);
-    return;
   }
-  for (int64_t i = 0; i < m; ++i)
-    CB(copy)(gpu.blas, (int)n, d + i, (int)m, A + rows[i], (int)lda);
   op_done();
 }
 
@@ -415,7 +429,7 @@ static void AXB_FN(gpu_, copy)(int64_t m, int64_t n, const T *A, int64_t lda,
 }
 
 static T *AXB_FN(gpu_, dwork)(int slot, int64_t count) {
-  if (gpu.device < 0 || slot < 0 || slot > 1 || count <= 0) return NULL;
+  if (gpu.device < 0 || slot < 0 || slot > 2 || count <= 0) return NULL;
   return scratch(10 + slot, (size_t)count * ES);
 }
 
@@ -451,6 +465,19 @@ static int AXB_FN(gpu_, gatherv_root)(T *d, const int *cnt, const int *dsp,
 #endif
 }
 
+static int AXB_FN(gpu_, alltoallv)(const T *s, const int *sc, const int *sd,
+                                   T *r, const int *rc, const int *rd,
+                                   MPI_Comm comm) {
+#ifdef AXB_DIST_NCCL
+  int ok = gpu_alltoallv((const char *)s, sc, sd, (char *)r, rc, rd, ES, comm);
+  if (ok && gpu.sync_each) gpu_sync();
+  return ok;
+#else
+  (void)s, (void)sc, (void)sd, (void)r, (void)rc, (void)rd, (void)comm;
+  return 0;
+#endif
+}
+
 static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .gemm = AXB_FN(gpu_, gemm),
     .trsm = AXB_FN(gpu_, trsm),
@@ -476,6 +503,7 @@ static const OPS_T AXB_FN(axb__dist_gpu_, ) = {
     .dwork = AXB_FN(gpu_, dwork),
     .gatherv = AXB_FN(gpu_, gatherv),
     .gatherv_root = AXB_FN(gpu_, gatherv_root),
+    .alltoallv = AXB_FN(gpu_, alltoallv),
     .lane = gpu_lane,
     .fence = gpu_fence,
     .sync = AXB_FN(gpu_, sync)};

@@ -80,6 +80,8 @@ typedef struct {
   axb_dist_times *t;
   int tl;       /* 1: the device timeline records (AXB_DIST_MARK) */
   int gather;   /* 1: panels gathered onto one device (P > 1, GPU ranks) */
+  int late;     /* 1: receivers join a look-ahead broadcast after their
+                   update (AXB_DIST_GPU_LATE_RECV=1, GPU ranks)            */
   T *gd, *gg;   /* the gathered pieces and the panel in global row order
                    (device work buffers of n x nb entries each)           */
   int *cnt;     /* 2 P: the pieces' counts and offsets                     */
@@ -507,9 +509,12 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
   /* 5: the trailing update, with the look-ahead's block column first (and
      with the lane, the next look-ahead's block column, then the fence). */
   if (la) {
+    /* A receiver of panel k+1 joins its broadcast after enqueuing its
+       update (late: its GPU works while the owner factors), or before. */
+    int late = !own && c->late;
     if (!lane) {
       if (own) AXB_FN(lu_update_, )(c, lr0, lr1, jb, lc1, lc1 + jb1);
-      AXB_FN(lu_panel_bcast_, )(c, k + 1, next, 1);
+      if (!late) AXB_FN(lu_panel_bcast_, )(c, k + 1, next, 1);
     }
     int64_t r0 = own ? lc1 + jb1 : lc1;
     if (c->lane) {
@@ -519,6 +524,7 @@ static void AXB_FN(lu_step_, )(CTX *c, int64_t k, int slot, int pending) {
       r0 = r1;
     }
     AXB_FN(lu_update_, )(c, lr0, lr1, jb, r0, c->nloc);
+    if (late) AXB_FN(lu_panel_bcast_, )(c, k + 1, next, 1);
   } else {
     AXB_FN(lu_update_, )(c, lr0, lr1, jb, lc1, c->nloc);
   }
@@ -574,6 +580,7 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   int64_t mnb = (c->mloc > 1 ? c->mloc : 1) * c->nb;
   c->lane =
       c->ops->lane && c->ops->fence && c->g->nprow == 1 && c->g->lookahead;
+  c->late = axb__dist_late_recv(c->ops->bcast != NULL);
   c->nslot = c->lane ? 3 : 2;
   int bufs = 1;
   for (int i = 0; i < c->nslot; ++i) {

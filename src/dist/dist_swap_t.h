@@ -22,12 +22,14 @@ typedef struct {
   int64_t *R, *src, *rows; /* 2 nb each: the permutation; row lists     */
   T *sbuf, *rbuf, *lbuf;   /* 2 nb x nloc each: sent, received, local   */
   int *cnt;                /* 4 P: send counts, displs, recv, displs    */
+  int64_t m;               /* entries of each buffer                    */
   axb_status st;           /* a failed local laswp                      */
 } SWS;
 
 static axb_status AXB_FN(swap_ws_alloc_, )(SWS *w, int64_t nb, int64_t nloc,
                                            int P) {
   int64_t m = 2 * nb * (nloc > 1 ? nloc : 1);
+  w->m = m;
   w->R = axb__malloc(6 * nb, sizeof(int64_t));
   w->src = w->R ? w->R + 2 * nb : NULL;
   w->rows = w->R ? w->R + 4 * nb : NULL;
@@ -100,10 +102,36 @@ static void AXB_FN(swap_pack_, )(const OPS *ops, int unpack, int64_t m,
   }
 }
 
+/* The rows this rank sends (to each other process row p, packed into
+   buf at sd[p], sc[p] entries) and receives (rc[p] at rd[p]); wd columns. */
+static void AXB_FN(swap_sends_, )(const OPS *ops, const axb_dist_grid *g,
+                                  SWS *w, int64_t nr, int64_t nb, T *a,
+                                  int64_t lld, const int64_t cr[4], T *buf) {
+  int64_t wd = (cr[1] - cr[0]) + (cr[3] - cr[2]), so = 0, ro = 0;
+  int me = g->prow, P = g->nprow;
+  int *sc = w->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
+  for (int p = 0; p < P; ++p) {
+    int64_t ms =
+        p == me ? 0 : AXB_FN(swap_list_, )(w, nr, nb, P, me, p, 1, w->rows);
+    AXB_FN(swap_pack_, )(ops, 0, ms, w->rows, a, lld, cr, buf + so);
+    sc[p] = (int)(ms * wd);
+    sd[p] = (int)so;
+    so += ms * wd;
+    int64_t mr =
+        p == me ? 0 : AXB_FN(swap_list_, )(w, nr, nb, P, p, me, 0, w->rows);
+    rc[p] = (int)(mr * wd);
+    rd[p] = (int)ro;
+    ro += mr * wd;
+  }
+}
+
 /* Apply the step's interchanges (piv: the global ipiv, its entries k0 ..
    k0+jb-1 set) to the local columns [c0, c1) and [c2, c3) of this rank
    (collective over the process column).  One process row: the backend's
-   laswp in place (local rows are the global ones). */
+   laswp in place (local rows are the global ones).  GPU ranks (issue
+   24k): the rows packed into a device work buffer and exchanged by the
+   table's alltoallv (NCCL), so they no longer cross to the host; without
+   it (agreed), packed into host buffers and MPI_Alltoallv. */
 static void AXB_FN(dist_laswp_, )(axb_handle h, const OPS *ops,
                                   const axb_dist_grid *g, T *a, int64_t lld,
                                   int64_t nb, int64_t k0, int64_t jb,
@@ -121,30 +149,27 @@ static void AXB_FN(dist_laswp_, )(axb_handle h, const OPS *ops,
   int64_t wd = (cr[1] - cr[0]) + (cr[3] - cr[2]);
   int me = g->prow, P = g->nprow;
   int *sc = w->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
-  int64_t so = 0, ro = 0;
-  for (int p = 0; p < P; ++p) { /* read every row first: sends, local */
-    int64_t ms =
-        p == me ? 0 : AXB_FN(swap_list_, )(w, nr, nb, P, me, p, 1, w->rows);
-    AXB_FN(swap_pack_, )(ops, 0, ms, w->rows, a, lld, cr, w->sbuf + so);
-    sc[p] = (int)(ms * wd);
-    sd[p] = (int)so;
-    so += ms * wd;
-    int64_t mr =
-        p == me ? 0 : AXB_FN(swap_list_, )(w, nr, nb, P, p, me, 0, w->rows);
-    rc[p] = (int)(mr * wd);
-    rd[p] = (int)ro;
-    ro += mr * wd;
-  }
+  int dx = ops->alltoallv && wd > 0; /* the device exchange is tried */
+  T *dv = dx && ops->dwork ? ops->dwork(2, 3 * w->m) : NULL;
+  T *sb = dv ? dv : w->sbuf, *rb = dv ? dv + w->m : w->rbuf,
+    *lb = dv ? dv + 2 * w->m : w->lbuf;
+  /* every row read first: sends, then the local moves */
+  AXB_FN(swap_sends_, )(ops, g, w, nr, nb, a, lld, cr, sb);
   int64_t ml = AXB_FN(swap_list_, )(w, nr, nb, P, me, me, 1, w->rows);
-  AXB_FN(swap_pack_, )(ops, 0, ml, w->rows, a, lld, cr, w->lbuf);
-  if (P > 1 && wd > 0)
-    MPI_Alltoallv(w->sbuf, sc, sd, MPI_T, w->rbuf, rc, rd, MPI_T, g->col);
+  AXB_FN(swap_pack_, )(ops, 0, ml, w->rows, a, lld, cr, lb);
+  if (!(dx && ops->alltoallv(dv, sc, sd, dv ? rb : NULL, rc, rd, g->col)) &&
+      wd > 0) {
+    if (dv) /* the sends again, into the host buffer (nothing written yet) */
+      AXB_FN(swap_sends_, )(ops, g, w, nr, nb, a, lld, cr, w->sbuf);
+    rb = w->rbuf;
+    MPI_Alltoallv(w->sbuf, sc, sd, MPI_T, rb, rc, rd, MPI_T, g->col);
+  }
   AXB_FN(swap_list_, )(w, nr, nb, P, me, me, 0, w->rows);
-  AXB_FN(swap_pack_, )(ops, 1, ml, w->rows, a, lld, cr, w->lbuf);
+  AXB_FN(swap_pack_, )(ops, 1, ml, w->rows, a, lld, cr, lb);
   for (int p = 0; p < P; ++p) {
     if (p == me) continue;
     int64_t mr = AXB_FN(swap_list_, )(w, nr, nb, P, p, me, 0, w->rows);
-    AXB_FN(swap_pack_, )(ops, 1, mr, w->rows, a, lld, cr, w->rbuf + rd[p]);
+    AXB_FN(swap_pack_, )(ops, 1, mr, w->rows, a, lld, cr, rb + rd[p]);
   }
 }
 

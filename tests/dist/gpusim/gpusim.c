@@ -374,20 +374,50 @@ ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
   LEAVE;
   return ok ? ncclSuccess : ncclSystemError;
 }
-/* Point to point: a blocking MPI message at the call (a group's calls
-   run in order, the same order on every rank: the gathered LU panel's
-   root receives from each other rank in turn, each sends once); on a side
-   stream the received bytes land only when the compute stream waits for
-   an event after them, as a broadcast's. */
+/* Point to point: a send is a copy of the bytes posted at the call
+   (MPI_Isend) and completed at the group's end; a receive is a blocking
+   MPI_Recv at its call.  So a group in which every rank posts its sends
+   before its receives, or receives only from ranks that only send (the
+   gathered LU panel, the interchanges' exchange), completes in any order.
+   On a side stream the received bytes land only when the compute stream
+   waits for an event after them, as a broadcast's. */
+static MPI_Request *sreq;
+static char **sdata;
+static int nsreq, capsreq, in_group;
+static int sends_done(void) {
+  int ok = nsreq == 0 ||
+           MPI_Waitall(nsreq, sreq, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+  for (int i = 0; i < nsreq; ++i)
+    free(sdata[i]);
+  nsreq = 0;
+  return ok;
+}
 ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t type,
                       int peer, ncclComm_t comm, cudaStream_t stream) {
   (void)type, (void)stream;
+  if (nsreq == capsreq) {
+    int cap = capsreq ? 2 * capsreq : 16;
+    MPI_Request *r = realloc(sreq, (size_t)cap * sizeof *r);
+    if (r) sreq = r;
+    char **d = r ? realloc(sdata, (size_t)cap * sizeof *d) : NULL;
+    if (!d) return ncclSystemError;
+    sdata = d;
+    capsreq = cap;
+  }
+  char *c = malloc(count ? count : 1);
+  if (!c) return ncclSystemError;
   ENTER;
   ++device_calls;
-  int ok =
-      MPI_Send(send, (int)count, MPI_BYTE, peer, 11, comm->comm) == MPI_SUCCESS;
+  memcpy(c, send, count);
   LEAVE;
-  return ok ? ncclSuccess : ncclSystemError;
+  sdata[nsreq] = c;
+  if (MPI_Isend(c, (int)count, MPI_BYTE, peer, 11, comm->comm, &sreq[nsreq]) !=
+      MPI_SUCCESS) {
+    free(c);
+    return ncclSystemError;
+  }
+  ++nsreq;
+  return in_group || sends_done() ? ncclSuccess : ncclSystemError;
 }
 ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer,
                       ncclComm_t comm, cudaStream_t stream) {
@@ -403,10 +433,16 @@ ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer,
   return ok ? ncclSuccess : ncclSystemError;
 }
 ncclResult_t ncclCommAbort(ncclComm_t comm) { return ncclCommDestroy(comm); }
-/* A group's broadcasts run at their call, in order (the same on every
-   rank): nothing to do at its ends. */
-ncclResult_t ncclGroupStart(void) { return ncclSuccess; }
-ncclResult_t ncclGroupEnd(void) { return ncclSuccess; }
+/* A group's broadcasts and receives run at their call, in order (the
+   same on every rank); its sends complete at its end (above). */
+ncclResult_t ncclGroupStart(void) {
+  in_group = 1;
+  return ncclSuccess;
+}
+ncclResult_t ncclGroupEnd(void) {
+  in_group = 0;
+  return sends_done() ? ncclSuccess : ncclSystemError;
+}
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   MPI_Comm_free(&comm->comm);
   free(comm);
