@@ -99,10 +99,12 @@ static struct {
   int device;          /* -1: not set up */
   cublasHandle_t blas; /* the current stream's: blas0, or blas1 on lane 1 */
   cublasHandle_t blas0, blas1;
-  void *scratch[13]; /* 0-3: staging of host operands; 4-5: mirrors;
+  void *scratch[15]; /* 0-3: staging of host operands; 4-5: mirrors;
                         6-9: device copies of broadcasts (bcast, dbuf:
-                        NBC slots); 10-12: work buffers (dwork) */
-  size_t cap[13];
+                        NBC slots); 10-12: work buffers (dwork); 13-14:
+                        the panel getrf's workspace and pivots (its
+                        pivots are read after the host has gone on) */
+  size_t cap[15];
   axb_handle cpu;   /* the CPU table's handle for host-only operands */
   int panel_device; /* AXB_DIST_GPU_PANEL=device: pivot search on device */
   int panel_solver; /* AXB_DIST_GPU_PANEL unset or "auto": one-process-row
@@ -534,9 +536,9 @@ static int pp_start(const int *dp, int64_t n) {
 
 /* The pending panel's pivots (1-based panel rows) and info, once there. */
 static int pp_wait(int64_t n, int64_t *ipiv, int64_t *info) {
-  if (!pp.pending || pp.n != n) return 0;
+  if (!pp.pending) return 0;
   pp.pending = 0;
-  if (cudaEventSynchronize(pp.ev) != cudaSuccess) {
+  if (cudaEventSynchronize(pp.ev) != cudaSuccess || pp.n != n) {
     cudaGetLastError();
     return 0;
   }

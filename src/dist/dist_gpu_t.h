@@ -356,8 +356,9 @@ static int AXB_FN(gpu_, panel_on_host)(const T *a) {
 
 /* The one-process-row panel by cuSOLVER getrf on the device array,
    queued with the copy of its pivots and info to the host behind it (no
-   host wait; panel_lu_wait reads them).  Workspace in staging slot 0,
-   pivots and info (ints) in slot 1. */
+   host wait; panel_lu_wait reads them).  Workspace and pivots (ints) in
+   scratch slots of their own (13, 14): other operations stage host
+   operands in slots 0-3 while this getrf may still run on the lane. */
 static axb_status AXB_FN(gpu_, panel_lu_start)(axb_handle h, int64_t m,
                                                int64_t n, T *A, int64_t lda) {
   if (!gpu.panel_solver || !gpu_setup(h) || !on_device(A) || m < n || n <= 0 ||
@@ -367,8 +368,8 @@ static axb_status AXB_FN(gpu_, panel_lu_start)(axb_handle h, int64_t m,
   if (CS(getrf_bufferSize)(gpu.solver, (int)m, (int)n, A, (int)lda, &lw) !=
       CUSOLVER_STATUS_SUCCESS)
     return AXB_ERR_NOT_SUPPORTED;
-  T *work = scratch(0, (size_t)(lw > 0 ? lw : 1) * ES);
-  int *dp = scratch(1, (size_t)(n + 1) * sizeof(int));
+  T *work = scratch(13, (size_t)(lw > 0 ? lw : 1) * ES);
+  int *dp = scratch(14, (size_t)(n + 1) * sizeof(int));
   if (!work || !dp) return AXB_ERR_NOT_SUPPORTED;
   int s = CS(getrf)(gpu.solver, (int)m, (int)n, A, (int)lda, work, dp, dp + n);
   if (s != CUSOLVER_STATUS_SUCCESS)

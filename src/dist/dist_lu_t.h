@@ -551,29 +551,30 @@ static void AXB_FN(lu_maxloc_, )(void *in, void *inout, int *len,
 /* The gathered panel (hp = 2: the table's choice; several process rows,
    partial pivoting): its two device buffers of (global rows) x nb entries,
    the largest panel (step 0), reserved before the first step, so that no
-   step can fail for them; a rank where they do not fit fails with a
-   status (agreed by the caller). */
-static axb_status AXB_FN(lu_gather_alloc_, )(CTX *c, int hp) {
+   step can fail for them.  Agreed over the process column (its ranks call
+   the same collectives): where any rank cannot (another memory kind, an
+   environment of its own, buffers that do not fit or a message above
+   2^30 entries) the column searches as before, on the host copy. */
+static void AXB_FN(lu_gather_alloc_, )(CTX *c, int hp) {
   const axb_dist_grid *g = c->g;
-  c->gather = hp == 2 && g->nprow > 1 && g->pivot != AXB_DIST_PIVOT_LOCAL &&
-              c->n > 0 && c->ops->gatherv_root && c->ops->dwork &&
-              c->ops->panel_lu && c->ops->copy;
-  if (!c->gather) return AXB_SUCCESS;
   int64_t ng = c->n * c->nb;
-  c->cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
-  c->gd = c->ops->dwork(0, ng);
-  c->gg = c->gd ? c->ops->dwork(1, ng) : NULL;
-  if (!c->cnt || !c->gd || !c->gg)
-    return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,
-                     "distributed getrf: the gathered panel needs 2 x %lld x "
-                     "%lld device entries (%.0f MiB) on each GPU rank",
-                     (long long)c->n, (long long)c->nb,
-                     2.0 * (double)ng * sizeof(T) / 1048576.0);
-  if (ng > AXB_DIST_MSG_MAX)
-    return axb__fail(c->h, AXB_ERR_NOT_SUPPORTED,
-                     "distributed getrf: the gathered panel would exceed "
-                     "2^30 entries (lower nb)");
-  return AXB_SUCCESS;
+  int ok = hp == 2 && g->nprow > 1 && g->pivot != AXB_DIST_PIVOT_LOCAL &&
+           c->n > 0 && c->ops->gatherv_root && c->ops->dwork &&
+           c->ops->panel_lu && c->ops->copy && ng <= AXB_DIST_MSG_MAX;
+  if (ok) {
+    c->cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
+    c->gd = c->ops->dwork(0, ng);
+    c->gg = c->gd ? c->ops->dwork(1, ng) : NULL;
+    ok = c->cnt && c->gd && c->gg;
+  }
+  if (g->nprow > 1)
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, g->col);
+  c->gather = ok;
+  if (!ok) {
+    axb__free(c->cnt);
+    c->cnt = NULL;
+    c->gd = c->gg = NULL;
+  }
 }
 
 static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
@@ -598,8 +599,7 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->prow = axb__malloc(c->ib, sizeof(T));
   int hp = c->ops->panel_on_host(c->a);
   if (hp) c->hp = axb__dist_halloc(c->h, c->lld * c->nb, sizeof(T));
-  axb_status st = AXB_FN(lu_gather_alloc_, )(c, hp);
-  if (st != AXB_SUCCESS) return st;
+  AXB_FN(lu_gather_alloc_, )(c, hp);
   if (!bufs || !c->ubuf || !c->rbuf || !c->urow || !c->cand || !c->pu ||
       !c->prow || (hp && !c->hp))
     return axb__fail(c->h, AXB_ERR_OUT_OF_MEMORY,

@@ -150,7 +150,12 @@ static void AXB_FN(dist_laswp_, )(axb_handle h, const OPS *ops,
   int me = g->prow, P = g->nprow;
   int *sc = w->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
   int dx = ops->alltoallv && wd > 0; /* the device exchange is tried */
-  T *dv = dx && ops->dwork ? ops->dwork(2, 3 * w->m) : NULL;
+  /* ...with device buffers only for a device array (a GPU rank may hold a
+     host array: its rows are packed on the host); a NULL on any rank makes
+     alltoallv answer 0 everywhere (agreed), and MPI exchanges instead. */
+  T *dv = dx && ops->dwork && ops->panel_on_host(a) > 0
+              ? ops->dwork(2, 3 * w->m)
+              : NULL;
   T *sb = dv ? dv : w->sbuf, *rb = dv ? dv + w->m : w->rbuf,
     *lb = dv ? dv + 2 * w->m : w->lbuf;
   /* every row read first: sends, then the local moves */
