@@ -606,7 +606,7 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
                      "distributed getrf: cannot allocate the panel buffers "
                      "(%lld x %lld local)",
                      (long long)c->mloc, (long long)c->nloc);
-  st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
+  axb_status st = AXB_FN(swap_ws_alloc_, )(&c->sw, c->nb, c->nloc, c->g->nprow);
   if (st == AXB_ERR_OUT_OF_MEMORY)
     return axb__fail(c->h, st,
                      "distributed getrf: cannot allocate the "
