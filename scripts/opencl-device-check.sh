@@ -7,7 +7,8 @@
 #     (scripts/gpu-prepare.sh builds build/gpu and the rest of .carry).
 #     The device has the NVIDIA driver (libnvidia-opencl.so.1) but no
 #     loader, no CLBlast, no apt and no network.
-#   there (carry build/gpu and .carry): bash scripts/opencl-device-check.sh
+#   there (carry build/gpu and .carry, or scripts/opencl-stage.sh's
+#   tarball: AXB_BUILD=/tmp/axb-ocl/build): bash scripts/opencl-device-check.sh
 #     registers NVIDIA's OpenCL with an ICD file in a folder of our own
 #     (OCL_ICD_VENDORS), prints axb info, runs the OpenCL tests, and a
 #     small bench beside cuda/cusolver (n = 1024, 4096; OCL_BENCH_SIZES)
@@ -34,7 +35,8 @@ out=$(mktemp -d)
 mkdir -p "$final"
 trap 'cp "$out"/*.json "$final"/ 2>/dev/null; tar czf "$final/opencl-logs.tgz" -C "$out" .' EXIT
 b=${AXB_BUILD:-build/gpu}
-export LD_LIBRARY_PATH="$PWD/$b:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+case $b in /*) ;; *) b=$PWD/$b ;; esac # AXB_BUILD may be absolute
+export LD_LIBRARY_PATH="$b:$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export AXB_TEST_DATA="$PWD/tests/data" AXB_MATRICES="$PWD/shared/matrices"
 . scripts/device-step.sh # step NAME TIMEOUT COMMAND...
 
