@@ -570,6 +570,15 @@ static axb_status gpu_sync_op(axb_handle h) {
                         "GPU rank: a device copy or broadcast failed");
 }
 
+#ifdef AXB_DIST_NCCL
+/* A collective's outcome (1: done everywhere), waited for on the device
+   under AXB_DIST_GPU_SYNC=1, as every operation is then. */
+static int coll_done(int ok) {
+  if (ok && gpu.sync_each) gpu_sync();
+  return ok;
+}
+#endif
+
 #define AXB_DIST_GPU_T
 #define T double
 #define P d

@@ -437,14 +437,9 @@ static T *AXB_FN(gpu_, dwork)(int slot, int64_t count) {
 static int AXB_FN(gpu_, gatherv)(T *d, const int *cnt, const int *dsp,
                                  MPI_Comm comm) {
 #ifdef AXB_DIST_NCCL
-  int r = gpu_gatherv((char *)d, cnt, dsp, ES, comm);
-  if (r && gpu.sync_each) gpu_sync();
-  return r;
+  return coll_done(gpu_gatherv((char *)d, cnt, dsp, ES, comm));
 #else
-  (void)d;
-  (void)cnt;
-  (void)dsp;
-  (void)comm;
+  (void)d, (void)cnt, (void)dsp, (void)comm;
   return 0;
 #endif
 }
@@ -452,16 +447,9 @@ static int AXB_FN(gpu_, gatherv)(T *d, const int *cnt, const int *dsp,
 static int AXB_FN(gpu_, gatherv_root)(T *d, const int *cnt, const int *dsp,
                                       int root, int dir, MPI_Comm comm) {
 #ifdef AXB_DIST_NCCL
-  int r = gpu_gatherv_root((char *)d, cnt, dsp, ES, root, dir, comm);
-  if (r && gpu.sync_each) gpu_sync();
-  return r;
+  return coll_done(gpu_gatherv_root((char *)d, cnt, dsp, ES, root, dir, comm));
 #else
-  (void)d;
-  (void)cnt;
-  (void)dsp;
-  (void)root;
-  (void)dir;
-  (void)comm;
+  (void)d, (void)cnt, (void)dsp, (void)root, (void)dir, (void)comm;
   return 0;
 #endif
 }
@@ -470,9 +458,8 @@ static int AXB_FN(gpu_, alltoallv)(const T *s, const int *sc, const int *sd,
                                    T *r, const int *rc, const int *rd,
                                    MPI_Comm comm) {
 #ifdef AXB_DIST_NCCL
-  int ok = gpu_alltoallv((const char *)s, sc, sd, (char *)r, rc, rd, ES, comm);
-  if (ok && gpu.sync_each) gpu_sync();
-  return ok;
+  return coll_done(
+      gpu_alltoallv((const char *)s, sc, sd, (char *)r, rc, rd, ES, comm));
 #else
   (void)s, (void)sc, (void)sd, (void)r, (void)rc, (void)rd, (void)comm;
   return 0;
