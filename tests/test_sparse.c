@@ -150,6 +150,7 @@ int main(int argc, char **argv) {
   test_fixed_point(h);
   test_symmetry_once(h);
   test_ilu0_unsymmetric(h);
+  test_jacobi_first(h);
   test_poisson(h);
   test_real(h);
   test_reproducible(h);

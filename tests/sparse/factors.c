@@ -173,3 +173,52 @@ static void test_ilu0_unsymmetric(axb_handle h) {
   free(U);
   axb_csr_destroy(&A);
 }
+
+/* AUTO's CG, Jacobi first (issue 23; a CUDA handle's default, reached on
+   the host backends with AXB_SPARSE_JACOBI_FIRST): a budget Jacobi meets
+   ends with Jacobi; a budget of 3 iterations goes on with IC(0) from
+   Jacobi's iterate; a budget at max_iter leaves Jacobi's failure standing.
+   Every answer judged by this test's own residual. */
+static void test_jacobi_first(axb_handle h) {
+  axb_csr A = test_gen_csr(h, "poisson2d:20", AXB_F64);
+  axb_sparse_report r;
+  double ours = 1;
+  setenv("AXB_SPARSE_JACOBI_FIRST", "10000", 1);
+  axb_status st =
+      quick_solve(h, &A, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 1000, &r, &ours);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  CHECK(r.method == AXB_SPARSE_CG && r.precond == AXB_PRECOND_JACOBI &&
+            strstr(r.path, "jacobi first") && ours <= 1.01e-8,
+        "Jacobi first: %s + %s, residual %.3g, path '%s'",
+        axb_sparse_method_name(r.method), axb_precond_name(r.precond), ours,
+        r.path);
+  int64_t itj = r.iterations;
+  axb_sparse_report_free(&r);
+  setenv("AXB_SPARSE_JACOBI_FIRST", "3", 1);
+  st = quick_solve(h, &A, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 1000, &r, &ours);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  CHECK(r.precond == AXB_PRECOND_IC0 && r.iterations > 3 &&
+            r.iterations < itj && strstr(r.path, "from that iterate") &&
+            r.breakdown == AXB_BREAKDOWN_NONE && ours <= 1.01e-8 &&
+            r.history_len > 0,
+        "escalated: %s, %lld iterations (Jacobi alone %lld), residual %.3g, "
+        "path '%s'",
+        axb_precond_name(r.precond), (long long)r.iterations, (long long)itj,
+        ours, r.path);
+  axb_sparse_report_free(&r);
+  setenv("AXB_SPARSE_JACOBI_FIRST", "10", 1);
+  st = quick_solve(h, &A, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 5, &r, NULL);
+  CHECK_STATUS(h, st, AXB_ERR_NO_CONVERGENCE);
+  CHECK(r.precond == AXB_PRECOND_JACOBI && r.iterations == 5,
+        "budget at max_iter: %s, %lld iterations", axb_precond_name(r.precond),
+        (long long)r.iterations);
+  axb_sparse_report_free(&r);
+  setenv("AXB_SPARSE_JACOBI_FIRST", "0", 1); /* off: IC(0) at once */
+  st = quick_solve(h, &A, AXB_SPARSE_AUTO, AXB_PRECOND_AUTO, 1000, &r, &ours);
+  CHECK_STATUS(h, st, AXB_SUCCESS);
+  CHECK(r.precond == AXB_PRECOND_IC0 && !strstr(r.path, "jacobi"),
+        "budget 0: %s, path '%s'", axb_precond_name(r.precond), r.path);
+  axb_sparse_report_free(&r);
+  unsetenv("AXB_SPARSE_JACOBI_FIRST");
+  axb_csr_destroy(&A);
+}

@@ -85,7 +85,43 @@ static void solve_pair(const char *name, const axb_csr *A, axb_sparse_method m,
   axb_dense_destroy(&Xc);
 }
 
+/* AUTO's CG on the CUDA handle (issue 23): Jacobi first by default, its
+   answer certified; with a budget of 3 iterations (AXB_SPARSE_JACOBI_FIRST)
+   CG + IC(0) goes on from Jacobi's iterate and certifies too. */
+static void jacobi_first_tests(void) {
+  axb_gen_spec s = {AXB_GEN_POISSON3D, quick ? 6 : 16, 0, -1, 42};
+  axb_csr A;
+  axb_dense B, X;
+  if (axb_gen_csr(g, &s, AXB_F64, &A) != AXB_SUCCESS) exit(1);
+  axb_dense_create(&B, A.rows, 1, AXB_F64);
+  axb_dense_create(&X, A.rows, 1, AXB_F64);
+  for (int64_t i = 0; i < A.rows; ++i)
+    axb_dense_set(&B, i, 0, 1.0 + (double)(i % 7));
+  axb_sparse_opts o = test_sparse_opts(AXB_SPARSE_AUTO, AXB_PRECOND_AUTO);
+  o.direct = AXB_DIRECT_NEVER;
+  o.tol = 1e-8;
+  for (int esc = 0; esc < 2; ++esc) {
+    if (esc) setenv("AXB_SPARSE_JACOBI_FIRST", "3", 1);
+    axb_sparse_report r;
+    memset(&r, 0, sizeof r);
+    axb_status st = axb_sparse_solve(g, &A, &B, &X, &o, &r);
+    const axb_precond want = esc ? AXB_PRECOND_IC0 : AXB_PRECOND_JACOBI;
+    CHECK(st == AXB_SUCCESS && r.precond == want && r.true_residual <= o.tol &&
+              strstr(r.path, esc ? "from that iterate" : "jacobi first"),
+          "AUTO CG on CUDA, budget %s: status %d, %s, residual %.3g, path "
+          "'%s'",
+          esc ? "3" : "default", st, axb_precond_name(r.precond),
+          r.true_residual, r.path);
+    axb_sparse_report_free(&r);
+  }
+  unsetenv("AXB_SPARSE_JACOBI_FIRST");
+  axb_dense_destroy(&B);
+  axb_dense_destroy(&X);
+  axb_csr_destroy(&A);
+}
+
 static void solver_tests(void) {
+  jacobi_first_tests();
   const axb_dtype types[] = {AXB_F64, AXB_F32};
   for (int t = 0; t < 2; ++t) {
     axb_gen_spec s = {AXB_GEN_POISSON3D, quick ? 6 : 16, 0, -1, 42};
