@@ -8,6 +8,7 @@
 #define AXB_OCL_H
 
 #include "backend/backend.h"
+#include "backend/opencl/ocl_prof.h"
 #include "core/internal.h"
 
 #include <CL/cl.h>
@@ -48,7 +49,10 @@ typedef struct axb_ocl {
   int gpu_nb;   /* its outer block (AXB_OPENCL_GPU_NB)                 */
   int gpu_leaf; /* its LU leaf width (AXB_OPENCL_GPU_LEAF, 16..64)      */
   int rwg;      /* its reductions' work-group (power of two, <= 256)    */
-  int ordinal;  /* axb's device number                          */
+  int gpu_prof; /* its phase profile (AXB_OPENCL_GPU_PROFILE, ocl_prof.h) */
+  axb_ocl_prof prof;
+  int64_t enq; /* enqueues so far (kernels, CLBlast calls, copies, fills) */
+  int ordinal; /* axb's device number                          */
   int fp64;
   int wg;         /* work-group size of the one-group kernels (power of two) */
   int max_wg;     /* the device's largest work-group (power of two)           */

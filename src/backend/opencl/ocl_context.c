@@ -61,6 +61,7 @@ axb_status axb__ocl_check(axb_handle h, cl_int err, const char *what) {
 
 axb_status axb__ocl_blast(axb_handle h, CLBlastStatusCode err,
                           const char *what) {
+  if (h->ocl) axb__ocl(h)->enq++; /* the profile's count of CLBlast calls */
   if (err == CLBlastSuccess) return AXB_SUCCESS;
   if (err > -1000) return axb__ocl_check(h, (cl_int)err, what);
   const axb_ocl *o = axb__ocl(h);
@@ -136,11 +137,13 @@ static int env_int(const char *name, int lo, int hi, int def) {
    is the faster one.  Its outer block AXB_OPENCL_GPU_NB (multiple of 32,
    64..1024, default 256), its LU leaf AXB_OPENCL_GPU_LEAF (16..64, default
    32) and the reductions' work-group (256 on a GPU; 16 on a CPU device,
-   where a work-group is a loop on one core). */
+   where a work-group is a loop on one core); AXB_OPENCL_GPU_PROFILE=1
+   its phase profile (ocl_prof.h). */
 static void gpu_path_settings(axb_ocl *o, int is_gpu) {
   o->gpu_path = env_int("AXB_OPENCL_GPU_PATH", 0, 1, is_gpu != 0);
   o->gpu_nb = env_int("AXB_OPENCL_GPU_NB", 64, 1024, 256) / 32 * 32;
   o->gpu_leaf = env_int("AXB_OPENCL_GPU_LEAF", 16, 64, 32);
+  o->gpu_prof = env_int("AXB_OPENCL_GPU_PROFILE", 0, 1, 0);
   const int r = is_gpu ? 256 : 16;
   o->rwg = o->max_wg < r ? o->max_wg : r;
 }
@@ -318,6 +321,7 @@ axb_status axb__ocl_launch(axb_handle h, cl_kernel k, size_t gx, size_t gy,
   size_t l[2] = {lx, ly};
   cl_int err = clEnqueueNDRangeKernel(axb__ocl(h)->q, k, gy ? 2 : 1, NULL, g, l,
                                       0, NULL, NULL);
+  axb__ocl(h)->enq++;
   return axb__ocl_check(h, err, "clEnqueueNDRangeKernel");
 }
 
@@ -385,6 +389,7 @@ axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
   if (!rows || !cols) return AXB_SUCCESS;
   const size_t s3[3] = {so * es, 0, 0}, d3[3] = {dO * es, 0, 0};
   const size_t region[3] = {rows * es, cols, 1};
+  axb__ocl(h)->enq++;
   return axb__ocl_check(h,
                         clEnqueueCopyBufferRect(axb__ocl(h)->q, src, dst, s3,
                                                 d3, region, lds * es, 0,

@@ -10,6 +10,7 @@
 #include "core/template.h"
 
 #include <limits.h>
+#include <string.h>
 
 /* At most this many work-groups per leaf launch: their partial maxima
    are what each group of the next launch reduces (GMAX of lu_gpu.cl;
@@ -96,6 +97,75 @@ static axb_status finish_both(axb_handle h) {
   axb_ocl *o = axb__ocl(h);
   cl_int e1 = clFinish(o->q), e2 = o->q2 ? clFinish(o->q2) : CL_SUCCESS;
   return axb__ocl_check(h, e1 != CL_SUCCESS ? e1 : e2, "clFinish");
+}
+
+/* ---- the phase profile (ocl_prof.h) ---- */
+
+static const char *const prof_names[AXB_OCL_PROF_COUNT] = {
+    "leaf",          "panel swaps",   "panel inverse",
+    "panel GEMM",    "swaps left",    "swaps right",
+    "U12 inverse",   "U12 GEMM",      "trailing GEMM next panel",
+    "trailing GEMM", "diag chol",     "diag inverse",
+    "diag GEMM",     "diag SYRK",     "column inverse",
+    "column GEMM",   "trailing SYRK", "GEMM next column",
+    "info read",     "copies",        "look-ahead",
+    "setup"};
+
+const char *axb__ocl_prof_name(int cat) {
+  return cat >= 0 && cat < AXB_OCL_PROF_COUNT ? prof_names[cat] : "?";
+}
+
+void axb__ocl_prof_take(axb_handle h, axb_ocl_prof *out, int reset) {
+  axb_ocl *o = h && h->ocl ? axb__ocl(h) : NULL;
+  if (o)
+    *out = o->prof;
+  else
+    memset(out, 0, sizeof *out);
+  if (o && reset) memset(&o->prof, 0, sizeof o->prof);
+}
+
+/* A phase's start: both queues drained first, so that the phase's time is
+   its own work (profiling only; otherwise nothing happens). */
+typedef struct {
+  double t;
+  int64_t enq;
+} prof_mark;
+
+static prof_mark prof_start(axb_handle h) {
+  axb_ocl *o = axb__ocl(h);
+  prof_mark m = {0, 0};
+  if (!o->gpu_prof) return m;
+  finish_both(h);
+  m.t = axb__now();
+  m.enq = o->enq;
+  return m;
+}
+
+/* The phase's end: drained again, its time and enqueues added to cat. */
+static axb_status prof_stop(axb_handle h, prof_mark m, int cat, axb_status st) {
+  axb_ocl *o = axb__ocl(h);
+  if (!o->gpu_prof) return st;
+  const axb_status fin = finish_both(h);
+  o->prof.s[cat] += axb__now() - m.t;
+  o->prof.calls[cat]++;
+  o->prof.launches[cat] += o->enq - m.enq;
+  return st ? st : fin;
+}
+
+/* st = call, timed as phase cat when profiling. */
+#define PROF(h, cat, st, call)                                                 \
+  do {                                                                         \
+    const prof_mark pm_ = prof_start(h);                                       \
+    st = (call);                                                               \
+    st = prof_stop(h, pm_, AXB_OCL_PROF_##cat, st);                            \
+  } while (0)
+
+/* The whole call: started drained, counted once. */
+static void prof_total(axb_handle h, prof_mark m) {
+  axb_ocl *o = axb__ocl(h);
+  if (!o->gpu_prof) return;
+  o->prof.total_s += axb__now() - m.t;
+  o->prof.total_calls++;
 }
 
 #define OCL_TEMPLATE "backend/opencl/ocl_gpu_t.h"

@@ -47,6 +47,13 @@ static axb_status GF_(ws_alloc)(axb_handle h, GF_(ws) * w, int64_t nb,
   return st;
 }
 
+/* Both queues' scratch: ws for n columns, ws2 for nb. */
+static axb_status GF_(ws_alloc2)(axb_handle h, GF_(ws) * ws, GF_(ws) * ws2,
+                                 int64_t nb, int64_t n) {
+  axb_status st = GF_(ws_alloc)(h, ws, nb, n);
+  return st ? st : GF_(ws_alloc)(h, ws2, nb, nb);
+}
+
 static void GF_(ws_free)(GF_(ws) * w) {
   axb__ocl_free(w->W);
   axb__ocl_free(w->S);
@@ -94,6 +101,7 @@ static axb_status GF_(inverse)(axb_handle h, const GF_(ws) * ws, cl_mem A,
                                int64_t a0, int64_t lda, int64_t w, int unit,
                                int upper) {
   const T zero = 0;
+  axb__ocl(h)->enq++;
   axb_status st =
       axb__ocl_check(h,
                      clEnqueueFillBuffer(axb__ocl(h)->q, ws->W, &zero, GT_, 0,
@@ -128,29 +136,42 @@ static axb_status GF_(leaf)(axb_handle h, const GF_(lu) * f, int64_t c0,
 
 /* After the w pivots at k, with ws->W = inv(L11): columns [c, c + nc)
    get U12 := W A12 (from a copy) on rows k..k+w and A22 -= L21 U12 on
-   rows k+w..m. */
+   rows k+w..m; in_panel, next: the profile's categories (cu, ct). */
 static axb_status GF_(update)(axb_handle h, const GF_(lu) * f,
                               const GF_(ws) * ws, int64_t k, int64_t w,
-                              int64_t c, int64_t nc) {
+                              int64_t c, int64_t nc, int in_panel, int next) {
   if (nc <= 0) return AXB_SUCCESS;
   cl_command_queue q = axb__ocl(h)->q;
   const int64_t ld = f->ld, r = f->m - k - w;
-  axb_status st =
-      axb__ocl_copy_block(h, GT_, f->A, k + c * ld, ld, ws->B, 0, w, w, nc);
-  if (!st)
+  const int cu =
+      in_panel ? AXB_OCL_PROF_LU_PANEL_GEMM : AXB_OCL_PROF_LU_U12_GEMM;
+  const int ct = in_panel ? AXB_OCL_PROF_LU_PANEL_GEMM
+                 : next   ? AXB_OCL_PROF_LU_TRAIL_NEXT
+                          : AXB_OCL_PROF_LU_TRAIL;
+  axb_status st;
+  prof_mark pm = prof_start(h);
+  st = axb__ocl_copy_block(h, GT_, f->A, k + c * ld, ld, ws->B, 0, w, w, nc);
+  st = prof_stop(h, pm, AXB_OCL_PROF_COPY, st);
+  if (!st) {
+    pm = prof_start(h);
     st =
         axb__ocl_blast(h,
                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
                                 CLBlastTransposeNo, w, nc, w, 1, ws->W, 0, w,
                                 ws->B, 0, w, 0, f->A, k + c * ld, ld, &q, NULL),
                        "getrf: GEMM of the block row");
-  if (!st && r > 0)
+    st = prof_stop(h, pm, cu, st);
+  }
+  if (!st && r > 0) {
+    pm = prof_start(h);
     st = axb__ocl_blast(h,
                         BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
                                  CLBlastTransposeNo, r, nc, w, -1, f->A,
                                  k + w + k * ld, ld, f->A, k + c * ld, ld, 1,
                                  f->A, k + w + c * ld, ld, &q, NULL),
                         "getrf: GEMM of the trailing matrix");
+    st = prof_stop(h, pm, ct, st);
+  }
   return st;
 }
 
@@ -164,18 +185,24 @@ static axb_status GF_(inv_l11)(axb_handle h, const GF_(lu) * f,
    down to the leaf; the interchanges of each half on the other half. */
 static axb_status GF_(panel)(axb_handle h, const GF_(lu) * f,
                              const GF_(ws) * ws, int64_t c0, int64_t w) {
-  if (w <= axb__ocl(h)->gpu_leaf) return GF_(leaf)(h, f, c0, c0 + w);
+  axb_status st;
+  if (w <= axb__ocl(h)->gpu_leaf) {
+    PROF(h, LU_LEAF, st, GF_(leaf)(h, f, c0, c0 + w));
+    return st;
+  }
   const int64_t n1 = w / 2, ld = f->ld;
-  axb_status st = GF_(panel)(h, f, ws, c0, n1);
+  st = GF_(panel)(h, f, ws, c0, n1);
   if (!st)
-    st = axb__ocl_laswp(h, DBL, f->A, (c0 + n1) * ld, ld, w - n1, f->piv, c0,
-                        c0 + n1, 1);
-  if (!st) st = GF_(inv_l11)(h, f, ws, c0, n1);
-  if (!st) st = GF_(update)(h, f, ws, c0, n1, c0 + n1, w - n1);
+    PROF(h, LU_PANEL_SWAP, st,
+         axb__ocl_laswp(h, DBL, f->A, (c0 + n1) * ld, ld, w - n1, f->piv, c0,
+                        c0 + n1, 1));
+  if (!st) PROF(h, LU_PANEL_INV, st, GF_(inv_l11)(h, f, ws, c0, n1));
+  if (!st) st = GF_(update)(h, f, ws, c0, n1, c0 + n1, w - n1, 1, 0);
   if (!st) st = GF_(panel)(h, f, ws, c0 + n1, w - n1);
   if (!st)
-    st = axb__ocl_laswp(h, DBL, f->A, c0 * ld, ld, n1, f->piv, c0 + n1, c0 + w,
-                        1);
+    PROF(h, LU_PANEL_SWAP, st,
+         axb__ocl_laswp(h, DBL, f->A, c0 * ld, ld, n1, f->piv, c0 + n1, c0 + w,
+                        1));
   return st;
 }
 
@@ -184,10 +211,11 @@ static axb_status GF_(panel)(axb_handle h, const GF_(lu) * f,
 static axb_status GF_(panel_side)(axb_handle h, const GF_(lu) * f,
                                   const GF_(ws) * ws, int64_t k, int64_t w,
                                   cl_event *wait, cl_event *ev) {
+  axb_status st;
   swap_queues(h);
-  axb_status st = wait_for(h, wait);
+  PROF(h, LOOKAHEAD, st, wait_for(h, wait));
   if (!st) st = GF_(panel)(h, f, ws, k, w);
-  if (!st) st = mark(h, ev);
+  if (!st) PROF(h, LOOKAHEAD, st, mark(h, ev));
   swap_queues(h);
   return st;
 }
@@ -202,22 +230,36 @@ static axb_status GF_(lu_step)(axb_handle h, const GF_(lu) * f,
                                cl_event *ev_panel) {
   const int64_t kn = k + jb, ld = f->ld;
   cl_event ev_next = NULL;
-  axb_status st = wait_for(h, ev_panel);
+  axb_status st;
+  PROF(h, LOOKAHEAD, st, wait_for(h, ev_panel));
   if (!st && k > 0)
-    st = axb__ocl_laswp(h, DBL, f->A, 0, ld, k, f->piv, k, kn, 1);
+    PROF(h, LU_SWAP_LEFT, st,
+         axb__ocl_laswp(h, DBL, f->A, 0, ld, k, f->piv, k, kn, 1));
   if (!st && n > kn)
-    st = axb__ocl_laswp(h, DBL, f->A, kn * ld, ld, n - kn, f->piv, k, kn, 1);
-  if (!st && n > kn) st = GF_(inv_l11)(h, f, ws, k, jb);
+    PROF(h, LU_SWAP_RIGHT, st,
+         axb__ocl_laswp(h, DBL, f->A, kn * ld, ld, n - kn, f->piv, k, kn, 1));
+  if (!st && n > kn) PROF(h, LU_U12_INV, st, GF_(inv_l11)(h, f, ws, k, jb));
   if (!st && jn > 0) { /* look-ahead: the next panel's columns first */
-    st = GF_(update)(h, f, ws, k, jb, kn, jn);
-    if (!st) st = mark(h, &ev_next);
+    st = GF_(update)(h, f, ws, k, jb, kn, jn, 0, 1);
+    if (!st) PROF(h, LOOKAHEAD, st, mark(h, &ev_next));
   }
   /* the rest queued before the panel: the host is not held up by the
      panel's many launches while the main queue could be fed */
-  if (!st) st = GF_(update)(h, f, ws, k, jb, kn + jn, n - kn - jn);
+  if (!st) st = GF_(update)(h, f, ws, k, jb, kn + jn, n - kn - jn, 0, 0);
   if (!st && jn > 0)
     st = GF_(panel_side)(h, f, ws2, kn, jn, &ev_next, ev_panel);
   if (ev_next) clReleaseEvent(ev_next);
+  return st;
+}
+
+/* getrf's scratch: the leaf's, ws for the block rows (n columns) and ws2
+   for the panel on the side queue. */
+static axb_status GF_(lu_alloc)(axb_handle h, GF_(lu) * f, GF_(ws) * ws,
+                                GF_(ws) * ws2, int64_t nb, int64_t n) {
+  axb_status st = axb__ocl_alloc(h, GPU_LEAF_REALS * GT_, &f->S);
+  if (!st) st = axb__ocl_alloc(h, GPU_LEAF_INTS * sizeof(int), &f->I);
+  if (!st) st = GF_(ws_alloc)(h, ws, nb, n);
+  if (!st) st = GF_(ws_alloc)(h, ws2, nb, nb);
   return st;
 }
 
@@ -228,10 +270,9 @@ axb_status AXB_FN(axb__ocl_gpu_, getrf)(axb_handle h, int64_t m, int64_t n,
   GF_(lu) f = {dA, dpiv, dinfo, NULL, NULL, ldd, m};
   GF_(ws) ws = {NULL, NULL, NULL}, ws2 = {NULL, NULL, NULL};
   cl_event ev_panel = NULL, none = NULL;
-  axb_status st = axb__ocl_alloc(h, GPU_LEAF_REALS * GT_, &f.S);
-  if (!st) st = axb__ocl_alloc(h, GPU_LEAF_INTS * sizeof(int), &f.I);
-  if (!st) st = GF_(ws_alloc)(h, &ws, nb, n);
-  if (!st) st = GF_(ws_alloc)(h, &ws2, nb, nb);
+  const prof_mark all = prof_start(h);
+  axb_status st;
+  PROF(h, SETUP, st, GF_(lu_alloc)(h, &f, &ws, &ws2, nb, n));
   if (!st && mn > 0)
     st = GF_(panel_side)(h, &f, &ws2, 0, mn < nb ? mn : nb, &none, &ev_panel);
   for (int64_t k = 0, jb; !st && k < mn; k += jb) {
@@ -245,23 +286,29 @@ axb_status AXB_FN(axb__ocl_gpu_, getrf)(axb_handle h, int64_t m, int64_t n,
   axb__ocl_free(f.I);
   GF_(ws_free)(&ws);
   GF_(ws_free)(&ws2);
+  prof_total(h, all);
   return st ? st : fin;
 }
 
 /* The block column beside the w x w diagonal block at k0 (r rows below
    it, or r columns right): lower A21 := A21 L11^-T = B W^T with W =
    inv(L11), upper A12 := U11^-T A12 = W B with W = inv(U11^T), B the
-   block column's copy. */
+   block column's copy; in_diag: inside the diagonal block (profile). */
 static axb_status GF_(chol_col)(axb_handle h, int lo, const GF_(ws) * ws,
                                 cl_mem A, int64_t ld, int64_t k0, int64_t w,
-                                int64_t r) {
+                                int64_t r, int in_diag) {
   cl_command_queue q = axb__ocl(h)->q;
   const size_t off = lo ? k0 + w + k0 * ld : k0 + (k0 + w) * ld;
   const int64_t rows = lo ? r : w, cols = lo ? w : r;
+  prof_mark pm = prof_start(h);
   axb_status st = GF_(inverse)(h, ws, A, k0 + k0 * ld, ld, w, 0, !lo);
+  st = prof_stop(h, pm,
+                 in_diag ? AXB_OCL_PROF_CH_DIAG_INV : AXB_OCL_PROF_CH_INV, st);
   if (!st)
-    st = axb__ocl_copy_block(h, GT_, A, off, ld, ws->B, 0, rows, rows, cols);
-  if (!st)
+    PROF(h, COPY, st,
+         axb__ocl_copy_block(h, GT_, A, off, ld, ws->B, 0, rows, rows, cols));
+  if (!st) {
+    pm = prof_start(h);
     st = axb__ocl_blast(h,
                         lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
                                       CLBlastTransposeYes, r, w, w, 1, ws->B, 0,
@@ -270,6 +317,10 @@ static axb_status GF_(chol_col)(axb_handle h, int lo, const GF_(ws) * ws,
                                       CLBlastTransposeNo, w, r, w, 1, ws->W, 0,
                                       w, ws->B, 0, w, 0, A, off, ld, &q, NULL),
                         "potrf: GEMM of the block column");
+    st = prof_stop(
+        h, pm, in_diag ? AXB_OCL_PROF_CH_DIAG_GEMM : AXB_OCL_PROF_CH_COL_GEMM,
+        st);
+  }
   return st;
 }
 
@@ -279,21 +330,26 @@ static axb_status GF_(chol_col)(axb_handle h, int lo, const GF_(ws) * ws,
 static axb_status GF_(chol_rec)(axb_handle h, int lo, const GF_(ws) * ws,
                                 cl_mem A, int64_t ld, int64_t k0, int64_t w,
                                 cl_mem dinfo) {
-  if (w <= AXB_OCL_NB)
-    return axb__ocl_chol_diag(h, DBL, A, k0 + k0 * ld, ld, w, k0, !lo, dinfo);
+  axb_status st;
+  if (w <= AXB_OCL_NB) {
+    PROF(h, CH_DIAG_CHOL, st,
+         axb__ocl_chol_diag(h, DBL, A, k0 + k0 * ld, ld, w, k0, !lo, dinfo));
+    return st;
+  }
   cl_command_queue q = axb__ocl(h)->q;
   const int64_t n1 = w / 2, k1 = k0 + n1, r = w - n1;
-  axb_status st = GF_(chol_rec)(h, lo, ws, A, ld, k0, n1, dinfo);
-  if (!st) st = GF_(chol_col)(h, lo, ws, A, ld, k0, n1, r);
+  st = GF_(chol_rec)(h, lo, ws, A, ld, k0, n1, dinfo);
+  if (!st) st = GF_(chol_col)(h, lo, ws, A, ld, k0, n1, r, 1);
   if (!st)
-    st = axb__ocl_blast(
-        h,
-        BL(syrk)(CLBlastLayoutColMajor,
-                 lo ? CLBlastTriangleLower : CLBlastTriangleUpper,
-                 lo ? CLBlastTransposeNo : CLBlastTransposeYes, r, n1, -1, A,
-                 lo ? k1 + k0 * ld : k0 + k1 * ld, ld, 1, A, k1 + k1 * ld, ld,
-                 &q, NULL),
-        "potrf: SYRK inside the diagonal block");
+    PROF(h, CH_DIAG_SYRK, st,
+         axb__ocl_blast(
+             h,
+             BL(syrk)(CLBlastLayoutColMajor,
+                      lo ? CLBlastTriangleLower : CLBlastTriangleUpper,
+                      lo ? CLBlastTransposeNo : CLBlastTransposeYes, r, n1, -1,
+                      A, lo ? k1 + k0 * ld : k0 + k1 * ld, ld, 1, A,
+                      k1 + k1 * ld, ld, &q, NULL),
+             "potrf: SYRK inside the diagonal block"));
   if (!st) st = GF_(chol_rec)(h, lo, ws, A, ld, k1, r, dinfo);
   return st;
 }
@@ -308,6 +364,7 @@ static axb_status GF_(chol_trail)(axb_handle h, int lo, cl_mem A, int64_t ld,
   cl_command_queue q = axb__ocl(h)->q;
   const int64_t rest = n - c - nc;
   const size_t a_c = lo ? c + k * ld : k + c * ld; /* A21 / A12 at c */
+  prof_mark pm = prof_start(h);
   axb_status st = axb__ocl_blast(
       h,
       BL(syrk)(CLBlastLayoutColMajor,
@@ -315,17 +372,20 @@ static axb_status GF_(chol_trail)(axb_handle h, int lo, cl_mem A, int64_t ld,
                lo ? CLBlastTransposeNo : CLBlastTransposeYes, nc, jb, -1, A,
                a_c, ld, 1, A, c + c * ld, ld, &q, NULL),
       "potrf: SYRK of the trailing matrix");
+  st = prof_stop(h, pm, AXB_OCL_PROF_CH_SYRK, st);
   if (st || !beside || rest <= 0) return st;
-  return axb__ocl_blast(
-      h,
-      lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                    CLBlastTransposeYes, rest, nc, jb, -1, A, c + nc + k * ld,
-                    ld, A, a_c, ld, 1, A, c + nc + c * ld, ld, &q, NULL)
-         : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeYes,
-                    CLBlastTransposeNo, nc, rest, jb, -1, A, a_c, ld, A,
-                    k + (c + nc) * ld, ld, 1, A, c + (c + nc) * ld, ld, &q,
-                    NULL),
-      "potrf: GEMM of the next block column");
+  pm = prof_start(h);
+  st = axb__ocl_blast(h,
+                      lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                    CLBlastTransposeYes, rest, nc, jb, -1, A,
+                                    c + nc + k * ld, ld, A, a_c, ld, 1, A,
+                                    c + nc + c * ld, ld, &q, NULL)
+                         : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeYes,
+                                    CLBlastTransposeNo, nc, rest, jb, -1, A,
+                                    a_c, ld, A, k + (c + nc) * ld, ld, 1, A,
+                                    c + (c + nc) * ld, ld, &q, NULL),
+                      "potrf: GEMM of the next block column");
+  return prof_stop(h, pm, AXB_OCL_PROF_CH_GEMM, st);
 }
 
 /* The diagonal block [k, k + w) on the side queue (scratch ws) after
@@ -333,10 +393,11 @@ static axb_status GF_(chol_trail)(axb_handle h, int lo, cl_mem A, int64_t ld,
 static axb_status GF_(diag_side)(axb_handle h, int lo, const GF_(ws) * ws,
                                  cl_mem A, int64_t ld, int64_t k, int64_t w,
                                  cl_mem dinfo, cl_event *wait, cl_event *ev) {
+  axb_status st;
   swap_queues(h);
-  axb_status st = wait_for(h, wait);
+  PROF(h, LOOKAHEAD, st, wait_for(h, wait));
   if (!st) st = GF_(chol_rec)(h, lo, ws, A, ld, k, w, dinfo);
-  if (!st) st = mark(h, ev);
+  if (!st) PROF(h, LOOKAHEAD, st, mark(h, ev));
   swap_queues(h);
   return st;
 }
@@ -350,11 +411,12 @@ static axb_status GF_(chol_step)(axb_handle h, int lo, const GF_(ws) * ws,
                                  cl_event *ev_diag) {
   const int64_t kn = k + jb, r = n - kn, jn = r < jb ? r : jb;
   cl_event ev_next = NULL;
-  axb_status st = wait_for(h, ev_diag);
-  if (!st && r > 0) st = GF_(chol_col)(h, lo, ws, A, ld, k, jb, r);
+  axb_status st;
+  PROF(h, LOOKAHEAD, st, wait_for(h, ev_diag));
+  if (!st && r > 0) st = GF_(chol_col)(h, lo, ws, A, ld, k, jb, r, 0);
   if (!st && jn > 0) { /* look-ahead: the next diagonal block first */
     st = GF_(chol_trail)(h, lo, A, ld, n, k, jb, kn, jn, 1);
-    if (!st) st = mark(h, &ev_next);
+    if (!st) PROF(h, LOOKAHEAD, st, mark(h, &ev_next));
   }
   if (!st && r > jn) /* the rest, queued before the diagonal block */
     st = GF_(chol_trail)(h, lo, A, ld, n, k, jb, kn + jn, r - jn, 0);
@@ -372,8 +434,9 @@ axb_status AXB_FN(axb__ocl_gpu_, potrf)(axb_handle h, axb_uplo uplo, int64_t n,
   GF_(ws) ws = {NULL, NULL, NULL}, ws2 = {NULL, NULL, NULL};
   cl_event ev_diag = NULL, none = NULL;
   *hinfo = 0;
-  axb_status st = GF_(ws_alloc)(h, &ws, nb, n);
-  if (!st) st = GF_(ws_alloc)(h, &ws2, nb, nb);
+  const prof_mark all = prof_start(h);
+  axb_status st;
+  PROF(h, SETUP, st, GF_(ws_alloc2)(h, &ws, &ws2, nb, n));
   if (!st && n > 0)
     st = GF_(diag_side)(h, lo, &ws2, dA, ldd, 0, n < nb ? n : nb, dinfo, &none,
                         &ev_diag);
@@ -381,10 +444,11 @@ axb_status AXB_FN(axb__ocl_gpu_, potrf)(axb_handle h, axb_uplo uplo, int64_t n,
     jb = n - k < nb ? n - k : nb;
     /* info once per outer block, read on the side queue: the host waits
        for the diagonal block only, the main queue keeps its work */
-    st = axb__ocl_check(h,
+    PROF(h, CH_INFO, st,
+         axb__ocl_check(h,
                         clEnqueueReadBuffer(axb__ocl(h)->q2, dinfo, CL_TRUE, 0,
                                             sizeof(int), hinfo, 0, NULL, NULL),
-                        "clEnqueueReadBuffer (info)");
+                        "clEnqueueReadBuffer (info)"));
     if (st || *hinfo) break;
     st = GF_(chol_step)(h, lo, &ws, &ws2, dA, ldd, n, k, jb, dinfo, &ev_diag);
   }
@@ -392,6 +456,7 @@ axb_status AXB_FN(axb__ocl_gpu_, potrf)(axb_handle h, axb_uplo uplo, int64_t n,
   if (ev_diag) clReleaseEvent(ev_diag);
   GF_(ws_free)(&ws);
   GF_(ws_free)(&ws2);
+  prof_total(h, all);
   return st ? st : fin;
 }
 
