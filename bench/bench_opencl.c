@@ -12,10 +12,17 @@
  * AXB_OPENCL_GPU_PATH=1/0 picks the backend's GPU- or CPU-device path.
  * The device is the one axb picks (AXB_OPENCL_DEVICE, else GPUs first).
  *
+ * AXB_OPENCL_GPU_PROFILE=1 (with the GPU path): after the table, the
+ * phase profile of the last timed call per routine, precision and n
+ * (src/backend/opencl/ocl_prof.h; its clFinish brackets slow the calls
+ * and undo the look-ahead, so the table's times are profiled ones), and
+ * once the launch overheads: an empty kernel and a 64^3 CLBlast GEMM.
+ *
  * Usage: bench_opencl [N ...] (default 4096 8192); -s: single only,
  * -d: double only.
  */
 
+#include "backend/opencl/ocl_prof.h"
 #include "bench_time.h"
 
 #include <CL/cl.h>
@@ -82,8 +89,16 @@ static double copy_seconds(cl_context ctx, cl_command_queue q, int dbl,
   return med;
 }
 
-/* axb's getrf (chol 0) or potrf (chol 1) on host arrays; median seconds. */
-static double axb_seconds(axb_handle h, int dbl, int chol, int64_t n) {
+/* The profile of one timed call and that call's wall time. */
+typedef struct {
+  axb_ocl_prof p;
+  double wall;
+} prof_rec;
+
+/* axb's getrf (chol 0) or potrf (chol 1) on host arrays; median seconds.
+   pr: the last call's profile (zeroed before each call). */
+static double axb_seconds(axb_handle h, int dbl, int chol, int64_t n,
+                          prof_rec *pr) {
   axb_gen_spec g = {chol ? AXB_GEN_SPD_SHIFT : AXB_GEN_UNIFORM, n, 0, 0, 7};
   axb_dense A, W;
   const axb_dtype t = dbl ? AXB_F64 : AXB_F32;
@@ -93,6 +108,7 @@ static double axb_seconds(axb_handle h, int dbl, int chol, int64_t n) {
   axb_status st = ipiv ? AXB_SUCCESS : AXB_ERR_OUT_OF_MEMORY;
   for (int r = 0; r <= REPS && !st; ++r) {
     memcpy(W.data, A.data, (size_t)(n * n) * axb_dtype_size(t));
+    axb__ocl_prof_take(h, &pr->p, 1);
     const double t0 = bench_now();
     if (chol)
       st = dbl ? axb_dpotrf(h, AXB_LOWER, n, W.data, n, &info)
@@ -101,7 +117,9 @@ static double axb_seconds(axb_handle h, int dbl, int chol, int64_t n) {
       st = dbl ? axb_dgetrf(h, n, n, W.data, n, ipiv, &info)
                : axb_sgetrf(h, n, n, W.data, n, ipiv, &info);
     s[r] = bench_now() - t0;
+    pr->wall = s[r];
   }
+  axb__ocl_prof_take(h, &pr->p, 0);
   if (st)
     fprintf(stderr, "bench_opencl: %s: %s\n", axb_strerror(st), axb_detail(h));
   else
@@ -110,6 +128,89 @@ static double axb_seconds(axb_handle h, int dbl, int chol, int64_t n) {
   axb_dense_destroy(&A);
   axb_dense_destroy(&W);
   return med;
+}
+
+/* One line: the GPU path's total, each phase that ran, what is left. */
+static void print_profile(const char *what, int dbl, int64_t n,
+                          const prof_rec *r) {
+  if (!r->p.total_calls) return;
+  double sum = 0;
+  printf("profile %s %s n %lld: entry %.1f ms; total %.1f ms", what,
+         dbl ? "double" : "single", (long long)n, r->wall * 1e3,
+         r->p.total_s * 1e3);
+  for (int c = 0; c < AXB_OCL_PROF_COUNT; ++c) {
+    if (!r->p.calls[c]) continue;
+    sum += r->p.s[c];
+    printf("; %s %.1f ms (%lld calls, %lld launches)", axb__ocl_prof_name(c),
+           r->p.s[c] * 1e3, (long long)r->p.calls[c],
+           (long long)r->p.launches[c]);
+  }
+  printf("; phases %.1f ms; outside phases %.1f ms\n", sum * 1e3,
+         (r->p.total_s - sum) * 1e3);
+}
+
+/* Launch overheads on the bench's queue, microseconds per call: an empty
+   kernel 1000 times then one clFinish, 200 times each with its clFinish;
+   CLBlast xGEMM 64^3 100 times then one clFinish, and 100 with each. */
+static void launch_overheads(cl_context ctx, cl_device_id dev,
+                             cl_command_queue q, int dbl) {
+  const char *src = "__kernel void nop(__global int *x) { (void)x; }";
+  cl_int e = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+  if (e == CL_SUCCESS) e = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+  cl_kernel k = e == CL_SUCCESS ? clCreateKernel(p, "nop", &e) : NULL;
+  const size_t es = dbl ? sizeof(double) : sizeof(float), nn = 64;
+  cl_mem m[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < 3 && e == CL_SUCCESS; ++i)
+    m[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, nn * nn * es, NULL, &e);
+  if (e == CL_SUCCESS) e = clSetKernelArg(k, 0, sizeof m[0], &m[0]);
+  const unsigned char zero = 0;
+  for (int i = 0; i < 3 && e == CL_SUCCESS; ++i)
+    e = clEnqueueFillBuffer(q, m[i], &zero, 1, 0, nn * nn * es, 0, NULL, NULL);
+  double us[4] = {-1, -1, -1, -1};
+  const size_t g = 64;
+  /* r = 0 warms up (kernel compiles), its times overwritten */
+  for (int r = 0; r < 2 && e == CL_SUCCESS; ++r) {
+    clFinish(q);
+    double t0 = bench_now();
+    for (int i = 0; i < 1000 && e == CL_SUCCESS; ++i)
+      e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL);
+    clFinish(q);
+    us[0] = (bench_now() - t0) / 1000 * 1e6;
+    t0 = bench_now();
+    for (int i = 0; i < 200 && e == CL_SUCCESS; ++i) {
+      e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL);
+      clFinish(q);
+    }
+    us[1] = (bench_now() - t0) / 200 * 1e6;
+    for (int f = 0; f < 2 && e == CL_SUCCESS; ++f) {
+      t0 = bench_now();
+      for (int i = 0; i < 100 && e == CL_SUCCESS; ++i) {
+        CLBlastStatusCode s =
+            dbl ? CLBlastDgemm(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                               CLBlastTransposeNo, nn, nn, nn, 1, m[0], 0, nn,
+                               m[1], 0, nn, 1, m[2], 0, nn, &q, NULL)
+                : CLBlastSgemm(CLBlastLayoutColMajor, CLBlastTransposeNo,
+                               CLBlastTransposeNo, nn, nn, nn, 1, m[0], 0, nn,
+                               m[1], 0, nn, 1, m[2], 0, nn, &q, NULL);
+        if (s != CLBlastSuccess) e = (cl_int)s;
+        if (f) clFinish(q);
+      }
+      clFinish(q);
+      us[2 + f] = (bench_now() - t0) / 100 * 1e6;
+    }
+  }
+  if (e != CL_SUCCESS)
+    printf("launch overhead: failed (%d)\n", (int)e);
+  else
+    printf("launch overhead: empty kernel %.1f us back to back (1000, one "
+           "clFinish), %.1f us with clFinish each (200); CLBlast %sGEMM 64^3 "
+           "%.1f us back to back (100), %.1f us with clFinish each (100)\n",
+           us[0], us[1], dbl ? "D" : "S", us[2], us[3]);
+  for (int i = 0; i < 3; ++i)
+    if (m[i]) clReleaseMemObject(m[i]);
+  if (k) clReleaseKernel(k);
+  if (p) clReleaseProgram(p);
 }
 
 int main(int argc, char **argv) {
@@ -143,6 +244,9 @@ int main(int argc, char **argv) {
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
   printf("device: %s [%s]\n", d.name, d.platform);
+  const char *pe = getenv("AXB_OPENCL_GPU_PROFILE");
+  const int prof = pe && *pe && *pe != '0';
+  static prof_rec pr[2][16][2]; /* [dbl][size][chol] */
   printf("| precision | n | CLBlast GEMM GFLOP/s | getrf ms | getrf GFLOP/s "
          "| getrf / GEMM | potrf ms | potrf GFLOP/s | potrf / GEMM "
          "| copy in+out ms |\n"
@@ -152,8 +256,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < ns; ++i) {
       const double n = (double)sizes[i];
       const double tg = gemm_seconds(ctx, q, dbl, (size_t)sizes[i]);
-      const double tl = axb_seconds(h, dbl, 0, sizes[i]);
-      const double tc = axb_seconds(h, dbl, 1, sizes[i]);
+      const double tl = axb_seconds(h, dbl, 0, sizes[i], &pr[dbl][i][0]);
+      const double tc = axb_seconds(h, dbl, 1, sizes[i], &pr[dbl][i][1]);
       const double tx = copy_seconds(ctx, q, dbl, (size_t)sizes[i]);
       const double gg = 2 * n * n * n / tg * 1e-9;
       const double gl = 2.0 / 3 * n * n * n / tl * 1e-9;
@@ -165,6 +269,11 @@ int main(int argc, char **argv) {
       fflush(stdout);
     }
   }
+  for (int dbl = 1; prof && dbl >= 0; --dbl)
+    for (int i = 0; i < ns; ++i)
+      for (int c = 0; c < 2; ++c)
+        print_profile(c ? "potrf" : "getrf", dbl, sizes[i], &pr[dbl][i][c]);
+  if (prof) launch_overheads(ctx, dev, q, d.fp64 && want[1]);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
   axb_handle_destroy(h);
