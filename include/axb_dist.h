@@ -113,6 +113,13 @@ typedef struct {
   double span;     /* from the factorization's first event to its last    */
 } axb_dist_timeline;
 axb_dist_timeline axb_dist_get_timeline(const axb_dist_grid *g);
+/* The last timeline's intervals themselves, for a per-step reading or a
+   plot: up to cap of them into iv as (phase, stream, begin ms, end ms)
+   quadruples, in the order the host recorded them (per stream, the order
+   of the steps); returns how many there are (0 when none were recorded).
+   Process-wide: the last getrf/potrf of this process. */
+long long axb_dist_get_timeline_intervals(const axb_dist_grid *g, double *iv,
+                                          long long cap);
 
 /* GPU ranks (built when CUDA is found): a grid's routines called with a
    CUDA handle keep each rank's local array in CUDA managed memory on that

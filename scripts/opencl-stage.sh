@@ -27,10 +27,11 @@ trap 'rm -rf "$stage"' EXIT
 root=$stage/axb-ocl
 mkdir -p "$root/build/tests" "$root/build/bench" "$root/lib"
 for p in $progs; do cp "$b/$p" "$root/build/$p"; done
-cp -P "$b"/libaxb.so* "$root/build/"
-skip='/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv|libaxb)\.so'
-for p in $progs; do
-  LD_LIBRARY_PATH=$b ldd "$root/build/$p" | awk '/=> \//{print $3}'
+# libaxb_dist too where MPI was found: the CLI links it (and libmpi).
+cp -P "$b"/libaxb.so* "$b"/libaxb_dist.so* "$root/build/" 2>/dev/null || true
+skip='/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv|libaxb|libaxb_dist)\.so'
+for p in $progs $(ls "$root"/build/libaxb_dist.so.0 2>/dev/null); do
+  LD_LIBRARY_PATH=$b ldd "$root/build/${p#"$root"/build/}" | awk '/=> \//{print $3}'
 done | sort -u | grep -Ev "$skip" | while read -r l; do
   cp -L "$l" "$root/lib/$(basename "$l")"
 done

@@ -6,6 +6,7 @@
  *   mpirun -np P*Q -x NCCL_NVLS_ENABLE=0 bench_dist_gpu --grid PxQ --n N
  *          [--nb NB] [--reps R] [--routine lu|chol|both] [--single 0|1]
  *          [--timed 0|1] [--check 0|1] [--out FILE.csv] [--tl-out TL.csv]
+ *          [--tl-raw PREFIX]
  * Timed rows: the matrix is generated on the ranks (managed memory, moved
  * to the device before the clock starts), one call timed (the largest
  * over ranks after a barrier); the median of R.  --check 1: the certified
@@ -40,7 +41,7 @@ static int rank_;
 typedef struct {
   int64_t n, nb;
   int P, Q, reps, lu, chol, single, timed, check;
-  const char *out, *tl_out;
+  const char *out, *tl_out, *tl_raw;
 } opts;
 
 static int cmp(const void *a, const void *b) {
@@ -128,8 +129,30 @@ static void single_gpu(axb_handle hd, const opts *o, int chol) {
    the overlap = sum of busy - union) and written to o->tl_out, one row
    per rank and stream. */
 enum { TLV = 4 * 3 + 3 + 3 };
+/* --tl-raw PREFIX: this rank's intervals of the timeline, one line each
+   (routine, n, rep, rank, phase, stream, begin ms, end ms), appended to
+   PREFIX.rRANK.csv: the per-step reading the sums above cannot give. */
+static void timeline_raw(const opts *o, const axb_dist_grid *g, int chol,
+                         int rep) {
+  long long m = axb_dist_get_timeline_intervals(g, NULL, 0);
+  double *iv = m > 0 ? malloc((size_t)m * 4 * sizeof *iv) : NULL;
+  char path[512];
+  snprintf(path, sizeof path, "%s.r%d.csv", o->tl_raw, rank_);
+  FILE *f = iv ? fopen(path, "a") : NULL;
+  if (f) {
+    m = axb_dist_get_timeline_intervals(g, iv, m);
+    for (long long i = 0; i < m; ++i)
+      fprintf(f, "%s,%lld,%d,%d,%d,%d,%.4f,%.4f\n", chol ? "potrf" : "getrf",
+              (long long)o->n, rep, rank_, (int)iv[4 * i], (int)iv[4 * i + 1],
+              iv[4 * i + 2], iv[4 * i + 3]);
+    fclose(f);
+  }
+  free(iv);
+}
+
 static void timeline(const opts *o, axb_dist_grid *g, int chol, int rep,
                      double factor) {
+  if (o->tl_raw) timeline_raw(o, g, chol, rep);
   axb_dist_timeline t = axb_dist_get_timeline(g);
   double v[TLV], *all = NULL;
   int size = 1, any = t.valid;
@@ -317,6 +340,8 @@ static int parse(int argc, char **argv, opts *o) {
       o->out = v;
     } else if (strcmp(k, "--tl-out") == 0) {
       o->tl_out = v;
+    } else if (strcmp(k, "--tl-raw") == 0) {
+      o->tl_raw = v;
     } else {
       return 0;
     }
@@ -336,7 +361,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "usage: mpirun -np P*Q bench_dist_gpu --grid PxQ --n N "
                       "[--nb NB] [--reps R] [--routine lu|chol|both] "
                       "[--single 0|1] [--timed 0|1] [--check 0|1] "
-                      "[--out FILE] [--tl-out FILE]\n");
+                      "[--out FILE] [--tl-out FILE] [--tl-raw PREFIX]\n");
     MPI_Finalize();
     return 2;
   }

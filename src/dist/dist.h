@@ -283,6 +283,8 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);
 int axb__dist_gpu_timeline_start(axb_handle h);
 void axb__dist_gpu_mark(int phase, int begin);
 void axb__dist_gpu_timeline_end(axb_dist_timeline *t);
+/* The last timeline's intervals (axb_dist_get_timeline_intervals). */
+long long axb__dist_gpu_timeline_raw(double *iv, long long cap);
 /* A phase's bracket in an algorithm whose context has `tl` (1: recording). */
 #define AXB_DIST_MARK(c, ph, begin)                                            \
   do {                                                                         \

@@ -108,7 +108,10 @@ static nccl_attr *nccl_comm(MPI_Comm comm) {
 
 #endif
 
-/* The broadcasts' stream and events, created once; 0 without them. */
+/* The broadcasts' stream and events, created once; 0 without them.
+   AXB_DIST_NCCL_HIPRI=1 (an A/B, eleventh session): the stream at the
+   device's highest priority, so that a broadcast's kernel gets SMs before
+   the trailing update's queued blocks (as the lane's panel does). */
 static int gpu_streams(void) {
   if (gpu.cs || gpu.cs_tried) return gpu.cs != NULL;
   gpu.cs_tried = 1;
@@ -121,7 +124,13 @@ static int gpu_streams(void) {
   for (int i = 0; i < 2 * NBC + 2 && ok; ++i)
     ok = cudaEventCreateWithFlags(ev[i], cudaEventDisableTiming) == cudaSuccess;
   cudaStream_t s = NULL;
-  if (ok && cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess)
+  const char *hp = getenv("AXB_DIST_NCCL_HIPRI");
+  int lo = 0, hi = 0;
+  if (!(hp && strcmp(hp, "1") == 0) ||
+      cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess)
+    hi = 0;
+  if (ok && cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, hi) ==
+                cudaSuccess)
     gpu.cs = s;
   cudaGetLastError();
   return gpu.cs != NULL;

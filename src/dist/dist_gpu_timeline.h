@@ -30,6 +30,8 @@ static struct {
   tl_ival *iv; /* the intervals; their events are created once, reused */
   size_t n, cap;
   int open[AXB_DIST_NPHASE]; /* the open bracket of each phase, or -1 */
+  double *raw; /* the last reading: (phase, stream, b, e) per interval */
+  long long nraw;
 } tl = {.env = -1};
 
 /* A new interval of phase on stream id `stream`, begun on s; -1 when the
@@ -146,6 +148,9 @@ void axb__dist_gpu_timeline_end(axb_dist_timeline *t) {
   tl.rec = 0;
   size_t cap = tl.n ? tl.n : 1, m = 0;
   double *x = malloc(cap * 3 * sizeof *x), *u = malloc(cap * 2 * sizeof *u);
+  free(tl.raw);
+  tl.raw = malloc(cap * 4 * sizeof *tl.raw);
+  tl.nraw = 0;
   if (!x || !u) {
     free(x);
     free(u);
@@ -164,6 +169,14 @@ void axb__dist_gpu_timeline_end(axb_dist_timeline *t) {
     x[3 * m] = b;
     x[3 * m + 1] = e;
     x[3 * m + 2] = v->stream;
+    if (tl.raw) {
+      double *q = tl.raw + 4 * m;
+      q[0] = v->phase;
+      q[1] = v->stream;
+      q[2] = b;
+      q[3] = e;
+      tl.nraw = (long long)m + 1;
+    }
     ++m;
   }
   t->intervals = (long long)m;
@@ -173,6 +186,12 @@ void axb__dist_gpu_timeline_end(axb_dist_timeline *t) {
   t->valid = 1;
   free(x);
   free(u);
+}
+
+long long axb__dist_gpu_timeline_raw(double *iv, long long cap) {
+  for (long long i = 0; iv && i < cap && i < tl.nraw; ++i)
+    memcpy(iv + 4 * i, tl.raw + 4 * i, 4 * sizeof *iv);
+  return tl.nraw;
 }
 
 /* An NCCL transfer's bracket on the broadcasts' stream (stream id 2);

@@ -141,6 +141,12 @@ axb_dist_timeline axb_dist_get_timeline(const axb_dist_grid *g) {
   return g ? g->timeline : t;
 }
 
+long long axb_dist_get_timeline_intervals(const axb_dist_grid *g, double *iv,
+                                          long long cap) {
+  (void)g; /* the recording is the process's (one device per process) */
+  return axb__dist_gpu_timeline_raw(iv, cap);
+}
+
 /* ---- matrices ---------------------------------------------------------- */
 
 static axb_status check_shape(axb_handle h, const axb_dist_grid *g,
