@@ -269,6 +269,16 @@ void axb__dist_free(void *p, int owns);
    with axb__dist_hfree. */
 void *axb__dist_halloc(axb_handle h, int64_t count, size_t size);
 void axb__dist_hfree(void *p);
+/* A broadcast's host buffer (the LU's panels and U12, the Cholesky's
+   panels): on a GPU rank whose broadcasts go by NCCL it only names the
+   device copy the broadcast fills, and host code never touches it, so it
+   is plain (lazily mapped) memory: page-locking ~0.5 GB per rank at n =
+   32768 took most of the 220-330 ms before a 1 x 2 getrf's first device
+   phase (2 H200s, the device timeline, eleventh session).  With
+   AXB_DIST_PINNED=1 it is page-locked as axb__dist_halloc's (the A/B; the
+   MPI fallback's copies are faster from page-locked memory).  Free with
+   axb__dist_hfree. */
+void *axb__dist_bcbuf(axb_handle h, int64_t count, size_t size);
 /* On a GPU rank: start moving A's managed local array to h's device (the
    algorithms' cuBLAS calls then find it there).  No-op otherwise. */
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);

@@ -366,9 +366,9 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   c.late = axb__dist_late_recv(c.ops->bcast != NULL);
   c.nslot = c.lane ? 3 : 2;
   for (int i = 0; i < c.nslot; ++i)
-    c.w[i] = axb__dist_halloc(h, nn * c.nb, sizeof(T));
-  c.wl = axb__dist_halloc(h, (c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
-  c.gbuf = axb__dist_halloc(h, nn * c.nb, sizeof(T));
+    c.w[i] = axb__dist_bcbuf(h, nn * c.nb, sizeof(T));
+  c.wl = axb__dist_bcbuf(h, (c.mloc > 1 ? c.mloc : 1) * c.nb, sizeof(T));
+  c.gbuf = axb__dist_bcbuf(h, nn * c.nb, sizeof(T));
   c.cnt = axb__malloc(2 * (int64_t)g->nprow, sizeof(int));
   axb_status st = AXB_SUCCESS;
   if (!c.l11 || !c.s || !c.w[0] || !c.w[1] || (c.lane && !c.w[2]) || !c.wl ||

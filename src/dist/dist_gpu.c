@@ -66,6 +66,10 @@ void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
   return axb__malloc(count, size);
 }
 void axb__dist_hfree(void *p) { axb__free(p); }
+void *axb__dist_bcbuf(axb_handle h, int64_t count, size_t size) {
+  (void)h;
+  return axb__malloc(count, size);
+}
 int axb_dist_gpu_device(MPI_Comm comm) {
   (void)comm;
   return -1;
@@ -339,6 +343,12 @@ void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
     cudaGetLastError();
   }
   return axb__malloc(count, size);
+}
+
+void *axb__dist_bcbuf(axb_handle h, int64_t count, size_t size) {
+  const char *e = getenv("AXB_DIST_PINNED");
+  if (e && strcmp(e, "1") == 0) return axb__dist_halloc(h, count, size);
+  return axb__malloc(count < 1 ? 1 : count, size);
 }
 
 void axb__dist_hfree(void *p) {

@@ -585,12 +585,12 @@ static axb_status AXB_FN(lu_alloc_, )(CTX *c) {
   c->nslot = c->lane ? 3 : 2;
   int bufs = 1;
   for (int i = 0; i < c->nslot; ++i) {
-    c->pbuf[i] = axb__dist_halloc(c->h, mnb, sizeof(T));
+    c->pbuf[i] = axb__dist_bcbuf(c->h, mnb, sizeof(T));
     c->hbuf[i] = axb__malloc(c->nb + 1, sizeof(int64_t));
     bufs = bufs && c->pbuf[i] && c->hbuf[i];
   }
   c->ubuf =
-      axb__dist_halloc(c->h, c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
+      axb__dist_bcbuf(c->h, c->nb * (c->nloc > 1 ? c->nloc : 1), sizeof(T));
   c->rbuf = axb__malloc(c->nloc + 1, sizeof(T));
   c->urow = axb__malloc(c->nb, sizeof(T));
   c->ib = c->nb < 32 ? c->nb : 32;
