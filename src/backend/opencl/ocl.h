@@ -103,6 +103,11 @@ axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
 axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
                              int64_t rows, int64_t cols, size_t es, void *dst,
                              int64_t ldh);
+/* The same from the device block at row i0, column j0. */
+axb_status axb__ocl_download_at(axb_handle h, cl_mem src, int64_t i0,
+                                int64_t j0, int64_t ldd, int64_t rows,
+                                int64_t cols, size_t es, void *dst,
+                                int64_t ldh);
 axb_status axb__ocl_finish(axb_handle h);
 /* dst block (rows x cols, ld ldd at element offset dO) := src block (ld
    lds at offset so), on the queue; element size es. */

@@ -336,25 +336,35 @@ axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst) {
 /* A rows x cols block between the device buffer mem (leading dimension
    ldd) and host memory (ldh), blocking, to the device when `write`.  The
    transfer clock counts the copy, not the queued work before it. */
-static axb_status rect_copy(axb_handle h, int write, cl_mem mem, int64_t ldd,
-                            int64_t rows, int64_t cols, size_t es, void *host,
-                            int64_t ldh) {
+/* rows x cols between the device block at (i0, j0) of mem (ld ldd) and
+   host (ld ldh); blocking, after the queue's work. */
+static axb_status rect_copy_at(axb_handle h, int write, cl_mem mem, int64_t i0,
+                               int64_t j0, int64_t ldd, int64_t rows,
+                               int64_t cols, size_t es, void *host,
+                               int64_t ldh) {
   if (rows == 0 || cols == 0) return AXB_SUCCESS;
   cl_int err = clFinish(axb__ocl(h)->q);
   if (err != CL_SUCCESS) return axb__ocl_check(h, err, "clFinish");
   const double t0 = axb__now();
   const size_t zero[3] = {0, 0, 0};
+  const size_t at[3] = {(size_t)i0 * es, (size_t)j0, 0};
   const size_t region[3] = {(size_t)rows * es, (size_t)cols, 1};
   const size_t dpitch = (size_t)ldd * es, hpitch = (size_t)ldh * es;
-  err = write ? clEnqueueWriteBufferRect(axb__ocl(h)->q, mem, CL_TRUE, zero,
-                                         zero, region, dpitch, 0, hpitch, 0,
-                                         host, 0, NULL, NULL)
-              : clEnqueueReadBufferRect(axb__ocl(h)->q, mem, CL_TRUE, zero,
-                                        zero, region, dpitch, 0, hpitch, 0,
-                                        host, 0, NULL, NULL);
+  err = write ? clEnqueueWriteBufferRect(axb__ocl(h)->q, mem, CL_TRUE, at, zero,
+                                         region, dpitch, 0, hpitch, 0, host, 0,
+                                         NULL, NULL)
+              : clEnqueueReadBufferRect(axb__ocl(h)->q, mem, CL_TRUE, at, zero,
+                                        region, dpitch, 0, hpitch, 0, host, 0,
+                                        NULL, NULL);
   axb__ocl(h)->transfer_seconds += axb__now() - t0;
   return axb__ocl_check(
       h, err, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+}
+
+static axb_status rect_copy(axb_handle h, int write, cl_mem mem, int64_t ldd,
+                            int64_t rows, int64_t cols, size_t es, void *host,
+                            int64_t ldh) {
+  return rect_copy_at(h, write, mem, 0, 0, ldd, rows, cols, es, host, ldh);
 }
 
 axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
@@ -381,6 +391,13 @@ axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
                              int64_t rows, int64_t cols, size_t es, void *dst,
                              int64_t ldh) {
   return rect_copy(h, 0, src, ldd, rows, cols, es, dst, ldh);
+}
+
+axb_status axb__ocl_download_at(axb_handle h, cl_mem src, int64_t i0,
+                                int64_t j0, int64_t ldd, int64_t rows,
+                                int64_t cols, size_t es, void *dst,
+                                int64_t ldh) {
+  return rect_copy_at(h, 0, src, i0, j0, ldd, rows, cols, es, dst, ldh);
 }
 
 axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
