@@ -119,9 +119,13 @@ typedef struct {
 } GF_(lu);
 
 /* Columns [c0, c1) (rows c0..m) as a leaf: lu_leaf_start, then one
-   lu_step per column (lu_gpu.cl). */
+   lu_step per column (lu_gpu.cl); with the persistent leaf on, one
+   launch of lu_leaf_persist (lu_persist.cl). */
 static axb_status GF_(leaf)(axb_handle h, const GF_(lu) * f, int64_t c0,
                             int64_t c1) {
+  if (axb__ocl(h)->gpu_persist)
+    return gpu_leaf_persist(h, DBL, f->A, f->ld, c0, c1, f->m, f->S, f->I,
+                            f->piv, f->info);
   int g = leaf_groups(h, f->m - c0);
   axb_status st =
       gpu_leaf_start(h, DBL, f->A, f->ld, c0, c1, f->m, g, f->S, f->I);
@@ -258,6 +262,7 @@ static axb_status GF_(lu_alloc)(axb_handle h, GF_(lu) * f, GF_(ws) * ws,
                                 GF_(ws) * ws2, int64_t nb, int64_t n) {
   axb_status st = axb__ocl_alloc(h, GPU_LEAF_REALS * GT_, &f->S);
   if (!st) st = axb__ocl_alloc(h, GPU_LEAF_INTS * sizeof(int), &f->I);
+  if (!st) st = gpu_leaf_bar_init(h, f->I);
   if (!st) st = GF_(ws_alloc)(h, ws, nb, n);
   if (!st) st = GF_(ws_alloc)(h, ws2, nb, nb);
   return st;
