@@ -205,11 +205,12 @@ static void persist_matrix(double *A, int m, int n, int k, unsigned *r) {
  * per-column leaf's factors, pivots, info and status bit for bit: the
  * same operations on the same operands, the pivot a total order on
  * (|x|, row).  Odd and rectangular sizes, leaves of 16 and 64 columns
- * (the pivots cross leaves and outer blocks), double and float.
+ * (the pivots cross leaves and outer blocks), double and float; 1100
+ * rows: several groups of 256 on a GPU too.
  */
 static void persist_leaf(void) {
-  static const int sizes[][2] = {{1, 1},    {7, 7},    {33, 33},  {70, 70},
-                                 {101, 45}, {45, 101}, {150, 150}};
+  static const int sizes[][2] = {{1, 1},    {7, 7},    {33, 33},   {70, 70},
+                                 {101, 45}, {45, 101}, {150, 150}, {1100, 40}};
   static const char *const cfg[][2] = {{"64", "16"}, {"128", "64"}};
   setenv("AXB_OPENCL_GPU_PATH", "1", 1);
   for (int c = 0; c < 2; ++c) {
