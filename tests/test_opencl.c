@@ -3,11 +3,13 @@
  * programs that judge its routines: device listing and selection
  * (AXB_OPENCL_DEVICE), a kernel build error reported with the compiler's
  * log in the detail, routines without OpenCL kernels answering
- * NOT_SUPPORTED, and the GPU-device path's pivots (issue 29d).  Exits 77 when
- * the backend is not compiled or no OpenCL device exists.
+ * NOT_SUPPORTED, the GPU-device path's pivots (issue 29d) and its
+ * persistent leaf against the per-column one.  Exits 77 when the backend
+ * is not compiled or no OpenCL device exists.
  */
 #include "testing.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +181,95 @@ static void gpu_path_pivots(void) {
   free(F);
 }
 
+/* Matrix kind k (m x n, ld m) from the generator state *r: 0 uniform in
+   [-1, 1); 1 the same with column 3 zero (a zero pivot: info); 2 with
+   NaNs (one entry, and all of column 5); 3 entries in {-1, 0, 1} (ties
+   at every column). */
+static void persist_matrix(double *A, int m, int n, int k, unsigned *r) {
+  for (int64_t i = 0; i < (int64_t)m * n; ++i) {
+    *r = *r * 1103515245u + 12345u;
+    const double u = (double)((*r >> 8) & 0xffffu) / 32768.0 - 1;
+    A[i] = k == 3 ? (double)((int)((*r >> 16) % 3u) - 1) : u;
+  }
+  for (int i = 0; k == 1 && n > 3 && i < m; ++i)
+    A[i + 3 * (int64_t)m] = 0;
+  if (k == 2 && m > 2 && n > 1) A[2 + (int64_t)m] = NAN;
+  for (int i = 0; k == 2 && n > 5 && i < m; ++i)
+    A[i + 5 * (int64_t)m] = NAN;
+}
+
+/*
+ * The persistent leaf (AXB_OPENCL_GPU_LEAF_PERSIST=1: G = 1 group on a
+ * CPU device, up to the compute units on a GPU; =2: up to the compute
+ * units anywhere, the global barrier between threads on PoCL) gives the
+ * per-column leaf's factors, pivots, info and status bit for bit: the
+ * same operations on the same operands, the pivot a total order on
+ * (|x|, row).  Odd and rectangular sizes, leaves of 16 and 64 columns
+ * (the pivots cross leaves and outer blocks), double and float; 1100
+ * rows: several groups of 256 on a GPU too.
+ */
+static void persist_leaf(void) {
+  static const int sizes[][2] = {{1, 1},    {7, 7},    {33, 33},   {70, 70},
+                                 {101, 45}, {45, 101}, {150, 150}, {1100, 40}};
+  static const char *const cfg[][2] = {{"64", "16"}, {"128", "64"}};
+  setenv("AXB_OPENCL_GPU_PATH", "1", 1);
+  for (int c = 0; c < 2; ++c) {
+    setenv("AXB_OPENCL_GPU_NB", cfg[c][0], 1);
+    setenv("AXB_OPENCL_GPU_LEAF", cfg[c][1], 1);
+    axb_handle h[3];
+    for (int v = 0; v < 3; ++v) {
+      const char val[2] = {(char)('0' + v), 0};
+      setenv("AXB_OPENCL_GPU_LEAF_PERSIST", val, 1);
+      h[v] = test_handle(AXB_BACKEND_OPENCL);
+    }
+    unsigned r = 777;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+      for (int k = 0; k < 4; ++k)
+        for (int dbl = 0; dbl < 2; ++dbl) {
+          const int m = sizes[s][0], n = sizes[s][1], mn = m < n ? m : n;
+          const size_t es = dbl ? sizeof(double) : sizeof(float);
+          double *A = malloc((size_t)m * n * sizeof *A);
+          char *F[3];
+          int64_t *piv[3], info[3];
+          axb_status st[3];
+          persist_matrix(A, m, n, k, &r);
+          for (int v = 0; v < 3; ++v) {
+            F[v] = malloc((size_t)m * n * es);
+            piv[v] = malloc((size_t)mn * sizeof(int64_t));
+            for (int64_t i = 0; i < (int64_t)m * n; ++i)
+              if (dbl)
+                ((double *)F[v])[i] = A[i];
+              else
+                ((float *)F[v])[i] = (float)A[i];
+            st[v] = dbl ? axb_dgetrf(h[v], m, n, (double *)F[v], m, piv[v],
+                                     &info[v])
+                        : axb_sgetrf(h[v], m, n, (float *)F[v], m, piv[v],
+                                     &info[v]);
+          }
+          for (int v = 1; v < 3; ++v) {
+            CHECK(st[v] == st[0] && info[v] == info[0] &&
+                      !memcmp(piv[v], piv[0], (size_t)mn * sizeof(int64_t)) &&
+                      !memcmp(F[v], F[0], (size_t)m * n * es),
+                  "persistent leaf %d (leaf %s) %dx%d kind %d %s: status "
+                  "%d/%d info %lld/%lld, pivots or factors differ",
+                  v, cfg[c][1], m, n, k, dbl ? "double" : "float", st[v], st[0],
+                  (long long)info[v], (long long)info[0]);
+          }
+          for (int v = 0; v < 3; ++v) {
+            free(F[v]);
+            free(piv[v]);
+          }
+          free(A);
+        }
+    for (int v = 0; v < 3; ++v)
+      axb_handle_destroy(h[v]);
+  }
+  unsetenv("AXB_OPENCL_GPU_LEAF_PERSIST");
+  unsetenv("AXB_OPENCL_GPU_PATH");
+  unsetenv("AXB_OPENCL_GPU_NB");
+  unsetenv("AXB_OPENCL_GPU_LEAF");
+}
+
 int main(void) {
   if (!axb_backend_compiled(AXB_BACKEND_OPENCL)) {
     axb_handle h = NULL;
@@ -198,5 +289,6 @@ int main(void) {
   no_fp64();
   absent();
   gpu_path_pivots();
+  persist_leaf();
   return test_finish("test_opencl");
 }

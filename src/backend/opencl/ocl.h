@@ -32,6 +32,7 @@ enum {
   OCL_TRTRI_LOWER,
   OCL_LU_LEAF_START, /* lu_gpu.cl: the GPU-device path's LU leaf (29d) */
   OCL_LU_STEP,
+  OCL_LU_LEAF_PERSIST, /* lu_persist.cl: the leaf in one launch (opt-in) */
   OCL_KERNEL_COUNT
 };
 
@@ -48,6 +49,9 @@ typedef struct axb_ocl {
   int gpu_path; /* the GPU-device getrf/potrf (ocl_gpu_t.h)            */
   int gpu_nb;   /* its outer block (AXB_OPENCL_GPU_NB)                 */
   int gpu_leaf; /* its LU leaf width (AXB_OPENCL_GPU_LEAF, 16..64)      */
+  /* its persistent leaf (AXB_OPENCL_GPU_LEAF_PERSIST): the most groups of
+     lu_leaf_persist, all resident at once (<= compute units); 0: off */
+  int gpu_persist;
   int rwg;      /* its reductions' work-group (power of two, <= 256)    */
   int gpu_prof; /* its phase profile (AXB_OPENCL_GPU_PROFILE, ocl_prof.h) */
   axb_ocl_prof prof;

@@ -19,7 +19,8 @@ static const char *const kernel_names[OCL_KERNEL_COUNT] = {
     "lu_panel",        "laswp",          "chol_diag",     "set_identity",
     "zero_triangle",   "col_diag",       "col_offdiag",   "col_single",
     "col_single_diag", "col_lower_copy", "gj_pivot",      "gj_eliminate",
-    "gj_unswap",       "trtri_lower",    "lu_leaf_start", "lu_step"};
+    "gj_unswap",       "trtri_lower",    "lu_leaf_start", "lu_step",
+    "lu_leaf_persist"};
 
 /* ---- errors ---------------------------------------------------------------
  */
@@ -138,12 +139,26 @@ static int env_int(const char *name, int lo, int hi, int def) {
    64..1024, default 256), its LU leaf AXB_OPENCL_GPU_LEAF (16..64, default
    32) and the reductions' work-group (256 on a GPU; 16 on a CPU device,
    where a work-group is a loop on one core); AXB_OPENCL_GPU_PROFILE=1
-   its phase profile (ocl_prof.h). */
-static void gpu_path_settings(axb_ocl *o, int is_gpu) {
+   its phase profile (ocl_prof.h).
+   AXB_OPENCL_GPU_LEAF_PERSIST (off by default: not yet run on a GPU)
+   factors each leaf in one launch of lu_leaf_persist (lu_persist.cl)
+   instead of one launch per column: G groups spinning at a global
+   barrier, which deadlocks unless all G run at once.  =1: G up to the
+   compute units on a GPU (the hardware keeps every launched group
+   resident up to its capacity), G = 1 on a CPU device (PoCL runs groups
+   on a thread pool whose scheduler may hand several groups to one
+   thread, one after the other: newer PoCL does so for short kernels);
+   =2: G up to the compute units on any device (the tests' way to the
+   barrier on PoCL 3.1, whose scheduler gives each of 2 threads one of 2
+   groups; not safe in general on a CPU device). */
+static void gpu_path_settings(axb_ocl *o, int is_gpu, int units) {
   o->gpu_path = env_int("AXB_OPENCL_GPU_PATH", 0, 1, is_gpu != 0);
   o->gpu_nb = env_int("AXB_OPENCL_GPU_NB", 64, 1024, 256) / 32 * 32;
   o->gpu_leaf = env_int("AXB_OPENCL_GPU_LEAF", 16, 64, 32);
   o->gpu_prof = env_int("AXB_OPENCL_GPU_PROFILE", 0, 1, 0);
+  const int pe = env_int("AXB_OPENCL_GPU_LEAF_PERSIST", 0, 2, 0);
+  const int cap = units < 1 ? 1 : units > 256 ? 256 : units;
+  o->gpu_persist = !pe ? 0 : pe == 2 || is_gpu ? cap : 1;
   const int r = is_gpu ? 256 : 16;
   o->rwg = o->max_wg < r ? o->max_wg : r;
 }
@@ -179,7 +194,10 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   o->wg = (int)floor_pow2(maxwg < 256 ? (maxwg ? maxwg : 1) : 256);
   o->max_wg = (int)floor_pow2(maxwg ? maxwg : 1);
   o->nb = outer_block(info.is_gpu);
-  gpu_path_settings(o, info.is_gpu);
+  cl_uint units = 0;
+  clGetDeviceInfo(o->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
+                  NULL);
+  gpu_path_settings(o, info.is_gpu, (int)units);
   /* A CPU device runs a work-group on one core, a barrier being a pass
      over all its work-items (PoCL: ~10 us): the one-group kernels (panel,
      diagonal block, pivot row) run as one work-item there, a plain loop

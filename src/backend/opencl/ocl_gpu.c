@@ -18,9 +18,11 @@
 #define GPU_GROUPS 256
 /* The leaf's scratch (lu_gpu.cl): two slots of GPU_GROUPS partial maxima
    and of as many snapshot rows of 64, and two snapshot rows; ints: two
-   slots of the partials' rows. */
+   slots of the partials' rows, then lu_leaf_persist's barrier (a count
+   and a generation, BAR_AT of lu_persist.cl). */
 #define GPU_LEAF_REALS (2 * GPU_GROUPS + 2 * GPU_GROUPS * 64 + 2 * 64)
-#define GPU_LEAF_INTS (2 * GPU_GROUPS)
+#define GPU_LEAF_BAR (2 * GPU_GROUPS)
+#define GPU_LEAF_INTS (2 * GPU_GROUPS + 2)
 
 /* Work-groups of o->rwg work-items for `rows` rows, 1..GPU_GROUPS. */
 static int leaf_groups(axb_handle h, int64_t rows) {
@@ -58,6 +60,39 @@ static axb_status gpu_step(axb_handle h, int dbl, cl_mem A, int64_t lda,
   const void *const v[] = {&A, &l, &jj, &a, &b, &mm, &gi, &S, &I, &piv, &info};
   const size_t L = (size_t)axb__ocl(h)->rwg;
   return axb__ocl_run(h, dbl, OCL_LU_STEP, L * (size_t)g, 0, L, 0, 11, sz, v);
+}
+
+/* lu_leaf_persist on the leaf [c0, c1), rows to m: leaf_groups' count
+   capped at o->gpu_persist (all groups resident at once), one launch. */
+static axb_status gpu_leaf_persist(axb_handle h, int dbl, cl_mem A, int64_t lda,
+                                   int64_t c0, int64_t c1, int64_t m, cl_mem S,
+                                   cl_mem I, cl_mem piv, cl_mem info) {
+  const int cap = axb__ocl(h)->gpu_persist, lg = leaf_groups(h, m - c0);
+  const int g = lg < cap ? lg : cap;
+  cl_long l = lda;
+  cl_int a = (cl_int)c0, b = (cl_int)c1, mm = (cl_int)m;
+  const size_t sz[] = {sizeof A, sizeof l, sizeof a,   sizeof b,   sizeof mm,
+                       sizeof S, sizeof I, sizeof piv, sizeof info};
+  const void *const v[] = {&A, &l, &a, &b, &mm, &S, &I, &piv, &info};
+  const size_t L = (size_t)axb__ocl(h)->rwg;
+  return axb__ocl_run(h, dbl, OCL_LU_LEAF_PERSIST, L * (size_t)g, 0, L, 0, 9,
+                      sz, v);
+}
+
+/* The barrier of lu_leaf_persist zeroed (its count must start at 0; the
+   leaf leaves it at 0), once per getrf, when the persistent leaf is on:
+   on the side queue, where every panel (so every leaf) runs after it. */
+static axb_status gpu_leaf_bar_init(axb_handle h, cl_mem I) {
+  const cl_int zero = 0;
+  axb_ocl *o = axb__ocl(h);
+  if (!o->gpu_persist) return AXB_SUCCESS;
+  o->enq++;
+  return axb__ocl_check(h,
+                        clEnqueueFillBuffer(o->q2 ? o->q2 : o->q, I, &zero,
+                                            sizeof zero,
+                                            GPU_LEAF_BAR * sizeof(cl_int),
+                                            2 * sizeof(cl_int), 0, NULL, NULL),
+                        "clEnqueueFillBuffer (leaf barrier)");
 }
 
 /* The side queue becomes o->q (launches and CLBlast calls go to o->q)

@@ -9,8 +9,10 @@
  *          half, U12 := L11^-1 A12, A22 -= L21 U12 (GEMMs, below),
  *          the right half factored, its interchanges applied to the left.
  *          The leaf's columns one launch each over many work-groups
- *          (lu_gpu.cl).  Then the block's interchanges on the columns
- *          left and right, U12 and A22 by GEMMs of depth NB.
+ *          (lu_gpu.cl), or (opt-in, AXB_OPENCL_GPU_LEAF_PERSIST) the
+ *          whole leaf in one launch of G resident groups that meet at
+ *          a global barrier per column (lu_persist.cl).  Then the block's
+ * interchanges on the columns left and right, U12 and A22 by GEMMs of depth NB.
  *   potrf  right-looking Cholesky with outer blocks of o->gpu_nb: the
  *          diagonal block recursively (halves down to chol_diag's 64, a
  *          triangular solve and SYRK between), the block column by one
@@ -119,9 +121,13 @@ typedef struct {
 } GF_(lu);
 
 /* Columns [c0, c1) (rows c0..m) as a leaf: lu_leaf_start, then one
-   lu_step per column (lu_gpu.cl). */
+   lu_step per column (lu_gpu.cl); with the persistent leaf on, one
+   launch of lu_leaf_persist (lu_persist.cl). */
 static axb_status GF_(leaf)(axb_handle h, const GF_(lu) * f, int64_t c0,
                             int64_t c1) {
+  if (axb__ocl(h)->gpu_persist)
+    return gpu_leaf_persist(h, DBL, f->A, f->ld, c0, c1, f->m, f->S, f->I,
+                            f->piv, f->info);
   int g = leaf_groups(h, f->m - c0);
   axb_status st =
       gpu_leaf_start(h, DBL, f->A, f->ld, c0, c1, f->m, g, f->S, f->I);
@@ -258,6 +264,7 @@ static axb_status GF_(lu_alloc)(axb_handle h, GF_(lu) * f, GF_(ws) * ws,
                                 GF_(ws) * ws2, int64_t nb, int64_t n) {
   axb_status st = axb__ocl_alloc(h, GPU_LEAF_REALS * GT_, &f->S);
   if (!st) st = axb__ocl_alloc(h, GPU_LEAF_INTS * sizeof(int), &f->I);
+  if (!st) st = gpu_leaf_bar_init(h, f->I);
   if (!st) st = GF_(ws_alloc)(h, ws, nb, n);
   if (!st) st = GF_(ws_alloc)(h, ws2, nb, nb);
   return st;
