@@ -35,10 +35,12 @@ void axb__rng_jump_apply(axb_rng *r, const axb_rng_poly *q);
 void axb__rng_jump(axb_rng *r, uint64_t k);
 
 /* Skipping many gaps of few distinct lengths: gaps shorter than
-   AXB_RNG_SKIP_MIN draws are stepped (a jump costs about as much as 1000
-   draws: 256 state steps plus their XORs), longer ones jumped with the
-   polynomial of their length, kept in a small cache (x^k mod p costs about
-   20 squarings more). */
+   AXB_RNG_SKIP_MIN draws are stepped, longer ones jumped with the
+   polynomial of their length, kept in a small cache.  Measured on the
+   2-core VM (EPYC, gcc -O2): a step 1.1 ns, applying a polynomial 0.56 us
+   (about 500 steps: 256 state steps and their XORs), x^k mod p 11 us at
+   k = 1e6, 25 us at k = 2^62; 4096 keeps a jump well under the steps it
+   replaces even with the cache missing now and then. */
 enum { AXB_RNG_SKIP_MIN = 4096, AXB_RNG_SKIP_CACHE = 8 };
 typedef struct {
   uint64_t k[AXB_RNG_SKIP_CACHE];

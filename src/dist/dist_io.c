@@ -5,10 +5,20 @@
  *
  * The generators draw their entries from one sequential random stream in
  * column-major order (core/gen_kinds.c), so an entry is not a function of
- * (i, j) alone.  Each rank walks the whole stream (n^2 draws, about 1 ns
- * each) and keeps the entries of its own blocks: the same bits as
- * axb_gen_dense, memory O(local).  Kinds whose entries are sums over the
- * whole matrix (spd-gram's R R^T, cond's reflectors) are not supported.
+ * (i, j) alone.  Each rank walks the stream by row blocks and draws only
+ * the blocks it needs, skipping the others with core/rng_jump.c's
+ * jump-ahead (a gap of k draws costs O(256 log k) instead of k steps; gaps
+ * under AXB_RNG_SKIP_MIN = 4096 draws are stepped, about 1 ns a draw, as a
+ * jump costs about 500 draws): the same bits as axb_gen_dense, memory
+ * O(local).  What a rank needs, by kind: the entrywise kinds and upper its
+ * own blocks only (whole non-local block columns and, within a local
+ * column, the other process rows' blocks are skipped: time O(n^2 / P Q)
+ * plus the stepped short gaps); spd-shift also the draws at the transposed
+ * positions (row blocks of its process column in columns of its process
+ * row); diagdom its local rows in every column (its diagonal sums the
+ * whole row, in column order), so only the other process rows' blocks are
+ * skipped.  Kinds whose entries are sums over the whole matrix (spd-gram's
+ * R R^T, cond's reflectors) are not supported.
  */
 #include "core/gen.h"
 #include "core/rng.h"
@@ -106,8 +116,9 @@ static void gen_walk(axb_dist_matrix *A, const axb_gen_spec *s, double *own,
       gap = 0;
       /* Local row of i0 here, and (spd) local column of i0 as a column. */
       int64_t li = dist_g2l(i0, nb, g->nprow), lc = dist_g2l(i0, nb, g->npcol);
+      axb_rng q = r; /* a copy whose address stays here: in registers */
       for (int64_t i = i0; i < i1; ++i) {
-        double v = draw(s->kind, &r, i, j, scale);
+        double v = draw(s->kind, &q, i, j, scale);
         if (f & 2) tr[ljr + (lc + i - i0) * A->lld] = v;
         if ((f & 4) && i != j) rs[li + i - i0] += fabs(v);
         if (!(f & 1)) continue;
@@ -118,6 +129,7 @@ static void gen_walk(axb_dist_matrix *A, const axb_gen_spec *s, double *own,
         else
           put(A, k, v);
       }
+      r = q;
     }
   }
 }
