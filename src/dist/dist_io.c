@@ -88,12 +88,15 @@ static int need(const axb_dist_matrix *A, axb_gen_kind kind, int64_t I,
    of the blocks this rank does not need are skipped (axb__rng_skip: stepped
    when the gap is short, jumped when it is longer).  own: the draws at the
    local positions (spd, diagdom; else stored at once), tr: spd's draws at
-   the transposed positions, rs: diagdom's off-diagonal row sums of the
-   local rows, over j in increasing order (gen_kinds.c's). */
+   the transposed positions, as drawn (the draw of (j, i) at
+   tr[lc(i) + lr(j) nloc], lc and lr the local column and row indices:
+   written in runs, read transposed by gen_finish's tiles), rs: diagdom's
+   off-diagonal row sums of the local rows, over j in increasing order
+   (gen_kinds.c's). */
 static void gen_walk(axb_dist_matrix *A, const axb_gen_spec *s, double *own,
                      double *tr, double *rs) {
   const axb_dist_grid *g = A->grid;
-  int64_t n = A->n, nb = A->nb, gap = 0;
+  int64_t n = A->n, nb = A->nb, gap = 0, ldt = A->nloc > 1 ? A->nloc : 1;
   double scale = sqrt((double)n);
   axb_rng r;
   axb_rng_skipper sk;
@@ -119,7 +122,7 @@ static void gen_walk(axb_dist_matrix *A, const axb_gen_spec *s, double *own,
       axb_rng q = r; /* a copy whose address stays here: in registers */
       for (int64_t i = i0; i < i1; ++i) {
         double v = draw(s->kind, &q, i, j, scale);
-        if (f & 2) tr[ljr + (lc + i - i0) * A->lld] = v;
+        if (f & 2) tr[lc + i - i0 + ljr * ldt] = v;
         if ((f & 4) && i != j) rs[li + i - i0] += fabs(v);
         if (!(f & 1)) continue;
         int64_t k = li + i - i0 + lj * A->lld;
@@ -135,19 +138,31 @@ static void gen_walk(axb_dist_matrix *A, const axb_gen_spec *s, double *own,
 }
 
 /* spd-shift: a_ij = (r_ij + r_ji) / 2 off the diagonal, r_jj + n on it;
-   diagdom: a_ii = (s_i + 1) + |r_ii|, r_ij elsewhere. */
+   diagdom: a_ii = (s_i + 1) + |r_ii|, r_ij elsewhere.  By square tiles of
+   the local array, so that tr's transposed reads stay in cache; gi: the
+   global indices of the local rows. */
 static void gen_finish(axb_dist_matrix *A, const axb_gen_spec *s,
-                       const double *own, const double *tr, const double *rs) {
+                       const double *own, const double *tr, const double *rs,
+                       int64_t *gi) {
+  enum { TILE = 64 };
   const axb_dist_grid *g = A->grid;
-  for (int64_t lj = 0; lj < A->nloc; ++lj)
-    for (int64_t li = 0; li < A->mloc; ++li) {
-      int64_t i = dist_l2g(li, A->nb, g->prow, g->nprow);
-      int64_t j = dist_l2g(lj, A->nb, g->pcol, g->npcol), k = li + lj * A->lld;
-      if (s->kind == AXB_GEN_SPD_SHIFT)
-        put(A, k, i == j ? own[k] + (double)A->n : (own[k] + tr[k]) * 0.5);
-      else
-        put(A, k, i == j ? (rs[li] + 1) + fabs(own[k]) : own[k]);
-    }
+  int64_t ldt = A->nloc > 1 ? A->nloc : 1;
+  for (int64_t li = 0; li < A->mloc; ++li)
+    gi[li] = dist_l2g(li, A->nb, g->prow, g->nprow);
+  for (int64_t lj0 = 0; lj0 < A->nloc; lj0 += TILE)
+    for (int64_t li0 = 0; li0 < A->mloc; li0 += TILE)
+      for (int64_t lj = lj0; lj < lj0 + TILE && lj < A->nloc; ++lj) {
+        int64_t j = dist_l2g(lj, A->nb, g->pcol, g->npcol);
+        for (int64_t li = li0; li < li0 + TILE && li < A->mloc; ++li) {
+          int64_t k = li + lj * A->lld;
+          if (s->kind == AXB_GEN_SPD_SHIFT)
+            put(A, k,
+                gi[li] == j ? own[k] + (double)A->n
+                            : (own[k] + tr[lj + li * ldt]) * 0.5);
+          else
+            put(A, k, gi[li] == j ? (rs[li] + 1) + fabs(own[k]) : own[k]);
+        }
+      }
 }
 
 /* Kinds with few draws or none: diagonal, hilbert. */
@@ -200,19 +215,23 @@ static axb_status gen_fill(axb_handle h, axb_dist_matrix *A,
   double *tr = spd ? axb__calloc(cnt, sizeof(double)) : NULL;
   double *rs =
       dd ? axb__calloc(A->mloc > 1 ? A->mloc : 1, sizeof(double)) : NULL;
+  int64_t *gi = spd || dd
+                    ? axb__malloc(A->mloc > 1 ? A->mloc : 1, sizeof(int64_t))
+                    : NULL;
   axb_status st = AXB_SUCCESS;
-  if ((spd || dd) && (!own || (spd && !tr) || (dd && !rs)))
+  if ((spd || dd) && (!own || !gi || (spd && !tr) || (dd && !rs)))
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "distributed generator: cannot allocate the workspace of "
                    "%lld local entries",
                    (long long)cnt);
   else {
     gen_walk(A, s, own, tr, rs);
-    if (spd || dd) gen_finish(A, s, own, tr, rs);
+    if (spd || dd) gen_finish(A, s, own, tr, rs, gi);
   }
   axb__free(own);
   axb__free(tr);
   axb__free(rs);
+  axb__free(gi);
   return st;
 }
 
