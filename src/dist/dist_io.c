@@ -5,16 +5,28 @@
  *
  * The generators draw their entries from one sequential random stream in
  * column-major order (core/gen_kinds.c), so an entry is not a function of
- * (i, j) alone.  Each rank walks the whole stream (n^2 draws, about 1 ns
- * each) and keeps the entries of its own blocks: the same bits as
- * axb_gen_dense, memory O(local).  Kinds whose entries are sums over the
- * whole matrix (spd-gram's R R^T, cond's reflectors) are not supported.
+ * (i, j) alone.  Each rank walks the stream by row blocks and draws only
+ * the blocks it needs, skipping the others with core/rng_jump.c's
+ * jump-ahead (a gap of k draws costs O(256 log k) instead of k steps; gaps
+ * under AXB_RNG_SKIP_MIN = 4096 draws are stepped, about 1 ns a draw, as a
+ * jump costs about 500 draws): the same bits as axb_gen_dense, memory
+ * O(local).  What a rank needs, by kind: the entrywise kinds and upper its
+ * own blocks only (whole non-local block columns and, within a local
+ * column, the other process rows' blocks are skipped: time O(n^2 / P Q)
+ * plus the stepped short gaps); spd-shift also the draws at the transposed
+ * positions (row blocks of its process column in columns of its process
+ * row); diagdom its local rows in every column (its diagonal sums the
+ * whole row, in column order), so only the other process rows' blocks are
+ * skipped.  Kinds whose entries are sums over the whole matrix (spd-gram's
+ * R R^T, cond's reflectors) are not supported.
  */
 #include "core/gen.h"
 #include "core/rng.h"
+#include "core/rng_jump.h"
 #include "dist/dist.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* No fused multiply-add: the entries must be gen_kinds.c's bit for bit. */
@@ -41,77 +53,131 @@ static void put(axb_dist_matrix *A, int64_t k, double v) {
     ((float *)A->data)[k] = (float)v;
 }
 
-/* One draw of an entrywise kind (gen_kinds.c's formulas). */
-static double draw(axb_gen_kind kind, axb_rng *r) {
+/* One draw of an entrywise kind or upper (gen_kinds.c's formulas). */
+static double draw(axb_gen_kind kind, axb_rng *r, int64_t i, int64_t j,
+                   double scale) {
   switch (kind) {
   case AXB_GEN_UNIFORM1000: return 1000 * axb__rng_sym(r);
   case AXB_GEN_POSITIVE1000: return 1000 * (1 - axb__rng_unit(r));
   case AXB_GEN_INTEGER: return (double)(axb__rng_below(r, 201) - 100);
+  case AXB_GEN_UPPER:
+    return i == j ? 1 + axb__rng_unit(r) : axb__rng_sym(r) / scale;
   default: return axb__rng_sym(r); /* uniform, singular, spd, diagdom */
   }
 }
 
-/* Entrywise kinds, spd-shift and diagdom: walk the n^2 draws.  own: the
-   draws at the local positions (spd, diagdom; else stored at once), tr:
-   spd's draws at the transposed positions, rs: diagdom's off-diagonal row
-   sums of the local rows, over j in increasing order (gen_kinds.c's). */
+/* Which draws of row block I (rows i0 = I nb ...) of column j this rank
+   needs: bit 1 its own entries (row and column local), bit 2 spd's
+   transposed ones (the entry (j, i) is local: row block I on this process
+   column, column j on this process row), bit 4 diagdom's row sums (row
+   local, every column). */
+static int need(const axb_dist_matrix *A, axb_gen_kind kind, int64_t I,
+                int64_t j) {
+  const axb_dist_grid *g = A->grid;
+  int rowme = (int)(I % g->nprow) == g->prow;
+  int f = rowme && dist_owner(j, A->nb, g->npcol) == g->pcol ? 1 : 0;
+  if (kind == AXB_GEN_SPD_SHIFT && (int)(I % g->npcol) == g->pcol &&
+      dist_owner(j, A->nb, g->nprow) == g->prow)
+    f |= 2;
+  if (kind == AXB_GEN_DIAG_DOMINANT && rowme) f |= 4;
+  return f;
+}
+
+/* Entrywise kinds, upper, spd-shift and diagdom: the stream in column-major
+   order (column j holds n draws, upper's j + 1), by row blocks; the draws
+   of the blocks this rank does not need are skipped (axb__rng_skip: stepped
+   when the gap is short, jumped when it is longer).  own: the draws at the
+   local positions (spd, diagdom; else stored at once), tr: spd's draws at
+   the transposed positions, as drawn (the draw of (j, i) at
+   tr[lc(i) + lr(j) nloc], lc and lr the local column and row indices:
+   written in runs, read transposed by gen_finish's tiles), rs: diagdom's
+   off-diagonal row sums of the local rows, over j in increasing order
+   (gen_kinds.c's). */
 static void gen_walk(axb_dist_matrix *A, const axb_gen_spec *s, double *own,
                      double *tr, double *rs) {
   const axb_dist_grid *g = A->grid;
-  int64_t n = A->n, k;
+  int64_t n = A->n, nb = A->nb, gap = 0, ldt = A->nloc > 1 ? A->nloc : 1;
+  double scale = sqrt((double)n);
   axb_rng r;
+  axb_rng_skipper sk;
+  memset(&sk, 0, sizeof sk);
+  /* Tests: AXB_DIST_GEN_SKIP_MIN=1 jumps every gap, even the short ones. */
+  const char *env = getenv("AXB_DIST_GEN_SKIP_MIN");
+  if (env) sk.min = (uint64_t)strtoull(env, NULL, 10);
   axb__rng_seed(&r, s->seed);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < n; ++i) {
-      double v = draw(s->kind, &r);
-      if (tr && local_at(A, j, i, &k)) tr[k] = v;
-      if (rs && i != j && dist_owner(i, A->nb, g->nprow) == g->prow)
-        rs[dist_g2l(i, A->nb, g->nprow)] += fabs(v);
-      if (!local_at(A, i, j, &k)) continue;
-      if (s->kind == AXB_GEN_SINGULAR && j == s->col) v = 0;
-      if (own)
-        own[k] = v;
-      else
-        put(A, k, v);
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t len = s->kind == AXB_GEN_UPPER ? j + 1 : n;
+    int64_t lj = dist_g2l(j, nb, g->npcol), ljr = dist_g2l(j, nb, g->nprow);
+    for (int64_t i0 = 0; i0 < len; i0 += nb) {
+      int64_t i1 = i0 + nb < len ? i0 + nb : len;
+      int f = need(A, s->kind, i0 / nb, j);
+      if (!f) {
+        gap += i1 - i0;
+        continue;
+      }
+      axb__rng_skip(&sk, &r, (uint64_t)gap);
+      gap = 0;
+      /* Local row of i0 here, and (spd) local column of i0 as a column. */
+      int64_t li = dist_g2l(i0, nb, g->nprow), lc = dist_g2l(i0, nb, g->npcol);
+      axb_rng q = r; /* a copy whose address stays here: in registers */
+      for (int64_t i = i0; i < i1; ++i) {
+        double v = draw(s->kind, &q, i, j, scale);
+        if (f & 2) tr[lc + i - i0 + ljr * ldt] = v;
+        if ((f & 4) && i != j) rs[li + i - i0] += fabs(v);
+        if (!(f & 1)) continue;
+        int64_t k = li + i - i0 + lj * A->lld;
+        if (s->kind == AXB_GEN_SINGULAR && j == s->col) v = 0;
+        if (own)
+          own[k] = v;
+        else
+          put(A, k, v);
+      }
+      r = q;
     }
+  }
 }
 
 /* spd-shift: a_ij = (r_ij + r_ji) / 2 off the diagonal, r_jj + n on it;
-   diagdom: a_ii = (s_i + 1) + |r_ii|, r_ij elsewhere. */
+   diagdom: a_ii = (s_i + 1) + |r_ii|, r_ij elsewhere.  By square tiles of
+   the local array, so that tr's transposed reads stay in cache; gi: the
+   global indices of the local rows. */
 static void gen_finish(axb_dist_matrix *A, const axb_gen_spec *s,
-                       const double *own, const double *tr, const double *rs) {
+                       const double *own, const double *tr, const double *rs,
+                       int64_t *gi) {
+  enum { TILE = 64 };
   const axb_dist_grid *g = A->grid;
-  for (int64_t lj = 0; lj < A->nloc; ++lj)
-    for (int64_t li = 0; li < A->mloc; ++li) {
-      int64_t i = dist_l2g(li, A->nb, g->prow, g->nprow);
-      int64_t j = dist_l2g(lj, A->nb, g->pcol, g->npcol), k = li + lj * A->lld;
-      if (s->kind == AXB_GEN_SPD_SHIFT)
-        put(A, k, i == j ? own[k] + (double)A->n : (own[k] + tr[k]) * 0.5);
-      else
-        put(A, k, i == j ? (rs[li] + 1) + fabs(own[k]) : own[k]);
-    }
+  int64_t ldt = A->nloc > 1 ? A->nloc : 1;
+  for (int64_t li = 0; li < A->mloc; ++li)
+    gi[li] = dist_l2g(li, A->nb, g->prow, g->nprow);
+  for (int64_t lj0 = 0; lj0 < A->nloc; lj0 += TILE)
+    for (int64_t li0 = 0; li0 < A->mloc; li0 += TILE)
+      for (int64_t lj = lj0; lj < lj0 + TILE && lj < A->nloc; ++lj) {
+        int64_t j = dist_l2g(lj, A->nb, g->pcol, g->npcol);
+        for (int64_t li = li0; li < li0 + TILE && li < A->mloc; ++li) {
+          int64_t k = li + lj * A->lld;
+          if (s->kind == AXB_GEN_SPD_SHIFT)
+            put(A, k,
+                gi[li] == j ? own[k] + (double)A->n
+                            : (own[k] + tr[lj + li * ldt]) * 0.5);
+          else
+            put(A, k, gi[li] == j ? (rs[li] + 1) + fabs(own[k]) : own[k]);
+        }
+      }
 }
 
-/* Kinds with few draws or none: diagonal, upper, hilbert. */
+/* Kinds with few draws or none: diagonal, hilbert. */
 static void gen_structured(axb_dist_matrix *A, const axb_gen_spec *s) {
   int64_t n = A->n, k;
   axb_rng r;
   axb__rng_seed(&r, s->seed);
-  double scale = sqrt((double)n);
-  for (int64_t j = 0; j < n; ++j) {
+  for (int64_t j = 0; j < n; ++j)
     if (s->kind == AXB_GEN_DIAGONAL) {
       double v = 1 + axb__rng_unit(&r);
       if (local_at(A, j, j, &k)) put(A, k, v);
-      continue;
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        if (local_at(A, i, j, &k)) put(A, k, 1.0 / (double)(i + j + 1));
     }
-    int64_t iend = s->kind == AXB_GEN_UPPER ? j + 1 : n;
-    for (int64_t i = 0; i < iend; ++i) {
-      double v = s->kind == AXB_GEN_HILBERT ? 1.0 / (double)(i + j + 1)
-                 : i == j                   ? 1 + axb__rng_unit(&r)
-                                            : axb__rng_sym(&r) / scale;
-      if (local_at(A, i, j, &k)) put(A, k, v);
-    }
-  }
 }
 
 /* Poisson 2-D/3-D and convdiff3d: the local rows' stencils. */
@@ -134,7 +200,7 @@ static void gen_stencil(axb_dist_matrix *A, const axb_gen_spec *s) {
 static axb_status gen_fill(axb_handle h, axb_dist_matrix *A,
                            const axb_gen_spec *s) {
   axb_gen_kind kd = s->kind;
-  if (kd == AXB_GEN_DIAGONAL || kd == AXB_GEN_UPPER || kd == AXB_GEN_HILBERT) {
+  if (kd == AXB_GEN_DIAGONAL || kd == AXB_GEN_HILBERT) {
     gen_structured(A, s);
     return AXB_SUCCESS;
   }
@@ -149,19 +215,23 @@ static axb_status gen_fill(axb_handle h, axb_dist_matrix *A,
   double *tr = spd ? axb__calloc(cnt, sizeof(double)) : NULL;
   double *rs =
       dd ? axb__calloc(A->mloc > 1 ? A->mloc : 1, sizeof(double)) : NULL;
+  int64_t *gi = spd || dd
+                    ? axb__malloc(A->mloc > 1 ? A->mloc : 1, sizeof(int64_t))
+                    : NULL;
   axb_status st = AXB_SUCCESS;
-  if ((spd || dd) && (!own || (spd && !tr) || (dd && !rs)))
+  if ((spd || dd) && (!own || !gi || (spd && !tr) || (dd && !rs)))
     st = axb__fail(h, AXB_ERR_OUT_OF_MEMORY,
                    "distributed generator: cannot allocate the workspace of "
                    "%lld local entries",
                    (long long)cnt);
   else {
     gen_walk(A, s, own, tr, rs);
-    if (spd || dd) gen_finish(A, s, own, tr, rs);
+    if (spd || dd) gen_finish(A, s, own, tr, rs, gi);
   }
   axb__free(own);
   axb__free(tr);
   axb__free(rs);
+  axb__free(gi);
   return st;
 }
 

@@ -45,9 +45,14 @@ static void test_gen(void) {
   const char *specs[] = {
       "uniform:23",  "uniform1000:9",     "positive1000:9", "integer:17",
       "diagonal:11", "upper:13",          "spd:21",         "diagdom:19",
-      "hilbert:7",   "singular:15,col=4", "poisson2d:4",    "convdiff3d:3"};
-  for (int t = 0; t < 2; ++t) {
-    axb_dtype dt = t ? AXB_F32 : AXB_F64;
+      "hilbert:7",   "singular:15,col=4", "poisson2d:4",    "convdiff3d:3",
+      "uniform:1100"};
+  /* t = 2, 3: every skipped gap jumped (core/rng_jump.c), not stepped;
+     uniform:1100 with nb 4 on grids of 2 process columns or more jumps
+     whole block columns (4400 draws) without it. */
+  for (int t = 0; t < 4; ++t) {
+    axb_dtype dt = t % 2 ? AXB_F32 : AXB_F64;
+    if (t == 2) setenv("AXB_DIST_GEN_SKIP_MIN", "1", 1);
     for (size_t i = 0; i < sizeof specs / sizeof *specs; ++i) {
       axb_dense F = gen_full(specs[i], dt);
       axb_dist_matrix A = gen_dist(specs[i], dt, 4);
@@ -61,6 +66,7 @@ static void test_gen(void) {
       axb_dist_matrix_destroy(&A);
     }
   }
+  unsetenv("AXB_DIST_GEN_SKIP_MIN");
   axb_gen_spec s;
   axb_dist_matrix A;
   axb_gen_parse(H, "cond:10", &s);
