@@ -33,10 +33,8 @@ static inline uint64_t axb__rotl64(uint64_t x, int k) {
   return (x << k) | (x >> (64 - k));
 }
 
-/* xoshiro256**: the next 64 random bits. */
-static inline uint64_t axb__rng_next(axb_rng *r) {
-  uint64_t *s = r->s;
-  uint64_t out = axb__rotl64(s[1] * 5, 7) * 9;
+/* xoshiro256**'s state update (linear over GF(2): rng_jump.c). */
+static inline void axb__rng_advance(uint64_t *s) {
   uint64_t t = s[1] << 17;
   s[2] ^= s[0];
   s[3] ^= s[1];
@@ -44,6 +42,12 @@ static inline uint64_t axb__rng_next(axb_rng *r) {
   s[0] ^= s[3];
   s[2] ^= t;
   s[3] = axb__rotl64(s[3], 45);
+}
+
+/* xoshiro256**: the next 64 random bits. */
+static inline uint64_t axb__rng_next(axb_rng *r) {
+  uint64_t out = axb__rotl64(r->s[1] * 5, 7) * 9;
+  axb__rng_advance(r->s);
   return out;
 }
 

@@ -38,17 +38,6 @@ const axb_rng_poly axb__rng_charpoly = {
     {0x9d116f2bb0f0f001ULL, 0x0280002bcefd1a5eULL, 0x04b4edcf26259f85ULL,
      0x0003c03c3f3ecb19ULL}};
 
-/* The state update of axb__rng_next without the output. */
-static void step(uint64_t *s) {
-  uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = axb__rotl64(s[3], 45);
-}
-
 /* Polynomials of degree <= 256 as 5 words (Berlekamp-Massey only). */
 static int bit5(const uint64_t *a, int t) {
   return (int)(a[t >> 6] >> (t & 63)) & 1;
@@ -71,7 +60,7 @@ int axb__rng_charpoly_bm(axb_rng_poly *p) {
   axb__rng_seed(&r, 1);
   for (int n = 0; n < N; ++n) {
     b[n] = (uint8_t)(r.s[0] & 1);
-    step(r.s);
+    axb__rng_advance(r.s);
   }
   /* C(x) = 1 + c_1 x + ... + c_L x^L: b_n = sum_{i=1..L} c_i b_(n-i). */
   uint64_t C[5] = {1, 0, 0, 0, 0}, B[5] = {1, 0, 0, 0, 0}, T[5];
@@ -171,7 +160,7 @@ void axb__rng_jump_apply(axb_rng *r, const axb_rng_poly *q) {
     acc[1] ^= s[1] & mask;
     acc[2] ^= s[2] & mask;
     acc[3] ^= s[3] & mask;
-    step(s);
+    axb__rng_advance(s);
   }
   memcpy(r->s, acc, sizeof acc);
 }
@@ -186,7 +175,7 @@ void axb__rng_skip(axb_rng_skipper *S, axb_rng *r, uint64_t k) {
   if (k < (S->min ? S->min : AXB_RNG_SKIP_MIN)) {
     S->stepped += (int64_t)k;
     for (; k > 0; --k)
-      step(r->s);
+      axb__rng_advance(r->s);
     return;
   }
   int e = 0;

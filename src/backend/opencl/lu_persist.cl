@@ -85,44 +85,6 @@ static void grid_sync(volatile global uint *bar, uint *gen) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
-/* Step 1: the pivot row of column j from the G partials of slot par
-   (returned; *colmax its magnitude), the pivot row's snapshot into u and
-   row j's into rj (w leaf columns).  S and I: the scratch, read volatile
-   (other groups wrote it).  v, ix, gt are read before the last barrier:
-   the group's next writes to them may come before a slow work-item's
-   reads otherwise. */
-static int persist_pivot(volatile global const real_t *S,
-                         volatile global const int *I, int par, int w,
-                         local real_t *v, local int *ix, local int *gt,
-                         local real_t *u, local real_t *rj, int j,
-                         real_t *colmax) {
-  real_t best = -1;
-  int bi = INT_MAX, bt = 0;
-  for (int t = get_local_id(0); t < (int)get_num_groups(0);
-       t += get_local_size(0)) {
-    const real_t x = PV(par, t);
-    const int r = PI(par, t);
-    if (x > best || (x == best && r < bi)) {
-      best = x;
-      bi = r;
-      bt = t;
-    }
-  }
-  v[get_local_id(0)] = best;
-  ix[get_local_id(0)] = bi;
-  gt[get_local_id(0)] = bt;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  amax_tree(v, ix, gt);
-  const int p = ix[0] == INT_MAX ? j : ix[0], t = gt[0];
-  for (int c = get_local_id(0); c < w; c += get_local_size(0)) {
-    rj[c] = ROWB(par, c);
-    u[c] = p == j ? rj[c] : CAND(par, t, c);
-  }
-  *colmax = v[0];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return p;
-}
-
 /* The leaf [c0, c1), rows to m, in one launch: see the top of the file.
    I holds the barrier's state at BAR_AT (count 0 on entry). */
 kernel void lu_leaf_persist(global real_t *A, long lda, int c0, int c1, int m,
@@ -140,55 +102,23 @@ kernel void lu_leaf_persist(global real_t *A, long lda, int c0, int c1, int m,
   /* column c0's partials (lu_leaf_start with fixed owners) */
   real_t best = -1;
   int bi = INT_MAX;
-  for (int i = first; i < m; i += gs) {
-    const real_t x = fabs(AT(i, c0));
-    if (x > best) {
-      best = x;
-      bi = i;
-    }
-    if (i == c0)
-      for (int c = c0; c < c1; ++c) ROWB(c0 & 1, c - c0) = AT(i, c);
-  }
+  lu_first_max(A, lda, c0, c1, m, first, gs, S, &best, &bi);
   group_partial(A, lda, c0, c1, best, bi, v, ix, gt, S, I, c0 & 1);
   grid_sync(bar, &gen);
   for (int j = c0; j < c1; ++j) {
     const int par = j & 1, nxt = (j + 1) & 1, w = c1 - j - 1;
     real_t colmax;
-    const int p = persist_pivot(S, I, par, c1 - c0, v, ix, gt, u, rj, j,
-                                &colmax);
+    const int p = lu_pivot(S, I, par, (int)get_num_groups(0), c1 - c0, v, ix,
+                           gt, u, rj, j, &colmax);
     const real_t d = u[j - c0];
-    if (get_group_id(0) == 0) {
-      if (p != j)
-        for (int c = c0 + get_local_id(0); c < c1; c += get_local_size(0))
-          AT(j, c) = u[c - c0];
-      if (get_local_id(0) == 0) {
-        piv[j] = p;
-        if (colmax == 0 && *info == 0) *info = j + 1;
-      }
-    }
+    lu_take_pivot(A, lda, j, p, c0, c1, u, colmax, piv, info);
     real_t nbest = -1;
     int nbi = INT_MAX;
     /* this work-item's first row below j */
     int i0 = first;
     if (i0 <= j) i0 += ((j - i0) / gs + 1) * gs;
-    for (int i = i0; i < m; i += gs) { /* lu_step's arithmetic */
-      real_t l = i == p ? rj[j - c0] : AT(i, j);
-      if (d != 0) l /= d;
-      if (i == p) /* the old row j moves here: its L part, then its update */
-        for (int c = c0; c < j; ++c) AT(i, c) = rj[c - c0];
-      AT(i, j) = l;
-      for (int c = j + 1; c < c1; ++c)
-        AT(i, c) = (i == p ? rj[c - c0] : AT(i, c)) - l * u[c - c0];
-      if (w > 0) {
-        const real_t x = fabs(AT(i, j + 1));
-        if (x > nbest) {
-          nbest = x;
-          nbi = i;
-        }
-      }
-      if (i == j + 1)
-        for (int c = c0; c < c1; ++c) ROWB(nxt, c - c0) = AT(i, c);
-    }
+    for (int i = i0; i < m; i += gs) /* lu_step's arithmetic */
+      lu_row(A, lda, i, j, p, c0, c1, w, d, u, rj, S, nxt, &nbest, &nbi);
     if (w == 0) break;
     group_partial(A, lda, c0, c1, nbest, nbi, v, ix, gt, S, I, nxt);
     grid_sync(bar, &gen);
