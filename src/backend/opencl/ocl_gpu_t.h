@@ -11,8 +11,9 @@
  *          The leaf's columns one launch each over many work-groups
  *          (lu_gpu.cl), or (opt-in, AXB_OPENCL_GPU_LEAF_PERSIST) the
  *          whole leaf in one launch of G resident groups that meet at
- *          a global barrier per column (lu_persist.cl).  Then the block's
- * interchanges on the columns left and right, U12 and A22 by GEMMs of depth NB.
+ *          a global barrier per column (lu_persist.cl).  Then the
+ *          block's interchanges on the columns left and right, U12 and
+ *          A22 by GEMMs of depth NB.
  *   potrf  right-looking Cholesky with outer blocks of o->gpu_nb: the
  *          diagonal block recursively (halves down to chol_diag's 64, a
  *          triangular solve and SYRK between), the block column by one
