@@ -129,30 +129,31 @@ static double tl_union(double *x, size_t m) {
   return hi > lo ? sum + hi - lo : sum;
 }
 
-/* The intervals of stream s (all streams: s < 0) from the read ones
-   (x: b, e, stream triples, m of them) into u as pairs; their count. */
+/* The intervals of stream s (all streams: s < 0) among the m read ones
+   (x: phase, stream, b, e quadruples) into u as pairs; their count. */
 static size_t tl_pick(const double *x, size_t m, int s, double *u) {
   size_t k = 0;
   for (size_t i = 0; i < m; ++i)
-    if (s < 0 || x[3 * i + 2] == s) {
-      u[2 * k] = x[3 * i];
-      u[2 * k + 1] = x[3 * i + 1];
+    if (s < 0 || x[4 * i + 1] == s) {
+      u[2 * k] = x[4 * i + 2];
+      u[2 * k + 1] = x[4 * i + 3];
       ++k;
     }
   return k;
 }
 
+/* Reads the intervals into tl.raw (kept for axb__dist_gpu_timeline_raw)
+   and sums them into *t. */
 void axb__dist_gpu_timeline_end(axb_dist_timeline *t) {
   memset(t, 0, sizeof *t);
   if (!tl.rec) return;
   tl.rec = 0;
   size_t cap = tl.n ? tl.n : 1, m = 0;
-  double *x = malloc(cap * 3 * sizeof *x), *u = malloc(cap * 2 * sizeof *u);
+  double *u = malloc(cap * 2 * sizeof *u);
   free(tl.raw);
   tl.raw = malloc(cap * 4 * sizeof *tl.raw);
   tl.nraw = 0;
-  if (!x || !u) {
-    free(x);
+  if (!tl.raw || !u) {
     free(u);
     return;
   }
@@ -166,25 +167,18 @@ void axb__dist_gpu_timeline_end(axb_dist_timeline *t) {
     }
     t->ms[v->phase][v->stream] += (double)e - (double)b;
     if (e > t->span) t->span = e;
-    x[3 * m] = b;
-    x[3 * m + 1] = e;
-    x[3 * m + 2] = v->stream;
-    if (tl.raw) {
-      double *q = tl.raw + 4 * m;
-      q[0] = v->phase;
-      q[1] = v->stream;
-      q[2] = b;
-      q[3] = e;
-      tl.nraw = (long long)m + 1;
-    }
-    ++m;
+    double *q = tl.raw + 4 * m++;
+    q[0] = v->phase;
+    q[1] = v->stream;
+    q[2] = b;
+    q[3] = e;
   }
+  tl.nraw = (long long)m;
   t->intervals = (long long)m;
   for (int s = 0; s < AXB_DIST_NSTREAM; ++s)
-    t->busy[s] = tl_union(u, tl_pick(x, m, s, u));
-  t->busy_all = tl_union(u, tl_pick(x, m, -1, u));
+    t->busy[s] = tl_union(u, tl_pick(tl.raw, m, s, u));
+  t->busy_all = tl_union(u, tl_pick(tl.raw, m, -1, u));
   t->valid = 1;
-  free(x);
   free(u);
 }
 

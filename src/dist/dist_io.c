@@ -66,17 +66,17 @@ static double draw(axb_gen_kind kind, axb_rng *r, int64_t i, int64_t j,
   }
 }
 
-/* Which draws of row block I (rows i0 = I nb ...) of column j this rank
-   needs: bit 1 its own entries (row and column local), bit 2 spd's
-   transposed ones (the entry (j, i) is local: row block I on this process
-   column, column j on this process row), bit 4 diagdom's row sums (row
-   local, every column). */
-static int need(const axb_dist_matrix *A, axb_gen_kind kind, int64_t I,
+/* Which draws of the row block at i0 of column j this rank needs: bit 1
+   its own entries (row and column local), bit 2 spd's transposed ones
+   (the entry (j, i) is local: rows i0.. on this process column, column j
+   on this process row), bit 4 diagdom's row sums (row local, every
+   column). */
+static int need(const axb_dist_matrix *A, axb_gen_kind kind, int64_t i0,
                 int64_t j) {
   const axb_dist_grid *g = A->grid;
-  int rowme = (int)(I % g->nprow) == g->prow;
+  int rowme = dist_owner(i0, A->nb, g->nprow) == g->prow;
   int f = rowme && dist_owner(j, A->nb, g->npcol) == g->pcol ? 1 : 0;
-  if (kind == AXB_GEN_SPD_SHIFT && (int)(I % g->npcol) == g->pcol &&
+  if (kind == AXB_GEN_SPD_SHIFT && dist_owner(i0, A->nb, g->npcol) == g->pcol &&
       dist_owner(j, A->nb, g->nprow) == g->prow)
     f |= 2;
   if (kind == AXB_GEN_DIAG_DOMINANT && rowme) f |= 4;
@@ -110,7 +110,7 @@ static void gen_walk(axb_dist_matrix *A, const axb_gen_spec *s, double *own,
     int64_t lj = dist_g2l(j, nb, g->npcol), ljr = dist_g2l(j, nb, g->nprow);
     for (int64_t i0 = 0; i0 < len; i0 += nb) {
       int64_t i1 = i0 + nb < len ? i0 + nb : len;
-      int f = need(A, s->kind, i0 / nb, j);
+      int f = need(A, s->kind, i0, j);
       if (!f) {
         gap += i1 - i0;
         continue;

@@ -351,11 +351,10 @@ axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst) {
   return axb__ocl_check(h, err, "clCreateBuffer");
 }
 
-/* A rows x cols block between the device buffer mem (leading dimension
-   ldd) and host memory (ldh), blocking, to the device when `write`.  The
-   transfer clock counts the copy, not the queued work before it. */
-/* rows x cols between the device block at (i0, j0) of mem (ld ldd) and
-   host (ld ldh); blocking, after the queue's work. */
+/* A rows x cols block between the device buffer mem at row i0, column
+   j0 (leading dimension ldd) and host memory (ldh), blocking, after the
+   queue's work, to the device when `write`.  The transfer clock counts the
+   copy, not the queued work before it. */
 static axb_status rect_copy_at(axb_handle h, int write, cl_mem mem, int64_t i0,
                                int64_t j0, int64_t ldd, int64_t rows,
                                int64_t cols, size_t es, void *host,
