@@ -395,7 +395,7 @@ axb_status AXB_FN(axb__dist_, potrf)(axb_handle h, axb_dist_matrix *A,
   if (c.ops->sync) AXB_FN(chol_note_, )(&c, c.ops->sync(h));
   axb__dist_gpu_timeline_end(&g->timeline); /* after the sync: complete */
   if (st == AXB_SUCCESS) st = axb__dist_agree(h, g, c.st);
-  axb__free(c.l11);
+  axb__dist_hfree(c.l11); /* broadcast: its device copy forgotten */
   axb__free(c.s);
   for (int i = 0; i < c.nslot; ++i)
     axb__dist_hfree(c.w[i]);

@@ -61,6 +61,7 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   (void)h;
   (void)A;
 }
+void axb__dist_gpu_forget(void) {}
 void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
   (void)h;
   return axb__malloc(count, size);
@@ -363,6 +364,11 @@ void axb__dist_hfree(void *p) {
   }
   cudaGetLastError();
   axb__free(p);
+}
+
+void axb__dist_gpu_forget(void) {
+  for (int i = 0; i < NBC; ++i)
+    gpu.bc_host[i] = NULL;
 }
 
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
