@@ -316,13 +316,22 @@ static void test_singular(axb_dtype dt) {
    the estimator's own workspace (before its first product).  F2: a
    float matrix with a subnormal pivot, whose first block overflows to Inf
    in the solve, so that the estimator stops before any product on the
-   ranks where it could allocate. */
+   ranks where it could allocate.  On GPU ranks F2's clean run is SINGULAR
+   (cuSOLVER's float panel flushes the subnormal pivot; test_alloc), but
+   where a failed allocation sends the pivot search to the host copy (the
+   last rank's 12th on a 2 x 2 grid of H100s, twelfth session), the pivot
+   is kept, the solve overflows and the verdict is INACCURATE, as on CPU
+   ranks (with AXB_DIST_GPU_PANEL=host every k gave the clean status
+   there).  Both are failure verdicts, agreed everywhere: accepted. */
 static void alloc_loop(const axb_dense *F, int *in_rcond, int *in_est) {
   axb_dist_report rep;
   axb_status clean = drive(F, 3, 0, &rep);
+  int flush = HD != H && F->dtype == AXB_F32 && clean == AXB_ERR_SINGULAR;
   for (int64_t k = 1; k <= 60; ++k) {
     axb_status st = drive_failing(F, 3, 0, k, &rep);
-    CHECK((st == clean || st == AXB_ERR_OUT_OF_MEMORY) && same_status(st),
+    CHECK((st == clean || st == AXB_ERR_OUT_OF_MEMORY ||
+           (flush && st == AXB_ERR_INACCURATE)) &&
+              same_status(st),
           "%s: allocation %lld failing: %d (without: %d): %s",
           axb_dtype_name(F->dtype), (long long)k, st, clean, axb_detail(HD));
     int oom = st == AXB_ERR_OUT_OF_MEMORY;
