@@ -285,9 +285,9 @@ void *axb__dist_bcbuf(axb_handle h, int64_t count, size_t size);
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);
 /* On a GPU rank: drop every host buffer's device copy left by an earlier
    broadcast, at the start of each routine.  Its buffers are freed by then
-   and malloc hands their addresses out again: a new buffer at an old
-   address must not find the old contents (bcast_copy; a 2 x 2 Cholesky of
-   test_dist_cond on four H100s did, twelfth session).  No-op otherwise. */
+   and malloc hands their addresses out again (the broadcast buffers are
+   plain memory since the eleventh session): a new buffer at an old
+   address must not find the old contents (bcast_copy).  No-op otherwise. */
 void axb__dist_gpu_forget(void);
 
 /* The device timeline (AXB_DIST_TIMELINE=1; axb_dist.h): start returns 1
