@@ -17,6 +17,9 @@
  * (src/backend/opencl/ocl_prof.h; its clFinish brackets slow the calls
  * and undo the look-ahead, so the table's times are profiled ones), and
  * once the launch overheads: an empty kernel and a 64^3 CLBlast GEMM.
+ * AXB_OPENCL_GPU_PROFILE=2: only each call's device time and rate (no
+ * phase brackets; the look-ahead's overlap kept), the rate the target
+ * names, beside the table's which includes the host arrays' copies.
  *
  * Usage: bench_opencl [N ...] (default 4096 8192); -s: single only,
  * -d: double only.
@@ -134,10 +137,12 @@ static double axb_seconds(axb_handle h, int dbl, int chol, int64_t n,
 static void print_profile(const char *what, int dbl, int64_t n,
                           const prof_rec *r) {
   if (!r->p.total_calls) return;
-  double sum = 0;
-  printf("profile %s %s n %lld: entry %.1f ms; total %.1f ms", what,
-         dbl ? "double" : "single", (long long)n, r->wall * 1e3,
-         r->p.total_s * 1e3);
+  double sum = 0, nn = (double)n,
+         fl = (strcmp(what, "getrf") == 0 ? 2.0 / 3 : 1.0 / 3) * nn * nn * nn;
+  printf("profile %s %s n %lld: entry %.1f ms; total %.1f ms (on the device "
+         "%.1f GFLOP/s)",
+         what, dbl ? "double" : "single", (long long)n, r->wall * 1e3,
+         r->p.total_s * 1e3, r->p.total_s > 0 ? fl / r->p.total_s * 1e-9 : 0);
   for (int c = 0; c < AXB_OCL_PROF_COUNT; ++c) {
     if (!r->p.calls[c]) continue;
     sum += r->p.s[c];
@@ -145,8 +150,10 @@ static void print_profile(const char *what, int dbl, int64_t n,
            r->p.s[c] * 1e3, (long long)r->p.calls[c],
            (long long)r->p.launches[c]);
   }
-  printf("; phases %.1f ms; outside phases %.1f ms\n", sum * 1e3,
-         (r->p.total_s - sum) * 1e3);
+  if (sum > 0) /* AXB_OPENCL_GPU_PROFILE=1: phases bracketed */
+    printf("; phases %.1f ms; outside phases %.1f ms", sum * 1e3,
+           (r->p.total_s - sum) * 1e3);
+  printf("\n");
 }
 
 /* Launch overheads on the bench's queue, microseconds per call: an empty

@@ -53,7 +53,8 @@ typedef struct axb_ocl {
      lu_leaf_persist, all resident at once (<= compute units); 0: off */
   int gpu_persist;
   int rwg;      /* its reductions' work-group (power of two, <= 256)    */
-  int gpu_prof; /* its phase profile (AXB_OPENCL_GPU_PROFILE, ocl_prof.h) */
+  int gpu_prof; /* 1: phase profile, 2: totals (AXB_OPENCL_GPU_PROFILE,
+                   ocl_prof.h) */
   axb_ocl_prof prof;
   int64_t enq; /* enqueues so far (kernels, CLBlast calls, copies, fills) */
   int ordinal; /* axb's device number                          */

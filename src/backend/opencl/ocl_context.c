@@ -155,7 +155,7 @@ static void gpu_path_settings(axb_ocl *o, int is_gpu, int units) {
   o->gpu_path = env_int("AXB_OPENCL_GPU_PATH", 0, 1, is_gpu != 0);
   o->gpu_nb = env_int("AXB_OPENCL_GPU_NB", 64, 1024, 256) / 32 * 32;
   o->gpu_leaf = env_int("AXB_OPENCL_GPU_LEAF", 16, 64, 32);
-  o->gpu_prof = env_int("AXB_OPENCL_GPU_PROFILE", 0, 1, 0);
+  o->gpu_prof = env_int("AXB_OPENCL_GPU_PROFILE", 0, 2, 0);
   const int pe = env_int("AXB_OPENCL_GPU_LEAF_PERSIST", 0, 2, 0);
   const int cap = units < 1 ? 1 : units > 256 ? 256 : units;
   o->gpu_persist = !pe ? 0 : pe == 2 || is_gpu ? cap : 1;

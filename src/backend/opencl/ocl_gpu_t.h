@@ -278,7 +278,7 @@ axb_status AXB_FN(axb__ocl_gpu_, getrf)(axb_handle h, int64_t m, int64_t n,
   GF_(lu) f = {dA, dpiv, dinfo, NULL, NULL, ldd, m};
   GF_(ws) ws = {NULL, NULL, NULL}, ws2 = {NULL, NULL, NULL};
   cl_event ev_panel = NULL, none = NULL;
-  const prof_mark all = prof_start(h);
+  const prof_mark all = prof_begin_total(h);
   axb_status st;
   PROF(h, SETUP, st, GF_(lu_alloc)(h, &f, &ws, &ws2, nb, n));
   if (!st && mn > 0)
@@ -442,7 +442,7 @@ axb_status AXB_FN(axb__ocl_gpu_, potrf)(axb_handle h, axb_uplo uplo, int64_t n,
   GF_(ws) ws = {NULL, NULL, NULL}, ws2 = {NULL, NULL, NULL};
   cl_event ev_diag = NULL, none = NULL;
   *hinfo = 0;
-  const prof_mark all = prof_start(h);
+  const prof_mark all = prof_begin_total(h);
   axb_status st;
   PROF(h, SETUP, st, GF_(ws_alloc2)(h, &ws, &ws2, nb, n));
   if (!st && n > 0)

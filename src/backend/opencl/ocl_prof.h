@@ -5,6 +5,8 @@
  * its host wall time, calls and enqueues (kernels, CLBlast calls, copies
  * and fills) summed per category.  The brackets serialize the two queues,
  * so look-ahead overlap is gone while it is on; unset, no finish is added.
+ * AXB_OPENCL_GPU_PROFILE=2: the whole call's device time only (total_s,
+ * drained at its start and end, no phase brackets: the overlap stays).
  * Free of OpenCL types: bench/bench_opencl.c reads it.
  */
 #ifndef AXB_OCL_PROF_H
