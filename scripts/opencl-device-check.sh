@@ -67,6 +67,12 @@ if [ "$steps" = all ] || [ "$steps" = tests ]; then
     TAILN=3 step "test_${t}_opencl_gpu" 120 env AXB_OPENCL_GPU_PATH=1 \
       "$b/tests/test_$t" opencl
   done
+  # the one-launch persistent LU leaf (opt-in, lu_persist.cl): its
+  # global barrier needs every work-group resident, which PoCL cannot show
+  TAILN=3 step test_lu_opencl_persist 120 env AXB_OPENCL_GPU_PATH=1 \
+    AXB_OPENCL_GPU_LEAF_PERSIST=1 "$b/tests/test_lu" opencl
+  TAILN=3 step test_opencl_persist 60 env AXB_OPENCL_GPU_LEAF_PERSIST=1 \
+    "$b/tests/test_opencl"
   TAILN=12 step solve_lu 90 "$b/axb" solve --backend opencl --gen uniform:4000
   TAILN=12 step solve_chol 90 "$b/axb" solve --backend opencl --gen spd:4000 -p single
 fi
@@ -85,6 +91,16 @@ if [ "$steps" != tests ]; then
   bo=${OCL_BENCH_OPENCL_SIZES:-4096 8192}
   # shellcheck disable=SC2086 # bo: a list of orders
   TAILN=10 step bench_opencl 300 env AXB_OPENCL_GPU_PATH=1 \
+    "$b/bench/bench_opencl" $bo
+  # the same with each call's on-device time (AXB_OPENCL_GPU_PROFILE=2:
+  # no phase brackets, the target's rate without the host copies), and
+  # with the persistent leaf
+  # shellcheck disable=SC2086
+  TAILN=10 step bench_opencl_device 300 env AXB_OPENCL_GPU_PATH=1 \
+    AXB_OPENCL_GPU_PROFILE=2 "$b/bench/bench_opencl" $bo
+  # shellcheck disable=SC2086
+  TAILN=10 step bench_opencl_persist 300 env AXB_OPENCL_GPU_PATH=1 \
+    AXB_OPENCL_GPU_PROFILE=2 AXB_OPENCL_GPU_LEAF_PERSIST=1 \
     "$b/bench/bench_opencl" $bo
   # shellcheck disable=SC2086
   TAILN=10 step bench_opencl_nb512 300 env AXB_OPENCL_GPU_PATH=1 \
