@@ -38,6 +38,7 @@ mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto} AXB_DIST_NCCL=${AXB_DIST_NCCL:-1}
 export AXB_DIST_GPU_SYNC=${AXB_DIST_GPU_SYNC:-0} AXB_DIST_GPU_LANES=${AXB_DIST_GPU_LANES:-1}
 export AXB_DIST_GPU_LATE_RECV=${AXB_DIST_GPU_LATE_RECV:-0}
+export AXB_DIST_GPU_LASWP=${AXB_DIST_GPU_LASWP:-cusolver}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -63,6 +64,7 @@ run() {
     -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x OPENBLAS_NUM_THREADS \
     -x LD_LIBRARY_PATH -x AXB_DIST_GPU_PANEL -x AXB_DIST_NCCL -x AXB_DIST_GPU_SYNC \
     -x AXB_DIST_GPU_LANES -x AXB_DIST_TIMELINE -x AXB_DIST_GPU_LATE_RECV \
+    -x AXB_DIST_GPU_LASWP \
     "$@" >"$out/$name.log" 2>&1
   local rc=$?
   echo "$name: rc $rc, $(($(date +%s) - t0)) s; $(tail -1 "$out/$name.log")" |
@@ -137,6 +139,11 @@ elif [ "$G" -ge 2 ]; then
   # the look-ahead panels on the compute stream (one lane)
   AXB_DIST_GPU_LANES=0 run bench_1x2_32768_onelane 90 2 bench_dist_gpu \
     --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
+  # axb's laswp_dev for the interchanges (twelfth session), and nb 256
+  AXB_DIST_GPU_LASWP=axb run bench_1x2_32768_laswp 90 2 bench_dist_gpu \
+    --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
+  run bench_1x2_32768_nb256 90 2 bench_dist_gpu --grid 1x2 --n 32768 \
+    --nb 256 --reps 3 --single 0 --out "$csv"
   run bench_1x2_65536 150 2 bench_dist_gpu --grid 1x2 --n 65536 --reps 2 --out "$csv"
   run bench_1x2_16384 90 2 bench_dist_gpu --grid 1x2 --n 16384 --reps 3 --out "$csv"
   run bench_2x1_32768 90 2 bench_dist_gpu --grid 2x1 --n 32768 --single 0 --out "$csv"

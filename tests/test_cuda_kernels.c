@@ -398,6 +398,64 @@ static void potrf_streams_case(int64_t n) {
   axb_dense_destroy(&F);
 }
 
+/* laswp_dev against LAPACK's loop on the host, entry for entry (a
+   permutation of rows moves values, it computes none): pivots anywhere in
+   the m rows, k1 > 1, more interchanges than one plan batch (256),
+   forward and backward, and the argument checks. */
+static void laswp_dev_case(axb_dtype t) {
+  const int d = t == AXB_F64;
+  const int64_t m = 600, n = 37, k1 = 3, k2 = 590;
+  char what[64];
+  snprintf(what, sizeof what, "laswp_dev %s", axb_dtype_name(t));
+  axb_dense A = test_gen(g, AXB_GEN_UNIFORM, m, t, 0, 0, 77);
+  int64_t *ipiv = test_new_ipiv(m);
+  uint64_t x = 12345;
+  for (int64_t i = 0; i < m; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    ipiv[i] = 1 + (int64_t)((x >> 33) % (uint64_t)m);
+  }
+  int64_t *dipiv = NULL;
+  cudaMalloc((void **)&dipiv, (size_t)m * sizeof(int64_t));
+  cudaMemcpy(dipiv, ipiv, (size_t)m * sizeof(int64_t), cudaMemcpyHostToDevice);
+  for (int incx = 1; incx >= -1; incx -= 2) {
+    axb_dense E = test_copy_ld(&A, m), D = test_copy_ld(&A, m);
+    size_t es = axb_dtype_size(t);
+    for (int64_t s = 0; s <= k2 - k1; ++s) { /* the reference: one by one */
+      const int64_t i = incx > 0 ? k1 + s : k2 - s, r = ipiv[i - 1];
+      for (int64_t j = 0; j < n && r != i; ++j) {
+        char tmp[8], *a = (char *)E.data + ((i - 1) + j * E.ld) * (int64_t)es,
+                     *b = (char *)E.data + ((r - 1) + j * E.ld) * (int64_t)es;
+        memcpy(tmp, a, es);
+        memcpy(a, b, es);
+        memcpy(b, tmp, es);
+      }
+    }
+    void *dA = dev_copy(&D);
+    axb_status st = d ? axb_dlaswp_dev(g, n, dA, m, k1, k2, dipiv, incx)
+                      : axb_slaswp_dev(g, n, dA, m, k1, k2, dipiv, incx);
+    CHECK_STATUS(g, st, AXB_SUCCESS);
+    dev_back(&D, dA);
+    int same = 1;
+    for (int64_t j = 0; j < n; ++j)
+      same &=
+          memcmp((char *)D.data + j * D.ld * (int64_t)es,
+                 (char *)E.data + j * E.ld * (int64_t)es, (size_t)m * es) == 0;
+    CHECK(same, "%s incx %d: differs from the host loop", what, incx);
+    cudaFree(dA);
+    axb_dense_destroy(&E);
+    axb_dense_destroy(&D);
+  }
+  double z = 0;
+  CHECK_STATUS(g, axb_dlaswp_dev(g, 1, &z, 1, 1, 1, dipiv, 2), -7);
+  CHECK_STATUS(g, axb_dlaswp_dev(g, 1, &z, 1, 0, 1, dipiv, 1), -4);
+  CHECK_STATUS(g, axb_dlaswp_dev(g, 1, &z, 4, 1, 5, dipiv, 1), -3);
+  CHECK_STATUS(ref, axb_dlaswp_dev(ref, 1, &z, 1, 1, 1, ipiv, 1),
+               AXB_ERR_NOT_SUPPORTED);
+  cudaFree(dipiv);
+  free(ipiv);
+  axb_dense_destroy(&A);
+}
+
 int main(void) {
   int count = 0;
   if (!axb_backend_compiled(AXB_BACKEND_CUDA) ||
@@ -421,6 +479,8 @@ int main(void) {
         not_spd_case(m, m / 3 + 1, types[ti], AXB_UPPER);
       }
     }
+  laswp_dev_case(AXB_F64);
+  laswp_dev_case(AXB_F32);
   potrf_streams_case(500);
   potrf_streams_case(1000);
   /* The _dev API on a CPU handle: an honest NOT_SUPPORTED. */

@@ -143,6 +143,12 @@ AXB_DECLARE_TYPED(float, s)
   axb_status axb_##p##getrs_dev(axb_handle h, axb_trans trans, int64_t n,      \
                                 int64_t nrhs, const T *dA, int64_t ldda,       \
                                 const int64_t *dipiv, T *dB, int64_t lddb);    \
+  /* LAPACK's laswp: rows i and dipiv[i-1] (1-based) of the n columns of       \
+     dA interchanged for i = k1..k2 (incx 1) or k2..k1 (incx -1); planned      \
+     moves, one pass over the columns per 256 interchanges. */                 \
+  axb_status axb_##p##laswp_dev(axb_handle h, int64_t n, T *dA, int64_t ldda,  \
+                                int64_t k1, int64_t k2, const int64_t *dipiv,  \
+                                int64_t incx);                                 \
   axb_status axb_##p##potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *dA, \
                                 int64_t ldda, int64_t *dinfo);                 \
   axb_status axb_##p##potrs_dev(axb_handle h, axb_uplo uplo, int64_t n,        \

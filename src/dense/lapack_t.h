@@ -487,6 +487,24 @@ axb_status AXB_FN(axb_, getrs_dev)(axb_handle h, axb_trans trans, int64_t n,
   return finish(h, r, k(h, trans, n, nrhs, dA, ldda, dipiv, dB, lddb), 0, NULL);
 }
 
+axb_status AXB_FN(axb_, laswp_dev)(axb_handle h, int64_t n, T *dA, int64_t ldda,
+                                   int64_t k1, int64_t k2, const int64_t *dipiv,
+                                   int64_t incx) {
+  const char *r = PREFIX_STR "laswp_dev";
+  ENTER(h);
+  if (n < 0) return arg_error(h, r, 1, "n < 0", NULL);
+  if (!dA && n > 0) return arg_error(h, r, 2, "dA is NULL", NULL);
+  if (k1 < 1) return arg_error(h, r, 4, "k1 < 1", NULL);
+  if (ldda < 1 || ldda < k2)
+    return arg_error(h, r, 3, "ldda < max(1, k2)", NULL);
+  if (!dipiv && k2 >= k1) return arg_error(h, r, 6, "dipiv is NULL", NULL);
+  if (incx != 1 && incx != -1)
+    return arg_error(h, r, 7, "incx is not 1 or -1", NULL);
+  NEED_KERNEL(h, k, laswp_dev, NULL);
+  if (n == 0 || k2 < k1) return AXB_SUCCESS;
+  return finish(h, r, k(h, n, dA, ldda, k1, k2, dipiv, incx), 0, NULL);
+}
+
 axb_status AXB_FN(axb_, potrf_dev)(axb_handle h, axb_uplo uplo, int64_t n,
                                    T *dA, int64_t ldda, int64_t *dinfo) {
   const char *r = PREFIX_STR "potrf_dev";

@@ -141,12 +141,13 @@ static struct {
   /* laswp's pivots (piv_upload): a ring of page-locked host buffers and
      their device copies; a buffer is refilled only after the event
      recorded behind the laswp that read its copy. */
-  int *ph[4], *pd[4];
+  int64_t *ph[4], *pd[4]; /* wide enough for either kind (piv_upload) */
   size_t pcap[4];
   cudaEvent_t pev[4];
   int pused[4], pnext;
   int failed;    /* a device failure with no status to return: sync()'s */
   int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
+  int laswp_axb; /* AXB_DIST_GPU_LASWP=axb: axb's laswp_dev, not cuSOLVER's */
 } gpu = {.device = -1};
 
 /* The device copy of host buffer p left by a broadcast, if any, dropped. */
@@ -206,6 +207,8 @@ static int gpu_setup(axb_handle h) {
   gpu.panel_solver = !env || !*env || strcmp(env, "auto") == 0;
   env = getenv("AXB_DIST_GPU_SYNC");
   gpu.sync_each = env && strcmp(env, "1") == 0;
+  env = getenv("AXB_DIST_GPU_LASWP");
+  gpu.laswp_axb = env && strcmp(env, "axb") == 0;
   gpu.device = dev;
   return 1;
 }
@@ -475,9 +478,9 @@ static void host_touch(const void *p) {
    below its own), in device memory, copied up without a host wait (the
    source is a page-locked ring slot not refilled before its copy and the
    laswp behind it are done: piv_done).  Slot index, or -1. */
-static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2) {
+static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2, int wide) {
   int i = gpu.pnext;
-  size_t m = (size_t)(k2 - k1), bytes = m * sizeof(int);
+  size_t m = (size_t)(k2 - k1), bytes = m * sizeof(int64_t);
   if (gpu.pused[i] && cudaEventSynchronize(gpu.pev[i]) != cudaSuccess)
     return -1;
   gpu.pused[i] = 0;
@@ -497,8 +500,13 @@ static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2) {
       return -1;
     gpu.pcap[i] = m;
   }
-  for (size_t j = 0; j < m; ++j)
-    gpu.ph[i][j] = (int)(ipiv[k1 + (int64_t)j] - k1);
+  if (wide) /* axb_[ds]laswp_dev's int64_t */
+    for (size_t j = 0; j < m; ++j)
+      gpu.ph[i][j] = ipiv[k1 + (int64_t)j] - k1;
+  else /* cuSOLVER's int, packed at the slot's start */
+    for (size_t j = 0; j < m; ++j)
+      ((int *)gpu.ph[i])[j] = (int)(ipiv[k1 + (int64_t)j] - k1);
+  if (!wide) bytes = m * sizeof(int);
   if (cudaMemcpyAsync(gpu.pd[i], gpu.ph[i], bytes, cudaMemcpyHostToDevice,
                       gpu.cur) != cudaSuccess)
     return -1;

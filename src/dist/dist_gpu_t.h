@@ -181,13 +181,37 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
     if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
     return CPU.laswp(hc, n, A, lda, k1, k2, ipiv);
   }
+  /* AXB_DIST_GPU_LASWP=axb (an A/B, not yet measured): axb's own
+     laswp_dev on the current stream, the single-GPU getrf's planned moves
+     (one pass over the columns per 256 interchanges).  cuSOLVER's laswp
+     was 82-94 ms of a 1 x 2 getrf's ~530 ms device window per H100 at n =
+     32768 (twelfth session's timeline). */
+  if (gpu.laswp_axb) {
+    int slot = piv_upload(ipiv, k1, k2, 1);
+    void *old = axb_get_stream(h);
+    if (slot >= 0 &&
+        axb_set_stream(h, gpu.cur ? (void *)gpu.cur
+                                  : (void *)cudaStreamLegacy) == AXB_SUCCESS) {
+      axb_status st = AXB_FN(axb_, laswp_dev)(h, n, A + k1, lda, 1, k2 - k1,
+                                              gpu.pd[slot], 1);
+      axb_set_stream(h, old);
+      piv_done(slot);
+      if (st == AXB_SUCCESS) {
+        op_done();
+        return AXB_SUCCESS;
+      }
+    } else if (slot >= 0) {
+      piv_done(slot);
+    }
+    axb__clear(h); /* cuSOLVER's below */
+  }
   /* One cuSOLVER laswp for the step (it was one cuBLAS swap, one kernel
      launch, per interchange: ~jb launches a step), on A + k1 with the
      pivots relative to row k1. */
-  int slot = solver_setup() ? piv_upload(ipiv, k1, k2) : -1;
+  int slot = solver_setup() ? piv_upload(ipiv, k1, k2, 0) : -1;
   if (slot >= 0) {
     int s = CS(laswp)(gpu.solver, (int)n, A + k1, (int)lda, 1, (int)(k2 - k1),
-                      gpu.pd[slot], 1);
+                      (int *)gpu.pd[slot], 1);
     piv_done(slot);
     if (s != CUSOLVER_STATUS_SUCCESS)
       return AXB_FN(gpu_fail_, )(h, "cuSOLVER laswp", s);

@@ -24,21 +24,33 @@ SwapPlan carve_plan(char *base) {
 }
 constexpr size_t kPlanBytes = 256 + 2 * 2 * kSwapBatch * sizeof(int64_t);
 
-/* The interchanges ipiv[0..k) on the ncols columns of B, in batches. */
+/* The interchanges ipiv[k0..k) (0-based positions, 1-based rows) on the
+   ncols columns of B, in batches of kSwapBatch: each batch's moves planned
+   by one warp, then applied in one pass over the columns (forward: the
+   batches in increasing order, else decreasing, each planned the same
+   way). */
 template <typename T>
-axb_status apply_pivots(axb_handle h, SwapPlan plan, int64_t k,
-                        const int64_t *ipiv, int forward, T *B, int64_t ldb,
-                        int64_t ncols) {
-  const int64_t batches = (k + kSwapBatch - 1) / kSwapBatch;
+axb_status apply_pivots_from(axb_handle h, SwapPlan plan, int64_t k0, int64_t k,
+                             const int64_t *ipiv, int forward, T *B,
+                             int64_t ldb, int64_t ncols) {
+  const int64_t batches = (k - k0 + kSwapBatch - 1) / kSwapBatch;
   for (int64_t i = 0; i < batches; ++i) {
     const int64_t bidx = forward ? i : batches - 1 - i;
-    const int64_t k1 = bidx * kSwapBatch;
+    const int64_t k1 = k0 + bidx * kSwapBatch;
     const int64_t k2 = k1 + kSwapBatch < k ? k1 + kSwapBatch : k;
     axb_status st = swap_plan<T>(h, stream(h), k1, k2, ipiv, forward, plan);
     if (!st) st = swap_apply<T>(h, stream(h), plan, B, ldb, ncols, ncols, 0);
     if (st) return st;
   }
   return AXB_SUCCESS;
+}
+
+/* The interchanges ipiv[0..k) on the ncols columns of B. */
+template <typename T>
+axb_status apply_pivots(axb_handle h, SwapPlan plan, int64_t k,
+                        const int64_t *ipiv, int forward, T *B, int64_t ldb,
+                        int64_t ncols) {
+  return apply_pivots_from<T>(h, plan, 0, k, ipiv, forward, B, ldb, ncols);
 }
 
 /* Tuning knobs from the environment (experiments, scripts/cuda-tune.sh;
@@ -267,6 +279,24 @@ axb_status getrf_dev(axb_handle h, int64_t m, int64_t n, T *A, int64_t lda,
   }
   AXB_CU(h, ln.join());
   return AXB_SUCCESS;
+}
+
+/* LAPACK's laswp on device arrays (k1..k2 1-based, incx 1 or -1; checked
+   by the typed layer): the planned moves of apply_pivots_from, one pass
+   over the columns per batch of interchanges instead of a row swap per
+   pivot across every column. */
+template <typename T>
+axb_status laswp_dev(axb_handle h, int64_t n, T *dA, int64_t ldda, int64_t k1,
+                     int64_t k2, const int64_t *dipiv, int64_t incx) {
+  Context *ctx = need_context(h);
+  if (!ctx) return AXB_ERR_INTERNAL;
+  if (n == 0 || k2 < k1) return AXB_SUCCESS;
+  DeviceScope scope(h->device);
+  Scratch scr(h);
+  axb_status st = scr.alloc(kPlanBytes);
+  if (st) return st;
+  return apply_pivots_from<T>(h, carve_plan((char *)scr.p), k1 - 1, k2, dipiv,
+                              incx > 0, dA, ldda, n);
 }
 
 template <typename T>
@@ -571,6 +601,8 @@ axb_status getri_dev(axb_handle h, int64_t n, T *A, int64_t lda,
 #define AXB_DENSE_DEV(T)                                                       \
   template axb_status getrf_dev<T>(axb_handle, int64_t, int64_t, T *, int64_t, \
                                    int64_t *, int64_t *);                      \
+  template axb_status laswp_dev<T>(axb_handle, int64_t, T *, int64_t, int64_t, \
+                                   int64_t, const int64_t *, int64_t);         \
   template axb_status getrs_dev<T>(axb_handle, axb_trans, int64_t, int64_t,    \
                                    const T *, int64_t, const int64_t *, T *,   \
                                    int64_t);                                   \

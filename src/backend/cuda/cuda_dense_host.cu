@@ -426,6 +426,7 @@ template <typename T, typename Ops> void fill_typed(Ops *o) {
   o->potrs = host_potrs<T>;
   o->getrf_dev = getrf_dev<T>;
   o->getrs_dev = getrs_dev<T>;
+  o->laswp_dev = laswp_dev<T>;
   o->potrf_dev = potrf_dev<T>;
   o->potrs_dev = potrs_dev<T>;
   o->getri_dev = getri_dev<T>;

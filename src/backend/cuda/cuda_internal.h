@@ -273,6 +273,9 @@ axb_status getrs_dev(axb_handle h, axb_trans trans, int64_t n, int64_t nrhs,
                      const T *dA, int64_t ldda, const int64_t *dipiv, T *dB,
                      int64_t lddb);
 template <typename T>
+axb_status laswp_dev(axb_handle h, int64_t n, T *dA, int64_t ldda, int64_t k1,
+                     int64_t k2, const int64_t *dipiv, int64_t incx);
+template <typename T>
 axb_status potrf_dev(axb_handle h, axb_uplo uplo, int64_t n, T *dA,
                      int64_t ldda, int64_t *dinfo);
 template <typename T>

@@ -11,6 +11,7 @@
 typedef int cudaError_t;
 #define cudaSuccess 0
 typedef void *cudaStream_t;
+#define cudaStreamLegacy ((cudaStream_t)0x1)
 enum cudaMemcpyKind {
   cudaMemcpyHostToDevice = 1,
   cudaMemcpyDeviceToHost = 2,
