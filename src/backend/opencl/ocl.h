@@ -61,6 +61,7 @@ typedef struct axb_ocl {
   int wg;         /* work-group size of the one-group kernels (power of two) */
   int max_wg;     /* the device's largest work-group (power of two)           */
   int nb;         /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
+  int odd_ld;     /* uploads' columns an odd number of 64-byte lines apart */
   char name[272]; /* "device (platform)" */
   /* Program cache: [0] float, [1] double; built on first use. */
   cl_program prog[2];
