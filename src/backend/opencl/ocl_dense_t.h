@@ -396,21 +396,27 @@ static axb_status FN_(download_tri)(axb_handle h, axb_uplo uplo, cl_mem dA,
 }
 
 /* The diagonal block [k0, k1) by inner blocks of AXB_OCL_NB: our
-   one-group kernel on each (its info read back: stop at the first minor
-   that is not positive), then chol_step inside [k0, k1) only. */
+   one-group kernel on each, then chol_step inside [k0, k1) only; info
+   read back once, at the end (each blocking read drained the queue and
+   left the device idle while the host queued the next step: 32 of them
+   at n = 2048).  The kernel does nothing once info is set, so info is
+   the first minor that is not positive even though the steps after a
+   failing inner block still run; what they leave in [k0, k1) is not a
+   factor (LAPACK's potrf leaves that part unspecified too), and the
+   caller stops at this outer block. */
 static axb_status FN_(chol_inner)(axb_handle h, axb_uplo uplo, cl_mem dA,
                                   int64_t ldd, int64_t k0, int64_t k1,
                                   cl_mem dinfo, int *hinfo, cl_mem dW,
                                   cl_mem dT) {
   axb_status st = AXB_SUCCESS;
-  for (int64_t k = k0; !st && !*hinfo && k < k1; k += AXB_OCL_NB) {
+  for (int64_t k = k0; !st && k < k1; k += AXB_OCL_NB) {
     const int64_t jb = k1 - k < AXB_OCL_NB ? k1 - k : AXB_OCL_NB;
     st = ocl_chol_diag(h, DBL, dA, k + k * ldd, ldd, jb, k, uplo == AXB_UPPER,
                        dinfo);
-    if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), hinfo, 1);
-    if (!st && !*hinfo && k1 - k - jb > 0)
+    if (!st && k1 - k - jb > 0)
       st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, k1 - k - jb, dW, dT);
   }
+  if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), hinfo, 1);
   return st;
 }
 
