@@ -58,10 +58,14 @@ typedef struct axb_ocl {
   int64_t enq; /* enqueues so far (kernels, CLBlast calls, copies, fills) */
   int ordinal; /* axb's device number                          */
   int fp64;
-  int wg;         /* work-group size of the one-group kernels (power of two) */
-  int max_wg;     /* the device's largest work-group (power of two)           */
-  int nb;         /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
-  int odd_ld;     /* uploads' columns an odd number of 64-byte lines apart */
+  int wg;     /* work-group size of the one-group kernels (power of two) */
+  int max_wg; /* the device's largest work-group (power of two)           */
+  int nb;     /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
+  int odd_ld; /* uploads' columns an odd number of 64-byte lines apart */
+  /* CLBlast GEMM's scratch on a CPU device (axb__ocl_gemm_tmp): kept
+     from call to call, grown on demand, released with the handle */
+  cl_mem gemm_tmp;
+  size_t gemm_tmp_bytes;
   char name[272]; /* "device (platform)" */
   /* Program cache: [0] float, [1] double; built on first use. */
   cl_program prog[2];
@@ -114,6 +118,9 @@ axb_status axb__ocl_download_at(axb_handle h, cl_mem src, int64_t i0,
                                 int64_t cols, size_t es, void *dst,
                                 int64_t ldh);
 axb_status axb__ocl_finish(axb_handle h);
+/* *tmp := the handle's CLBlast GEMM scratch of at least `bytes`, or NULL
+   on a GPU (CLBlast allocates its own there); CL error code. */
+cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp);
 /* dst block (rows x cols, ld ldd at element offset dO) := src block (ld
    lds at offset so), on the queue; element size es. */
 axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,

@@ -237,6 +237,7 @@ void axb__opencl_handle_fini(axb_handle h) {
       if (o->kern[p][k]) clReleaseKernel(o->kern[p][k]);
     if (o->prog[p]) clReleaseProgram(o->prog[p]);
   }
+  axb__ocl_free(o->gemm_tmp);
   if (o->q) clReleaseCommandQueue(o->q);
   if (o->q2) clReleaseCommandQueue(o->q2);
   if (o->ctx) clReleaseContext(o->ctx);
@@ -438,6 +439,33 @@ axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
                                                 d3, region, lds * es, 0,
                                                 ldd * es, 0, 0, NULL, NULL),
                         "clEnqueueCopyBufferRect");
+}
+
+/* On PoCL every CLBlast GEMM through its indirect kernel allocated fresh
+   buffers for the padded copies of A, B and C, whose pages the copy
+   kernels then faulted in: ~6000 page faults per n = 2048 dpotrf (perf),
+   more than a third of its faults.  One scratch per handle, reused by
+   every GEMM of the CPU-device path (the queue is in order, so a GEMM's
+   kernels are done with it before the next GEMM's start); a larger one
+   replaces it (released buffers outlive the commands queued on them). */
+cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp) {
+  axb_ocl *o = axb__ocl(h);
+  *tmp = NULL;
+  if (!o->odd_ld) return CL_SUCCESS; /* a GPU: CLBlast's own */
+  if (bytes > o->gemm_tmp_bytes || !o->gemm_tmp) {
+    axb__ocl_free(o->gemm_tmp);
+    o->gemm_tmp_bytes = 0;
+    cl_int err = CL_SUCCESS;
+    o->gemm_tmp = clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 16,
+                                 NULL, &err);
+    if (err != CL_SUCCESS) {
+      o->gemm_tmp = NULL;
+      return err;
+    }
+    o->gemm_tmp_bytes = bytes;
+  }
+  *tmp = o->gemm_tmp;
+  return CL_SUCCESS;
 }
 
 axb_status axb__ocl_finish(axb_handle h) {

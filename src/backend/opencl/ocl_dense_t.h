@@ -29,6 +29,29 @@
 #define OCL_T_ sizeof(T)
 #define FN_(name) AXB_FN(ocl_, name)
 
+/* CLBlast's GEMM with the handle's scratch on a CPU device
+   (axb__ocl_gemm_tmp), its plain GEMM elsewhere; same arguments. */
+static CLBlastStatusCode
+FN_(gemm)(axb_handle h, CLBlastLayout lay, CLBlastTranspose ta,
+          CLBlastTranspose tb, size_t m, size_t n, size_t k, T alpha, cl_mem A,
+          size_t a0, size_t lda, cl_mem B, size_t b0, size_t ldb, T beta,
+          cl_mem C, size_t c0, size_t ldc, cl_command_queue *q, cl_event *ev) {
+  size_t bytes = 0;
+  cl_mem tmp = NULL;
+  if (axb__ocl(h)->odd_ld) {
+    const CLBlastStatusCode s = BL(GemmTempBufferSize)(
+        lay, ta, tb, m, n, k, a0, lda, b0, ldb, c0, ldc, q, &bytes);
+    if (s != CLBlastSuccess) return s;
+    const cl_int err = axb__ocl_gemm_tmp(h, bytes, &tmp);
+    if (err != CL_SUCCESS) return (CLBlastStatusCode)err;
+  }
+  if (!tmp)
+    return BL(gemm)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0, ldb, beta,
+                    C, c0, ldc, q, ev);
+  return BL(gemmWithTempBuffer)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0,
+                                ldb, beta, C, c0, ldc, q, ev, tmp);
+}
+
 /* Device copy of A with the triangle opposite to uplo zeroed for CLBlast's
    triangular routines (TRSM, SYRK); with only our kernels and GEMMs on
    owned blocks to come (potrf/potrs on a CPU device, o->nb above
@@ -125,20 +148,21 @@ static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
       st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nc);
     if (!st)
       st = axb__ocl_blast(h,
-                          BL(gemm)(CLBlastLayoutColMajor, wt,
-                                   CLBlastTransposeNo, jb, nc, jb, 1, dW, 0, jb,
-                                   dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
+                          FN_(gemm)(h, CLBlastLayoutColMajor, wt,
+                                    CLBlastTransposeNo, jb, nc, jb, 1, dW, 0,
+                                    jb, dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
                           "trsm: GEMM of a diagonal block");
     /* the rest: rows [k1, n) top down, [0, k0) bottom up */
     const int64_t r0 = down ? k1 : 0, nr = down ? n - k1 : k0;
     /* op(A)(rest, block) is A(rest, block), or A(block, rest)^T */
     const size_t a_off = t->a0 + (notr ? r0 + k0 * lda : k0 + r0 * lda);
     if (!st && nr > 0)
-      st = axb__ocl_blast(
-          h,
-          BL(gemm)(CLBlastLayoutColMajor, at, CLBlastTransposeNo, nr, nc, jb,
-                   -1, t->A, a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q, NULL),
-          "trsm: GEMM of the rest");
+      st = axb__ocl_blast(h,
+                          FN_(gemm)(h, CLBlastLayoutColMajor, at,
+                                    CLBlastTransposeNo, nr, nc, jb, -1, t->A,
+                                    a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q,
+                                    NULL),
+                          "trsm: GEMM of the rest");
   }
   axb__ocl_free(dW);
   axb__ocl_free(dT);
@@ -164,9 +188,9 @@ static axb_status FN_(block_row)(axb_handle h, cl_mem dA, int64_t ldd,
   if (!st) st = axb__ocl_copy_block(h, OCL_T_, dA, a12, ldd, dT, 0, jb, jb, r);
   if (!st)
     st = axb__ocl_blast(h,
-                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                 CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb,
-                                 dT, 0, jb, 0, dA, a12, ldd, &q, NULL),
+                        FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                  CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb,
+                                  dT, 0, jb, 0, dA, a12, ldd, &q, NULL),
                         "getrf: GEMM of the block row");
   return st;
 }
@@ -196,11 +220,11 @@ static axb_status FN_(lu_update)(axb_handle h, cl_mem dA, int64_t ldd,
   axb_status st = FN_(block_row)(h, dA, ldd, k, jb, r, dW, dT);
   if (!st && m - k - jb > 0)
     st = axb__ocl_blast(h,
-                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                 CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
-                                 k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd,
-                                 ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q,
-                                 NULL),
+                        FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                  CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
+                                  k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd,
+                                  ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q,
+                                  NULL),
                         "getrf: GEMM of the trailing matrix");
   return st;
 }
@@ -312,14 +336,14 @@ static axb_status FN_(syrk_gemm)(axb_handle h, int lo, cl_mem dA, int64_t ldd,
     const size_t cc = k1 + c + (k1 + c) * ldd; /* C's chunk diagonal */
     st = axb__ocl_blast(
         h,
-        lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                      CLBlastTransposeYes, r - c, w, jb, -1, dA,
-                      k1 + c + k * ldd, ldd, dA, k1 + c + k * ldd, ldd, 1, dA,
-                      cc, ldd, &q, NULL)
-           : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeYes,
-                      CLBlastTransposeNo, c + w, w, jb, -1, dA, k + k1 * ldd,
-                      ldd, dA, k + (k1 + c) * ldd, ldd, 1, dA,
-                      k1 + (k1 + c) * ldd, ldd, &q, NULL),
+        lo ? FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                       CLBlastTransposeYes, r - c, w, jb, -1, dA,
+                       k1 + c + k * ldd, ldd, dA, k1 + c + k * ldd, ldd, 1, dA,
+                       cc, ldd, &q, NULL)
+           : FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeYes,
+                       CLBlastTransposeNo, c + w, w, jb, -1, dA, k + k1 * ldd,
+                       ldd, dA, k + (k1 + c) * ldd, ldd, 1, dA,
+                       k1 + (k1 + c) * ldd, ldd, &q, NULL),
         "potrf: GEMM of the trailing matrix");
   }
   return st;
@@ -341,14 +365,15 @@ static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
   if (!st)
     st = axb__ocl_copy_block(h, OCL_T_, dA, off, ldd, dT, 0, rows, rows, cols);
   if (!st)
-    st = axb__ocl_blast(h,
-                        lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                      CLBlastTransposeYes, r, jb, jb, 1, dT, 0,
-                                      r, dW, 0, jb, 0, dA, off, ldd, &q, NULL)
-                           : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                      CLBlastTransposeNo, jb, r, jb, 1, dW, 0,
-                                      jb, dT, 0, jb, 0, dA, off, ldd, &q, NULL),
-                        "potrf: GEMM of the block column");
+    st = axb__ocl_blast(
+        h,
+        lo ? FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                       CLBlastTransposeYes, r, jb, jb, 1, dT, 0, r, dW, 0, jb,
+                       0, dA, off, ldd, &q, NULL)
+           : FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                       CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb, dT, 0, jb,
+                       0, dA, off, ldd, &q, NULL),
+        "potrf: GEMM of the block column");
   if (st) return st;
   if (axb__ocl(h)->nb > AXB_OCL_NB)
     return FN_(syrk_gemm)(h, lo, dA, ldd, k, jb, r, (int64_t)axb__ocl(h)->nb);
@@ -541,11 +566,11 @@ axb_status AXB_FN(axb_ocl_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
   if (!st)
     st = axb__ocl_blast(
         h,
-        BL(gemm)(CLBlastLayoutColMajor,
-                 ta == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
-                 tb == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
-                 m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc, &q,
-                 NULL),
+        FN_(gemm)(h, CLBlastLayoutColMajor,
+                  ta == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                  tb == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                  m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc, &q,
+                  NULL),
         "gemm");
   if (!st) st = axb__ocl_download(h, dC, lc, m, n, OCL_T_, C, ldc);
   axb__ocl_free(dA);
