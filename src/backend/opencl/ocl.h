@@ -63,7 +63,8 @@ typedef struct axb_ocl {
   int nb;     /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
   int odd_ld; /* uploads' columns an odd number of 64-byte lines apart */
   /* CLBlast GEMM's scratch on a CPU device (axb__ocl_gemm_tmp): kept
-     from call to call, grown on demand, released with the handle */
+     from call to call, grown on demand up to AXB_OCL_GEMM_TMP_MAX,
+     released with the handle */
   cl_mem gemm_tmp;
   size_t gemm_tmp_bytes;
   char name[272]; /* "device (platform)" */
@@ -118,9 +119,12 @@ axb_status axb__ocl_download_at(axb_handle h, cl_mem src, int64_t i0,
                                 int64_t cols, size_t es, void *dst,
                                 int64_t ldh);
 axb_status axb__ocl_finish(axb_handle h);
-/* *tmp := the handle's CLBlast GEMM scratch of at least `bytes`, or NULL
-   on a GPU (CLBlast allocates its own there); CL error code. */
-cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp);
+/* *tmp := a CLBlast GEMM scratch of at least `bytes`, or NULL on a GPU
+   (CLBlast allocates its own there): the handle's, or above
+   AXB_OCL_GEMM_TMP_MAX one of its own, *own set, which the caller
+   releases once the GEMM is queued; CL error code. */
+cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp, int *own);
+#define AXB_OCL_GEMM_TMP_MAX ((size_t)64 << 20)
 /* dst block (rows x cols, ld ldd at element offset dO) := src block (ld
    lds at offset so), on the queue; element size es. */
 axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,

@@ -447,15 +447,25 @@ axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
    more than a third of its faults.  One scratch per handle, reused by
    every GEMM of the CPU-device path (the queue is in order, so a GEMM's
    kernels are done with it before the next GEMM's start); a larger one
-   replaces it (released buffers outlive the commands queued on them). */
-cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp) {
+   replaces it (released buffers outlive the commands queued on them).
+   Above AXB_OCL_GEMM_TMP_MAX the scratch is the caller's own, released
+   after its GEMM, so that a handle does not hold a large one between
+   calls (on a CPU device it is host memory). */
+cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp, int *own) {
   axb_ocl *o = axb__ocl(h);
+  cl_int err = CL_SUCCESS;
   *tmp = NULL;
+  *own = 0;
   if (!o->odd_ld) return CL_SUCCESS; /* a GPU: CLBlast's own */
+  if (bytes > AXB_OCL_GEMM_TMP_MAX) {
+    *tmp = clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    *own = err == CL_SUCCESS;
+    if (!*own) *tmp = NULL;
+    return err;
+  }
   if (bytes > o->gemm_tmp_bytes || !o->gemm_tmp) {
     axb__ocl_free(o->gemm_tmp);
     o->gemm_tmp_bytes = 0;
-    cl_int err = CL_SUCCESS;
     o->gemm_tmp = clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 16,
                                  NULL, &err);
     if (err != CL_SUCCESS) {

@@ -38,18 +38,22 @@ FN_(gemm)(axb_handle h, CLBlastLayout lay, CLBlastTranspose ta,
           cl_mem C, size_t c0, size_t ldc, cl_command_queue *q, cl_event *ev) {
   size_t bytes = 0;
   cl_mem tmp = NULL;
+  int own = 0;
   if (axb__ocl(h)->odd_ld) {
     const CLBlastStatusCode s = BL(GemmTempBufferSize)(
         lay, ta, tb, m, n, k, a0, lda, b0, ldb, c0, ldc, q, &bytes);
     if (s != CLBlastSuccess) return s;
-    const cl_int err = axb__ocl_gemm_tmp(h, bytes, &tmp);
+    const cl_int err = axb__ocl_gemm_tmp(h, bytes, &tmp, &own);
     if (err != CL_SUCCESS) return (CLBlastStatusCode)err;
   }
   if (!tmp)
     return BL(gemm)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0, ldb, beta,
                     C, c0, ldc, q, ev);
-  return BL(gemmWithTempBuffer)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0,
-                                ldb, beta, C, c0, ldc, q, ev, tmp);
+  const CLBlastStatusCode s =
+      BL(gemmWithTempBuffer)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0,
+                             ldb, beta, C, c0, ldc, q, ev, tmp);
+  if (own) clReleaseMemObject(tmp); /* freed once the GEMM is done */
+  return s;
 }
 
 /* Device copy of A with the triangle opposite to uplo zeroed for CLBlast's
