@@ -67,6 +67,11 @@ typedef struct axb_ocl {
      released with the handle */
   cl_mem gemm_tmp;
   size_t gemm_tmp_bytes;
+  /* a routine's released matrix copy kept for the next one on a CPU
+     device (axb__ocl_upload_kept, axb__ocl_free_kept), up to
+     AXB_OCL_KEPT_MAX */
+  cl_mem kept;
+  size_t kept_bytes;
   char name[272]; /* "device (platform)" */
   /* Program cache: [0] float, [1] double; built on first use. */
   cl_program prog[2];
@@ -105,6 +110,14 @@ axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
                            int64_t rows, int64_t cols, size_t es, cl_mem *dst,
                            int64_t *ldd);
 axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst);
+/* axb__ocl_upload into the handle's kept buffer when it is large enough;
+   axb__ocl_free_kept releases such a copy, keeping it on a CPU device up
+   to AXB_OCL_KEPT_MAX (ocl_context.c says why). */
+axb_status axb__ocl_upload_kept(axb_handle h, const void *src, int64_t lda,
+                                int64_t rows, int64_t cols, size_t es,
+                                cl_mem *dst, int64_t *ldd);
+void axb__ocl_free_kept(axb_handle h, cl_mem m);
+#define AXB_OCL_KEPT_MAX ((size_t)64 << 20)
 /* Device block at offset 0 (ld ldd) := host block (rows x cols, ld lda). */
 axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
                           int64_t cols, size_t es, const void *src,

@@ -64,7 +64,7 @@ FN_(gemm)(axb_handle h, CLBlastLayout lay, CLBlastTranspose ta,
 static axb_status FN_(upload_tri)(axb_handle h, axb_uplo uplo, int64_t n,
                                   const T *A, int64_t lda, cl_mem *dA,
                                   int64_t *ldd, int blas_reads) {
-  axb_status st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, dA, ldd);
+  axb_status st = axb__ocl_upload_kept(h, A, lda, n, n, OCL_T_, dA, ldd);
   if (!st && (blas_reads || axb__ocl(h)->nb == AXB_OCL_NB))
     st = ocl_zero_triangle(h, DBL, *dA, *ldd, n, uplo == AXB_LOWER);
   return st;
@@ -260,7 +260,7 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   int64_t ldd = 0, ld1 = 0;
   int *piv = NULL, hinfo = 0;
   axb_status st = ocl_fits(h, m, n);
-  if (!st) st = axb__ocl_upload(h, A, lda, m, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload_kept(h, A, lda, m, n, OCL_T_, &dA, &ldd);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
   if (!st) st = axb__ocl_upload(h, NULL, 1, mn, 1, sizeof(int), &dpiv, &ld1);
@@ -284,7 +284,7 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
     st = axb__zero_pivot(h, info, hinfo, "getrf", "U");
   }
   axb__free(piv);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dpiv);
   axb__ocl_free(dinfo);
   axb__ocl_free(dW);
@@ -302,7 +302,7 @@ axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
   const axb_uplo first = trans == AXB_NO_TRANS ? AXB_LOWER : AXB_UPPER;
   const axb_uplo second = trans == AXB_NO_TRANS ? AXB_UPPER : AXB_LOWER;
   axb_status st = ocl_fits(h, n, nrhs);
-  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload_kept(h, A, lda, n, n, OCL_T_, &dA, &ldd);
   if (!st) st = axb__ocl_upload(h, B, ldb, n, nrhs, OCL_T_, &dB, &lde);
   if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
   if (!st && trans == AXB_NO_TRANS)
@@ -316,7 +316,7 @@ axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
   if (!st && trans != AXB_NO_TRANS)
     st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 0);
   if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dB);
   axb__ocl_free(dpiv);
   return st;
@@ -474,7 +474,7 @@ axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
   }
   if (!st) st = FN_(download_tri)(h, uplo, dA, ldd, n, A, lda);
   if (!st && hinfo) st = axb__not_spd(h, info, hinfo, "potrf");
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dinfo);
   axb__ocl_free(dW);
   axb__ocl_free(dT);
@@ -498,7 +498,7 @@ axb_status AXB_FN(axb_ocl_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
     st = FN_(trsm_left)(h, &t, nrhs, dB, lde, 0);
   }
   if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dB);
   return st;
 }
@@ -521,7 +521,7 @@ axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
   cl_mem dA = NULL, dX = NULL;
   int64_t ldd = 0, ldx = 0;
   axb_status st = ocl_fits(h, n, n);
-  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload_kept(h, A, lda, n, n, OCL_T_, &dA, &ldd);
   if (!st) st = axb__ocl_upload(h, NULL, n, n, n, OCL_T_, &dX, &ldx);
   if (!st) st = ocl_identity(h, DBL, dX, ldx, n);
   for (int pass = 0; pass < 2 && !st; ++pass) {
@@ -539,7 +539,7 @@ axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
         b[i] = t;
       }
     }
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dX);
   return st;
 }
@@ -613,7 +613,7 @@ axb_status AXB_FN(axb_ocl_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
             n, alpha, dA, 0, la, dB, 0, lb, &q, NULL),
         "trsm");
   if (!st) st = axb__ocl_download(h, dB, lb, m, n, OCL_T_, B, ldb);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dB);
   return st;
 }
