@@ -11,10 +11,11 @@
  *          right (laswp kernel), U12 := L11^-1 A12 and A22 -= L21 U12
  *          (CLBlast GEMMs).
  *   potrf  right-looking blocked Cholesky, two levels the same way: the
- *          diagonal blocks of 64 by our one-group kernel (its info read
- *          back: stop at the first minor that is not positive), the block
- *          column by L11^-1 and a GEMM, the trailing triangle by SYRK on a
- *          GPU and by GEMMs on column chunks on a CPU device.
+ *          diagonal blocks of 64 by our one-group kernel (info read back
+ *          once per outer block: stop at the first minor that is not
+ *          positive), the block column by L11^-1 and a GEMM, the trailing
+ *          triangle by SYRK on a GPU and by GEMMs on column chunks on a
+ *          CPU device.
  *   With o->gpu_path (a GPU, or AXB_OPENCL_GPU_PATH=1) both factor the
  *   uploaded copy by the GPU-device path instead (ocl_gpu_t.h, issue 29d).
  *   The triangular solves inside are GEMMs with the inverted diagonal
