@@ -210,9 +210,13 @@ static void not_spd_case(int64_t n, int64_t k, double bad, axb_dtype t,
 static void not_spd_cases(axb_dtype t) {
   /* 300: the failing minor in an inner block of a blocked backend's first
      outer block (k = 100; OpenCL on a CPU: 64 inside 256) and in its
-     second (k = 270). */
-  const int64_t shapes[][2] = {{1, 0},   {5, 0},     {5, 2},    {33, 32},
-                               {70, 40}, {300, 100}, {300, 270}};
+     second (k = 270).  600 (OpenCL on a CPU: outer blocks 256, 256 and
+     88 = 64 + 24; its info read once per outer block): in the last inner
+     block of the first (k = 250), in the second of four inner blocks of
+     the second (k = 380) and in the short last one (k = 590). */
+  const int64_t shapes[][2] = {{1, 0},     {5, 0},     {5, 2},     {33, 32},
+                               {70, 40},   {300, 100}, {300, 270}, {600, 250},
+                               {600, 380}, {600, 590}};
   for (size_t i = 0; i < sizeof shapes / sizeof *shapes; ++i) {
     const int64_t n = shapes[i][0], k = shapes[i][1];
     for (int v = V_POTRF; v <= V_BANACHIEWICZ; ++v) {

@@ -59,9 +59,20 @@ typedef struct axb_ocl {
   int64_t enq; /* enqueues so far (kernels, CLBlast calls, copies, fills) */
   int ordinal; /* axb's device number                          */
   int fp64;
-  int wg;         /* work-group size of the one-group kernels (power of two) */
-  int max_wg;     /* the device's largest work-group (power of two)           */
-  int nb;         /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
+  int wg;     /* work-group size of the one-group kernels (power of two) */
+  int max_wg; /* the device's largest work-group (power of two)           */
+  int nb;     /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
+  int odd_ld; /* uploads' columns an odd number of 64-byte lines apart */
+  /* CLBlast GEMM's scratch on a CPU device (axb__ocl_gemm_tmp): kept
+     from call to call, grown on demand up to AXB_OCL_GEMM_TMP_MAX,
+     released with the handle */
+  cl_mem gemm_tmp;
+  size_t gemm_tmp_bytes;
+  /* a routine's released matrix copy kept for the next one on a CPU
+     device (axb__ocl_upload_kept, axb__ocl_free_kept), up to
+     AXB_OCL_KEPT_MAX */
+  cl_mem kept;
+  size_t kept_bytes;
   char name[272]; /* "device (platform)" */
   /* Program cache: [0] float, [1] double; built on first use. */
   cl_program prog[2];
@@ -100,6 +111,14 @@ axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
                            int64_t rows, int64_t cols, size_t es, cl_mem *dst,
                            int64_t *ldd);
 axb_status axb__ocl_alloc(axb_handle h, size_t bytes, cl_mem *dst);
+/* axb__ocl_upload into the handle's kept buffer when it is large enough;
+   axb__ocl_free_kept releases such a copy, keeping it on a CPU device up
+   to AXB_OCL_KEPT_MAX (ocl_context.c says why). */
+axb_status axb__ocl_upload_kept(axb_handle h, const void *src, int64_t lda,
+                                int64_t rows, int64_t cols, size_t es,
+                                cl_mem *dst, int64_t *ldd);
+void axb__ocl_free_kept(axb_handle h, cl_mem m);
+#define AXB_OCL_KEPT_MAX ((size_t)64 << 20)
 /* Device block at offset 0 (ld ldd) := host block (rows x cols, ld lda). */
 axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
                           int64_t cols, size_t es, const void *src,
@@ -114,6 +133,12 @@ axb_status axb__ocl_download_at(axb_handle h, cl_mem src, int64_t i0,
                                 int64_t cols, size_t es, void *dst,
                                 int64_t ldh);
 axb_status axb__ocl_finish(axb_handle h);
+/* *tmp := a CLBlast GEMM scratch of at least `bytes`, or NULL on a GPU
+   (CLBlast allocates its own there): the handle's, or above
+   AXB_OCL_GEMM_TMP_MAX one of its own, *own set, which the caller
+   releases once the GEMM is queued; CL error code. */
+cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp, int *own);
+#define AXB_OCL_GEMM_TMP_MAX ((size_t)64 << 20)
 /* dst block (rows x cols, ld ldd at element offset dO) := src block (ld
    lds at offset so), on the queue; element size es. */
 axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,

@@ -206,6 +206,7 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   if (!info.is_gpu) {
     clblast_cpu_parameters(o->device);
     o->wg = 1;
+    o->odd_ld = 1;
     /* The device's own threads are the cores: the driver's host-side work
        (copy, condition estimate, backward error) on one thread, not an
        OpenMP pool spinning against the device's (the certified solve at
@@ -236,6 +237,8 @@ void axb__opencl_handle_fini(axb_handle h) {
       if (o->kern[p][k]) clReleaseKernel(o->kern[p][k]);
     if (o->prog[p]) clReleaseProgram(o->prog[p]);
   }
+  axb__ocl_free(o->gemm_tmp);
+  axb__ocl_free(o->kept);
   if (o->q) clReleaseCommandQueue(o->q);
   if (o->q2) clReleaseCommandQueue(o->q2);
   if (o->ctx) clReleaseContext(o->ctx);
@@ -390,11 +393,28 @@ axb_status axb__ocl_write(axb_handle h, cl_mem dst, int64_t ldd, int64_t rows,
   return rect_copy(h, 1, dst, ldd, rows, cols, es, (void *)src, lda);
 }
 
-axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
-                           int64_t rows, int64_t cols, size_t es, cl_mem *dst,
-                           int64_t *ldd) {
+/* A copy of the host block in a new device buffer (kept: the handle's
+   kept one when it is large enough). */
+static axb_status upload(axb_handle h, int kept, const void *src, int64_t lda,
+                         int64_t rows, int64_t cols, size_t es, cl_mem *dst,
+                         int64_t *ldd) {
+  axb_ocl *o = axb__ocl(h);
   *ldd = (int64_t)round_up((size_t)(rows > 0 ? rows : 1), 16);
-  axb_status st = axb__ocl_alloc(h, (size_t)*ldd * (size_t)cols * es, dst);
+  /* On a CPU device, columns a power of two apart in bytes (16 KiB at
+     n = 2048 in double) fall into the same few cache sets, and a kernel
+     walking a block along its rows misses on every element: the 64 x 64
+     Cholesky diagonal kernel took ~20 of the ~110 ms of an n = 2048
+     dpotrf on PoCL, ~2 with the columns an odd number of lines apart. */
+  const size_t line = 64;
+  if (o->odd_ld && line % es == 0 && (*ldd * es / line) % 2 == 0)
+    *ldd += (int64_t)(line / es);
+  const size_t bytes = (size_t)*ldd * (size_t)cols * es;
+  axb_status st = AXB_SUCCESS;
+  if (kept && o->kept && o->kept_bytes >= bytes) {
+    *dst = o->kept;
+    o->kept = NULL;
+  } else
+    st = axb__ocl_alloc(h, bytes, dst);
   if (st != AXB_SUCCESS || !src) return st;
   st = axb__ocl_write(h, *dst, *ldd, rows, cols, es, src, lda);
   if (st != AXB_SUCCESS) {
@@ -402,6 +422,41 @@ axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
     *dst = NULL;
   }
   return st;
+}
+
+axb_status axb__ocl_upload(axb_handle h, const void *src, int64_t lda,
+                           int64_t rows, int64_t cols, size_t es, cl_mem *dst,
+                           int64_t *ldd) {
+  return upload(h, 0, src, lda, rows, cols, es, dst, ldd);
+}
+
+axb_status axb__ocl_upload_kept(axb_handle h, const void *src, int64_t lda,
+                                int64_t rows, int64_t cols, size_t es,
+                                cl_mem *dst, int64_t *ldd) {
+  return upload(h, 1, src, lda, rows, cols, es, dst, ldd);
+}
+
+/* PoCL takes a new buffer's memory from malloc, which maps fresh pages
+   above 32 MiB (glibc's largest mmap threshold): the n = 2048 double
+   matrix's upload faulted 8000 pages in, 20 ms of every ~110 ms dpotrf
+   (float's 16 MiB, reused by malloc after a few calls: 2 ms).  The
+   routines' matrix copies go through the kept buffer instead: one per
+   handle, replaced by a larger one, at most AXB_OCL_KEPT_MAX (on a CPU
+   device it is host memory held between calls), none on a GPU. */
+void axb__ocl_free_kept(axb_handle h, cl_mem m) {
+  axb_ocl *o = axb__ocl(h);
+  size_t bytes = 0;
+  if (!m) return;
+  if (!o->odd_ld ||
+      clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) !=
+          CL_SUCCESS ||
+      bytes > AXB_OCL_KEPT_MAX || (o->kept && o->kept_bytes > bytes)) {
+    clReleaseMemObject(m);
+    return;
+  }
+  axb__ocl_free(o->kept);
+  o->kept = m;
+  o->kept_bytes = bytes;
 }
 
 axb_status axb__ocl_download(axb_handle h, cl_mem src, int64_t ldd,
@@ -429,6 +484,43 @@ axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
                                                 d3, region, lds * es, 0,
                                                 ldd * es, 0, 0, NULL, NULL),
                         "clEnqueueCopyBufferRect");
+}
+
+/* On PoCL every CLBlast GEMM through its indirect kernel allocated fresh
+   buffers for the padded copies of A, B and C, whose pages the copy
+   kernels then faulted in: ~6000 page faults per n = 2048 dpotrf (perf),
+   more than a third of its faults.  One scratch per handle, reused by
+   every GEMM of the CPU-device path (the queue is in order, so a GEMM's
+   kernels are done with it before the next GEMM's start); a larger one
+   replaces it (released buffers outlive the commands queued on them).
+   Above AXB_OCL_GEMM_TMP_MAX the scratch is the caller's own, released
+   after its GEMM, so that a handle does not hold a large one between
+   calls (on a CPU device it is host memory). */
+cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp, int *own) {
+  axb_ocl *o = axb__ocl(h);
+  cl_int err = CL_SUCCESS;
+  *tmp = NULL;
+  *own = 0;
+  if (!o->odd_ld) return CL_SUCCESS; /* a GPU: CLBlast's own */
+  if (bytes > AXB_OCL_GEMM_TMP_MAX) {
+    *tmp = clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    *own = err == CL_SUCCESS;
+    if (!*own) *tmp = NULL;
+    return err;
+  }
+  if (bytes > o->gemm_tmp_bytes || !o->gemm_tmp) {
+    axb__ocl_free(o->gemm_tmp);
+    o->gemm_tmp_bytes = 0;
+    o->gemm_tmp = clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 16,
+                                 NULL, &err);
+    if (err != CL_SUCCESS) {
+      o->gemm_tmp = NULL;
+      return err;
+    }
+    o->gemm_tmp_bytes = bytes;
+  }
+  *tmp = o->gemm_tmp;
+  return CL_SUCCESS;
 }
 
 axb_status axb__ocl_finish(axb_handle h) {

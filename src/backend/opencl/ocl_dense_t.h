@@ -11,10 +11,11 @@
  *          right (laswp kernel), U12 := L11^-1 A12 and A22 -= L21 U12
  *          (CLBlast GEMMs).
  *   potrf  right-looking blocked Cholesky, two levels the same way: the
- *          diagonal blocks of 64 by our one-group kernel (its info read
- *          back: stop at the first minor that is not positive), the block
- *          column by L11^-1 and a GEMM, the trailing triangle by SYRK on a
- *          GPU and by GEMMs on column chunks on a CPU device.
+ *          diagonal blocks of 64 by our one-group kernel (info read back
+ *          once per outer block: stop at the first minor that is not
+ *          positive), the block column by L11^-1 and a GEMM, the trailing
+ *          triangle by SYRK on a GPU and by GEMMs on column chunks on a
+ *          CPU device.
  *   With o->gpu_path (a GPU, or AXB_OPENCL_GPU_PATH=1) both factor the
  *   uploaded copy by the GPU-device path instead (ocl_gpu_t.h, issue 29d).
  *   The triangular solves inside are GEMMs with the inverted diagonal
@@ -29,6 +30,33 @@
 #define OCL_T_ sizeof(T)
 #define FN_(name) AXB_FN(ocl_, name)
 
+/* CLBlast's GEMM with the handle's scratch on a CPU device
+   (axb__ocl_gemm_tmp), its plain GEMM elsewhere; same arguments. */
+static CLBlastStatusCode
+FN_(gemm)(axb_handle h, CLBlastLayout lay, CLBlastTranspose ta,
+          CLBlastTranspose tb, size_t m, size_t n, size_t k, T alpha, cl_mem A,
+          size_t a0, size_t lda, cl_mem B, size_t b0, size_t ldb, T beta,
+          cl_mem C, size_t c0, size_t ldc, cl_command_queue *q, cl_event *ev) {
+  size_t bytes = 0;
+  cl_mem tmp = NULL;
+  int own = 0;
+  if (axb__ocl(h)->odd_ld) {
+    const CLBlastStatusCode s = BL(GemmTempBufferSize)(
+        lay, ta, tb, m, n, k, a0, lda, b0, ldb, c0, ldc, q, &bytes);
+    if (s != CLBlastSuccess) return s;
+    const cl_int err = axb__ocl_gemm_tmp(h, bytes, &tmp, &own);
+    if (err != CL_SUCCESS) return (CLBlastStatusCode)err;
+  }
+  if (!tmp)
+    return BL(gemm)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0, ldb, beta,
+                    C, c0, ldc, q, ev);
+  const CLBlastStatusCode s =
+      BL(gemmWithTempBuffer)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0,
+                             ldb, beta, C, c0, ldc, q, ev, tmp);
+  if (own) clReleaseMemObject(tmp); /* freed once the GEMM is done */
+  return s;
+}
+
 /* Device copy of A with the triangle opposite to uplo zeroed for CLBlast's
    triangular routines (TRSM, SYRK); with only our kernels and GEMMs on
    owned blocks to come (potrf/potrs on a CPU device, o->nb above
@@ -37,7 +65,7 @@
 static axb_status FN_(upload_tri)(axb_handle h, axb_uplo uplo, int64_t n,
                                   const T *A, int64_t lda, cl_mem *dA,
                                   int64_t *ldd, int blas_reads) {
-  axb_status st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, dA, ldd);
+  axb_status st = axb__ocl_upload_kept(h, A, lda, n, n, OCL_T_, dA, ldd);
   if (!st && (blas_reads || axb__ocl(h)->nb == AXB_OCL_NB))
     st = ocl_zero_triangle(h, DBL, *dA, *ldd, n, uplo == AXB_LOWER);
   return st;
@@ -125,20 +153,21 @@ static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
       st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nc);
     if (!st)
       st = axb__ocl_blast(h,
-                          BL(gemm)(CLBlastLayoutColMajor, wt,
-                                   CLBlastTransposeNo, jb, nc, jb, 1, dW, 0, jb,
-                                   dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
+                          FN_(gemm)(h, CLBlastLayoutColMajor, wt,
+                                    CLBlastTransposeNo, jb, nc, jb, 1, dW, 0,
+                                    jb, dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
                           "trsm: GEMM of a diagonal block");
     /* the rest: rows [k1, n) top down, [0, k0) bottom up */
     const int64_t r0 = down ? k1 : 0, nr = down ? n - k1 : k0;
     /* op(A)(rest, block) is A(rest, block), or A(block, rest)^T */
     const size_t a_off = t->a0 + (notr ? r0 + k0 * lda : k0 + r0 * lda);
     if (!st && nr > 0)
-      st = axb__ocl_blast(
-          h,
-          BL(gemm)(CLBlastLayoutColMajor, at, CLBlastTransposeNo, nr, nc, jb,
-                   -1, t->A, a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q, NULL),
-          "trsm: GEMM of the rest");
+      st = axb__ocl_blast(h,
+                          FN_(gemm)(h, CLBlastLayoutColMajor, at,
+                                    CLBlastTransposeNo, nr, nc, jb, -1, t->A,
+                                    a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q,
+                                    NULL),
+                          "trsm: GEMM of the rest");
   }
   axb__ocl_free(dW);
   axb__ocl_free(dT);
@@ -164,9 +193,9 @@ static axb_status FN_(block_row)(axb_handle h, cl_mem dA, int64_t ldd,
   if (!st) st = axb__ocl_copy_block(h, OCL_T_, dA, a12, ldd, dT, 0, jb, jb, r);
   if (!st)
     st = axb__ocl_blast(h,
-                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                 CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb,
-                                 dT, 0, jb, 0, dA, a12, ldd, &q, NULL),
+                        FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                  CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb,
+                                  dT, 0, jb, 0, dA, a12, ldd, &q, NULL),
                         "getrf: GEMM of the block row");
   return st;
 }
@@ -196,11 +225,11 @@ static axb_status FN_(lu_update)(axb_handle h, cl_mem dA, int64_t ldd,
   axb_status st = FN_(block_row)(h, dA, ldd, k, jb, r, dW, dT);
   if (!st && m - k - jb > 0)
     st = axb__ocl_blast(h,
-                        BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                 CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
-                                 k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd,
-                                 ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q,
-                                 NULL),
+                        FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                                  CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
+                                  k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd,
+                                  ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q,
+                                  NULL),
                         "getrf: GEMM of the trailing matrix");
   return st;
 }
@@ -232,7 +261,7 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
   int64_t ldd = 0, ld1 = 0;
   int *piv = NULL, hinfo = 0;
   axb_status st = ocl_fits(h, m, n);
-  if (!st) st = axb__ocl_upload(h, A, lda, m, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload_kept(h, A, lda, m, n, OCL_T_, &dA, &ldd);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * n) * OCL_T_, &dT);
   if (!st) st = axb__ocl_upload(h, NULL, 1, mn, 1, sizeof(int), &dpiv, &ld1);
@@ -256,7 +285,7 @@ axb_status AXB_FN(axb_ocl_, getrf)(axb_handle h, int64_t m, int64_t n, T *A,
     st = axb__zero_pivot(h, info, hinfo, "getrf", "U");
   }
   axb__free(piv);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dpiv);
   axb__ocl_free(dinfo);
   axb__ocl_free(dW);
@@ -274,7 +303,7 @@ axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
   const axb_uplo first = trans == AXB_NO_TRANS ? AXB_LOWER : AXB_UPPER;
   const axb_uplo second = trans == AXB_NO_TRANS ? AXB_UPPER : AXB_LOWER;
   axb_status st = ocl_fits(h, n, nrhs);
-  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload_kept(h, A, lda, n, n, OCL_T_, &dA, &ldd);
   if (!st) st = axb__ocl_upload(h, B, ldb, n, nrhs, OCL_T_, &dB, &lde);
   if (!st) st = FN_(upload_piv)(h, n, ipiv, &dpiv);
   if (!st && trans == AXB_NO_TRANS)
@@ -288,7 +317,7 @@ axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
   if (!st && trans != AXB_NO_TRANS)
     st = ocl_laswp(h, DBL, dB, 0, lde, nrhs, dpiv, 0, n, 0);
   if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dB);
   axb__ocl_free(dpiv);
   return st;
@@ -312,14 +341,14 @@ static axb_status FN_(syrk_gemm)(axb_handle h, int lo, cl_mem dA, int64_t ldd,
     const size_t cc = k1 + c + (k1 + c) * ldd; /* C's chunk diagonal */
     st = axb__ocl_blast(
         h,
-        lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                      CLBlastTransposeYes, r - c, w, jb, -1, dA,
-                      k1 + c + k * ldd, ldd, dA, k1 + c + k * ldd, ldd, 1, dA,
-                      cc, ldd, &q, NULL)
-           : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeYes,
-                      CLBlastTransposeNo, c + w, w, jb, -1, dA, k + k1 * ldd,
-                      ldd, dA, k + (k1 + c) * ldd, ldd, 1, dA,
-                      k1 + (k1 + c) * ldd, ldd, &q, NULL),
+        lo ? FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                       CLBlastTransposeYes, r - c, w, jb, -1, dA,
+                       k1 + c + k * ldd, ldd, dA, k1 + c + k * ldd, ldd, 1, dA,
+                       cc, ldd, &q, NULL)
+           : FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeYes,
+                       CLBlastTransposeNo, c + w, w, jb, -1, dA, k + k1 * ldd,
+                       ldd, dA, k + (k1 + c) * ldd, ldd, 1, dA,
+                       k1 + (k1 + c) * ldd, ldd, &q, NULL),
         "potrf: GEMM of the trailing matrix");
   }
   return st;
@@ -341,14 +370,15 @@ static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
   if (!st)
     st = axb__ocl_copy_block(h, OCL_T_, dA, off, ldd, dT, 0, rows, rows, cols);
   if (!st)
-    st = axb__ocl_blast(h,
-                        lo ? BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                      CLBlastTransposeYes, r, jb, jb, 1, dT, 0,
-                                      r, dW, 0, jb, 0, dA, off, ldd, &q, NULL)
-                           : BL(gemm)(CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                      CLBlastTransposeNo, jb, r, jb, 1, dW, 0,
-                                      jb, dT, 0, jb, 0, dA, off, ldd, &q, NULL),
-                        "potrf: GEMM of the block column");
+    st = axb__ocl_blast(
+        h,
+        lo ? FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                       CLBlastTransposeYes, r, jb, jb, 1, dT, 0, r, dW, 0, jb,
+                       0, dA, off, ldd, &q, NULL)
+           : FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
+                       CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb, dT, 0, jb,
+                       0, dA, off, ldd, &q, NULL),
+        "potrf: GEMM of the block column");
   if (st) return st;
   if (axb__ocl(h)->nb > AXB_OCL_NB)
     return FN_(syrk_gemm)(h, lo, dA, ldd, k, jb, r, (int64_t)axb__ocl(h)->nb);
@@ -396,21 +426,27 @@ static axb_status FN_(download_tri)(axb_handle h, axb_uplo uplo, cl_mem dA,
 }
 
 /* The diagonal block [k0, k1) by inner blocks of AXB_OCL_NB: our
-   one-group kernel on each (its info read back: stop at the first minor
-   that is not positive), then chol_step inside [k0, k1) only. */
+   one-group kernel on each, then chol_step inside [k0, k1) only; info
+   read back once, at the end (each blocking read drained the queue and
+   left the device idle while the host queued the next step: 32 of them
+   at n = 2048).  The kernel does nothing once info is set, so info is
+   the first minor that is not positive even though the steps after a
+   failing inner block still run; what they leave in [k0, k1) is not a
+   factor (LAPACK's potrf leaves that part unspecified too), and the
+   caller stops at this outer block. */
 static axb_status FN_(chol_inner)(axb_handle h, axb_uplo uplo, cl_mem dA,
                                   int64_t ldd, int64_t k0, int64_t k1,
                                   cl_mem dinfo, int *hinfo, cl_mem dW,
                                   cl_mem dT) {
   axb_status st = AXB_SUCCESS;
-  for (int64_t k = k0; !st && !*hinfo && k < k1; k += AXB_OCL_NB) {
+  for (int64_t k = k0; !st && k < k1; k += AXB_OCL_NB) {
     const int64_t jb = k1 - k < AXB_OCL_NB ? k1 - k : AXB_OCL_NB;
     st = ocl_chol_diag(h, DBL, dA, k + k * ldd, ldd, jb, k, uplo == AXB_UPPER,
                        dinfo);
-    if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), hinfo, 1);
-    if (!st && !*hinfo && k1 - k - jb > 0)
+    if (!st && k1 - k - jb > 0)
       st = FN_(chol_step)(h, uplo, dA, ldd, k, jb, k1 - k - jb, dW, dT);
   }
+  if (!st) st = axb__ocl_download(h, dinfo, 1, 1, 1, sizeof(int), hinfo, 1);
   return st;
 }
 
@@ -439,7 +475,7 @@ axb_status AXB_FN(axb_ocl_, potrf)(axb_handle h, axb_uplo uplo, int64_t n, T *A,
   }
   if (!st) st = FN_(download_tri)(h, uplo, dA, ldd, n, A, lda);
   if (!st && hinfo) st = axb__not_spd(h, info, hinfo, "potrf");
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dinfo);
   axb__ocl_free(dW);
   axb__ocl_free(dT);
@@ -463,7 +499,7 @@ axb_status AXB_FN(axb_ocl_, potrs)(axb_handle h, axb_uplo uplo, int64_t n,
     st = FN_(trsm_left)(h, &t, nrhs, dB, lde, 0);
   }
   if (!st) st = axb__ocl_download(h, dB, lde, n, nrhs, OCL_T_, B, ldb);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dB);
   return st;
 }
@@ -486,7 +522,7 @@ axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
   cl_mem dA = NULL, dX = NULL;
   int64_t ldd = 0, ldx = 0;
   axb_status st = ocl_fits(h, n, n);
-  if (!st) st = axb__ocl_upload(h, A, lda, n, n, OCL_T_, &dA, &ldd);
+  if (!st) st = axb__ocl_upload_kept(h, A, lda, n, n, OCL_T_, &dA, &ldd);
   if (!st) st = axb__ocl_upload(h, NULL, n, n, n, OCL_T_, &dX, &ldx);
   if (!st) st = ocl_identity(h, DBL, dX, ldx, n);
   for (int pass = 0; pass < 2 && !st; ++pass) {
@@ -504,7 +540,7 @@ axb_status AXB_FN(axb_ocl_, getri)(axb_handle h, int64_t n, T *A, int64_t lda,
         b[i] = t;
       }
     }
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dX);
   return st;
 }
@@ -535,11 +571,11 @@ axb_status AXB_FN(axb_ocl_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
   if (!st)
     st = axb__ocl_blast(
         h,
-        BL(gemm)(CLBlastLayoutColMajor,
-                 ta == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
-                 tb == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
-                 m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc, &q,
-                 NULL),
+        FN_(gemm)(h, CLBlastLayoutColMajor,
+                  ta == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                  tb == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
+                  m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc, &q,
+                  NULL),
         "gemm");
   if (!st) st = axb__ocl_download(h, dC, lc, m, n, OCL_T_, C, ldc);
   axb__ocl_free(dA);
@@ -578,7 +614,7 @@ axb_status AXB_FN(axb_ocl_, trsm)(axb_handle h, axb_side side, axb_uplo uplo,
             n, alpha, dA, 0, la, dB, 0, lb, &q, NULL),
         "trsm");
   if (!st) st = axb__ocl_download(h, dB, lb, m, n, OCL_T_, B, ldb);
-  axb__ocl_free(dA);
+  axb__ocl_free_kept(h, dA);
   axb__ocl_free(dB);
   return st;
 }
