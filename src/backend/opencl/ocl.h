@@ -62,7 +62,9 @@ typedef struct axb_ocl {
   int wg;     /* work-group size of the one-group kernels (power of two) */
   int max_wg; /* the device's largest work-group (power of two)           */
   int nb;     /* outer block of getrf/potrf/trsm (AXB_OCL_NB on a GPU)   */
-  int odd_ld; /* uploads' columns an odd number of 64-byte lines apart */
+  /* a CPU device: uploads' columns an odd number of 64-byte lines apart,
+     the GEMM scratch and the matrix copy kept between calls (below) */
+  int cpu_dev;
   /* CLBlast GEMM's scratch on a CPU device (axb__ocl_gemm_tmp): kept
      from call to call, grown on demand up to AXB_OCL_GEMM_TMP_MAX,
      released with the handle */

@@ -206,7 +206,7 @@ axb_status axb__opencl_handle_init(axb_handle h) {
   if (!info.is_gpu) {
     clblast_cpu_parameters(o->device);
     o->wg = 1;
-    o->odd_ld = 1;
+    o->cpu_dev = 1;
     /* The device's own threads are the cores: the driver's host-side work
        (copy, condition estimate, backward error) on one thread, not an
        OpenMP pool spinning against the device's (the certified solve at
@@ -406,7 +406,7 @@ static axb_status upload(axb_handle h, int kept, const void *src, int64_t lda,
      Cholesky diagonal kernel took ~20 of the ~110 ms of an n = 2048
      dpotrf on PoCL, ~2 with the columns an odd number of lines apart. */
   const size_t line = 64;
-  if (o->odd_ld && line % es == 0 && (*ldd * es / line) % 2 == 0)
+  if (o->cpu_dev && line % es == 0 && (*ldd * es / line) % 2 == 0)
     *ldd += (int64_t)(line / es);
   const size_t bytes = (size_t)*ldd * (size_t)cols * es;
   axb_status st = AXB_SUCCESS;
@@ -447,7 +447,7 @@ void axb__ocl_free_kept(axb_handle h, cl_mem m) {
   axb_ocl *o = axb__ocl(h);
   size_t bytes = 0;
   if (!m) return;
-  if (!o->odd_ld ||
+  if (!o->cpu_dev ||
       clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) !=
           CL_SUCCESS ||
       bytes > AXB_OCL_KEPT_MAX || (o->kept && o->kept_bytes > bytes)) {
@@ -501,7 +501,7 @@ cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp, int *own) {
   cl_int err = CL_SUCCESS;
   *tmp = NULL;
   *own = 0;
-  if (!o->odd_ld) return CL_SUCCESS; /* a GPU: CLBlast's own */
+  if (!o->cpu_dev) return CL_SUCCESS; /* a GPU: CLBlast's own */
   if (bytes > AXB_OCL_GEMM_TMP_MAX) {
     *tmp = clCreateBuffer(o->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
     *own = err == CL_SUCCESS;

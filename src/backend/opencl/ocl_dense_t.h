@@ -40,7 +40,7 @@ FN_(gemm)(axb_handle h, CLBlastLayout lay, CLBlastTranspose ta,
   size_t bytes = 0;
   cl_mem tmp = NULL;
   int own = 0;
-  if (axb__ocl(h)->odd_ld) {
+  if (axb__ocl(h)->cpu_dev) {
     const CLBlastStatusCode s = BL(GemmTempBufferSize)(
         lay, ta, tb, m, n, k, a0, lda, b0, ldb, c0, ldc, q, &bytes);
     if (s != CLBlastSuccess) return s;
