@@ -11,6 +11,7 @@ kept (the CSVs hold one median per run).
 Usage: python3 scripts/dist-scaling-plot.py OUT.svg TITLE CSV...
 """
 import csv
+import math
 import sys
 
 W, H, PAD = 420, 300, 50
@@ -36,7 +37,6 @@ def load(paths):
 
 
 def panel(out, x0, rt, best, ymax, nmin, nmax, grids):
-    import math
     lx = lambda n: x0 + PAD + (math.log2(n) - math.log2(nmin)) / max(
         1e-9, math.log2(nmax) - math.log2(nmin)) * (W - 2 * PAD)
     ly = lambda v: H - PAD + 10 - v / ymax * (H - 2 * PAD)

@@ -73,7 +73,6 @@ axb_status axb__dist_check(axb_handle h, const axb_dist_matrix *A,
     (c).g = (axb_dist_grid *)(A)->grid;                                        \
     (c).ops = AXB_FN(axb__dist_ops_, )(hh);                                    \
     (c).a = (A)->data;                                                         \
-    axb__dist_gpu_forget();                                                    \
     axb__dist_gpu_prefetch((hh), (A));                                         \
     (c).lld = (A)->lld;                                                        \
     (c).n = (A)->n;                                                            \
@@ -283,12 +282,6 @@ void *axb__dist_bcbuf(axb_handle h, int64_t count, size_t size);
 /* On a GPU rank: start moving A's managed local array to h's device (the
    algorithms' cuBLAS calls then find it there).  No-op otherwise. */
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A);
-/* On a GPU rank: drop every host buffer's device copy left by an earlier
-   broadcast, at the start of each routine.  Its buffers are freed by then
-   and malloc hands their addresses out again (the broadcast buffers are
-   plain memory since the eleventh session): a new buffer at an old
-   address must not find the old contents (bcast_copy).  No-op otherwise. */
-void axb__dist_gpu_forget(void);
 
 /* The device timeline (AXB_DIST_TIMELINE=1; axb_dist.h): start returns 1
    when it records this factorization (h a CUDA handle of a GPU build, the

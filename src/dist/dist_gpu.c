@@ -61,7 +61,6 @@ void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   (void)h;
   (void)A;
 }
-void axb__dist_gpu_forget(void) {}
 void *axb__dist_halloc(axb_handle h, int64_t count, size_t size) {
   (void)h;
   return axb__malloc(count, size);
@@ -369,11 +368,6 @@ void axb__dist_hfree(void *p) {
   axb__free(p);
 }
 
-void axb__dist_gpu_forget(void) {
-  for (int i = 0; i < NBC; ++i)
-    gpu.bc_host[i] = NULL;
-}
-
 void axb__dist_gpu_prefetch(axb_handle h, const axb_dist_matrix *A) {
   if (!axb__dist_gpu_handle(h) || A->owns != 2 || !A->data) return;
   size_t bytes = (size_t)A->lld * (size_t)(A->nloc > 1 ? A->nloc : 1) *
@@ -480,7 +474,7 @@ static void host_touch(const void *p) {
    laswp behind it are done: piv_done).  Slot index, or -1. */
 static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2, int wide) {
   int i = gpu.pnext;
-  size_t m = (size_t)(k2 - k1), bytes = m * sizeof(int64_t);
+  size_t m = (size_t)(k2 - k1), bytes = m * sizeof(int64_t); /* either kind */
   if (gpu.pused[i] && cudaEventSynchronize(gpu.pev[i]) != cudaSuccess)
     return -1;
   gpu.pused[i] = 0;
@@ -500,15 +494,17 @@ static int piv_upload(const int64_t *ipiv, int64_t k1, int64_t k2, int wide) {
       return -1;
     gpu.pcap[i] = m;
   }
-  if (wide) /* axb_[ds]laswp_dev's int64_t */
-    for (size_t j = 0; j < m; ++j)
-      gpu.ph[i][j] = ipiv[k1 + (int64_t)j] - k1;
-  else /* cuSOLVER's int, packed at the slot's start */
-    for (size_t j = 0; j < m; ++j)
-      ((int *)gpu.ph[i])[j] = (int)(ipiv[k1 + (int64_t)j] - k1);
-  if (!wide) bytes = m * sizeof(int);
-  if (cudaMemcpyAsync(gpu.pd[i], gpu.ph[i], bytes, cudaMemcpyHostToDevice,
-                      gpu.cur) != cudaSuccess)
+  /* axb_[ds]laswp_dev's int64_t, or cuSOLVER's int packed at the start */
+  for (size_t j = 0; j < m; ++j) {
+    const int64_t p = ipiv[k1 + (int64_t)j] - k1;
+    if (wide)
+      gpu.ph[i][j] = p;
+    else
+      ((int *)gpu.ph[i])[j] = (int)p;
+  }
+  if (cudaMemcpyAsync(gpu.pd[i], gpu.ph[i],
+                      m * (wide ? sizeof(int64_t) : sizeof(int)),
+                      cudaMemcpyHostToDevice, gpu.cur) != cudaSuccess)
     return -1;
   gpu.pnext = (i + 1) % 4;
   return i;

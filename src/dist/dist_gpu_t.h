@@ -172,6 +172,29 @@ static axb_status AXB_FN(gpu_, syrk)(axb_handle h, int64_t n, int64_t k,
   return AXB_SUCCESS;
 }
 
+/* AXB_DIST_GPU_LASWP=axb (an A/B, not yet measured): axb's own laswp_dev
+   on the current stream, the single-GPU getrf's planned moves (one pass
+   over the columns per 256 interchanges).  cuSOLVER's laswp was 82-94 ms
+   of a 1 x 2 getrf's ~530 ms device window per H100 at n = 32768
+   (twelfth session's timeline).  1 when queued; 0: the caller falls back
+   to cuSOLVER's. */
+static int AXB_FN(gpu_laswp_axb_, )(axb_handle h, int64_t n, T *A, int64_t lda,
+                                    int64_t k1, int64_t k2,
+                                    const int64_t *ipiv) {
+  int slot = piv_upload(ipiv, k1, k2, 1);
+  if (slot < 0) return 0;
+  void *old = axb_get_stream(h);
+  int ok =
+      axb_set_stream(h, gpu.cur ? (void *)gpu.cur : (void *)cudaStreamLegacy) ==
+          AXB_SUCCESS &&
+      AXB_FN(axb_, laswp_dev)(h, n, A + k1, lda, 1, k2 - k1, gpu.pd[slot], 1) ==
+          AXB_SUCCESS;
+  axb_set_stream(h, old);
+  piv_done(slot);
+  if (!ok) axb__clear(h);
+  return ok;
+}
+
 static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
                                       int64_t lda, int64_t k1, int64_t k2,
                                       const int64_t *ipiv) {
@@ -181,29 +204,9 @@ static axb_status AXB_FN(gpu_, laswp)(axb_handle h, int64_t n, T *A,
     if (!hc) return axb__fail(h, AXB_ERR_OUT_OF_MEMORY, "no CPU handle");
     return CPU.laswp(hc, n, A, lda, k1, k2, ipiv);
   }
-  /* AXB_DIST_GPU_LASWP=axb (an A/B, not yet measured): axb's own
-     laswp_dev on the current stream, the single-GPU getrf's planned moves
-     (one pass over the columns per 256 interchanges).  cuSOLVER's laswp
-     was 82-94 ms of a 1 x 2 getrf's ~530 ms device window per H100 at n =
-     32768 (twelfth session's timeline). */
-  if (gpu.laswp_axb) {
-    int slot = piv_upload(ipiv, k1, k2, 1);
-    void *old = axb_get_stream(h);
-    if (slot >= 0 &&
-        axb_set_stream(h, gpu.cur ? (void *)gpu.cur
-                                  : (void *)cudaStreamLegacy) == AXB_SUCCESS) {
-      axb_status st = AXB_FN(axb_, laswp_dev)(h, n, A + k1, lda, 1, k2 - k1,
-                                              gpu.pd[slot], 1);
-      axb_set_stream(h, old);
-      piv_done(slot);
-      if (st == AXB_SUCCESS) {
-        op_done();
-        return AXB_SUCCESS;
-      }
-    } else if (slot >= 0) {
-      piv_done(slot);
-    }
-    axb__clear(h); /* cuSOLVER's below */
+  if (gpu.laswp_axb && AXB_FN(gpu_laswp_axb_, )(h, n, A, lda, k1, k2, ipiv)) {
+    op_done();
+    return AXB_SUCCESS;
   }
   /* One cuSOLVER laswp for the step (it was one cuBLAS swap, one kernel
      launch, per interchange: ~jb launches a step), on A + k1 with the

@@ -159,21 +159,26 @@ void axb__ocl_prof_take(axb_handle h, axb_ocl_prof *out, int reset) {
   if (o && reset) memset(&o->prof, 0, sizeof o->prof);
 }
 
-/* A phase's start: both queues drained first, so that the phase's time is
-   its own work (profiling only; otherwise nothing happens). */
+/* A mark (on: both queues drained first, then the time and enqueue count;
+   off: nothing happens).  A phase's start (AXB_OPENCL_GPU_PROFILE=1), so
+   that the phase's time is its own work. */
 typedef struct {
   double t;
   int64_t enq;
 } prof_mark;
 
-static prof_mark prof_start(axb_handle h) {
+static prof_mark prof_mark_at(axb_handle h, int on) {
   axb_ocl *o = axb__ocl(h);
   prof_mark m = {0, 0};
-  if (o->gpu_prof != 1) return m;
+  if (!on) return m;
   finish_both(h);
   m.t = axb__now();
   m.enq = o->enq;
   return m;
+}
+
+static prof_mark prof_start(axb_handle h) {
+  return prof_mark_at(h, axb__ocl(h)->gpu_prof == 1);
 }
 
 /* The phase's end: drained again, its time and enqueues added to cat. */
@@ -202,13 +207,7 @@ static axb_status prof_stop(axb_handle h, prof_mark m, int cat, axb_status st) {
    look-ahead's overlap stays: the on-device rate the issue's target names
    (the host arrays' copies are outside it). */
 static prof_mark prof_begin_total(axb_handle h) {
-  axb_ocl *o = axb__ocl(h);
-  prof_mark m = {0, 0};
-  if (!o->gpu_prof) return m;
-  finish_both(h);
-  m.t = axb__now();
-  m.enq = o->enq;
-  return m;
+  return prof_mark_at(h, axb__ocl(h)->gpu_prof != 0);
 }
 
 /* The whole call: started drained, counted once. */
