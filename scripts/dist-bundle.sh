@@ -24,7 +24,8 @@ ompi_lib=$(dirname "$(readlink -f "$(ldconfig -p | awk '/libmpi.so.40 /{print $N
 plugins=$(ls -d /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3 2>/dev/null ||
   ls -d "$ompi_lib"/openmpi*/ | head -1)
 progs=("$build/axb" "$build/bench/dist/bench_dist" "$build/tests/dist/test_dist"
-  "$build/tests/dist/test_dist_cond" "$build/bench/dist/bench_dist_gpu")
+  "$build/tests/dist/test_dist_cond" "$build/bench/dist/bench_dist_gpu"
+  "$build/tests/test_cuda_kernels")
 for p in "${progs[@]}"; do [ -x "$p" ] && cp "$p" "$root/bin/"; done
 here=$(cd "$(dirname "$0")" && pwd)
 cp "$here/dist-gpu-check.sh" "$root/bin/"

@@ -26,6 +26,7 @@
 #ifdef AXB_HAVE_OPENMP
 static _Thread_local int blas_omp_depth;
 static _Thread_local int blas_omp_saved;
+static _Thread_local int blas_omp_global; /* see axb_omp_blas_begin */
 #endif
 
 int axb_omp_threads(axb_handle h) {
@@ -218,11 +219,19 @@ void cblas_dgemm(int, int, int, int, int, int, double, const double *, int,
    global scope): another BLAS, or an OpenBLAS without one of them, still
    links and runs, with no thread control (the bracket does nothing) and
    no hybrid path.  model: openblas_get_parallel() (0 sequential, 1
-   pthreads, 2 OpenMP) or -1 (unknown). */
+   pthreads, 2 OpenMP) or -1 (unknown).  wrapped: cblas_dgemm lives in
+   another file than the engine, as when Debian's libblas.so.3 alternative
+   is the pthread build's thin wrapper over an OpenMP libopenblas.so.0
+   that a program (ScaLAPACK's link order) loaded first: the wrapper's
+   interface code decides its thread count from OpenBLAS's global count,
+   not from the calling thread's OpenMP count, so a call from inside one
+   of our teams went threaded, nested its own team into ours (which runs
+   it on one thread) and waited for partners that never came: a hang
+   (bench_dist, 2 threads per rank, the twelfth session). */
 typedef struct {
   void (*set)(int);
   int (*get)(void);
-  int model;
+  int model, wrapped;
 } blas_api;
 
 static void *blas_sym(void *lib, const char *name) {
@@ -230,8 +239,14 @@ static void *blas_sym(void *lib, const char *name) {
   return p ? p : dlsym(RTLD_DEFAULT, name);
 }
 
+/* The file that holds address p (NULL: not known). */
+static const char *file_of(void *p) {
+  Dl_info di;
+  return p && dladdr(p, &di) && di.dli_fname ? di.dli_fname : NULL;
+}
+
 static blas_api blas_resolve(void) {
-  blas_api a = {NULL, NULL, -1};
+  blas_api a = {NULL, NULL, -1, 0};
   void *lib = NULL, *f = NULL, *p;
   Dl_info di;
   void (*gemm)(int, int, int, int, int, int, double, const double *, int,
@@ -248,6 +263,8 @@ static blas_api blas_resolve(void) {
     memcpy(&par, &p, sizeof p);
     a.model = par();
     if (a.model < 0 || a.model > 2) a.model = -1;
+    const char *fg = file_of(f), *fp = file_of(p);
+    a.wrapped = fg && fp && strcmp(fg, fp) != 0;
   }
   if (!a.set || !a.get) a.set = NULL, a.get = NULL;
   return a;
@@ -314,7 +331,11 @@ int axb_omp_pool_spinning(void) {
    after.  The OpenMP build: inside a parallel region nothing is needed;
    outside one (serial paths, thread 0 before a region) the calling
    thread's OpenMP count is set to 1 and restored by the outermost end, the
-   caller's value kept for axb_omp_threads (BLAS_OMP_PUSHED tells end). */
+   caller's value kept for axb_omp_threads (BLAS_OMP_PUSHED tells end).
+   Behind a wrapper (blas_api.wrapped) the OpenMP build's global count is
+   also set to 1 (openblas_set_num_threads, which sets the calling
+   thread's OpenMP count too) and restored by the outermost end: the
+   wrapper's calls from our team's threads then run serially. */
 enum { BLAS_OMP_PUSHED = -2 };
 
 int axb_omp_blas_begin(void) {
@@ -323,7 +344,11 @@ int axb_omp_blas_begin(void) {
     if (omp_in_parallel()) return 1;
     if (blas_omp_depth++ == 0) {
       blas_omp_saved = omp_get_max_threads();
-      if (blas_omp_saved != 1) omp_set_num_threads(1);
+      blas_omp_global = blas_api_get()->wrapped ? ob_get_threads() : 1;
+      if (blas_omp_global != 1)
+        ob_set_threads(1);
+      else if (blas_omp_saved != 1)
+        omp_set_num_threads(1);
     }
     return BLAS_OMP_PUSHED;
   }
@@ -336,7 +361,9 @@ int axb_omp_blas_begin(void) {
 void axb_omp_blas_end(int saved) {
 #ifdef AXB_HAVE_OPENMP
   if (saved == BLAS_OMP_PUSHED) {
-    if (--blas_omp_depth == 0 && blas_omp_saved != 1)
+    if (--blas_omp_depth != 0) return;
+    if (blas_omp_global > 1) ob_set_threads(blas_omp_global);
+    if (blas_omp_global > 1 || blas_omp_saved != 1)
       omp_set_num_threads(blas_omp_saved);
     return;
   }
