@@ -67,10 +67,13 @@ if [ "$steps" = all ] || [ "$steps" = tests ]; then
     TAILN=3 step "test_${t}_opencl_gpu" 120 env AXB_OPENCL_GPU_PATH=1 \
       "$b/tests/test_$t" opencl
   done
-  # the one-launch persistent LU leaf (opt-in, lu_persist.cl): its
-  # global barrier needs every work-group resident, which PoCL cannot show
+  # the one-launch persistent LU leaf (lu_persist.cl, the GPU default
+  # since the thirteenth session; its global barrier needs every
+  # work-group resident, which PoCL cannot show), and the per-column leaf
   TAILN=3 step test_lu_opencl_persist 120 env AXB_OPENCL_GPU_PATH=1 \
     AXB_OPENCL_GPU_LEAF_PERSIST=1 "$b/tests/test_lu" opencl
+  TAILN=3 step test_lu_opencl_columnleaf 120 env AXB_OPENCL_GPU_PATH=1 \
+    AXB_OPENCL_GPU_LEAF_PERSIST=0 "$b/tests/test_lu" opencl
   TAILN=3 step test_opencl_persist 60 env AXB_OPENCL_GPU_LEAF_PERSIST=1 \
     "$b/tests/test_opencl"
   TAILN=12 step solve_lu 90 "$b/axb" solve --backend opencl --gen uniform:4000
@@ -94,10 +97,11 @@ if [ "$steps" != tests ]; then
     "$b/bench/bench_opencl" $bo
   # the same with each call's on-device time (AXB_OPENCL_GPU_PROFILE=2:
   # no phase brackets, the target's rate without the host copies), and
-  # with the persistent leaf
+  # the per-column leaf (=0) and the persistent one (=1, the GPU default
+  # since the thirteenth session) side by side
   # shellcheck disable=SC2086
   TAILN=10 step bench_opencl_device 300 env AXB_OPENCL_GPU_PATH=1 \
-    AXB_OPENCL_GPU_PROFILE=2 "$b/bench/bench_opencl" $bo
+    AXB_OPENCL_GPU_PROFILE=2 AXB_OPENCL_GPU_LEAF_PERSIST=0 "$b/bench/bench_opencl" $bo
   # shellcheck disable=SC2086
   TAILN=10 step bench_opencl_persist 300 env AXB_OPENCL_GPU_PATH=1 \
     AXB_OPENCL_GPU_PROFILE=2 AXB_OPENCL_GPU_LEAF_PERSIST=1 \

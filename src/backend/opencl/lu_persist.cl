@@ -1,5 +1,5 @@
 /*
- * The persistent LU leaf (issue 29, opt-in: AXB_OPENCL_GPU_LEAF_PERSIST):
+ * The persistent LU leaf (issue 29; AXB_OPENCL_GPU_LEAF_PERSIST, on GPUs by default):
  * the whole leaf [c0, c1) (rows c0..m) in ONE launch instead of
  * lu_leaf_start + one lu_step per column (lu_gpu.cl, whose helpers,
  * scratch layout and macros this file uses: it is built after it).

@@ -32,7 +32,7 @@ enum {
   OCL_TRTRI_LOWER,
   OCL_LU_LEAF_START, /* lu_gpu.cl: the GPU-device path's LU leaf (29d) */
   OCL_LU_STEP,
-  OCL_LU_LEAF_PERSIST, /* lu_persist.cl: the leaf in one launch (opt-in) */
+  OCL_LU_LEAF_PERSIST, /* lu_persist.cl: the leaf in one launch (GPUs) */
   OCL_KERNEL_COUNT
 };
 

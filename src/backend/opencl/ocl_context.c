@@ -140,10 +140,13 @@ static int env_int(const char *name, int lo, int hi, int def) {
    32) and the reductions' work-group (256 on a GPU; 16 on a CPU device,
    where a work-group is a loop on one core); AXB_OPENCL_GPU_PROFILE=1
    its phase profile (ocl_prof.h).
-   AXB_OPENCL_GPU_LEAF_PERSIST (off by default: not yet run on a GPU)
+   AXB_OPENCL_GPU_LEAF_PERSIST (default 1 on GPU devices, 0 elsewhere)
    factors each leaf in one launch of lu_leaf_persist (lu_persist.cl)
    instead of one launch per column: G groups spinning at a global
-   barrier, which deadlocks unless all G run at once.  =1: G up to the
+   barrier, which deadlocks unless all G run at once.  On the H100's
+   OpenCL (2026-11-27) every test passed both ways and getrf double at
+   n = 8192 took 143 ms on the device against 214 with the per-column
+   leaf (8448 launches); =0 keeps the per-column leaf.  =1: G up to the
    compute units on a GPU (the hardware keeps every launched group
    resident up to its capacity), G = 1 on a CPU device (PoCL runs groups
    on a thread pool whose scheduler may hand several groups to one
@@ -156,7 +159,7 @@ static void gpu_path_settings(axb_ocl *o, int is_gpu, int units) {
   o->gpu_nb = env_int("AXB_OPENCL_GPU_NB", 64, 1024, 256) / 32 * 32;
   o->gpu_leaf = env_int("AXB_OPENCL_GPU_LEAF", 16, 64, 32);
   o->gpu_prof = env_int("AXB_OPENCL_GPU_PROFILE", 0, 2, 0);
-  const int pe = env_int("AXB_OPENCL_GPU_LEAF_PERSIST", 0, 2, 0);
+  const int pe = env_int("AXB_OPENCL_GPU_LEAF_PERSIST", 0, 2, is_gpu != 0);
   const int cap = units < 1 ? 1 : units > 256 ? 256 : units;
   o->gpu_persist = !pe ? 0 : pe == 2 || is_gpu ? cap : 1;
   const int r = is_gpu ? 256 : 16;

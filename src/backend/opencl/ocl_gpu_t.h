@@ -9,7 +9,7 @@
  *          half, U12 := L11^-1 A12, A22 -= L21 U12 (GEMMs, below),
  *          the right half factored, its interchanges applied to the left.
  *          The leaf's columns one launch each over many work-groups
- *          (lu_gpu.cl), or (opt-in, AXB_OPENCL_GPU_LEAF_PERSIST) the
+ *          (lu_gpu.cl), or (GPUs by default, AXB_OPENCL_GPU_LEAF_PERSIST) the
  *          whole leaf in one launch of G resident groups that meet at
  *          a global barrier per column (lu_persist.cl).  Then the
  *          block's interchanges on the columns left and right, U12 and

@@ -18,7 +18,7 @@
 
 enum {
   AXB_OCL_PROF_LU_LEAF, /* getrf: lu_leaf_start + one lu_step per column,
-                           or one lu_leaf_persist (opt-in) */
+                           or one lu_leaf_persist (GPU default) */
   AXB_OCL_PROF_LU_PANEL_SWAP,
   AXB_OCL_PROF_LU_PANEL_INV, /* tri_inv inside the recursive panel */
   AXB_OCL_PROF_LU_PANEL_GEMM,
