@@ -38,7 +38,7 @@ mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0 AXB_DIST_GPU_PANEL=${AXB_DIST_GPU_PANEL:-auto} AXB_DIST_NCCL=${AXB_DIST_NCCL:-1}
 export AXB_DIST_GPU_SYNC=${AXB_DIST_GPU_SYNC:-0} AXB_DIST_GPU_LANES=${AXB_DIST_GPU_LANES:-1}
 export AXB_DIST_GPU_LATE_RECV=${AXB_DIST_GPU_LATE_RECV:-0}
-export AXB_DIST_GPU_LASWP=${AXB_DIST_GPU_LASWP:-cusolver}
+export AXB_DIST_GPU_LASWP=${AXB_DIST_GPU_LASWP:-axb}
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 cores=$(nproc)
 start=$(date +%s)
@@ -139,8 +139,9 @@ elif [ "$G" -ge 2 ]; then
   # the look-ahead panels on the compute stream (one lane)
   AXB_DIST_GPU_LANES=0 run bench_1x2_32768_onelane 90 2 bench_dist_gpu \
     --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
-  # axb's laswp_dev for the interchanges (twelfth session), and nb 256
-  AXB_DIST_GPU_LASWP=axb run bench_1x2_32768_laswp 90 2 bench_dist_gpu \
+  # cuSOLVER's laswp for the interchanges (axb's laswp_dev is the default
+  # since the thirteenth session), and nb 256
+  AXB_DIST_GPU_LASWP=cusolver run bench_1x2_32768_cusolverswp 90 2 bench_dist_gpu \
     --grid 1x2 --n 32768 --reps 3 --single 0 --out "$csv"
   run bench_1x2_32768_nb256 90 2 bench_dist_gpu --grid 1x2 --n 32768 \
     --nb 256 --reps 3 --single 0 --out "$csv"

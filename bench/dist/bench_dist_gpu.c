@@ -20,8 +20,10 @@
  * AXB_DIST_GPU_SYNC=1: a device sync after every operation; axb-gpu-onelane
  * with AXB_DIST_GPU_LANES=0: no second stream; axb-gpu-late with
  * AXB_DIST_GPU_LATE_RECV=1: receivers join a look-ahead broadcast after
- * their update; axb-gpu-laswp with AXB_DIST_GPU_LASWP=axb: the
- * interchanges by axb_[ds]laswp_dev), axb-1gpu (rank 0
+ * their update; axb-gpu-cusolverswp with AXB_DIST_GPU_LASWP=cusolver: the
+ * interchanges by cuSOLVER's laswp, not axb_[ds]laswp_dev; axb-gpu-laswp
+ * in the twelfth and thirteenth sessions' files: axb's before it was the
+ * default), axb-1gpu (rank 0
  * alone), axb-gpu- certified (the driver; seconds = its factorization, check =
  * backward error); threads = the number of ranks (GPUs when one rank per GPU).
  * With AXB_DIST_TIMELINE=1 in the environment every timed call also prints
@@ -282,7 +284,7 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
         sy && strcmp(sy, "1") == 0        ? "axb-gpu-sync"
         : ln && strcmp(ln, "0") == 0      ? "axb-gpu-onelane"
         : lr && strcmp(lr, "1") == 0      ? "axb-gpu-late"
-        : lw && strcmp(lw, "axb") == 0    ? "axb-gpu-laswp"
+        : lw && strcmp(lw, "cusolver") == 0 ? "axb-gpu-cusolverswp"
         : pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel"
         : pm && strcmp(pm, "host") == 0   ? "axb-gpu-hostpanel"
                                           : "axb-gpu",

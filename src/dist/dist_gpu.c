@@ -146,7 +146,7 @@ static struct {
   int pused[4], pnext;
   int failed;    /* a device failure with no status to return: sync()'s */
   int sync_each; /* AXB_DIST_GPU_SYNC=1: every operation waits (op_done) */
-  int laswp_axb; /* AXB_DIST_GPU_LASWP=axb: axb's laswp_dev, not cuSOLVER's */
+  int laswp_axb; /* axb's laswp_dev (AXB_DIST_GPU_LASWP=cusolver: cuSOLVER's) */
 } gpu = {.device = -1};
 
 /* The device copy of host buffer p left by a broadcast, if any, dropped. */
@@ -207,7 +207,7 @@ static int gpu_setup(axb_handle h) {
   env = getenv("AXB_DIST_GPU_SYNC");
   gpu.sync_each = env && strcmp(env, "1") == 0;
   env = getenv("AXB_DIST_GPU_LASWP");
-  gpu.laswp_axb = env && strcmp(env, "axb") == 0;
+  gpu.laswp_axb = !env || strcmp(env, "cusolver") != 0;
   gpu.device = dev;
   return 1;
 }

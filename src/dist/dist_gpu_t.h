@@ -172,12 +172,14 @@ static axb_status AXB_FN(gpu_, syrk)(axb_handle h, int64_t n, int64_t k,
   return AXB_SUCCESS;
 }
 
-/* AXB_DIST_GPU_LASWP=axb (an A/B, not yet measured): axb's own laswp_dev
-   on the current stream, the single-GPU getrf's planned moves (one pass
-   over the columns per 256 interchanges).  cuSOLVER's laswp was 82-94 ms
-   of a 1 x 2 getrf's ~530 ms device window per H100 at n = 32768
-   (twelfth session's timeline).  1 when queued; 0: the caller falls back
-   to cuSOLVER's. */
+/* The interchanges by axb's own laswp_dev on the current stream, the
+   single-GPU getrf's planned moves (one pass over the columns per 256
+   interchanges); AXB_DIST_GPU_LASWP=cusolver: cuSOLVER's laswp, which was
+   82-94 ms of a 1 x 2 getrf's ~530 ms device window per H100 at n = 32768
+   (twelfth session's timeline).  Thirteenth session, 2 H100s, n = 32768,
+   nb 512: the 1 x 2 getrf 0.575 s against 0.599 with cuSOLVER's; every
+   GPU-rank test passed both ways.  1 when queued; 0: the caller falls
+   back to cuSOLVER's. */
 static int AXB_FN(gpu_laswp_axb_, )(axb_handle h, int64_t n, T *A, int64_t lda,
                                     int64_t k1, int64_t k2,
                                     const int64_t *ipiv) {
