@@ -281,13 +281,13 @@ static void timed(axb_handle hd, axb_dist_grid *g, const opts *o, int chol) {
                *lr = getenv("AXB_DIST_GPU_LATE_RECV"),
                *lw = getenv("AXB_DIST_GPU_LASWP");
     row(o, chol ? "potrf" : "getrf",
-        sy && strcmp(sy, "1") == 0        ? "axb-gpu-sync"
-        : ln && strcmp(ln, "0") == 0      ? "axb-gpu-onelane"
-        : lr && strcmp(lr, "1") == 0      ? "axb-gpu-late"
+        sy && strcmp(sy, "1") == 0          ? "axb-gpu-sync"
+        : ln && strcmp(ln, "0") == 0        ? "axb-gpu-onelane"
+        : lr && strcmp(lr, "1") == 0        ? "axb-gpu-late"
         : lw && strcmp(lw, "cusolver") == 0 ? "axb-gpu-cusolverswp"
-        : pm && strcmp(pm, "device") == 0 ? "axb-gpu-devpanel"
-        : pm && strcmp(pm, "host") == 0   ? "axb-gpu-hostpanel"
-                                          : "axb-gpu",
+        : pm && strcmp(pm, "device") == 0   ? "axb-gpu-devpanel"
+        : pm && strcmp(pm, "host") == 0     ? "axb-gpu-hostpanel"
+                                            : "axb-gpu",
         ts[o->reps / 2], -1);
   }
   free(ts);
