@@ -29,7 +29,11 @@ mkdir -p "$root/build/tests" "$root/build/bench" "$root/lib"
 for p in $progs; do cp "$b/$p" "$root/build/$p"; done
 # libaxb_dist too where MPI was found: the CLI links it (and libmpi).
 cp -P "$b"/libaxb.so* "$b"/libaxb_dist.so* "$root/build/" 2>/dev/null || true
-skip='/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv|libaxb|libaxb_dist)\.so'
+# glibc, and the C/C++ runtimes and system libraries the target has in a
+# version at least as new (a carried Debian 12 libstdc++ ahead on
+# LD_LIBRARY_PATH hid the device host's own, which its PoCL's LLVM 17
+# needs: PoCL then listed no device).
+skip='/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv|libaxb|libaxb_dist|libstdc\+\+|libgcc_s|libgomp|libz|libudev)\.so'
 for p in $progs $(ls "$root"/build/libaxb_dist.so.0 2>/dev/null); do
   LD_LIBRARY_PATH=$b ldd "$root/build/${p#"$root"/build/}" | awk '/=> \//{print $3}'
 done | sort -u | grep -Ev "$skip" | while read -r l; do
