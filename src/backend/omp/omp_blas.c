@@ -227,7 +227,7 @@ void cblas_dgemm(int, int, int, int, int, int, double, const double *, int,
    not from the calling thread's OpenMP count, so a call from inside one
    of our teams went threaded, nested its own team into ours (which runs
    it on one thread) and waited for partners that never came: a hang
-   (bench_dist, 2 threads per rank, the twelfth session). */
+   (bench_dist, 2 threads per rank, the thirteenth session). */
 typedef struct {
   void (*set)(int);
   int (*get)(void);
@@ -335,7 +335,9 @@ int axb_omp_pool_spinning(void) {
    Behind a wrapper (blas_api.wrapped) the OpenMP build's global count is
    also set to 1 (openblas_set_num_threads, which sets the calling
    thread's OpenMP count too) and restored by the outermost end: the
-   wrapper's calls from our team's threads then run serially. */
+   wrapper's calls from our team's threads then run serially.  That count
+   is process-wide, as the pthread build's is: two user threads in axb at
+   once behind a wrapper can still meet a restored count (not covered). */
 enum { BLAS_OMP_PUSHED = -2 };
 
 int axb_omp_blas_begin(void) {
