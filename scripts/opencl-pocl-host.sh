@@ -44,6 +44,22 @@ if ! grep -qil pocl "$vendors"/*.icd 2>/dev/null; then
   echo "no PoCL ICD in $vendors: PoCL cannot be carried (see the header)" >&2
   exit 2
 fi
+# An ICD file may name the library bare (Debian 13: libpocl.so.2.12.0),
+# which the loader's dlopen finds only through the cache of sonames: an
+# ICD folder of ours names it by its path (not yet seen to matter: the
+# first try, 2026-11-27, listed no device either way, with the carried
+# libstdc++ that scripts/opencl-stage.sh no longer packs).
+pocl=$(grep -hi pocl "$vendors"/*.icd | head -1)
+case $pocl in
+/*) ;;
+*) for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+  [ -e "$d/$pocl" ] && pocl=$d/$pocl && break
+done ;;
+esac
+icd=$(mktemp -d)
+echo "$pocl" >"$icd/pocl.icd"
+export OCL_ICD_VENDORS=$icd
+echo "PoCL: $pocl (ICD file $icd/pocl.icd)"
 export AXB_OPENCL_DEVICE=${AXB_OPENCL_DEVICE:-Portable Computing Language}
 nproc
 uptime
