@@ -179,7 +179,9 @@ static axb_status AXB_FN(gpu_, syrk)(axb_handle h, int64_t n, int64_t k,
    (twelfth session's timeline).  Thirteenth session, 2 H100s, n = 32768,
    nb 512: the 1 x 2 getrf 0.575 s against 0.599 with cuSOLVER's; every
    GPU-rank test passed both ways.  1 when queued; 0: the caller falls
-   back to cuSOLVER's. */
+   back to cuSOLVER's, and, when laswp_dev itself failed (a handle
+   without it: gpusim's CPU handles), for the rest of the process rather
+   than trying and uploading the pivots again at every step. */
 static int AXB_FN(gpu_laswp_axb_, )(axb_handle h, int64_t n, T *A, int64_t lda,
                                     int64_t k1, int64_t k2,
                                     const int64_t *ipiv) {
@@ -193,7 +195,10 @@ static int AXB_FN(gpu_laswp_axb_, )(axb_handle h, int64_t n, T *A, int64_t lda,
           AXB_SUCCESS;
   axb_set_stream(h, old);
   piv_done(slot);
-  if (!ok) axb__clear(h);
+  if (!ok) {
+    axb__clear(h);
+    gpu.laswp_axb = 0;
+  }
   return ok;
 }
 
