@@ -20,6 +20,8 @@ out=${OUT:-/tmp/axb-python-out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export AXB_SOURCE_DIR=$PWD PYTHONUNBUFFERED=1
+# NVLink multicast stays off on the multi-GPU kinds (torch, CuPy, NCCL)
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
 py=${PY:-python3}
 site=$(mktemp -d)
 mkdir -p "$site/axb"
