@@ -4,10 +4,13 @@
  * (AXB_OPENCL_DEVICE), a kernel build error reported with the compiler's
  * log in the detail, routines without OpenCL kernels answering
  * NOT_SUPPORTED, the GPU-device path's pivots (issue 29d) and its
- * persistent leaf against the per-column one.  Exits 77 when the backend
- * is not compiled or no OpenCL device exists.
+ * persistent leaf against the per-column one, and the backend's GEMM
+ * (our gemm_cpu kernel on a CPU device) against a host sum.  Exits 77 when the
+ * backend is not compiled or no OpenCL device exists.
  */
 #include "testing.h"
+
+#include "backend/backend.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -270,6 +273,82 @@ static void persist_leaf(void) {
   unsetenv("AXB_OPENCL_GPU_LEAF");
 }
 
+/* The backend's GEMM (gemm_cpu.cl on a CPU device, CLBlast on a GPU)
+   entry by entry against a host sum in double: every op(A) op(B), sizes
+   below, at and past the kernel's tiles (16 / 32 rows, 8 columns), k = 0,
+   beta = 0 over NaN (C not read), in float and double.  Each entry within
+   c (k + 2) eps of the magnitudes summed. */
+#define GEMM_CASE(T, OPS, EPS)                                                 \
+  static void gemm_case_##T(int ta, int tb, int m, int n, int k, double al,    \
+                            double be, unsigned *r) {                          \
+    const int ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k,               \
+              cb = tb ? k : n;                                                 \
+    T *A = malloc(sizeof(T) * (size_t)(ra * ca + 1)),                          \
+      *B = malloc(sizeof(T) * (size_t)(rb * cb + 1)),                          \
+      *C = malloc(sizeof(T) * (size_t)(m * n + 1));                            \
+    double *C0 = malloc(sizeof(double) * (size_t)(m * n + 1));                 \
+    for (int i = 0; i < ra * ca; ++i)                                          \
+      A[i] = (T)(sparse_unit(r) + 0.25);                                       \
+    for (int i = 0; i < rb * cb; ++i)                                          \
+      B[i] = (T)(sparse_unit(r) - 0.5);                                        \
+    for (int i = 0; i < m * n; ++i) {                                          \
+      C[i] = be == 0 ? (T)NAN : (T)sparse_unit(r);                             \
+      C0[i] = C[i];                                                            \
+    }                                                                          \
+    axb_handle h = test_handle(AXB_BACKEND_OPENCL);                            \
+    CHECK_STATUS(h,                                                            \
+                 axb_opencl_ops()->OPS.gemm(h, ta ? AXB_TRANS : AXB_NO_TRANS,  \
+                                            tb ? AXB_TRANS : AXB_NO_TRANS, m,  \
+                                            n, k, (T)al, A, ra > 0 ? ra : 1,   \
+                                            B, rb > 0 ? rb : 1, (T)be, C,      \
+                                            m > 0 ? m : 1),                    \
+                 AXB_SUCCESS);                                                 \
+    int bad = 0;                                                               \
+    for (int j = 0; j < n && !bad; ++j)                                        \
+      for (int i = 0; i < m && !bad; ++i) {                                    \
+        double s = 0, mag = 0;                                                 \
+        for (int p = 0; p < k; ++p) {                                          \
+          const double a = ta ? A[p + i * ra] : A[i + p * ra],                 \
+                       b = tb ? B[j + p * rb] : B[p + j * rb];                 \
+          s += a * b;                                                          \
+          mag += fabs(a * b);                                                  \
+        }                                                                      \
+        const double c0 = C0[i + j * m],                                       \
+                     want = be == 0 ? al * s : al * s + be * c0,               \
+                     tol = 4.0 * (k + 2) * EPS *                               \
+                           (fabs(al) * mag + (be == 0 ? 0 : fabs(be * c0))),   \
+                     got = C[i + j * m];                                       \
+        if (!(fabs(got - want) <= tol)) {                                      \
+          CHECK(0, #T " gemm %c%c %dx%dx%d: C(%d,%d) = %g, want %g",           \
+                ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, i, j, got, want);     \
+          bad = 1;                                                             \
+        }                                                                      \
+      }                                                                        \
+    axb_handle_destroy(h);                                                     \
+    free(A);                                                                   \
+    free(B);                                                                   \
+    free(C);                                                                   \
+    free(C0);                                                                  \
+  }
+GEMM_CASE(double, d, 1.1102230246251565e-16)
+GEMM_CASE(float, s, 5.9604644775390625e-08)
+
+static void gemm_products(void) {
+  static const int sz[][3] = {{1, 1, 1},    {16, 8, 3},   {17, 9, 5},
+                              {33, 17, 40}, {32, 16, 7},  {50, 23, 0},
+                              {70, 3, 9},   {64, 64, 64}, {5, 40, 2}};
+  static const double ab[][2] = {{1, 0}, {-0.5, 1}, {2, 2.5}};
+  unsigned r = 777;
+  for (int t = 0; t < 4; ++t)
+    for (size_t c = 0; c < sizeof sz / sizeof *sz; ++c)
+      for (int v = 0; v < 3; ++v) {
+        gemm_case_double(t & 1, t >> 1, sz[c][0], sz[c][1], sz[c][2], ab[v][0],
+                         ab[v][1], &r);
+        gemm_case_float(t & 1, t >> 1, sz[c][0], sz[c][1], sz[c][2], ab[v][0],
+                        ab[v][1], &r);
+      }
+}
+
 int main(void) {
   if (!axb_backend_compiled(AXB_BACKEND_OPENCL)) {
     axb_handle h = NULL;
@@ -290,5 +369,6 @@ int main(void) {
   absent();
   gpu_path_pivots();
   persist_leaf();
+  gemm_products();
   return test_finish("test_opencl");
 }

@@ -69,11 +69,12 @@ kernel void lu_panel(global real_t *A, long a0, long lda, int m, int jb,
         AT(p, c) = t;
       }
     SYNC();
-    if (pv != 0) {
+    /* two plain ifs, not if/else: PoCL 5.0's work-group compiler crashed
+       on the if/else (a loop in one arm, a store in the other) between
+       two barriers (its issue 1435, fixed in 6.0; Ubuntu 24.04 ships 5.0) */
+    if (pv != 0)
       for (int i = j + 1 + lid; i < m; i += WG) AT(i, j) /= pv;
-    } else if (lid == 0 && *info == 0) {
-      *info = k0 + j + 1;
-    }
+    if (pv == 0 && lid == 0 && *info == 0) *info = k0 + j + 1;
     SYNC();
     /* columns outside, rows inside: consecutive work-items (or, with one
        work-item, consecutive iterations) touch consecutive rows */

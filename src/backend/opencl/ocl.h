@@ -33,6 +33,8 @@ enum {
   OCL_LU_LEAF_START, /* lu_gpu.cl: the GPU-device path's LU leaf (29d) */
   OCL_LU_STEP,
   OCL_LU_LEAF_PERSIST, /* lu_persist.cl: the leaf in one launch (GPUs) */
+  OCL_GEMM_CPU,        /* gemm_cpu.cl: CPU devices' GEMM (ocl_gemm.c) */
+  OCL_TRANSPOSE_CPU,
   OCL_KERNEL_COUNT
 };
 
@@ -146,6 +148,16 @@ cl_int axb__ocl_gemm_tmp(axb_handle h, size_t bytes, cl_mem *tmp, int *own);
 axb_status axb__ocl_copy_block(axb_handle h, size_t es, cl_mem src, size_t so,
                                size_t lds, cl_mem dst, size_t dO, size_t ldd,
                                size_t rows, size_t cols);
+/* C (ld ldc, at c0) := alpha op(A) op(B) + beta C, m x n, inner size k,
+   offsets in elements, precision dbl: on a CPU device our kernel
+   (gemm_cpu.cl says why), elsewhere (or with AXB_OPENCL_CPU_GEMM=clblast)
+   CLBlast's GEMM with the handle's scratch; `what` names the call in a
+   failure's detail.  ocl_gemm.c. */
+axb_status axb__ocl_gemm(axb_handle h, const char *what, int dbl, int ta,
+                         int tb, size_t m, size_t n, size_t k, double alpha,
+                         cl_mem A, size_t a0, size_t lda, cl_mem B, size_t b0,
+                         size_t ldb, double beta, cl_mem C, size_t c0,
+                         size_t ldc);
 /* clReleaseMemObject on a possibly NULL buffer. */
 void axb__ocl_free(cl_mem m);
 

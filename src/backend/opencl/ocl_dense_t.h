@@ -30,33 +30,6 @@
 #define OCL_T_ sizeof(T)
 #define FN_(name) AXB_FN(ocl_, name)
 
-/* CLBlast's GEMM with the handle's scratch on a CPU device
-   (axb__ocl_gemm_tmp), its plain GEMM elsewhere; same arguments. */
-static CLBlastStatusCode
-FN_(gemm)(axb_handle h, CLBlastLayout lay, CLBlastTranspose ta,
-          CLBlastTranspose tb, size_t m, size_t n, size_t k, T alpha, cl_mem A,
-          size_t a0, size_t lda, cl_mem B, size_t b0, size_t ldb, T beta,
-          cl_mem C, size_t c0, size_t ldc, cl_command_queue *q, cl_event *ev) {
-  size_t bytes = 0;
-  cl_mem tmp = NULL;
-  int own = 0;
-  if (axb__ocl(h)->cpu_dev) {
-    const CLBlastStatusCode s = BL(GemmTempBufferSize)(
-        lay, ta, tb, m, n, k, a0, lda, b0, ldb, c0, ldc, q, &bytes);
-    if (s != CLBlastSuccess) return s;
-    const cl_int err = axb__ocl_gemm_tmp(h, bytes, &tmp, &own);
-    if (err != CL_SUCCESS) return (CLBlastStatusCode)err;
-  }
-  if (!tmp)
-    return BL(gemm)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0, ldb, beta,
-                    C, c0, ldc, q, ev);
-  const CLBlastStatusCode s =
-      BL(gemmWithTempBuffer)(lay, ta, tb, m, n, k, alpha, A, a0, lda, B, b0,
-                             ldb, beta, C, c0, ldc, q, ev, tmp);
-  if (own) clReleaseMemObject(tmp); /* freed once the GEMM is done */
-  return s;
-}
-
 /* Device copy of A with the triangle opposite to uplo zeroed for CLBlast's
    triangular routines (TRSM, SYRK); with only our kernels and GEMMs on
    owned blocks to come (potrf/potrs on a CPU device, o->nb above
@@ -133,12 +106,10 @@ static axb_status FN_(trtri_any)(axb_handle h, cl_mem dA, int64_t a0,
  */
 static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
                                  cl_mem dB, int64_t ldb, int lower_rhs) {
-  cl_command_queue q = axb__ocl(h)->q;
   const int64_t nb = t->nb, n = t->n, lda = t->lda;
   const int lower = t->uplo == AXB_LOWER, notr = t->tr == AXB_NO_TRANS;
-  const int down = lower == notr; /* op(A) lower: top down */
-  const CLBlastTranspose wt = down ? CLBlastTransposeNo : CLBlastTransposeYes;
-  const CLBlastTranspose at = notr ? CLBlastTransposeNo : CLBlastTransposeYes;
+  const int down = lower == notr;   /* op(A) lower: top down */
+  const int wt = !down, at = !notr; /* W^T, op(A) = A^T in the GEMMs */
   cl_mem dW = NULL, dT = NULL;
   axb_status st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
   if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nrhs) * OCL_T_, &dT);
@@ -152,22 +123,15 @@ static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
     if (!st)
       st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nc);
     if (!st)
-      st = axb__ocl_blast(h,
-                          FN_(gemm)(h, CLBlastLayoutColMajor, wt,
-                                    CLBlastTransposeNo, jb, nc, jb, 1, dW, 0,
-                                    jb, dT, 0, jb, 0, dB, k0, ldb, &q, NULL),
-                          "trsm: GEMM of a diagonal block");
+      st = axb__ocl_gemm(h, "trsm: GEMM of a diagonal block", DBL, wt, 0, jb,
+                         nc, jb, 1, dW, 0, jb, dT, 0, jb, 0, dB, k0, ldb);
     /* the rest: rows [k1, n) top down, [0, k0) bottom up */
     const int64_t r0 = down ? k1 : 0, nr = down ? n - k1 : k0;
     /* op(A)(rest, block) is A(rest, block), or A(block, rest)^T */
     const size_t a_off = t->a0 + (notr ? r0 + k0 * lda : k0 + r0 * lda);
     if (!st && nr > 0)
-      st = axb__ocl_blast(h,
-                          FN_(gemm)(h, CLBlastLayoutColMajor, at,
-                                    CLBlastTransposeNo, nr, nc, jb, -1, t->A,
-                                    a_off, lda, dB, k0, ldb, 1, dB, r0, ldb, &q,
-                                    NULL),
-                          "trsm: GEMM of the rest");
+      st = axb__ocl_gemm(h, "trsm: GEMM of the rest", DBL, at, 0, nr, nc, jb,
+                         -1, t->A, a_off, lda, dB, k0, ldb, 1, dB, r0, ldb);
   }
   axb__ocl_free(dW);
   axb__ocl_free(dT);
@@ -187,16 +151,12 @@ static FN_(tri) FN_(whole)(axb_handle h, cl_mem dA, int64_t ldd, int64_t n,
 static axb_status FN_(block_row)(axb_handle h, cl_mem dA, int64_t ldd,
                                  int64_t k, int64_t jb, int64_t r, cl_mem dW,
                                  cl_mem dT) {
-  cl_command_queue q = axb__ocl(h)->q;
   const size_t a12 = k + (k + jb) * ldd;
   axb_status st = FN_(trtri_any)(h, dA, k + k * ldd, ldd, jb, 1, 0, dW, jb);
   if (!st) st = axb__ocl_copy_block(h, OCL_T_, dA, a12, ldd, dT, 0, jb, jb, r);
   if (!st)
-    st = axb__ocl_blast(h,
-                        FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                  CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb,
-                                  dT, 0, jb, 0, dA, a12, ldd, &q, NULL),
-                        "getrf: GEMM of the block row");
+    st = axb__ocl_gemm(h, "getrf: GEMM of the block row", DBL, 0, 0, jb, r, jb,
+                       1, dW, 0, jb, dT, 0, jb, 0, dA, a12, ldd);
   return st;
 }
 
@@ -219,18 +179,14 @@ static axb_status FN_(swap_outside)(axb_handle h, cl_mem dA, int64_t ldd,
 static axb_status FN_(lu_update)(axb_handle h, cl_mem dA, int64_t ldd,
                                  int64_t m, int64_t k, int64_t jb, int64_t c1,
                                  cl_mem dW, cl_mem dT) {
-  cl_command_queue q = axb__ocl(h)->q;
   const int64_t r = c1 - k - jb;
   if (r <= 0) return AXB_SUCCESS;
   axb_status st = FN_(block_row)(h, dA, ldd, k, jb, r, dW, dT);
   if (!st && m - k - jb > 0)
-    st = axb__ocl_blast(h,
-                        FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
-                                  CLBlastTransposeNo, m - k - jb, r, jb, -1, dA,
-                                  k + jb + k * ldd, ldd, dA, k + (k + jb) * ldd,
-                                  ldd, 1, dA, k + jb + (k + jb) * ldd, ldd, &q,
-                                  NULL),
-                        "getrf: GEMM of the trailing matrix");
+    st = axb__ocl_gemm(h, "getrf: GEMM of the trailing matrix", DBL, 0, 0,
+                       m - k - jb, r, jb, -1, dA, k + jb + k * ldd, ldd, dA,
+                       k + (k + jb) * ldd, ldd, 1, dA, k + jb + (k + jb) * ldd,
+                       ldd);
   return st;
 }
 
@@ -333,23 +289,18 @@ axb_status AXB_FN(axb_ocl_, getrs)(axb_handle h, axb_trans trans, int64_t n,
    n = 2048 potrf (NB 64); these GEMMs take k = 256 (docs/notes/opencl.md). */
 static axb_status FN_(syrk_gemm)(axb_handle h, int lo, cl_mem dA, int64_t ldd,
                                  int64_t k, int64_t jb, int64_t r, int64_t cw) {
-  cl_command_queue q = axb__ocl(h)->q;
   const size_t k1 = (size_t)(k + jb);
   axb_status st = AXB_SUCCESS;
   for (int64_t c = 0; !st && c < r; c += cw) {
     const int64_t w = r - c < cw ? r - c : cw;
     const size_t cc = k1 + c + (k1 + c) * ldd; /* C's chunk diagonal */
-    st = axb__ocl_blast(
-        h,
-        lo ? FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
-                       CLBlastTransposeYes, r - c, w, jb, -1, dA,
-                       k1 + c + k * ldd, ldd, dA, k1 + c + k * ldd, ldd, 1, dA,
-                       cc, ldd, &q, NULL)
-           : FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeYes,
-                       CLBlastTransposeNo, c + w, w, jb, -1, dA, k + k1 * ldd,
-                       ldd, dA, k + (k1 + c) * ldd, ldd, 1, dA,
-                       k1 + (k1 + c) * ldd, ldd, &q, NULL),
-        "potrf: GEMM of the trailing matrix");
+    const char *what = "potrf: GEMM of the trailing matrix";
+    st = lo ? axb__ocl_gemm(h, what, DBL, 0, 1, r - c, w, jb, -1, dA,
+                            k1 + c + k * ldd, ldd, dA, k1 + c + k * ldd, ldd, 1,
+                            dA, cc, ldd)
+            : axb__ocl_gemm(h, what, DBL, 1, 0, c + w, w, jb, -1, dA,
+                            k + k1 * ldd, ldd, dA, k + (k1 + c) * ldd, ldd, 1,
+                            dA, k1 + (k1 + c) * ldd, ldd);
   }
   return st;
 }
@@ -370,15 +321,10 @@ static axb_status FN_(chol_step)(axb_handle h, axb_uplo uplo, cl_mem dA,
   if (!st)
     st = axb__ocl_copy_block(h, OCL_T_, dA, off, ldd, dT, 0, rows, rows, cols);
   if (!st)
-    st = axb__ocl_blast(
-        h,
-        lo ? FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
-                       CLBlastTransposeYes, r, jb, jb, 1, dT, 0, r, dW, 0, jb,
-                       0, dA, off, ldd, &q, NULL)
-           : FN_(gemm)(h, CLBlastLayoutColMajor, CLBlastTransposeNo,
-                       CLBlastTransposeNo, jb, r, jb, 1, dW, 0, jb, dT, 0, jb,
-                       0, dA, off, ldd, &q, NULL),
-        "potrf: GEMM of the block column");
+    st = lo ? axb__ocl_gemm(h, "potrf: GEMM of the block column", DBL, 0, 1, r,
+                            jb, jb, 1, dT, 0, r, dW, 0, jb, 0, dA, off, ldd)
+            : axb__ocl_gemm(h, "potrf: GEMM of the block column", DBL, 0, 0, jb,
+                            r, jb, 1, dW, 0, jb, dT, 0, jb, 0, dA, off, ldd);
   if (st) return st;
   if (axb__ocl(h)->nb > AXB_OCL_NB)
     return FN_(syrk_gemm)(h, lo, dA, ldd, k, jb, r, (int64_t)axb__ocl(h)->nb);
@@ -557,7 +503,6 @@ axb_status AXB_FN(axb_ocl_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
         C[i + j * ldc] = beta == 0 ? 0 : beta * C[i + j * ldc];
     return AXB_SUCCESS;
   }
-  cl_command_queue q = axb__ocl(h)->q;
   cl_mem dA = NULL, dB = NULL, dC = NULL;
   int64_t la = 0, lb = 0, lc = 0;
   axb_status st = ocl_fits(h, m > k ? m : k, n > k ? n : k);
@@ -569,14 +514,8 @@ axb_status AXB_FN(axb_ocl_, gemm)(axb_handle h, axb_trans ta, axb_trans tb,
                          tb == AXB_NO_TRANS ? n : k, OCL_T_, &dB, &lb);
   if (!st) st = axb__ocl_upload(h, C, ldc, m, n, OCL_T_, &dC, &lc);
   if (!st)
-    st = axb__ocl_blast(
-        h,
-        FN_(gemm)(h, CLBlastLayoutColMajor,
-                  ta == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
-                  tb == AXB_NO_TRANS ? CLBlastTransposeNo : CLBlastTransposeYes,
-                  m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc, &q,
-                  NULL),
-        "gemm");
+    st = axb__ocl_gemm(h, "gemm", DBL, ta != AXB_NO_TRANS, tb != AXB_NO_TRANS,
+                       m, n, k, alpha, dA, 0, la, dB, 0, lb, beta, dC, 0, lc);
   if (!st) st = axb__ocl_download(h, dC, lc, m, n, OCL_T_, C, ldc);
   axb__ocl_free(dA);
   axb__ocl_free(dB);

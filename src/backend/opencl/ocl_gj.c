@@ -33,16 +33,8 @@ static axb_status gemm_t(axb_handle h, int dbl, int ta, size_t m, size_t n,
                          size_t lda, cl_mem B, size_t bo, size_t ldb,
                          double beta, cl_mem C, size_t co, size_t ldc) {
   if (!m || !n || !k) return AXB_SUCCESS;
-  cl_command_queue q = axb__ocl(h)->q;
-  const CLBlastLayout L = CLBlastLayoutColMajor;
-  const CLBlastTranspose N = CLBlastTransposeNo;
-  const CLBlastTranspose TA = ta ? CLBlastTransposeYes : N;
-  CLBlastStatusCode e =
-      dbl ? CLBlastDgemm(L, TA, N, m, n, k, alpha, A, ao, lda, B, bo, ldb, beta,
-                         C, co, ldc, &q, NULL)
-          : CLBlastSgemm(L, TA, N, m, n, k, (float)alpha, A, ao, lda, B, bo,
-                         ldb, (float)beta, C, co, ldc, &q, NULL);
-  return axb__ocl_blast(h, e, "getri_gj: GEMM");
+  return axb__ocl_gemm(h, "getri_gj: GEMM", dbl, ta, 0, m, n, k, alpha, A, ao,
+                       lda, B, bo, ldb, beta, C, co, ldc);
 }
 
 #define gemm(h, dbl, ...) gemm_t(h, dbl, 0, __VA_ARGS__)

@@ -9,6 +9,13 @@
  * GPU-device path queues later blocks before it reads info back), so
  * *info keeps the first failing minor.
  */
+/* Element (r, c) of the triangle being factored as the lower case sees
+   it: A(r, c) for lower, A(c, r) for upper (U^T U mirrors L L^T), so one
+   loop nest serves both.  One nest, not an if/else of two around the
+   loops between barriers: PoCL 5.0's work-group compiler crashed on that
+   shape (its issue 1435, fixed in 6.0; Ubuntu 24.04 ships 5.0). */
+#define TR(r, c) A[a0 + (upper ? (long)(r)*lda + (c) : (long)(c)*lda + (r))]
+
 kernel void chol_diag(global real_t *A, long a0, long lda, int nb, int k0,
                       int upper, global int *info) {
   const int lid = get_local_id(0);
@@ -22,21 +29,13 @@ kernel void chol_diag(global real_t *A, long a0, long lda, int nb, int k0,
     }
     const real_t s = sqrt(d);
     if (lid == 0) AT(j, j) = s;
-    if (!upper)
-      for (int i = j + 1 + lid; i < nb; i += WG) AT(i, j) /= s;
-    else
-      for (int c = j + 1 + lid; c < nb; c += WG) AT(j, c) /= s;
+    for (int i = j + 1 + lid; i < nb; i += WG) TR(i, j) /= s;
     SYNC();
-    if (!upper)
-      for (int i = j + 1 + lid; i < nb; i += WG) {
-        const real_t l = AT(i, j);
-        for (int c = j + 1; c <= i; ++c) AT(i, c) -= l * AT(c, j);
-      }
-    else
-      for (int c = j + 1 + lid; c < nb; c += WG) {
-        const real_t u = AT(j, c);
-        for (int i = j + 1; i <= c; ++i) AT(i, c) -= AT(j, i) * u;
-      }
+    /* lower: row i of L below j; upper: column i of U right of j */
+    for (int i = j + 1 + lid; i < nb; i += WG) {
+      const real_t l = TR(i, j);
+      for (int c = j + 1; c <= i; ++c) TR(i, c) -= l * TR(c, j);
+    }
     SYNC();
   }
 }
