@@ -80,7 +80,20 @@ kernel void lu_panel(global real_t *A, long a0, long lda, int m, int jb,
        work-item, consecutive iterations) touch consecutive rows */
     for (int c = j + 1; c < jb; ++c) {
       const real_t u = AT(j, c);
+#if WG == 1
+      /* one work-item (a CPU device): 8 rows per vector.  The update is
+         the panel's work (m jb^2 / 2 per panel) and runs on one core:
+         scalar, it was most of getrf's time on 16 cores (notes/opencl.md);
+         PoCL vectorizes across work-items, never inside one. */
+      global real_t *x = A + a0 + (long)c * lda;
+      global const real_t *l = A + a0 + (long)j * lda;
+      int i = j + 1;
+      for (; i + 8 <= m; i += 8)
+        vstore8(vload8(0, x + i) - vload8(0, l + i) * u, 0, x + i);
+      for (; i < m; ++i) x[i] -= l[i] * u;
+#else
       for (int i = j + 1 + lid; i < m; i += WG) AT(i, c) -= AT(i, j) * u;
+#endif
     }
     SYNC();
   }
