@@ -279,8 +279,8 @@ static void persist_leaf(void) {
    beta = 0 over NaN (C not read), in float and double.  Each entry within
    c (k + 2) eps of the magnitudes summed. */
 #define GEMM_CASE(T, OPS, EPS)                                                 \
-  static void gemm_case_##T(int ta, int tb, int m, int n, int k, double al,    \
-                            double be, unsigned *r) {                          \
+  static void gemm_case_##T(axb_handle h, int ta, int tb, int m, int n, int k, \
+                            double al, double be, unsigned *r) {               \
     const int ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k,               \
               cb = tb ? k : n;                                                 \
     T *A = malloc(sizeof(T) * (size_t)(ra * ca + 1)),                          \
@@ -295,7 +295,6 @@ static void persist_leaf(void) {
       C[i] = be == 0 ? (T)NAN : (T)sparse_unit(r);                             \
       C0[i] = C[i];                                                            \
     }                                                                          \
-    axb_handle h = test_handle(AXB_BACKEND_OPENCL);                            \
     CHECK_STATUS(h,                                                            \
                  axb_opencl_ops()->OPS.gemm(h, ta ? AXB_TRANS : AXB_NO_TRANS,  \
                                             tb ? AXB_TRANS : AXB_NO_TRANS, m,  \
@@ -324,7 +323,6 @@ static void persist_leaf(void) {
           bad = 1;                                                             \
         }                                                                      \
       }                                                                        \
-    axb_handle_destroy(h);                                                     \
     free(A);                                                                   \
     free(B);                                                                   \
     free(C);                                                                   \
@@ -339,14 +337,18 @@ static void gemm_products(void) {
                               {70, 3, 9},   {64, 64, 64}, {5, 40, 2}};
   static const double ab[][2] = {{1, 0}, {-0.5, 1}, {2, 2.5}};
   unsigned r = 777;
+  /* one handle: each builds the program, and CLBlast's program cache
+     keeps every context it saw (NVIDIA ran out of memory after ~200) */
+  axb_handle h = test_handle(AXB_BACKEND_OPENCL);
   for (int t = 0; t < 4; ++t)
     for (size_t c = 0; c < sizeof sz / sizeof *sz; ++c)
       for (int v = 0; v < 3; ++v) {
-        gemm_case_double(t & 1, t >> 1, sz[c][0], sz[c][1], sz[c][2], ab[v][0],
-                         ab[v][1], &r);
-        gemm_case_float(t & 1, t >> 1, sz[c][0], sz[c][1], sz[c][2], ab[v][0],
-                        ab[v][1], &r);
+        gemm_case_double(h, t & 1, t >> 1, sz[c][0], sz[c][1], sz[c][2],
+                         ab[v][0], ab[v][1], &r);
+        gemm_case_float(h, t & 1, t >> 1, sz[c][0], sz[c][1], sz[c][2],
+                        ab[v][0], ab[v][1], &r);
       }
+  axb_handle_destroy(h);
 }
 
 int main(void) {
