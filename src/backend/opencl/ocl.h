@@ -35,6 +35,7 @@ enum {
   OCL_LU_LEAF_PERSIST, /* lu_persist.cl: the leaf in one launch (GPUs) */
   OCL_GEMM_CPU,        /* gemm_cpu.cl: CPU devices' GEMM (ocl_gemm.c) */
   OCL_TRANSPOSE_CPU,
+  OCL_TRSV_BLOCK, /* util.cl: trsm_left's few-right-hand-side blocks */
   OCL_KERNEL_COUNT
 };
 
@@ -217,6 +218,9 @@ void axb__ocl_gj_entries(axb_backend_ops *ops);
    (docs/notes/opencl.md).  AXB_OPENCL_NB (a multiple of 64, 64..1024)
    overrides either. */
 #define AXB_OCL_NB 64
+/* trsm_left solves blocks of at most this many right-hand sides by
+   substitution (trsv_block), more through the blocks' inverses. */
+#define AXB_OCL_TRSV_MAX 8
 #define AXB_OCL_NB_CPU 256
 
 #endif

@@ -20,7 +20,7 @@ static const char *const kernel_names[OCL_KERNEL_COUNT] = {
     "zero_triangle",   "col_diag",       "col_offdiag",   "col_single",
     "col_single_diag", "col_lower_copy", "gj_pivot",      "gj_eliminate",
     "gj_unswap",       "trtri_lower",    "lu_leaf_start", "lu_step",
-    "lu_leaf_persist", "gemm_cpu",       "transpose_cpu"};
+    "lu_leaf_persist", "gemm_cpu",       "transpose_cpu", "trsv_block"};
 
 /* ---- errors ---------------------------------------------------------------
  */

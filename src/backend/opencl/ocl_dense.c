@@ -33,6 +33,21 @@ static axb_status ocl_lu_panel(axb_handle h, int dbl, cl_mem A, int64_t a0,
   return run_args(h, dbl, OCL_LU_PANEL, wg, 0, wg, 0, 8, sz, v);
 }
 
+/* x_r := op(T)^-1 x_r, util.cl's trsv_block on one work-group. */
+static axb_status ocl_trsv_block(axb_handle h, int dbl, cl_mem A, int64_t a0,
+                                 int64_t lda, int64_t n, int trans, int down,
+                                 int unit, cl_mem B, int64_t b0, int64_t ldb,
+                                 int64_t nrhs) {
+  cl_long a = a0, l = lda, b = b0, lb = ldb;
+  cl_int nn = (cl_int)n, tr = trans, dn = down, un = unit, nr = (cl_int)nrhs;
+  const size_t sz[] = {sizeof A,  sizeof a,  sizeof l,  sizeof nn,
+                       sizeof tr, sizeof dn, sizeof un, sizeof B,
+                       sizeof b,  sizeof lb, sizeof nr};
+  const void *const v[] = {&A, &a, &l, &nn, &tr, &dn, &un, &B, &b, &lb, &nr};
+  const size_t wg = (size_t)axb__ocl(h)->wg;
+  return run_args(h, dbl, OCL_TRSV_BLOCK, wg, 0, wg, 0, 11, sz, v);
+}
+
 axb_status axb__ocl_laswp(axb_handle h, int dbl, cl_mem A, int64_t a0,
                           int64_t lda, int64_t ncols, cl_mem piv, int64_t k1,
                           int64_t k2, int forward) {

@@ -94,8 +94,9 @@ static axb_status FN_(trtri_any)(axb_handle h, cl_mem dA, int64_t a0,
 
 /*
  * B := op(A)^-1 B (left side, B n x nrhs in dB) by diagonal blocks of
- * t->nb: per block W = its inverse (trtri_any), X_k = op(W) B_k (a GEMM
- * from a copy T of B_k), then the blocks not yet solved lose
+ * t->nb: per block X_k by substitution (trsv_block) for at most
+ * AXB_OCL_TRSV_MAX columns, else W = its inverse (trtri_any) and X_k =
+ * op(W) B_k (a GEMM from a copy T of B_k); then the blocks not yet solved lose
  * op(A)_{rest,k} X_k (a GEMM).  op(A) lower (Lower/NoTrans, Upper/Trans)
  * runs top down, upper (Upper/NoTrans, Lower/Trans) bottom up.  trtri
  * gives inv(L) for a lower block and inv(U^T) for an upper one, so W is
@@ -118,13 +119,18 @@ static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
     const int64_t k0 = (down ? b : nblk - 1 - b) * nb;
     const int64_t jb = n - k0 < nb ? n - k0 : nb, k1 = k0 + jb;
     const int64_t nc = lower_rhs && down && k1 < nrhs ? k1 : nrhs;
-    st = FN_(trtri_any)(h, t->A, t->a0 + k0 + k0 * lda, lda, jb,
-                        t->diag == AXB_UNIT, !lower, dW, jb);
-    if (!st)
-      st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nc);
-    if (!st)
-      st = axb__ocl_gemm(h, "trsm: GEMM of a diagonal block", DBL, wt, 0, jb,
-                         nc, jb, 1, dW, 0, jb, dT, 0, jb, 0, dB, k0, ldb);
+    if (nc <= AXB_OCL_TRSV_MAX) { /* substitution in place */
+      st = ocl_trsv_block(h, DBL, t->A, t->a0 + k0 + k0 * lda, lda, jb, !notr,
+                          down, t->diag == AXB_UNIT, dB, k0, ldb, nc);
+    } else { /* X_k := op(W) T, W the block's inverse, T a copy of B_k */
+      st = FN_(trtri_any)(h, t->A, t->a0 + k0 + k0 * lda, lda, jb,
+                          t->diag == AXB_UNIT, !lower, dW, jb);
+      if (!st)
+        st = axb__ocl_copy_block(h, OCL_T_, dB, k0, ldb, dT, 0, jb, jb, nc);
+      if (!st)
+        st = axb__ocl_gemm(h, "trsm: GEMM of a diagonal block", DBL, wt, 0, jb,
+                           nc, jb, 1, dW, 0, jb, dT, 0, jb, 0, dB, k0, ldb);
+    }
     /* the rest: rows [k1, n) top down, [0, k0) bottom up */
     const int64_t r0 = down ? k1 : 0, nr = down ? n - k1 : k0;
     /* op(A)(rest, block) is A(rest, block), or A(block, rest)^T */

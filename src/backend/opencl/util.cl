@@ -41,3 +41,33 @@ kernel void trtri_lower(global const real_t *A, long a0, long lda, int nb,
 #undef LT
 #undef WT
 }
+
+/*
+ * x_r := op(T)^-1 x_r for the nrhs columns of B at b0 (ld ldb), T the
+ * n x n triangle at a0 of A: op(T)(i, j) = A(i, j), or A(j, i) with trans;
+ * down: op(T) lower (forward substitution), else upper (backward); unit:
+ * ones on the diagonal, not read.  One work-group of WG work-items: per
+ * column j of op(T), x_j /= op(T)(j, j), then the rows still to solve
+ * lose op(T)(i, j) x_j, spread over the work-items.  trsm_left's path for
+ * a few right-hand sides (the certified solve's one), where inverting
+ * each diagonal block cost more than the whole solve (notes/opencl.md).
+ * One loop and plain ifs between the barriers (PoCL 5.0: lu.cl).
+ */
+#define OPT(i, j) (trans ? A[a0 + (j) + (long)(i)*lda] : A[a0 + (i) + (long)(j)*lda])
+kernel void trsv_block(global const real_t *A, long a0, long lda, int n,
+                       int trans, int down, int unit, global real_t *B,
+                       long b0, long ldb, int nrhs) {
+  const int lid = get_local_id(0);
+  for (int r = 0; r < nrhs; ++r) {
+    global real_t *x = B + b0 + (long)r * ldb;
+    for (int t = 0; t < n; ++t) {
+      const int j = down ? t : n - 1 - t;
+      SYNC(); /* the updates of x_j by every work-item */
+      const real_t xj = unit ? x[j] : x[j] / OPT(j, j);
+      SYNC(); /* every work-item has read x_j */
+      if (lid == 0) x[j] = xj;
+      const int lo = down ? j + 1 : 0, hi = down ? n : j;
+      for (int i = lo + lid; i < hi; i += WG) x[i] -= OPT(i, j) * xj;
+    }
+  }
+}
