@@ -42,8 +42,8 @@ typedef float16 vec_t;
 #define G_STEP(j)                                                             \
   {                                                                           \
     const vec_t bv = (vec_t)b[(j)*bc];                                        \
-    x##j = fma(av, bv, x##j);                                                 \
-    y##j = fma(aw, bv, y##j);                                                 \
+    x##j += av * bv; /* contracted to an FMA where the CPU has one */    \
+    y##j += aw * bv;                                                          \
   }
 #define G_STORE(j) gemm_store(C + (long)(j)*ldc, x##j, y##j, alpha, beta);
 
@@ -83,8 +83,8 @@ static void gemm_columns(int k, int w, real_t alpha, global const real_t *a,
     global const real_t *ap = a, *bp = b + j * bc;
     for (int p = 0; p < k; ++p, ap += lda, bp += bs) {
       const vec_t bv = (vec_t)*bp;
-      x = fma(VLOAD(0, ap), bv, x);
-      y = fma(VLOAD(1, ap), bv, y);
+      x += VLOAD(0, ap) * bv;
+      y += VLOAD(1, ap) * bv;
     }
     gemm_store(C + (long)j * ldc, x, y, alpha, beta);
   }

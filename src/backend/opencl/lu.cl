@@ -82,9 +82,9 @@ kernel void lu_panel(global real_t *A, long a0, long lda, int m, int jb,
       const real_t u = AT(j, c);
 #if WG == 1
       /* one work-item (a CPU device): 8 rows per vector.  The update is
-         the panel's work (m jb^2 / 2 per panel) and runs on one core:
-         scalar, it was most of getrf's time on 16 cores (notes/opencl.md);
-         PoCL vectorizes across work-items, never inside one. */
+         the panel's work (m jb^2 / 2 per panel) and runs on one core; as
+         the scalar loop it was most of getrf's serial time on 16 cores,
+         with explicit vectors a quarter of it (notes/opencl.md). */
       global real_t *x = A + a0 + (long)c * lda;
       global const real_t *l = A + a0 + (long)j * lda;
       int i = j + 1;

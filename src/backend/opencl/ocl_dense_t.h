@@ -9,7 +9,8 @@
  *          scaling, rank-1 updates; interchanges and updates inside the
  *          block), then the block's interchanges on the columns left and
  *          right (laswp kernel), U12 := L11^-1 A12 and A22 -= L21 U12
- *          (CLBlast GEMMs).
+ *          (GEMMs: axb__ocl_gemm, ours on a CPU device, CLBlast's on a
+ *          GPU).
  *   potrf  right-looking blocked Cholesky, two levels the same way: the
  *          diagonal blocks of 64 by our one-group kernel (info read back
  *          once per outer block: stop at the first minor that is not
@@ -20,11 +21,13 @@
  *   uploaded copy by the GPU-device path instead (ocl_gpu_t.h, issue 29d).
  *   The triangular solves inside are GEMMs with the inverted diagonal
  *   block (trtri_any: our kernel on 64 x 64 blocks, a blocked solve above;
- *   CLBlast's TRSM took 11 ms per 64-row call on PoCL).
+ *   CLBlast's TRSM took 11 ms per 64-row call on PoCL), or on a CPU device
+ *   for a few right-hand sides substitution in place (trsv_block).
  *   getrs, potrs, getri: interchanges by our kernel, triangular solves by
  *          blocks of o->nb (trsm_left); getri as LAPACK's formula
  *          inv(A) = U^-1 L^-1 P with L^-1 computed on its triangle only.
- *   gemm, trsm: CLBlast on copies (the mixed-precision session's products).
+ *   gemm: axb__ocl_gemm on copies; trsm: CLBlast's on copies (the
+ *   mixed-precision session's products).
  */
 
 #define OCL_T_ sizeof(T)
