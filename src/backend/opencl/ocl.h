@@ -68,6 +68,9 @@ typedef struct axb_ocl {
   /* a CPU device: uploads' columns an odd number of 64-byte lines apart,
      the GEMM scratch and the matrix copy kept between calls (below) */
   int cpu_dev;
+  /* GEMMs by our gemm_cpu kernel (a CPU device unless
+     AXB_OPENCL_CPU_GEMM=clblast), else CLBlast's: axb__ocl_gemm */
+  int own_gemm;
   /* CLBlast GEMM's scratch on a CPU device (axb__ocl_gemm_tmp): kept
      from call to call, grown on demand up to AXB_OCL_GEMM_TMP_MAX,
      released with the handle */
@@ -218,8 +221,8 @@ void axb__ocl_gj_entries(axb_backend_ops *ops);
    (docs/notes/opencl.md).  AXB_OPENCL_NB (a multiple of 64, 64..1024)
    overrides either. */
 #define AXB_OCL_NB 64
-/* trsm_left solves blocks of at most this many right-hand sides by
-   substitution (trsv_block), more through the blocks' inverses. */
+/* trsm_left on a CPU device solves at most this many right-hand sides
+   by substitution (trsv_block), more through the blocks' inverses. */
 #define AXB_OCL_TRSV_MAX 8
 #define AXB_OCL_NB_CPU 256
 

@@ -210,6 +210,8 @@ axb_status axb__opencl_handle_init(axb_handle h) {
     clblast_cpu_parameters(o->device);
     o->wg = 1;
     o->cpu_dev = 1;
+    const char *g = getenv("AXB_OPENCL_CPU_GEMM"); /* ocl_gemm.c */
+    o->own_gemm = !(g && strcmp(g, "clblast") == 0);
     /* The device's own threads are the cores: the driver's host-side work
        (copy, condition estimate, backward error) on one thread, not an
        OpenMP pool spinning against the device's (the certified solve at

@@ -98,9 +98,9 @@ static axb_status FN_(trtri_any)(axb_handle h, cl_mem dA, int64_t a0,
 /*
  * B := op(A)^-1 B (left side, B n x nrhs in dB) by diagonal blocks of
  * t->nb: per block X_k by substitution (trsv_block) for at most
- * AXB_OCL_TRSV_MAX columns on a CPU device (measured on PoCL only; a GPU
- * keeps the inverses), else W = its inverse (trtri_any) and X_k =
- * op(W) B_k (a GEMM from a copy T of B_k); then the blocks not yet solved lose
+ * AXB_OCL_TRSV_MAX right-hand sides on a CPU device (measured on PoCL only; a
+ * GPU keeps the inverses), else W = its inverse (trtri_any) and X_k = op(W) B_k
+ * (a GEMM from a copy T of B_k); then the blocks not yet solved lose
  * op(A)_{rest,k} X_k (a GEMM).  op(A) lower (Lower/NoTrans, Upper/Trans)
  * runs top down, upper (Upper/NoTrans, Lower/Trans) bottom up.  trtri
  * gives inv(L) for a lower block and inv(U^T) for an upper one, so W is
@@ -115,15 +115,18 @@ static axb_status FN_(trsm_left)(axb_handle h, const FN_(tri) * t, int64_t nrhs,
   const int lower = t->uplo == AXB_LOWER, notr = t->tr == AXB_NO_TRANS;
   const int down = lower == notr;   /* op(A) lower: top down */
   const int wt = !down, at = !notr; /* W^T, op(A) = A^T in the GEMMs */
+  /* substitution in place (trsv_block), or the blocks' inverses */
+  const int subst = nrhs <= AXB_OCL_TRSV_MAX && axb__ocl(h)->cpu_dev;
   cl_mem dW = NULL, dT = NULL;
-  axb_status st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
-  if (!st) st = axb__ocl_alloc(h, (size_t)(nb * nrhs) * OCL_T_, &dT);
+  axb_status st = AXB_SUCCESS;
+  if (!subst) st = axb__ocl_alloc(h, (size_t)(nb * nb) * OCL_T_, &dW);
+  if (!st && !subst) st = axb__ocl_alloc(h, (size_t)(nb * nrhs) * OCL_T_, &dT);
   const int64_t nblk = (n + nb - 1) / nb;
   for (int64_t b = 0; !st && b < nblk; ++b) {
     const int64_t k0 = (down ? b : nblk - 1 - b) * nb;
     const int64_t jb = n - k0 < nb ? n - k0 : nb, k1 = k0 + jb;
     const int64_t nc = lower_rhs && down && k1 < nrhs ? k1 : nrhs;
-    if (nc <= AXB_OCL_TRSV_MAX && axb__ocl(h)->cpu_dev) { /* in place */
+    if (subst) {
       st = ocl_trsv_block(h, DBL, t->A, t->a0 + k0 + k0 * lda, lda, jb, !notr,
                           down, t->diag == AXB_UNIT, dB, k0, ldb, nc);
     } else { /* X_k := op(W) T, W the block's inverse, T a copy of B_k */

@@ -7,9 +7,6 @@
  */
 #include "backend/opencl/ocl.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 /* CLBlast's GEMM, with the handle's scratch on a CPU device. */
 static axb_status blast_gemm(axb_handle h, const char *what, int dbl, int ta,
                              int tb, size_t m, size_t n, size_t k, double alpha,
@@ -114,8 +111,7 @@ axb_status axb__ocl_gemm(axb_handle h, const char *what, int dbl, int ta,
                          size_t ldb, double beta, cl_mem C, size_t c0,
                          size_t ldc) {
   if (m == 0 || n == 0) return AXB_SUCCESS;
-  const char *e = getenv("AXB_OPENCL_CPU_GEMM");
-  if (axb__ocl(h)->cpu_dev && !(e && strcmp(e, "clblast") == 0))
+  if (axb__ocl(h)->own_gemm)
     return cpu_gemm(h, what, dbl, ta, tb, m, n, k, alpha, A, a0, lda, B, b0,
                     ldb, beta, C, c0, ldc);
   return blast_gemm(h, what, dbl, ta, tb, m, n, k, alpha, A, a0, lda, B, b0,
